@@ -1,0 +1,158 @@
+# Makefile: build, test, bench and install mcz.
+#
+#   make                 all programs (mcz, mcrec, mcmark, mcview) and samples
+#   make check           every test (unit, integration, end-to-end, fuzz replay)
+#   make check SAN=1     the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench           benchmarks, printed as tables beside the reference tools
+#   make fuzz            build libFuzzer targets (clang) into build/fuzz/
+#   make demo            install what is missing, record the phased sample, open it
+#   make install PREFIX=/usr/local   (DESTDIR honoured)
+#   make deps            install the Debian packages (scripts/install-deps.sh)
+#
+# Switches: V=1 (show commands), SAN=1, WERROR=0 (warnings not fatal),
+# O=2 (optimisation level), CC=clang.
+#
+# Layout (see ../shared/DESIGN.md): every .c file of a folder is part of that
+# folder's module; the program's main lives in the file named below, so new
+# files need no Makefile change.  Unit tests are tests/unit/test-*.c (cmocka),
+# shell tests tests/{integration,e2e}/*.sh, fuzz targets tests/fuzz/fuzz-*.c.
+
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+INCDIR = $(PREFIX)/include
+DATADIR = $(PREFIX)/share/mcz
+
+CC ?= cc
+O ?= 2
+WERROR ?= 1
+B := build$(if $(SAN),-san)
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-unused-parameter \
+       -Wmissing-prototypes -Wpointer-arith -Wvla
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+CFLAGS ?= -O$(O) -g
+override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -MMD -MP -pthread \
+	-DMCZ_DATADIR='"$(DATADIR)"'
+ifneq ($(SAN),)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+PKGS_FORMAT = libzstd zlib
+LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
+LIBS_PCP = -lpcp -lpcp_import
+LIBS_REC = -lhwloc -lpapi -ldl -lpcp -lm
+LIBS_VIEW = $(shell pkg-config --libs ncursesw) -lm
+LIBS_TEST = -lcmocka
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+# ---- sources ----------------------------------------------------------------
+FORMAT_LIB_SRC = $(filter-out format/tool-%.c format/pcp-%.c,$(wildcard format/*.c))
+PCP_SRC        = $(wildcard format/pcp-*.c)
+TOOL_SRC       = $(wildcard format/tool-*.c)
+REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c))
+VIEW_SRC       = $(filter-out viewer/main.c,$(wildcard viewer/*.c))
+SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
+UNIT_SRC       = $(wildcard tests/unit/test-*.c)
+FUZZ_SRC       = $(wildcard tests/fuzz/fuzz-*.c)
+
+obj = $(patsubst %.c,$(B)/%.o,$(1))
+
+LIBMCZ  = $(B)/libmcz.a
+LIBPCPI = $(B)/libmczpcp.a
+LIBREC  = $(B)/librec.a
+LIBVIEW = $(B)/libview.a
+
+PROGS = $(B)/mcz $(B)/mcrec $(B)/mcmark $(B)/mcview
+SAMPLES = $(patsubst samples/%.c,$(B)/samples/%,$(SAMPLE_SRC))
+UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
+
+.PHONY: all check bench fuzz demo install deps clean units
+all: $(PROGS) $(SAMPLES) bin
+
+# bin/ holds links to the current build so scripts and users find the programs.
+bin: $(PROGS) $(SAMPLES)
+	$(Q)mkdir -p bin && for p in $(PROGS) $(SAMPLES); do ln -sf ../$$p bin/; done
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIBMCZ): $(call obj,$(FORMAT_LIB_SRC))
+$(LIBPCPI): $(call obj,$(PCP_SRC))
+$(LIBREC): $(call obj,$(REC_SRC))
+$(LIBVIEW): $(call obj,$(VIEW_SRC))
+$(B)/%.a:
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+define link
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(1)
+endef
+
+$(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBMCZ)
+	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
+$(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
+	$(call link,)
+$(B)/mcview: $(call obj,viewer/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
+	$(call link,-lm)
+
+# Unit tests link every module library; the linker takes only what they use.
+$(B)/tests/test-%: $(B)/tests/unit/test-%.o $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_TEST) $(LIBS_VIEW) $(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT))
+# Fuzz targets replayed over their corpus by a plain driver (make check).
+$(B)/tests/replay-%: $(B)/tests/fuzz/fuzz-%.o $(B)/tests/fuzz/replay.o $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/tests/fuzz/replay.o: tests/fuzz/replay.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+units: $(UNITS) $(FUZZ_REPLAY)
+
+check: all units
+	$(Q)MCZ_BUILD=$(B) tests/run.sh
+
+bench: all
+	$(Q)MCZ_BUILD=$(B) tests/bench/run.sh
+
+# libFuzzer builds: clang only, separate objects.
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -pthread
+fuzz: $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)
+
+deps:
+	$(Q)scripts/install-deps.sh all
+
+demo: deps all
+	$(Q)scripts/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR)/themes
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 644 format/mcz.h recorder/mcmark.h $(DESTDIR)$(INCDIR)/
+	for m in $(wildcard */*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for t in $(wildcard themes/*.theme); do install -m 644 $$t $(DESTDIR)$(DATADIR)/themes/; done
+
+clean:
+	rm -rf build build-san bin
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -1,0 +1,333 @@
+/* mcz.h: libmcz, the one public door to the .mcz recording format.
+ *
+ * A recording is: metadata (key/value strings), a topology tree, stream
+ * descriptors, rows of samples (one timestamp, one value per stream), marks,
+ * and auxiliary named blocks (e.g. the viewer's phase cache).  The byte
+ * layout is format/SPEC.md; this header is the API.
+ *
+ * Writing:
+ *
+ *     mcz_writer *w;
+ *     mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+ *     o.wall_epoch_ns = now_wall_ns();            // wall clock of t = 0
+ *     if ((rc = mcz_writer_open(&w, "run.mcz", &o)) != MCZ_OK) die(mcz_strerror(rc));
+ *     mcz_writer_meta(w, "host", "node7");
+ *     mcz_writer_topology(w, objs, nobjs);
+ *     uint32_t ins;
+ *     mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+ *     d.name = "core.instructions"; d.source = "perf"; d.unit = "instructions";
+ *     d.native = "perf:instructions"; d.kind = MCZ_COUNTER; d.type = MCZ_U64;
+ *     mcz_writer_add_stream(w, &d, &ins);
+ *     for (...) mcz_writer_append(w, t_ns, vals, NULL);   // one row
+ *     mcz_writer_mark(w, t_ns, MCZ_MARK_POINT, "DMC start");
+ *     rc = mcz_writer_close(w);                   // flush, index, trailer
+ *
+ * Reading:
+ *
+ *     mcz_reader *r;
+ *     if ((rc = mcz_open(&r, "run.mcz", 0)) != MCZ_OK) die(mcz_strerror(rc));
+ *     const mcz_file_info *fi = mcz_info(r);
+ *     for (size_t i = 0; i < mcz_stream_count(r); i++) puts(mcz_stream(r, i)->name);
+ *     mcz_series s = {0};
+ *     mcz_read(r, 0, fi->t_first, fi->t_last, &s);    // raw samples
+ *     mcz_bucket b[200];
+ *     mcz_summary(r, 0, fi->t_first, fi->t_last + 1, 200, b);  // zoomed out
+ *     mcz_series_free(&s);
+ *     mcz_close(r);
+ *
+ * Ownership: every string and array returned by a reader belongs to the
+ * reader and lives until mcz_close(), except mcz_series contents (caller frees
+ * with mcz_series_free) and buffers the caller passed in.  The writer copies
+ * every string it is given.
+ *
+ * Errors: functions return MCZ_OK (0) or a negative mcz_err; mcz_strerror()
+ * names it.  The library never prints and never exits.
+ *
+ * Threads: one writer or reader object per thread at a time; distinct
+ * objects are independent.
+ */
+#ifndef MCZ_H
+#define MCZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MCZ_VERSION_MAJOR 1
+#define MCZ_VERSION_MINOR 0
+
+/* ---- errors ------------------------------------------------------------ */
+
+typedef enum mcz_err {
+	MCZ_OK = 0,
+	MCZ_E_IO = -1,          /* read/write/open failed; errno is left as the system set it */
+	MCZ_E_NOMEM = -2,
+	MCZ_E_NOTMCZ = -3,      /* wrong magic: not an mcz file */
+	MCZ_E_VERSION = -4,     /* newer major version than this library */
+	MCZ_E_CORRUPT = -5,     /* CRC mismatch or impossible field */
+	MCZ_E_TRUNCATED = -6,   /* ended inside a block */
+	MCZ_E_ARG = -7,         /* bad argument from the caller */
+	MCZ_E_RANGE = -8,       /* stream id or index out of range */
+	MCZ_E_STATE = -9,       /* call not allowed now (e.g. append after close) */
+	MCZ_E_NOSPC = -10,      /* disk full while writing */
+	MCZ_E_EMPTY = -11,      /* zero-length file */
+	MCZ_E_ISDIR = -12,      /* path is a directory */
+	MCZ_E_NOTFOUND = -13,   /* no such item (aux block name, meta key) */
+} mcz_err;
+
+/* A short English phrase for an error code, never NULL. */
+const char *mcz_strerror(int err);
+
+/* Detail of the last error returned in this thread, e.g. "file is version
+ * 2.0; this mcz reads 1.x" or "chunk at offset 4096: CRC mismatch"; "" if
+ * none.  Thread-local; valid until the next libmcz call in this thread. */
+const char *mcz_errdetail(void);
+
+/* ---- data model ---------------------------------------------------------- */
+
+typedef enum mcz_kind {
+	MCZ_COUNTER = 0, /* monotonic, wraps modulo 2^64; shown as a rate */
+	MCZ_GAUGE = 1,   /* instantaneous value */
+} mcz_kind;
+
+typedef enum mcz_type {
+	MCZ_U64 = 0,
+	MCZ_I64 = 1,
+	MCZ_F64 = 2, /* counters must be U64 */
+} mcz_type;
+
+/* One sample value; which member is meaningful is the stream's type. */
+typedef union mcz_value {
+	uint64_t u;
+	int64_t i;
+	double f;
+} mcz_value;
+
+enum mcz_stream_flags {
+	MCZ_SF_ESTIMATED = 1u << 0, /* derived by a model, not measured directly */
+	MCZ_SF_DERIVED = 1u << 1,   /* computed from other streams */
+	MCZ_SF_PERCPU = 1u << 2,    /* one of a family of per-CPU streams */
+};
+
+typedef struct mcz_stream_desc {
+	uint32_t id;        /* set by the writer: 0, 1, 2... in order added */
+	const char *name;   /* dotted: "mem.read_bytes", "core.instructions" */
+	const char *source; /* "perf", "papi", "pcp", "nvml", "net", "rapl", "proc", "mark" */
+	const char *native; /* the native event: "papi:PAPI_TOT_INS", "pcp:kernel.all.load" */
+	const char *unit;   /* SI base unit after scale: "B", "W", "J", "instructions", "%", "s" */
+	const char *note;   /* provenance, free text: "uncore_imc", "estimate: LLC misses x 64 B" */
+	const char *instance; /* instance name (PCP instance, CPU, interface), "" if none */
+	uint8_t kind;       /* mcz_kind */
+	uint8_t type;       /* mcz_type */
+	uint16_t flags;     /* mcz_stream_flags */
+	double scale;       /* stored value x scale = value in `unit` (1.0 usually) */
+	int32_t topo;       /* topology object id, -1 = none / whole node */
+} mcz_stream_desc;
+
+#define MCZ_STREAM_DESC_INIT                                                   \
+	{ 0, "", "", "", "", "", "", MCZ_GAUGE, MCZ_F64, 0, 1.0, -1 }
+
+typedef enum mcz_topo_type {
+	MCZ_TOPO_MACHINE = 0,
+	MCZ_TOPO_PACKAGE = 1,
+	MCZ_TOPO_NUMA = 2,
+	MCZ_TOPO_L3 = 3,
+	MCZ_TOPO_L2 = 4,
+	MCZ_TOPO_L1 = 5,
+	MCZ_TOPO_CORE = 6,
+	MCZ_TOPO_PU = 7,
+	MCZ_TOPO_GPU = 8,
+	MCZ_TOPO_NIC = 9,
+	MCZ_TOPO_OTHER = 10,
+} mcz_topo_type;
+
+/* A topology object.  Objects form a tree through `parent` (an index into
+ * the same table, -1 for the root); a parent always comes before its
+ * children in the table. */
+typedef struct mcz_topo_obj {
+	int32_t parent;   /* -1 for the root */
+	uint8_t type;     /* mcz_topo_type */
+	int32_t os_index; /* OS number (cpu 3, NUMA node 1), -1 unknown */
+	uint64_t size;    /* memory / cache bytes, 0 unknown */
+	const char *name; /* "PU#3", "GPU0 NVIDIA H100", "eth0" */
+} mcz_topo_obj;
+
+typedef enum mcz_mark_kind {
+	MCZ_MARK_POINT = 0,
+	MCZ_MARK_BEGIN = 1,
+	MCZ_MARK_END = 2,
+	MCZ_MARK_GAP = 3, /* data missing from here (e.g. a PCP <mark> record) */
+} mcz_mark_kind;
+
+typedef struct mcz_mark {
+	int64_t t;        /* ns, recording time */
+	uint8_t kind;     /* mcz_mark_kind */
+	uint32_t source;  /* who sent it (rank, pid); 0 if unknown */
+	const char *text;
+} mcz_mark;
+
+/* ---- writing ------------------------------------------------------------- */
+
+typedef struct mcz_writer mcz_writer;
+
+typedef struct mcz_write_opts {
+	int64_t wall_epoch_ns;  /* wall-clock (CLOCK_REALTIME) ns of t = 0 */
+	uint32_t chunk_rows;    /* flush a chunk after this many rows (default 1024) */
+	int64_t chunk_ns;       /* ... or when it spans this long (default 30 s); 0 = no limit */
+	int zstd_level;         /* default 3 */
+	int fsync_chunks;       /* fsync after each chunk (default 0) */
+} mcz_write_opts;
+
+#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0 }
+
+/* Create (truncate) path and write the file header.  opts may be NULL. */
+int mcz_writer_open(mcz_writer **w, const char *path, const mcz_write_opts *opts);
+/* Same, writing to an already open file descriptor (the writer does not close it). */
+int mcz_writer_open_fd(mcz_writer **w, int fd, const mcz_write_opts *opts);
+
+/* Metadata: any time; a later value for a key replaces an earlier one.
+ * Conventional keys: host, command, cwd, user, start_wall (ISO 8601),
+ * interval_ns, recorder, kernel, cpu_model, rank, timezone. */
+int mcz_writer_meta(mcz_writer *w, const char *key, const char *value);
+
+/* The topology table (once; a second call replaces it). */
+int mcz_writer_topology(mcz_writer *w, const mcz_topo_obj *objs, size_t n);
+
+/* Declare a stream; its id (0, 1, ...) is stored in *id and in d->id is ignored.
+ * Streams may be added after rows were appended: earlier rows lack them. */
+int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id);
+
+/* Append one row at time t (ns, strictly increasing).  vals has one entry
+ * per stream declared so far (stream id order).  present may be NULL (all
+ * present) or a byte per stream, 0 = missing.  Counters are given as raw
+ * cumulative values; they are stored as per-interval deltas modulo 2^64. */
+int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals,
+		      const uint8_t *present);
+
+int mcz_writer_mark(mcz_writer *w, int64_t t, mcz_mark_kind kind, uint32_t source,
+		    const char *text);
+
+/* An auxiliary named block (opaque bytes) e.g. "phases". */
+int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len);
+
+/* Write the pending chunk now (the recorder calls this on a timer). */
+int mcz_writer_flush(mcz_writer *w);
+
+/* Bytes written so far (for progress lines). */
+uint64_t mcz_writer_bytes(const mcz_writer *w);
+
+/* Flush, write the index and trailer, close the file, free w.  Returns the
+ * first error met during the writer's life (sticky), or MCZ_OK.  Always frees. */
+int mcz_writer_close(mcz_writer *w);
+
+/* Append an aux block to an existing, closed file (rewrites the index and
+ * trailer at the end; earlier bytes untouched). */
+int mcz_append_aux(const char *path, const char *name, const void *data, size_t len);
+
+/* ---- reading ------------------------------------------------------------- */
+
+typedef struct mcz_reader mcz_reader;
+
+typedef struct mcz_file_info {
+	uint16_t version_major, version_minor;
+	uint64_t file_bytes;
+	uint64_t nrows;         /* rows in readable chunks */
+	uint64_t nchunks;
+	uint64_t nvalues;       /* present values stored */
+	int64_t t_first, t_last; /* ns; both 0 when nrows == 0 */
+	int64_t wall_epoch_ns;
+	int recovered;          /* 1: no valid index; rebuilt by scanning */
+	uint64_t valid_bytes;   /* bytes up to the end of the last good block */
+	uint64_t skipped_blocks;/* unknown optional blocks skipped */
+	uint64_t sample_bytes;  /* bytes in chunk blocks (for bytes/value) */
+} mcz_file_info;
+
+enum mcz_open_flags {
+	MCZ_OPEN_VERIFY = 1u << 0, /* check every block's CRC at open (mcz check) */
+};
+
+/* Open a file.  A file whose index is missing or damaged (killed recorder,
+ * full disk) is opened by scanning and info->recovered is set; a file that
+ * is not mcz, of a newer major version, or empty is refused. */
+int mcz_open(mcz_reader **r, const char *path, unsigned flags);
+/* Open from memory (the buffer must outlive the reader; used by fuzzers). */
+int mcz_open_mem(mcz_reader **r, const void *buf, size_t len, unsigned flags);
+void mcz_close(mcz_reader *r);
+
+
+const mcz_file_info *mcz_info(const mcz_reader *r);
+
+size_t mcz_meta_count(const mcz_reader *r);
+/* i-th key and value; returns MCZ_E_RANGE past the end. */
+int mcz_meta_at(const mcz_reader *r, size_t i, const char **key, const char **value);
+/* Value of key, or NULL. */
+const char *mcz_meta(const mcz_reader *r, const char *key);
+
+size_t mcz_topo_count(const mcz_reader *r);
+const mcz_topo_obj *mcz_topo(const mcz_reader *r, size_t i);
+
+size_t mcz_stream_count(const mcz_reader *r);
+const mcz_stream_desc *mcz_stream(const mcz_reader *r, size_t id);
+
+size_t mcz_mark_count(const mcz_reader *r);
+const mcz_mark *mcz_mark_at(const mcz_reader *r, size_t i); /* sorted by t */
+
+/* Raw samples of one stream in [t0, t1).  Counters come back as the raw
+ * cumulative values given to the writer (bit-identical), and delta[] holds
+ * the per-interval increment (0 for the first sample of the recording).
+ * present[i] is 0 where the row lacked the stream. */
+typedef struct mcz_series {
+	size_t n;
+	int64_t *t;
+	mcz_value *v;
+	uint64_t *delta;   /* counters only, else NULL */
+	uint8_t *present;
+} mcz_series;
+
+int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series *out);
+void mcz_series_free(mcz_series *s);
+
+/* Summary of one stream over a time bucket.  For gauges: min/max/sum over
+ * values.  For counters: min/max over per-second rates (delta/dt), sum of
+ * deltas.  count = present samples (0: min/max are NaN).  first/last are the
+ * times of the first and last sample in the bucket. */
+typedef struct mcz_bucket {
+	double min, max, sum;
+	uint64_t count;
+	int64_t first, last;
+} mcz_bucket;
+
+/* Split [t0, t1) into n equal buckets and summarise each.  Uses the index's
+ * summaries where a bucket covers whole chunks, decoding only the chunks that
+ * straddle bucket edges (so a zoomed-out query decodes nothing).  Bucket
+ * boundaries fall on chunk boundaries when zoomed out: a chunk is counted in
+ * the bucket holding its first sample time, so results are exact to chunk
+ * resolution, and exact per sample when a bucket is smaller than a chunk. */
+int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n,
+		mcz_bucket *out);
+
+/* Aux blocks: the most recent one named `name`.  *data points into reader
+ * memory. */
+int mcz_aux(const mcz_reader *r, const char *name, const void **data, size_t *len);
+
+/* ---- verification (mcz check) ------------------------------------------- */
+
+typedef struct mcz_check_report {
+	uint64_t blocks_ok, blocks_bad, chunks_ok, rows_ok;
+	uint64_t valid_bytes, file_bytes;
+	int index_ok;      /* trailer and index present and consistent */
+	char first_problem[160]; /* "" when clean */
+} mcz_check_report;
+
+int mcz_check(const char *path, mcz_check_report *rep);
+
+/* Write a clean copy of everything readable in `in` to `out`. */
+int mcz_repair(const char *in, const char *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

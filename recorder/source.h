@@ -1,0 +1,111 @@
+/* source.h: the interface every mcrec source implements (one file each under
+ * recorder/sources/), and the door between the recorder core and them.
+ *
+ * Life of a source, driven by recorder/mcrec.c:
+ *
+ *     probe   -> says whether it can run here; if not, why and the fix
+ *     streams -> declares its streams (rec_streams_add), bound to topology
+ *     start   -> arms counters (called with the child stopped before exec,
+ *                so counting starts at exec)
+ *     read    -> every tick: fills its slice of the row (values + present)
+ *     stop    -> disarms
+ *     free
+ *
+ * A source keeps its own state behind `priv`.  read() runs on the sampling
+ * thread at every tick and must not allocate, block or print; it may be
+ * called at 1 ms intervals.  Everything slow belongs in probe/start.
+ *
+ * Example (a source with one gauge):
+ *
+ *     static int probe(rec_source *s, const rec_ctx *c) {
+ *         if (access("/proc/loadavg", R_OK)) return rec_unavailable(s, "no /proc/loadavg", "mount /proc");
+ *         return 0;
+ *     }
+ *     static int streams(rec_source *s, const rec_ctx *c, rec_streams *out) {
+ *         mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+ *         d.name = "os.load1"; d.source = "proc"; d.native = "proc:/proc/loadavg"; d.unit = "";
+ *         return rec_streams_add(out, &d);
+ *     }
+ *     static int read1(rec_source *s, mcz_value *v, uint8_t *present) { ... v[0].f = load; present[0] = 1; return 0; }
+ *     const rec_source_ops src_loadavg_ops = { "loadavg", "os", probe, streams, NULL, read1, NULL, NULL };
+ */
+#ifndef REC_SOURCE_H
+#define REC_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../format/mcz.h"
+
+/* Groups a user selects with -g; a source's streams each belong to one. */
+enum rec_group {
+	REC_G_CORE = 1u << 0,  /* per-core counters */
+	REC_G_MEM = 1u << 1,   /* memory traffic */
+	REC_G_NET = 1u << 2,   /* network */
+	REC_G_OS = 1u << 3,    /* utilisation, RSS, I/O, context switches */
+	REC_G_GPU = 1u << 4,   /* GPUs */
+	REC_G_POWER = 1u << 5, /* RAPL, GPU power */
+	REC_G_ALL = 0x3f,
+};
+
+/* What the recorder tells every source. */
+typedef struct rec_ctx {
+	pid_t child;           /* the child (stopped before exec at start()); 0 with -a */
+	int system_wide;       /* -a */
+	int ncpus;             /* online CPUs */
+	unsigned groups;       /* rec_group mask chosen with -g */
+	int64_t interval_ns;
+	/* -e items meant for this source, without the "source:" prefix, e.g.
+	 * "instructions", "PAPI_TOT_INS", "kernel.all.load"; NULL-terminated,
+	 * NULL when the user named none (use defaults for the groups). */
+	const char *const *events;
+	const char *pcp_host;  /* --pcp-host, NULL = local */
+	/* Topology object ids (see recorder/topology.h), -1 when unknown. */
+	int32_t (*topo_pu)(int cpu);
+	int32_t (*topo_numa)(int node);
+	int32_t (*topo_package)(int pkg);
+	int32_t (*topo_machine)(void);
+	int32_t (*topo_gpu)(int index);
+	int32_t (*topo_nic)(const char *ifname);
+} rec_ctx;
+
+typedef struct rec_streams rec_streams; /* owned by the recorder */
+
+/* Append a descriptor (copied).  Returns 0 or -1 (out of memory). */
+int rec_streams_add(rec_streams *out, const mcz_stream_desc *d);
+
+typedef struct rec_source rec_source;
+
+typedef struct rec_source_ops {
+	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl" */
+	const char *groups; /* human list for --list: "core,mem" */
+	/* 0 = available; else call rec_unavailable() and return -1. */
+	int (*probe)(rec_source *s, const rec_ctx *c);
+	/* Declare streams.  0 ok; -1 with rec_unavailable() (e.g. an unknown
+	 * -e event: the recorder then stops with that message). */
+	int (*streams)(rec_source *s, const rec_ctx *c, rec_streams *out);
+	int (*start)(rec_source *s, const rec_ctx *c);   /* may be NULL */
+	/* Fill v[0..n) and present[0..n) for this source's n streams. */
+	int (*read)(rec_source *s, mcz_value *v, uint8_t *present);
+	void (*stop)(rec_source *s);                     /* may be NULL */
+	void (*free)(rec_source *s);                     /* may be NULL */
+} rec_source_ops;
+
+struct rec_source {
+	const rec_source_ops *ops;
+	void *priv;
+	size_t first, n;     /* its slice of the row, set by the recorder */
+	char why[256];       /* unavailable: the reason */
+	char fix[256];       /* unavailable: what the user can do */
+	int fatal;           /* the user asked for it by name (-e): failing is an error */
+};
+
+/* Record why a source cannot run and how to fix it; returns -1. */
+int rec_unavailable(rec_source *s, const char *why, const char *fix);
+
+/* The sources compiled in, in the order they are probed. */
+extern const rec_source_ops src_perf_ops, src_proc_ops, src_net_ops, src_mark_ops,
+	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops;
+
+#endif

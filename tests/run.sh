@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run.sh: the test runner behind `make check`.
+#
+# Runs, each under a time limit: every unit test binary (cmocka) in
+# $MCZ_BUILD/tests/test-*, every fuzz target replayed over its corpus
+# ($MCZ_BUILD/tests/replay-NAME over tests/fuzz/corpus-NAME/), and every shell
+# test tests/integration/*.sh and tests/e2e/*.sh.  A test passes with exit 0,
+# is skipped with exit 77 (it must print why; skips are counted apart, never
+# as passes), and fails otherwise.  Logs go to $MCZ_BUILD/test-logs/.
+#
+#   tests/run.sh [PATTERN]     run only tests whose name contains PATTERN
+set -u
+cd "$(dirname "$0")/.."
+B=${MCZ_BUILD:-build}
+export MCZ_BUILD=$B MCZ_BIN=$PWD/$B
+LOG=$B/test-logs
+mkdir -p "$LOG"
+pat=${1:-}
+pass=0 fail=0 skip=0 failed=()
+
+run_one() { # name, timeout, command...
+	local name=$1 tmo=$2; shift 2
+	[ -n "$pat" ] && [[ $name != *"$pat"* ]] && return
+	local log=$LOG/${name//\//_}.log t0=$SECONDS rc
+	timeout -k 10 "$tmo" "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	local dt=$((SECONDS - t0))
+	case $rc in
+	0) pass=$((pass + 1)); printf 'PASS  %-44s %3ds\n' "$name" "$dt" ;;
+	77) skip=$((skip + 1)); printf 'SKIP  %-44s %s\n' "$name" "$(tail -n 1 "$log")" ;;
+	*) fail=$((fail + 1)); failed+=("$name")
+	   [ $rc -eq 124 ] && echo "(timed out after ${tmo}s)" >>"$log"
+	   printf 'FAIL  %-44s %3ds (exit %d, log %s)\n' "$name" "$dt" "$rc" "$log"
+	   tail -n 15 "$log" | sed 's/^/      | /' ;;
+	esac
+}
+
+for t in "$B"/tests/test-*; do
+	[ -x "$t" ] && run_one "unit/$(basename "$t")" 300 "$t"
+done
+for t in "$B"/tests/replay-*; do
+	[ -x "$t" ] || continue
+	n=${t##*/replay-}
+	run_one "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
+done
+for t in tests/integration/*.sh tests/e2e/*.sh; do
+	[ -f "$t" ] && run_one "${t#tests/}" 600 bash "$t"
+done
+
+echo
+[ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[*]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ] && [ $pass -gt 0 ]

@@ -1,0 +1,113 @@
+/* model.h: the viewer's model — the door between views and data.
+ *
+ * A model holds one dataset (one or more opened recordings, or PCP archives
+ * converted on open), the shared time window, cursor and selection, the
+ * stream rows shown (with per-core groups), the phases, and the status line.
+ * It never includes curses and never parses bytes: data comes through
+ * format/mcz.h.
+ *
+ *     vw_model *m;
+ *     char err[256];
+ *     if (vw_model_open(&m, paths, npaths, &opts, err, sizeof err) != 0) { fprintf(stderr, "mcview: %s\n", err); exit(1); }
+ *     vw_model_zoom(m, 0.5, m->cursor);          // zoom in around the cursor
+ *     vw_bucket b[200];
+ *     vw_model_row_buckets(m, row, 200, b);       // rates/values per column
+ *     vw_model_free(m);
+ *
+ * Times are ns on the dataset's axis: recording time for one file; for
+ * several files, wall-clock time minus the earliest file's wall epoch.
+ */
+#ifndef VW_MODEL_H
+#define VW_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../format/mcz.h"
+
+struct vw_phases; /* viewer/phase.h */
+
+/* One stream of one file, as the viewer shows it. */
+typedef struct vw_stream {
+	mcz_reader *file;
+	size_t file_index;
+	uint32_t id;                /* stream id in that file */
+	const mcz_stream_desc *desc;
+	char label[96];             /* "mem.read_bytes", "core.instructions[cpu3]", "rank1:..." */
+} vw_stream;
+
+/* A row of the timeline: one stream, or a group (e.g. every per-CPU stream
+ * of the same name) drawn as a min/mean/max band, expandable. */
+typedef struct vw_row {
+	char label[96];
+	size_t *members;            /* indexes into m->streams */
+	size_t nmembers;
+	int expanded;               /* groups only */
+	int is_group;
+	int depth;                  /* 1 for members shown under an expanded group */
+	size_t group;               /* for members: the group row's index in m->groups */
+} vw_row;
+
+/* Value of a row over one column of time, in display units (counters as per-second rates
+ * times scale; gauges as values times scale). */
+typedef struct vw_bucket {
+	double min, max, mean;      /* NaN when count == 0 */
+	uint64_t count;
+} vw_bucket;
+
+typedef struct vw_open_opts {
+	const char *metrics;        /* --metrics PATTERN for PCP archives (NULL = all) */
+	const char *const *ssh_options; /* --ssh-option values, NULL-terminated */
+	int quiet;                  /* no progress lines */
+} vw_open_opts;
+
+typedef struct vw_model {
+	/* dataset */
+	mcz_reader **files;
+	size_t nfiles;
+	char **paths;
+	vw_stream *streams;
+	size_t nstreams;
+	int64_t t_min, t_max;       /* whole dataset */
+	/* rows shown by the timeline (after grouping and filter) */
+	vw_row *groups;             /* the grouped rows, before expansion and filter */
+	size_t ngroups;
+	vw_row *rows;               /* visible rows: filtered, groups expanded */
+	size_t nrows;
+	char filter[64];            /* '/' filter, "" = all */
+	/* shared window, cursor, selection */
+	int64_t t0, t1;             /* window [t0, t1) */
+	int64_t cursor;
+	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
+	size_t row_sel;             /* selected row (timeline) */
+	size_t row_top;             /* first row shown */
+	/* phases (viewer/phase.h), NULL until detected */
+	struct vw_phases *phases;
+	int phase_sel;              /* current phase, -1 none */
+	/* status line: a warning (damaged file) or a message */
+	char status[256];
+	int status_warn;
+	int view;                   /* index of the current view */
+} vw_model;
+
+int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
+		  const vw_open_opts *o, char *err, size_t errlen);
+void vw_model_free(vw_model *m);
+
+/* Window operations; all clamp to [t_min, t_max]. */
+void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */
+void vw_model_pan(vw_model *m, double fraction);                /* of the window width */
+void vw_model_reset(vw_model *m);
+void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
+void vw_model_set_filter(vw_model *m, const char *pattern);
+void vw_model_toggle_group(vw_model *m, size_t row);
+
+/* Per-column values of a row over the window split into n columns. */
+int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
+/* Values of one stream over [t0, t1) split into n buckets (any window). */
+int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
+			    vw_bucket *out);
+/* The value of a stream at time t (the sample covering t), display units; NaN if none. */
+double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
+
+#endif
