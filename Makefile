@@ -15,7 +15,8 @@
 # Layout (see ../shared/DESIGN.md): every .c file of a folder is part of that
 # folder's module; the program's main lives in the file named below, so new
 # files need no Makefile change.  Unit tests are tests/unit/test-*.c (cmocka),
-# shell tests tests/{integration,e2e}/*.sh, fuzz targets tests/fuzz/fuzz-*.c.
+# shell tests tests/{integration,e2e}/*.sh, fuzz targets tests/fuzz/fuzz-*.c,
+# benchmark programs tests/bench/*.c, test helper programs tests/tools/*.c.
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -63,6 +64,8 @@ VIEW_SRC       = $(filter-out viewer/main.c,$(wildcard viewer/*.c))
 SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
 UNIT_SRC       = $(wildcard tests/unit/test-*.c)
 FUZZ_SRC       = $(wildcard tests/fuzz/fuzz-*.c)
+BENCH_SRC      = $(wildcard tests/bench/*.c)
+TOOLS_SRC      = $(wildcard tests/tools/*.c)
 
 obj = $(patsubst %.c,$(B)/%.o,$(1))
 
@@ -75,6 +78,8 @@ PROGS = $(B)/mcz $(B)/mcrec $(B)/mcmark $(B)/mcview
 SAMPLES = $(patsubst samples/%.c,$(B)/samples/%,$(SAMPLE_SRC))
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
+BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
+TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 
 .PHONY: all check bench fuzz demo install deps clean units
 all: $(PROGS) $(SAMPLES) bin
@@ -114,22 +119,29 @@ $(B)/mcview: $(call obj,viewer/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
 $(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
 	$(call link,-lm)
 
+ALL_LIBS = $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+ALL_LDLIBS = $(LIBS_VIEW) $(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT)
 # Unit tests link every module library; the linker takes only what they use.
-$(B)/tests/test-%: $(B)/tests/unit/test-%.o $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
-	$(call link,$(LIBS_TEST) $(LIBS_VIEW) $(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/tests/test-%: $(B)/tests/unit/test-%.o $(ALL_LIBS)
+	$(call link,$(LIBS_TEST) $(ALL_LDLIBS))
 # Fuzz targets replayed over their corpus by a plain driver (make check).
 $(B)/tests/replay-%: $(B)/tests/fuzz/fuzz-%.o $(B)/tests/fuzz/replay.o $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
+# Benchmark programs (tests/bench/X.c) and test helper programs (tests/tools/X.c).
+$(B)/bench/%: $(B)/tests/bench/%.o $(ALL_LIBS)
+	$(call link,$(ALL_LDLIBS))
+$(B)/tests/tools/%: $(B)/tests/tools/%.o $(ALL_LIBS)
+	$(call link,$(ALL_LDLIBS))
 $(B)/tests/fuzz/replay.o: tests/fuzz/replay.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-units: $(UNITS) $(FUZZ_REPLAY)
+units: $(UNITS) $(FUZZ_REPLAY) $(BENCHES) $(TOOLS)
 
 check: all units
 	$(Q)MCZ_BUILD=$(B) tests/run.sh
 
-bench: all
+bench: all $(BENCHES) $(TOOLS)
 	$(Q)MCZ_BUILD=$(B) tests/bench/run.sh
 
 # libFuzzer builds: clang only, separate objects.
