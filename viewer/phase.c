@@ -44,7 +44,6 @@ struct vw_phase_prep {
 	int64_t *edge;     /* m + 1 bucket edges */
 	double *scale;     /* raw / scale = noise units; 0 = stream ignored */
 	double *center;    /* subtracted before scaling */
-	double *range;     /* max - min of the coarse level, noise units */
 	vw_phase_fine fine;
 	int has_fine;
 	/* array input */
@@ -129,7 +128,8 @@ static int phase_fill(double *y, size_t n)
 	return 1;
 }
 
-/* Running median of 3, ends kept; tmp has n slots. */
+/* Running median of 3; each end takes the median of the first (last)
+ * three values; tmp has n slots. */
 static void phase_median3(double *y, size_t n, double *tmp)
 {
 	if (n < 3)
@@ -137,6 +137,8 @@ static void phase_median3(double *y, size_t n, double *tmp)
 	memcpy(tmp, y, n * sizeof *y);
 	for (size_t i = 1; i + 1 < n; i++)
 		y[i] = med3(tmp[i - 1], tmp[i], tmp[i + 1]);
+	y[0] = med3(tmp[0], tmp[1], tmp[2]);
+	y[n - 1] = med3(tmp[n - 3], tmp[n - 2], tmp[n - 1]);
 }
 
 /* Noise sigma of a filled series from the MAD of its first differences
@@ -164,8 +166,7 @@ static vw_phase_prep *phase_alloc(size_t d, size_t m)
 	pp->edge = malloc((m + 1) * sizeof *pp->edge);
 	pp->scale = calloc(d + 1, sizeof *pp->scale);
 	pp->center = calloc(d + 1, sizeof *pp->center);
-	pp->range = calloc(d + 1, sizeof *pp->range);
-	if (!pp->v || !pp->pre || !pp->edge || !pp->scale || !pp->center || !pp->range) {
+	if (!pp->v || !pp->pre || !pp->edge || !pp->scale || !pp->center) {
 		vw_phase_prep_free(pp);
 		return NULL;
 	}
@@ -199,7 +200,6 @@ static int phase_finish(vw_phase_prep *pp)
 		memcpy(tmp, y, m * sizeof *y);
 		pp->center[j] = phase_quantile(tmp, m, 0.5);
 		pp->scale[j] = scale;
-		pp->range[j] = spread / scale;
 		pp->used++;
 	}
 	free(tmp);
@@ -268,8 +268,9 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 {
 	if (!coarse)
 		coarse = PHASE_COARSE_DEFAULT;
+	/* buckets of b samples, the last one taking the remainder (< 2b) */
 	size_t b = n > coarse ? (n + coarse - 1) / coarse : 1;
-	size_t m = (n + b - 1) / b;
+	size_t m = n >= b ? n / b : n;
 	vw_phase_prep *pp = phase_alloc(d, m);
 	double *tmp = malloc((PHASE_SUBSAMPLE + 32) * sizeof *tmp);
 	if (pp) {
@@ -284,7 +285,7 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 	pp->x = x;
 	pp->n = n;
 	for (size_t i = 0; i <= m; i++)
-		pp->edge[i] = (int64_t)(i * b < n ? i * b : n);
+		pp->edge[i] = (int64_t)(i < m ? i * b : n);
 	for (size_t j = 0; j < d; j++) {
 		double lo, hi;
 		phase_clip_bounds(x[j], n, tmp, &lo, &hi);
@@ -292,8 +293,8 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 		pp->clip_hi[j] = hi;
 		for (size_t i = 0; i < m; i++) {
 			double s = 0;
-			size_t c = 0, e = (i + 1) * b < n ? (i + 1) * b : n;
-			for (size_t k = i * b; k < e; k++) {
+			size_t c = 0, e = (size_t)pp->edge[i + 1];
+			for (size_t k = (size_t)pp->edge[i]; k < e; k++) {
 				double v = x[j][k];
 				if (isnan(v))
 					continue;
@@ -304,11 +305,9 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 		}
 	}
 	free(tmp);
-	if (b > 1) {
-		pp->fine.fetch = phase_fetch_arrays;
-		pp->fine.ctx = pp;
-		pp->has_fine = 1;
-	}
+	pp->fine.fetch = phase_fetch_arrays;
+	pp->fine.ctx = pp;
+	pp->has_fine = 1;
 	if (phase_finish(pp)) {
 		vw_phase_prep_free(pp);
 		return -1;
@@ -346,7 +345,6 @@ void vw_phase_prep_free(vw_phase_prep *pp)
 	free(pp->edge);
 	free(pp->scale);
 	free(pp->center);
-	free(pp->range);
 	free(pp->clip_lo);
 	free(pp->clip_hi);
 	free(pp->cand);
@@ -505,13 +503,27 @@ static void phase_polish(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t 
 	}
 }
 
-/* Place the boundary near coarse point c at full resolution; returns a position. */
+/* Mean of stream j over coarse buckets [a, b), noise units. */
+static double phase_mean(const vw_phase_prep *pp, size_t j, size_t a, size_t b)
+{
+	const double *p = pp->pre + j * (pp->m + 1);
+	return b > a ? (p[b] - p[a]) / (double)(b - a) : 0;
+}
+
+/* Place the boundary near coarse point c at full resolution; returns a
+ * position.  The levels on either side are known from the coarse segments
+ * (without the two buckets next to c, which may be mixed), so the location
+ * is the maximum of the log-likelihood-ratio walk
+ *     S(t) = sum_{i<t} sum_j (muL_j - muR_j) (y_ij - (muL_j + muR_j) / 2)
+ * in which streams that do not change weigh nothing, and each y is clipped
+ * to 3 noise units beyond the two levels (outliers weigh little). */
 static int64_t phase_refine(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
 {
 	size_t a = c >= 2 ? c - 2 : 0, b = c + 2 < pp->m ? c + 2 : pp->m;
 	size_t ma = (cprev + c + 1) / 2, mb = (c + cnext) / 2;
 	a = a > ma ? a : ma;
 	b = b < mb ? b : mb;
+	size_t la = c - cprev > 4 ? c - 2 : c, rb = cnext - c > 4 ? c + 2 : c;
 	int64_t *pos;
 	double *val;
 	long n = pp->fine.fetch(pp->fine.ctx, pp->edge[a], pp->edge[b], &pos, &val);
@@ -523,25 +535,25 @@ static int64_t phase_refine(const vw_phase_prep *pp, size_t c, size_t cprev, siz
 	if (acc && k >= 2) {
 		for (size_t j = 0; j < pp->d; j++) {
 			double *y = val + j * k;
-			/* no median here: values are clipped, and a median blurs the
-			 * location under noise (measured: 30 % more misplaced) */
 			if (pp->scale[j] <= 0 || !phase_fill(y, k))
 				continue;
-			double tot = 0, l = 0;
-			for (size_t i = 0; i < k; i++)
-				tot += (y[i] - pp->center[j]) / pp->scale[j];
-			for (size_t t = 1; t < k; t++) {
-				l += (y[t - 1] - pp->center[j]) / pp->scale[j];
-				double num = l * (double)k - tot * (double)t;
-				acc[t] += num * num / ((double)t * (double)(k - t));
+			double ml = phase_mean(pp, j, cprev, la), mr = phase_mean(pp, j, rb, cnext);
+			double w = ml - mr, mid = (ml + mr) / 2, lo = fmin(ml, mr) - 3,
+			       hi = fmax(ml, mr) + 3;
+			for (size_t i = 0; i < k; i++) {
+				double z = (y[i] - pp->center[j]) / pp->scale[j];
+				z = z < lo ? lo : z > hi ? hi : z;
+				acc[i + 1] += w * (z - mid);
 			}
 		}
-		double bg = -1;
-		for (size_t t = 1; t < k; t++)
-			if (acc[t] > bg) {
-				bg = acc[t];
+		double run = 0, bg = -INFINITY;
+		for (size_t t = 1; t < k; t++) {
+			run += acc[t];
+			if (run > bg) {
+				bg = run;
 				best = pos[t];
 			}
+		}
 	}
 	free(acc);
 	free(pos);
@@ -556,22 +568,28 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 {
 	size_t n = *nseg, d = pp->d;
 	double *mean = malloc((n * d + 1) * sizeof *mean), *len = malloc((n + 1) * sizeof *len);
+	double *range = malloc((d + 1) * sizeof *range);
 	int *cls = malloc((n + 1) * sizeof *cls);
-	if (!mean || !len || !cls) {
+	if (!mean || !len || !cls || !range) {
 		free(mean);
 		free(len);
 		free(cls);
+		free(range);
 		return -1;
 	}
-	for (size_t s = 0; s < n; s++) {
-		size_t a = cb[s], b = cb[s + 1];
-		len[s] = (double)(b - a);
-		for (size_t j = 0; j < d; j++) {
-			const double *p = pp->pre + j * (pp->m + 1);
-			mean[s * d + j] = b > a ? (p[b] - p[a]) / (double)(b - a) : 0;
+	for (size_t j = 0; j < d; j++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t s = 0; s < n; s++) {
+			double v = phase_mean(pp, j, cb[s], cb[s + 1]);
+			mean[s * d + j] = v;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
 		}
+		range[j] = pp->scale[j] > 0 && hi - lo > 1e-9 ? hi - lo : 0;
 	}
-	int rc = vw_phase_class_assign(n, d, mean, len, pp->range, tol, cls);
+	for (size_t s = 0; s < n; s++)
+		len[s] = (double)(cb[s + 1] - cb[s]);
+	int rc = vw_phase_class_assign(n, d, mean, len, range, tol, cls);
 	if (rc >= 0) {
 		size_t k = 0;
 		for (size_t s = 0; s < n; s++) {
@@ -588,6 +606,7 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 	free(mean);
 	free(len);
 	free(cls);
+	free(range);
 	return rc < 0 ? -1 : 0;
 }
 
