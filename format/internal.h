@@ -172,7 +172,7 @@ void mcz_bucket_add(mcz_bucket *b, double x, int64_t t);
 void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from);
 
 /* ---- chunk.c: chunk blocks --------------------------------------------- */
-#define MCZ_MAX_CHUNK_ROWS (1u << 22)
+#define MCZ_MAX_CHUNK_ROWS (1u << 16) /* SPEC: "nrows is 1 to 65536" */
 typedef struct mcz_chunk_info {
 	uint32_t nrows, nstreams;
 	uint64_t nvalues;

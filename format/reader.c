@@ -205,15 +205,19 @@ static int reader_scan(mcz_reader *r)
 		mcz_block_hdr h;
 		const uint8_t *p = r->base + off;
 		rc = mcz_block_parse(p, r->size - off, &h);
-		if (rc == MCZ_E_TRUNCATED && !memcmp(p, MCZ_BLOCK_SYNC, 4) &&
-		    (r->size - off < MCZ_BLOCK_HDR || mcz_cur_le32(p + 12) == mcz_block_crc(p, 12))) {
+		size_t avail = r->size - off;
+		if (rc == MCZ_E_TRUNCATED &&
+		    !memcmp(p, MCZ_BLOCK_SYNC, avail < 4 ? avail : 4) &&
+		    (avail < MCZ_BLOCK_HDR || mcz_cur_le32(p + 12) == mcz_block_crc(p, 12))) {
 			reader_problem(r, "file ends inside the block", off);
 			break; /* the last block was cut short */
 		}
 		if (rc) {
-			if (r->size - off == MCZ_TRAILER_SIZE &&
-			    !memcmp(p + 16, MCZ_TRAILER_MAGIC, 8))
-				break; /* the trailer */
+			uint64_t io;
+			if (avail == MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
+				good_end = r->size; /* the trailer */
+				break;
+			}
 			reader_problem(r, "damaged block header", off);
 			r->bad_blocks++;
 			off = reader_resync(r, off + 1);
