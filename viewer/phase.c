@@ -30,6 +30,7 @@
 #define PHASE_COARSE_DEFAULT 8192
 #define PHASE_FLOOR_REL (1.0 / 25.0) /* noise floor, fraction of a stream's range */
 #define PHASE_SUBSAMPLE 16384        /* samples used to estimate clip bounds */
+#define PHASE_MIN_SAMPLES 10         /* default minimum phase length, in samples */
 
 typedef struct phase_cand {
 	uint32_t s, e, t; /* interval [s, e), split t */
@@ -42,6 +43,8 @@ struct vw_phase_prep {
 	double *v;         /* coarse values in noise units, v[j * m + i] */
 	double *pre;       /* prefix sums, pre[j * (m + 1) + i] */
 	int64_t *edge;     /* m + 1 bucket edges */
+	int64_t sample;    /* position units per sample */
+	double *range;     /* robust range of each stream's coarse level, noise units */
 	double *scale;     /* raw / scale = noise units; 0 = stream ignored */
 	double *center;    /* subtracted before scaling */
 	vw_phase_fine fine;
@@ -141,15 +144,29 @@ static void phase_median3(double *y, size_t n, double *tmp)
 	y[n - 1] = med3(tmp[n - 3], tmp[n - 2], tmp[n - 1]);
 }
 
-/* Noise sigma of a filled series from the MAD of its first differences
- * (robust to level shifts and outliers); tmp has n slots. */
+/* Noise sigma of a filled series from its first differences (level shifts
+ * weigh nothing there): the larger of the MAD estimate (right for Gaussian
+ * noise) and the RMS of the differences without their largest 2 % (right
+ * for bursty or quantised streams — page faults, context switches, CPU
+ * busy at 10 ms — whose MAD is 0 or too small; the outliers left after
+ * clipping fall in the 2 % dropped).  tmp has n slots. */
 static double phase_noise(const double *y, size_t n, double *tmp)
 {
 	if (n < 2)
 		return 0;
-	for (size_t i = 0; i + 1 < n; i++)
+	size_t k = n - 1, keep = k - k / 50;
+	for (size_t i = 0; i < k; i++)
 		tmp[i] = fabs(y[i + 1] - y[i]);
-	return 1.4826 * phase_quantile(tmp, n - 1, 0.5) / sqrt(2.0);
+	double mad = 1.4826 * phase_quantile(tmp, k, 0.5) / sqrt(2.0);
+	double cut = phase_quantile(tmp, k, (double)(keep - 1) / (double)(k > 1 ? k - 1 : 1)), ss = 0;
+	size_t c = 0;
+	for (size_t i = 0; i < k; i++)
+		if (tmp[i] <= cut && c < keep) {
+			ss += tmp[i] * tmp[i];
+			c++;
+		}
+	double rms = c ? sqrt(ss / (double)c / 2.0) : 0;
+	return fmax(mad, rms);
 }
 
 /* ---- preparation ------------------------------------------------------------- */
@@ -166,7 +183,8 @@ static vw_phase_prep *phase_alloc(size_t d, size_t m)
 	pp->edge = malloc((m + 1) * sizeof *pp->edge);
 	pp->scale = calloc(d + 1, sizeof *pp->scale);
 	pp->center = calloc(d + 1, sizeof *pp->center);
-	if (!pp->v || !pp->pre || !pp->edge || !pp->scale || !pp->center) {
+	pp->range = calloc(d + 1, sizeof *pp->range);
+	if (!pp->v || !pp->pre || !pp->edge || !pp->scale || !pp->center || !pp->range) {
 		vw_phase_prep_free(pp);
 		return NULL;
 	}
@@ -200,6 +218,7 @@ static int phase_finish(vw_phase_prep *pp)
 		memcpy(tmp, y, m * sizeof *y);
 		pp->center[j] = phase_quantile(tmp, m, 0.5);
 		pp->scale[j] = scale;
+		pp->range[j] = (phase_quantile(tmp, m, 0.995) - phase_quantile(tmp, m, 0.005)) / scale;
 		pp->used++;
 	}
 	free(tmp);
@@ -284,6 +303,7 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 	}
 	pp->x = x;
 	pp->n = n;
+	pp->sample = 1;
 	for (size_t i = 0; i <= m; i++)
 		pp->edge[i] = (int64_t)(i < m ? i * b : n);
 	for (size_t j = 0; j < d; j++) {
@@ -317,11 +337,12 @@ int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *
 }
 
 int vw_phase_prep_coarse(vw_phase_prep **out, size_t d, size_t m, const double *v,
-			 const int64_t *edge, const vw_phase_fine *fine)
+			 const int64_t *edge, int64_t sample, const vw_phase_fine *fine)
 {
 	vw_phase_prep *pp = phase_alloc(d, m);
 	if (!pp)
 		return -1;
+	pp->sample = sample > 0 ? sample : 1;
 	memcpy(pp->v, v, d * m * sizeof *v);
 	memcpy(pp->edge, edge, (m + 1) * sizeof *edge);
 	if (fine && fine->fetch) {
@@ -345,6 +366,7 @@ void vw_phase_prep_free(vw_phase_prep *pp)
 	free(pp->edge);
 	free(pp->scale);
 	free(pp->center);
+	free(pp->range);
 	free(pp->clip_lo);
 	free(pp->clip_hi);
 	free(pp->cand);
@@ -473,10 +495,26 @@ static void phase_insert(size_t *cp, size_t *k, size_t t)
 	(*k)++;
 }
 
+/* Largest level change at t between [s, t) and [t, e) over the streams, as
+ * a fraction of each stream's range (0.5 %% - 99.5 %% of the coarse level). */
+static double phase_effect(const vw_phase_prep *pp, size_t s, size_t t, size_t e)
+{
+	double best = 0;
+	for (size_t j = 0; j < pp->d; j++) {
+		if (pp->scale[j] <= 0 || pp->range[j] <= 0)
+			continue;
+		const double *p = pp->pre + j * (pp->m + 1);
+		double dl = (p[t] - p[s]) / (double)(t - s) - (p[e] - p[t]) / (double)(e - t);
+		best = fmax(best, fabs(dl) / pp->range[j]);
+	}
+	return best;
+}
+
 /* Re-place each point between its neighbours, then prune the weakest point
- * while its gain is under pen; gains (in pen units) left in g[]. */
+ * while it fails the penalty (gain) or the minimum effect, or while there
+ * are more than max_cp; gains (in pen units) left in g[]. */
 static void phase_polish(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t minc, double pen,
-			 size_t max_cp, double *g, double *acc)
+			 double min_eff, size_t max_cp, double *g, double *acc)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < *k; i++) {
@@ -486,18 +524,26 @@ static void phase_polish(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t 
 				cp[i] = b.t;
 		}
 	for (;;) {
-		size_t weak = 0;
-		double wg = INFINITY;
+		size_t weak = 0, wg_at = 0;
+		double ws = INFINITY, wg = INFINITY;
 		for (size_t i = 0; i < *k; i++) {
 			size_t s = i ? cp[i - 1] : 0, e = i + 1 < *k ? cp[i + 1] : pp->m;
 			g[i] = phase_gain(pp, s, cp[i], e) / pen;
-			if (g[i] < wg) {
-				wg = g[i];
+			double sc = min_eff > 0 ? fmin(g[i], phase_effect(pp, s, cp[i], e) / min_eff)
+						: g[i];
+			if (sc < ws) {
+				ws = sc;
 				weak = i;
 			}
+			if (g[i] < wg) {
+				wg = g[i];
+				wg_at = i;
+			}
 		}
-		if (*k == 0 || (wg >= 1 && *k <= max_cp))
+		if (*k == 0 || (ws >= 1 && *k <= max_cp))
 			break;
+		if (ws >= 1)
+			weak = wg_at; /* too many: drop the weakest by gain */
 		memmove(cp + weak, cp + weak + 1, (*k - weak - 1) * sizeof *cp);
 		(*k)--;
 	}
@@ -622,9 +668,10 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 	if (m == 0)
 		return 0;
 	double bw = (double)(pp->edge[m] - pp->edge[0]) / (double)m;
+	int64_t ml = p.min_len > 0 ? p.min_len : PHASE_MIN_SAMPLES * pp->sample;
 	size_t minc = 2;
-	if (p.min_len > 0 && bw > 0 && (double)p.min_len / bw > 2)
-		minc = (size_t)ceil((double)p.min_len / bw);
+	if (bw > 0 && (double)ml / bw > 2)
+		minc = (size_t)ceil((double)ml / bw);
 	if (!pp->cand || pp->cand_minc != minc)
 		if (phase_candidates(pp, minc))
 			return -1;
@@ -642,7 +689,8 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 			phase_insert(cp, &k, c->t);
 	}
 	qsort(cp, k, sizeof *cp, size_cmp);
-	phase_polish(pp, cp, &k, minc, pen, p.max_phases ? p.max_phases - 1 : m, g, acc);
+	phase_polish(pp, cp, &k, minc, pen, p.min_effect >= 0 ? p.min_effect : 0.1,
+		     p.max_phases ? p.max_phases - 1 : m, g, acc);
 	cb[0] = 0;
 	for (size_t i = 0; i <= k; i++) {
 		cb[i + 1] = i < k ? cp[i] : m;

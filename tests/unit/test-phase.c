@@ -227,7 +227,7 @@ static void test_coarse_input(void **st)
 	vw_phase_prep *pp;
 	vw_phase_seg *seg;
 	size_t n;
-	assert_int_equal(vw_phase_prep_coarse(&pp, 2, M, v, edge, NULL), 0);
+	assert_int_equal(vw_phase_prep_coarse(&pp, 2, M, v, edge, 50, NULL), 0);
 	assert_int_equal(vw_phase_run(pp, NULL, &seg, &n), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(seg[1].start, 1000 + 50 * 20);
