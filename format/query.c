@@ -38,7 +38,7 @@ static int query_cols_reserve(reader_cols *c, size_t n)
 	return 0;
 }
 
-int mcz_reader_decode(mcz_reader *r, size_t ci, uint32_t s)
+int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 {
 	const mcz_index_chunk *k = &r->ix.chunks[ci];
 	mcz_block_hdr h;
@@ -78,7 +78,7 @@ int mcz_reader_decode(mcz_reader *r, size_t ci, uint32_t s)
 	return 0;
 }
 
-void mcz_reader_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t, mcz_bucket *b)
+void mcz_query_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t, mcz_bucket *b)
 {
 	const mcz_stream_desc *d = &r->streams[s];
 	const reader_cols *c = &r->cols;
@@ -97,7 +97,7 @@ void mcz_reader_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t
 		b->sum += x;
 }
 
-int mcz_reader_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
+int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 {
 	if (!r->ix.sums[s]) {
 		mcz_bucket *b = malloc((r->ix.nchunks ? r->ix.nchunks : 1) * sizeof *b);
@@ -111,12 +111,12 @@ int mcz_reader_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
-				if ((rc = mcz_reader_decode(r, ci, s)))
+				if ((rc = mcz_query_decode(r, ci, s)))
 					break;
 				int64_t prev = INT64_MIN;
 				for (size_t i = 0; i < r->cols.n; i++)
 					if (r->cols.present[i]) {
-						mcz_reader_sample(r, s, i, prev, &b[ci]);
+						mcz_query_sample(r, s, i, prev, &b[ci]);
 						prev = r->cols.t[i];
 					}
 			}
@@ -182,10 +182,10 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 		size_t n = k->nrows;
 		int rc;
 		if (k->nstreams > stream) {
-			rc = mcz_reader_decode(r, ci, stream);
+			rc = mcz_query_decode(r, ci, stream);
 		} else {
 			/* the stream did not exist yet: rows without it */
-			rc = mcz_reader_decode(r, ci, 0);
+			rc = mcz_query_decode(r, ci, 0);
 			if (!rc)
 				memset(r->cols.present, 0, n);
 		}
@@ -242,7 +242,7 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 	for (size_t b = 0; b < n; b++)
 		mcz_bucket_init(&out[b]);
 	const mcz_bucket *sums;
-	int rc = mcz_reader_sums(r, stream, &sums);
+	int rc = mcz_query_sums(r, stream, &sums);
 	if (rc)
 		return rc;
 	__int128 width = ((__int128)t1 - t0) / (__int128)n;
@@ -256,7 +256,7 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 			mcz_bucket_merge(&out[query_bucket(sums[ci].first, t0, t1, n)], &sums[ci]);
 			continue;
 		}
-		if ((rc = mcz_reader_decode(r, ci, stream)))
+		if ((rc = mcz_query_decode(r, ci, stream)))
 			return rc;
 		int64_t prev = INT64_MIN;
 		for (size_t i = 0; i < r->cols.n; i++) {
@@ -264,10 +264,28 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 				continue;
 			int64_t t = r->cols.t[i];
 			if (t >= t0 && t < t1)
-				mcz_reader_sample(r, stream, i, prev,
+				mcz_query_sample(r, stream, i, prev,
 						  &out[query_bucket(t, t0, t1, n)]);
 			prev = t;
 		}
+	}
+	return 0;
+}
+
+int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
+{
+	*bytes = 0;
+	for (size_t ci = 0; ci < r->ix.nchunks; ci++) {
+		const mcz_index_chunk *k = &r->ix.chunks[ci];
+		mcz_block_hdr h;
+		mcz_chunk_info info;
+		const uint8_t *p = r->base + k->off, *cp;
+		size_t cl;
+		if (mcz_block_parse(p, r->size - k->off, &h) ||
+		    mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
+		    mcz_chunk_col(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
+			return MCZ_E_CORRUPT;
+		*bytes += cl;
 	}
 	return 0;
 }
