@@ -247,7 +247,7 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 		secs[s].clen = (size_t)mcz_cur_uv(&h);
 		secs[s].rlen = (size_t)mcz_cur_uv(&h);
 		secs[s].p = mcz_cur_bytes(&c, secs[s].clen);
-		if (!secs[s].p || secs[s].rlen > 46 * ix->nchunks + 1)
+		if (!secs[s].p || secs[s].rlen > 54 * ix->nchunks + 1)
 			h.err = MCZ_E_CORRUPT;
 	}
 	rc = h.err ? h.err : c.err ? c.err : mcz_cur_left(&h) || mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
