@@ -72,8 +72,28 @@ uint16_t mcz_cur_u16(mcz_cur *c);
 uint32_t mcz_cur_u32(mcz_cur *c);
 uint64_t mcz_cur_u64(mcz_cur *c);
 double mcz_cur_f64(mcz_cur *c);
-uint64_t mcz_cur_uv(mcz_cur *c);
-int64_t mcz_cur_sv(mcz_cur *c);
+uint64_t mcz_cur_uv_slow(mcz_cur *c);
+/* Varints: the one- and two-byte cases inline, the rest in cur.c. */
+static inline uint64_t mcz_cur_uv(mcz_cur *c)
+{
+	if (c->end - c->p >= 2 && !c->err) {
+		uint8_t b0 = c->p[0];
+		if (b0 < 0x80) {
+			c->p++;
+			return b0;
+		}
+		if (c->p[1] < 0x80) {
+			c->p += 2;
+			return (uint64_t)(b0 & 0x7f) | (uint64_t)c->p[-1] << 7;
+		}
+	}
+	return mcz_cur_uv_slow(c);
+}
+static inline int64_t mcz_cur_sv(mcz_cur *c)
+{
+	uint64_t v = mcz_cur_uv(c);
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 /* A count that must not exceed the bytes left divided by min_bytes_each
  * (each item takes at least that many bytes): the guard against hostile
  * counts asking for huge allocations. */

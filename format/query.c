@@ -43,10 +43,17 @@ int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 	const mcz_index_chunk *k = &r->ix.chunks[ci];
 	mcz_block_hdr h;
 	const uint8_t *p = r->base + k->off;
+	if (!r->verified) {
+		r->verified = calloc(r->ix.nchunks ? r->ix.nchunks : 1, 1);
+		if (!r->verified)
+			return MCZ_E_NOMEM;
+	}
+	/* the CRC covers every column: check it once per chunk, not per stream */
 	if (k->off > r->size || mcz_block_parse(p, r->size - k->off, &h) ||
-	    h.type != MCZ_BT_CHUNK || mcz_block_verify(p, &h))
+	    h.type != MCZ_BT_CHUNK || (!r->verified[ci] && mcz_block_verify(p, &h)))
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
 				     (unsigned long long)k->off);
+	r->verified[ci] = 1;
 	mcz_chunk_info info;
 	const uint8_t *cp;
 	size_t cl;
@@ -228,8 +235,15 @@ void mcz_series_free(mcz_series *s)
 
 static size_t query_bucket(int64_t t, int64_t t0, int64_t t1, size_t n)
 {
-	__int128 k = ((__int128)t - t0) * (__int128)n / ((__int128)t1 - t0);
-	return k < 0 ? 0 : k >= (__int128)n ? n - 1 : (size_t)k;
+	if (t < t0)
+		return 0;
+	uint64_t span = (uint64_t)t1 - (uint64_t)t0, at = (uint64_t)t - (uint64_t)t0;
+	uint64_t k;
+	if (span < (1ull << 40) && n < (1u << 23)) /* no overflow: 64-bit division */
+		k = at * n / span;
+	else
+		k = (uint64_t)((unsigned __int128)at * n / span);
+	return k >= n ? n - 1 : (size_t)k;
 }
 
 int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n,

@@ -42,6 +42,7 @@ struct mcz_reader {
 	size_t nsecs;
 	mcz_codec_ctx cx;
 	reader_cols cols;
+	uint8_t *verified;  /* per chunk: CRC checked once (1) */
 	uint64_t data_end;  /* where an appended block would go */
 	uint64_t bad_blocks; /* damaged blocks met while scanning */
 	char problem[160];   /* first problem met, "" if none */
