@@ -68,6 +68,7 @@ typedef struct rec_ctx {
 	int32_t (*topo_machine)(void);
 	int32_t (*topo_gpu)(int index);
 	int32_t (*topo_nic)(const char *ifname);
+	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -98,7 +99,11 @@ struct rec_source {
 	size_t first, n;     /* its slice of the row, set by the recorder */
 	char why[256];       /* unavailable: the reason */
 	char fix[256];       /* unavailable: what the user can do */
-	int fatal;           /* the user asked for it by name (-e): failing is an error */
+	int fatal;           /* the user asked for it by name (-e): failing is an error;
+				a source may clear it when its failure must not stop
+				the recording (pcp: pmcd down, host unknown) */
+	char detail[1024];   /* optional lines for --list, available or not (e.g.
+				PAPI's components and why some are disabled) */
 };
 
 /* Record why a source cannot run and how to fix it; returns -1. */

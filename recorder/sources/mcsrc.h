@@ -18,6 +18,13 @@
 
 #include "../source.h"
 
+/* ---- shared helpers (mcsrc.c) -------------------------------------------- */
+
+/* CLOCK_MONOTONIC in ns. */
+int64_t src_mcsrc_now_ns(void);
+/* vsnprintf into out; a long reason is cut at len, which is what we want. */
+__attribute__((format(printf, 3, 4))) void src_mcsrc_fmt(char *out, size_t len, const char *fmt, ...);
+
 /* ---- rapl ---------------------------------------------------------------- */
 
 /* Energy consumed between two readings of a powercap energy_uj counter that

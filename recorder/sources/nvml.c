@@ -215,17 +215,10 @@ static int nvml_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
-static int64_t nvml_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int nvml_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	nvml_priv *p = s->priv;
-	int64_t now = nvml_now_ns(), dt = p->last_ns ? now - p->last_ns : 0;
+	int64_t now = src_mcsrc_now_ns(), dt = p->last_ns ? now - p->last_ns : 0;
 	size_t k = 0;
 
 	for (int i = 0; i < p->ngpu; i++) {

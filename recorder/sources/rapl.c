@@ -266,13 +266,6 @@ static int rapl_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
-static int64_t rapl_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int rapl_start(rec_source *s, const rec_ctx *c)
 {
 	rapl_priv *p = s->priv;
@@ -291,7 +284,7 @@ static int rapl_start(rec_source *s, const rec_ctx *c)
 static int rapl_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	rapl_priv *p = s->priv;
-	int64_t now = rapl_now_ns(), dt = now - p->last_ns;
+	int64_t now = src_mcsrc_now_ns(), dt = now - p->last_ns;
 
 	for (int i = 0; i < p->nz; i++) {
 		rapl_zone *z = &p->z[i];
