@@ -116,30 +116,42 @@ void src_papi_event_stream(const char *event, const char *papi_units, char *name
 	name[k] = '\0';
 }
 
-/* Why hardware events do not work here, for messages; "" if they might. */
-static void papi_hw_diag(char *out, size_t len)
+/* Why hardware events may not work here: a short reason (appended to the
+ * error) and a fix; both "" when nothing looks wrong. */
+static void papi_hw_diag(char *why, size_t wlen, char *fix, size_t flen)
 {
 	const char *force = getenv("LIBPFM_FORCE_PMU");
 	int cidx = PAPI_get_component_index("perf_event");
 	const PAPI_component_info_t *ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
 	const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
 	int arch_pmu = 0;
+	int no_kernel_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) != 0 &&
+			    access("/sys/bus/event_source/devices/cpu_core", F_OK) != 0 &&
+			    access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) != 0;
 
-	out[0] = '\0';
-	if (!ci)
+	why[0] = fix[0] = '\0';
+	if (force && *force) {
+		src_mcsrc_fmt(why, wlen, "LIBPFM_FORCE_PMU=%s: libpfm4 knows only that PMU (no perf:: software events)%s%s%s",
+			      force, ci && ci->disabled ? "; perf_event: " : "", ci && ci->disabled ? ci->disabled_reason : "",
+			      no_kernel_pmu ? "; and the kernel has no hardware PMU" : "");
+		src_mcsrc_fmt(fix, flen, "unset LIBPFM_FORCE_PMU for perf::TASK-CLOCK etc.; 'papi_native_avail' lists what %s has", force);
 		return;
+	}
+	if (!ci || ci->disabled) {
+		src_mcsrc_fmt(why, wlen, "PAPI perf_event component disabled: %s", ci ? ci->disabled_reason : "absent");
+		src_mcsrc_fmt(fix, flen, "see 'papi_component_avail'");
+		return;
+	}
 	for (int i = 0; i < PAPI_PMU_MAX && ci->pmu_names[i]; i++)
 		if (strcmp(ci->pmu_names[i], "perf") && strcmp(ci->pmu_names[i], "perf_raw"))
 			arch_pmu = 1;
 	if (!arch_pmu) {
-		src_mcsrc_fmt(out, len, "libpfm4 does not know this CPU (%s, family %d model %d)%s: only perf:: software events; try LIBPFM_FORCE_PMU=<pmu> (see 'papi_native_avail')",
-			      hw ? hw->model_string : "?", hw ? hw->cpuid_family : -1, hw ? hw->cpuid_model : -1,
-			      force ? " even with LIBPFM_FORCE_PMU set" : "");
-	} else if (access("/sys/bus/event_source/devices/cpu", F_OK) != 0 &&
-		   access("/sys/bus/event_source/devices/cpu_core", F_OK) != 0 &&
-		   access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) != 0) {
-		src_mcsrc_fmt(out, len, "the kernel exposes no hardware PMU (no /sys/bus/event_source/devices/cpu%s): a VM without PMU passthrough? Only perf:: software events (perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES) count here; LIBPFM_FORCE_PMU%s%s only changes libpfm4's event tables",
-			      hw && hw->virtualized ? ", running in a VM" : "", force ? "=" : "", force ? force : "");
+		src_mcsrc_fmt(why, wlen, "libpfm4 does not know this CPU (%s, family %d model %d)",
+			      hw ? hw->model_string : "?", hw ? hw->cpuid_family : -1, hw ? hw->cpuid_model : -1);
+		src_mcsrc_fmt(fix, flen, "set LIBPFM_FORCE_PMU to the closest PMU model libpfm4 has (e.g. LIBPFM_FORCE_PMU=amd64_fam19h_zen3)");
+	} else if (no_kernel_pmu) {
+		src_mcsrc_fmt(why, wlen, "the kernel has no hardware PMU%s", hw && hw->virtualized ? " (a VM)" : "");
+		src_mcsrc_fmt(fix, flen, "only software events count here: perf::TASK-CLOCK, perf::PAGE-FAULTS, perf::CONTEXT-SWITCHES (LIBPFM_FORCE_PMU cannot add counters the kernel lacks)");
 	}
 }
 
@@ -177,6 +189,13 @@ static int papi_probe(rec_source *s, const rec_ctx *c)
 	if (!(s->priv = calloc(1, sizeof(papi_priv))))
 		return rec_unavailable(s, "out of memory", "");
 	papi_components(s->detail, sizeof s->detail);
+	{
+		char why[256], fix[256];
+		size_t used = strlen(s->detail);
+		papi_hw_diag(why, sizeof why, fix, sizeof fix);
+		if (why[0] && used < sizeof s->detail)
+			src_mcsrc_fmt(s->detail + used, sizeof s->detail - used, "\npapi hardware events: %s (%s)", why, fix);
+	}
 	return 0;
 }
 
@@ -245,7 +264,7 @@ fail:
 
 static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *ev, rec_streams *out)
 {
-	char why[512], diag[400], name[128], native[300], inst[16];
+	char why[512], diag[256], dfix[256], name[128], native[300], inst[16];
 	PAPI_event_info_t info;
 	const char *unit;
 	double scale;
@@ -253,9 +272,9 @@ static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *e
 	int per_cpu;
 
 	if ((rc = PAPI_event_name_to_code(ev, &code)) != PAPI_OK) {
-		papi_hw_diag(diag, sizeof diag);
-		src_mcsrc_fmt(why, sizeof why, "unknown PAPI event '%s' (%s)%s%s", ev, PAPI_strerror(rc), diag[0] ? ": " : "", diag);
-		return rec_unavailable(s, why, "'papi_avail -a' and 'papi_native_avail' list the events of this machine");
+		papi_hw_diag(diag, sizeof diag, dfix, sizeof dfix);
+		src_mcsrc_fmt(why, sizeof why, "unknown PAPI event '%s' (%s)%s%s", ev, PAPI_strerror(rc), diag[0] ? "; " : "", diag);
+		return rec_unavailable(s, why, dfix[0] ? dfix : "'papi_avail -a' and 'papi_native_avail' list the events of this machine");
 	}
 	cidx = PAPI_get_event_component(code);
 	memset(&info, 0, sizeof info);
@@ -270,12 +289,12 @@ static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *e
 		if (st->n == PAPI_MAX_EVENTS)
 			return rec_unavailable(s, "too many PAPI events in one component", "");
 		if ((rc = PAPI_add_event(st->es, code)) != PAPI_OK) {
-			papi_hw_diag(diag, sizeof diag);
-			src_mcsrc_fmt(why, sizeof why, "PAPI event '%s' cannot be counted here: %s%s%s", ev, PAPI_strerror(rc),
+			papi_hw_diag(diag, sizeof diag, dfix, sizeof dfix);
+			src_mcsrc_fmt(why, sizeof why, "PAPI event '%s' cannot be counted: %s%s%s", ev, PAPI_strerror(rc),
 				      diag[0] ? "; " : "", diag);
-			return rec_unavailable(s, why, rc == PAPI_ECNFLCT && !c->papi_multiplex
-							       ? "too many events for the counters: add --papi-multiplex"
-							       : "'papi_command_line EVENT' tests an event");
+			if (rc == PAPI_ECNFLCT && !c->papi_multiplex)
+				snprintf(dfix, sizeof dfix, "too many events for the counters: add --papi-multiplex");
+			return rec_unavailable(s, why, dfix[0] ? dfix : "'papi_command_line EVENT' tests an event");
 		}
 		st->gauge[st->n] = info.value_type == PAPI_VALUETYPE_ABSOLUTE || info.data_type == PAPI_DATATYPE_FP64;
 		st->fp[st->n] = info.data_type == PAPI_DATATYPE_FP64;
