@@ -165,8 +165,14 @@ static void papi_components(char *out, size_t len)
 	out[0] = '\0';
 	for (int i = 0; i < n && used + 1 < len; i++) {
 		const PAPI_component_info_t *ci = PAPI_get_component_info(i);
+		int code = 0 | PAPI_NATIVE_MASK;
 		if (!ci)
 			continue;
+		if (ci->disabled == PAPI_EDELAY_INIT) {
+			/* delayed-init components learn why only when asked for events */
+			PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, i);
+			ci = PAPI_get_component_info(i);
+		}
 		if (ci->disabled)
 			src_mcsrc_fmt(out + used, len - used, "%spapi component %s: disabled: %s", used ? "\n" : "",
 				      ci->name, ci->disabled_reason);
@@ -190,11 +196,11 @@ static int papi_probe(rec_source *s, const rec_ctx *c)
 		return rec_unavailable(s, "out of memory", "");
 	papi_components(s->detail, sizeof s->detail);
 	{
-		char why[256], fix[256];
+		char hw[256], fix[256];
 		size_t used = strlen(s->detail);
-		papi_hw_diag(why, sizeof why, fix, sizeof fix);
-		if (why[0] && used < sizeof s->detail)
-			src_mcsrc_fmt(s->detail + used, sizeof s->detail - used, "\npapi hardware events: %s (%s)", why, fix);
+		papi_hw_diag(hw, sizeof hw, fix, sizeof fix);
+		if (hw[0] && used < sizeof s->detail)
+			src_mcsrc_fmt(s->detail + used, sizeof s->detail - used, "\npapi hardware events: %s (%s)", hw, fix);
 	}
 	return 0;
 }
