@@ -116,6 +116,13 @@ void src_papi_event_stream(const char *event, const char *papi_units, char *name
 	name[k] = '\0';
 }
 
+static int papi_no_kernel_pmu(void)
+{
+	return access("/sys/bus/event_source/devices/cpu", F_OK) != 0 &&
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) != 0 &&
+	       access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) != 0;
+}
+
 /* Why hardware events may not work here: a short reason (appended to the
  * error) and a fix; both "" when nothing looks wrong. */
 static void papi_hw_diag(char *why, size_t wlen, char *fix, size_t flen)
@@ -125,9 +132,7 @@ static void papi_hw_diag(char *why, size_t wlen, char *fix, size_t flen)
 	const PAPI_component_info_t *ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
 	const PAPI_hw_info_t *hw = PAPI_get_hardware_info();
 	int arch_pmu = 0;
-	int no_kernel_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) != 0 &&
-			    access("/sys/bus/event_source/devices/cpu_core", F_OK) != 0 &&
-			    access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) != 0;
+	int no_kernel_pmu = papi_no_kernel_pmu();
 
 	why[0] = fix[0] = '\0';
 	if (force && *force) {
@@ -261,8 +266,15 @@ static papi_set *papi_set_get(rec_source *s, papi_priv *p, const rec_ctx *c, int
 	p->nset++;
 	return st;
 fail:
-	src_mcsrc_fmt(why, len, "cannot set up a PAPI event set for component %d%s: %s", cidx,
-		      cpu >= 0 ? " on a CPU" : "", PAPI_strerror(rc));
+	if (papi_is_cpu_component(cidx) && rc == PAPI_ENOEVNT && papi_no_kernel_pmu())
+		/* PAPI's perf_event component checks attach/inherit/CPU
+		 * permissions by opening PERF_COUNT_HW_INSTRUCTIONS, which a
+		 * kernel without a hardware PMU refuses with ENOENT. */
+		src_mcsrc_fmt(why, len, "PAPI cannot attach to the %s: its perf_event component tests permission with a hardware instructions event and this kernel has no hardware PMU (a VM?), so PAPI counts only its own thread here",
+			      cpu >= 0 ? "CPUs" : "child");
+	else
+		src_mcsrc_fmt(why, len, "cannot set up a PAPI event set for component %s%s: %s",
+			      PAPI_get_component_info(cidx)->name, cpu >= 0 ? " on a CPU" : "", PAPI_strerror(rc));
 	if (st->es != PAPI_NULL)
 		PAPI_destroy_eventset(&st->es);
 	return NULL;
@@ -291,7 +303,8 @@ static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *e
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		papi_set *st = papi_set_get(s, p, c, cidx, cpu, why, sizeof why);
 		if (!st)
-			return rec_unavailable(s, why, "'papi_component_avail' shows the components");
+			return rec_unavailable(s, why, papi_no_kernel_pmu() ? "count the child's software events with the perf source (perf:task-clock...); PAPI works on machines with a hardware PMU"
+									: "'papi_component_avail' shows the components");
 		if (st->n == PAPI_MAX_EVENTS)
 			return rec_unavailable(s, "too many PAPI events in one component", "");
 		if ((rc = PAPI_add_event(st->es, code)) != PAPI_OK) {
