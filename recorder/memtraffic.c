@@ -1,10 +1,12 @@
 /* memtraffic.c: choosing the memory-traffic path (see memtraffic.h).
  *
- * The order is DESIGN.md's: (1) uncore / nest memory-controller counters the
- * kernel exposes (uncore_imc*, amd_df, amd_umc*, nest_mba*), counted through
- * perf when we may open system-wide events (root, CAP_PERFMON or
- * perf_event_paranoid <= 0); PAPI's perf_event_uncore component reads the
- * same kernel PMUs, so perf is taken unless MCREC_MEM_PATH=papi; (2) a pmcd
+ * The order is DESIGN.md's: (1) uncore memory-controller counters the
+ * kernel exposes (uncore_imc*, amd_umc*: the boxes perf-event.c knows),
+ * counted through perf when we may open them system-wide (root, CAP_PERFMON
+ * or perf_event_paranoid <= 0).  PAPI's perf_event_uncore component reads
+ * the very same kernel PMUs through the same system call, so "uncore via
+ * PAPI" is this path; PAPI uncore events can still be named with -e
+ * papi:...; (2) a pmcd
  * whose perfevent PMDA exports memory-controller events: pmcd reads them
  * with its privileges, which is how an ordinary user gets them (the paper's
  * Summit setup); (3) last-level-cache misses x 64 B from per-core counters,
@@ -23,8 +25,7 @@
 #include <pcp/pmapi.h>
 
 #include "memtraffic.h"
-
-#define PMU_DIR "/sys/bus/event_source/devices"
+#include "sources/perf-event.h"
 
 static rec_mem_choice mem_cached;
 static int mem_have;
@@ -33,7 +34,6 @@ const char *rec_memtraffic_path_name(rec_mem_path p)
 {
 	switch (p) {
 	case REC_MEM_PERF_UNCORE: return "perf-uncore";
-	case REC_MEM_PAPI_UNCORE: return "papi-uncore";
 	case REC_MEM_PCP: return "pcp";
 	case REC_MEM_LLC_ESTIMATE: return "llc-estimate";
 	default: return "none";
@@ -85,23 +85,28 @@ int rec_memtraffic_pcp_match(const char *metric, double *bytes)
 	return 0;
 }
 
-/* An uncore memory-controller PMU in sysfs, or "" */
-static void mem_find_pmu(char *pmu, size_t len)
+/* Open ev once (system-wide on its first CPU for uncore, else on this
+ * process) to see whether the kernel lets us count it; errno-style result. */
+static int mem_try_open(const src_perf_ev *ev, int system_wide)
 {
-	static const char *const pre[] = { "uncore_imc", "amd_df", "amd_umc", "nest_mba", "hv_24x7" };
-	DIR *d = opendir(PMU_DIR);
-	struct dirent *e;
+	struct perf_event_attr a;
+	int fd;
 
-	pmu[0] = '\0';
-	if (!d)
-		return;
-	while ((e = readdir(d)) && !pmu[0])
-		for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-			if (strncmp(e->d_name, pre[i], strlen(pre[i])) == 0) {
-				snprintf(pmu, len, "%.*s", (int)len - 1, e->d_name);
-				break;
-			}
-	closedir(d);
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = ev->type;
+	a.config = ev->config;
+	a.config1 = ev->config1;
+	a.config2 = ev->config2;
+	a.disabled = 1;
+	if (ev->uncore || system_wide)
+		fd = (int)syscall(SYS_perf_event_open, &a, -1, ev->uncore ? ev->cpus[0] : 0, -1, PERF_FLAG_FD_CLOEXEC);
+	else
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
 }
 
 static int mem_paranoid(void)
@@ -115,33 +120,6 @@ static int mem_paranoid(void)
 		fclose(f);
 	}
 	return v;
-}
-
-/* Can this process count LLC misses of itself?  (The perf source's
- * estimate needs exactly that.) */
-static int mem_llc_works(void)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_HW_CACHE;
-	a.config = PERF_COUNT_HW_CACHE_LL | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
-		   (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
-	a.disabled = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0) {
-		a.type = PERF_TYPE_HARDWARE;
-		a.config = PERF_COUNT_HW_CACHE_MISSES;
-		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	}
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
 }
 
 typedef struct mem_walk {
@@ -216,8 +194,8 @@ static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t le
 		snprintf(why, len, "pmcd at %s exports no memory-controller events in perfevent.hwcounters", host);
 		return -1;
 	}
-	snprintf(m->note, sizeof m->note, "pcp %s: %d perfevent memory-controller metrics x %.0f B", host,
-		 m->npcp, m->pcp[0].bytes);
+	mem_fmt(m->note, sizeof m->note, "pmcd %s: sum of %d metrics (%s%s) x %g B", host, m->npcp, m->pcp[0].name,
+		m->npcp > 1 ? ", ..." : "", m->pcp[0].bytes);
 	return 0;
 }
 
@@ -242,7 +220,6 @@ const rec_mem_choice *rec_memtraffic_choose(const rec_ctx *c)
 	rec_mem_choice *m = &mem_cached;
 	const char *force = getenv("MCREC_MEM_PATH");
 	char line[300], rejected[600] = "";
-	int privileged = geteuid() == 0 || mem_paranoid() <= 0;
 
 	if (mem_have)
 		return m;
@@ -251,19 +228,22 @@ const rec_mem_choice *rec_memtraffic_choose(const rec_ctx *c)
 	if (force && !*force)
 		force = NULL;
 
-	mem_find_pmu(m->pmu, sizeof m->pmu);
-	if (!force || !strcmp(force, "perf") || !strcmp(force, "papi")) {
-		if (m->pmu[0] && privileged) {
-			m->path = (force && !strcmp(force, "papi")) ? REC_MEM_PAPI_UNCORE : REC_MEM_PERF_UNCORE;
-			snprintf(m->note, sizeof m->note, "%s uncore PMU %s", m->path == REC_MEM_PAPI_UNCORE ? "papi" : "perf", m->pmu);
-			mem_fmt(m->why, sizeof m->why, "memory traffic: %s (%s)", rec_memtraffic_path_name(m->path), m->note);
+	if (!force || !strcmp(force, "perf")) {
+		/* the same boxes the perf source opens (perf-event.c) */
+		src_perf_ev rd[4], wr[4];
+		int n = src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, 4), e = n ? mem_try_open(&rd[0], 1) : ENOENT;
+		if (n && e == 0) {
+			m->path = REC_MEM_PERF_UNCORE;
+			snprintf(m->pmu, sizeof m->pmu, "%.*s", (int)strcspn(rd[0].name, "/"), rd[0].name);
+			mem_fmt(m->note, sizeof m->note, "perf uncore memory controller %s (%d boxes) CAS x 64 B", m->pmu, n);
+			mem_fmt(m->why, sizeof m->why, "memory traffic: perf-uncore (%s)", m->note);
 			return m;
 		}
-		if (m->pmu[0])
-			snprintf(line, sizeof line, "uncore PMU %s needs system-wide counting (perf_event_paranoid=%d; 'sysctl kernel.perf_event_paranoid=0' or CAP_PERFMON)",
-				 m->pmu, mem_paranoid());
+		if (n)
+			mem_fmt(line, sizeof line, "uncore %s refused (%s; perf_event_paranoid=%d: 'sysctl kernel.perf_event_paranoid=0' or CAP_PERFMON)",
+				 rd[0].name, strerror(e), mem_paranoid());
 		else
-			snprintf(line, sizeof line, "no uncore memory-controller PMU in %s", PMU_DIR);
+			snprintf(line, sizeof line, "no uncore memory-controller PMU (uncore_imc*, amd_umc*) in /sys/bus/event_source/devices");
 		mem_append(rejected, sizeof rejected, line);
 	}
 	if (!force || !strcmp(force, "pcp")) {
@@ -276,13 +256,20 @@ const rec_mem_choice *rec_memtraffic_choose(const rec_ctx *c)
 		mem_append(rejected, sizeof rejected, line);
 	}
 	if (!force || !strcmp(force, "llc")) {
-		if (mem_llc_works()) {
+		src_perf_ev lr;
+		char err[200];
+		int e = src_perf_event_parse("LLC-load-misses", getenv("MCREC_SYSFS"), &lr, err, sizeof err) == 0
+				? mem_try_open(&lr, c ? c->system_wide : 0)
+				: ENOENT;
+		if (e == 0) {
 			m->path = REC_MEM_LLC_ESTIMATE;
 			snprintf(m->note, sizeof m->note, "estimate: LLC misses x 64 B");
 			mem_fmt(m->why, sizeof m->why, "memory traffic: llc-estimate (%s)", rejected);
 			return m;
 		}
-		mem_append(rejected, sizeof rejected, "no LLC-miss counter (no hardware PMU: a VM?)");
+		mem_fmt(line, sizeof line, "no LLC-miss counter (%s)",
+			 access("/sys/bus/event_source/devices/cpu", F_OK) ? "no hardware PMU: a VM?" : strerror(e));
+		mem_append(rejected, sizeof rejected, line);
 	}
 	m->path = REC_MEM_NONE;
 	mem_fmt(m->why, sizeof m->why, "memory traffic: none (%s)", rejected);

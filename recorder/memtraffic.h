@@ -9,7 +9,7 @@
  *     if (m->path == REC_MEM_PCP) ... add m->pcp[] metrics as mem.* streams
  *     d.note = m->note; if (m->path == REC_MEM_LLC_ESTIMATE) d.flags |= MCZ_SF_ESTIMATED;
  *
- * MCREC_MEM_PATH=perf|papi|pcp|llc|none forces a path (to compare them, or
+ * MCREC_MEM_PATH=perf|pcp|llc|none forces a path (to compare them, or
  * on a platform where the automatic choice is wrong); MCREC_PCP_MEM_METRICS
  * = "read:METRIC[*BYTES],...;write:METRIC[*BYTES],..." names the PCP metrics
  * where the built-in patterns do not know the platform's names.
@@ -21,8 +21,7 @@
 
 typedef enum rec_mem_path {
 	REC_MEM_NONE = 0,
-	REC_MEM_PERF_UNCORE,  /* perf source: uncore_imc*, amd_df, amd_umc*, nest PMUs */
-	REC_MEM_PAPI_UNCORE,  /* papi source: perf_event_uncore component (same PMUs) */
+	REC_MEM_PERF_UNCORE,  /* perf source: uncore_imc*, amd_umc* (PAPI's uncore component reads the same PMUs) */
 	REC_MEM_PCP,          /* pcp source: perfevent.hwcounters.* of a pmcd */
 	REC_MEM_LLC_ESTIMATE, /* perf source: LLC misses x 64 B (MCZ_SF_ESTIMATED) */
 } rec_mem_path;
@@ -37,7 +36,7 @@ typedef struct rec_mem_metric {
 
 typedef struct rec_mem_choice {
 	rec_mem_path path;
-	char pmu[64];          /* perf/PAPI path: the uncore PMU found */
+	char pmu[64];          /* perf path: the uncore PMU found */
 	rec_mem_metric pcp[REC_MEM_MAX_METRICS]; /* PCP path: metrics to sum */
 	int npcp;
 	char note[200];        /* for the stream descriptors' note */
@@ -48,7 +47,7 @@ typedef struct rec_mem_choice {
 const rec_mem_choice *rec_memtraffic_choose(const rec_ctx *c);
 /* Forget the cached choice (tests). */
 void rec_memtraffic_reset(void);
-/* Short name of a path: "perf-uncore", "papi-uncore", "pcp", "llc-estimate", "none". */
+/* Short name of a path: "perf-uncore", "pcp", "llc-estimate", "none". */
 const char *rec_memtraffic_path_name(rec_mem_path p);
 /* Does a PCP metric name look like a memory read (1) / write (2) counter of
  * the perfevent PMDA?  *bytes gets the bytes per count.  0 otherwise. */

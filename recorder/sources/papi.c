@@ -160,8 +160,8 @@ static void papi_hw_diag(char *why, size_t wlen, char *fix, size_t flen)
 	}
 }
 
-/* One line per component: "perf_event: ok (perf, amd64_fam19h_zen3)",
- * "rocm_smi: disabled: librocm_smi64.so not found". */
+/* The disabled components and why, as papi_component_avail says it:
+ * "disabled components: sde (libsde API not found...), rocm_smi (...)". */
 static void papi_components(char *out, size_t len)
 {
 	size_t used = 0;
@@ -178,12 +178,10 @@ static void papi_components(char *out, size_t len)
 			PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, i);
 			ci = PAPI_get_component_info(i);
 		}
-		if (ci->disabled)
-			src_mcsrc_fmt(out + used, len - used, "%spapi component %s: disabled: %s", used ? "\n" : "",
-				      ci->name, ci->disabled_reason);
-		else
-			src_mcsrc_fmt(out + used, len - used, "%spapi component %s: %d native events", used ? "\n" : "",
-				      ci->name, ci->num_native_events);
+		if (!ci->disabled)
+			continue;
+		src_mcsrc_fmt(out + used, len - used, "%s%s (%.*s)", used ? ", " : "PAPI components disabled: ",
+			      ci->name, (int)strcspn(ci->disabled_reason, "\n"), ci->disabled_reason);
 		used = strlen(out);
 	}
 }
@@ -199,13 +197,16 @@ static int papi_probe(rec_source *s, const rec_ctx *c)
 	}
 	if (!(s->priv = calloc(1, sizeof(papi_priv))))
 		return rec_unavailable(s, "out of memory", "");
-	papi_components(s->detail, sizeof s->detail);
+	/* An available source's why/fix say what part of it is missing
+	 * (--list prints them): the hardware-event diagnosis first. */
 	{
-		char hw[256], fix[256];
-		size_t used = strlen(s->detail);
-		papi_hw_diag(hw, sizeof hw, fix, sizeof fix);
-		if (hw[0] && used < sizeof s->detail)
-			src_mcsrc_fmt(s->detail + used, sizeof s->detail - used, "\npapi hardware events: %s (%s)", hw, fix);
+		char hw[256], comp[400];
+		papi_hw_diag(hw, sizeof hw, s->fix, sizeof s->fix);
+		papi_components(comp, sizeof comp);
+		src_mcsrc_fmt(s->why, sizeof s->why, "%s%s%s", hw[0] ? "hardware events: " : "", hw,
+			      comp[0] ? (hw[0] ? "; " : "") : "");
+		if (comp[0])
+			src_mcsrc_fmt(s->why + strlen(s->why), sizeof s->why - strlen(s->why), "%s", comp);
 	}
 	return 0;
 }
@@ -411,7 +412,7 @@ static void papi_free(rec_source *s)
 
 const rec_source_ops src_papi_ops = {
 	.name = "papi",
-	.groups = "core,mem,gpu,power,net",
+	.groups = "", /* records only what -e names: probed then, and for --list */
 	.probe = papi_probe,
 	.streams = papi_streams,
 	.start = papi_start,

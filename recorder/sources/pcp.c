@@ -353,6 +353,9 @@ static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 		if (pcp_add_mem(s, p, c, mc) != 0)
 			return -1;
 		p->mem_on = 1;
+	} else if (c->groups & REC_G_MEM) {
+		/* --list shows the memory-traffic decision here too */
+		src_mcsrc_fmt(s->why, sizeof s->why, "%s", mc->why);
 	}
 	for (int i = 0; i < p->nh; i++) {
 		pcp_host *h = &p->h[i];
@@ -366,9 +369,14 @@ static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	}
 	for (int w = 0; p->mem_on && w < 2; w++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		char native[512] = "pcp:";
+		for (int i = 0; i < mc->npcp; i++)
+			if (mc->pcp[i].write == w && strlen(native) + strlen(mc->pcp[i].name) + 2 < sizeof native)
+				src_mcsrc_fmt(native + strlen(native), sizeof native - strlen(native), "%s%s",
+					      native[4] ? "+" : "", mc->pcp[i].name);
 		d.name = w ? "mem.write_bytes" : "mem.read_bytes";
 		d.source = "pcp";
-		d.native = w ? "pcp:perfevent.hwcounters.*write*" : "pcp:perfevent.hwcounters.*read*";
+		d.native = native;
 		d.unit = "B";
 		d.note = mc->note;
 		d.kind = MCZ_COUNTER;
@@ -499,7 +507,7 @@ static void pcp_free(rec_source *s)
 
 const rec_source_ops src_pcp_ops = {
 	.name = "pcp",
-	.groups = "mem,core,net,gpu,power,os",
+	.groups = "mem", /* by default only the memory-traffic path; anything with -e */
 	.probe = pcp_probe,
 	.streams = pcp_streams,
 	.read = pcp_read,
