@@ -27,6 +27,15 @@
 #include "memtraffic.h"
 #include "sources/perf-event.h"
 
+/* snprintf that may truncate on purpose (long reasons are cut, not lost). */
+__attribute__((format(printf, 3, 4))) static void mem_fmt(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out, len, fmt, ap);
+	va_end(ap);
+}
+
 static rec_mem_choice mem_cached;
 static int mem_have;
 
@@ -197,15 +206,6 @@ static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t le
 	mem_fmt(m->note, sizeof m->note, "pmcd %s: sum of %d metrics (%s%s) x %g B", host, m->npcp, m->pcp[0].name,
 		m->npcp > 1 ? ", ..." : "", m->pcp[0].bytes);
 	return 0;
-}
-
-/* snprintf that may truncate on purpose (long reasons are cut, not lost). */
-__attribute__((format(printf, 3, 4))) static void mem_fmt(char *out, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out, len, fmt, ap);
-	va_end(ap);
 }
 
 static void mem_append(char *why, size_t len, const char *line)
