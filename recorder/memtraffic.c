@@ -203,7 +203,7 @@ static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t le
 		snprintf(why, len, "pmcd at %s exports no memory-controller events in perfevent.hwcounters", host);
 		return -1;
 	}
-	mem_fmt(m->note, sizeof m->note, "pmcd %s: sum of %d metrics (%s%s) x %g B", host, m->npcp, m->pcp[0].name,
+	mem_fmt(m->note, sizeof m->note, "pmcd at %s, sum of %d metrics (%s%s) x %g B", host, m->npcp, m->pcp[0].name,
 		m->npcp > 1 ? ", ..." : "", m->pcp[0].bytes);
 	return 0;
 }

@@ -22,9 +22,11 @@
  * across a slow link delays the tick by its latency, so use -i 100ms or more
  * there.
  */
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <pcp/pmapi.h>
 
@@ -73,9 +75,19 @@ static const char *pcp_default_host(const rec_ctx *c)
 /* One line about a failed connection, with the usual fix. */
 static int pcp_unreachable(rec_source *s, const char *host, int rc)
 {
-	char err[PM_MAXERRMSGLEN], why[256];
+	char err[PM_MAXERRMSGLEN], why[400], name[256];
+	struct addrinfo *ai = NULL;
+	int gai;
 
-	src_mcsrc_fmt(why, sizeof why, "cannot reach pmcd at %s: %s", host, pmErrStr_r(rc, err, sizeof err));
+	/* libpcp says "No route to host" for a name that does not resolve;
+	 * say what it is.  (host may be "name:port" or "local:") */
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(host, ":"), host);
+	if (name[0] && strcmp(host, "local:") != 0 && (gai = getaddrinfo(name, NULL, NULL, &ai)) != 0)
+		src_mcsrc_fmt(why, sizeof why, "pmcd host '%s' does not resolve (%s)", name, gai_strerror(gai));
+	else
+		src_mcsrc_fmt(why, sizeof why, "cannot reach pmcd at %s: %s", host, pmErrStr_r(rc, err, sizeof err));
+	if (ai)
+		freeaddrinfo(ai);
 	/* DESIGN: a pmcd that is down is not the recording's end, even when
 	 * the user named pcp metrics: the other sources keep recording. */
 	s->fatal = 0;
