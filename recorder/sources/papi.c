@@ -36,6 +36,7 @@ typedef struct papi_set {
 	int n;
 	size_t slot[PAPI_MAX_EVENTS]; /* stream index (in the source's slice) of each event */
 	int started;
+	int attach;       /* attach to the child at start (CPU component, not -a) */
 	long long vals[PAPI_MAX_EVENTS];
 	uint8_t gauge[PAPI_MAX_EVENTS], fp[PAPI_MAX_EVENTS];
 } papi_set;
@@ -247,14 +248,13 @@ static papi_set *papi_set_get(rec_source *s, papi_priv *p, const rec_ctx *c, int
 			opt.cpu.cpu_num = (unsigned)cpu;
 			if ((rc = PAPI_set_opt(PAPI_CPU_ATTACH, &opt)) != PAPI_OK)
 				goto fail;
-		} else if (c->child > 0) {
-			if ((rc = PAPI_attach(st->es, (unsigned long)c->child)) != PAPI_OK)
+		} else if (!c->system_wide) {
+			/* The child exists only at start(); check now, on
+			 * ourselves, that PAPI may attach at all. */
+			if ((rc = PAPI_attach(st->es, (unsigned long)getpid())) != PAPI_OK ||
+			    (rc = PAPI_detach(st->es)) != PAPI_OK)
 				goto fail;
-			memset(&opt, 0, sizeof opt);
-			opt.inherit.eventset = st->es;
-			opt.inherit.inherit = PAPI_INHERIT_ALL;
-			if ((rc = PAPI_set_opt(PAPI_INHERIT, &opt)) != PAPI_OK)
-				goto fail;
+			st->attach = 1;
 		}
 	}
 	if (c->papi_multiplex) {
@@ -358,6 +358,18 @@ static int papi_start(rec_source *s, const rec_ctx *c)
 	int rc;
 
 	for (int i = 0; i < p->nset; i++) {
+		papi_set *st = &p->set[i];
+		if (st->attach && c->child > 0) {
+			PAPI_option_t opt;
+			memset(&opt, 0, sizeof opt);
+			opt.inherit.eventset = st->es;
+			opt.inherit.inherit = PAPI_INHERIT_ALL;
+			if ((rc = PAPI_attach(st->es, (unsigned long)c->child)) != PAPI_OK ||
+			    (rc = PAPI_set_opt(PAPI_INHERIT, &opt)) != PAPI_OK) {
+				src_mcsrc_fmt(why, sizeof why, "PAPI cannot attach to the child: %s", PAPI_strerror(rc));
+				return rec_unavailable(s, why, "'papi_component_avail' shows what the perf_event component allows");
+			}
+		}
 		if ((rc = PAPI_start(p->set[i].es)) != PAPI_OK) {
 			src_mcsrc_fmt(why, sizeof why, "PAPI_start failed: %s", PAPI_strerror(rc));
 			return rec_unavailable(s, why, "'papi_command_line EVENT...' tests the same events");

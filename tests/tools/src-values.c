@@ -1,9 +1,10 @@
 /* src-values.c: the values of some streams of a .mcz file, for the source
  * tests to compare with the reference tools (pmval, perf stat):
  *
- *   src-values FILE NAME [INSTANCE]
+ *   src-values FILE [SOURCE:]NAME [INSTANCE]
  *
- * prints, for each stream called NAME (and of that instance), one line:
+ * prints, for each stream called NAME (of that source, and of that
+ * instance), one line:
  *
  *   instance source native unit scale kind present first last t_first t_last topo
  *
@@ -41,12 +42,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const mcz_file_info *fi = mcz_info(r);
+	const char *name = strchr(argv[2], ':') ? strchr(argv[2], ':') + 1 : argv[2];
+	size_t srclen = name == argv[2] ? 0 : (size_t)(name - 1 - argv[2]);
 	for (size_t i = 0; i < mcz_stream_count(r); i++) {
 		const mcz_stream_desc *d = mcz_stream(r, i);
 		mcz_series s = { 0 };
 		size_t n = 0, a = 0, b = 0;
 
-		if (strcmp(d->name, argv[2]) != 0 || (argc > 3 && strcmp(d->instance, argv[3]) != 0))
+		if (strcmp(d->name, name) != 0 || (argc > 3 && strcmp(d->instance, argv[3]) != 0) ||
+		    (srclen && (strlen(d->source) != srclen || strncmp(d->source, argv[2], srclen) != 0)))
 			continue;
 		if ((rc = mcz_read(r, (uint32_t)i, fi->t_first, fi->t_last + 1, &s)) != MCZ_OK) {
 			fprintf(stderr, "src-values: %s: %s\n", d->name, mcz_strerror(rc));
