@@ -40,6 +40,9 @@ double src_rapl_power_w(uint64_t delta_uj, int64_t dt_ns);
  * package number for "package-N" zones, else -1. */
 int src_rapl_zone_kind(const char *zone_name, char *kind, size_t len);
 
+/* 1 when some RAPL energy_uj can be read here (the rapl source will run). */
+int src_rapl_readable(void);
+
 /* ---- nvml ---------------------------------------------------------------- */
 
 /* NVML return codes we act on (values from nvml.h, a stable ABI). */
@@ -125,6 +128,8 @@ typedef struct src_nvml_api {
 	const char *(*error_string)(int rc);                /* nvmlErrorString (may be NULL) */
 } src_nvml_api;
 
+/* 1 when the NVIDIA driver library can be loaded here. */
+int src_nvml_present(void);
 /* Use this table instead of dlopen (NULL: back to dlopen).  For tests. */
 void src_nvml_use_api(const src_nvml_api *api);
 /* One reading of GPU dev through api (the calls of one tick). */

@@ -41,6 +41,19 @@ void src_nvml_use_api(const src_nvml_api *api)
 	nvml_injected = api;
 }
 
+int src_nvml_present(void)
+{
+	const char *libname = getenv("MCZ_NVML_LIB");
+	void *lib;
+
+	if (nvml_injected)
+		return 1;
+	if (!(lib = dlopen(libname && *libname ? libname : "libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL)))
+		return 0;
+	dlclose(lib);
+	return 1;
+}
+
 void src_nvml_sample(const src_nvml_api *api, void *dev, src_nvml_raw *raw)
 {
 	unsigned u = 0, rates[2] = { 0, 0 };

@@ -329,7 +329,8 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, pcp_host *h
 		d.note = note;
 		d.instance = inst;
 		d.flags = m->inst ? MCZ_SF_PERCPU * (strncmp(inst, "cpu", 3) == 0) : 0;
-		d.topo = src_pcp_desc_topo(c, m->name, inst);
+		/* another host's cpu3 is not our PU 3 */
+		d.topo = strcmp(h->name, "local:") == 0 ? src_pcp_desc_topo(c, m->name, inst) : -1;
 		if (rec_streams_add(out, &d) != 0)
 			return rec_unavailable(s, "out of memory", "");
 		p->n++;
@@ -353,6 +354,56 @@ static int pcp_add_mem(rec_source *s, pcp_priv *p, const rec_ctx *c, const rec_m
 	return 0;
 }
 
+/* What -g groups mean through pmcd.  A remote pmcd (--pcp-host) is the only
+ * view of that host, so every group maps to its metrics there.  On the local
+ * pmcd the local sources already give cores, network and OS; pmcd adds only
+ * what they cannot: GPUs through the nvidia PMDA where NVML is not ours to
+ * load, power through denki where RAPL is root-only (and memory traffic,
+ * which memtraffic.c decides).  Metrics the pmcd lacks are skipped. */
+static const struct {
+	unsigned group;
+	const char *metric;
+	int local; /* 1: also from the local pmcd, when the local source cannot */
+} pcp_group_metrics[] = {
+	{ REC_G_GPU, "nvidia.power", 1 },          { REC_G_GPU, "nvidia.energy", 1 },
+	{ REC_G_GPU, "nvidia.gpuactive", 1 },      { REC_G_GPU, "nvidia.memactive", 1 },
+	{ REC_G_GPU, "nvidia.memused", 1 },        { REC_G_POWER, "denki.rapl.rate", 1 },
+	{ REC_G_NET, "network.interface.in.bytes", 0 }, { REC_G_NET, "network.interface.out.bytes", 0 },
+	{ REC_G_NET, "infiniband.port.in.bytes", 0 },   { REC_G_NET, "infiniband.port.out.bytes", 0 },
+	{ REC_G_CORE, "kernel.percpu.cpu.user", 0 },    { REC_G_CORE, "kernel.percpu.cpu.sys", 0 },
+	{ REC_G_OS, "kernel.all.pswitch", 0 },          { REC_G_OS, "mem.util.used", 0 },
+	{ REC_G_OS, "kernel.all.load", 0 },
+};
+
+static int pcp_add_groups(rec_source *s, pcp_priv *p, const rec_ctx *c)
+{
+	const char *host = pcp_default_host(c);
+	int remote = strcmp(host, "local:") != 0;
+	int gpu_local = src_nvml_present(), power_local = src_rapl_readable();
+	char why[512];
+	pcp_host *h;
+	pmID pmid;
+	int rc;
+
+	if (!(h = pcp_host_get(s, p, host, &rc)))
+		return pcp_unreachable(s, host, rc);
+	pmUseContext(h->ctx);
+	for (size_t i = 0; i < sizeof pcp_group_metrics / sizeof pcp_group_metrics[0]; i++) {
+		const char *m = pcp_group_metrics[i].metric;
+		unsigned g = pcp_group_metrics[i].group;
+		if (!(c->groups & g) || (!remote && (!pcp_group_metrics[i].local ||
+						     (g == REC_G_GPU && gpu_local) ||
+						     (g == REC_G_POWER && power_local))))
+			continue;
+		if (pmLookupName(1, &m, &pmid) < 0)
+			continue; /* this pmcd has no such agent */
+		/* a metric with no instances right now is skipped too */
+		if (pcp_add_metric(h, m, 0, NULL, 0, 1.0, why, sizeof why) != 0 && !strcmp(why, "out of memory"))
+			return rec_unavailable(s, why, "");
+	}
+	return 0;
+}
+
 static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 {
 	pcp_priv *p = s->priv;
@@ -361,6 +412,8 @@ static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	for (const char *const *e = c->events; e && *e; e++)
 		if (pcp_add_spec(s, p, c, *e) != 0)
 			return -1;
+	if (!c->events && pcp_add_groups(s, p, c) != 0)
+		return -1;
 	if ((c->groups & REC_G_MEM) && mc->path == REC_MEM_PCP) {
 		if (pcp_add_mem(s, p, c, mc) != 0)
 			return -1;
@@ -519,7 +572,9 @@ static void pcp_free(rec_source *s)
 
 const rec_source_ops src_pcp_ops = {
 	.name = "pcp",
-	.groups = "mem", /* by default only the memory-traffic path; anything with -e */
+	/* locally by default only memory traffic and GPU/power fallbacks;
+	 * anything with -e; every group from a remote --pcp-host */
+	.groups = "mem,gpu,power,net,os,core",
 	.probe = pcp_probe,
 	.streams = pcp_streams,
 	.read = pcp_read,

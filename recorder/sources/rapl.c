@@ -85,6 +85,26 @@ int src_rapl_zone_kind(const char *zone_name, char *kind, size_t len)
 	return -1;
 }
 
+static int rapl_is_zone(const char *d);
+
+int src_rapl_readable(void)
+{
+	const char *root = getenv("MCZ_POWERCAP_DIR");
+	DIR *dir = opendir(root && *root ? root : RAPL_DIR);
+	struct dirent *e;
+	char p[512];
+	int ok = 0;
+
+	while (dir && !ok && (e = readdir(dir)))
+		if (rapl_is_zone(e->d_name)) {
+			snprintf(p, sizeof p, "%s/%s/energy_uj", root && *root ? root : RAPL_DIR, e->d_name);
+			ok = access(p, R_OK) == 0;
+		}
+	if (dir)
+		closedir(dir);
+	return ok;
+}
+
 static int rapl_read_u64(const char *dir, const char *file, uint64_t *v)
 {
 	char p[512], buf[64];
