@@ -8,23 +8,11 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/src-common.inc
-src_need_pmcd
+src_need_pmcd python3
 src_tmp
-command -v python3 >/dev/null || { echo "python3 needed for the loopback transfer"; exit 77; }
 pminfo -h localhost pmcd.version >/dev/null 2>&1 || { echo "pmcd does not accept TCP connections on localhost"; exit 77; }
 
-"$MCREC" -q -i 50ms --pcp-host localhost -g net,core -o "$T/r.mcz" -- python3 -c '
-import socket, threading, time
-srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
-def sink():
-    c, _ = srv.accept()
-    while c.recv(1 << 16): pass
-t = threading.Thread(target=sink); t.start()
-time.sleep(0.2)
-s = socket.create_connection(srv.getsockname())
-for _ in range(10): s.sendall(b"y" * (1 << 20))
-s.close(); t.join(); time.sleep(0.3)
-' || src_fail "mcrec exited $?"
+"$MCREC" -q -i 50ms --pcp-host localhost -g net,core -o "$T/r.mcz" -- python3 tests/integration/src-loopback.py 10 0.2 || src_fail "mcrec exited $?"
 
 for m in network.interface.in.bytes network.interface.out.bytes kernel.percpu.cpu.user kernel.percpu.cpu.sys; do
 	"$VALUES" "$T/r.mcz" "pcp:$m" >"$T/v" || src_fail "-g net,core did not record $m"

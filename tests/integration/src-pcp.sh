@@ -10,31 +10,14 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/src-common.inc
-src_need_pmcd
+src_need_pmcd python3
 src_tmp
-command -v python3 >/dev/null || { echo "python3 needed for the loopback transfer"; exit 77; }
 
 cat >"$T/work.sh" <<'W'
 T=$1
 pmval -r -s 1 -i lo network.interface.in.bytes | tail -1 | awk '{print $NF}' >"$T/lo0"
 pmval -r -s 1 kernel.all.cpu.user | tail -1 | awk '{print $NF}' >"$T/u0"
-python3 - <<'P'
-import socket, threading
-srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
-got = [0]
-def sink():
-    c, _ = srv.accept()
-    while True:
-        b = c.recv(1 << 16)
-        if not b: break
-        got[0] += len(b)
-t = threading.Thread(target=sink); t.start()
-s = socket.create_connection(srv.getsockname())
-buf = b"x" * (1 << 20)
-for _ in range(20): s.sendall(buf)
-s.close(); t.join()
-assert got[0] == 20 << 20
-P
+python3 "$2" 20 || exit 1
 i=0; end=$(( $(date +%s%N) + 1000000000 ))
 while [ "$(date +%s%N)" -lt "$end" ]; do i=$((i+1)); done
 pmval -r -s 1 -i lo network.interface.in.bytes | tail -1 | awk '{print $NF}' >"$T/lo1"
@@ -43,7 +26,7 @@ W
 
 "$MCREC" -q -i 50ms -o "$T/r.mcz" \
 	-e pcp:network.interface.in.bytes,pcp:kernel.all.cpu.user,pcp:kernel.percpu.cpu.user,pcp:mem.util.used \
-	-- sh "$T/work.sh" "$T" || src_fail "mcrec exited $?"
+	-- sh "$T/work.sh" "$T" "$PWD/tests/integration/src-loopback.py" || src_fail "mcrec exited $?"
 for f in lo0 lo1 u0 u1; do [ -s "$T/$f" ] || src_fail "pmval gave no $f"; done
 
 read -r _ src native unit scale kind n first last _ <<<"$("$VALUES" "$T/r.mcz" network.interface.in.bytes lo)"
