@@ -56,6 +56,7 @@ typedef struct pcp_host {
 	pcp_metric *m;
 	int nm, cap;
 	pmID *pmids;
+	int lost;         /* the last fetch failed: reconnect before the next */
 } pcp_host;
 
 typedef struct pcp_priv {
@@ -517,10 +518,16 @@ static int pcp_read(rec_source *s, mcz_value *v, uint8_t *present)
 
 		if (!h->nm)
 			continue;
-		if (pmUseContext(h->ctx) < 0 || pmFetch(h->nm, h->pmids, &res) < 0) {
+		/* pmcd went away (restarted, host down): its values are missing
+		 * until libpcp reconnects; pmReconnectContext itself backs off
+		 * (5 s, 10 s, ... PMCD_RECONNECT_TIMEOUT) so this stays cheap. */
+		if (pmUseContext(h->ctx) < 0 || (h->lost && pmReconnectContext(h->ctx) < 0) ||
+		    pmFetch(h->nm, h->pmids, &res) < 0) {
+			h->lost = 1;
 			p->mem_bad[0] = p->mem_bad[1] = 1;
 			continue;
 		}
+		h->lost = 0;
 		for (int j = 0; j < res->numpmid && j < h->nm; j++) {
 			pcp_metric *m = &h->m[j];
 			pmValueSet *vs = res->vset[j];

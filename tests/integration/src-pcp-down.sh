@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# src-pcp-down.sh: a pmcd that is down (a port where no pmcd listens: what
-# a client sees when pmcd is stopped) and a pmcd host that does not resolve
+# src-pcp-down.sh: a pmcd that is down (a private pmcd of the test's own,
+# started and then stopped) and a pmcd host that does not resolve
 # each give one clear line on stderr, and the other sources keep recording:
 # the file holds the perf and proc streams, mcrec exits with the command's
 # status.  An unknown metric on a live pmcd, in contrast, is the user's
@@ -27,7 +27,10 @@ check_down() { # label, expected text, mcrec args...
 	[ "$("$READ" "$T/$label.mcz" info | awk '/^rows/ {print $2}')" -ge 3 ] || src_fail "$label: too few rows"
 }
 
-check_down refused "Connection refused" -g os -e perf:task-clock,pcp@localhost:44399:kernel.all.load
+src_pmcd_private_start
+pminfo -h "localhost:$PPORT" -f pmcd.numagents | grep -q 'value 1' || src_fail "private pmcd does not answer"
+src_pmcd_private_stop
+check_down refused "Connection refused" -g os -e "perf:task-clock,pcp@localhost:$PPORT:pmcd.numagents"
 check_down noresolve "does not resolve" -g os --pcp-host no-such-host.invalid -e perf:task-clock,pcp:kernel.all.load
 
 # the same with the user's own mistake: an unknown metric stops mcrec
