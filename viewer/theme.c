@@ -142,13 +142,17 @@ static char *trim(char *s)
 
 static void parse_line(vw_theme *t, char *line)
 {
-	/* A comment: '#' at the start, or " # ..." after a value. */
-	for (char *p = line; *p; p++)
-		if (*p == '#' && (p == line || p[-1] == ' ' || p[-1] == '\t') &&
-		    (p[1] == '\0' || p[1] == ' ' || p[1] == '#' || p == line)) {
+	/* A comment: '#' first on the line, or "# " after a value. */
+	int lead = 1;
+	for (char *p = line; *p; p++) {
+		if (*p == '#' && (lead || ((p[-1] == ' ' || p[-1] == '\t') &&
+					  (p[1] == '\0' || p[1] == ' ' || p[1] == '\t')))) {
 			*p = '\0';
 			break;
 		}
+		if (*p != ' ' && *p != '\t')
+			lead = 0;
+	}
 	char *s = trim(line);
 	if (!*s)
 		return;
@@ -169,7 +173,7 @@ static void parse_line(vw_theme *t, char *line)
 	}
 	for (int r = 0; r < VW_C_COUNT; r++)
 		if (strcasecmp(k, role_names[r]) == 0) {
-			if (parse_style(v, &t->role[r]) != 0)
+			if (!*v || parse_style(v, &t->role[r]) != 0)
 				t->ignored++;
 			return;
 		}

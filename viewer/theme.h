@@ -2,7 +2,7 @@
  *
  * A theme file (themes/NAME.theme) is forgiving `key = value` text:
  *
- *     # comment
+ *     # comment (also "# ..." after a value)
  *     name    = default
  *     normal  = #d0d0d0 on default
  *     title   = #ffffff on #303a4a bold
