@@ -1,0 +1,113 @@
+# lib-tmux.sh: drive a program in a real terminal (tmux) from a shell test.
+#
+#   . "$(dirname "$0")/lib-tmux.sh"
+#   tmux_start 100 30 "$MCZ_BIN/mcview" run.mcz   # W H command...
+#   tmux_wait_for 'Timeline'                      # poll the screen for text
+#   tmux_keys + + Right                           # tmux send-keys names
+#   tmux_screen > screen.txt                      # the screen as text
+#   tmux_resize 60 20
+#   tmux_keys q; tmux_wait_exit                   # exit status of the command
+#
+# Each test gets its own tmux server (socket under $TMUX_TMPDIR) that is
+# killed on exit, so tests never touch a user's tmux and can run side by
+# side.  The command runs under `sh -c` with TERM=tmux-256color and a UTF-8
+# locale; the pane stays after the command ends (remain-on-exit), so its
+# exit status can be read (tmux_wait_exit).  tmux resets a dead pane's
+# screen, so to check what a program left on the terminal, run it inside a
+# snippet that stays alive: tmux_start_sh 80 24 'prog; echo rc=$?; sleep 60'.
+# tmux_fail prints the screen to help whoever reads the log.
+#
+# Also: tmux_skip REASON (exit 77), tmux_fail MESSAGE (exit 1),
+# tmux_expect TEXT / tmux_expect_not TEXT (checks on the current screen).
+
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
+
+TMUX_SOCK=mcz-e2e-$$-$RANDOM
+TMUX_CONF=$(mktemp /tmp/mcz-tmux-conf.XXXXXX)
+cat >"$TMUX_CONF" <<'CONF'
+set -g default-terminal tmux-256color
+set -g remain-on-exit on
+set -g status off
+set -g history-limit 100
+set -sg escape-time 0
+CONF
+unset TMUX
+
+tmux_cmd() { tmux -L "$TMUX_SOCK" -f "$TMUX_CONF" "$@"; }
+
+tmux_stop() {
+	tmux_cmd kill-server >/dev/null 2>&1
+	rm -f "$TMUX_CONF"
+}
+trap tmux_stop EXIT
+
+tmux_skip() { echo "$*"; exit 77; }
+
+tmux_screen() { tmux_cmd capture-pane -p -t t; }
+
+tmux_fail() {
+	echo "FAIL: $*"
+	echo "---- screen ----"
+	tmux_screen 2>/dev/null
+	echo "----------------"
+	exit 1
+}
+
+# tmux_start W H COMMAND [ARGS...]: the words are quoted for sh -c.
+tmux_start() {
+	local w=$1 h=$2 cmd="" a
+	shift 2
+	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	tmux_cmd new-session -d -s t -x "$w" -y "$h" \
+		"env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c ${cmd@Q}" ||
+		tmux_fail "cannot start tmux"
+}
+
+# tmux_start_sh W H 'shell text': run a shell snippet instead of one command.
+tmux_start_sh() {
+	tmux_cmd new-session -d -s t -x "$1" -y "$2" \
+		"env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c ${3@Q}" ||
+		tmux_fail "cannot start tmux"
+}
+
+tmux_keys() { tmux_cmd send-keys -t t "$@"; }
+
+tmux_resize() { tmux_cmd resize-window -t t -x "$1" -y "$2"; }
+
+# tmux_wait_for TEXT [SECONDS]: until the screen contains TEXT (fixed string).
+tmux_wait_for() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		tmux_screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+	done
+	tmux_fail "waited ${2:-5}s for '$1'"
+}
+
+# tmux_settle: wait until the screen stops changing (after keys).
+tmux_settle() {
+	local a b i
+	a=$(tmux_screen)
+	for ((i = 0; i < 40; i++)); do
+		sleep 0.1
+		b=$(tmux_screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+}
+
+tmux_expect() { tmux_screen | grep -qF -- "$1" || tmux_fail "screen lacks '$1'"; }
+tmux_expect_not() { ! tmux_screen | grep -qF -- "$1" || tmux_fail "screen shows '$1'"; }
+
+# tmux_wait_exit [SECONDS]: wait for the command to end; prints its status.
+tmux_wait_exit() {
+	local i n=$(( ${1:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		if [ "$(tmux_cmd display -p -t t '#{pane_dead}')" = 1 ]; then
+			tmux_cmd display -p -t t '#{pane_dead_status}'
+			return 0
+		fi
+		sleep 0.05
+	done
+	tmux_fail "the command did not end within ${1:-5}s"
+}
