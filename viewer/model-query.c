@@ -90,7 +90,7 @@ static void convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *o
 		out->mean = in->sum * sc * (double)(in->count - 1) /
 			    ((double)in->count * (double)(in->last - in->first) * 1e-9);
 	else
-		out->mean = (out->min + out->max) / 2;
+		out->mean = out->min; /* one sample: its rate (NaN for the first) */
 }
 
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
