@@ -61,7 +61,8 @@ static void status_line(vw_app *a, vw_canvas *c)
 					 m->filter);
 		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
 		vw_canvas_printf(c, x + 2, y, c->w - x - 2, VW_C_DIM, 0,
-				 "(%zu rows; Enter keeps, Esc cancels)", m->nrows);
+				 "(%zu row%s; Enter keeps, Esc cancels)", m->nrows,
+				 m->nrows == 1 ? "" : "s");
 	} else if (m->status[0]) {
 		vw_canvas_text(c, 0, y, c->w, m->status_warn ? VW_C_WARN : VW_C_STATUS,
 			       m->status_warn ? VW_A_BOLD : 0, m->status);

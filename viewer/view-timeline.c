@@ -67,7 +67,7 @@ static int label_width(const vw_model *m, int w)
 
 static void geometry(const vw_model *m, tl_state *s, int w, int h)
 {
-	int vw = w >= 80 ? 12 : 10;
+	int vw = w >= 60 ? 12 : 11;
 	s->plot_x = label_width(m, w);
 	s->plot_w = w - s->plot_x - vw - 1;
 	s->rows_y = 2;
@@ -212,8 +212,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	if (s->plot_w < 4 || h < 4)
 		return;
 	char lab[64];
-	vw_canvas_printf(c, 0, 0, s->plot_x - 1, VW_C_AXIS, 0, "%s",
-			 vw_fmt_time(lab, sizeof lab, m->t1 - m->t0, 0));
+	vw_canvas_printf(c, 0, 0, s->plot_x - 1, VW_C_AXIS, 0, "win %s",
+			 vw_fmt_time(lab, sizeof lab, m->t1 - m->t0, (m->t1 - m->t0) / 100));
 	vw_ruler_draw(c, s->plot_x, 0, s->plot_w, m->t0, m->t1);
 	draw_marks(m, s, c, 1);
 	scroll_to_sel(m, s);
