@@ -102,10 +102,10 @@ static void derive_rows(vw_model *m)
 			r->nmembers = 1;
 			r->depth = 1;
 			r->group = g;
-			const char *inst = s->desc->instance && *s->desc->instance
-						   ? s->desc->instance
-						   : s->label;
-			snprintf(r->label, sizeof r->label, "%s", inst);
+			if (s->desc->instance && *s->desc->instance)
+				snprintf(r->label, sizeof r->label, "%s", s->desc->instance);
+			else
+				snprintf(r->label, sizeof r->label, "#%u", s->id);
 		}
 	}
 	if (m->row_sel >= m->nrows)

@@ -33,10 +33,19 @@ int64_t vw_ruler_draw(vw_canvas *c, int x, int y, int w, int64_t t0, int64_t t1)
 	if (w <= 0 || t1 <= t0)
 		return 0;
 	char lab[32];
-	/* Widest label: the end of the window at a fine step. */
-	int64_t step = pick_step(t1 - t0, w, 6);
-	int lw = (int)strlen(vw_fmt_time(lab, sizeof lab, t1, step));
-	step = pick_step(t1 - t0, w, lw);
+	/* The labels' width depends on the step and the step on their width:
+	 * widen until the labels of the chosen step fit. */
+	int lw = 2;
+	int64_t step = pick_step(t1 - t0, w, lw);
+	for (int i = 0; i < 4; i++) {
+		int a = (int)strlen(vw_fmt_time(lab, sizeof lab, t1, step));
+		int b = (int)strlen(vw_fmt_time(lab, sizeof lab, t1 - step / 2, step));
+		int need = a > b ? a : b;
+		if (need <= lw)
+			break;
+		lw = need;
+		step = pick_step(t1 - t0, w, lw);
+	}
 	vw_canvas_fill(c, x, y, w, 1, ' ', VW_C_AXIS, 0);
 	int64_t first = (t0 >= 0 ? (t0 + step - 1) / step : t0 / step) * step;
 	for (int64_t t = first; t < t1; t += step) {

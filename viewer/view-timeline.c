@@ -191,10 +191,14 @@ static void draw_readout(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 				      "  %s: min %s  mean %s  max %s", r->label,
 				      vw_fmt_si(a, sizeof a, mn, unit), vw_fmt_si(b, sizeof b, v, unit),
 				      vw_fmt_si(d, sizeof d, mx, unit));
-		else
-			n += snprintf(line + n, sizeof line - (size_t)n, "  %s = %s",
+		else {
+			int64_t ts;
+			vw_model_sample_at(m, r->members[0], m->cursor, &v, &ts);
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %s = %s @ %s",
 				      m->streams[r->members[0]].label,
-				      vw_fmt_si(a, sizeof a, v, unit));
+				      vw_fmt_si(a, sizeof a, v, unit),
+				      isnan(v) ? "-" : vw_fmt_time(d, sizeof d, ts, 1000));
+		}
 	}
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);

@@ -111,3 +111,14 @@ tmux_wait_exit() {
 	done
 	tmux_fail "the command did not end within ${1:-5}s"
 }
+
+# si_to_num "2.66 G": the number an SI-prefixed figure stands for (2.66e9);
+# the unit after the prefix is ignored ("2.66 Gcyc/s" works too).
+si_to_num() {
+	awk -v s="$1" 'BEGIN {
+		split(s, a, " "); v = a[1]; p = substr(a[2], 1, 1)
+		m["n"] = 1e-9; m["u"] = 1e-6; m["m"] = 1e-3; m["k"] = 1e3; m["M"] = 1e6
+		m["G"] = 1e9; m["T"] = 1e12; m["P"] = 1e15; m["E"] = 1e18
+		if (p in m && length(a[2]) > 1) v *= m[p]
+		printf "%.9g\n", v }'
+}
