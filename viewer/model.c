@@ -33,7 +33,7 @@ static void open_error(const char *path, int rc, char *err, size_t errlen)
 	const char *detail = mcz_errdetail();
 	if (rc == MCZ_E_IO)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	else if (detail && *detail)
+	else if (detail && *detail && rc != MCZ_E_ISDIR && rc != MCZ_E_EMPTY)
 		snprintf(err, errlen, "%s: %s (%s)", path, mcz_strerror(rc), detail);
 	else
 		snprintf(err, errlen, "%s: %s", path, mcz_strerror(rc));
@@ -43,6 +43,41 @@ static int cmp_mark(const void *a, const void *b)
 {
 	const vw_mark *x = a, *y = b;
 	return (x->t > y->t) - (x->t < y->t);
+}
+
+static const vw_stream *label_base; /* qsort has no context argument in C11 */
+
+static int cmp_label(const void *a, const void *b)
+{
+	return strcmp(label_base[*(const size_t *)a].label, label_base[*(const size_t *)b].label);
+}
+
+/* Streams whose labels collide (same name, no instance) get "#id" added, so
+ * every label names one stream. */
+static int unique_labels(vw_model *m)
+{
+	size_t n = m->nstreams, *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	label_base = m->streams;
+	qsort(idx, n, sizeof *idx, cmp_label);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && strcmp(m->streams[idx[i]].label, m->streams[idx[j]].label) == 0)
+			j++;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			vw_stream *s = &m->streams[idx[k]];
+			size_t len = strlen(s->label);
+			if (len > sizeof s->label - 12)
+				len = sizeof s->label - 12;
+			snprintf(s->label + len, sizeof s->label - len, "#%u", s->id);
+		}
+		i = j;
+	}
+	free(idx);
+	return 0;
 }
 
 /* Streams and marks of every file, on the dataset axis. */
@@ -87,7 +122,7 @@ static int collect(vw_model *m)
 		}
 	}
 	qsort(m->marks, m->nmarks, sizeof *m->marks, cmp_mark);
-	return 0;
+	return unique_labels(m);
 }
 
 /* Time axis: offsets per file, the data's extent, the narrowest window. */

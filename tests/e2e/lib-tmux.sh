@@ -10,14 +10,14 @@
 #
 # Each test gets its own tmux server (socket under $TMUX_TMPDIR) that is
 # killed on exit, so tests never touch a user's tmux and can run side by
-# side.  The command runs under `sh -c` with TERM=tmux-256color and a UTF-8
-# locale; the pane stays after the command ends (remain-on-exit), so its
-# exit status can be read (tmux_wait_exit).  tmux resets a dead pane's
+# side.  The command runs under bash with TERM=tmux-256color and a UTF-8
+# locale; tmux_wait_exit gives its exit status.  tmux resets a dead pane's
 # screen, so to check what a program left on the terminal, run it inside a
 # snippet that stays alive: tmux_start_sh 80 24 'prog; echo rc=$?; sleep 60'.
 # tmux_fail prints the screen to help whoever reads the log.
 #
-# Also: tmux_skip REASON (exit 77), tmux_fail MESSAGE (exit 1),
+# Also: tmux_stop (end the session; another may be started), tmux_cleanup
+# (for a test's own EXIT trap), tmux_skip REASON (exit 77), tmux_fail MESSAGE (exit 1),
 # tmux_expect TEXT / tmux_expect_not TEXT (checks on the current screen).
 
 command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
@@ -35,11 +35,18 @@ unset TMUX
 
 tmux_cmd() { tmux -L "$TMUX_SOCK" -f "$TMUX_CONF" "$@"; }
 
+# tmux_stop: end the session (a test may start another one after it).
+# The next session gets a new socket: the old server may still be exiting.
 tmux_stop() {
 	tmux_cmd kill-server >/dev/null 2>&1
-	rm -f "$TMUX_CONF"
+	TMUX_SOCK=mcz-e2e-$$-$RANDOM
 }
-trap tmux_stop EXIT
+# tmux_cleanup: at exit (a test that sets its own EXIT trap calls it there).
+tmux_cleanup() {
+	tmux_stop
+	rm -f "$TMUX_CONF" "$TMUX_CONF.cmd" "$TMUX_CONF.status"
+}
+trap tmux_cleanup EXIT
 
 tmux_skip() { echo "$*"; exit 77; }
 
@@ -53,20 +60,28 @@ tmux_fail() {
 	exit 1
 }
 
-# tmux_start W H COMMAND [ARGS...]: the words are quoted for sh -c.
+# tmux_start W H COMMAND [ARGS...]: run one command.
 tmux_start() {
-	local w=$1 h=$2 cmd="" a
+	local w=$1 h=$2
 	shift 2
-	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
-	tmux_cmd new-session -d -s t -x "$w" -y "$h" \
-		"env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c ${cmd@Q}" ||
-		tmux_fail "cannot start tmux"
+	: >"$TMUX_CONF.cmd"
+	printf ' %q' "$@" >>"$TMUX_CONF.cmd"
+	printf '\necho $? >%q\n' "$TMUX_CONF.status" >>"$TMUX_CONF.cmd"
+	tmux_run "$w" "$h"
 }
 
-# tmux_start_sh W H 'shell text': run a shell snippet instead of one command.
+# tmux_start_sh W H 'shell text': run a bash snippet instead of one command.
 tmux_start_sh() {
+	printf '%s\n' "$3" >"$TMUX_CONF.cmd"
+	tmux_run "$1" "$2"
+}
+
+# The command goes through a script file, so no quoting depends on which
+# shell tmux uses to start it.
+tmux_run() {
+	rm -f "$TMUX_CONF.status"
 	tmux_cmd new-session -d -s t -x "$1" -y "$2" \
-		"env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c ${3@Q}" ||
+		"env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash $TMUX_CONF.cmd" ||
 		tmux_fail "cannot start tmux"
 }
 
@@ -99,17 +114,20 @@ tmux_settle() {
 tmux_expect() { tmux_screen | grep -qF -- "$1" || tmux_fail "screen lacks '$1'"; }
 tmux_expect_not() { ! tmux_screen | grep -qF -- "$1" || tmux_fail "screen shows '$1'"; }
 
-# tmux_wait_exit [SECONDS]: wait for the command to end; prints its status.
+# tmux_wait_exit [SECONDS]: wait for the command of tmux_start to end;
+# prints its exit status (128+N when killed by signal N).  The script that
+# runs the command writes the status to a file: tmux itself sometimes marks
+# a pane dead without its status.
 tmux_wait_exit() {
-	local i n=$(( ${1:-5} * 20 ))
+	local i n=$(( ${1:-10} * 20 ))
 	for ((i = 0; i < n; i++)); do
-		if [ "$(tmux_cmd display -p -t t '#{pane_dead}')" = 1 ]; then
-			tmux_cmd display -p -t t '#{pane_dead_status}'
+		if [ -s "$TMUX_CONF.status" ]; then
+			cat "$TMUX_CONF.status"
 			return 0
 		fi
 		sleep 0.05
 	done
-	tmux_fail "the command did not end within ${1:-5}s"
+	tmux_fail "the command did not end within ${1:-10}s"
 }
 
 # si_to_num "2.66 G": the number an SI-prefixed figure stands for (2.66e9);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}
 [ -x "$B/mcview" ] || tmux_fail "no $B/mcview (make first)"
 D=$(mktemp -d /tmp/mcz-e2e-nav.XXXXXX)
-trap 'tmux_stop; rm -rf "$D"' EXIT
+trap 'tmux_cleanup; rm -rf "$D"' EXIT
 "$B/tests/tools/gen-recording" -o "$D/run.mcz" --streams 16 --rows 3000 --phases ||
 	tmux_fail "gen-recording failed"
 

@@ -2,7 +2,7 @@
  * mcz_read alone (not through the viewer), for end-to-end tests to compare
  * with what mcview shows.
  *
- *   view-probe FILE LABEL T     LABEL: name, name[instance] or #id; T in seconds
+ *   view-probe FILE LABEL T     LABEL: name, name[instance] or name#id; T in seconds
  *
  * Prints "SAMPLE_T_NS VALUE" of the present sample nearest to T (mcview
  * prints sample times to the millisecond): a gauge's value x scale, a
@@ -19,8 +19,9 @@
 static long find(mcz_reader *r, const char *label)
 {
 	char buf[256];
-	if (label[0] == '#')
-		return atol(label + 1) < (long)mcz_stream_count(r) ? atol(label + 1) : -1;
+	const char *hash = strrchr(label, '#');
+	if (hash) /* mcview's label for streams of the same name: name#id */
+		return atol(hash + 1) < (long)mcz_stream_count(r) ? atol(hash + 1) : -1;
 	for (size_t i = 0; i < mcz_stream_count(r); i++) {
 		const mcz_stream_desc *d = mcz_stream(r, i);
 		if (d->instance && *d->instance)
