@@ -82,6 +82,8 @@ BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 
 .PHONY: all check bench fuzz demo install deps clean units
+# Keep objects of pattern-built programs (no rebuild on every make).
+.SECONDARY:
 all: $(PROGS) $(SAMPLES) bin
 
 # bin/ holds links to the current build so scripts and users find the programs.
