@@ -311,18 +311,20 @@ static int phase_from_marks(vw_model *m, struct vw_phases *ph)
 		nreg += m->marks[i].kind == MCZ_MARK_BEGIN;
 	for (size_t i = 0; i < m->nmarks; i++) {
 		const vw_mark *k = &m->marks[i];
-		if (nreg && k->kind == MCZ_MARK_BEGIN && k->t >= at) {
+		if (nreg && k->kind == MCZ_MARK_BEGIN) {
 			size_t e = i + 1;
 			while (e < m->nmarks && m->marks[e].kind != MCZ_MARK_END &&
 			       m->marks[e].kind != MCZ_MARK_BEGIN)
 				e++;
 			int64_t end = e < m->nmarks ? m->marks[e].t : m->t_max + 1;
+			if (end <= at)
+				continue; /* before the first sample, or overlapped */
 			int gap = k->t - at > 2 * dt; /* else the region absorbs it */
 			if (gap && phase_add(ph, &cap, at, k->t, ""))
 				return -1;
 			if (phase_add(ph, &cap, gap ? k->t : at, end, k->text))
 				return -1;
-			at = end > at ? end : at;
+			at = end;
 		} else if (!nreg && k->kind == MCZ_MARK_POINT && k->t >= at) {
 			if (phase_add(ph, &cap, at, k->t, label))
 				return -1;
@@ -331,9 +333,17 @@ static int phase_from_marks(vw_model *m, struct vw_phases *ph)
 		}
 	}
 	if (nreg && ph->n && m->t_max + 1 - at <= 2 * dt)
-		ph->v[ph->n - 1].t1 = m->t_max + 1 > at ? m->t_max + 1 : at; /* absorb the tail */
+		ph->v[ph->n - 1].t1 = m->t_max + 1; /* absorb the tail */
 	else if (phase_add(ph, &cap, at, m->t_max + 1, nreg ? "" : label))
 		return -1;
+	size_t k = 0; /* within the samples: [t_min, t_max + 1) */
+	for (size_t i = 0; i < ph->n; i++) {
+		vw_phase *p = &ph->v[i];
+		p->t1 = p->t1 > m->t_max + 1 ? m->t_max + 1 : p->t1;
+		if (p->t1 > p->t0)
+			ph->v[k++] = *p;
+	}
+	ph->n = k;
 	ph->nclasses = 0;
 	for (size_t i = 0; i < ph->n; i++) {
 		ph->v[i].cls = -1;
@@ -355,8 +365,8 @@ static void phase_finish_all(vw_model *m, struct vw_phases *ph)
 		p->mark_dt = INT64_MAX;
 		for (size_t k = 0; i && ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
 			int64_t d = llabs(m->marks[k].t - p->t0);
-			if (d < p->mark_dt)
-				p->mark_dt = d;
+			if (d < p->mark_dt && m->marks[k].text && m->marks[k].text[0])
+				p->mark_dt = d; /* named marks only: an END has no text */
 		}
 		vw_phase_stats_compute(m, p);
 	}
