@@ -193,9 +193,11 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 	int x = 0, y = 1;
 	for (int k = 0; k < t.ncols; k++) {
 		const char *arrow = t.col[k] == s->sort ? (c->ascii ? "v" : "\u25be") : "";
-		char h[48];
-		snprintf(h, sizeof h, "%s%s", vw_report_head(&t, k), arrow);
-		vw_canvas_printf(c, x, y, t.width[k], VW_C_AXIS, VW_A_BOLD, "%*s", t.right[k] ? t.width[k] : -t.width[k], h);
+		const char *h = vw_report_head(&t, k);
+		int cells = (int)strlen(h) + (*arrow ? 1 : 0), pad = t.width[k] - cells;
+		int hx = x + (t.right[k] && pad > 0 ? pad : 0);
+		vw_canvas_printf(c, hx, y, t.width[k] + 1 - (hx - x), VW_C_AXIS, VW_A_BOLD, "%s%s", h,
+				 arrow); /* a full-width name: the arrow takes the gap */
 		x += t.width[k] + 1;
 	}
 	y++;
