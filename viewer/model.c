@@ -21,6 +21,7 @@
 
 #include "model.h"
 #include "model-int.h"
+#include "phase.h"
 
 static const char *base_name(const char *p)
 {
@@ -227,6 +228,7 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
+	vw_phases_free(m->phases); /* viewer/phase.h */
 	vw_model_cache_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
