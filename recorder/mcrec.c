@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -224,7 +226,10 @@ static void mcrec_status(struct mcrec_run *r, int final)
 		return;
 	}
 	char how[128];
+	struct stat st;
 	rec_launch_describe(r->wstatus, how, sizeof how);
+	if (stat(r->path, &st) == 0)
+		bytes = (uint64_t)st.st_size;
 	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams in %.1f s, %.1f KiB; %s %s\n",
 		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams, el,
 		(double)bytes / 1024.0, r->o->argv[0], how);
@@ -390,6 +395,13 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
+	/* What recording cost: CPU time of mcrec's own threads (not the command's). */
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		snprintf(num, sizeof num, "%.6f", (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		mcz_writer_meta(r.w, "recorder_cpu_s", num);
+	}
 	int crc = mcz_writer_close(r.w);
 	r.w = NULL;
 	if (!o->quiet)
