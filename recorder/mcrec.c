@@ -81,6 +81,7 @@ void mcrec_context(const rec_options *o, rec_ctx *c, const char *const *events)
 	c->interval_ns = o->interval_ns;
 	c->events = events;
 	c->pcp_host = o->pcp_host;
+	c->papi_multiplex = o->papi_multiplex;
 	c->topo_pu = mcrec_topo_pu;
 	c->topo_numa = mcrec_topo_numa;
 	c->topo_package = mcrec_topo_package;

@@ -31,6 +31,7 @@ void rec_options_usage(FILE *f)
 		"  -r, --realtime[=PRIO] sample from a SCHED_FIFO thread (default priority 1), as\n"
 		"                        perf record -r: steadier ticks on a busy machine\n"
 		"      --pcp-host HOST   pmcd to ask for pcp: events (default local)\n"
+		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
 		"  -h, --help            this help      -V, --version  version\n"
@@ -81,6 +82,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"all-cpus", no_argument, 0, 'a'},     {"quiet", no_argument, 0, 'q'},
 		{"list", no_argument, 0, 'l'},         {"pcp-host", required_argument, 0, 'P'},
 		{"realtime", optional_argument, 0, 'r'},
+		{"papi-multiplex", no_argument, 0, 'M'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
@@ -123,6 +125,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		case 'q': o->quiet = 1; break;
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
+		case 'M': o->papi_multiplex = 1; break;
 		case 'h': rec_options_usage(stdout); return 1;
 		case 'V': printf("mcrec (mcz) %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
 		case ':':

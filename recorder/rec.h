@@ -129,6 +129,7 @@ typedef struct rec_options {
 	int list;                /* --list */
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */
+	int papi_multiplex;      /* --papi-multiplex */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

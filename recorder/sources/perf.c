@@ -14,6 +14,7 @@
  * mem.read_bytes / mem.write_bytes for the machine.
  */
 #include "../source.h"
+#include "../memtraffic.h"
 #include "perf-event.h"
 
 #include <errno.h>
@@ -164,7 +165,13 @@ static int src_perf_probe(rec_source *s, const rec_ctx *c)
 static void perf_want_mem(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 {
 	static src_perf_ev rd[PERF_MAX_IMC], wr[PERF_MAX_IMC];
-	int n = src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
+	/* recorder/memtraffic.c decides the path for every source */
+	const rec_mem_choice *mc = rec_memtraffic_choose(c);
+	if (mc->path == REC_MEM_PCP || (mc->path == REC_MEM_NONE && getenv("MCREC_MEM_PATH"))) {
+		perf_note(s->why, sizeof s->why, "mem.read_bytes/mem.write_bytes: not from perf (%s)", mc->why);
+		return;
+	}
+	int n = mc->path == REC_MEM_LLC_ESTIMATE ? 0 : src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
 	int e = n ? perf_try(&rd[0], 1) : ENOENT;
 	if (n && e == 0) {
 		for (int i = 0; i < n; i++) {
