@@ -358,6 +358,9 @@ int mcrec_run(const rec_options *o)
 		return mcrec_fail(&r, 1);
 	}
 	mcrec_spool = r.sp;
+	/* The first row before the command runs: every counter's starting
+	 * point (perf counters are still 0 until its exec). */
+	mcrec_sample(&r);
 	int status;
 	if (rec_launch_go(&r.ch, o->argv[0], &status, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
