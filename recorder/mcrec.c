@@ -321,11 +321,6 @@ int mcrec_run(const rec_options *o)
 		rec_sourceset_free(&r.ss);
 		return 2;
 	}
-	if (!o->quiet)
-		for (size_t i = 0; i < r.ss.n; i++)
-			if (r.ss.state[i] == -1 && strncmp(r.ss.src[i].why, "group", 5) != 0)
-				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
-					r.ss.src[i].why);
 	int64_t wall0 = rec_clock_wall();
 	if (rec_outname_expand(o->output, o->argv[0], wall0 / 1000000000LL, r.path, sizeof r.path,
 			       err, sizeof err)) {
@@ -369,6 +364,12 @@ int mcrec_run(const rec_options *o)
 		mcrec_spool = NULL;
 		return mcrec_fail(&r, status);
 	}
+	/* Said once the command runs, so that a failed start is one line. */
+	if (!o->quiet)
+		for (size_t i = 0; i < r.ss.n; i++)
+			if (r.ss.state[i] == -1 && strncmp(r.ss.src[i].why, "group", 5) != 0)
+				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
+					r.ss.src[i].why);
 	if (rec_spool_start(r.sp)) {
 		fprintf(stderr, "mcrec: cannot start the writer thread\n");
 		return mcrec_fail(&r, 1);
