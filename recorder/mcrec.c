@@ -221,9 +221,10 @@ static void mcrec_status(struct mcrec_run *r, int final)
 	rec_spool_stats(r->sp, &rows, &dropped, &bytes);
 	double el = (double)(rec_clock_now() - r->t0) * 1e-9;
 	if (!final) {
-		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f MiB%s\033[K", el,
-			(unsigned long long)r->ticks, r->ss.nstreams, (double)bytes / 1048576.0,
-			dropped ? "  (dropping: disk slow)" : "");
+		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f %s%s\033[K", el,
+			(unsigned long long)r->ticks, r->ss.nstreams,
+			bytes < 1048576 ? (double)bytes / 1024.0 : (double)bytes / 1048576.0,
+			bytes < 1048576 ? "KiB" : "MiB", dropped ? "  (dropping: disk slow)" : "");
 		return;
 	}
 	char how[128];
@@ -341,8 +342,8 @@ int mcrec_run(const rec_options *o)
 	wall0 = rec_clock_wall();
 	int rc = mcrec_open_file(&r.w, r.path, o, &r.ss, wall0);
 	if (rc != MCZ_OK) {
-		fprintf(stderr, "mcrec: cannot write %s: %s%s%s\n", r.path, mcz_strerror(rc),
-			rc == MCZ_E_IO ? ": " : "", rc == MCZ_E_IO ? strerror(errno) : "");
+		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,
+			rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
 		if (r.w)
 			mcz_writer_close(r.w), r.w = NULL, unlink(r.path);
 		return mcrec_fail(&r, 2);
