@@ -161,7 +161,7 @@ int32_t src_pcp_desc_topo(const rec_ctx *c, const char *metric, const char *inst
 
 /* Stream name for a PAPI event: known presets and perf software events get
  * the common names ("PAPI_TOT_INS" -> "core.instructions",
- * "perf::TASK-CLOCK" -> "core.task_clock"), others "papi." + the event
+ * "perf::TASK-CLOCK" -> "core.task_clock", the perf source's names), others "papi." + the event
  * lowercased with [^a-z0-9] -> '_'.  unit/scale for known time/energy
  * events ("nJ" -> J x 1e-9, task-clock ns -> s x 1e-9). */
 void src_papi_event_stream(const char *event, const char *papi_units, char *name,
