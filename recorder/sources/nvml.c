@@ -163,12 +163,16 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
-/* Fields named with -e nvml:power,nvml:sm_clock ("all"), or all of them. */
+/* Fields named with -e nvml:power,nvml:sm_clock ("all"); else -g gpu takes
+ * all of them and -g power the power and energy. */
 static int nvml_select(rec_source *s, const rec_ctx *c, unsigned *mask)
 {
 	*mask = 0;
 	if (!c->events) {
-		*mask = (c->groups & (REC_G_GPU | REC_G_POWER)) ? ~0u : 0;
+		if (c->groups & REC_G_GPU)
+			*mask = ~0u;
+		else if (c->groups & REC_G_POWER)
+			*mask = (1u << SRC_NVML_POWER) | (1u << SRC_NVML_ENERGY);
 		return 0;
 	}
 	for (const char *const *e = c->events; *e; e++) {

@@ -41,4 +41,9 @@ nc=$("$VALUES" "$T/r.mcz" nvml:gpu.sm_clock gpu0 | awk '{ print $7 }')
 [ "$np" -eq $((nc - 1)) ] || src_fail "gpu0 power present $np times, clock $nc"
 read -r hz <<<"$("$VALUES" "$T/r.mcz" nvml:gpu.sm_clock gpu0 | awk '{ print $(NF-3) * $5 }')"
 [ "$hz" = 1410000000 ] || src_fail "sm clock of the last tick: $hz Hz, want 1.41e9"
+# -g power: power and energy only
+MCZ_NVML_LIB=$T/libnvidia-ml.so.1 FAKE_NVML_FIXTURE=$PWD/tests/data/nvml/two-gpus.txt \
+	"$MCREC" -q -i 100ms -g power -o "$T/pw.mcz" -- sleep 0.2 || src_fail "mcrec -g power exited $?"
+got=$("$READ" "$T/pw.mcz" streams | awk '$4 == "nvml" { print $2 }' | sort -u | tr '\n' ' ')
+[ "$got" = "gpu.energy gpu.power " ] || src_fail "-g power recorded: $got"
 echo "nvml: $(wc -l <"$T/p") GPUs, power/energy/util/memory/clock decoded from the replayed NVML"
