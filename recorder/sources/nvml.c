@@ -129,6 +129,7 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 			libname = "libnvidia-ml.so.1";
 		if (!(p->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL))) {
 			snprintf(why, sizeof why, "no NVIDIA driver library (%s): no NVIDIA GPU here", libname);
+			s->absent = 1;
 			return nvml_fail(s, p, why, "on a GPU node install the NVIDIA driver; MCZ_NVML_LIB=path names another library");
 		}
 		if ((missing = nvml_bind(p->lib, &p->api))) {
@@ -142,6 +143,7 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 	}
 	if ((rc = p->api.count(&n)) != SRC_NVML_SUCCESS || n == 0) {
 		p->api.shutdown();
+		s->absent = 1;
 		return nvml_fail(s, p, "NVML sees no GPU", "check 'nvidia-smi -L' and CUDA_VISIBLE_DEVICES");
 	}
 	for (unsigned i = 0; i < n && p->ngpu < NVML_MAX_GPUS; i++) {

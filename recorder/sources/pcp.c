@@ -128,6 +128,8 @@ static int pcp_probe(rec_source *s, const rec_ctx *c)
 	if (!pcp_host_get(s, p, host, &rc)) {
 		free(p);
 		s->priv = NULL;
+		/* no pmcd here and none asked for: say so in --list only */
+		s->absent = !c->events && !c->pcp_host;
 		return pcp_unreachable(s, host, rc);
 	}
 	return 0;

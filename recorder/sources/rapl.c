@@ -159,9 +159,11 @@ static int rapl_probe(rec_source *s, const rec_ctx *c)
 
 	if (!root || !*root)
 		root = RAPL_DIR;
-	if (!(dir = opendir(root)))
+	if (!(dir = opendir(root))) {
+		s->absent = 1;
 		return rec_unavailable(s, "no /sys/class/powercap (kernel without powercap)",
 				       "use a kernel with CONFIG_POWERCAP, or the pcp source's denki.rapl.* metrics");
+	}
 	if (!(p = calloc(1, sizeof *p))) {
 		closedir(dir);
 		return rec_unavailable(s, "out of memory", "");
@@ -210,6 +212,7 @@ static int rapl_probe(rec_source *s, const rec_ctx *c)
 				       "run mcrec as root, 'chmod a+r /sys/class/powercap/intel-rapl:*/energy_uj', or use pcp:denki.rapl.rate through pmcd");
 	if (found)
 		return rec_unavailable(s, "RAPL zones found but none readable", "check /sys/class/powercap/intel-rapl:*/energy_uj");
+	s->absent = 1;
 	return rec_unavailable(s, "no RAPL zones in /sys/class/powercap (a VM, or the intel_rapl_msr driver is not loaded)",
 			       "on bare metal: 'modprobe intel_rapl_msr'; or use pcp:denki.rapl.rate through pmcd");
 }

@@ -15,10 +15,14 @@ CC=${CC:-cc}
 command -v "$CC" >/dev/null || { echo "no C compiler to build the stand-in NVML"; exit 77; }
 "$CC" -shared -fPIC -O1 -o "$T/libnvidia-ml.so.1" tests/data/nvml/fake-nvml.c || src_fail "cannot build the stand-in"
 
-# no driver: unavailable, with the reason; the recording goes on
-"$MCREC" -i 50ms -g gpu,os -o "$T/none.mcz" -- sleep 0.2 2>"$T/err" || src_fail "mcrec failed without NVML"
-if [ ! -e /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 ] && ! ldconfig -p | grep -q libnvidia-ml.so.1; then
-	grep -q "not recording nvml: no NVIDIA driver library" "$T/err" || src_fail "no reason given: $(cat "$T/err")"
+# no driver: the recording goes on without a word about it (the machine
+# has no GPU, nothing is wrong); --list says why, and naming nvml says why
+if ! ldconfig -p | grep -q libnvidia-ml.so.1; then
+	"$MCREC" -i 50ms -g gpu,os -o "$T/none.mcz" -- sleep 0.2 2>"$T/err" || src_fail "mcrec failed without NVML"
+	! grep -q "nvml" "$T/err" || src_fail "a machine without GPU is told about it: $(cat "$T/err")"
+	"$MCREC" --list 2>&1 | grep -q "nvml .*unavailable: no NVIDIA driver library" || src_fail "--list gives no reason"
+	"$MCREC" -q -o "$T/none.mcz" -e nvml:power -- true 2>"$T/err" && src_fail "nvml:power accepted without NVML"
+	grep -q "nvml: no NVIDIA driver library" "$T/err" || src_fail "-e nvml:power: $(cat "$T/err")"
 fi
 
 MCZ_NVML_LIB=$T/libnvidia-ml.so.1 FAKE_NVML_FIXTURE=$PWD/tests/data/nvml/two-gpus.txt \
