@@ -20,6 +20,10 @@
 
 /* ---- shared helpers (mcsrc.c) -------------------------------------------- */
 
+/* For node-wide sources under mpirun/srun: a recorder that is not the
+ * node's first (rec_ctx.node_streams == 0) leaves them to that one, quietly
+ * and even when they were named.  Returns -1 (unavailable) or 0. */
+int src_mcsrc_node_only(rec_source *s, const rec_ctx *c);
 /* CLOCK_MONOTONIC in ns. */
 int64_t src_mcsrc_now_ns(void);
 /* vsnprintf into out; a long reason is cut at len, which is what we want. */

@@ -121,6 +121,10 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
+	if (src_mcsrc_node_only(s, c) != 0) {
+		free(p);
+		return -1;
+	}
 	if (nvml_injected) {
 		p->api = *nvml_injected;
 	} else {

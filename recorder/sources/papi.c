@@ -337,6 +337,11 @@ static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *e
 	memset(&info, 0, sizeof info);
 	PAPI_get_event_info(code, &info);
 	src_papi_event_stream(ev, info.units, name, sizeof name, &unit, &scale);
+	if (!c->node_streams && !papi_is_cpu_component(cidx)) {
+		/* another component's counters are node-wide: local rank 0 has them */
+		src_mcsrc_fmt(s->why, sizeof s->why, "%s left to the node's first rank (node-wide)", ev);
+		return 0;
+	}
 	per_cpu = c->system_wide && papi_is_cpu_component(cidx);
 	for (int cpu = per_cpu ? 0 : -1; cpu < (per_cpu ? c->ncpus : 0); cpu++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;

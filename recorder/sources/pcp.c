@@ -122,6 +122,10 @@ static int pcp_probe(rec_source *s, const rec_ctx *c)
 
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
+	if (src_mcsrc_node_only(s, c) != 0) {
+		free(p);
+		return -1;
+	}
 	s->priv = p;
 	/* Named hosts of -e pcp@host:... are reached in streams(); the
 	 * default host must answer for the source to be available. */

@@ -157,6 +157,8 @@ static int rapl_probe(rec_source *s, const rec_ctx *c)
 	struct dirent *e;
 	int denied = 0, found = 0;
 
+	if (src_mcsrc_node_only(s, c) != 0)
+		return -1;
 	if (!root || !*root)
 		root = RAPL_DIR;
 	if (!(dir = opendir(root))) {
