@@ -219,6 +219,11 @@ static int pcp_add_metric(pcp_host *h, const char *name, int ninst, char *const 
 	m->mem = mem;
 	m->bytes = bytes;
 	m->ninst = 1;
+	if (desc.indom == PM_INDOM_NULL && ninst > 0) {
+		src_mcsrc_fmt(why, whylen, "PCP metric '%s' has no instances (singular): drop the [%s]", name, inst[0]);
+		h->nm--;
+		return -1;
+	}
 	if (desc.indom != PM_INDOM_NULL) {
 		int *ids = NULL;
 		char **names = NULL;

@@ -291,6 +291,8 @@ static int rapl_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
+/* A zone that cannot be opened now (it could be read at probe) is left
+ * out of the samples, not the recording's end. */
 static int rapl_start(rec_source *s, const rec_ctx *c)
 {
 	rapl_priv *p = s->priv;
@@ -298,9 +300,9 @@ static int rapl_start(rec_source *s, const rec_ctx *c)
 
 	for (int i = 0; i < p->nz; i++) {
 		snprintf(path, sizeof path, "%s/energy_uj", p->z[i].path);
-		if ((p->z[i].fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			return rec_unavailable(s, "cannot open a RAPL energy_uj", path);
+		p->z[i].fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
+	p->last_ns = src_mcsrc_now_ns();
 	return 0;
 }
 
@@ -314,11 +316,11 @@ static int rapl_read(rec_source *s, mcz_value *v, uint8_t *present)
 	for (int i = 0; i < p->nz; i++) {
 		rapl_zone *z = &p->z[i];
 		char buf[32];
-		ssize_t n = pread(z->fd, buf, sizeof buf - 1, 0);
+		ssize_t n = z->fd >= 0 ? pread(z->fd, buf, sizeof buf - 1, 0) : -1;
 		uint64_t cur, d;
 
 		present[2 * i] = present[2 * i + 1] = 0;
-		if (n <= 0)
+		if (z->fd < 0 || n <= 0)
 			continue;
 		buf[n] = '\0';
 		cur = strtoull(buf, NULL, 10);

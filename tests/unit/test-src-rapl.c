@@ -98,6 +98,7 @@ static void test_read_wraps(void **state)
 
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
+	c.node_streams = 1;
 	c.groups = REC_G_POWER;
 	assert_int_equal(src_rapl_ops.probe(&s, &c), 0);
 	assert_int_equal(src_rapl_ops.start(&s, &c), 0);
@@ -132,11 +133,22 @@ static void test_none_here(void **state)
 
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
+	c.node_streams = 1;
 	setenv("MCZ_POWERCAP_DIR", "/nonexistent-powercap", 1);
 	assert_int_equal(src_rapl_ops.probe(&s, &c), -1);
 	assert_non_null(strstr(s.why, "powercap"));
 	assert_true(s.fix[0] != '\0');
+	assert_int_equal(s.absent, 1); /* nothing wrong: no RAPL here */
 	unsetenv("MCZ_POWERCAP_DIR");
+
+	/* not the node's first recorder: left to it, quietly, even if named */
+	memset(&s, 0, sizeof s);
+	s.fatal = 1;
+	c.node_streams = 0;
+	assert_int_equal(src_rapl_ops.probe(&s, &c), -1);
+	assert_non_null(strstr(s.why, "node-wide"));
+	assert_int_equal(s.fatal, 0);
+	assert_int_equal(s.absent, 1);
 }
 
 int main(void)
