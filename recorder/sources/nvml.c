@@ -2,7 +2,7 @@
  * and SM clock through NVIDIA's NVML.
  *
  * libnvidia-ml.so.1 comes with the driver, not with a development package,
- * so it is opened with dlopen at probe time (MCZ_NVML_LIB overrides the
+ * so it is opened with dlopen at probe time (MCREC_NVML_LIB overrides the
  * name) and its absence, or that of a GPU, makes the source "unavailable"
  * with the reason, never an error.  The values are decoded by
  * nvml-decode.c; this file only makes the calls.  Each tick costs six NVML
@@ -43,7 +43,7 @@ void src_nvml_use_api(const src_nvml_api *api)
 
 int src_nvml_present(void)
 {
-	const char *libname = getenv("MCZ_NVML_LIB");
+	const char *libname = getenv("MCREC_NVML_LIB");
 	void *lib;
 
 	if (nvml_injected)
@@ -113,7 +113,7 @@ static int nvml_fail(rec_source *s, nvml_priv *p, const char *why, const char *f
 
 static int nvml_probe(rec_source *s, const rec_ctx *c)
 {
-	const char *libname = getenv("MCZ_NVML_LIB");
+	const char *libname = getenv("MCREC_NVML_LIB");
 	char why[256], fix[256];
 	nvml_priv *p = calloc(1, sizeof *p);
 	unsigned n = 0;
@@ -134,7 +134,7 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 		if (!(p->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL))) {
 			snprintf(why, sizeof why, "no NVIDIA driver library (%s): no NVIDIA GPU here", libname);
 			s->absent = 1;
-			return nvml_fail(s, p, why, "on a GPU node install the NVIDIA driver; MCZ_NVML_LIB=path names another library");
+			return nvml_fail(s, p, why, "on a GPU node install the NVIDIA driver; MCREC_NVML_LIB=path names another library");
 		}
 		if ((missing = nvml_bind(p->lib, &p->api))) {
 			snprintf(why, sizeof why, "%s lacks %s (driver too old)", libname, missing);

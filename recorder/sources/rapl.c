@@ -43,7 +43,7 @@ typedef struct rapl_priv {
 	rapl_zone z[RAPL_MAX_ZONES];
 	int nz;
 	int64_t last_ns;
-	const char *root; /* RAPL_DIR, or $MCZ_POWERCAP_DIR for tests */
+	const char *root; /* RAPL_DIR, or $MCREC_POWERCAP_DIR for tests */
 } rapl_priv;
 
 uint64_t src_rapl_wrap_delta(uint64_t prev_uj, uint64_t cur_uj, uint64_t max_range_uj)
@@ -89,7 +89,7 @@ static int rapl_is_zone(const char *d);
 
 int src_rapl_readable(void)
 {
-	const char *root = getenv("MCZ_POWERCAP_DIR");
+	const char *root = getenv("MCREC_POWERCAP_DIR");
 	DIR *dir = opendir(root && *root ? root : RAPL_DIR);
 	struct dirent *e;
 	char p[512];
@@ -151,7 +151,7 @@ static int rapl_cmp(const void *a, const void *b)
 
 static int rapl_probe(rec_source *s, const rec_ctx *c)
 {
-	const char *root = getenv("MCZ_POWERCAP_DIR");
+	const char *root = getenv("MCREC_POWERCAP_DIR");
 	rapl_priv *p;
 	DIR *dir;
 	struct dirent *e;

@@ -141,8 +141,8 @@ int main(int argc, char **argv)
 			}
 			char ns[24];
 			snprintf(label, sizeof label, "%s%s", ops->name,
-				 !strcmp(ops->name, "rapl") && getenv("MCZ_POWERCAP_DIR") ? " (tmpfs files, not sysfs)"
-				 : !strcmp(ops->name, "nvml") && getenv("MCZ_NVML_LIB") ? " (stand-in lib, no driver)" : "");
+				 !strcmp(ops->name, "rapl") && getenv("MCREC_POWERCAP_DIR") ? " (tmpfs files, not sysfs)"
+				 : !strcmp(ops->name, "nvml") && getenv("MCREC_NVML_LIB") ? " (stand-in lib, no driver)" : "");
 			snprintf(ns, sizeof ns, "%zu", st.n);
 			row(label, ns, t, n);
 			if (!strcmp(ops->name, "pcp"))

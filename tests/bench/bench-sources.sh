@@ -22,9 +22,9 @@ for z in intel-rapl:0 intel-rapl:0:0; do
 done
 echo package-0 >"$T/intel-rapl:0/name"
 echo dram >"$T/intel-rapl:0:0/name"
-MCZ_POWERCAP_DIR=$T "$BENCH" | grep '^rapl'
+MCREC_POWERCAP_DIR=$T "$BENCH" | grep '^rapl'
 # NVML, absent here, through the tests' stand-in library: the source's own
 # work per tick (a real driver adds its ioctls, typically 10-50 us per call)
 if cc -shared -fPIC -O2 -o "$T/libnvidia-ml.so.1" tests/data/nvml/fake-nvml.c 2>/dev/null; then
-	MCZ_NVML_LIB=$T/libnvidia-ml.so.1 FAKE_NVML_FIXTURE=$PWD/tests/data/nvml/two-gpus.txt "$BENCH" | grep '^nvml'
+	MCREC_NVML_LIB=$T/libnvidia-ml.so.1 FAKE_NVML_FIXTURE=$PWD/tests/data/nvml/two-gpus.txt "$BENCH" | grep '^nvml'
 fi
