@@ -7,7 +7,8 @@
  *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
  *     line h-1      read-out: cursor time, the selected row's values, the mark
  *
- * Each row is scaled to its own range over the window ([min(0, lo), hi]).
+ * Each row is scaled to its own range over the window ([min(0, lo), hi],
+ * hi robust to a few spikes, which are clipped at the top).
  * Rows are 1 to 3 lines high, as the screen allows; when they do not fit,
  * the list scrolls to keep the selected row visible.  Drawing is a pure
  * function of the model; key() changes the model and returns VW_R_* bits.
@@ -130,6 +131,40 @@ static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 		vw_canvas_put(c, px + cx, y, c->ascii ? '|' : 0x2503, VW_C_CURSOR, VW_A_BOLD);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The value range a row is drawn over: from min(0, lowest) to the highest
+ * value, or to the 98th percentile of the column maxima when the highest is
+ * over twice that: then a few isolated spikes (drawn clipped at the top) do
+ * not flatten the rest of the row. */
+static void row_range(tl_state *s, size_t nb, double *lo, double *hi)
+{
+	double *mx = malloc(nb * sizeof *mx);
+	size_t n = 0;
+	*lo = 0;
+	*hi = 0;
+	for (size_t i = 0; i < nb; i++) {
+		const vw_bucket *b = &s->b[i];
+		if (b->count == 0 || isnan(b->max))
+			continue;
+		*lo = b->min < *lo ? b->min : *lo;
+		*hi = b->max > *hi ? b->max : *hi;
+		if (mx)
+			mx[n++] = b->max;
+	}
+	if (mx && n >= 50) {
+		qsort(mx, n, sizeof *mx, cmp_double);
+		double p98 = mx[n * 98 / 100];
+		if (*hi - *lo > 2 * (p98 - *lo))
+			*hi = p98;
+	}
+	free(mx);
+}
+
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
 {
 	const vw_row *r = &m->rows[ri];
@@ -151,13 +186,8 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	char unit[32], val[48];
 	vw_model_unit(m, r->members[0], unit, sizeof unit);
 	if (vw_model_row_buckets(m, ri, nb, s->b) == 0) {
-		double lo = 0, hi = 0;
-		for (size_t i = 0; i < nb; i++) {
-			if (s->b[i].count == 0)
-				continue;
-			lo = s->b[i].min < lo ? s->b[i].min : lo;
-			hi = s->b[i].max > hi ? s->b[i].max : hi;
-		}
+		double lo, hi;
+		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
 	}
 	double mn, mx, v = row_value(m, r, &mn, &mx);
