@@ -90,26 +90,41 @@ static void scroll_to_sel(vw_model *m, const tl_state *s)
 		m->row_top = m->nrows > (size_t)s->nvis ? m->nrows - (size_t)s->nvis : 0;
 }
 
-/* The value at the cursor of a row: a stream's covering sample, or the mean
- * over a group's members (with their min and max). */
-static double row_value(vw_model *m, const vw_row *r, double *mn, double *mx)
+/* Make room for nb buckets in s->b. */
+static int reserve(tl_state *s, size_t nb)
 {
-	double sum = 0;
-	int n = 0;
-	*mn = NAN;
-	*mx = NAN;
-	for (size_t k = 0; k < r->nmembers; k++) {
-		double v = vw_model_value_at(m, r->members[k], m->cursor);
-		if (isnan(v))
-			continue;
-		if (n == 0 || v < *mn)
-			*mn = v;
-		if (n == 0 || v > *mx)
-			*mx = v;
-		sum += v;
-		n++;
+	if (nb <= s->bcap)
+		return 0;
+	vw_bucket *b = realloc(s->b, nb * sizeof *b);
+	if (!b)
+		return -1;
+	s->b = b;
+	s->bcap = nb;
+	return 0;
+}
+
+/* The value at the cursor of row ri: a stream's covering sample; for a
+ * group, the mean over its members in the cursor's column (and their min
+ * and max) — at fine zoom the members' samples at the cursor, without
+ * reading every member's samples again. */
+static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri, double *mn,
+			double *mx)
+{
+	const vw_row *r = &m->rows[ri];
+	*mn = *mx = NAN;
+	if (r->nmembers == 1) {
+		double v = vw_model_value_at(m, r->members[0], m->cursor);
+		*mn = *mx = v;
+		return v;
 	}
-	return n ? sum / n : NAN;
+	size_t nb = vw_spark_buckets(c, s->plot_w);
+	int col = vw_model_time_col(m, m->cursor, (int)nb);
+	if (nb == 0 || col < 0 || (size_t)col >= nb || reserve(s, nb) != 0 ||
+	    vw_model_row_buckets(m, ri, nb, s->b) != 0 || s->b[col].count == 0)
+		return NAN;
+	*mn = s->b[col].min;
+	*mx = s->b[col].max;
+	return s->b[col].mean;
 }
 
 static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
@@ -176,13 +191,8 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	vw_canvas_printf(c, 2 * r->depth, y, s->plot_x - 1 - 2 * r->depth, lrole, lattr, "%s%s",
 			 r->is_group ? open : "", r->label);
 	size_t nb = vw_spark_buckets(c, s->plot_w);
-	if (nb > s->bcap) {
-		vw_bucket *nbuf = realloc(s->b, nb * sizeof *nbuf);
-		if (!nbuf)
-			return;
-		s->b = nbuf;
-		s->bcap = nb;
-	}
+	if (reserve(s, nb) != 0)
+		return;
 	char unit[32], val[48];
 	vw_model_unit(m, r->members[0], unit, sizeof unit);
 	if (vw_model_row_buckets(m, ri, nb, s->b) == 0) {
@@ -190,7 +200,7 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
 	}
-	double mn, mx, v = row_value(m, r, &mn, &mx);
+	double mn, mx, v = row_value(m, s, c, ri, &mn, &mx);
 	vw_fmt_si(val, sizeof val, v, unit);
 	int vx = s->plot_x + s->plot_w + 1;
 	vw_canvas_text(c, vx, y, w - vx, VW_C_VALUE, sel ? VW_A_BOLD : 0, val);
@@ -204,7 +214,7 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 }
 
 /* The bottom line: cursor time, the selected row at the cursor, a mark. */
-static void draw_readout(vw_model *m, const tl_state *s, vw_canvas *c, int y)
+static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 {
 	char t[32], a[48], b[48], d[48], unit[32], line[512];
 	int64_t step = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
@@ -214,7 +224,7 @@ static void draw_readout(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 			      vw_fmt_time(a, sizeof a, m->sel1 - m->sel0, step / 10));
 	if (m->row_sel < m->nrows) {
 		const vw_row *r = &m->rows[m->row_sel];
-		double mn, mx, v = row_value(m, r, &mn, &mx);
+		double mn, mx, v = row_value(m, s, c, m->row_sel, &mn, &mx);
 		vw_model_unit(m, r->members[0], unit, sizeof unit);
 		if (r->nmembers > 1)
 			n += snprintf(line + n, sizeof line - (size_t)n,
