@@ -18,6 +18,7 @@
 #include "app.h"
 #include "keys.h"
 #include "model.h"
+#include "phase.h"
 #include "term.h"
 #include "theme.h"
 #include "view.h"
@@ -40,11 +41,12 @@ static void usage(FILE *f)
 		"  --ascii            ASCII glyphs only (automatic outside a UTF-8 locale)\n"
 		"  --blocks           block glyphs instead of braille for sparklines\n"
 		"  --no-mouse         leave the mouse to the terminal\n"
+		"%s"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
 		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter.\n"
-		"See mcview(1).\n");
+		"See mcview(1).\n", vw_phase_cli_help);
 }
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
@@ -93,7 +95,7 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE };
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 int main(int argc, char **argv)
 {
@@ -110,6 +112,11 @@ int main(int argc, char **argv)
 		{"ascii", no_argument, 0, O_ASCII},
 		{"blocks", no_argument, 0, O_BLOCKS},
 		{"no-mouse", no_argument, 0, O_NOMOUSE},
+		{"phases", required_argument, 0, O_PHASE0 + VW_CLI_PHASES},
+		{"report", optional_argument, 0, O_PHASE0 + VW_CLI_REPORT},
+		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
+		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
+		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -119,6 +126,8 @@ int main(int argc, char **argv)
 	int have_at = 0, have_win = 0;
 	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
 	const char *view_name = NULL;
+	vw_phase_cli pc = VW_PHASE_CLI_INIT;
+	char perr[256];
 	int c;
 	setlocale(LC_ALL, "");
 	while ((c = getopt_long(argc, argv, "hV", lo, NULL)) != -1) {
@@ -151,6 +160,14 @@ int main(int argc, char **argv)
 		case O_ASCII: ascii = 1; break;
 		case O_BLOCKS: blocks = 1; break;
 		case O_NOMOUSE: mouse = 0; break;
+		case O_PHASE0 + VW_CLI_PHASES:
+		case O_PHASE0 + VW_CLI_REPORT:
+		case O_PHASE0 + VW_CLI_PENALTY:
+		case O_PHASE0 + VW_CLI_MIN:
+		case O_PHASE0 + VW_CLI_STREAMS:
+			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
+				return fail("%s", perr);
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
 		default: usage(stderr); return 2;
@@ -183,6 +200,13 @@ int main(int argc, char **argv)
 			  err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
+	}
+	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
+	if (pr != 0) { /* 1: the report is printed */
+		if (pr < 0)
+			fprintf(stderr, "mcview: %s\n", err);
+		vw_model_free(m);
+		return pr < 0 ? 1 : 0;
 	}
 	vw_app a;
 	int rc = 0;
