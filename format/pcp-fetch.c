@@ -1,8 +1,10 @@
 /* pcp-fetch.c: one ssh transfer of a PCP archive's files (see pcp-ssh.c
  * for the safety rules and the stream format).
  *
- *     pcp_fetch_run(&url, &opts, "/var/log/pcp/pmlogger/node7", "20261122", 0,
- *                   "/tmp/mcz-ssh-XXXX/a0", "node7:/var/...", err, sizeof err);
+ *     char base[1024];
+ *     pcp_fetch_run(&url, &opts, "/var/log/pcp/pmlogger/node7", "20261122", "20261122.0",
+ *                   "/tmp/mcz-ssh-XXXX/a0", "node7:/var/...", base, sizeof base,
+ *                   err, sizeof err);
  *
  * ssh runs as a child with stdin from /dev/null (passwords and host-key
  * questions go through /dev/tty, as ssh does by itself), its stdout parsed
@@ -26,24 +28,28 @@
 #include "mcz.h"
 #include "pcp-int.h"
 
+/* Arguments: DIR MODE BASE [NAME].  MODE "exact": send the file BASE.
+ * MODE "archive": send archive NAME's files if NAME.meta* exists (a base
+ * name that looks like a volume, e.g. "20261122.10.00"), else BASE's. */
 static const char fetch_script[] =
-	"d=$1 b=$2 m=$3\n"
-	"cd -- \"$d\" 2>/dev/null || { printf 'mcz-fetch: %s: no such directory\\n' \"$d\" >&2; exit 3; }\n"
-	"set --\n"
+	"d=$1 m=$2 b=$3\n"
+	"cd -- \"$d\" 2>/dev/null || { echo 'mcz-fetch: no such directory' >&2; exit 3; }\n"
 	"if [ \"$m\" = exact ]; then\n"
-	"  [ -f \"$b\" ] && set -- \"$b\"\n"
+	"  set -- \"$b\"; [ -f \"$b\" ] || set --\n"
 	"else\n"
+	"  for f in \"$4\".meta \"$4\".meta.*; do [ -f \"$f\" ] && b=$4; done\n"
+	"  set --\n"
 	"  for f in \"$b\".meta \"$b\".meta.* \"$b\".index \"$b\".index.* \"$b\".[0-9]*; do\n"
 	"    [ -f \"$f\" ] && set -- \"$@\" \"$f\"\n"
 	"  done\n"
 	"fi\n"
-	"[ $# -gt 0 ] || { printf 'mcz-fetch: %s/%s: no such PCP archive\\n' \"$d\" \"$b\" >&2; exit 4; }\n"
+	"[ $# -gt 0 ] || { echo 'mcz-fetch: no such PCP archive' >&2; exit 4; }\n"
 	"t=0\n"
 	"for f; do\n"
-	"  [ -r \"$f\" ] || { printf 'mcz-fetch: %s/%s: permission denied\\n' \"$d\" \"$f\" >&2; exit 5; }\n"
+	"  [ -r \"$f\" ] || { printf 'mcz-fetch: %s: permission denied\\n' \"$f\" >&2; exit 5; }\n"
 	"  t=$((t + $(wc -c < \"$f\")))\n"
 	"done\n"
-	"printf 'MCZ-FETCH 1 %d %d\\n' $# $t\n"
+	"printf 'MCZ-FETCH 1 %d %d %s\\n' $# $t \"$b\"\n"
 	"for f; do\n"
 	"  s=$(($(wc -c < \"$f\")))\n"
 	"  printf 'F %d %s\\n' $s \"$f\"\n"
@@ -57,8 +63,9 @@ enum { BANNER, HEADER, DATA, DONE };
 #define MAX_FILES 100000
 
 typedef struct fetch {
-	const char *base, *localdir, *what;
+	const char *base, *alt, *localdir, *what;
 	int exact, state, fd;
+	char chosen[1024]; /* the base name the remote script chose */
 	char line[4608];
 	size_t linelen;
 	uint64_t nfiles, total, files_done, bytes_done, remaining, banner;
@@ -88,8 +95,8 @@ static void progress(fetch *f, int force)
 
 static int name_allowed(const fetch *f, const char *name)
 {
-	size_t bl = strlen(f->base);
-	if (strchr(name, '/') || strncmp(name, f->base, bl) != 0)
+	size_t bl = strlen(f->chosen);
+	if (strchr(name, '/') || strncmp(name, f->chosen, bl) != 0)
 		return 0;
 	if (f->exact)
 		return name[bl] == '\0';
@@ -111,9 +118,15 @@ static void on_line(fetch *f, char *line)
 	if (f->state == BANNER) {
 		if (strncmp(line, "MCZ-FETCH ", 10) != 0)
 			return;
-		if (sscanf(line + 10, "1 %" SCNu64 " %" SCNu64, &f->nfiles, &f->total) != 2 ||
-		    f->nfiles == 0 || f->nfiles > MAX_FILES)
+		int at = 0;
+		if (sscanf(line + 10, "1 %" SCNu64 " %" SCNu64 " %n", &f->nfiles, &f->total, &at) !=
+			    2 ||
+		    at == 0 || f->nfiles == 0 || f->nfiles > MAX_FILES ||
+		    (strcmp(line + 10 + at, f->base) != 0 &&
+		     (!f->alt || strcmp(line + 10 + at, f->alt) != 0)))
 			snprintf(f->problem, sizeof f->problem, "unexpected reply from the remote host");
+		else
+			snprintf(f->chosen, sizeof f->chosen, "%s", line + 10 + at);
 		f->state = HEADER;
 		return;
 	}
@@ -256,20 +269,21 @@ static int build_argv(const pcp_ssh_url *u, const pcp_import_opts *o, const char
 	return (int)n;
 }
 
-static char *remote_command(const char *dir, const char *base, int exact)
+static char *remote_command(const char *dir, const char *base, const char *alt)
 {
 	char *qs = pcp_ssh_quote(fetch_script), *qd = pcp_ssh_quote(dir),
-	     *qb = pcp_ssh_quote(base);
+	     *qb = pcp_ssh_quote(base), *qa = pcp_ssh_quote(alt ? alt : "");
 	char *cmd = NULL;
-	if (qs && qd && qb) {
-		size_t n = strlen(qs) + strlen(qd) + strlen(qb) + 40;
+	if (qs && qd && qb && qa) {
+		size_t n = strlen(qs) + strlen(qd) + strlen(qb) + strlen(qa) + 40;
 		if ((cmd = malloc(n)))
-			snprintf(cmd, n, "sh -c %s mcz-fetch %s %s %s", qs, qd, qb,
-				 exact ? "exact" : "archive");
+			snprintf(cmd, n, "sh -c %s mcz-fetch %s %s %s %s", qs, qd,
+				 alt ? "archive" : "exact", qb, qa);
 	}
 	free(qs);
 	free(qd);
 	free(qb);
+	free(qa);
 	return cmd;
 }
 
@@ -308,13 +322,13 @@ static pid_t spawn(const char **argv, int *out, int *errfd)
 }
 
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
-		  const char *base, int exact, const char *localdir, const char *what, char *err,
-		  size_t errlen)
+		  const char *base, const char *alt, const char *localdir, const char *what,
+		  char *chosen, size_t chosenlen, char *err, size_t errlen)
 {
-	fetch f = { .base = base, .localdir = localdir, .what = what, .exact = exact,
-		    .fd = -1, .o = o };
+	fetch f = { .base = base, .alt = alt, .localdir = localdir, .what = what,
+		    .exact = alt == NULL, .fd = -1, .o = o };
 	const char *argv[96];
-	char *cmd = remote_command(dir, base, exact);
+	char *cmd = remote_command(dir, base, alt);
 	if (!cmd)
 		return MCZ_E_NOMEM;
 	build_argv(u, o, cmd, argv, sizeof argv / sizeof argv[0]);
@@ -364,8 +378,10 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		snprintf(err, errlen, "%s: %s", what, f.problem);
 		return MCZ_E_IO;
 	}
-	if (f.state == DONE && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (f.state == DONE && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		snprintf(chosen, chosenlen, "%s", f.chosen);
 		return MCZ_OK;
+	}
 	const char *l = last_err_line(&f);
 	if (*l)
 		snprintf(err, errlen, "%s: %s", what, l);

@@ -90,12 +90,14 @@ void pcp_ssh_cleanup(char *tmpdir);
 
 /* ---- pcp-fetch.c: one ssh transfer ---------------------------------------- */
 
-/* Run ssh to u's host and copy the files of archive BASE in remote folder
- * DIR (or, exact != 0, the one file DIR/BASE) into the local folder
- * localdir.  what names the source in progress lines and errors. */
+/* Run ssh to u's host and copy into the local folder localdir the files of
+ * the archive in remote folder DIR named alt (the name as the user gave it)
+ * if alt.meta exists there, else base (alt without its volume suffix);
+ * the base name used goes to chosen.  alt NULL: copy the one file DIR/BASE.
+ * what names the source in progress lines and errors. */
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
-		  const char *base, int exact, const char *localdir, const char *what, char *err,
-		  size_t errlen);
+		  const char *base, const char *alt, const char *localdir, const char *what,
+		  char *chosen, size_t chosenlen, char *err, size_t errlen);
 
 /* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
 

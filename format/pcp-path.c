@@ -50,9 +50,11 @@ size_t pcp_path_suffix_len(const char *s)
 	else if (strncmp(s, ".index", 6) == 0)
 		n = 6;
 	else if (s[0] == '.' && s[1] >= '0' && s[1] <= '9') {
-		n = 1;
+		n = 1; /* volumes are numbered "%d": no leading zero */
 		while (s[n] >= '0' && s[n] <= '9')
 			n++;
+		if (s[1] == '0' && n > 2)
+			return 0;
 	} else
 		return 0;
 	if (s[n] == '\0')

@@ -204,14 +204,17 @@ static int fetch_archive(const pcp_ssh_url *u, const pcp_import_opts *o, const c
 	if (pcp_path_split(rpath, &dir, &base))
 		return MCZ_E_NOMEM;
 	snprintf(sub, sizeof sub, "a%zu", k);
-	char *local = subdir(tmp, sub);
-	int rc = local ? pcp_fetch_run(u, o, dir, base, 0, local, what, err, errlen) : MCZ_E_IO;
+	char *local = subdir(tmp, sub), chosen[1024];
+	const char *slash = strrchr(rpath, '/');
+	int rc = local ? pcp_fetch_run(u, o, dir, base, slash ? slash + 1 : rpath, local, what,
+				       chosen, sizeof chosen, err, errlen)
+		       : MCZ_E_IO;
 	if (!local)
 		snprintf(err, errlen, "%s: cannot create %s/%s: %s", what, tmp, sub, strerror(errno));
 	if (rc == MCZ_OK) {
-		size_t n = strlen(local) + strlen(base) + 2;
+		size_t n = strlen(local) + strlen(chosen) + 2;
 		if ((*out = malloc(n)))
-			snprintf(*out, n, "%s/%s", local, base);
+			snprintf(*out, n, "%s/%s", local, chosen);
 		else
 			rc = MCZ_E_NOMEM;
 	}
@@ -228,7 +231,10 @@ static int fetch_folio(const pcp_ssh_url *u, const pcp_import_opts *o, const cha
 	if (pcp_path_split(u->path, &dir, &base))
 		return MCZ_E_NOMEM;
 	char *local = subdir(tmp, "folio");
-	int rc = local ? pcp_fetch_run(u, o, dir, base, 1, local, url, err, errlen) : MCZ_E_IO;
+	char chosen[1024];
+	int rc = local ? pcp_fetch_run(u, o, dir, base, NULL, local, url, chosen, sizeof chosen,
+				       err, errlen)
+		       : MCZ_E_IO;
 	char **remote = NULL;
 	size_t nr = 0;
 	if (rc == MCZ_OK) {

@@ -142,6 +142,9 @@ int tool_import(int argc, char **argv)
 	char err[1024];
 	int rc = pcp_import(src, out, &o, &st, err, sizeof err);
 	if (rc) {
+		for (char *p = err; *p; p++) /* one line, whatever the names contain */
+			if ((unsigned char)*p < 0x20)
+				*p = '?';
 		fprintf(stderr, "mcz import: %s\n", err);
 		free(def);
 		free(sshopt);
