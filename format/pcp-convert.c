@@ -379,9 +379,15 @@ static int finish(imp *im)
 		if (im->a[i].status) {
 			char eb[PM_MAXERRMSGLEN], tb[48];
 			iso8601(im->a[i].last_ns, tb, sizeof tb);
-			snprintf(im->st->warning, sizeof im->st->warning,
-				 "%s: read stopped after %s: %s", im->a[i].name, tb,
-				 pmErrStr_r(im->a[i].status, eb, sizeof eb));
+			pmErrStr_r(im->a[i].status, eb, sizeof eb);
+			if (im->a[i].last_ns == 0) {
+				snprintf(im->st->warning, sizeof im->st->warning,
+					 "%s: no record readable: %s", im->a[i].name, eb);
+				if (im->st->records == 0)
+					return MCZ_E_CORRUPT; /* nothing at all: an error */
+			} else
+				snprintf(im->st->warning, sizeof im->st->warning,
+					 "%s: read stopped after %s: %s", im->a[i].name, tb, eb);
 			im->st->truncated = 1;
 			mcz_writer_meta(im->w, "import_warning", im->st->warning);
 		}
@@ -446,6 +452,10 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	if (rc == MCZ_OK)
 		rc = finish(im);
 	int crc = mcz_writer_close(im->w);
+	if (rc == MCZ_E_CORRUPT && im->st->records == 0) {
+		snprintf(err, errlen, "%s", im->st->warning);
+		return rc;
+	}
 	rc = rc ? rc : crc;
 	if (rc)
 		snprintf(err, errlen, "%s: writing: %s%s%s", out_fd >= 0 ? "temporary file" : out_path,
