@@ -1,0 +1,195 @@
+/* check.c: verification, repair and appending to a closed file
+ * (mcz_check, mcz_repair, mcz_append_aux; SPEC.md "Recovery").
+ *
+ * mcz_check opens the file twice: once as a normal reader would (does the
+ * trailer and index hold?) and once scanning every block and checking every
+ * CRC.  mcz_repair copies everything readable into a new, clean file
+ * through the public writer, so a repaired file is written by exactly the
+ * code that writes every other file.
+ *
+ *     mcz_check_report rep;
+ *     mcz_check("run.mcz", &rep);
+ *     if (!rep.index_ok || rep.blocks_bad) mcz_repair("run.mcz", "fixed.mcz");
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+int mcz_check(const char *path, mcz_check_report *rep)
+{
+	if (!path || !rep)
+		return MCZ_E_ARG;
+	memset(rep, 0, sizeof *rep);
+	mcz_reader *r;
+	int rc = mcz_open(&r, path, 0);
+	if (rc)
+		return rc;
+	rep->index_ok = !r->info.recovered;
+	mcz_close(r);
+	if ((rc = mcz_open(&r, path, MCZ_OPEN_VERIFY)))
+		return rc;
+	rep->file_bytes = r->info.file_bytes;
+	rep->valid_bytes = r->info.valid_bytes;
+	rep->blocks_bad = r->bad_blocks;
+	/* count the good blocks: chunks plus the small blocks the scan applied */
+	size_t off = MCZ_HEADER_SIZE;
+	uint64_t ok = 0;
+	while (off < r->size) {
+		mcz_block_hdr h;
+		if (mcz_block_parse(r->base + off, r->size - off, &h))
+			break;
+		if (!mcz_block_verify(r->base + off, &h))
+			ok++;
+		off += MCZ_BLOCK_OVERHEAD + h.len;
+	}
+	rep->blocks_ok = ok;
+	rep->chunks_ok = r->ix.nchunks;
+	rep->rows_ok = r->info.nrows;
+	/* every chunk decodes, column by column */
+	for (size_t ci = 0; ci < r->ix.nchunks; ci++)
+		for (uint32_t s = 0; s < r->ix.chunks[ci].nstreams; s++)
+			if (mcz_query_decode(r, ci, s)) {
+				rep->blocks_bad++;
+				if (!r->problem[0])
+					snprintf(r->problem, sizeof r->problem,
+						 "chunk at offset %llu: stream %u does not decode",
+						 (unsigned long long)r->ix.chunks[ci].off, s);
+				break;
+			}
+	if (!r->problem[0] && !rep->index_ok)
+		snprintf(r->problem, sizeof r->problem, "no valid index or trailer at the end");
+	snprintf(rep->first_problem, sizeof rep->first_problem, "%s", r->problem);
+	mcz_close(r);
+	return 0;
+}
+
+static int check_copy(mcz_reader *r, mcz_writer *w)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->meta.n && !rc; i++)
+		if (strcmp(r->meta.keys[i], "wall_epoch_ns"))
+			rc = mcz_writer_meta(w, r->meta.keys[i], r->meta.vals[i]);
+	if (!rc && r->ntopo)
+		rc = mcz_writer_topology(w, r->topo, r->ntopo);
+	for (size_t s = 0; s < r->nstreams && !rc; s++)
+		rc = mcz_writer_add_stream(w, &r->streams[s], NULL);
+	size_t ns = r->nstreams;
+	mcz_value *row = calloc(ns ? ns : 1, sizeof *row);
+	uint8_t *pres = calloc(ns ? ns : 1, 1);
+	mcz_value *vals = NULL;
+	uint8_t *pr = NULL;
+	int64_t *t = NULL;
+	if (!row || !pres)
+		rc = MCZ_E_NOMEM;
+	for (size_t ci = 0; ci < r->ix.nchunks && !rc; ci++) {
+		const mcz_index_chunk *k = &r->ix.chunks[ci];
+		size_t n = k->nrows;
+		vals = realloc(vals, (n * (ns ? ns : 1)) * sizeof *vals);
+		pr = realloc(pr, n * (ns ? ns : 1));
+		t = realloc(t, n * sizeof *t);
+		if (!vals || !pr || !t) {
+			rc = MCZ_E_NOMEM;
+			break;
+		}
+		memset(pr, 0, n * (ns ? ns : 1));
+		int bad = 0;
+		for (uint32_t s = 0; s < (ns ? ns : 1) && !bad; s++) {
+			if ((bad = mcz_query_decode(r, ci, s)))
+				break;
+			for (size_t i = 0; i < n; i++) {
+				t[i] = r->cols.t[i];
+				if (s < ns) {
+					vals[i * ns + s] = r->cols.v[i];
+					pr[i * ns + s] = r->cols.present[i];
+				}
+			}
+		}
+		if (bad)
+			continue; /* an undecodable chunk is left out */
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = mcz_writer_append(w, t[i], ns ? vals + i * ns : row,
+					       ns ? pr + i * ns : pres);
+	}
+	for (size_t i = 0; i < r->nmarks && !rc; i++)
+		rc = mcz_writer_mark(w, r->marks[i].t, r->marks[i].kind, r->marks[i].source,
+				     r->marks[i].text);
+	for (size_t i = 0; i < r->naux && !rc; i++)
+		rc = mcz_writer_aux(w, r->aux[i].name, r->aux[i].data, r->aux[i].len);
+	free(row);
+	free(pres);
+	free(vals);
+	free(pr);
+	free(t);
+	return rc;
+}
+
+int mcz_repair(const char *in, const char *out)
+{
+	if (!in || !out)
+		return MCZ_E_ARG;
+	mcz_reader *r;
+	int rc = mcz_open(&r, in, MCZ_OPEN_VERIFY);
+	if (rc)
+		return rc;
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.wall_epoch_ns = r->info.wall_epoch_ns;
+	mcz_writer *w;
+	if ((rc = mcz_writer_open(&w, out, &o))) {
+		mcz_close(r);
+		return rc;
+	}
+	rc = check_copy(r, w);
+	int rc2 = mcz_writer_close(w);
+	mcz_close(r);
+	return rc ? rc : rc2;
+}
+
+int mcz_append_aux(const char *path, const char *name, const void *data, size_t len)
+{
+	if (!path || !name || (len && !data))
+		return MCZ_E_ARG;
+	mcz_reader *r;
+	int rc = mcz_open(&r, path, 0);
+	if (rc)
+		return rc;
+	/* every stream's summaries must be in memory to write the new index */
+	for (uint32_t s = 0; s < r->nstreams && !rc; s++) {
+		const mcz_bucket *b;
+		rc = mcz_query_sums(r, s, &b);
+	}
+	mcz_buf p = {0}, blk = {0};
+	mcz_buf_str(&p, name);
+	mcz_buf_put(&p, data, len);
+	mcz_block_frame(&blk, MCZ_BT_AUX, 0, p.p, p.len);
+	uint64_t at = r->data_end;
+	if (!rc)
+		rc = blk.err ? blk.err : mcz_index_add_block(&r->ix, MCZ_BT_AUX, at, blk.len);
+	int fd = rc ? -1 : open(path, O_WRONLY | O_CLOEXEC);
+	if (!rc && fd < 0)
+		rc = mcz_error_set(MCZ_E_IO, "%s: %s", path, strerror(errno));
+	for (size_t done = 0; !rc && done < blk.len;) {
+		ssize_t k = pwrite(fd, blk.p + done, blk.len - done, (off_t)(at + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			rc = k < 0 && errno != ENOSPC ? MCZ_E_IO : MCZ_E_NOSPC;
+		else
+			done += (size_t)k;
+	}
+	uint64_t end = 0;
+	if (!rc)
+		rc = mcz_writer_finish_index(fd, at + blk.len, &r->ix, &r->cx, &end);
+	if (!rc && ftruncate(fd, (off_t)end) != 0)
+		rc = MCZ_E_IO;
+	if (fd >= 0 && close(fd) != 0 && !rc)
+		rc = MCZ_E_IO;
+	mcz_buf_free(&p);
+	mcz_buf_free(&blk);
+	mcz_close(r);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* chunk.c: sample chunk blocks (SPEC.md "CHUNK block").
+ *
+ * A chunk holds consecutive rows: a small header (row count, stream count,
+ * first and last time), a directory of column lengths, then the time column
+ * and one column per stream.  The directory lets a reader jump to one
+ * stream's column without decoding the others.
+ *
+ *     mcz_chunk_encode(&cx, &payload, t, n, descs, cols, nstreams, prev, sums);
+ *     mcz_chunk_info ci;
+ *     if (mcz_chunk_parse(payload, len, &ci) == 0 && mcz_chunk_col(&ci, 1 + s, &p, &l) == 0)
+ *         mcz_codec_get_col(&cx, p, l, desc, ci.nrows, v, delta, present, NULL);
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "chunk.h"
+
+int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n,
+		     const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
+		     mcz_codec_prev *prev, mcz_bucket *sums)
+{
+	mcz_buf body = {0};
+	size_t *lens = malloc((nstreams + 1) * sizeof *lens);
+	if (!lens)
+		return MCZ_E_NOMEM;
+	size_t at = 0;
+	mcz_codec_put_time(cx, &body, t, n);
+	lens[0] = body.len;
+	for (size_t s = 0; s < nstreams; s++) {
+		at = body.len;
+		mcz_codec_put_col(cx, &body, &descs[s], t, cols[s].v, cols[s].present, n, &prev[s],
+				  &sums[s]);
+		lens[s + 1] = body.len - at;
+	}
+	mcz_buf_uv(out, n);
+	mcz_buf_uv(out, nstreams);
+	mcz_buf_sv(out, t[0]);
+	mcz_buf_uv(out, (uint64_t)(t[n - 1] - t[0]));
+	uint64_t nvalues = 0;
+	for (size_t s = 0; s < nstreams; s++)
+		nvalues += sums[s].count;
+	mcz_buf_uv(out, nvalues);
+	mcz_buf_u8(out, 0);
+	for (size_t s = 0; s <= nstreams; s++)
+		mcz_buf_uv(out, lens[s]);
+	mcz_buf_put(out, body.p, body.len);
+	int rc = body.err ? body.err : out->err;
+	mcz_buf_free(&body);
+	free(lens);
+	return rc;
+}
+
+int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
+{
+	mcz_cur c = mcz_cur_make(payload, len);
+	uint64_t nrows = mcz_cur_uv(&c);
+	/* each stream takes at least one directory byte */
+	uint64_t nstreams = mcz_cur_count(&c, 1);
+	int64_t t0 = mcz_cur_sv(&c);
+	uint64_t span = mcz_cur_uv(&c);
+	uint64_t nvalues = mcz_cur_uv(&c);
+	uint8_t flags = mcz_cur_u8(&c);
+	if (c.err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX || flags ||
+	    span > (uint64_t)INT64_MAX || (int64_t)span > INT64_MAX - t0 ||
+	    (nrows == 1 && span != 0) || (nrows > 1 && span < nrows - 1) ||
+	    nvalues > nrows * nstreams)
+		return MCZ_E_CORRUPT;
+	ci->nvalues = nvalues;
+	ci->nrows = (uint32_t)nrows;
+	ci->nstreams = (uint32_t)nstreams;
+	ci->t_first = t0;
+	ci->t_last = t0 + (int64_t)span;
+	ci->dir = c.p;
+	uint64_t total = 0;
+	for (uint64_t s = 0; s <= nstreams; s++) {
+		uint64_t l = mcz_cur_uv(&c);
+		if (l > len)
+			return MCZ_E_CORRUPT;
+		total += l;
+	}
+	if (c.err)
+		return MCZ_E_CORRUPT;
+	ci->dir_len = (size_t)(c.p - ci->dir);
+	ci->cols = c.p;
+	ci->cols_len = mcz_cur_left(&c);
+	if (total != ci->cols_len)
+		return MCZ_E_CORRUPT;
+	return 0;
+}
+
+int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, size_t *len)
+{
+	*p = NULL;
+	*len = 0;
+	if (col > ci->nstreams)
+		return 0; /* stream added after this chunk */
+	mcz_cur c = mcz_cur_make(ci->dir, ci->dir_len);
+	size_t off = 0;
+	for (uint32_t i = 0; i < col; i++)
+		off += (size_t)mcz_cur_uv(&c);
+	size_t l = (size_t)mcz_cur_uv(&c);
+	if (c.err || off + l > ci->cols_len)
+		return MCZ_E_CORRUPT;
+	*p = ci->cols + off;
+	*len = l;
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* chunk.h: the chunk encoder's input, shared by the writer and repair. */
+#ifndef MCZ_CHUNK_H
+#define MCZ_CHUNK_H
+
+#include "internal.h"
+
+typedef struct mcz_chunk_col {
+	const mcz_value *v;
+	const uint8_t *present; /* NULL: all present */
+} mcz_chunk_input;
+
+/* Encode n rows (n >= 1) as a CHUNK payload; fills sums[nstreams]. */
+int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n,
+		     const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
+		     mcz_codec_prev *prev, mcz_bucket *sums);
+
+#endif

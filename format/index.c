@@ -1,0 +1,333 @@
+/* index.c: the trailing INDEX block (SPEC.md "INDEX block").
+ *
+ * The index lets a reader open a file without scanning it: where every
+ * non-chunk block is, every chunk's offset, time span, row and stream
+ * counts, and, per stream, a section of per-chunk summaries (count, min,
+ * max, sum, first and last sample time) compressed on its own so that a
+ * reader decodes the summaries of the streams it draws and no others.
+ *
+ *     mcz_index ix = {0};
+ *     mcz_index_add_chunk(&ix, &chunk, sums, nstreams);   // writer, per chunk
+ *     mcz_index_encode(&ix, &cx, &payload);               // at close
+ *     mcz_index_decode(payload, len, file_size, &cx, &ix, &secs);   // reader
+ *     mcz_index_load(&ix, &secs[s], &cx, buckets);        // one stream, on demand
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size)
+{
+	if (mcz_buf_grow_array((void **)&ix->blocks, &ix->cap_blocks, ix->nblocks + 1, sizeof *ix->blocks))
+		return MCZ_E_NOMEM;
+	ix->blocks[ix->nblocks++] = (mcz_index_block){type, off, size};
+	return 0;
+}
+
+int mcz_index_set_streams(mcz_index *ix, size_t n)
+{
+	if (n <= ix->nstreams)
+		return 0;
+	mcz_bucket **s = realloc(ix->sums, n * sizeof *s);
+	if (!s)
+		return MCZ_E_NOMEM;
+	ix->sums = s;
+	for (size_t i = ix->nstreams; i < n; i++)
+		s[i] = NULL;
+	ix->nstreams = n;
+	return 0;
+}
+
+int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucket *sums,
+			size_t nsums)
+{
+	size_t old_cap = ix->cap_chunks;
+	if (mcz_buf_grow_array((void **)&ix->chunks, &ix->cap_chunks, ix->nchunks + 1, sizeof *ix->chunks))
+		return MCZ_E_NOMEM;
+	if (mcz_index_set_streams(ix, nsums))
+		return MCZ_E_NOMEM;
+	for (size_t s = 0; s < ix->nstreams; s++) {
+		if (!ix->sums[s] || ix->cap_chunks != old_cap) {
+			mcz_bucket *b = realloc(ix->sums[s], ix->cap_chunks * sizeof *b);
+			if (!b)
+				return MCZ_E_NOMEM;
+			if (!ix->sums[s])
+				for (size_t i = 0; i < ix->nchunks; i++)
+					mcz_bucket_init(&b[i]);
+			ix->sums[s] = b;
+		}
+		if (s < nsums)
+			ix->sums[s][ix->nchunks] = sums[s];
+		else
+			mcz_bucket_init(&ix->sums[s][ix->nchunks]);
+	}
+	ix->chunks[ix->nchunks++] = *c;
+	return 0;
+}
+
+void mcz_index_free(mcz_index *ix)
+{
+	for (size_t s = 0; s < ix->nstreams; s++)
+		free(ix->sums[s]);
+	free(ix->sums);
+	free(ix->blocks);
+	free(ix->chunks);
+	memset(ix, 0, sizeof *ix);
+}
+
+/* One zstd frame with its content checksum (SPEC.md 7.2: "Every zstd frame
+ * of the INDEX payload carries its content checksum"). */
+static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_t *clen)
+{
+	if (raw->err)
+		return raw->err;
+	if (!cx->zc && !(cx->zc = ZSTD_createCCtx()))
+		return MCZ_E_NOMEM;
+	size_t bound = ZSTD_compressBound(raw->len);
+	if (mcz_buf_reserve(out, bound))
+		return MCZ_E_NOMEM;
+	ZSTD_CCtx_reset(cx->zc, ZSTD_reset_session_and_parameters);
+	ZSTD_CCtx_setParameter(cx->zc, ZSTD_c_compressionLevel, cx->level);
+	ZSTD_CCtx_setParameter(cx->zc, ZSTD_c_checksumFlag, 1);
+	size_t z = ZSTD_compress2(cx->zc, out->p + out->len, bound, raw->p, raw->len);
+	if (ZSTD_isError(z))
+		return MCZ_E_NOMEM;
+	out->len += z;
+	*clen = z;
+	return 0;
+}
+
+int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
+{
+	mcz_buf head = {0}, secs = {0}, raw = {0};
+	size_t *clen = calloc(ix->nstreams + 1, sizeof *clen);
+	size_t *rlen = calloc(ix->nstreams + 1, sizeof *rlen);
+	int rc = clen && rlen ? 0 : MCZ_E_NOMEM;
+	for (size_t s = 0; s < ix->nstreams && !rc; s++) {
+		raw.len = 0;
+		/* columnar: counts, then for the entries with a count: first and
+		 * last offsets, then min, max and sum arrays */
+		const mcz_bucket *e = ix->sums[s];
+		for (size_t i = 0; i < ix->nchunks; i++)
+			mcz_buf_uv(&raw, e[i].count);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_uv(&raw, (uint64_t)(e[i].first - ix->chunks[i].t_first));
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_uv(&raw, (uint64_t)(ix->chunks[i].t_last - e[i].last));
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].min);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].max);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].sum);
+		rlen[s] = raw.len;
+		rc = index_zput(cx, &secs, &raw, &clen[s]);
+	}
+	mcz_buf_uv(&head, ix->nblocks);
+	for (size_t i = 0; i < ix->nblocks; i++) {
+		mcz_buf_uv(&head, ix->blocks[i].type);
+		mcz_buf_uv(&head, ix->blocks[i].off);
+		mcz_buf_uv(&head, ix->blocks[i].size);
+	}
+	mcz_buf_uv(&head, ix->nchunks);
+	for (size_t i = 0; i < ix->nchunks; i++) {
+		const mcz_index_chunk *c = &ix->chunks[i];
+		mcz_buf_uv(&head, c->off);
+		mcz_buf_uv(&head, c->size);
+		mcz_buf_sv(&head, c->t_first);
+		mcz_buf_uv(&head, (uint64_t)(c->t_last - c->t_first));
+		mcz_buf_uv(&head, c->nrows);
+		mcz_buf_uv(&head, c->nstreams);
+		mcz_buf_uv(&head, c->nvalues);
+	}
+	mcz_buf_uv(&head, ix->nstreams);
+	for (size_t s = 0; s < ix->nstreams && clen; s++) {
+		mcz_buf_uv(&head, clen[s]);
+		mcz_buf_uv(&head, rlen[s]);
+	}
+	size_t hc = 0;
+	raw.len = 0;
+	if (!rc)
+		rc = index_zput(cx, &raw, &head, &hc);
+	if (!rc) {
+		mcz_buf_u8(out, 0);
+		mcz_buf_uv(out, head.len);
+		mcz_buf_uv(out, hc);
+		mcz_buf_put(out, raw.p, raw.len);
+		mcz_buf_put(out, secs.p, secs.len);
+		rc = out->err;
+	}
+	free(clen);
+	free(rlen);
+	mcz_buf_free(&head);
+	mcz_buf_free(&secs);
+	mcz_buf_free(&raw);
+	return rc;
+}
+
+static int index_unz(mcz_codec_ctx *cx, const uint8_t *p, size_t clen, size_t rlen, mcz_buf *out)
+{
+	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+		return MCZ_E_NOMEM;
+	/* RFC 8878 3.1.1: magic 28 B5 2F FD, then the frame header
+	 * descriptor, whose bit 2 is the content checksum flag */
+	if (clen < 6 || memcmp(p, "\x28\xb5\x2f\xfd", 4) || !(p[4] & 0x04) ||
+	    ZSTD_getFrameContentSize(p, clen) != (unsigned long long)rlen)
+		return MCZ_E_CORRUPT;
+	out->len = 0;
+	if (mcz_buf_reserve(out, rlen + 1))
+		return MCZ_E_NOMEM;
+	/* zstd checks the content checksum */
+	size_t z = ZSTD_decompressDCtx(cx->zd, out->p, rlen, p, clen);
+	if (ZSTD_isError(z) || z != rlen)
+		return MCZ_E_CORRUPT;
+	out->len = rlen;
+	return 0;
+}
+
+int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz_codec_ctx *cx,
+		     mcz_index *ix, mcz_index_sec **secs_out)
+{
+	*secs_out = NULL;
+	mcz_cur c = mcz_cur_make(payload, len);
+	uint8_t flags = mcz_cur_u8(&c);
+	uint64_t hr = mcz_cur_uv(&c), hc = mcz_cur_uv(&c);
+	/* "Each index entry stands for a block of at least 20 bytes of the
+	 * file and takes at most 60 raw bytes": a head longer than three times
+	 * the file cannot be honest. */
+	if (c.err || flags || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
+		return MCZ_E_CORRUPT;
+	const uint8_t *hp = mcz_cur_bytes(&c, (size_t)hc);
+	mcz_buf head = {0};
+	int rc = index_unz(cx, hp, (size_t)hc, (size_t)hr, &head);
+	if (rc) {
+		mcz_buf_free(&head);
+		return rc;
+	}
+	mcz_cur h = mcz_cur_make(head.p, head.len);
+	uint64_t nb = mcz_cur_count(&h, 3);
+	if (!h.err && nb) {
+		ix->blocks = malloc((size_t)nb * sizeof *ix->blocks);
+		if (!ix->blocks)
+			h.err = MCZ_E_NOMEM;
+		ix->cap_blocks = (size_t)nb;
+	}
+	for (uint64_t i = 0; i < nb && !h.err; i++) {
+		mcz_index_block *b = &ix->blocks[ix->nblocks++];
+		b->type = (uint16_t)mcz_cur_uv(&h);
+		b->off = mcz_cur_uv(&h);
+		b->size = mcz_cur_uv(&h);
+		if (b->off > file_size || b->size > file_size - b->off || b->size < MCZ_BLOCK_OVERHEAD)
+			h.err = MCZ_E_CORRUPT;
+	}
+	uint64_t nc = mcz_cur_count(&h, 7);
+	if (!h.err && nc) {
+		ix->chunks = malloc((size_t)nc * sizeof *ix->chunks);
+		if (!ix->chunks)
+			h.err = MCZ_E_NOMEM;
+		ix->cap_chunks = (size_t)nc;
+	}
+	for (uint64_t i = 0; i < nc && !h.err; i++) {
+		mcz_index_chunk *k = &ix->chunks[ix->nchunks++];
+		k->off = mcz_cur_uv(&h);
+		k->size = mcz_cur_uv(&h);
+		k->t_first = mcz_cur_sv(&h);
+		uint64_t span = mcz_cur_uv(&h);
+		uint64_t nr = mcz_cur_uv(&h), ns = mcz_cur_uv(&h);
+		k->nvalues = mcz_cur_uv(&h);
+		if (k->off > file_size || k->size > file_size - k->off ||
+		    k->size < MCZ_BLOCK_OVERHEAD || span > (uint64_t)INT64_MAX ||
+		    (int64_t)span > INT64_MAX - k->t_first || nr == 0 || nr > MCZ_MAX_CHUNK_ROWS ||
+		    ns > UINT32_MAX || k->nvalues > nr * ns ||
+		    (i > 0 && k->t_first <= k[-1].t_last)) {
+			h.err = MCZ_E_CORRUPT;
+			break;
+		}
+		k->t_last = k->t_first + (int64_t)span;
+		k->nrows = (uint32_t)nr;
+		k->nstreams = (uint32_t)ns;
+	}
+	uint64_t ns = mcz_cur_count(&h, 2);
+	mcz_index_sec *secs = NULL;
+	if (!h.err && ns) {
+		secs = calloc((size_t)ns, sizeof *secs);
+		if (!secs)
+			h.err = MCZ_E_NOMEM;
+	}
+	for (uint64_t s = 0; s < ns && !h.err; s++) {
+		secs[s].clen = (size_t)mcz_cur_uv(&h);
+		secs[s].rlen = (size_t)mcz_cur_uv(&h);
+		secs[s].p = mcz_cur_bytes(&c, secs[s].clen);
+		if (!secs[s].p || secs[s].rlen > 54 * ix->nchunks + 1)
+			h.err = MCZ_E_CORRUPT;
+	}
+	rc = h.err ? h.err : c.err ? c.err : mcz_cur_left(&h) || mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
+	mcz_buf_free(&head);
+	if (rc) {
+		free(secs);
+		return rc;
+	}
+	ix->nstreams = (size_t)ns;
+	ix->sums = calloc(ns ? (size_t)ns : 1, sizeof *ix->sums);
+	if (!ix->sums) {
+		free(secs);
+		return MCZ_E_NOMEM;
+	}
+	*secs_out = secs;
+	return 0;
+}
+
+int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
+		   mcz_bucket *out)
+{
+	mcz_buf raw = {0};
+	int rc = index_unz(cx, sec->p, sec->clen, sec->rlen, &raw);
+	mcz_cur c = mcz_cur_make(raw.p, raw.len);
+	size_t n = ix->nchunks, k = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		mcz_bucket_init(&out[i]);
+		out[i].count = mcz_cur_uv(&c);
+		k += out[i].count != 0;
+		if (out[i].count > ix->chunks[i].nrows)
+			c.err = MCZ_E_CORRUPT;
+	}
+	for (int pass = 0; pass < 2 && !rc && !c.err; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const mcz_index_chunk *ch = &ix->chunks[i];
+			if (!out[i].count)
+				continue;
+			uint64_t off = mcz_cur_uv(&c), span = (uint64_t)(ch->t_last - ch->t_first);
+			if (off > span) {
+				c.err = MCZ_E_CORRUPT;
+				break;
+			}
+			if (pass == 0)
+				out[i].first = ch->t_first + (int64_t)off;
+			else if ((out[i].last = ch->t_last - (int64_t)off) < out[i].first)
+				c.err = MCZ_E_CORRUPT;
+		}
+	const uint8_t *f = rc || c.err ? NULL : mcz_cur_bytes(&c, 24 * k);
+	if (f) {
+		size_t j = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!out[i].count)
+				continue;
+			memcpy(&out[i].min, f + 8 * j, 8);
+			memcpy(&out[i].max, f + 8 * (k + j), 8);
+			memcpy(&out[i].sum, f + 8 * (2 * k + j), 8);
+			j++;
+		}
+	}
+	if (!rc)
+		rc = c.err ? c.err : mcz_cur_left(&c) || !f ? MCZ_E_CORRUPT : 0;
+	mcz_buf_free(&raw);
+	return rc;
+}

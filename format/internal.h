@@ -1,0 +1,281 @@
+/* internal.h: what the files of libmcz share and nothing outside format/
+ * may include: the growable output buffer and bounded input cursor, the
+ * block framing, the chunk and index codecs, and the error setter.
+ *
+ * Byte order everywhere is little-endian (SPEC.md "Conventions").  Every
+ * reading helper works on an mcz_cur, which never reads past its end: the
+ * first out-of-bounds or malformed read sets a sticky error and later reads
+ * return zeros, so a parser checks cur.err once at the end (rio.c style).
+ */
+#ifndef MCZ_INTERNAL_H
+#define MCZ_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcz.h"
+
+/* ---- error.c ------------------------------------------------------------ */
+/* Record a detail for mcz_errdetail() and return err. */
+int mcz_error_set(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mcz_error_clear(void);
+
+/* ---- buf.c: growable output buffer with a sticky error ----------------- */
+typedef struct mcz_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int err; /* MCZ_E_NOMEM once an allocation failed */
+} mcz_buf;
+
+int mcz_buf_reserve(mcz_buf *b, size_t more);
+void mcz_buf_put(mcz_buf *b, const void *src, size_t n);
+void mcz_buf_u8(mcz_buf *b, uint8_t v);
+void mcz_buf_u16(mcz_buf *b, uint16_t v);
+void mcz_buf_u32(mcz_buf *b, uint32_t v);
+void mcz_buf_u64(mcz_buf *b, uint64_t v);
+void mcz_buf_f64(mcz_buf *b, double v);
+void mcz_buf_uv(mcz_buf *b, uint64_t v); /* LEB128 varint */
+void mcz_buf_sv(mcz_buf *b, int64_t v);  /* zigzag then varint */
+void mcz_buf_str(mcz_buf *b, const char *s); /* varint length + bytes */
+void mcz_buf_free(mcz_buf *b);
+/* Grow an array *p of *cap elements of elem bytes to hold need (doubling). */
+int mcz_buf_grow_array(void **p, size_t *cap, size_t need, size_t elem);
+static inline uint64_t mcz_buf_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t mcz_buf_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+void mcz_buf_le32(uint8_t *p, uint32_t v);
+void mcz_buf_le64(uint8_t *p, uint64_t v);
+
+/* ---- cur.c: bounded input cursor with a sticky error -------------------- */
+typedef struct mcz_cur {
+	const uint8_t *p, *end;
+	int err; /* MCZ_E_CORRUPT once a read went out of bounds */
+} mcz_cur;
+
+static inline mcz_cur mcz_cur_make(const void *p, size_t n)
+{
+	mcz_cur c = {(const uint8_t *)p, (const uint8_t *)p + n, 0};
+	return c;
+}
+static inline size_t mcz_cur_left(const mcz_cur *c)
+{
+	return (size_t)(c->end - c->p);
+}
+uint8_t mcz_cur_u8(mcz_cur *c);
+uint16_t mcz_cur_u16(mcz_cur *c);
+uint32_t mcz_cur_u32(mcz_cur *c);
+uint64_t mcz_cur_u64(mcz_cur *c);
+double mcz_cur_f64(mcz_cur *c);
+uint64_t mcz_cur_uv_slow(mcz_cur *c);
+/* Varints: the one- and two-byte cases inline, the rest in cur.c. */
+static inline uint64_t mcz_cur_uv(mcz_cur *c)
+{
+	if (c->end - c->p >= 2 && !c->err) {
+		uint8_t b0 = c->p[0];
+		if (b0 < 0x80) {
+			c->p++;
+			return b0;
+		}
+		if (c->p[1] < 0x80) {
+			c->p += 2;
+			return (uint64_t)(b0 & 0x7f) | (uint64_t)c->p[-1] << 7;
+		}
+	}
+	return mcz_cur_uv_slow(c);
+}
+static inline int64_t mcz_cur_sv(mcz_cur *c)
+{
+	uint64_t v = mcz_cur_uv(c);
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+/* A count that must not exceed the bytes left divided by min_bytes_each
+ * (each item takes at least that many bytes): the guard against hostile
+ * counts asking for huge allocations. */
+uint64_t mcz_cur_count(mcz_cur *c, size_t min_bytes_each);
+const uint8_t *mcz_cur_bytes(mcz_cur *c, size_t n);
+/* A string, copied and NUL-terminated (malloc); NULL with err set on failure. */
+char *mcz_cur_strdup(mcz_cur *c);
+uint32_t mcz_cur_le32(const uint8_t *p);
+uint64_t mcz_cur_le64(const uint8_t *p);
+
+/* ---- block.c: block framing -------------------------------------------- */
+#define MCZ_MAGIC "\x89MCZ\r\n\x1a\n"
+#define MCZ_HEADER_SIZE 20
+#define MCZ_BLOCK_HDR 16
+#define MCZ_BLOCK_OVERHEAD 20 /* header + payload CRC */
+#define MCZ_TRAILER_SIZE 24
+#define MCZ_TRAILER_MAGIC "mczTRAIL"
+#define MCZ_BLOCK_SYNC "mczB"
+#define MCZ_BLOCK_MAX_PAYLOAD 0x7fffffffu
+
+enum mcz_block_type {
+	MCZ_BT_META = 1,
+	MCZ_BT_TOPO = 2,
+	MCZ_BT_STREAMS = 3,
+	MCZ_BT_CHUNK = 4,
+	MCZ_BT_MARKS = 5,
+	MCZ_BT_AUX = 6,
+	MCZ_BT_INDEX = 7,
+};
+#define MCZ_BF_CRITICAL 0x0001u
+#define MCZ_BF_RESERVED 0xfffeu
+
+typedef struct mcz_block_hdr {
+	uint16_t type, flags;
+	uint32_t len; /* payload bytes */
+} mcz_block_hdr;
+
+void mcz_block_header(uint8_t out[MCZ_HEADER_SIZE], uint16_t minor);
+/* 0, MCZ_E_NOTMCZ, MCZ_E_VERSION, MCZ_E_CORRUPT, MCZ_E_TRUNCATED. */
+int mcz_block_check_header(const uint8_t *p, size_t avail, uint16_t *major, uint16_t *minor);
+/* Append a framed block (header, payload, CRC) to out. */
+void mcz_block_frame(mcz_buf *out, uint16_t type, uint16_t flags, const void *payload,
+		     size_t len);
+/* Parse the block header at p with `avail` bytes from p to the end of the
+ * data; checks sync, header CRC, reserved flags and that the whole block
+ * fits.  MCZ_E_CORRUPT / MCZ_E_TRUNCATED on failure. */
+int mcz_block_parse(const uint8_t *p, size_t avail, mcz_block_hdr *h);
+/* Verify the payload CRC of a block whose header parsed. */
+int mcz_block_verify(const uint8_t *p, const mcz_block_hdr *h);
+void mcz_block_trailer(uint8_t out[MCZ_TRAILER_SIZE], uint64_t index_off);
+int mcz_block_parse_trailer(const uint8_t *p, uint64_t *index_off);
+uint32_t mcz_block_crc(const void *p, size_t n);
+
+/* ---- codec.c: one column of a chunk ------------------------------------- */
+enum mcz_codec_id {
+	MCZ_CODEC_EMPTY = 0,        /* no present value */
+	MCZ_CODEC_TIME = 1,         /* timestamps: zigzag delta-of-delta, varints */
+	MCZ_CODEC_COUNTER = 2,      /* counter head, deltas as varints */
+	MCZ_CODEC_INT = 3,          /* integer gauge: zigzag differences, varints */
+	MCZ_CODEC_FLOAT = 4,        /* float gauge: XOR with previous, 8 planes */
+	MCZ_CODEC_COUNTER_DOD = 5,  /* counter head, zigzag delta-of-delta, varints */
+	MCZ_CODEC_COUNTER_SHUF = 6, /* counter head, deltas shuffled */
+	MCZ_CODEC_INT_SHUF = 7,     /* integer gauge: zigzag differences shuffled */
+	MCZ_CODEC_FLOAT_DEC = 8,    /* float gauge of decimals: digits, integer differences */
+	MCZ_CODEC_COUNTER_DOD_SHUF = 9, /* counter head, zigzag delta-of-delta shuffled */
+	MCZ_CODEC_MAX = 9,
+};
+#define MCZ_COL_ZSTD 0x01u
+#define MCZ_COL_BITMAP 0x02u
+#define MCZ_COL_RESERVED 0xfcu
+
+/* Per-stream state a counter column carries across chunks. */
+typedef struct mcz_codec_prev {
+	uint64_t raw; /* last present raw value */
+	int64_t t;    /* its time */
+	int have;
+} mcz_codec_prev;
+
+typedef struct mcz_codec_ctx {
+	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
+	int level;
+	mcz_buf tmp, tmp2, best, bm;
+	uint64_t *x, *y; /* scratch values */
+	size_t xcap;
+	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */
+} mcz_codec_ctx;
+
+void mcz_codec_ctx_free(mcz_codec_ctx *cx);
+/* Encode the timestamp column of n rows into out. */
+void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n);
+/* Encode one stream's column; fills sum (summary of the chunk). */
+void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d,
+		       const int64_t *t, const mcz_value *v, const uint8_t *present, size_t n,
+		       mcz_codec_prev *prev, mcz_bucket *sum);
+int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t *t, size_t n);
+/* Decode a column of n rows: v, present (both n), delta (n, may be NULL).
+ * For counters, first_dt (ns from the previous present sample to the first
+ * present one, 0 if none) is returned through *first_dt when non-NULL. */
+int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
+
+/* ---- pack.c: packings of u64 sequences --------------------------------- */
+enum { MCZ_PACK_VARINT = 0, MCZ_PACK_SHUFFLE = 1 };
+void mcz_pack_put(mcz_buf *out, int packing, const uint64_t *x, size_t m);
+int mcz_pack_get(mcz_cur *c, int packing, uint64_t *x, size_t m);
+
+/* ---- bucket.c: the bucket arithmetic -------------------------------------- */
+void mcz_bucket_init(mcz_bucket *b);
+void mcz_bucket_add(mcz_bucket *b, double x, int64_t t);
+void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from);
+
+/* ---- chunk.c: chunk blocks --------------------------------------------- */
+#define MCZ_MAX_CHUNK_ROWS (1u << 16) /* SPEC: "nrows is 1 to 65536" */
+typedef struct mcz_chunk_info {
+	uint32_t nrows, nstreams;
+	uint64_t nvalues;
+	int64_t t_first, t_last;
+	const uint8_t *cols; /* column area */
+	size_t cols_len;
+	const uint8_t *dir; /* column directory (varint lengths) */
+	size_t dir_len;
+} mcz_chunk_info;
+
+int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
+/* nvalues: present values in the chunk, from its header. */
+/* Locate column c (0 = time, 1 + stream id); *len 0 when absent. */
+int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
+
+/* ---- index.c ------------------------------------------------------------ */
+typedef struct mcz_index_block {
+	uint16_t type;
+	uint64_t off;  /* of the block header */
+	uint64_t size; /* whole block, overhead included */
+} mcz_index_block;
+
+typedef struct mcz_index_chunk {
+	uint64_t off, size;
+	int64_t t_first, t_last;
+	uint32_t nrows, nstreams;
+	uint64_t nvalues;
+} mcz_index_chunk;
+
+typedef struct mcz_index {
+	mcz_index_block *blocks; /* non-chunk blocks, in file order */
+	size_t nblocks, cap_blocks;
+	mcz_index_chunk *chunks;
+	size_t nchunks, cap_chunks;
+	size_t nstreams;
+	mcz_bucket **sums; /* [stream][chunk], level 0; NULL rows allowed */
+} mcz_index;
+
+int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);
+int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucket *sums,
+			size_t nsums);
+int mcz_index_set_streams(mcz_index *ix, size_t n);
+void mcz_index_free(mcz_index *ix);
+/* Serialise as an INDEX block payload. */
+int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out);
+/* Parse the head of an index payload (blocks, chunks) into ix; sums are
+ * left NULL and the per-stream sections recorded for mcz_index_load. */
+typedef struct mcz_index_sec {
+	const uint8_t *p;
+	size_t clen, rlen;
+} mcz_index_sec;
+int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz_codec_ctx *cx,
+		     mcz_index *ix, mcz_index_sec **secs);
+/* Decode one stream's level-0 summaries (nchunks entries). */
+int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
+		   mcz_bucket *out);
+
+/* ---- writer.c: shared with append and repair ---------------------------- */
+/* Write the INDEX block for ix at offset `at` of fd, then the trailer;
+ * *end is the new end of file. */
+int mcz_writer_finish_index(int fd, uint64_t at, mcz_index *ix, mcz_codec_ctx *cx,
+			    uint64_t *end);
+
+/* ---- meta.c: the small blocks (meta, topology, streams, marks, aux) ---- */
+int mcz_meta_encode_streams(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n);
+int mcz_meta_encode_topo(mcz_buf *b, const mcz_topo_obj *o, size_t n);
+int mcz_meta_encode_marks(mcz_buf *b, const mcz_mark *m, size_t n);
+/* Free the strings of a descriptor / object / mark copied by the library. */
+void mcz_meta_free_desc(mcz_stream_desc *d);
+int mcz_meta_copy_desc(mcz_stream_desc *dst, const mcz_stream_desc *src);
+
+#endif

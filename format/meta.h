@@ -1,0 +1,21 @@
+/* meta.h: decoders of the small blocks, shared by the reader and repair. */
+#ifndef MCZ_META_H
+#define MCZ_META_H
+
+#include "internal.h"
+
+typedef struct mcz_meta_kv {
+	char **keys, **vals;
+	size_t n, cap;
+} mcz_meta_kv;
+
+int mcz_meta_encode_kv(mcz_buf *b, const char *const *keys, const char *const *vals, size_t n);
+int mcz_meta_decode_kv(const uint8_t *p, size_t len, mcz_meta_kv *kv);
+void mcz_meta_free_kv(mcz_meta_kv *kv);
+int mcz_meta_decode_streams(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n,
+			    size_t *cap);
+int mcz_meta_decode_topo(const uint8_t *p, size_t len, mcz_topo_obj **arr, size_t *n);
+void mcz_meta_free_topo(mcz_topo_obj *o, size_t n);
+int mcz_meta_decode_marks(const uint8_t *p, size_t len, mcz_mark **arr, size_t *n, size_t *cap);
+
+#endif

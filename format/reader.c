@@ -1,0 +1,436 @@
+/* reader.c: opening a recording (SPEC.md "Reader rules", "Recovery").
+ *
+ * A file is mapped read-only (or read from the caller's memory).  The
+ * reader first trusts the trailer: it locates the INDEX block, checks its
+ * CRC, and loads the small blocks it lists.  If anything there is missing
+ * or wrong (a recorder killed by SIGKILL, a full disk, a damaged index) it
+ * starts again by scanning the blocks from the header, skipping damaged
+ * ones, and sets info.recovered.  Every length, count and offset is checked
+ * against the bytes that hold it before use.
+ *
+ *     mcz_reader *r;
+ *     if (mcz_open(&r, "run.mcz", 0) == MCZ_OK) {
+ *         printf("%zu streams\n", mcz_stream_count(r));
+ *         mcz_close(r);
+ *     }
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+/* Remember the first problem met: "<what> at offset N". */
+static void reader_problem(mcz_reader *r, const char *what, unsigned long long off)
+{
+	if (!r->problem[0])
+		snprintf(r->problem, sizeof r->problem, "%s at offset %llu", what, off);
+}
+
+/* Forget everything loaded from blocks (before a rescan). */
+static void reader_reset(mcz_reader *r)
+{
+	mcz_meta_free_kv(&r->meta);
+	mcz_meta_free_topo(r->topo, r->ntopo);
+	r->topo = NULL;
+	r->ntopo = 0;
+	for (size_t i = 0; i < r->nstreams; i++)
+		mcz_meta_free_desc(&r->streams[i]);
+	free(r->streams);
+	r->streams = NULL;
+	r->nstreams = r->cap_streams = 0;
+	for (size_t i = 0; i < r->nmarks; i++)
+		free((char *)r->marks[i].text);
+	free(r->marks);
+	r->marks = NULL;
+	r->nmarks = r->cap_marks = 0;
+	for (size_t i = 0; i < r->naux; i++)
+		free(r->aux[i].name);
+	free(r->aux);
+	r->aux = NULL;
+	r->naux = r->cap_aux = 0;
+	mcz_index_free(&r->ix);
+	free(r->secs);
+	r->secs = NULL;
+	r->nsecs = 0;
+	r->info.skipped_blocks = 0;
+}
+
+/* Apply one verified non-chunk block. */
+static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
+{
+	switch (h->type) {
+	case MCZ_BT_META:
+		return mcz_meta_decode_kv(p, h->len, &r->meta);
+	case MCZ_BT_TOPO: {
+		mcz_topo_obj *o;
+		size_t n;
+		int rc = mcz_meta_decode_topo(p, h->len, &o, &n);
+		if (rc)
+			return rc;
+		mcz_meta_free_topo(r->topo, r->ntopo);
+		r->topo = o;
+		r->ntopo = n;
+		return 0;
+	}
+	case MCZ_BT_STREAMS:
+		return mcz_meta_decode_streams(p, h->len, &r->streams, &r->nstreams,
+					       &r->cap_streams);
+	case MCZ_BT_MARKS:
+		return mcz_meta_decode_marks(p, h->len, &r->marks, &r->nmarks, &r->cap_marks);
+	case MCZ_BT_AUX: {
+		mcz_cur c = mcz_cur_make(p, h->len);
+		char *name = mcz_cur_strdup(&c);
+		if (!name)
+			return c.err;
+		if (r->naux == r->cap_aux) {
+			size_t nc = r->cap_aux ? 2 * r->cap_aux : 8;
+			reader_aux *a = realloc(r->aux, nc * sizeof *a);
+			if (!a) {
+				free(name);
+				return MCZ_E_NOMEM;
+			}
+			r->aux = a;
+			r->cap_aux = nc;
+		}
+		r->aux[r->naux++] = (reader_aux){name, c.p, mcz_cur_left(&c)};
+		return 0;
+	}
+	case MCZ_BT_CHUNK:
+	case MCZ_BT_INDEX:
+		return 0;
+	}
+	/* "A block of unknown type is skipped by its length, unless its
+	 * critical flag is set: then the reader refuses the file." */
+	if (h->flags & MCZ_BF_CRITICAL)
+		return mcz_error_set(MCZ_E_VERSION,
+				     "block type %u needs a newer reader (file is version %u.%u; "
+				     "this mcz reads %d.%d)",
+				     h->type, r->info.version_major, r->info.version_minor,
+				     MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR);
+	r->info.skipped_blocks++;
+	return 0;
+}
+
+/* Check chunks against the declared streams and fill info. */
+static int reader_finish(mcz_reader *r)
+{
+	mcz_file_info *fi = &r->info;
+	fi->nrows = fi->nvalues = fi->sample_bytes = 0;
+	fi->nchunks = r->ix.nchunks;
+	for (size_t i = 0; i < r->ix.nchunks; i++) {
+		const mcz_index_chunk *k = &r->ix.chunks[i];
+		if (k->nstreams > r->nstreams)
+			return MCZ_E_CORRUPT;
+		fi->nrows += k->nrows;
+		fi->nvalues += k->nvalues;
+		fi->sample_bytes += k->size;
+	}
+	fi->t_first = fi->nchunks ? r->ix.chunks[0].t_first : 0;
+	fi->t_last = fi->nchunks ? r->ix.chunks[fi->nchunks - 1].t_last : 0;
+	const char *e = NULL;
+	for (size_t i = 0; i < r->meta.n; i++)
+		if (!strcmp(r->meta.keys[i], "wall_epoch_ns"))
+			e = r->meta.vals[i];
+	fi->wall_epoch_ns = e ? strtoll(e, NULL, 10) : 0;
+	if (r->secs && r->nsecs != r->nstreams)
+		return MCZ_E_CORRUPT;
+	if (mcz_index_set_streams(&r->ix, r->nstreams))
+		return MCZ_E_NOMEM;
+	return 0;
+}
+
+static int reader_by_index(mcz_reader *r)
+{
+	if (r->size < MCZ_HEADER_SIZE + MCZ_TRAILER_SIZE)
+		return MCZ_E_TRUNCATED;
+	uint64_t io;
+	size_t end = r->size - MCZ_TRAILER_SIZE;
+	if (mcz_block_parse_trailer(r->base + end, &io) || io < MCZ_HEADER_SIZE || io >= end)
+		return MCZ_E_CORRUPT;
+	mcz_block_hdr h;
+	const uint8_t *p = r->base + io;
+	/* The INDEX payload CRC is not checked here: every zstd frame in it
+	 * carries a checksum that is checked when the frame is used (SPEC.md
+	 * 8, step 2), so opening a large file does not read its whole index. */
+	if (mcz_block_parse(p, end - io, &h) || h.type != MCZ_BT_INDEX ||
+	    io + h.len + MCZ_BLOCK_OVERHEAD != end)
+		return MCZ_E_CORRUPT;
+	int rc = mcz_index_decode(p + MCZ_BLOCK_HDR, h.len, io, &r->cx, &r->ix, &r->secs);
+	if (rc)
+		return rc;
+	r->nsecs = r->ix.nstreams;
+	for (size_t i = 0; i < r->ix.nblocks; i++) {
+		const mcz_index_block *b = &r->ix.blocks[i];
+		mcz_block_hdr bh;
+		const uint8_t *bp = r->base + b->off;
+		if (b->off + b->size > io || mcz_block_parse(bp, io - b->off, &bh) ||
+		    bh.type != b->type || bh.len + MCZ_BLOCK_OVERHEAD != b->size ||
+		    mcz_block_verify(bp, &bh))
+			return MCZ_E_CORRUPT;
+		if ((rc = reader_apply(r, &bh, bp + MCZ_BLOCK_HDR)))
+			return rc;
+	}
+	r->data_end = io;
+	r->info.valid_bytes = r->size;
+	return reader_finish(r);
+}
+
+/* Find the next offset after `from` where a block header parses. */
+static size_t reader_resync(const mcz_reader *r, size_t from)
+{
+	for (size_t o = from; o + MCZ_BLOCK_HDR <= r->size; o++) {
+		const uint8_t *q = memchr(r->base + o, 'm', r->size - o - MCZ_BLOCK_HDR + 1);
+		if (!q)
+			break;
+		o = (size_t)(q - r->base);
+		mcz_block_hdr h;
+		int rc = mcz_block_parse(q, r->size - o, &h);
+		if (rc == 0 || (rc == MCZ_E_TRUNCATED && !memcmp(q, MCZ_BLOCK_SYNC, 4) &&
+				mcz_cur_le32(q + 12) == mcz_block_crc(q, 12)))
+			return o;
+	}
+	return r->size;
+}
+
+/* Walk every block from the header.  Used for recovery and for VERIFY. */
+static int reader_scan(mcz_reader *r)
+{
+	size_t off = MCZ_HEADER_SIZE;
+	uint64_t good_end = MCZ_HEADER_SIZE;
+	int rc;
+	while (off < r->size) {
+		mcz_block_hdr h;
+		const uint8_t *p = r->base + off;
+		rc = mcz_block_parse(p, r->size - off, &h);
+		size_t avail = r->size - off;
+		if (rc == MCZ_E_TRUNCATED &&
+		    !memcmp(p, MCZ_BLOCK_SYNC, avail < 4 ? avail : 4) &&
+		    (avail < MCZ_BLOCK_HDR || mcz_cur_le32(p + 12) == mcz_block_crc(p, 12))) {
+			reader_problem(r, "file ends inside the block", off);
+			break; /* the last block was cut short */
+		}
+		if (rc) {
+			uint64_t io;
+			if (avail == MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
+				good_end = r->size; /* the trailer */
+				break;
+			}
+			reader_problem(r, "damaged block header", off);
+			r->bad_blocks++;
+			off = reader_resync(r, off + 1);
+			continue;
+		}
+		size_t next = off + MCZ_BLOCK_OVERHEAD + h.len;
+		if (mcz_block_verify(p, &h)) {
+			reader_problem(r, "CRC mismatch in the block", off);
+			r->bad_blocks++;
+			off = next;
+			continue;
+		}
+		const uint8_t *pl = p + MCZ_BLOCK_HDR;
+		if (h.type == MCZ_BT_CHUNK) {
+			mcz_chunk_info ci;
+			const mcz_index_chunk *last =
+				r->ix.nchunks ? &r->ix.chunks[r->ix.nchunks - 1] : NULL;
+			if (mcz_chunk_parse(pl, h.len, &ci) || ci.nstreams > r->nstreams ||
+			    (last && ci.t_first <= last->t_last)) {
+				reader_problem(r, "inconsistent chunk", off);
+				r->bad_blocks++;
+				off = next;
+				continue;
+			}
+			mcz_index_chunk k = {off,	    next - off, ci.t_first,  ci.t_last,
+					     ci.nrows, ci.nstreams, ci.nvalues};
+			if (mcz_index_add_chunk(&r->ix, &k, NULL, 0))
+				return MCZ_E_NOMEM;
+		} else if ((rc = reader_apply(r, &h, pl))) {
+			if (rc == MCZ_E_VERSION || rc == MCZ_E_NOMEM)
+				return rc;
+			reader_problem(r, "bad payload in the block", off);
+			r->bad_blocks++;
+			off = next;
+			continue;
+		}
+		good_end = next;
+		off = next;
+	}
+	r->info.valid_bytes = good_end;
+	r->data_end = good_end;
+	return reader_finish(r);
+}
+
+static int reader_mark_cmp(const void *a, const void *b)
+{
+	const mcz_mark *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+int mcz_open_mem(mcz_reader **rp, const void *buf, size_t len, unsigned flags)
+{
+	*rp = NULL;
+	mcz_error_clear();
+	if (!buf && len)
+		return MCZ_E_ARG;
+	if (len == 0)
+		return mcz_error_set(MCZ_E_EMPTY, "the file is empty (0 bytes)");
+	mcz_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return MCZ_E_NOMEM;
+	r->base = buf;
+	r->size = len;
+	r->flags = flags;
+	r->cx.level = 3;
+	r->info.file_bytes = len;
+	int rc = mcz_block_check_header(r->base, len, &r->info.version_major,
+					 &r->info.version_minor);
+	if (!rc && ((flags & MCZ_OPEN_VERIFY) || (rc = reader_by_index(r)) != 0)) {
+		if (rc == MCZ_E_VERSION || rc == MCZ_E_NOMEM) {
+			mcz_close(r);
+			return rc;
+		}
+		reader_reset(r);
+		r->info.recovered = !(flags & MCZ_OPEN_VERIFY);
+		rc = reader_scan(r);
+		if (!rc && (flags & MCZ_OPEN_VERIFY)) {
+			/* keep the scan's view but say whether the index agreed */
+			r->info.recovered = 0;
+		}
+	}
+	if (rc) {
+		mcz_close(r);
+		return rc;
+	}
+	if (r->nmarks)
+		qsort(r->marks, r->nmarks, sizeof *r->marks, reader_mark_cmp);
+	*rp = r;
+	return 0;
+}
+
+int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
+{
+	*rp = NULL;
+	mcz_error_clear();
+	if (!path)
+		return MCZ_E_ARG;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return mcz_error_set(errno == EISDIR ? MCZ_E_ISDIR : MCZ_E_IO, "%s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return MCZ_E_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return mcz_error_set(MCZ_E_ISDIR, "a directory, not a recording");
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return mcz_error_set(MCZ_E_IO, "not a regular file");
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return mcz_error_set(MCZ_E_EMPTY, "the file is empty (0 bytes)");
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return mcz_error_set(MCZ_E_IO, "mmap: %s", strerror(errno));
+	int rc = mcz_open_mem(rp, m, (size_t)st.st_size, flags);
+	if (rc) {
+		munmap(m, (size_t)st.st_size);
+		return rc;
+	}
+	(*rp)->map = m;
+	return 0;
+}
+
+void mcz_close(mcz_reader *r)
+{
+	if (!r)
+		return;
+	reader_reset(r);
+	mcz_codec_ctx_free(&r->cx);
+	free(r->verified);
+	free(r->cols.t);
+	free(r->cols.v);
+	free(r->cols.delta);
+	free(r->cols.present);
+	if (r->map)
+		munmap(r->map, r->size);
+	free(r);
+}
+
+const mcz_file_info *mcz_info(const mcz_reader *r)
+{
+	return &r->info;
+}
+
+size_t mcz_meta_count(const mcz_reader *r)
+{
+	return r->meta.n;
+}
+
+int mcz_meta_at(const mcz_reader *r, size_t i, const char **key, const char **value)
+{
+	if (i >= r->meta.n)
+		return MCZ_E_RANGE;
+	*key = r->meta.keys[i];
+	*value = r->meta.vals[i];
+	return 0;
+}
+
+const char *mcz_meta(const mcz_reader *r, const char *key)
+{
+	for (size_t i = 0; key && i < r->meta.n; i++)
+		if (!strcmp(r->meta.keys[i], key))
+			return r->meta.vals[i];
+	return NULL;
+}
+
+size_t mcz_topo_count(const mcz_reader *r)
+{
+	return r->ntopo;
+}
+
+const mcz_topo_obj *mcz_topo(const mcz_reader *r, size_t i)
+{
+	return i < r->ntopo ? &r->topo[i] : NULL;
+}
+
+size_t mcz_stream_count(const mcz_reader *r)
+{
+	return r->nstreams;
+}
+
+const mcz_stream_desc *mcz_stream(const mcz_reader *r, size_t id)
+{
+	return id < r->nstreams ? &r->streams[id] : NULL;
+}
+
+size_t mcz_mark_count(const mcz_reader *r)
+{
+	return r->nmarks;
+}
+
+const mcz_mark *mcz_mark_at(const mcz_reader *r, size_t i)
+{
+	return i < r->nmarks ? &r->marks[i] : NULL;
+}
+
+int mcz_aux(const mcz_reader *r, const char *name, const void **data, size_t *len)
+{
+	for (size_t i = r->naux; name && i-- > 0;)
+		if (!strcmp(r->aux[i].name, name)) {
+			*data = r->aux[i].data;
+			*len = r->aux[i].len;
+			return 0;
+		}
+	return MCZ_E_NOTFOUND;
+}

@@ -1,0 +1,479 @@
+/* writer.c: writing a recording (SPEC.md "Writer rules").
+ *
+ * Rows are buffered per stream until a chunk is full (chunk_rows rows or
+ * chunk_ns of time), then the pending STREAMS, META and TOPO blocks, the
+ * CHUNK and the pending MARKS are appended, each as one framed block, so
+ * that a recorder killed at any moment leaves every block before the last
+ * one whole.  mcz_writer_close() appends the INDEX block and the trailer.
+ * Errors are sticky: the first one is kept and returned by close.
+ *
+ *     mcz_writer *w;
+ *     mcz_writer_open(&w, "run.mcz", NULL);
+ *     mcz_writer_add_stream(w, &desc, &id);
+ *     mcz_writer_append(w, t, vals, NULL);
+ *     rc = mcz_writer_close(w);
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chunk.h"
+#include "internal.h"
+#include "meta.h"
+
+typedef struct writer_col {
+	mcz_value *v;
+	uint8_t *present;
+} writer_col;
+
+struct mcz_writer {
+	int fd, own_fd, err;
+	uint64_t off;
+	mcz_write_opts o;
+	mcz_codec_ctx cx;
+	mcz_stream_desc *streams;
+	size_t nstreams, cap_streams, streams_written;
+	mcz_codec_prev *prev;
+	writer_col *cols;
+	int64_t *t;
+	size_t nrows, cap_rows;
+	int64_t last_t;
+	int have_t;
+	mcz_meta_kv meta; /* pending, written at the next flush */
+	mcz_topo_obj *topo;
+	size_t ntopo;
+	int topo_dirty;
+	mcz_mark *marks;
+	size_t nmarks, cap_marks;
+	mcz_index ix;
+	mcz_bucket *sums;
+	mcz_buf blk, payload;
+};
+
+static int writer_fail(mcz_writer *w, int err)
+{
+	if (!w->err)
+		w->err = err;
+	return err;
+}
+
+static int writer_write(mcz_writer *w, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n > 0) {
+		ssize_t k = write(w->fd, b, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return writer_fail(w, k < 0 && errno == ENOSPC	 ? MCZ_E_NOSPC
+					      : k == 0 || errno == EDQUOT ? MCZ_E_NOSPC
+									  : MCZ_E_IO);
+		b += k;
+		n -= (size_t)k;
+		w->off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Frame and append one block; non-chunk blocks go into the index. */
+static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
+{
+	if (w->err)
+		return w->err;
+	if (payload->err)
+		return writer_fail(w, payload->err);
+	w->blk.len = 0;
+	mcz_block_frame(&w->blk, type, 0, payload->p, payload->len);
+	if (w->blk.err)
+		return writer_fail(w, w->blk.err);
+	uint64_t at = w->off;
+	int rc = writer_write(w, w->blk.p, w->blk.len);
+	if (rc)
+		return rc;
+	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX &&
+	    mcz_index_add_block(&w->ix, type, at, w->blk.len))
+		return writer_fail(w, MCZ_E_NOMEM);
+	return 0;
+}
+
+int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
+{
+	*wp = NULL;
+	mcz_write_opts def = MCZ_WRITE_OPTS_INIT;
+	if (fd < 0)
+		return MCZ_E_ARG;
+	mcz_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return MCZ_E_NOMEM;
+	w->fd = fd;
+	w->o = opts ? *opts : def;
+	if (w->o.chunk_rows == 0)
+		w->o.chunk_rows = def.chunk_rows;
+	if (w->o.chunk_rows > MCZ_MAX_CHUNK_ROWS)
+		w->o.chunk_rows = MCZ_MAX_CHUNK_ROWS;
+	if (w->o.zstd_level == 0)
+		w->o.zstd_level = def.zstd_level;
+	w->cx.level = w->o.zstd_level;
+	uint8_t h[MCZ_HEADER_SIZE];
+	mcz_block_header(h, MCZ_VERSION_MINOR);
+	int rc = writer_write(w, h, sizeof h);
+	/* "The first META block carries wall_epoch_ns": written at once so
+	 * that even a file killed before its first chunk says when it began. */
+	mcz_buf p = {0};
+	char epoch[32];
+	snprintf(epoch, sizeof epoch, "%lld", (long long)w->o.wall_epoch_ns);
+	const char *k = "wall_epoch_ns", *v = epoch;
+	mcz_meta_encode_kv(&p, &k, &v, 1);
+	if (!rc)
+		rc = writer_block(w, MCZ_BT_META, &p);
+	mcz_buf_free(&p);
+	if (rc) {
+		free(w);
+		return rc;
+	}
+	*wp = w;
+	return 0;
+}
+
+int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opts)
+{
+	*wp = NULL;
+	if (!path)
+		return MCZ_E_ARG;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return mcz_error_set(errno == ENOSPC ? MCZ_E_NOSPC : MCZ_E_IO, "%s: %s", path,
+				     strerror(errno));
+	int rc = mcz_writer_open_fd(wp, fd, opts);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	(*wp)->own_fd = 1;
+	return 0;
+}
+
+int mcz_writer_meta(mcz_writer *w, const char *key, const char *value)
+{
+	if (!w || !key || !value)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	mcz_buf p = {0};
+	mcz_meta_encode_kv(&p, &key, &value, 1);
+	int rc = p.err ? p.err : mcz_meta_decode_kv(p.p, p.len, &w->meta);
+	mcz_buf_free(&p);
+	return rc ? writer_fail(w, rc) : 0;
+}
+
+int mcz_writer_topology(mcz_writer *w, const mcz_topo_obj *objs, size_t n)
+{
+	if (!w || (n && !objs))
+		return MCZ_E_ARG;
+	for (size_t i = 0; i < n; i++)
+		if (objs[i].parent < -1 || objs[i].parent >= (int32_t)i ||
+		    objs[i].type > MCZ_TOPO_OTHER)
+			return mcz_error_set(MCZ_E_ARG, "topology object %zu: bad parent or type", i);
+	mcz_buf p = {0};
+	mcz_meta_encode_topo(&p, objs, n);
+	mcz_topo_obj *o = NULL;
+	size_t no = 0;
+	int rc = p.err ? p.err : mcz_meta_decode_topo(p.p, p.len, &o, &no);
+	mcz_buf_free(&p);
+	if (rc)
+		return writer_fail(w, rc);
+	mcz_meta_free_topo(w->topo, w->ntopo);
+	w->topo = o;
+	w->ntopo = no;
+	w->topo_dirty = 1;
+	return 0;
+}
+
+static int writer_col_alloc(writer_col *c, size_t cap, size_t missing)
+{
+	mcz_value *v = realloc(c->v, cap * sizeof *v);
+	if (v)
+		c->v = v;
+	uint8_t *p = realloc(c->present, cap);
+	if (p)
+		c->present = p;
+	if (!v || !p)
+		return MCZ_E_NOMEM;
+	memset(c->present, 0, missing);
+	memset(c->v, 0, missing * sizeof *v);
+	return 0;
+}
+
+int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
+{
+	if (!w || !d || d->kind > MCZ_GAUGE || d->type > MCZ_F64 ||
+	    (d->kind == MCZ_COUNTER && d->type != MCZ_U64))
+		return mcz_error_set(MCZ_E_ARG, "stream %s: counters must be U64",
+				     d && d->name ? d->name : "?");
+	if (w->err)
+		return w->err;
+	if (w->nstreams == w->cap_streams) {
+		size_t nc = w->cap_streams ? 2 * w->cap_streams : 16;
+		mcz_stream_desc *s = realloc(w->streams, nc * sizeof *s);
+		if (s)
+			w->streams = s;
+		mcz_codec_prev *pv = realloc(w->prev, nc * sizeof *pv);
+		if (pv)
+			w->prev = pv;
+		writer_col *c = realloc(w->cols, nc * sizeof *c);
+		if (c)
+			w->cols = c;
+		mcz_bucket *b = realloc(w->sums, nc * sizeof *b);
+		if (b)
+			w->sums = b;
+		if (!s || !pv || !c || !b)
+			return writer_fail(w, MCZ_E_NOMEM);
+		w->cap_streams = nc;
+	}
+	size_t i = w->nstreams;
+	if (mcz_meta_copy_desc(&w->streams[i], d))
+		return writer_fail(w, MCZ_E_NOMEM);
+	w->streams[i].id = (uint32_t)i;
+	memset(&w->prev[i], 0, sizeof w->prev[i]);
+	memset(&w->cols[i], 0, sizeof w->cols[i]);
+	if (w->cap_rows && writer_col_alloc(&w->cols[i], w->cap_rows, w->nrows)) {
+		mcz_meta_free_desc(&w->streams[i]);
+		return writer_fail(w, MCZ_E_NOMEM);
+	}
+	w->nstreams++;
+	if (id)
+		*id = (uint32_t)i;
+	return 0;
+}
+
+static int writer_grow_rows(mcz_writer *w)
+{
+	size_t nc = w->cap_rows ? 2 * w->cap_rows : (w->o.chunk_rows < 4096 ? w->o.chunk_rows : 4096);
+	int64_t *t = realloc(w->t, nc * sizeof *t);
+	if (!t)
+		return MCZ_E_NOMEM;
+	w->t = t;
+	for (size_t s = 0; s < w->nstreams; s++)
+		if (writer_col_alloc(&w->cols[s], nc, 0))
+			return MCZ_E_NOMEM;
+	w->cap_rows = nc;
+	return 0;
+}
+
+int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals, const uint8_t *present)
+{
+	if (!w || (w->nstreams && !vals))
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	/* "Row times are strictly increasing across the whole file." */
+	if (w->have_t && t <= w->last_t)
+		return mcz_error_set(MCZ_E_ARG, "row time %lld is not after %lld", (long long)t,
+				     (long long)w->last_t);
+	if (w->nrows == w->cap_rows && writer_grow_rows(w))
+		return writer_fail(w, MCZ_E_NOMEM);
+	size_t r = w->nrows;
+	w->t[r] = t;
+	for (size_t s = 0; s < w->nstreams; s++) {
+		w->cols[s].v[r] = vals[s];
+		w->cols[s].present[r] = present ? present[s] != 0 : 1;
+	}
+	w->nrows++;
+	w->last_t = t;
+	w->have_t = 1;
+	if (w->nrows >= w->o.chunk_rows || (w->o.chunk_ns > 0 && t - w->t[0] >= w->o.chunk_ns))
+		return mcz_writer_flush(w);
+	return 0;
+}
+
+int mcz_writer_mark(mcz_writer *w, int64_t t, mcz_mark_kind kind, uint32_t source,
+		    const char *text)
+{
+	if (!w || (unsigned)kind > MCZ_MARK_GAP)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	if (w->nmarks == w->cap_marks) {
+		size_t nc = w->cap_marks ? 2 * w->cap_marks : 16;
+		mcz_mark *m = realloc(w->marks, nc * sizeof *m);
+		if (!m)
+			return writer_fail(w, MCZ_E_NOMEM);
+		w->marks = m;
+		w->cap_marks = nc;
+	}
+	char *s = strdup(text ? text : "");
+	if (!s)
+		return writer_fail(w, MCZ_E_NOMEM);
+	w->marks[w->nmarks++] = (mcz_mark){t, (uint8_t)kind, source, s};
+	return 0;
+}
+
+int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len)
+{
+	if (!w || !name || (len && !data))
+		return MCZ_E_ARG;
+	mcz_buf p = {0};
+	mcz_buf_str(&p, name);
+	mcz_buf_put(&p, data, len);
+	int rc = writer_block(w, MCZ_BT_AUX, &p);
+	mcz_buf_free(&p);
+	return rc;
+}
+
+static int writer_chunk(mcz_writer *w)
+{
+	mcz_chunk_input *cols = malloc((w->nstreams + 1) * sizeof *cols);
+	if (!cols)
+		return writer_fail(w, MCZ_E_NOMEM);
+	for (size_t s = 0; s < w->nstreams; s++) {
+		cols[s].v = w->cols[s].v;
+		cols[s].present = w->cols[s].present;
+	}
+	w->payload.len = 0;
+	int rc = mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
+				  w->nstreams, w->prev, w->sums);
+	free(cols);
+	if (rc)
+		return writer_fail(w, rc);
+	uint64_t at = w->off;
+	if ((rc = writer_block(w, MCZ_BT_CHUNK, &w->payload)))
+		return rc;
+	mcz_index_chunk c = {at,		     w->off - at,	   w->t[0],
+			     w->t[w->nrows - 1], (uint32_t)w->nrows, (uint32_t)w->nstreams,
+			     0};
+	for (size_t s = 0; s < w->nstreams; s++)
+		c.nvalues += w->sums[s].count;
+	if (mcz_index_add_chunk(&w->ix, &c, w->sums, w->nstreams))
+		return writer_fail(w, MCZ_E_NOMEM);
+	w->nrows = 0;
+	return 0;
+}
+
+int mcz_writer_flush(mcz_writer *w)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	mcz_buf *p = &w->payload;
+	if (w->streams_written < w->nstreams) {
+		p->len = 0;
+		mcz_meta_encode_streams(p, (uint32_t)w->streams_written,
+					w->streams + w->streams_written,
+					w->nstreams - w->streams_written);
+		if (writer_block(w, MCZ_BT_STREAMS, p))
+			return w->err;
+		w->streams_written = w->nstreams;
+	}
+	if (w->meta.n) {
+		p->len = 0;
+		mcz_meta_encode_kv(p, (const char *const *)w->meta.keys,
+				   (const char *const *)w->meta.vals, w->meta.n);
+		if (writer_block(w, MCZ_BT_META, p))
+			return w->err;
+		mcz_meta_free_kv(&w->meta);
+	}
+	if (w->topo_dirty) {
+		p->len = 0;
+		mcz_meta_encode_topo(p, w->topo, w->ntopo);
+		if (writer_block(w, MCZ_BT_TOPO, p))
+			return w->err;
+		w->topo_dirty = 0;
+	}
+	if (w->nrows && writer_chunk(w))
+		return w->err;
+	if (w->nmarks) {
+		p->len = 0;
+		mcz_meta_encode_marks(p, w->marks, w->nmarks);
+		if (writer_block(w, MCZ_BT_MARKS, p))
+			return w->err;
+		for (size_t i = 0; i < w->nmarks; i++)
+			free((char *)w->marks[i].text);
+		w->nmarks = 0;
+	}
+	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
+		return writer_fail(w, MCZ_E_IO);
+	return 0;
+}
+
+uint64_t mcz_writer_bytes(const mcz_writer *w)
+{
+	return w ? w->off : 0;
+}
+
+int mcz_writer_finish_index(int fd, uint64_t at, mcz_index *ix, mcz_codec_ctx *cx,
+			    uint64_t *end)
+{
+	mcz_buf p = {0}, b = {0};
+	int rc = mcz_index_encode(ix, cx, &p);
+	if (!rc) {
+		mcz_block_frame(&b, MCZ_BT_INDEX, 0, p.p, p.len);
+		uint8_t tr[MCZ_TRAILER_SIZE];
+		mcz_block_trailer(tr, at);
+		mcz_buf_put(&b, tr, sizeof tr);
+		rc = b.err;
+	}
+	for (size_t done = 0; !rc && done < b.len;) {
+		ssize_t k = pwrite(fd, b.p + done, b.len - done, (off_t)(at + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			rc = k < 0 && errno != ENOSPC && errno != EDQUOT ? MCZ_E_IO : MCZ_E_NOSPC;
+		else
+			done += (size_t)k;
+	}
+	*end = at + b.len;
+	mcz_buf_free(&p);
+	mcz_buf_free(&b);
+	return rc;
+}
+
+static int writer_finish(mcz_writer *w)
+{
+	if (mcz_writer_flush(w))
+		return w->err;
+	if (mcz_index_set_streams(&w->ix, w->nstreams))
+		return writer_fail(w, MCZ_E_NOMEM);
+	uint64_t end;
+	int rc = mcz_writer_finish_index(w->fd, w->off, &w->ix, &w->cx, &end);
+	if (rc)
+		return writer_fail(w, rc);
+	w->off = end;
+	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
+		return writer_fail(w, MCZ_E_IO);
+	return 0;
+}
+
+int mcz_writer_close(mcz_writer *w)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	writer_finish(w);
+	int rc = w->err;
+	if (w->own_fd && close(w->fd) != 0 && !rc)
+		rc = MCZ_E_IO;
+	for (size_t s = 0; s < w->nstreams; s++) {
+		mcz_meta_free_desc(&w->streams[s]);
+		free(w->cols[s].v);
+		free(w->cols[s].present);
+	}
+	for (size_t i = 0; i < w->nmarks; i++)
+		free((char *)w->marks[i].text);
+	free(w->marks);
+	free(w->streams);
+	free(w->cols);
+	free(w->prev);
+	free(w->sums);
+	free(w->t);
+	mcz_meta_free_kv(&w->meta);
+	mcz_meta_free_topo(w->topo, w->ntopo);
+	mcz_index_free(&w->ix);
+	mcz_codec_ctx_free(&w->cx);
+	mcz_buf_free(&w->blk);
+	mcz_buf_free(&w->payload);
+	free(w);
+	return rc;
+}
