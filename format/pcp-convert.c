@@ -30,7 +30,8 @@ typedef struct imp_metric {
 	char *name;
 	pmDesc desc;
 	pcp_metric_kind k;
-	int use; /* 1 imported, 0 left out (filtered, not numeric, no descriptor) */
+	int use;    /* 1 imported, 0 left out (filtered, not numeric) */
+	int nodesc; /* no descriptor: type unknown, only in-situ values kept */
 } imp_metric;
 
 typedef struct imp_stream {
@@ -115,8 +116,9 @@ static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_
 {
 	char eb[64], ibuf[320], *iname = NULL;
 	const char *instname = "";
-	if (m->desc.indom != PM_INDOM_NULL) {
-		if (pmNameInDomArchive(m->desc.indom, inst, &iname) >= 0)
+	if (m->desc.indom != PM_INDOM_NULL || (m->nodesc && inst != (int)PM_IN_NULL)) {
+		if (m->desc.indom != PM_INDOM_NULL &&
+		    pmNameInDomArchive(m->desc.indom, inst, &iname) >= 0)
 			instname = iname;
 		else {
 			snprintf(eb, sizeof eb, "%d", inst);
@@ -189,8 +191,15 @@ static int new_metric(imp *im, size_t ai, pmID pmid, uint32_t *mi)
 	if (!pcp_metric_match(im->o->metrics, name))
 		im->st->filtered++;
 	else if (pmLookupDesc(pmid, &m->desc) < 0) {
-		im->st->skipped_metrics++;
-		note_skipped(im, name);
+		/* damaged metadata: values without a descriptor; pmdumplog still
+		 * prints the in-situ ones as 32-bit integers, so keep those */
+		m->desc = (pmDesc){ .pmid = pmid, .type = PM_TYPE_32, .indom = PM_INDOM_NULL,
+				    .sem = PM_SEM_INSTANT };
+		pcp_metric_kind_of(&m->desc, &m->k);
+		snprintf(m->k.note, sizeof m->k.note,
+			 "no descriptor in the PCP archive (damaged metadata): raw 32-bit values");
+		m->use = m->nodesc = 1;
+		im->st->metrics++;
 	} else {
 		pcp_metric_kind_of(&m->desc, &m->k);
 		m->use = !m->k.skip;
@@ -272,7 +281,8 @@ static int take_values(imp *im, size_t ai, const pmValueSet *vs)
 		    (rc = new_stream(im, ai, m, pv->inst, &id)) != MCZ_OK)
 			return rc;
 		pmAtomValue atom;
-		if (pmExtractValue(vs->valfmt, pv, m->desc.type, &atom, m->desc.type) < 0) {
+		if ((m->nodesc && vs->valfmt != PM_VAL_INSITU) ||
+		    pmExtractValue(vs->valfmt, pv, m->desc.type, &atom, m->desc.type) < 0) {
 			im->st->missing++;
 			continue;
 		}
@@ -371,7 +381,7 @@ static int finish(imp *im)
 	int rc = flush_row(im);
 	if (im->st->skipped_metrics) {
 		char buf[SKIPPED_LIST + 96];
-		snprintf(buf, sizeof buf, "%llu metrics not numeric or without descriptor: %s",
+		snprintf(buf, sizeof buf, "%llu metrics not numeric: %s",
 			 (unsigned long long)im->st->skipped_metrics, im->skipped);
 		mcz_writer_meta(im->w, "import_skipped", buf);
 	}

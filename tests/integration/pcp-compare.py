@@ -26,7 +26,7 @@ import sys
 MONTHS = {m: i for i, m in enumerate(
     ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], 1)}
 TS = re.compile(r"^\w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d)\.(\d+) (\d{4})\s+(.*)$")
-METRIC = re.compile(r"^    (\S+) \((.*?)\): (.*)$")
+METRIC = re.compile(r"^    (\S+) \((.*?)\):(?: (.*))?$")
 INST = re.compile(r'^(?:        )?inst \[(-?\d+) or (?:"(.*)"|\?\?\?)\] value (.*)$')
 INT = re.compile(r"^-?\d+$")
 
@@ -67,6 +67,7 @@ def pm_values(archive):
         m = METRIC.match(line)
         if m and t is not None:
             pmid, name, rest = m.groups()
+            rest = rest or ""
             names = tuple(pmid if n == "<nonames>" else n for n in name.split(" or "))
             if "[" in name:  # event record parameter of an indom: not a value line
                 names = None
@@ -120,7 +121,7 @@ def same(mv, pv, kind):
     if isinstance(pv, int) and isinstance(mv, int):
         if mv == pv:
             return "exact"
-        if kind == "counter" and 0 <= pv < 2**32 and mv % 2**32 == pv:
+        if kind == "counter" and -2**31 <= pv < 2**32 and mv % 2**32 == pv % 2**32:
             return "unwrapped"
         return None
     f = float(mv) if not isinstance(mv, str) else float(mv)
