@@ -1,6 +1,8 @@
 /* pcp-import.c: the entry points of libmczpcp (pcp-import.h) — decide what
  * a source name is (ssh URL, folio, archive), fetch or expand it, and hand
- * the local archive names to pcp_convert().
+ * the local archive names to pcp_convert().  Also the progress printer
+ * programs may pass as opts->progress (the only output of the library, and
+ * only when a program asks for it).
  *
  *     if (pcp_import_claims(path))
  *             rc = pcp_import(path, "run.mcz", &opts, &stats, err, sizeof err);
@@ -15,6 +17,18 @@
 
 #include "mcz.h"
 #include "pcp-int.h"
+
+void pcp_import_progress_tty(void *arg, const char *line, int final)
+{
+	(void)arg;
+	if (!isatty(2))
+		return;
+	if (final)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+}
 
 /* 1 if the last dot-part(s) of name are a PCP file suffix. */
 static int has_pcp_suffix(const char *name)

@@ -68,6 +68,10 @@ typedef struct pcp_import_stats {
 	char warning[256];       /* "" or one line about data that could not be read */
 } pcp_import_stats;
 
+/* A progress function for programs: prints the line on stderr (rewriting
+ * it in place) when stderr is a terminal, nothing otherwise. */
+void pcp_import_progress_tty(void *arg, const char *line, int final);
+
 /* 1 if src names something pcp_import() reads (an archive, volume, .meta,
  * .index, folio, directory of archives, or an ssh:// URL); 0 otherwise (for
  * example an .mcz file). */

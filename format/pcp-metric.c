@@ -58,6 +58,10 @@ static void unit_part(char *buf, size_t len, const char *sym, int dim)
 
 static void unit_string(const pmUnits *pu, char *buf, size_t len)
 {
+	if (pu->dimTime == -1 && pu->dimSpace == 0 && pu->dimCount == 0) {
+		snprintf(buf, len, "Hz"); /* a frequency: hinv.cpu.clock (/ usec) */
+		return;
+	}
 	char num[16] = "", den[16] = "";
 	unit_part(pu->dimSpace > 0 ? num : den, sizeof num, "B", pu->dimSpace);
 	unit_part(pu->dimTime > 0 ? num : den, sizeof num, "s", pu->dimTime);

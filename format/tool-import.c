@@ -38,16 +38,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void show_progress(void *arg, const char *line, int final)
-{
-	(void)arg;
-	if (final)
-		fputs("\r\033[K", stderr);
-	else
-		fprintf(stderr, "\r%s\033[K", line);
-	fflush(stderr);
-}
-
 /* Default output: the archive's base name in the current folder + ".mcz". */
 static char *default_output(const char *src)
 {
@@ -130,8 +120,8 @@ int tool_import(int argc, char **argv)
 	}
 	const char *src = argv[optind];
 	o.ssh_options = sshopt;
-	if (!quiet && isatty(2))
-		o.progress = show_progress;
+	if (!quiet)
+		o.progress = pcp_import_progress_tty;
 	char *def = out ? NULL : default_output(src);
 	if (!out && !(out = def)) {
 		fputs("mcz import: out of memory\n", stderr);

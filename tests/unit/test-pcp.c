@@ -74,6 +74,11 @@ static void test_metric_kinds(void **state)
 	assert_string_equal(k.unit, "count/s");
 	assert_true(fabs(k.scale - 1000.0 / 60.0) < 1e-9);
 
+	d = desc(PM_TYPE_FLOAT, PM_SEM_DISCRETE, 0, -1, 0, 0, PM_TIME_USEC, 0);
+	pcp_metric_kind_of(&d, &k); /* hinv.cpu.clock */
+	assert_string_equal(k.unit, "Hz");
+	assert_true(k.scale == 1e6);
+
 	d = desc(PM_TYPE_32, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
 	pcp_metric_kind_of(&d, &k);
 	assert_int_equal(k.kind, MCZ_GAUGE);
