@@ -28,7 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mcview [options] FILE.mcz...\n"
 		"Walk through mcz recordings: every stream on one time axis.\n"
-		"Several files are aligned on wall-clock time.\n"
+		"Several files are aligned on wall-clock time.  PCP archives (base name,\n"
+		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
 		"\n"
 		"  --snapshot WxH     print one rendered screen as text and exit\n"
 		"  --view NAME        start in view NAME (timeline, ...)\n"
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 		"  --ascii            ASCII glyphs only (automatic outside a UTF-8 locale)\n"
 		"  --blocks           block glyphs instead of braille for sparklines\n"
 		"  --no-mouse         leave the mouse to the terminal\n"
+		"  --metrics PATTERN  PCP archives: only metrics matching these globs (a,b*)\n"
+		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
+		"  -q, --quiet        no progress line while a PCP archive loads\n"
 		"%s"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
@@ -95,7 +99,7 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 int main(int argc, char **argv)
 {
@@ -117,6 +121,9 @@ int main(int argc, char **argv)
 		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
 		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
 		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
+		{"metrics", required_argument, 0, O_METRICS},
+		{"ssh-option", required_argument, 0, O_SSHOPT},
+		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -129,8 +136,13 @@ int main(int argc, char **argv)
 	vw_phase_cli pc = VW_PHASE_CLI_INIT;
 	char perr[256];
 	int c;
+	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
+	size_t nssh = 0;
+	vw_open_opts oo = {NULL, sshopt, 0};
+	if (!sshopt)
+		return fail("out of memory");
 	setlocale(LC_ALL, "");
-	while ((c = getopt_long(argc, argv, "hV", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVq", lo, NULL)) != -1) {
 		switch (c) {
 		case O_SNAPSHOT: {
 			char x;
@@ -168,6 +180,9 @@ int main(int argc, char **argv)
 			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
 				return fail("%s", perr);
 			break;
+		case O_METRICS: oo.metrics = optarg; break;
+		case O_SSHOPT: sshopt[nssh++] = optarg; break;
+		case 'q': oo.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
 		default: usage(stderr); return 2;
@@ -196,7 +211,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	vw_model *m;
-	if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind), NULL,
+	if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind), &oo,
 			  err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;

@@ -8,6 +8,7 @@
 const vw_view *const vw_views[] = {
 	&view_timeline,
 	&view_phases,
+	&view_topology,
 	NULL,
 };
 
