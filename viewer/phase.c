@@ -303,6 +303,35 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 	return rc < 0 ? -1 : 0;
 }
 
+/* Two coarse points a bucket or two apart can be refined onto the same
+ * change, leaving a sliver (the mixed bucket) between them: while a segment
+ * is shorter than the minimum length, drop its weaker boundary. */
+static void phase_short(vw_phase_seg *seg, size_t *cb, size_t *n, int64_t minpos)
+{
+	for (;;) {
+		size_t worst = 0;
+		int64_t wl = minpos;
+		for (size_t i = 0; i < *n; i++)
+			if (*n > 1 && seg[i].end - seg[i].start < wl) {
+				wl = seg[i].end - seg[i].start;
+				worst = i + 1;
+			}
+		if (!worst)
+			return;
+		size_t i = worst - 1, b; /* drop boundary b: the start of segment b */
+		if (i == 0)
+			b = 1;
+		else if (i + 1 == *n)
+			b = i;
+		else
+			b = seg[i].gain < seg[i + 1].gain ? i : i + 1;
+		seg[b - 1].end = seg[b].end;
+		memmove(seg + b, seg + b + 1, (*n - b - 1) * sizeof *seg);
+		memmove(cb + b, cb + b + 1, (*n - b) * sizeof *cb);
+		(*n)--;
+	}
+}
+
 int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **segs,
 		 size_t *nsegs)
 {
@@ -352,6 +381,7 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 	}
 	seg[k].end = pp->edge[m];
 	size_t n = k + 1;
+	phase_short(seg, cb, &n, (int64_t)ceil((double)minc * bw));
 	if (phase_classes(pp, cb, seg, &n, p.class_tol > 0 ? p.class_tol : 0.2))
 		goto nomem;
 	free(cp);
