@@ -310,7 +310,11 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	}
 	char title[256], cell[160];
 	vw_report_title(m, title, sizeof title);
-	fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
+	if (m->nfiles > 1)
+		fprintf(f, "# %s and %zu more file%s: %s\n", m->paths[0], m->nfiles - 1,
+			m->nfiles > 2 ? "s" : "", title);
+	else
+		fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
 	if (m->phases->source == VW_PHASES_AUTO)
 		fprintf(f, "# streams: %s\n", m->phases->used[0] ? m->phases->used : "(none)");
 	vw_report_table t;
