@@ -93,7 +93,9 @@ static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
 static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key)
 {
 	const char *env = getenv("MCVIEW_PHASE_CACHE");
-	if (m->nfiles != 1 || (env && !strcmp(env, "0")))
+	/* a file without its trailer is still being written (or was cut
+	 * short): appending to it would race the recorder */
+	if (m->nfiles != 1 || (env && !strcmp(env, "0")) || mcz_info(m->files[0])->recovered)
 		return;
 	unsigned char *buf;
 	size_t len;
