@@ -253,7 +253,7 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
-	vw_phases_free(m->phases); /* viewer/phase.h */
+	vw_phases_free(m->phases);
 	vw_model_cache_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
