@@ -8,7 +8,8 @@
  * Every instance of a metric's instance domain becomes its own stream, bound
  * to the topology object the instance names (cpu3 -> PU 3, eth0 -> its NIC).
  * Counter/gauge and the SI unit and scale come from the descriptor
- * (pcp-desc.c).  Each tick is one pmFetch per host.  32-bit PCP counters are
+ * (pcp-desc.c).  Each tick is one pmFetch per host, on a fetch thread per
+ * host with a deadline (pcp-fetch.c).  32-bit PCP counters are
  * unwrapped into 64-bit ones, since mcz counters wrap at 2^64 only.
  *
  * This is also the unprivileged path to memory traffic: when
@@ -18,9 +19,10 @@
  *
  * A pmcd that is down or a host that does not resolve makes the source
  * unavailable with one line, not the recording: other sources keep going.
- * pmFetch is a round trip to pmcd (about 0.1-0.3 ms locally); a remote pmcd
- * across a slow link delays the tick by its latency, so use -i 100ms or more
- * there.
+ * pmFetch is a round trip to pmcd (about 0.1-0.3 ms locally): a tick waits
+ * for it at most half the interval (50 ms at most); a later answer is
+ * dropped and that tick's pcp values are missing, so a slow remote pmcd
+ * never delays the other sources.
  */
 #include <netdb.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 
 #include "../memtraffic.h"
 #include "mcsrc.h"
+#include "pcp-fetch.h"
 
 #define PCP_MAX_HOSTS 8
 
@@ -56,7 +59,7 @@ typedef struct pcp_host {
 	pcp_metric *m;
 	int nm, cap;
 	pmID *pmids;
-	int lost;         /* the last fetch failed: reconnect before the next */
+	src_pcp_fetch *fetch; /* its fetch thread, from start() */
 } pcp_host;
 
 typedef struct pcp_priv {
@@ -66,6 +69,7 @@ typedef struct pcp_priv {
 	int mem_on;          /* mem.read_bytes, mem.write_bytes are the last two */
 	double mem_sum[2];
 	int mem_bad[2];
+	int64_t budget_ns;   /* how long a tick waits for pmcd */
 } pcp_priv;
 
 static const char *pcp_default_host(const rec_ctx *c)
@@ -514,49 +518,65 @@ static int pcp_value(pcp_metric *m, int k, int valfmt, const pmValue *pv, mcz_va
 	}
 }
 
-/* pmFetch allocates its result inside libpcp; there is no caller-buffer
- * variant, so this is the one allocation per tick we accept. */
+/* Each tick asks every host at once, then waits for their answers until
+ * the tick's budget is spent (half the interval, at most 50 ms): a slow or
+ * vanished pmcd costs missing values, never a late tick.  pmFetch allocates
+ * its result inside libpcp (no caller-buffer variant), on the fetch thread. */
+static int pcp_start(rec_source *s, const rec_ctx *c)
+{
+	pcp_priv *p = s->priv;
+
+	p->budget_ns = c->interval_ns > 0 ? c->interval_ns / 2 : 50000000;
+	if (p->budget_ns > 50000000)
+		p->budget_ns = 50000000;
+	for (int i = 0; i < p->nh; i++)
+		if (p->h[i].nm && src_pcp_fetch_start(&p->h[i].fetch, p->h[i].ctx, p->h[i].nm, p->h[i].pmids) != 0)
+			return rec_unavailable(s, "cannot start the pcp fetch thread", "");
+	return 0;
+}
+
+static void pcp_take(pcp_priv *p, pcp_host *h, pmResult *res, mcz_value *v, uint8_t *present)
+{
+	for (int j = 0; j < res->numpmid && j < h->nm; j++) {
+		pcp_metric *m = &h->m[j];
+		pmValueSet *vs = res->vset[j];
+		if (m->mem && vs->numval <= 0)
+			p->mem_bad[m->mem - 1] = 1;
+		for (int q = 0; q < vs->numval; q++) {
+			int k = pcp_find_inst(m, vs->vlist[q].inst);
+			mcz_value val;
+			if (k < 0 || pcp_value(m, k, vs->valfmt, &vs->vlist[q], &val) != 0)
+				continue;
+			if (m->mem) {
+				p->mem_sum[m->mem - 1] += (double)val.u * m->bytes;
+				continue;
+			}
+			v[m->first + (size_t)k] = val;
+			present[m->first + (size_t)k] = 1;
+		}
+	}
+}
+
 static int pcp_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	pcp_priv *p = s->priv;
+	int64_t deadline = src_mcsrc_now_ns() + p->budget_ns;
 
 	memset(present, 0, p->n);
 	p->mem_sum[0] = p->mem_sum[1] = 0;
 	p->mem_bad[0] = p->mem_bad[1] = 0;
+	for (int i = 0; i < p->nh; i++)
+		if (p->h[i].fetch)
+			src_pcp_fetch_request(p->h[i].fetch);
 	for (int i = 0; i < p->nh; i++) {
 		pcp_host *h = &p->h[i];
-		pmResult *res;
-
-		if (!h->nm)
-			continue;
-		/* pmcd went away (restarted, host down): its values are missing
-		 * until libpcp reconnects; pmReconnectContext itself backs off
-		 * (5 s, 10 s, ... PMCD_RECONNECT_TIMEOUT) so this stays cheap. */
-		if (pmUseContext(h->ctx) < 0 || (h->lost && pmReconnectContext(h->ctx) < 0) ||
-		    pmFetch(h->nm, h->pmids, &res) < 0) {
-			h->lost = 1;
-			p->mem_bad[0] = p->mem_bad[1] = 1;
+		pmResult *res = h->fetch ? src_pcp_fetch_wait(h->fetch, deadline) : NULL;
+		if (!res) {
+			if (h->nm)
+				p->mem_bad[0] = p->mem_bad[1] = 1;
 			continue;
 		}
-		h->lost = 0;
-		for (int j = 0; j < res->numpmid && j < h->nm; j++) {
-			pcp_metric *m = &h->m[j];
-			pmValueSet *vs = res->vset[j];
-			if (m->mem && vs->numval <= 0)
-				p->mem_bad[m->mem - 1] = 1;
-			for (int q = 0; q < vs->numval; q++) {
-				int k = pcp_find_inst(m, vs->vlist[q].inst);
-				mcz_value val;
-				if (k < 0 || pcp_value(m, k, vs->valfmt, &vs->vlist[q], &val) != 0)
-					continue;
-				if (m->mem) {
-					p->mem_sum[m->mem - 1] += (double)val.u * m->bytes;
-					continue;
-				}
-				v[m->first + (size_t)k] = val;
-				present[m->first + (size_t)k] = 1;
-			}
-		}
+		pcp_take(p, h, res, v, present);
 		pmFreeResult(res);
 	}
 	for (int w = 0; p->mem_on && w < 2; w++) {
@@ -567,12 +587,23 @@ static int pcp_read(rec_source *s, mcz_value *v, uint8_t *present)
 	return 0;
 }
 
+static void pcp_stop(rec_source *s)
+{
+	pcp_priv *p = s->priv;
+
+	for (int i = 0; p && i < p->nh; i++) {
+		src_pcp_fetch_stop(p->h[i].fetch);
+		p->h[i].fetch = NULL;
+	}
+}
+
 static void pcp_free(rec_source *s)
 {
 	pcp_priv *p = s->priv;
 
 	if (!p)
 		return;
+	pcp_stop(s);
 	for (int i = 0; i < p->nh; i++) {
 		for (int j = 0; j < p->h[i].nm; j++) {
 			free(p->h[i].m[j].inst);
@@ -595,6 +626,8 @@ const rec_source_ops src_pcp_ops = {
 	.groups = "mem,gpu,power,net,os,core",
 	.probe = pcp_probe,
 	.streams = pcp_streams,
+	.start = pcp_start,
 	.read = pcp_read,
+	.stop = pcp_stop,
 	.free = pcp_free,
 };
