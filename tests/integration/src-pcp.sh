@@ -16,6 +16,7 @@ cd "$(dirname "$0")/../.."
 . tests/integration/src-common.inc
 src_need_pmcd python3
 src_tmp
+[ -x "$B/mcmark" ] || src_fail "no $B/mcmark"
 
 cat >"$T/work.sh" <<'W'
 T=$1 MARK=$3
