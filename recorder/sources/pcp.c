@@ -120,18 +120,20 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_hos
 static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 {
 	pcp_priv *p = s->priv;
-	const rec_mem_choice *mc = rec_memtraffic_choose(c);
+	/* the memory-traffic decision costs a pmcd query and perf probes:
+	 * only when the mem group is wanted */
+	const rec_mem_choice *mc = (c->groups & REC_G_MEM) ? rec_memtraffic_choose(c) : NULL;
 
 	for (const char *const *e = c->events; e && *e; e++)
 		if (src_pcp_metrics_add_spec(s, &p->hs, c, *e) != 0)
 			return -1;
 	if (!c->events && src_pcp_metrics_add_groups(s, &p->hs, c) != 0)
 		return -1;
-	if ((c->groups & REC_G_MEM) && mc->path == REC_MEM_PCP) {
+	if (mc && mc->path == REC_MEM_PCP) {
 		if (src_pcp_metrics_add_mem(s, &p->hs, c, mc) != 0)
 			return -1;
 		p->mem_on = 1;
-	} else if (c->groups & REC_G_MEM) {
+	} else if (mc) {
 		/* --list shows the memory-traffic decision here too */
 		src_mcsrc_fmt(s->why, sizeof s->why, "%s", mc->why);
 	}
