@@ -48,7 +48,7 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 	cx->xcap = 0;
 }
 
-static int codec_scratch(mcz_codec_ctx *cx, size_t n)
+int mcz_codec_scratch(mcz_codec_ctx *cx, size_t n)
 {
 	if (n <= cx->xcap)
 		return 0;
@@ -79,9 +79,11 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
 	mcz_buf_uv(f, raw->len);
 	size_t z = 0;
+	/* small columns are cheap to compress hard, and gain the most from it */
+	int level = raw->len < 4096 && cx->level < 19 ? 19 : cx->level;
 	if (raw->len >= 16 && (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
-				      cx->level);
+				      level);
 	if (z && !ZSTD_isError(z) && z < raw->len) {
 		f->len += z;
 	} else {
@@ -130,6 +132,14 @@ static void codec_cand(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mc
 	codec_try(cx, codec, flags, r, ok);
 }
 
+static int codec_same(const uint64_t *x, size_t m)
+{
+	for (size_t j = 1; j < m; j++)
+		if (x[j] != x[0])
+			return 0;
+	return 1;
+}
+
 /* Digits k (0..9) such that every value is exactly n / 10^k, or -1. */
 static int codec_decimals(const uint64_t *bits, size_t m, int64_t *n)
 {
@@ -169,7 +179,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		mcz_buf_uv(out, 0);
 		return;
 	}
-	if (codec_scratch(cx, m)) {
+	if (mcz_codec_scratch(cx, m)) {
 		out->err = MCZ_E_NOMEM;
 		return;
 	}
@@ -214,6 +224,11 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			prev->t = t[i];
 			prev->have = 1;
 		}
+		size_t same = 1;
+		while (same < m - 1 && x[same + 1] == x[1])
+			same++;
+		if (m > 2 && same == m - 1)
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x + 1, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_SHUF, flags, &head, MCZ_PACK_SHUFFLE, x + 1, m - 1,
 			   &ok);
@@ -232,6 +247,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			if (!isnan(v[i].f))
 				sum->sum += v[i].f;
 		}
+		if (m > 1 && codec_same(x, m))
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_FLOAT, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 		int64_t *q = (int64_t *)y;
 		int k = codec_decimals(x, m, q);
@@ -255,6 +272,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			mcz_bucket_add(sum, g, t[i]);
 			sum->sum += g;
 		}
+		if (m > 1 && codec_same(x, m))
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
 		codec_cand(cx, MCZ_CODEC_INT_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 	}
@@ -323,6 +342,8 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 /* Which codecs a stream of this kind and type may use. */
 static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
 {
+	if (codec == MCZ_CODEC_CONST)
+		return 1;
 	if (d->kind == MCZ_COUNTER)
 		return codec == MCZ_CODEC_COUNTER || codec == MCZ_CODEC_COUNTER_SHUF ||
 		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
@@ -332,13 +353,19 @@ static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
 }
 
 /* Decode the m present values of a column body into x (bits of each). */
-static int codec_values(mcz_codec_ctx *cx, mcz_cur *c, uint8_t codec, size_t m, uint64_t *x,
-			uint64_t *dl, int64_t *first_dt)
+static int codec_values(mcz_codec_ctx *cx, const mcz_stream_desc *d, mcz_cur *c, uint8_t codec,
+			size_t m, uint64_t *x, uint64_t *dl, int64_t *first_dt)
 {
 	uint64_t *y = cx->y;
 	int shuf = codec == MCZ_CODEC_COUNTER_SHUF || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
 		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT;
 	int packing = shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT;
+	if (codec == MCZ_CODEC_CONST && d->kind != MCZ_COUNTER) {
+		uint64_t v0 = mcz_cur_uv(c);
+		for (size_t j = 0; j < m; j++)
+			x[j] = v0;
+		return c->err;
+	}
 	if (codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT_DEC) {
 		int k = codec == MCZ_CODEC_FLOAT_DEC ? mcz_cur_u8(c) : 0;
 		if (k > 9 || mcz_pack_get(c, packing, y, m))
@@ -366,7 +393,17 @@ static int codec_values(mcz_codec_ctx *cx, mcz_cur *c, uint8_t codec, size_t m, 
 	x[0] = mcz_cur_uv(c);
 	dl[0] = mcz_cur_uv(c);
 	*first_dt = (int64_t)mcz_cur_uv(c);
-	if (c->err || *first_dt < 0 || mcz_pack_get(c, packing, y, m - 1))
+	if (codec == MCZ_CODEC_CONST) {
+		/* "m is at least 3 for a CONST counter column" */
+		uint64_t d0 = mcz_cur_uv(c);
+		if (m < 3)
+			return MCZ_E_CORRUPT;
+		for (size_t j = 0; j + 1 < m; j++)
+			y[j] = d0;
+	} else if (mcz_pack_get(c, packing, y, m - 1)) {
+		return MCZ_E_CORRUPT;
+	}
+	if (c->err || *first_dt < 0)
 		return MCZ_E_CORRUPT;
 	int dod = codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
 	for (size_t j = 1; j < m; j++) {
@@ -414,11 +451,11 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 		memset(present, 1, n);
 	}
 	/* x holds the values, and for counters the scratch of v holds deltas */
-	if (codec_scratch(cx, 2 * m))
+	if (mcz_codec_scratch(cx, 2 * m))
 		return MCZ_E_NOMEM;
 	uint64_t *x = cx->x, *dl = cx->x + m;
 	int64_t fdt = 0;
-	if (codec_values(cx, &c, codec, m, x, dl, &fdt) || c.err || mcz_cur_left(&c))
+	if (codec_values(cx, d, &c, codec, m, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	if (first_dt)
 		*first_dt = fdt;

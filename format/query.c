@@ -297,7 +297,7 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 		size_t cl;
 		if (mcz_block_parse(p, r->size - k->off, &h) ||
 		    mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
-		    mcz_chunk_col(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
+		    mcz_chunk_col_raw(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
 			return MCZ_E_CORRUPT;
 		*bytes += cl;
 	}
