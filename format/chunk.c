@@ -56,7 +56,7 @@ int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n
 			size_t o = table[slot] - 1;
 			if (lens[o + 1] == lens[s + 1] &&
 			    !memcmp(body.p + start[o], body.p + at, lens[s + 1])) {
-				body.len = at; /* "SAME: varint id of an earlier stream" */
+				body.len = at; /* a SAME column instead */
 				mcz_buf_u8(&body, MCZ_CODEC_SAME);
 				mcz_buf_u8(&body, 0);
 				mcz_buf_uv(&body, 0);
