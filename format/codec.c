@@ -80,7 +80,7 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	mcz_buf_uv(f, raw->len);
 	size_t z = 0;
 	/* small columns are cheap to compress hard, and gain the most from it */
-	int level = raw->len < 4096 && cx->level < 19 ? 19 : cx->level;
+	int level = raw->len < 1024 && cx->level < 19 ? 19 : cx->level;
 	if (raw->len >= 16 && (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
 				      level);
