@@ -82,6 +82,8 @@ BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 
 .PHONY: all check bench fuzz demo install deps clean units
+# Keep objects of pattern-built programs (no rebuild on every make).
+.SECONDARY:
 all: $(PROGS) $(SAMPLES) bin
 
 # bin/ holds links to the current build so scripts and users find the programs.
@@ -147,6 +149,10 @@ bench: all $(BENCHES) $(TOOLS)
 # libFuzzer builds: clang only, separate objects.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -pthread
 fuzz: $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
+# The theme parser is viewer code; its target takes only theme.c.
+build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)

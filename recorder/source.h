@@ -1,7 +1,7 @@
 /* source.h: the interface every mcrec source implements (one file each under
  * recorder/sources/), and the door between the recorder core and them.
  *
- * Life of a source, driven by recorder/mcrec.c:
+ * Life of a source, driven by recorder/mcrec.c (mcrec_run):
  *
  *     probe   -> says whether it can run here; if not, why and the fix
  *     streams -> declares its streams (rec_streams_add), bound to topology
@@ -68,6 +68,11 @@ typedef struct rec_ctx {
 	int32_t (*topo_machine)(void);
 	int32_t (*topo_gpu)(int index);
 	int32_t (*topo_nic)(const char *ifname);
+	/* 1: this recorder records node-wide streams (CPU utilisation of every
+	 * core, network, uncore memory...); 0 for all but one recorder per
+	 * node under mpirun/srun (node-local rank > 0). */
+	int node_streams;
+	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -96,13 +101,26 @@ struct rec_source {
 	const rec_source_ops *ops;
 	void *priv;
 	size_t first, n;     /* its slice of the row, set by the recorder */
-	char why[256];       /* unavailable: the reason */
-	char fix[256];       /* unavailable: what the user can do */
-	int fatal;           /* the user asked for it by name (-e): failing is an error */
+	char why[512];       /* unavailable: the reason */
+	char fix[512];       /* unavailable: what the user can do */
+	int fatal;           /* the user asked for it by name (-e): failing is an error;
+				a source may clear it when its failure must not stop
+				the recording (pcp: pmcd down, host unknown) */
+	int absent;          /* unavailable only because the hardware or its
+				library is not on this machine (no GPU, no RAPL,
+				no local pmcd): --list says why, a recording
+				does not repeat it on every run */
 };
 
-/* Record why a source cannot run and how to fix it; returns -1. */
+/* Record why a source cannot run and how to fix it; returns -1.  An
+ * available source may also fill why/fix (directly) to say what part of it
+ * is missing, e.g. perf without hardware counters; --list prints it. */
 int rec_unavailable(rec_source *s, const char *why, const char *fix);
+
+/* For sources that receive marks (the mark source): hand one to the
+ * recorder.  t_mono is CLOCK_MONOTONIC ns when the mark was made.  Never
+ * blocks; returns -1 when the mark was dropped (queue full, no recording). */
+int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const char *text);
 
 /* The sources compiled in, in the order they are probed. */
 extern const rec_source_ops src_perf_ops, src_proc_ops, src_net_ops, src_mark_ops,

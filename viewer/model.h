@@ -26,6 +26,7 @@
 #include "../format/mcz.h"
 
 struct vw_phases; /* viewer/phase.h */
+struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 
 /* One stream of one file, as the viewer shows it. */
 typedef struct vw_stream {
@@ -47,6 +48,14 @@ typedef struct vw_row {
 	int depth;                  /* 1 for members shown under an expanded group */
 	size_t group;               /* for members: the group row's index in m->groups */
 } vw_row;
+
+/* A mark of any file, on the dataset's time axis (sorted by t). */
+typedef struct vw_mark {
+	int64_t t;
+	int kind;                   /* mcz_mark_kind */
+	const char *text;           /* owned by the file's reader */
+	size_t file_index;
+} vw_mark;
 
 /* Value of a row over one column of time, in display units (counters as per-second rates
  * times scale; gauges as values times scale). */
@@ -88,6 +97,12 @@ typedef struct vw_model {
 	char status[256];
 	int status_warn;
 	int view;                   /* index of the current view */
+	/* added by the viewer engineer (extensions; existing fields unchanged) */
+	int64_t *offsets;           /* per file: add to file time to get dataset time */
+	vw_mark *marks;             /* every file's marks, dataset time, sorted */
+	size_t nmarks;
+	int64_t min_width;          /* narrowest window zoom allows (ns) */
+	struct vw_model_cache *cache;
 } vw_model;
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
@@ -102,12 +117,34 @@ void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
 void vw_model_set_filter(vw_model *m, const char *pattern);
 void vw_model_toggle_group(vw_model *m, size_t row);
 
-/* Per-column values of a row over the window split into n columns. */
+/* Per-column values of a row over the window split into n columns, for
+ * drawing: zoomed in closer than the sampling, each sample also covers the
+ * columns of the time it stands for (a counter's interval before it, a
+ * gauge's time until the next sample); gaps over 1.5 intervals stay empty.
+ * vw_model_stream_buckets gives the exact per-bucket statistics. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
 /* Values of one stream over [t0, t1) split into n buckets (any window). */
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
 			    vw_bucket *out);
 /* The value of a stream at time t (the sample covering t), display units; NaN if none. */
 double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
+/* The same, also giving the covering sample's time (dataset axis) in *ts.
+ * Covering sample: for counters the first sample at or after t (its delta is
+ * the interval that contains t); for gauges the last sample at or before t
+ * (the first one if t is earlier).  Returns 0, or -1 when there is none. */
+int vw_model_sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *ts);
+
+/* Time of the centre of column col of n over the window, and the column of
+ * time t (may be < 0 or >= n when t is outside the window). */
+int64_t vw_model_col_time(const vw_model *m, int col, int n);
+int vw_model_time_col(const vw_model *m, int64_t t, int n);
+/* Move the cursor to t (clamped to the window); drops nothing else. */
+void vw_model_set_cursor(vw_model *m, int64_t t);
+/* Display unit of a stream: "B/s" for a counter in "B", "W" for a gauge in W. */
+const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
+/* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
+int64_t vw_model_interval(const vw_model *m, size_t stream);
+/* Mark nearest to t within tol ns, or NULL. */
+const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
 
 #endif

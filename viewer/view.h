@@ -21,7 +21,7 @@
 
 struct vw_model;
 
-/* Colour roles; a theme (themes/*.theme) maps each to colours. */
+/* Colour roles; a theme (themes/NAME.theme) maps each to colours. */
 typedef enum vw_role {
 	VW_C_NORMAL = 0,
 	VW_C_DIM,
@@ -56,6 +56,7 @@ typedef struct vw_cell {
 typedef struct vw_canvas {
 	int w, h;
 	int ascii;     /* 1: only ASCII glyphs may be drawn (--ascii, C locale) */
+	int blocks;    /* 1: block glyphs for sparklines instead of braille (--blocks) */
 	vw_cell *cells;
 } vw_canvas;
 
@@ -82,7 +83,7 @@ enum vw_result {
 	VW_R_RECOMPUTE = 1u << 4, /* model data changed (phases, window): refresh caches */
 };
 
-/* Actions: keys map to these through the table in viewer/keys.c, so help,
+/* Actions: keys map to these through the table in viewer/keys.c (keys.h), so help,
  * remapping and tests are data. */
 typedef enum vw_action {
 	VW_ACT_NONE = 0,
@@ -104,6 +105,7 @@ typedef enum vw_action {
 	VW_ACT_METRIC,        /* 'm': next colouring metric (topology) */
 	VW_ACT_LAYOUT,        /* 'L': sunburst <-> icicle */
 	VW_ACT_MOUSE,         /* details in vw_input */
+	VW_ACT_CURSOR_LEFT, VW_ACT_CURSOR_RIGHT, /* ',' '.': move the time cursor one column */
 	VW_ACT_COUNT
 } vw_action;
 
@@ -127,5 +129,10 @@ typedef struct vw_view {
 } vw_view;
 
 extern const vw_view view_timeline, view_phases, view_topology;
+
+/* Every view, in Tab order, NULL-terminated (viewer/views.c: add one line). */
+extern const vw_view *const vw_views[];
+/* The view named name (or a unique prefix of it), or -1. */
+int vw_views_find(const char *name);
 
 #endif

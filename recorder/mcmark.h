@@ -1,0 +1,91 @@
+/* mcmark.h: marks from an application into the mcrec recording it runs under.
+ *
+ * A single header, no library to link:
+ *
+ *     #include "mcmark.h"
+ *     mcmark("DMC start");          // a point in time
+ *     mcmark_begin("resort");       // a region ...
+ *     ...
+ *     mcmark_end();                 // ... ends here (the innermost open one)
+ *
+ * Under mcrec the environment holds MCMARK_FD, the number of a descriptor
+ * the recorder passes down to its child (and so to every process the child
+ * starts, e.g. the `mcmark` command in a shell script).  Each mark is one
+ * datagram "K <ns> <pid> <text>" where K is P, B or E and <ns> is
+ * CLOCK_MONOTONIC at the call, so the mark carries the time it was made, not
+ * the time the recorder read it.  Without MCMARK_FD every call is a no-op
+ * costing one branch.
+ *
+ * Why a datagram socket (socketpair AF_UNIX/SOCK_DGRAM) and not a pipe: a
+ * datagram keeps each mark whole, and send(MSG_NOSIGNAL|MSG_DONTWAIT) never
+ * raises SIGPIPE in the application if the recorder died, and never blocks it
+ * if the recorder is slow (the mark is dropped instead).
+ *
+ * Thread-safe: each call is a single send().  Texts are cut at 200 bytes.
+ */
+#ifndef MCMARK_H
+#define MCMARK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MCMARK_ENV "MCMARK_FD"
+#define MCMARK_TEXT_MAX 200
+
+/* The descriptor from the environment, looked up once: -1 = not under mcrec. */
+static inline int mcmark_fd_(void)
+{
+	static int fd = -2;
+	if (fd == -2) {
+		const char *e = getenv(MCMARK_ENV);
+		char *end = NULL;
+		long v = e ? strtol(e, &end, 10) : -1;
+		fd = (e && end != e && *end == '\0' && v >= 0 && v < 1 << 20) ? (int)v : -1;
+	}
+	return fd;
+}
+
+static inline void mcmark_send_(char kind, const char *text)
+{
+	int fd = mcmark_fd_();
+	if (fd < 0)
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	char buf[MCMARK_TEXT_MAX + 64];
+	int n = snprintf(buf, sizeof buf, "%c %lld %ld %.*s", kind,
+			 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid(),
+			 MCMARK_TEXT_MAX, text ? text : "");
+	if (n > 0)
+		(void)send(fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
+			   MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* A point mark. */
+static inline void mcmark(const char *text)
+{
+	mcmark_send_('P', text);
+}
+
+/* Start of a region named text. */
+static inline void mcmark_begin(const char *text)
+{
+	mcmark_send_('B', text);
+}
+
+/* End of the innermost open region. */
+static inline void mcmark_end(void)
+{
+	mcmark_send_('E', "");
+}
+
+/* 1 when running under mcrec (marks are recorded). */
+static inline int mcmark_active(void)
+{
+	return mcmark_fd_() >= 0;
+}
+
+#endif

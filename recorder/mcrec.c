@@ -1,0 +1,422 @@
+/* mcrec.c: one recording from start to end (mcrec_run).
+ *
+ *  1. topology (hwloc, recorder/topology.h) and the sources: probe, streams
+ *  2. fork the command, stopped before exec; start the sources on its pid
+ *  3. open the .mcz file: metadata, topology, stream descriptors
+ *  4. let the command exec; sample at t0 + k*interval on the main thread;
+ *     a writer thread (spool.c) encodes and writes
+ *  5. when the command ends: one last sample, its exit status in the file
+ *     (metadata and a mark), stop, close (index, trailer)
+ *
+ * SIGINT/SIGTERM/SIGHUP sent to mcrec are forwarded to the command (a
+ * terminal's Ctrl-C already reaches it through the process group, so those
+ * are not sent twice), and recording goes on until it exits.  A full disk
+ * stops the recording with one message while the command keeps running.
+ */
+#include "rec.h"
+#include "topology.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static rec_topology mcrec_topo;
+static int mcrec_topo_loaded;
+static rec_spool *mcrec_spool;
+static volatile sig_atomic_t mcrec_child_pid;
+static volatile sig_atomic_t mcrec_got_signal;
+
+/* ---- topology lookups for sources --------------------------------------- */
+
+static int32_t mcrec_topo_pu(int cpu)
+{
+	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_PU, cpu) : -1;
+}
+static int32_t mcrec_topo_numa(int node)
+{
+	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_NUMA, node) : -1;
+}
+static int32_t mcrec_topo_package(int pkg)
+{
+	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_PACKAGE, pkg) : -1;
+}
+static int32_t mcrec_topo_machine(void)
+{
+	return mcrec_topo_loaded && mcrec_topo.n ? 0 : -1;
+}
+static int32_t mcrec_topo_gpu(int index)
+{
+	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_GPU, index) : -1;
+}
+static int32_t mcrec_topo_nic(const char *ifname)
+{
+	return mcrec_topo_loaded ? rec_topology_find_nic(&mcrec_topo, ifname) : -1;
+}
+
+void mcrec_context(const rec_options *o, rec_ctx *c, const char *const *events)
+{
+	char err[256];
+	if (!mcrec_topo_loaded) {
+		if (rec_topology_load(&mcrec_topo, getenv("MCREC_TOPOLOGY"), err, sizeof err) == 0)
+			mcrec_topo_loaded = 1;
+		else if (!o->quiet)
+			fprintf(stderr, "mcrec: no topology (%s); streams are not bound to CPUs\n", err);
+	}
+	memset(c, 0, sizeof *c);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	c->ncpus = n > 0 ? (int)n : 1;
+	c->system_wide = o->system_wide;
+	c->groups = o->groups;
+	c->interval_ns = o->interval_ns;
+	c->events = events;
+	c->pcp_host = o->pcp_host;
+	c->papi_multiplex = o->papi_multiplex;
+	c->topo_pu = mcrec_topo_pu;
+	c->topo_numa = mcrec_topo_numa;
+	c->topo_package = mcrec_topo_package;
+	c->topo_machine = mcrec_topo_machine;
+	c->topo_gpu = mcrec_topo_gpu;
+	c->topo_nic = mcrec_topo_nic;
+	c->node_streams = rec_outname_local_rank() <= 0;
+}
+
+int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const char *text)
+{
+	return mcrec_spool ? rec_spool_mark(mcrec_spool, t_mono, kind, source, text) : -1;
+}
+
+/* ---- signals -------------------------------------------------------------- */
+
+static void mcrec_on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	mcrec_got_signal = sig;
+	/* Forward what another process sent; a terminal's signal (SI_KERNEL)
+	 * has reached the command already through the process group. */
+	if (mcrec_child_pid > 0 && si && si->si_code != SI_KERNEL)
+		kill((pid_t)mcrec_child_pid, sig);
+}
+
+static void mcrec_on_chld(int sig)
+{
+	(void)sig; /* only to interrupt the sleep */
+}
+
+static void mcrec_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = mcrec_on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = mcrec_on_chld;
+	sa.sa_flags = 0;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
+{
+	char buf[4096], host[256];
+	struct utsname u;
+	size_t at = 0;
+	for (char **a = o->argv; *a && at < sizeof buf - 1; a++)
+		at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", a == o->argv ? "" : " ", *a);
+	mcz_writer_meta(w, "command", buf);
+	if (gethostname(host, sizeof host) == 0) {
+		host[sizeof host - 1] = '\0';
+		mcz_writer_meta(w, "host", host);
+	}
+	if (getcwd(buf, sizeof buf))
+		mcz_writer_meta(w, "cwd", buf);
+	if (getenv("USER"))
+		mcz_writer_meta(w, "user", getenv("USER"));
+	time_t t = (time_t)(wall0 / 1000000000LL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mcz_writer_meta(w, "start_wall", buf);
+	snprintf(buf, sizeof buf, "%lld", (long long)o->interval_ns);
+	mcz_writer_meta(w, "interval_ns", buf);
+	mcz_writer_meta(w, "recorder", "mcrec 1.0");
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.machine);
+		mcz_writer_meta(w, "kernel", buf);
+	}
+	int rank = rec_outname_rank();
+	if (rank >= 0) {
+		snprintf(buf, sizeof buf, "%d", rank);
+		mcz_writer_meta(w, "rank", buf);
+	}
+	mcz_writer_meta(w, "mode", o->system_wide ? "system-wide" : "command");
+}
+
+static int mcrec_open_file(mcz_writer **w, const char *path, const rec_options *o,
+			   const rec_sourceset *ss, int64_t wall0)
+{
+	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
+	wo.wall_epoch_ns = wall0;
+	wo.chunk_ns = 1000000000LL; /* SIGKILL loses at most about a second */
+	int rc = mcz_writer_open(w, path, &wo);
+	if (rc != MCZ_OK)
+		return rc;
+	mcrec_meta(*w, o, wall0);
+	if (mcrec_topo_loaded)
+		mcz_writer_topology(*w, mcrec_topo.objs, mcrec_topo.n);
+	for (size_t i = 0; i < ss->n; i++)
+		for (size_t k = 0; ss->state[i] == 1 && k < ss->st[i].n; k++) {
+			uint32_t id;
+			if ((rc = mcz_writer_add_stream(*w, &ss->st[i].d[k], &id)) != MCZ_OK)
+				return rc;
+		}
+	return MCZ_OK;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+struct mcrec_run {
+	const rec_options *o;
+	rec_sourceset ss;
+	mcz_writer *w;
+	rec_spool *sp;
+	rec_child ch;
+	char path[4096];
+	int64_t t0, ticks;
+	uint64_t missed;
+	int recording, wstatus, child_done, last_status_s;
+};
+
+static void mcrec_sample(struct mcrec_run *r)
+{
+	mcz_value *v;
+	uint8_t *present;
+	int64_t t = rec_clock_now();
+	/* A full ring (writer far behind) drops this row, counted. */
+	if (rec_spool_row(r->sp, &v, &present) == 0) {
+		rec_sourceset_read(&r->ss, v, present);
+		rec_spool_commit(r->sp, t - r->t0);
+	}
+	r->ticks++;
+}
+
+static void mcrec_status(struct mcrec_run *r, int final)
+{
+	uint64_t rows, dropped, bytes;
+	rec_spool_stats(r->sp, &rows, &dropped, &bytes);
+	double el = (double)(rec_clock_now() - r->t0) * 1e-9;
+	if (!final) {
+		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f %s%s\033[K", el,
+			(unsigned long long)r->ticks, r->ss.nstreams,
+			bytes < 1048576 ? (double)bytes / 1024.0 : (double)bytes / 1048576.0,
+			bytes < 1048576 ? "KiB" : "MiB", dropped ? "  (dropping: disk slow)" : "");
+		return;
+	}
+	char how[128];
+	struct stat st;
+	rec_launch_describe(r->wstatus, how, sizeof how);
+	if (stat(r->path, &st) == 0)
+		bytes = (uint64_t)st.st_size;
+	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams in %.1f s, %.1f KiB; %s %s\n",
+		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams, el,
+		(double)bytes / 1024.0, r->o->argv[0], how);
+	if (dropped || r->missed)
+		fprintf(stderr, "mcrec: %llu samples dropped (writer behind), %llu ticks missed "
+			"(machine busy)\n", (unsigned long long)dropped, (unsigned long long)r->missed);
+}
+
+/* The writer failed (disk full): say it once, stop sampling. */
+static void mcrec_check_writer(struct mcrec_run *r)
+{
+	int e;
+	int rc = r->recording ? rec_spool_failed(r->sp, &e) : 0;
+	if (!rc)
+		return;
+	r->recording = 0;
+	if (rc == MCZ_E_NOSPC || (rc == MCZ_E_IO && e == ENOSPC))
+		fprintf(stderr, "%smcrec: %s: disk full; recording stopped at %.1f s (the file keeps "
+			"what was written); %s keeps running\n", isatty(2) ? "\r\033[K" : "", r->path,
+			(double)(rec_clock_now() - r->t0) * 1e-9, r->o->argv[0]);
+	else
+		fprintf(stderr, "%smcrec: %s: write failed: %s%s%s; recording stopped, %s keeps "
+			"running\n", isatty(2) ? "\r\033[K" : "", r->path, mcz_strerror(rc),
+			e ? ": " : "", e ? strerror(e) : "", r->o->argv[0]);
+}
+
+static void mcrec_loop(struct mcrec_run *r)
+{
+	int64_t planned = rec_clock_now();
+	while (!r->child_done) {
+		if (r->recording)
+			mcrec_sample(r);
+		pid_t w = waitpid(r->ch.pid, &r->wstatus, WNOHANG);
+		if (w == r->ch.pid) {
+			r->child_done = 1;
+			break;
+		}
+		mcrec_check_writer(r);
+		int el = (int)((rec_clock_now() - r->t0) / 1000000000LL);
+		if (r->recording && !r->o->quiet && isatty(2) && el != r->last_status_s) {
+			r->last_status_s = el;
+			mcrec_status(r, 0);
+		}
+		uint64_t missed;
+		planned = rec_clock_next(planned, rec_clock_now(), r->o->interval_ns, &missed);
+		r->missed += missed;
+		/* Sleep to the deadline; a signal (SIGCHLD) wakes us to check the child. */
+		while (rec_clock_sleep_until(planned) != 0) {
+			w = waitpid(r->ch.pid, &r->wstatus, WNOHANG);
+			if (w == r->ch.pid) {
+				r->child_done = 1;
+				break;
+			}
+		}
+	}
+	/* The last sample: final counts, the marks the command sent last. */
+	if (r->recording)
+		mcrec_sample(r);
+}
+
+static int mcrec_fail(struct mcrec_run *r, int status)
+{
+	if (r->ch.pid > 0) {
+		kill(r->ch.pid, SIGKILL);
+		waitpid(r->ch.pid, NULL, 0);
+	}
+	rec_spool_free(r->sp);
+	if (r->w) {
+		mcz_writer_close(r->w);
+		unlink(r->path);
+	}
+	rec_sourceset_free(&r->ss);
+	return status;
+}
+
+int mcrec_run(const rec_options *o)
+{
+	struct mcrec_run r;
+	char err[512];
+	rec_ctx base;
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	r.ch.pid = -1;
+
+	mcrec_context(o, &base, NULL);
+	if (rec_sourceset_open(&r.ss, o, &base, 0, err, sizeof err)) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		rec_sourceset_free(&r.ss);
+		return 2;
+	}
+	int64_t wall0 = rec_clock_wall();
+	if (rec_outname_expand(o->output, o->argv[0], wall0 / 1000000000LL, r.path, sizeof r.path,
+			       err, sizeof err)) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		return mcrec_fail(&r, 2);
+	}
+	mcrec_signals();
+	if (rec_launch_fork(&r.ch, o->argv, err, sizeof err)) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		return mcrec_fail(&r, 1);
+	}
+	mcrec_child_pid = r.ch.pid;
+	if (rec_sourceset_start(&r.ss, r.ch.pid, err, sizeof err)) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		return mcrec_fail(&r, 2);
+	}
+	r.t0 = rec_clock_now();
+	wall0 = rec_clock_wall();
+	int rc = mcrec_open_file(&r.w, r.path, o, &r.ss, wall0);
+	if (rc != MCZ_OK) {
+		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,
+			rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
+		if (r.w)
+			mcz_writer_close(r.w), r.w = NULL, unlink(r.path);
+		return mcrec_fail(&r, 2);
+	}
+	size_t cap = (size_t)(4000000000LL / o->interval_ns) + 64;
+	if (rec_spool_new(&r.sp, r.w, r.ss.nstreams, cap, r.t0, 1000000000LL)) {
+		fprintf(stderr, "mcrec: out of memory\n");
+		return mcrec_fail(&r, 1);
+	}
+	mcrec_spool = r.sp;
+	/* The first row before the command runs: every counter's starting
+	 * point (perf counters are still 0 until its exec). */
+	mcrec_sample(&r);
+	int status;
+	if (rec_launch_go(&r.ch, o->argv[0], &status, err, sizeof err)) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		waitpid(r.ch.pid, NULL, 0);
+		r.ch.pid = -1;
+		mcrec_spool = NULL;
+		return mcrec_fail(&r, status);
+	}
+	/* Said once the command runs, so that a failed start is one line. */
+	if (!o->quiet)
+		for (size_t i = 0; i < r.ss.n; i++)
+			if (r.ss.state[i] == -1 && !r.ss.src[i].absent &&
+			    strncmp(r.ss.src[i].why, "group", 5) != 0)
+				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
+					r.ss.src[i].why);
+	if (rec_spool_start(r.sp)) {
+		fprintf(stderr, "mcrec: cannot start the writer thread\n");
+		return mcrec_fail(&r, 1);
+	}
+	/* The sampling thread alone: the writer and helper threads exist now
+	 * and keep their normal policy.  A 1 us timer slack instead of 50 us
+	 * lets clock_nanosleep wake closer to the deadline. */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	if (o->realtime) {
+		struct sched_param sp = {.sched_priority = o->realtime};
+		int e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		if (e && !o->quiet)
+			fprintf(stderr, "mcrec: --realtime: %s; sampling at normal priority\n",
+				strerror(e));
+	}
+	r.recording = 1;
+	mcrec_loop(&r);
+	mcrec_child_pid = 0;
+
+	char how[128];
+	rec_launch_describe(r.wstatus, how, sizeof how);
+	rec_spool_mark(r.sp, rec_clock_now(), MCZ_MARK_POINT, (uint32_t)r.ch.pid, how);
+	rec_sourceset_stop(&r.ss);
+	rc = rec_spool_stop(r.sp);
+	mcrec_check_writer(&r);
+	mcrec_spool = NULL;
+	char num[32];
+	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
+	mcz_writer_meta(r.w, "exit_status", num);
+	mcz_writer_meta(r.w, "exit", how);
+	/* What recording cost: CPU time of mcrec's own threads (not the command's). */
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		snprintf(num, sizeof num, "%.6f", (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		mcz_writer_meta(r.w, "recorder_cpu_s", num);
+	}
+	int crc = mcz_writer_close(r.w);
+	r.w = NULL;
+	if (!o->quiet)
+		mcrec_status(&r, 1);
+	if (crc != MCZ_OK && rc == MCZ_OK)
+		fprintf(stderr, "mcrec: %s: closing: %s (the file opens with what was written)\n",
+			r.path, mcz_strerror(crc));
+	rec_spool_free(r.sp);
+	rec_sourceset_free(&r.ss);
+	return rec_launch_status(r.wstatus);
+}

@@ -1,0 +1,157 @@
+/* options.c: mcrec's command line, in perf's manner: options first, then the
+ * command (after `--`, or at the first word that is not an option):
+ *
+ *     mcrec [-i 10ms] [-o run.%h.%r.mcz] [-e perf:instructions,net:eth0]
+ *           [-g core,mem] [-a] [-q] -- command [args...]
+ *     mcrec --list
+ */
+#include "rec.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rec_options_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mcrec [options] [--] command [args...]\n"
+		"       mcrec --list [-g GROUPS] [-e EVENTS]\n"
+		"Run a command and record what the machine does meanwhile into a .mcz file.\n"
+		"\n"
+		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%p pid, %%t start time\n"
+		"                        (default: <command>-<host>-<time>.mcz)\n"
+		"  -i, --interval TIME   sampling interval: 100 (ms), 10ms, 0.5s (default 100ms,\n"
+		"                        at least 1ms)\n"
+		"  -e, --event LIST      events to record, SOURCE:EVENT,...: perf:instructions,\n"
+		"                        perf:uncore_imc_0/cas_count_read/, net:eth0, papi:PAPI_TOT_INS,\n"
+		"                        pcp:kernel.all.load; a bare name is a perf event\n"
+		"  -g, --groups LIST     core, mem, net, os, gpu, power, all (default: all that are\n"
+		"                        available and cheap)\n"
+		"  -a, --all-cpus        count the whole machine, not only the command\n"
+		"  -r, --realtime[=PRIO] sample from a SCHED_FIFO thread (default priority 1), as\n"
+		"                        perf record -r: steadier ticks on a busy machine\n"
+		"      --pcp-host HOST   pmcd to ask for pcp: events (default local)\n"
+		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
+		"  -l, --list            list sources and streams, and why any are unavailable\n"
+		"  -q, --quiet           no status line, no summary\n"
+		"  -h, --help            this help      -V, --version  version\n"
+		"\n"
+		"The command's exit status is mcrec's (128+N when signal N killed it).\n"
+		"Applications add marks with recorder/mcmark.h, shell scripts with mcmark(1).\n"
+		"See mcrec(1).\n");
+}
+
+static int options_add_events(rec_options *o, const char *list)
+{
+	char *dup = strdup(list);
+	if (!dup)
+		return -1;
+	/* Split at commas, but not inside a PMU's "pmu/a=1,b=2/". */
+	char *start = dup;
+	int depth = 0;
+	for (char *p = dup;; p++) {
+		if (*p == '/')
+			depth = !depth;
+		if ((*p == ',' && !depth) || *p == '\0') {
+			int end = *p == '\0';
+			*p = '\0';
+			char **ne = realloc(o->events, (o->nevents + 1) * sizeof *ne);
+			if (!ne || !(ne[o->nevents] = strdup(start))) {
+				if (ne)
+					o->events = ne;
+				free(dup);
+				return -1;
+			}
+			o->events = ne;
+			o->nevents++;
+			start = p + 1;
+			if (end)
+				break;
+		}
+	}
+	free(dup);
+	return 0;
+}
+
+int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t errlen)
+{
+	static const struct option lo[] = {
+		{"output", required_argument, 0, 'o'}, {"interval", required_argument, 0, 'i'},
+		{"event", required_argument, 0, 'e'},  {"events", required_argument, 0, 'e'},
+		{"groups", required_argument, 0, 'g'}, {"group", required_argument, 0, 'g'},
+		{"all-cpus", no_argument, 0, 'a'},     {"quiet", no_argument, 0, 'q'},
+		{"list", no_argument, 0, 'l'},         {"pcp-host", required_argument, 0, 'P'},
+		{"realtime", optional_argument, 0, 'r'},
+		{"papi-multiplex", no_argument, 0, 'M'},
+		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
+		{0, 0, 0, 0}};
+	int c;
+	memset(o, 0, sizeof *o);
+	o->interval_ns = 100000000LL;
+	o->groups = REC_G_ALL;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhVr", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'i':
+			if (rec_clock_parse_interval(optarg, &o->interval_ns, err, errlen))
+				return 2;
+			break;
+		case 'e':
+			if (options_add_events(o, optarg)) {
+				snprintf(err, errlen, "out of memory");
+				return 2;
+			}
+			break;
+		case 'g':
+			if (rec_registry_groups(optarg, &o->groups, err, errlen))
+				return 2;
+			o->groups_given = 1;
+			break;
+		case 'a': o->system_wide = 1; break;
+		case 'r': {
+			char *end;
+			long prio = optarg ? strtol(optarg, &end, 10) : 1;
+			if (optarg && (end == optarg || *end || prio < 1 || prio > 99)) {
+				snprintf(err, errlen, "--realtime=%s: a priority from 1 to 99", optarg);
+				return 2;
+			}
+			o->realtime = (int)prio;
+			break;
+		}
+		case 'q': o->quiet = 1; break;
+		case 'l': o->list = 1; break;
+		case 'P': o->pcp_host = optarg; break;
+		case 'M': o->papi_multiplex = 1; break;
+		case 'h': rec_options_usage(stdout); return 1;
+		case 'V': printf("mcrec (mcz) %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+			return 2;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return 2;
+		}
+	}
+	o->argv = argv + optind;
+	if (!o->list && !o->argv[0]) {
+		snprintf(err, errlen, "no command given (usage: mcrec [options] -- command [args])");
+		return 2;
+	}
+	return 0;
+}
+
+void rec_options_free(rec_options *o)
+{
+	for (size_t i = 0; i < o->nevents; i++)
+		free(o->events[i]);
+	free(o->events);
+	o->events = NULL;
+	o->nevents = 0;
+}

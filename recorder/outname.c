@@ -1,0 +1,120 @@
+/* outname.c: the output file name, and where this recorder sits in a
+ * parallel job.  -o takes a pattern: %h host (short name), %r MPI rank, %p
+ * mcrec's pid, %t start time (YYYYmmdd-HHMMSS, local), %% a percent sign.
+ * Without -o the name is <cmd>-<host>-<time>.mcz, plus .<rank> under a
+ * launcher so that ranks never overwrite each other.
+ *
+ * Ranks come from the launcher's environment: Open MPI
+ * (OMPI_COMM_WORLD_RANK / _LOCAL_RANK), MPICH/Hydra and Intel MPI (PMI_RANK,
+ * MPI_LOCALRANKID), Slurm (SLURM_PROCID / SLURM_LOCALID).
+ */
+#include "rec.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int outname_env_int(const char *const *names)
+{
+	for (; *names; names++) {
+		const char *v = getenv(*names);
+		char *end;
+		if (!v || !*v)
+			continue;
+		errno = 0;
+		long r = strtol(v, &end, 10);
+		if (!errno && !*end && r >= 0 && r <= INT_MAX)
+			return (int)r;
+	}
+	return -1;
+}
+
+int rec_outname_rank(void)
+{
+	static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+					    "SLURM_PROCID", NULL};
+	return outname_env_int(names);
+}
+
+int rec_outname_local_rank(void)
+{
+	static const char *const names[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+					    "PALS_LOCAL_RANKID", "SLURM_LOCALID", NULL};
+	return outname_env_int(names);
+}
+
+static void outname_host(char *buf, size_t len)
+{
+	if (gethostname(buf, len) != 0 || !buf[0])
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+	buf[strcspn(buf, ".")] = '\0';
+}
+
+/* Append s to out (bounded); -1 when it does not fit. */
+static int outname_put(char *out, size_t outlen, size_t *at, const char *s)
+{
+	size_t n = strlen(s);
+	if (*at + n + 1 > outlen)
+		return -1;
+	memcpy(out + *at, s, n + 1);
+	*at += n;
+	return 0;
+}
+
+int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
+		       char *out, size_t outlen, char *err, size_t errlen)
+{
+	char host[256], tbuf[32], num[32], base[128];
+	time_t t = (time_t)start_wall_s;
+	struct tm tm;
+	int rank = rec_outname_rank();
+	outname_host(host, sizeof host);
+	localtime_r(&t, &tm);
+	strftime(tbuf, sizeof tbuf, "%Y%m%d-%H%M%S", &tm);
+
+	if (!pattern) {
+		const char *b = strrchr(cmd, '/');
+		snprintf(base, sizeof base, "%s", b ? b + 1 : cmd);
+		if (!base[0])
+			snprintf(base, sizeof base, "run");
+		if (rank >= 0)
+			snprintf(out, outlen, "%s-%s-%s.%d.mcz", base, host, tbuf, rank);
+		else
+			snprintf(out, outlen, "%s-%s-%s.mcz", base, host, tbuf);
+		return 0;
+	}
+	size_t at = 0;
+	out[0] = '\0';
+	for (const char *p = pattern; *p; p++) {
+		char lit[2] = {*p, '\0'};
+		const char *piece = lit;
+		if (*p == '%') {
+			switch (p[1]) {
+			case 'h': piece = host; break;
+			case 't': piece = tbuf; break;
+			case 'p': snprintf(num, sizeof num, "%ld", (long)getpid()); piece = num; break;
+			case 'r': snprintf(num, sizeof num, "%d", rank < 0 ? 0 : rank); piece = num; break;
+			case '%': piece = "%"; break;
+			default:
+				snprintf(err, errlen, "-o %s: unknown '%%%.1s' (use %%h %%r %%p %%t %%%%)",
+					 pattern, p[1] ? p + 1 : "");
+				return -1;
+			}
+			p++;
+		}
+		if (outname_put(out, outlen, &at, piece)) {
+			snprintf(err, errlen, "-o %s: name too long", pattern);
+			return -1;
+		}
+	}
+	if (!out[0]) {
+		snprintf(err, errlen, "-o: empty file name");
+		return -1;
+	}
+	return 0;
+}

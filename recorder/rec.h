@@ -1,0 +1,179 @@
+/* rec.h: the recorder core's modules, for the files of recorder/ only
+ * (sources see recorder/source.h; nothing outside recorder/ includes this).
+ *
+ *   clock.c    interval parsing, monotonic time, absolute-deadline sleeping
+ *   spool.c    the ring between the sampling thread and the writer thread
+ *   launch.c   fork / wait for the go / exec; exit status
+ *   registry.c the source table, -e and -g distribution, rec_streams
+ *   outname.c  -o patterns (%h %r %p %t) and the MPI rank from the launcher
+ *   options.c  the command line
+ *   listing.c  --list
+ *   mcrec.c    ties them together: mcrec_run()
+ */
+#ifndef REC_H
+#define REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "source.h"
+
+/* ---- clock.c ------------------------------------------------------------- */
+
+/* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
+int64_t rec_clock_now(void);
+int64_t rec_clock_wall(void);
+/* Parse an interval: "100" (ms), "10ms", "0.5s", "500us", "2000000ns".
+ * 0 or, with err filled ("interval '0': must be at least 1 ms"), -1. */
+int rec_clock_parse_interval(const char *s, int64_t *ns, char *err, size_t errlen);
+/* Sleep until the monotonic deadline; returns early (-1) on a signal. */
+int rec_clock_sleep_until(int64_t deadline);
+/* The next planned tick after `now`: planned + k*interval with k >= 1 the
+ * smallest that lies in the future (a missed tick is skipped, never caught
+ * up in a burst).  *missed gets the number of ticks skipped. */
+int64_t rec_clock_next(int64_t planned, int64_t now, int64_t interval, uint64_t *missed);
+
+/* ---- spool.c ------------------------------------------------------------- */
+
+typedef struct rec_spool rec_spool;
+
+/* Rows of nvals values; capacity rows in the ring.  The spool owns the
+ * writer thread, which calls mcz_writer_append/mark/flush on w (no other
+ * thread touches w until rec_spool_stop returns). */
+int rec_spool_new(rec_spool **sp, mcz_writer *w, size_t nvals, size_t capacity,
+		  int64_t t0_mono, int64_t flush_ns);
+int rec_spool_start(rec_spool *sp);
+/* Sampling side: a row to fill (values, present bytes), or NULL when the
+ * ring is full (the row is counted as dropped). */
+int rec_spool_row(rec_spool *sp, mcz_value **v, uint8_t **present);
+/* Publish the row obtained last, at recording time t (ns since t0). */
+void rec_spool_commit(rec_spool *sp, int64_t t);
+/* Marks at monotonic time t_mono; any thread (serialised inside). */
+int rec_spool_mark(rec_spool *sp, int64_t t_mono, mcz_mark_kind kind, uint32_t src,
+		   const char *text);
+/* Drain, stop the thread.  Returns the writer's first error (MCZ_OK, or an
+ * mcz_err such as MCZ_E_NOSPC); w is the caller's again. */
+int rec_spool_stop(rec_spool *sp);
+/* First write error seen by the writer thread so far (0 = none); errno
+ * value at that moment in *err_no. */
+int rec_spool_failed(const rec_spool *sp, int *err_no);
+/* Counters for the status line. */
+void rec_spool_stats(const rec_spool *sp, uint64_t *rows, uint64_t *dropped, uint64_t *bytes);
+void rec_spool_free(rec_spool *sp);
+
+/* ---- launch.c ------------------------------------------------------------ */
+
+typedef struct rec_child {
+	pid_t pid;
+	int gate_fd;  /* write end: closing it lets the child exec */
+	int err_fd;   /* read end of the close-on-exec error pipe */
+} rec_child;
+
+/* Fork the child, which waits for rec_launch_go() and then execs argv. */
+int rec_launch_fork(rec_child *ch, char *const argv[], char *err, size_t errlen);
+/* Let the child exec.  0 if it did; else its errno, and *status is the
+ * shell's status (127 not found, 126 not executable) with err filled with
+ * the shell's message ("nosuch: command not found"). */
+int rec_launch_go(rec_child *ch, const char *cmd, int *status, char *err, size_t errlen);
+/* Shell-style exit status of a wait status: code, or 128+signal. */
+int rec_launch_status(int wstatus);
+/* "exited with status 3", "killed by SIGSEGV (core dumped)". */
+void rec_launch_describe(int wstatus, char *buf, size_t len);
+
+/* ---- registry.c ---------------------------------------------------------- */
+
+struct rec_streams {
+	mcz_stream_desc *d;
+	size_t n, cap;
+};
+/* rec_streams_add is declared in source.h. */
+void rec_streams_clear(rec_streams *s);
+
+/* The compiled-in sources, NULL-terminated, in probe order. */
+extern const rec_source_ops *const rec_registry[];
+/* Group mask of a -g list ("core,mem") or of an ops->groups string; -1
+ * with err on an unknown name. */
+int rec_registry_groups(const char *list, unsigned *mask, char *err, size_t errlen);
+/* Split the -e items (each "source:event", or a bare event = perf) by
+ * source: out[i] is a NULL-terminated list for rec_registry[i] or NULL.
+ * -1 with err on an unknown source. */
+int rec_registry_split_events(char *const *items, size_t n, const char **out[],
+			      char *err, size_t errlen);
+void rec_registry_free_events(const char **lists[]);
+size_t rec_registry_count(void);
+
+/* ---- outname.c ----------------------------------------------------------- */
+
+/* MPI rank and node-local rank from the launcher's environment
+ * (OMPI_COMM_WORLD_*, PMI_*, SLURM_*, MPI_LOCALRANKID); -1 if none. */
+int rec_outname_rank(void);
+int rec_outname_local_rank(void);
+/* Expand -o's pattern; NULL pattern = "<cmd>-<host>-<time>.mcz".  The time
+ * is start_wall (s).  0, or -1 with err ("-o: unknown %x"). */
+int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
+		       char *out, size_t outlen, char *err, size_t errlen);
+
+/* ---- options.c ----------------------------------------------------------- */
+
+typedef struct rec_options {
+	int64_t interval_ns;     /* -i, default 100 ms */
+	const char *output;      /* -o pattern, NULL = default name */
+	char **events;           /* -e items split at commas (owned) */
+	size_t nevents;
+	unsigned groups;         /* -g mask; REC_G_ALL when not given */
+	int groups_given;
+	int system_wide;         /* -a */
+	int quiet;               /* -q */
+	int list;                /* --list */
+	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
+	const char *pcp_host;    /* --pcp-host */
+	int papi_multiplex;      /* --papi-multiplex */
+	char **argv;             /* the command (points into main's argv) */
+} rec_options;
+
+/* 0: run; 1: done (help/version printed); 2: bad usage, err filled. */
+int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t errlen);
+void rec_options_free(rec_options *o);
+void rec_options_usage(FILE *f);
+
+/* ---- sourceset.c ----------------------------------------------------------- */
+
+/* The sources of one recording (or of --list), in registry order. */
+typedef struct rec_sourceset {
+	size_t n;                /* = rec_registry_count() */
+	rec_source *src;
+	rec_streams *st;         /* each source's declared streams */
+	rec_ctx *ctx;            /* each source's context (its -e items) */
+	int *state;              /* 0 not selected, 1 recording, -1 unavailable */
+	const char ***events;    /* -e items per source */
+	size_t nstreams;         /* total, = row width */
+} rec_sourceset;
+
+/* Probe and declare streams of the selected sources (all of them with
+ * everything = 1, for --list).  A source named with -e that cannot run is
+ * fatal: -1 with err "perf: unknown perf event 'foo' (...)". */
+int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *base,
+		       int everything, char *err, size_t errlen);
+/* Start the recording sources (the child exists, before exec). */
+int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen);
+/* Read every recording source into one row. */
+void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
+void rec_sourceset_stop(rec_sourceset *ss);
+void rec_sourceset_free(rec_sourceset *ss);
+
+/* ---- listing.c ----------------------------------------------------------- */
+
+/* --list: every source, its streams, and for each unavailable one why and
+ * the fix.  Returns the exit status. */
+int rec_listing_print(const rec_options *o, FILE *f);
+
+/* ---- mcrec.c ------------------------------------------------------------- */
+
+/* Record o->argv; returns mcrec's exit status (the child's). */
+int mcrec_run(const rec_options *o);
+/* The context handed to sources, topology loaded (shared with --list). */
+void mcrec_context(const rec_options *o, rec_ctx *c, const char *const *events);
+
+#endif

@@ -1,0 +1,392 @@
+/* proc.c: the proc source — what /proc says about the machine and about the
+ * recorded command's process tree.
+ *
+ * Node-wide (only the node's first recorder, see rec_ctx.node_streams):
+ * os.cpu.busy per CPU (% of the interval not idle/iowait, /proc/stat),
+ * os.ctxt_switches (/proc/stat ctxt), os.mem.used (MemTotal - MemAvailable).
+ * The command's tree: app.rss (sum of resident set sizes), app.procs, and
+ * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
+ *
+ * The sampling thread only preads files it keeps open (/proc/stat,
+ * /proc/meminfo) and copies the tree's figures.  Finding the tree needs a
+ * scan of every /proc/PID/stat (this kernel may lack
+ * /proc/PID/task/TID/children), which costs milliseconds on a busy node, so
+ * a helper thread does the tree work every max(interval, 100 ms) — rescanning
+ * the tree every second — and publishes the sums under a mutex.  I/O of
+ * processes that exit is carried forward, so the counters never go back.
+ */
+#include "../source.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { PROC_MAX_TREE = 4096, PROC_NIO = 4 };
+
+struct proc_tracked {
+	pid_t pid;
+	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
+	int seen;
+};
+
+struct proc_priv {
+	int ncpus, node, stat_fd, mem_fd;
+	uint64_t *prev_busy, *prev_total;
+	int have_prev;
+	char *buf;
+	size_t buflen;
+	/* tree, owned by the helper thread */
+	pid_t root;
+	int64_t period_ns;
+	struct proc_tracked *tr;
+	int ntr;
+	uint64_t carry[PROC_NIO];
+	pthread_t thread;
+	int running;
+	atomic_int stop;
+	pthread_mutex_t lock;
+	uint64_t pub_rss, pub_io[PROC_NIO], pub_procs; /* published under lock */
+	int pub_ok;
+};
+
+static int src_proc_probe(rec_source *s, const rec_ctx *c)
+{
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rec_unavailable(s, "cannot read /proc/stat", "mount /proc (mount -t proc proc /proc)");
+	struct proc_priv *p = calloc(1, sizeof *p);
+	if (!p) {
+		close(fd);
+		return rec_unavailable(s, "out of memory", "");
+	}
+	p->stat_fd = fd;
+	p->mem_fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	p->ncpus = c->ncpus;
+	p->node = c->node_streams;
+	p->buflen = 4096 + 256 * (size_t)c->ncpus;
+	p->buf = malloc(p->buflen);
+	p->prev_busy = calloc((size_t)c->ncpus + 1, sizeof *p->prev_busy);
+	p->prev_total = calloc((size_t)c->ncpus + 1, sizeof *p->prev_total);
+	p->tr = calloc(PROC_MAX_TREE, sizeof *p->tr);
+	pthread_mutex_init(&p->lock, NULL);
+	s->priv = p;
+	if (!p->buf || !p->prev_busy || !p->prev_total || !p->tr)
+		return rec_unavailable(s, "out of memory", "");
+	return 0;
+}
+
+static int proc_add(rec_streams *out, const char *name, const char *native, const char *unit,
+		    int kind, int type, const char *inst, int32_t topo, uint16_t flags)
+{
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = name;
+	d.source = "proc";
+	d.native = native;
+	d.unit = unit;
+	d.kind = (uint8_t)kind;
+	d.type = (uint8_t)type;
+	d.instance = inst;
+	d.topo = topo;
+	d.flags = flags;
+	return rec_streams_add(out, &d);
+}
+
+static int src_proc_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
+{
+	struct proc_priv *p = s->priv;
+	int rc = 0;
+	if (!(c->groups & REC_G_OS))
+		return rec_unavailable(s, "group os not selected", "add -g os");
+	int32_t node = c->topo_machine ? c->topo_machine() : -1;
+	if (p->node) {
+		for (int i = 0; i < p->ncpus; i++) {
+			char inst[32], native[64];
+			snprintf(inst, sizeof inst, "cpu%d", i);
+			snprintf(native, sizeof native, "proc:/proc/stat cpu%d", i);
+			rc |= proc_add(out, "os.cpu.busy", native, "%", MCZ_GAUGE, MCZ_F64, inst,
+				       c->topo_pu ? c->topo_pu(i) : -1, MCZ_SF_PERCPU);
+		}
+		rc |= proc_add(out, "os.ctxt_switches", "proc:/proc/stat ctxt", "switches", MCZ_COUNTER,
+			       MCZ_U64, "", node, 0);
+		rc |= proc_add(out, "os.mem.used", "proc:/proc/meminfo MemTotal-MemAvailable", "B",
+			       MCZ_GAUGE, MCZ_U64, "", node, 0);
+	}
+	rc |= proc_add(out, "app.rss", "proc:/proc/PID/statm resident", "B", MCZ_GAUGE, MCZ_U64, "",
+		       node, 0);
+	rc |= proc_add(out, "app.procs", "proc:/proc/PID/stat ppid", "processes", MCZ_GAUGE, MCZ_U64,
+		       "", node, 0);
+	rc |= proc_add(out, "app.io.read_bytes", "proc:/proc/PID/io read_bytes", "B", MCZ_COUNTER,
+		       MCZ_U64, "", node, 0);
+	rc |= proc_add(out, "app.io.write_bytes", "proc:/proc/PID/io write_bytes", "B", MCZ_COUNTER,
+		       MCZ_U64, "", node, 0);
+	rc |= proc_add(out, "app.io.rchar", "proc:/proc/PID/io rchar", "B", MCZ_COUNTER, MCZ_U64, "",
+		       node, 0);
+	rc |= proc_add(out, "app.io.wchar", "proc:/proc/PID/io wchar", "B", MCZ_COUNTER, MCZ_U64, "",
+		       node, 0);
+	return rc ? rec_unavailable(s, "out of memory", "") : 0;
+}
+
+/* ---- the helper thread: the process tree ------------------------------- */
+
+static int proc_slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* Parent of pid from /proc/PID/stat ("pid (comm) S ppid ..."), or -1. */
+static pid_t proc_ppid(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (proc_slurp(path, buf, sizeof buf) < 0)
+		return -1;
+	char *rp = strrchr(buf, ')');
+	int ppid;
+	if (!rp || sscanf(rp + 1, " %*c %d", &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
+static int proc_find(struct proc_priv *p, pid_t pid)
+{
+	for (int i = 0; i < p->ntr; i++)
+		if (p->tr[i].pid == pid)
+			return i;
+	return -1;
+}
+
+/* Rescan /proc: add every descendant of root not tracked yet. */
+static void proc_rescan(struct proc_priv *p)
+{
+	static pid_t pids[65536], ppids[65536];
+	int n = 0;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 65536) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		pid_t pp = proc_ppid(pid);
+		if (pp >= 0)
+			pids[n] = pid, ppids[n++] = pp;
+	}
+	closedir(d);
+	/* Grow the set from the root until nothing changes. */
+	if (proc_find(p, p->root) < 0 && p->ntr < PROC_MAX_TREE)
+		p->tr[p->ntr++] = (struct proc_tracked){.pid = p->root};
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < n; i++)
+			if (proc_find(p, pids[i]) < 0 && proc_find(p, ppids[i]) >= 0 &&
+			    p->ntr < PROC_MAX_TREE) {
+				p->tr[p->ntr++] = (struct proc_tracked){.pid = pids[i]};
+				changed = 1;
+			}
+	}
+}
+
+static void proc_measure(struct proc_priv *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t rss = 0, io[PROC_NIO] = {0}, procs = 0;
+	char path[64], buf[1024];
+	for (int i = 0; i < p->ntr; i++) {
+		struct proc_tracked *t = &p->tr[i];
+		unsigned long size, res;
+		snprintf(path, sizeof path, "/proc/%d/statm", (int)t->pid);
+		if (proc_slurp(path, buf, sizeof buf) < 0 || sscanf(buf, "%lu %lu", &size, &res) != 2) {
+			/* Gone: keep its last I/O figures, forget it. */
+			for (int k = 0; k < PROC_NIO; k++)
+				p->carry[k] += t->io[k];
+			p->tr[i--] = p->tr[--p->ntr];
+			continue;
+		}
+		rss += (uint64_t)res * (uint64_t)page;
+		procs++;
+		snprintf(path, sizeof path, "/proc/%d/io", (int)t->pid);
+		if (proc_slurp(path, buf, sizeof buf) > 0) {
+			static const char *const keys[PROC_NIO] = {"read_bytes:", "write_bytes:",
+								   "rchar:", "wchar:"};
+			for (int k = 0; k < PROC_NIO; k++) {
+				const char *at = strstr(buf, keys[k]);
+				unsigned long long v;
+				if (at && sscanf(at + strlen(keys[k]), "%llu", &v) == 1 && v >= t->io[k])
+					t->io[k] = v;
+			}
+		}
+		for (int k = 0; k < PROC_NIO; k++)
+			io[k] += t->io[k];
+	}
+	pthread_mutex_lock(&p->lock);
+	p->pub_rss = rss;
+	p->pub_procs = procs;
+	for (int k = 0; k < PROC_NIO; k++) {
+		uint64_t v = io[k] + p->carry[k];
+		if (v > p->pub_io[k])
+			p->pub_io[k] = v;
+	}
+	p->pub_ok = 1;
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *proc_main(void *arg)
+{
+	struct proc_priv *p = arg;
+	int64_t since_scan = 1LL << 62;
+	while (!atomic_load(&p->stop)) {
+		if (since_scan >= 1000000000LL) {
+			proc_rescan(p);
+			since_scan = 0;
+		}
+		proc_measure(p);
+		struct timespec ts = {p->period_ns / 1000000000LL, p->period_ns % 1000000000LL};
+		nanosleep(&ts, NULL);
+		since_scan += p->period_ns;
+	}
+	return NULL;
+}
+
+static int src_proc_start(rec_source *s, const rec_ctx *c)
+{
+	struct proc_priv *p = s->priv;
+	p->root = c->child;
+	p->period_ns = c->interval_ns < 100000000LL ? 100000000LL : c->interval_ns;
+	if (p->root > 0 && pthread_create(&p->thread, NULL, proc_main, p) == 0)
+		p->running = 1;
+	return 0;
+}
+
+/* ---- the sampling thread ------------------------------------------------ */
+
+static ssize_t proc_pread(struct proc_priv *p, int fd)
+{
+	ssize_t n = fd >= 0 ? pread(fd, p->buf, p->buflen - 1, 0) : -1;
+	p->buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+/* One "cpuN user nice system idle iowait irq softirq steal ..." line:
+ * strtoull by hand, as sscanf costs more than the rest of the tick. */
+static int proc_cpu_line(const char *line, int *cpu, uint64_t *busy, uint64_t *total)
+{
+	char *end;
+	if (line[0] != 'c' || line[1] != 'p' || line[2] != 'u' || line[3] < '0' || line[3] > '9')
+		return -1;
+	*cpu = (int)strtol(line + 3, &end, 10);
+	uint64_t f[8] = {0};
+	for (int k = 0; k < 8; k++) {
+		const char *at = end;
+		f[k] = strtoull(at, &end, 10);
+		if (end == at)
+			return -1;
+	}
+	*total = 0;
+	for (int k = 0; k < 8; k++)
+		*total += f[k];
+	*busy = *total - f[3] - f[4];
+	return 0;
+}
+
+static int proc_read_stat(struct proc_priv *p, mcz_value *v, uint8_t *present)
+{
+	if (proc_pread(p, p->stat_fd) <= 0)
+		return 0;
+	char *line = strchr(p->buf, '\n'); /* skip the "cpu " total line */
+	while (line && *++line) {
+		int cpu;
+		uint64_t busy, total;
+		if (proc_cpu_line(line, &cpu, &busy, &total) == 0 && cpu >= 0 && cpu < p->ncpus) {
+			uint64_t dt = total - p->prev_total[cpu], db = busy - p->prev_busy[cpu];
+			if (p->have_prev && total >= p->prev_total[cpu] && busy >= p->prev_busy[cpu]) {
+				v[cpu].f = dt ? 100.0 * (double)db / (double)dt : 0.0;
+				present[cpu] = 1;
+			}
+			p->prev_total[cpu] = total;
+			p->prev_busy[cpu] = busy;
+		} else if (strncmp(line, "ctxt ", 5) == 0) {
+			v[p->ncpus].u = strtoull(line + 5, NULL, 10);
+			present[p->ncpus] = 1;
+			break; /* the per-CPU lines and ctxt are all we need */
+		}
+		line = strchr(line, '\n');
+	}
+	p->have_prev = 1;
+	return 0;
+}
+
+static int src_proc_read(rec_source *s, mcz_value *v, uint8_t *present)
+{
+	struct proc_priv *p = s->priv;
+	size_t at = 0;
+	if (p->node) {
+		proc_read_stat(p, v, present);
+		at = (size_t)p->ncpus + 1;
+		if (proc_pread(p, p->mem_fd) > 0) {
+			const char *t = strstr(p->buf, "MemTotal:"), *a = strstr(p->buf, "MemAvailable:");
+			if (t && a) {
+				uint64_t total = strtoull(t + 9, NULL, 10), avail = strtoull(a + 13, NULL, 10);
+				v[at].u = (total > avail ? total - avail : 0) * 1024;
+				present[at] = 1;
+			}
+		}
+		at++;
+	}
+	pthread_mutex_lock(&p->lock);
+	if (p->pub_ok) {
+		v[at].u = p->pub_rss;
+		v[at + 1].u = p->pub_procs;
+		for (int k = 0; k < PROC_NIO; k++)
+			v[at + 2 + k].u = p->pub_io[k];
+		memset(present + at, 1, 2 + PROC_NIO);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return 0;
+}
+
+static void src_proc_stop(rec_source *s)
+{
+	struct proc_priv *p = s->priv;
+	if (p && p->running) {
+		atomic_store(&p->stop, 1);
+		pthread_join(p->thread, NULL);
+		p->running = 0;
+	}
+}
+
+static void src_proc_free(rec_source *s)
+{
+	struct proc_priv *p = s->priv;
+	if (!p)
+		return;
+	src_proc_stop(s);
+	if (p->stat_fd >= 0)
+		close(p->stat_fd);
+	if (p->mem_fd >= 0)
+		close(p->mem_fd);
+	pthread_mutex_destroy(&p->lock);
+	free(p->buf), free(p->prev_busy), free(p->prev_total), free(p->tr);
+	free(p);
+	s->priv = NULL;
+}
+
+const rec_source_ops src_proc_ops = {
+	"proc", "os", src_proc_probe, src_proc_streams, src_proc_start,
+	src_proc_read, src_proc_stop, src_proc_free,
+};

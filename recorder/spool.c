@@ -1,0 +1,257 @@
+/* spool.c: the hand-off between mcrec's sampling thread and its writer
+ * thread, so that encoding, compression and I/O never delay a sample.
+ *
+ * Rows go through a single-producer single-consumer ring of fixed slots
+ * (C11 acquire/release indices, no lock): the sampler fills a slot in place
+ * (sources read straight into it) and publishes it; when the ring is full
+ * the row is dropped and counted, never waited for.  Marks are rare and
+ * come from several places, so they use a small mutex-protected queue.
+ *
+ * The writer thread wakes every 50 ms, appends what arrived, and flushes a
+ * chunk once a second of rows is pending, so a SIGKILL of mcrec loses at most
+ * about a second.  The first write error (a full disk) is kept, the thread
+ * stops writing and discards what follows, and the sampler learns of it
+ * through rec_spool_failed().
+ */
+#include "rec.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { SPOOL_MARKS = 1024, SPOOL_MARK_TEXT = 256, SPOOL_POLL_MS = 50 };
+
+struct spool_mark {
+	int64_t t;
+	uint32_t src;
+	uint8_t kind;
+	char text[SPOOL_MARK_TEXT];
+};
+
+struct rec_spool {
+	mcz_writer *w;
+	size_t nvals, cap, stride;
+	unsigned char *slots;
+	_Alignas(64) atomic_size_t head; /* next slot the sampler publishes */
+	_Alignas(64) atomic_size_t tail; /* next slot the writer consumes */
+	int64_t t0, flush_ns;
+	size_t pending;                  /* sampler: slot handed out, not committed */
+
+	pthread_mutex_t mlock;
+	struct spool_mark *marks;
+	size_t mhead, mcount;
+	atomic_uint_fast64_t marks_dropped;
+
+	pthread_t thread;
+	int running;
+	atomic_int stop;
+	atomic_int failed, failed_errno;
+	atomic_uint_fast64_t rows, dropped, bytes;
+};
+
+static int64_t *spool_t(rec_spool *sp, size_t i)
+{
+	return (int64_t *)(sp->slots + (i % sp->cap) * sp->stride);
+}
+
+int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
+		  int64_t t0_mono, int64_t flush_ns)
+{
+	rec_spool *sp = calloc(1, sizeof *sp);
+	if (!sp)
+		return -1;
+	sp->w = w;
+	sp->nvals = nvals;
+	sp->cap = capacity < 16 ? 16 : capacity;
+	sp->stride = (8 + nvals * sizeof(mcz_value) + nvals + 7) & ~(size_t)7;
+	sp->slots = calloc(sp->cap, sp->stride);
+	sp->marks = calloc(SPOOL_MARKS, sizeof *sp->marks);
+	sp->t0 = t0_mono;
+	sp->flush_ns = flush_ns;
+	pthread_mutex_init(&sp->mlock, NULL);
+	if (!sp->slots || !sp->marks) {
+		rec_spool_free(sp);
+		return -1;
+	}
+	*out = sp;
+	return 0;
+}
+
+int rec_spool_row(rec_spool *sp, mcz_value **v, uint8_t **present)
+{
+	size_t head = atomic_load_explicit(&sp->head, memory_order_relaxed);
+	size_t tail = atomic_load_explicit(&sp->tail, memory_order_acquire);
+	if (head - tail >= sp->cap) {
+		atomic_fetch_add_explicit(&sp->dropped, 1, memory_order_relaxed);
+		return -1;
+	}
+	int64_t *t = spool_t(sp, head);
+	*v = (mcz_value *)(t + 1);
+	*present = (uint8_t *)(*v + sp->nvals);
+	memset(*present, 0, sp->nvals);
+	sp->pending = 1;
+	return 0;
+}
+
+void rec_spool_commit(rec_spool *sp, int64_t t)
+{
+	if (!sp->pending)
+		return;
+	size_t head = atomic_load_explicit(&sp->head, memory_order_relaxed);
+	*spool_t(sp, head) = t;
+	sp->pending = 0;
+	atomic_store_explicit(&sp->head, head + 1, memory_order_release);
+}
+
+int rec_spool_mark(rec_spool *sp, int64_t t_mono, mcz_mark_kind kind, uint32_t src,
+		   const char *text)
+{
+	int rc = 0;
+	pthread_mutex_lock(&sp->mlock);
+	if (sp->mcount == SPOOL_MARKS) {
+		atomic_fetch_add(&sp->marks_dropped, 1);
+		rc = -1;
+	} else {
+		struct spool_mark *m = &sp->marks[(sp->mhead + sp->mcount++) % SPOOL_MARKS];
+		int64_t t = t_mono - sp->t0;
+		m->t = t < 0 ? 0 : t;
+		m->kind = (uint8_t)kind;
+		m->src = src;
+		snprintf(m->text, sizeof m->text, "%s", text ? text : "");
+	}
+	pthread_mutex_unlock(&sp->mlock);
+	return rc;
+}
+
+static void spool_fail(rec_spool *sp, int rc)
+{
+	int e = errno;
+	if (atomic_load(&sp->failed) == 0) {
+		atomic_store(&sp->failed_errno, e);
+		atomic_store(&sp->failed, rc);
+	}
+}
+
+static void spool_drain_marks(rec_spool *sp)
+{
+	struct spool_mark m;
+	for (;;) {
+		pthread_mutex_lock(&sp->mlock);
+		int have = sp->mcount > 0;
+		if (have) {
+			m = sp->marks[sp->mhead];
+			sp->mhead = (sp->mhead + 1) % SPOOL_MARKS;
+			sp->mcount--;
+		}
+		pthread_mutex_unlock(&sp->mlock);
+		if (!have)
+			return;
+		if (atomic_load(&sp->failed))
+			continue;
+		int rc = mcz_writer_mark(sp->w, m.t, (mcz_mark_kind)m.kind, m.src, m.text);
+		if (rc != MCZ_OK)
+			spool_fail(sp, rc);
+	}
+}
+
+/* Append every published row; returns the number appended. */
+static size_t spool_drain_rows(rec_spool *sp)
+{
+	size_t tail = atomic_load_explicit(&sp->tail, memory_order_relaxed);
+	size_t head = atomic_load_explicit(&sp->head, memory_order_acquire);
+	size_t n = 0;
+	for (; tail != head; tail++, n++) {
+		int64_t *t = spool_t(sp, tail);
+		mcz_value *v = (mcz_value *)(t + 1);
+		const uint8_t *present = (const uint8_t *)(v + sp->nvals);
+		if (!atomic_load(&sp->failed)) {
+			int rc = mcz_writer_append(sp->w, *t, v, present);
+			if (rc != MCZ_OK)
+				spool_fail(sp, rc);
+			else
+				atomic_fetch_add(&sp->rows, 1);
+		}
+		atomic_store_explicit(&sp->tail, tail + 1, memory_order_release);
+	}
+	return n;
+}
+
+static void *spool_main(void *arg)
+{
+	rec_spool *sp = arg;
+	int64_t last_flush = rec_clock_now();
+	size_t unflushed = 0;
+	for (;;) {
+		int stopping = atomic_load(&sp->stop);
+		spool_drain_marks(sp);
+		unflushed += spool_drain_rows(sp);
+		int64_t now = rec_clock_now();
+		if (unflushed && now - last_flush >= sp->flush_ns && !atomic_load(&sp->failed)) {
+			int rc = mcz_writer_flush(sp->w);
+			if (rc != MCZ_OK)
+				spool_fail(sp, rc);
+			unflushed = 0;
+			last_flush = now;
+		}
+		if (!atomic_load(&sp->failed))
+			atomic_store(&sp->bytes, mcz_writer_bytes(sp->w));
+		if (stopping)
+			break;
+		struct timespec ts = {0, SPOOL_POLL_MS * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int rec_spool_start(rec_spool *sp)
+{
+	if (pthread_create(&sp->thread, NULL, spool_main, sp) != 0)
+		return -1;
+	sp->running = 1;
+	return 0;
+}
+
+int rec_spool_stop(rec_spool *sp)
+{
+	if (sp->running) {
+		atomic_store(&sp->stop, 1);
+		pthread_join(sp->thread, NULL);
+		sp->running = 0;
+	}
+	/* Anything published after the thread's last pass. */
+	spool_drain_marks(sp);
+	spool_drain_rows(sp);
+	return atomic_load(&sp->failed);
+}
+
+int rec_spool_failed(const rec_spool *sp, int *err_no)
+{
+	if (err_no)
+		*err_no = atomic_load(&sp->failed_errno);
+	return atomic_load(&sp->failed);
+}
+
+void rec_spool_stats(const rec_spool *sp, uint64_t *rows, uint64_t *dropped, uint64_t *bytes)
+{
+	if (rows)
+		*rows = atomic_load(&sp->rows);
+	if (dropped)
+		*dropped = atomic_load(&sp->dropped);
+	if (bytes)
+		*bytes = atomic_load(&sp->bytes);
+}
+
+void rec_spool_free(rec_spool *sp)
+{
+	if (!sp)
+		return;
+	if (sp->running)
+		rec_spool_stop(sp);
+	pthread_mutex_destroy(&sp->mlock);
+	free(sp->slots);
+	free(sp->marks);
+	free(sp);
+}

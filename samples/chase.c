@@ -1,0 +1,8 @@
+/* chase.c: Pointer chase through a random cycle: memory latency bound.
+ * Runs "chase:3" by default; see --help (kernels.c holds the kernels and options). */
+#include "kernels.h"
+
+int main(int argc, char **argv)
+{
+	return kern_main(argc, argv, "chase", "Pointer chase through a random cycle: memory latency bound.", "chase:3");
+}

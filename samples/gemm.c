@@ -1,0 +1,8 @@
+/* gemm.c: Batched reference GEMM (Listings 3-4): cache resident, compute bound.
+ * Runs "gemm:3" by default; see --help (kernels.c holds the kernels and options). */
+#include "kernels.h"
+
+int main(int argc, char **argv)
+{
+	return kern_main(argc, argv, "gemm", "Batched reference GEMM (Listings 3-4): cache resident, compute bound.", "gemm:3");
+}

@@ -1,0 +1,8 @@
+/* gemv.c: Batched, capped GEMV (Listing 2 of the paper): streams a capped matrix.
+ * Runs "gemv:3" by default; see --help (kernels.c holds the kernels and options). */
+#include "kernels.h"
+
+int main(int argc, char **argv)
+{
+	return kern_main(argc, argv, "gemv", "Batched, capped GEMV (Listing 2 of the paper): streams a capped matrix.", "gemv:3");
+}

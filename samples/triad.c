@@ -1,0 +1,8 @@
+/* triad.c: STREAM triad: memory bandwidth bound.
+ * Runs "triad:3" by default; see --help (kernels.c holds the kernels and options). */
+#include "kernels.h"
+
+int main(int argc, char **argv)
+{
+	return kern_main(argc, argv, "triad", "STREAM triad: memory bandwidth bound.", "triad:3");
+}

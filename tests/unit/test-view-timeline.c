@@ -1,0 +1,223 @@
+/* test-view-timeline.c: golden text renders of the timeline and the screen
+ * frame around it, at several sizes, glyph sets and states.
+ *
+ * Each case renders into a canvas and compares the text with
+ * tests/unit/golden/NAME.txt.  After an intended change of the drawing, run
+ *     UPDATE_GOLDEN=1 build/tests/test-view-timeline
+ * to rewrite them, and review the diff (git diff tests/unit/golden).
+ * Beside the goldens, a few facts are checked directly (the read-out is the
+ * value at the cursor, keys change what is drawn).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../viewer/app.h"
+#include "../../viewer/draw.h"
+#include "../../viewer/keys.h"
+#include "view-fixture.h"
+
+static char dir[64], path[96];
+
+/* The file is always named run.mcz (its name is on the screen). */
+static int setup(void **st)
+{
+	(void)st;
+	snprintf(dir, sizeof dir, "/tmp/mcz-test-timeline-%d", (int)getpid());
+	snprintf(path, sizeof path, "%s/run.mcz", dir);
+	return mkdir(dir, 0700) || fx_write(path, 0, NULL);
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+static char *slurp(const char *p)
+{
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return NULL;
+	static char buf[1 << 18];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void golden(const char *name, const vw_canvas *c)
+{
+	char p[128];
+	snprintf(p, sizeof p, "tests/unit/golden/%s.txt", name);
+	char *txt = vw_canvas_to_text(c);
+	assert_non_null(txt);
+	const char *up = getenv("UPDATE_GOLDEN");
+	if (up && *up && strcmp(up, "0") != 0) {
+		FILE *f = fopen(p, "wb");
+		assert_non_null(f);
+		fputs(txt, f);
+		fclose(f);
+	}
+	char *want = slurp(p);
+	if (!want || strcmp(want, txt) != 0) {
+		fprintf(stderr, "%s differs from %s; got:\n%s\n", name, p, txt);
+		free(txt);
+		fail_msg("golden %s (UPDATE_GOLDEN=1 rewrites it)", p);
+	}
+	free(txt);
+}
+
+typedef struct fx {
+	vw_model *m;
+	vw_app a;
+	vw_canvas *c;
+} fx;
+
+static void fx_open(fx *f, int w, int h)
+{
+	char err[256];
+	const char *p[1] = {path};
+	assert_int_equal(vw_model_open(&f->m, p, 1, NULL, err, sizeof err), 0);
+	assert_int_equal(vw_app_init(&f->a, f->m, 0), 0);
+	f->c = vw_canvas_new(w, h);
+	vw_frame_draw(&f->a, f->c); /* lays out, as the first screen does */
+}
+
+static void fx_close(fx *f)
+{
+	vw_canvas_free(f->c);
+	vw_app_free(&f->a);
+	vw_model_free(f->m);
+}
+
+static void keys(fx *f, const char *list)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *sv, *k = strtok_r(buf, " ", &sv); k; k = strtok_r(NULL, " ", &sv)) {
+		int key = vw_keys_parse(k);
+		assert_true(key >= 0);
+		vw_app_key(&f->a, key);
+	}
+	vw_frame_draw(&f->a, f->c);
+}
+
+static void whole_run(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 100, 24);
+	golden("timeline-100x24", f.c);
+	/* The selected row's read-out is the value at the cursor. */
+	char want[64], val[32];
+	double v = vw_model_value_at(f.m, 0, f.m->cursor);
+	snprintf(want, sizeof want, "mem.read_bytes = %s", vw_fmt_si(val, sizeof val, v, "B/s"));
+	char *txt = vw_canvas_to_text(f.c);
+	assert_non_null(strstr(txt, want));
+	free(txt);
+	fx_close(&f);
+}
+
+static void zoom_pan_select(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 100, 24);
+	vw_model_set_cursor(f.m, 3000000000LL);
+	keys(&f, "+ +");
+	assert_true(llabs(f.m->t1 - f.m->t0 - (f.m->t_max + 1) / 4) <= 2);
+	golden("timeline-zoom4", f.c);
+	keys(&f, "Right Right");
+	golden("timeline-pan", f.c);
+	keys(&f, "S-Right S-Right S-Right S-Right S-Right");
+	assert_true(f.m->sel1 > f.m->sel0);
+	golden("timeline-select", f.c);
+	int64_t a = f.m->sel0, b = f.m->sel1;
+	keys(&f, "z");
+	assert_int_equal(f.m->t0, a);
+	assert_int_equal(f.m->t1, b);
+	keys(&f, "0");
+	assert_int_equal(f.m->t0, 0);
+	fx_close(&f);
+}
+
+static void small_ascii(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 40, 12);
+	f.c->ascii = 1;
+	vw_frame_draw(&f.a, f.c);
+	golden("timeline-40x12-ascii", f.c);
+	fx_close(&f);
+}
+
+static void blocks_expanded(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 120, 30);
+	f.c->blocks = 1;
+	keys(&f, "j j Enter");
+	assert_int_equal(f.m->nrows, 8);
+	golden("timeline-120x30-blocks-expanded", f.c);
+	fx_close(&f);
+}
+
+static void filter_and_help(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 80, 20);
+	keys(&f, "/ g p u");
+	assert_int_equal(f.m->nrows, 1);
+	golden("timeline-filter-prompt", f.c);
+	keys(&f, "Esc");
+	assert_int_equal(f.m->nrows, 4);
+	keys(&f, "/ c y c Enter");
+	assert_int_equal(f.m->nrows, 1);
+	keys(&f, "?");
+	golden("timeline-help", f.c);
+	keys(&f, "x");
+	assert_int_equal(f.a.help, 0);
+	keys(&f, "q");
+	assert_int_equal(f.a.quit, 1);
+	fx_close(&f);
+}
+
+static void too_small(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 39, 12);
+	golden("timeline-too-small", f.c);
+	/* resizing back draws the screen again */
+	vw_canvas_resize(f.c, 40, 12);
+	vw_frame_draw(&f.a, f.c);
+	char *txt = vw_canvas_to_text(f.c);
+	assert_non_null(strstr(txt, "Timeline"));
+	free(txt);
+	fx_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(whole_run),	   cmocka_unit_test(zoom_pan_select),
+		cmocka_unit_test(small_ascii),	   cmocka_unit_test(blocks_expanded),
+		cmocka_unit_test(filter_and_help), cmocka_unit_test(too_small),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,61 @@
+/* app-run.c: the interactive loop.
+ *
+ * Input only changes the model; the screen is drawn once after all pending
+ * input has been taken (tmux PANE_REDRAW, htop ScreenManager_run), so a burst
+ * of keys or wheel events costs one redraw.  A resize is handled here and
+ * nowhere else: the canvas takes the new size and the frame is drawn again.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "keys.h"
+#include "term.h"
+
+int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, size_t errlen)
+{
+	if (vw_term_open(o, err, errlen) != 0)
+		return -1;
+	int w, h;
+	vw_term_size(&w, &h);
+	vw_canvas *c = vw_canvas_new(w, h);
+	if (!c) {
+		vw_term_close();
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->ascii = o->ascii;
+	c->blocks = o->blocks;
+	vw_frame_draw(a, c);
+	if (keys) {
+		char buf[1024];
+		snprintf(buf, sizeof buf, "%s", keys);
+		for (char *sv, *k = strtok_r(buf, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
+			vw_app_key(a, vw_keys_parse(k));
+	}
+	int dirty = 1;
+	while (!a->quit) {
+		if (dirty) {
+			vw_frame_draw(a, c);
+			vw_term_draw(c);
+			dirty = 0;
+		}
+		vw_input in;
+		if (!vw_term_read(&in, -1))
+			continue;
+		do {
+			if (in.key == VW_KEY_RESIZE) {
+				vw_term_size(&w, &h);
+				if (vw_canvas_resize(c, w, h) == 0)
+					dirty = 1;
+				continue;
+			}
+			in.act = in.key == VW_KEY_MOUSE ? VW_ACT_MOUSE : vw_keys_action(in.key);
+			if (vw_app_input(a, &in) != VW_R_NONE)
+				dirty = 1;
+		} while (!a->quit && vw_term_read(&in, 0));
+	}
+	vw_canvas_free(c);
+	vw_term_close();
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* draw.h: drawing helpers every view may use (numbers with SI prefixes,
+ * times, sparklines, the time ruler).  Pure functions over a vw_canvas or a
+ * caller's buffer; nothing here touches the terminal.
+ *
+ *     char b[32];
+ *     vw_fmt_si(b, sizeof b, 12.3e9, "B/s");        // "12.3 GB/s"
+ *     vw_fmt_time(b, sizeof b, 1500000000, 0);      // "1.5s"
+ *     vw_spark_draw(c, x, y, w, h, buckets, nb, 0, peak, VW_C_SERIES0);
+ */
+#ifndef VW_DRAW_H
+#define VW_DRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "view.h"
+
+/* v with an SI prefix (k M G T P E; m u n) and 3 significant digits, then
+ * the unit: "12.3 GB/s", "950 mW", "0", "-" for NaN.  Units that are
+ * percentages or already prefixed get no prefix. */
+char *vw_fmt_si(char *buf, size_t len, double v, const char *unit);
+/* A time in ns as "1.5s", "250ms", "12us", "2m05s", "1h02m"; step (ns, or 0)
+ * is the resolution wanted, so ruler labels show only needed digits. */
+char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step);
+
+/* How many buckets a sparkline w cells wide wants (braille: 2 per cell). */
+size_t vw_spark_buckets(const vw_canvas *c, int w);
+/* Draw buckets (vw_spark_buckets(c, w) of them) as a sparkline of w x h
+ * cells at (x, y), the value range [lo, hi] mapped to the cells' height:
+ * each column shows its bucket's [min, max] envelope (braille dots; block
+ * glyphs up to max with c->blocks; '|'-style ASCII with c->ascii). */
+void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
+		   double lo, double hi, int role);
+
+/* A time ruler over [t0, t1) on w cells at (x, y): tick marks at round
+ * steps with their labels.  Returns the step chosen (ns). */
+int64_t vw_ruler_draw(vw_canvas *c, int x, int y, int w, int64_t t0, int64_t t1);
+
+#endif

@@ -1,0 +1,147 @@
+/* frame.c: the screen around the current view.
+ *
+ *     line 0      tab bar: the views (current one highlighted), file, filter
+ *     lines 1..   the current view, drawn into its own canvas
+ *     last line   status: a warning (damaged file), the filter prompt, or
+ *                 the key hints
+ *
+ * The help overlay (?) lists the global keys and the current view's. A
+ * screen under VW_MIN_W x VW_MIN_H shows one line saying so instead.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "keys.h"
+
+static const char *const global_help[] = {
+	"q                quit",
+	"?  F1            this help (any key closes it)",
+	"Tab  S-Tab       next/previous view",
+	"/                filter rows by name (Enter keeps, Esc restores)",
+	NULL,
+};
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static void tab_bar(vw_app *a, vw_canvas *c)
+{
+	vw_model *m = a->m;
+	vw_canvas_fill(c, 0, 0, c->w, 1, ' ', VW_C_TITLE, 0);
+	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, " mcview ");
+	for (int i = 0; i < a->nviews; i++) {
+		int cur = i == m->view;
+		x += vw_canvas_printf(c, x, 0, c->w - x, cur ? VW_C_SELECT : VW_C_TITLE,
+				      cur ? VW_A_REVERSE | VW_A_BOLD : 0, " %s ",
+				      vw_views[i]->title);
+		x += vw_canvas_text(c, x, 0, c->w - x, VW_C_TITLE, 0, " ");
+	}
+	char right[160];
+	int n = snprintf(right, sizeof right, "%s", base_name(m->paths[0]));
+	if (m->nfiles > 1)
+		n += snprintf(right + n, sizeof right - (size_t)n, " +%zu", m->nfiles - 1);
+	if (m->filter[0])
+		snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+	int len = (int)strlen(right) + 1;
+	if (c->w - len > x)
+		vw_canvas_text(c, c->w - len, 0, len, VW_C_TITLE, 0, right);
+}
+
+static void status_line(vw_app *a, vw_canvas *c)
+{
+	vw_model *m = a->m;
+	int y = c->h - 1;
+	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
+	if (a->prompt) {
+		int x = vw_canvas_printf(c, 0, y, c->w, VW_C_STATUS, VW_A_BOLD, "filter: /%s",
+					 m->filter);
+		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
+		vw_canvas_printf(c, x + 2, y, c->w - x - 2, VW_C_DIM, 0,
+				 "(%zu row%s; Enter keeps, Esc cancels)", m->nrows,
+				 m->nrows == 1 ? "" : "s");
+	} else if (m->status[0]) {
+		vw_canvas_text(c, 0, y, c->w, m->status_warn ? VW_C_WARN : VW_C_STATUS,
+			       m->status_warn ? VW_A_BOLD : 0, m->status);
+	} else {
+		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0,
+			       "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
+	}
+}
+
+static int lines(const char *const *l)
+{
+	int n = 0;
+	while (l && l[n])
+		n++;
+	return n;
+}
+
+static void help_overlay(vw_app *a, vw_canvas *c)
+{
+	const vw_view *v = vw_views[a->m->view];
+	int n = lines(global_help) + lines(v->help) + 3;
+	int w = c->w - 4 < 72 ? c->w - 4 : 72, h = n + 2 < c->h - 2 ? n + 2 : c->h - 2;
+	int x0 = (c->w - w) / 2, y0 = (c->h - h) / 2;
+	vw_canvas_fill(c, x0, y0, w, h, ' ', VW_C_NORMAL, 0);
+	uint32_t hz = c->ascii ? '-' : 0x2500, vt = c->ascii ? '|' : 0x2502;
+	for (int i = 1; i < w - 1; i++) {
+		vw_canvas_put(c, x0 + i, y0, hz, VW_C_AXIS, 0);
+		vw_canvas_put(c, x0 + i, y0 + h - 1, hz, VW_C_AXIS, 0);
+	}
+	for (int j = 1; j < h - 1; j++) {
+		vw_canvas_put(c, x0, y0 + j, vt, VW_C_AXIS, 0);
+		vw_canvas_put(c, x0 + w - 1, y0 + j, vt, VW_C_AXIS, 0);
+	}
+	static const uint32_t corner[2][4] = {{'+', '+', '+', '+'}, {0x250c, 0x2510, 0x2514, 0x2518}};
+	const uint32_t *k = corner[!c->ascii];
+	vw_canvas_put(c, x0, y0, k[0], VW_C_AXIS, 0);
+	vw_canvas_put(c, x0 + w - 1, y0, k[1], VW_C_AXIS, 0);
+	vw_canvas_put(c, x0, y0 + h - 1, k[2], VW_C_AXIS, 0);
+	vw_canvas_put(c, x0 + w - 1, y0 + h - 1, k[3], VW_C_AXIS, 0);
+	vw_canvas_text(c, x0 + 2, y0, w - 4, VW_C_TITLE, VW_A_BOLD, " mcview keys ");
+	int y = y0 + 1;
+	for (int i = 0; global_help[i] && y < y0 + h - 1; i++)
+		vw_canvas_text(c, x0 + 2, y++, w - 4, VW_C_NORMAL, 0, global_help[i]);
+	if (y < y0 + h - 1)
+		vw_canvas_printf(c, x0 + 2, y++, w - 4, VW_C_LABEL, VW_A_BOLD, "%s", v->title);
+	for (int i = 0; v->help && v->help[i] && y < y0 + h - 1; i++)
+		vw_canvas_text(c, x0 + 2, y++, w - 4, VW_C_NORMAL, 0, v->help[i]);
+}
+
+void vw_frame_draw(vw_app *a, vw_canvas *c)
+{
+	vw_canvas_clear(c);
+	if (c->w < VW_MIN_W || c->h < VW_MIN_H) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%dx%d, needs %dx%d", c->w, c->h, VW_MIN_W, VW_MIN_H);
+		vw_canvas_text(c, 0, c->h / 2 - 1, c->w, VW_C_WARN, VW_A_BOLD, "terminal too small");
+		vw_canvas_text(c, 0, c->h / 2, c->w, VW_C_WARN, 0, msg);
+		return;
+	}
+	if (!a->body || a->body->w != c->w || a->body->h != c->h - 2) {
+		if (!a->body)
+			a->body = vw_canvas_new(c->w, c->h - 2);
+		else
+			vw_canvas_resize(a->body, c->w, c->h - 2);
+		if (!a->body)
+			return;
+		for (int i = 0; i < a->nviews; i++)
+			if (vw_views[i]->resize)
+				vw_views[i]->resize(a->states[i], c->w, c->h - 2);
+	}
+	vw_canvas *b = a->body;
+	b->ascii = c->ascii;
+	b->blocks = c->blocks;
+	vw_canvas_clear(b);
+	const vw_view *v = vw_views[a->m->view];
+	v->draw(a->m, a->states[a->m->view], b);
+	memcpy(c->cells + c->w, b->cells, (size_t)b->w * (size_t)b->h * sizeof *b->cells);
+	tab_bar(a, c);
+	status_line(a, c);
+	if (a->help)
+		help_overlay(a, c);
+}

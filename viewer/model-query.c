@@ -1,0 +1,312 @@
+/* model-query.c: values of streams and rows in display units.
+ *
+ * Column values come from mcz_summary (the file's per-chunk summaries, so a
+ * zoomed-out screen decodes nothing); the value at the cursor comes from
+ * mcz_read of the few samples around it.  Display units: a gauge's value
+ * times its scale; a counter's per-second rate times its scale.  The mean
+ * rate of a counter over a bucket of `count` samples spread over
+ * [first, last] is sum x (count - 1) / (count x (last - first)): the deltas
+ * cover count intervals of mean length (last - first) / (count - 1).  A
+ * group row combines its members: min of minima, max of maxima, mean of
+ * means.  The last query of each stream is cached, so a redraw that changed
+ * nothing in the window costs no file access.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-int.h"
+
+typedef struct cache_ent {
+	int64_t t0, t1;
+	size_t n, cap;
+	vw_bucket *b;
+	int vset, vrc;    /* the last vw_model_sample_at of this stream */
+	int64_t vt, vts;
+	double vv;
+} cache_ent;
+
+struct vw_model_cache {
+	cache_ent *e;  /* one per stream */
+	mcz_bucket *raw;
+	size_t rawcap;
+	vw_bucket *tmp;
+	size_t tmpcap;
+};
+
+int vw_model_cache_init(vw_model *m)
+{
+	m->cache = calloc(1, sizeof *m->cache);
+	if (!m->cache)
+		return -1;
+	m->cache->e = calloc(m->nstreams ? m->nstreams : 1, sizeof *m->cache->e);
+	return m->cache->e ? 0 : -1;
+}
+
+void vw_model_cache_free(vw_model *m)
+{
+	if (!m->cache)
+		return;
+	for (size_t i = 0; i < m->nstreams; i++)
+		free(m->cache->e[i].b);
+	free(m->cache->e);
+	free(m->cache->raw);
+	free(m->cache->tmp);
+	free(m->cache);
+	m->cache = NULL;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return 0;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static void convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *out)
+{
+	double sc = d->scale != 0 ? d->scale : 1.0;
+	out->count = in->count;
+	if (in->count == 0) {
+		out->min = out->max = out->mean = NAN;
+		return;
+	}
+	out->min = in->min * sc;
+	out->max = in->max * sc;
+	if (sc < 0) {
+		double x = out->min;
+		out->min = out->max;
+		out->max = x;
+	}
+	if (d->kind != MCZ_COUNTER)
+		out->mean = in->sum / (double)in->count * sc;
+	else if (in->count > 1 && in->last > in->first)
+		out->mean = in->sum * sc * (double)(in->count - 1) /
+			    ((double)in->count * (double)(in->last - in->first) * 1e-9);
+	else
+		out->mean = out->min; /* one sample: its rate (NaN for the first) */
+}
+
+int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
+			    vw_bucket *out)
+{
+	if (stream >= m->nstreams || n == 0 || t1 <= t0)
+		return -1;
+	struct vw_model_cache *c = m->cache;
+	cache_ent *e = &c->e[stream];
+	if (e->b && e->n == n && e->t0 == t0 && e->t1 == t1) {
+		memcpy(out, e->b, n * sizeof *out);
+		return 0;
+	}
+	const vw_stream *s = &m->streams[stream];
+	int64_t off = m->offsets[s->file_index];
+	if (grow((void **)&c->raw, &c->rawcap, n, sizeof *c->raw) != 0)
+		return -1;
+	int rc = mcz_summary(s->file, s->id, t0 - off, t1 - off, n, c->raw);
+	if (rc != MCZ_OK)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		convert(s->desc, &c->raw[i], &out[i]);
+	if (grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
+		memcpy(e->b, out, n * sizeof *out);
+		e->n = n;
+		e->t0 = t0;
+		e->t1 = t1;
+	}
+	return 0;
+}
+
+int64_t vw_model_interval(const vw_model *m, size_t stream)
+{
+	if (stream >= m->nstreams)
+		return 0;
+	const mcz_file_info *fi = mcz_info(m->streams[stream].file);
+	return fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
+}
+
+/* Zoomed in closer than the sampling, most columns hold no sample: draw each
+ * sample over the time it stands for (a counter's rate over the interval
+ * before it, a gauge's value until the next sample), so the row reads as a
+ * line.  Only gaps shorter than 1.5 sample intervals are filled; longer
+ * ones are missing data and stay blank. */
+static void fill_between_samples(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
+{
+	int64_t per = vw_model_interval(m, stream);
+	double colw = (double)(m->t1 - m->t0) / (double)nb;
+	if (per <= 0 || (double)per < 2 * colw)
+		return;
+	size_t maxrun = (size_t)(1.5 * (double)per / colw);
+	int counter = m->streams[stream].desc->kind == MCZ_COUNTER;
+	for (size_t i = 0; i < nb;) {
+		if (b[i].count) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < nb && !b[j].count)
+			j++;
+		if (i > 0 && j < nb && j - i <= maxrun) {
+			const vw_bucket *src = counter ? &b[j] : &b[i - 1];
+			double v = counter ? src->min : src->max;
+			if (!isnan(v))
+				for (size_t k = i; k < j; k++)
+					b[k] = (vw_bucket){v, v, v, 1};
+		}
+		i = j;
+	}
+}
+
+int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
+{
+	if (row >= m->nrows || n == 0)
+		return -1;
+	const vw_row *r = &m->rows[row];
+	if (r->nmembers == 1) {
+		if (vw_model_stream_buckets(m, r->members[0], m->t0, m->t1, n, out) != 0)
+			return -1;
+		fill_between_samples(m, r->members[0], out, n);
+		return 0;
+	}
+	struct vw_model_cache *c = m->cache;
+	if (grow((void **)&c->tmp, &c->tmpcap, n, sizeof *c->tmp) != 0)
+		return -1;
+	size_t *nmean = calloc(n, sizeof *nmean);
+	if (!nmean)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (vw_bucket){NAN, NAN, 0, 0};
+	for (size_t k = 0; k < r->nmembers; k++) {
+		if (vw_model_stream_buckets(m, r->members[k], m->t0, m->t1, n, c->tmp) != 0)
+			continue;
+		fill_between_samples(m, r->members[k], c->tmp, n);
+		for (size_t i = 0; i < n; i++) {
+			const vw_bucket *b = &c->tmp[i];
+			if (b->count == 0)
+				continue;
+			if (out[i].count == 0 || b->min < out[i].min)
+				out[i].min = b->min;
+			if (out[i].count == 0 || b->max > out[i].max)
+				out[i].max = b->max;
+			out[i].mean += b->mean;
+			out[i].count += b->count;
+			nmean[i]++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i].mean = nmean[i] ? out[i].mean / (double)nmean[i] : NAN;
+	free(nmean);
+	return 0;
+}
+
+/* Index of the covering sample in s for file time ft, or -1 (see model.h). */
+static long covering(const mcz_series *s, int counter, int64_t ft)
+{
+	long best = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->present[i])
+			continue;
+		if (counter) {
+			if (s->t[i] >= ft)
+				return (long)i;
+		} else if (s->t[i] <= ft || best < 0) {
+			best = (long)i;
+			if (s->t[i] > ft)
+				return best;
+		}
+	}
+	return best;
+}
+
+static int sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *ts);
+
+int vw_model_sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *ts)
+{
+	*v = NAN;
+	*ts = 0;
+	if (stream >= m->nstreams)
+		return -1;
+	cache_ent *e = &m->cache->e[stream];
+	if (!e->vset || e->vt != t) {
+		e->vrc = sample_at(m, stream, t, &e->vv, &e->vts);
+		e->vt = t;
+		e->vset = 1;
+	}
+	*v = e->vv;
+	*ts = e->vts;
+	return e->vrc;
+}
+
+static int sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *ts)
+{
+	*v = NAN;
+	*ts = 0;
+	const vw_stream *s = &m->streams[stream];
+	const mcz_file_info *fi = mcz_info(s->file);
+	if (fi->nrows == 0)
+		return -1;
+	int64_t off = m->offsets[s->file_index], ft = t - off;
+	int counter = s->desc->kind == MCZ_COUNTER;
+	double sc = s->desc->scale != 0 ? s->desc->scale : 1.0;
+	int64_t per = fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 1;
+	for (int64_t span = 4 * per + 1;; span *= 4) {
+		int64_t a = ft - span, b = ft + span + 1;
+		int whole = a <= fi->t_first && b > fi->t_last;
+		mcz_series se = {0};
+		if (mcz_read(s->file, s->id, a, b, &se) != MCZ_OK)
+			return -1;
+		long i = covering(&se, counter, ft);
+		long prev = i - 1;
+		while (counter && prev >= 0 && !se.present[prev])
+			prev--;
+		int done = i >= 0 && (!counter || prev >= 0 || whole || a <= fi->t_first);
+		if (done) {
+			*ts = se.t[i] + off;
+			if (!counter)
+				*v = (s->desc->type == MCZ_F64   ? se.v[i].f
+				      : s->desc->type == MCZ_I64 ? (double)se.v[i].i
+								 : (double)se.v[i].u) *
+				     sc;
+			else if (prev >= 0 && se.t[i] > se.t[prev])
+				*v = (double)se.delta[i] * sc / ((double)(se.t[i] - se.t[prev]) * 1e-9);
+		}
+		mcz_series_free(&se);
+		if (done)
+			return isnan(*v) ? -1 : 0;
+		if (whole)
+			return -1;
+	}
+}
+
+double vw_model_value_at(vw_model *m, size_t stream, int64_t t)
+{
+	double v;
+	int64_t ts;
+	vw_model_sample_at(m, stream, t, &v, &ts);
+	return v;
+}
+
+const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len)
+{
+	const mcz_stream_desc *d = m->streams[stream].desc;
+	const char *u = d->unit ? d->unit : "";
+	static const char *const abbrev[][2] = {
+		{"instructions", "ins"}, {"cycles", "cyc"},    {"packets", "pkt"},
+		{"bytes", "B"},          {"events", "ev"},     {"misses", "miss"},
+		{"switches", "sw"},      {"migrations", "mig"}, {"faults", "flt"},
+		{"processes", "proc"},   {"process", "proc"},  {"requests", "req"},
+		{"interrupts", "irq"},   {"operations", "op"}, {"seconds", "s"},
+	};
+	for (size_t i = 0; i < sizeof abbrev / sizeof abbrev[0]; i++)
+		if (strcmp(u, abbrev[i][0]) == 0)
+			u = abbrev[i][1];
+	/* The value column is narrow: long unit names are cut to 5 letters. */
+	snprintf(buf, len, "%.5s%s", u, d->kind == MCZ_COUNTER ? "/s" : "");
+	return buf;
+}
+

@@ -1,0 +1,26 @@
+/* views.c: the table of views, in the order Tab walks them.  A new view is
+ * one line here (and its vw_view in its own file). */
+#include <stddef.h>
+#include <string.h>
+
+#include "view.h"
+
+const vw_view *const vw_views[] = {
+	&view_timeline,
+	&view_phases,
+	&view_topology,
+	NULL,
+};
+
+int vw_views_find(const char *name)
+{
+	int found = -1;
+	size_t n = strlen(name);
+	for (int i = 0; vw_views[i]; i++) {
+		if (strcmp(vw_views[i]->name, name) == 0)
+			return i;
+		if (n && strncmp(vw_views[i]->name, name, n) == 0)
+			found = found == -1 ? i : -2;
+	}
+	return found < 0 ? -1 : found;
+}
