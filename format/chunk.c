@@ -8,7 +8,7 @@
  *     mcz_chunk_encode(&cx, &payload, t, n, descs, cols, nstreams, prev, sums);
  *     mcz_chunk_info ci;
  *     if (mcz_chunk_parse(payload, len, &ci) == 0 && mcz_chunk_col(&ci, 1 + s, &p, &l) == 0)
- *         mcz_codec_get_col(&cx, p, l, desc, ci.nrows, v, delta, present, NULL);
+ *         mcz_codec_get_col(&cx, p, l, desc, t, ci.nrows, v, delta, present, NULL);
  */
 #include <stdlib.h>
 #include <string.h>

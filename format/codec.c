@@ -21,7 +21,7 @@
  *     mcz_codec_ctx cx = {.level = 3};
  *     mcz_codec_put_time(&cx, &out, t, n);
  *     mcz_codec_put_col(&cx, &out, desc, t, v, present, n, &prev, &sum);
- *     mcz_codec_get_col(&cx, p, len, desc, n, v, delta, present, NULL);
+ *     mcz_codec_get_col(&cx, p, len, desc, t, n, v, delta, present, NULL);
  *     mcz_codec_ctx_free(&cx);
  */
 #include <math.h>
@@ -132,6 +132,16 @@ static void codec_cand(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mc
 	codec_try(cx, codec, flags, r, ok);
 }
 
+/* "pred_j = (delta_(j-1) x dt_j + floor(dt_(j-1) / 2)) / dt_(j-1) in
+ * unsigned 128-bit arithmetic, taken modulo 2^64; delta_(j-1) when
+ * dt_(j-1) is 0" */
+static uint64_t codec_pred(uint64_t pdelta, uint64_t pdt, uint64_t dt)
+{
+	if (pdt == 0)
+		return pdelta;
+	return (uint64_t)(((unsigned __int128)pdelta * dt + pdt / 2) / pdt);
+}
+
 static int codec_same(const uint64_t *x, size_t m)
 {
 	for (size_t j = 1; j < m; j++)
@@ -203,6 +213,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 	int ok = 0;
 	size_t j = 0;
 	if (d->kind == MCZ_COUNTER) {
+		int64_t first_dt = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (present && !present[i])
 				continue;
@@ -212,6 +223,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 				mcz_buf_uv(&head, v[i].u);
 				mcz_buf_uv(&head, delta);
 				mcz_buf_uv(&head, (uint64_t)dt);
+				first_dt = dt;
 			}
 			x[j] = delta;
 			if (j > 0)
@@ -234,6 +246,27 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			   &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
+			   &ok);
+		/* rate x dt prediction: cycles, task-clock and busy counters grow
+		 * with the length of the interval, which jitters */
+		uint64_t pdt = 0, pdelta = x[0];
+		int64_t pt = 0;
+		for (size_t i = 0, k = 0; i < n; i++) {
+			if (present && !present[i])
+				continue;
+			if (k == 0) {
+				pdt = (uint64_t)first_dt;
+			} else {
+				uint64_t dt = (uint64_t)(t[i] - pt);
+				y[k - 1] = mcz_buf_zigzag((int64_t)(x[k] - codec_pred(pdelta, pdt, dt)));
+				pdt = dt;
+				pdelta = x[k];
+			}
+			pt = t[i];
+			k++;
+		}
+		codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_RATE_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 	} else if (d->type == MCZ_F64) {
 		for (size_t i = 0; i < n; i++) {
@@ -346,7 +379,8 @@ static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
 		return 1;
 	if (d->kind == MCZ_COUNTER)
 		return codec == MCZ_CODEC_COUNTER || codec == MCZ_CODEC_COUNTER_SHUF ||
-		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
+		       codec == MCZ_CODEC_COUNTER_RATE || codec == MCZ_CODEC_COUNTER_RATE_SHUF;
 	if (d->type == MCZ_F64)
 		return codec == MCZ_CODEC_FLOAT || codec == MCZ_CODEC_FLOAT_DEC;
 	return codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF;
@@ -354,11 +388,12 @@ static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
 
 /* Decode the m present values of a column body into x (bits of each). */
 static int codec_values(mcz_codec_ctx *cx, const mcz_stream_desc *d, mcz_cur *c, uint8_t codec,
-			size_t m, uint64_t *x, uint64_t *dl, int64_t *first_dt)
+			size_t m, const int64_t *pt, uint64_t *x, uint64_t *dl, int64_t *first_dt)
 {
 	uint64_t *y = cx->y;
 	int shuf = codec == MCZ_CODEC_COUNTER_SHUF || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
-		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT;
+		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT ||
+		   codec == MCZ_CODEC_COUNTER_RATE_SHUF;
 	int packing = shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT;
 	if (codec == MCZ_CODEC_CONST && d->kind != MCZ_COUNTER) {
 		uint64_t v0 = mcz_cur_uv(c);
@@ -406,15 +441,23 @@ static int codec_values(mcz_codec_ctx *cx, const mcz_stream_desc *d, mcz_cur *c,
 	if (c->err || *first_dt < 0)
 		return MCZ_E_CORRUPT;
 	int dod = codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+	int rate = codec == MCZ_CODEC_COUNTER_RATE || codec == MCZ_CODEC_COUNTER_RATE_SHUF;
+	uint64_t pdt = (uint64_t)*first_dt;
 	for (size_t j = 1; j < m; j++) {
-		dl[j] = dod ? dl[j - 1] + (uint64_t)mcz_buf_unzigzag(y[j - 1]) : y[j - 1];
+		if (rate) {
+			uint64_t dt = (uint64_t)(pt[j] - pt[j - 1]);
+			dl[j] = codec_pred(dl[j - 1], pdt, dt) + (uint64_t)mcz_buf_unzigzag(y[j - 1]);
+			pdt = dt;
+		} else {
+			dl[j] = dod ? dl[j - 1] + (uint64_t)mcz_buf_unzigzag(y[j - 1]) : y[j - 1];
+		}
 		x[j] = x[j - 1] + dl[j];
 	}
 	return 0;
 }
 
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
-		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
+		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
 {
 	memset(present, 0, n);
 	memset(v, 0, n * sizeof *v);
@@ -451,11 +494,14 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 		memset(present, 1, n);
 	}
 	/* x holds the values, and for counters the scratch of v holds deltas */
-	if (mcz_codec_scratch(cx, 2 * m))
+	if (mcz_codec_scratch(cx, 3 * m))
 		return MCZ_E_NOMEM;
 	uint64_t *x = cx->x, *dl = cx->x + m;
-	int64_t fdt = 0;
-	if (codec_values(cx, d, &c, codec, m, x, dl, &fdt) || c.err || mcz_cur_left(&c))
+	int64_t *pt = (int64_t *)(cx->x + 2 * m), fdt = 0;
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (present[i])
+			pt[j++] = t[i];
+	if (codec_values(cx, d, &c, codec, m, pt, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	if (first_dt)
 		*first_dt = fdt;

@@ -168,7 +168,9 @@ enum mcz_codec_id {
 	MCZ_CODEC_COUNTER_DOD_SHUF = 9, /* counter head, zigzag delta-of-delta shuffled */
 	MCZ_CODEC_CONST = 10,       /* one value (gauges) or one delta (counters) for all */
 	MCZ_CODEC_SAME = 11,        /* the same bytes as an earlier stream's column */
-	MCZ_CODEC_MAX = 10,         /* highest codec a column decoder meets */
+	MCZ_CODEC_COUNTER_RATE = 12, /* counter head, deltas predicted from rate x dt */
+	MCZ_CODEC_COUNTER_RATE_SHUF = 13, /* the same, shuffled */
+	MCZ_CODEC_MAX = 13,         /* highest codec id */
 };
 #define MCZ_COL_ZSTD 0x01u
 #define MCZ_COL_BITMAP 0x02u
@@ -204,7 +206,7 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
  * For counters, first_dt (ns from the previous present sample to the first
  * present one, 0 if none) is returned through *first_dt when non-NULL. */
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
-		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
+		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
 
 /* ---- pack.c: packings of u64 sequences --------------------------------- */
 enum { MCZ_PACK_VARINT = 0, MCZ_PACK_SHUFFLE = 1 };
