@@ -102,19 +102,23 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n)
 {
 	mcz_buf *r = &cx->tmp;
-	r->len = 0;
-	int64_t pd = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0) {
-			mcz_buf_sv(r, t[0]);
-		} else {
-			int64_t d = (int64_t)((uint64_t)t[i] - (uint64_t)t[i - 1]);
-			mcz_buf_sv(r, (int64_t)((uint64_t)d - (uint64_t)pd));
-			pd = d;
-		}
-	}
 	int ok = 0;
-	codec_try(cx, MCZ_CODEC_TIME, 0, r, &ok);
+	if (n == 0 || mcz_codec_scratch(cx, n)) {
+		out->err = MCZ_E_NOMEM;
+		return;
+	}
+	int64_t pd = 0;
+	for (size_t i = 1; i < n; i++) {
+		int64_t d = (int64_t)((uint64_t)t[i] - (uint64_t)t[i - 1]);
+		cx->y[i - 1] = mcz_buf_zigzag((int64_t)((uint64_t)d - (uint64_t)pd));
+		pd = d;
+	}
+	for (int shuf = 0; shuf < 2; shuf++) {
+		r->len = 0;
+		mcz_buf_sv(r, t[0]);
+		mcz_pack_put(r, shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT, cx->y, n - 1);
+		codec_try(cx, shuf ? MCZ_CODEC_TIME_SHUF : MCZ_CODEC_TIME, 0, r, &ok);
+	}
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->best.err)
 		out->err = cx->best.err;
@@ -352,20 +356,21 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 	uint8_t codec, flags;
 	const uint8_t *raw;
 	size_t rl;
-	int rc = codec_open(cx, p, len, 10 * n, &codec, &flags, &raw, &rl);
+	int rc = codec_open(cx, p, len, 10 * n + 1, &codec, &flags, &raw, &rl);
 	if (rc)
 		return rc;
-	if (codec != MCZ_CODEC_TIME || flags & MCZ_COL_BITMAP)
+	if ((codec != MCZ_CODEC_TIME && codec != MCZ_CODEC_TIME_SHUF) || flags & MCZ_COL_BITMAP ||
+	    n == 0 || mcz_codec_scratch(cx, n))
 		return MCZ_E_CORRUPT;
 	mcz_cur c = mcz_cur_make(raw, rl);
+	t[0] = mcz_cur_sv(&c);
+	if (mcz_pack_get(&c, codec == MCZ_CODEC_TIME_SHUF ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT,
+			 cx->y, n - 1))
+		return MCZ_E_CORRUPT;
 	uint64_t pd = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0) {
-			t[0] = mcz_cur_sv(&c);
-		} else {
-			pd += (uint64_t)mcz_cur_sv(&c);
-			t[i] = (int64_t)((uint64_t)t[i - 1] + pd);
-		}
+	for (size_t i = 1; i < n; i++) {
+		pd += (uint64_t)mcz_buf_unzigzag(cx->y[i - 1]);
+		t[i] = (int64_t)((uint64_t)t[i - 1] + pd);
 	}
 	if (c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;

@@ -170,7 +170,8 @@ enum mcz_codec_id {
 	MCZ_CODEC_SAME = 11,        /* the same bytes as an earlier stream's column */
 	MCZ_CODEC_COUNTER_RATE = 12, /* counter head, deltas predicted from rate x dt */
 	MCZ_CODEC_COUNTER_RATE_SHUF = 13, /* the same, shuffled */
-	MCZ_CODEC_MAX = 13,         /* highest codec id */
+	MCZ_CODEC_TIME_SHUF = 14,   /* timestamps: first, then zigzag delta-of-deltas shuffled */
+	MCZ_CODEC_MAX = 14,         /* highest codec id */
 };
 #define MCZ_COL_ZSTD 0x01u
 #define MCZ_COL_BITMAP 0x02u
