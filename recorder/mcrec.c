@@ -368,7 +368,8 @@ int mcrec_run(const rec_options *o)
 	/* Said once the command runs, so that a failed start is one line. */
 	if (!o->quiet)
 		for (size_t i = 0; i < r.ss.n; i++)
-			if (r.ss.state[i] == -1 && strncmp(r.ss.src[i].why, "group", 5) != 0)
+			if (r.ss.state[i] == -1 && !r.ss.src[i].absent &&
+			    strncmp(r.ss.src[i].why, "group", 5) != 0)
 				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
 					r.ss.src[i].why);
 	if (rec_spool_start(r.sp)) {
