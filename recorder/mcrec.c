@@ -328,6 +328,14 @@ int mcrec_run(const rec_options *o)
 		fprintf(stderr, "mcrec: %s\n", err);
 		return mcrec_fail(&r, 2);
 	}
+	/* Signals go to the sampling thread only: blocked while the writer and
+	 * source threads are created (they inherit the mask, so their I/O is
+	 * never interrupted), unblocked below.  The child unblocks its own. */
+	sigset_t sigs, old;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT), sigaddset(&sigs, SIGTERM), sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	mcrec_signals();
 	if (rec_launch_fork(&r.ch, o->argv, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
@@ -387,6 +395,7 @@ int mcrec_run(const rec_options *o)
 			fprintf(stderr, "mcrec: --realtime: %s; sampling at normal priority\n",
 				strerror(e));
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r.recording = 1;
 	mcrec_loop(&r);
 	mcrec_child_pid = 0;
