@@ -53,7 +53,7 @@ int mcz_check(const char *path, mcz_check_report *rep)
 	/* every chunk decodes, column by column */
 	for (size_t ci = 0; ci < r->ix.nchunks; ci++)
 		for (uint32_t s = 0; s < r->ix.chunks[ci].nstreams; s++)
-			if (mcz_reader_decode(r, ci, s)) {
+			if (mcz_query_decode(r, ci, s)) {
 				rep->blocks_bad++;
 				if (!r->problem[0])
 					snprintf(r->problem, sizeof r->problem,
@@ -99,7 +99,7 @@ static int check_copy(mcz_reader *r, mcz_writer *w)
 		memset(pr, 0, n * (ns ? ns : 1));
 		int bad = 0;
 		for (uint32_t s = 0; s < (ns ? ns : 1) && !bad; s++) {
-			if ((bad = mcz_reader_decode(r, ci, s)))
+			if ((bad = mcz_query_decode(r, ci, s)))
 				break;
 			for (size_t i = 0; i < n; i++) {
 				t[i] = r->cols.t[i];
@@ -160,7 +160,7 @@ int mcz_append_aux(const char *path, const char *name, const void *data, size_t 
 	/* every stream's summaries must be in memory to write the new index */
 	for (uint32_t s = 0; s < r->nstreams && !rc; s++) {
 		const mcz_bucket *b;
-		rc = mcz_reader_sums(r, s, &b);
+		rc = mcz_query_sums(r, s, &b);
 	}
 	mcz_buf p = {0}, blk = {0};
 	mcz_buf_str(&p, name);

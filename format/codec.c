@@ -1,17 +1,26 @@
 /* codec.c: encoding of one column of a chunk (SPEC.md "Columns").
  *
  * A column is: codec id (u8), flags (u8: zstd, presence bitmap), the raw
- * length (varint), then the data, zstd-compressed when that is smaller.
- * Timestamps are delta-of-delta; counters are per-interval deltas modulo
- * 2^64 after the chunk's base value; integer gauges are zigzag deltas;
- * float gauges are XORed with the previous value and byte-shuffled (eight
- * planes) so that zstd sees long runs of zero bytes.  Each column decodes on
- * its own, so a reader decodes only the streams it shows.
+ * length (varint), then the raw data, zstd-compressed when that is smaller.
+ * The raw data start with the presence bitmap when some rows lack the
+ * stream, then hold the present values only.
+ *
+ * Codecs were chosen by measurement (tests/bench/bench-storage.sh) and the
+ * encoder tries the candidates of a column's kind and keeps the smallest,
+ * so each chunk of each stream gets the codec that suits its data:
+ *   counters  per-interval deltas modulo 2^64 after a head (first raw value,
+ *             first delta, first interval), as varints or shuffled, plain
+ *             or delta-of-delta;
+ *   integers  zigzag differences, varints or shuffled;
+ *   floats    XOR with the previous value, byte-shuffled; or, when every
+ *             value is an exact decimal with at most 9 digits after the
+ *             point (PCP's loads, percentages), integer differences.
+ * Timestamps are zigzag delta-of-delta varints.  Each column decodes on its
+ * own, so a reader decodes only the streams it shows.
  *
  *     mcz_codec_ctx cx = {.level = 3};
  *     mcz_codec_put_time(&cx, &out, t, n);
  *     mcz_codec_put_col(&cx, &out, desc, t, v, present, n, &prev, &sum);
- *     ...
  *     mcz_codec_get_col(&cx, p, len, desc, n, v, delta, present, NULL);
  *     mcz_codec_ctx_free(&cx);
  */
@@ -22,6 +31,8 @@
 
 #include "internal.h"
 
+static const double codec_p10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+
 void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 {
 	ZSTD_freeCCtx(cx->zc);
@@ -29,39 +40,61 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 	cx->zc = cx->zd = NULL;
 	mcz_buf_free(&cx->tmp);
 	mcz_buf_free(&cx->tmp2);
+	mcz_buf_free(&cx->best);
+	mcz_buf_free(&cx->bm);
+	free(cx->x);
+	free(cx->y);
+	cx->x = cx->y = NULL;
+	cx->xcap = 0;
 }
 
-/* Write codec, flags, raw length and data (compressed when it pays). */
-static void codec_emit(mcz_codec_ctx *cx, mcz_buf *out, uint8_t codec, uint8_t flags,
-		       const mcz_buf *raw)
+static int codec_scratch(mcz_codec_ctx *cx, size_t n)
 {
-	if (raw->err) {
-		out->err = raw->err;
+	if (n <= cx->xcap)
+		return 0;
+	uint64_t *x = realloc(cx->x, n * sizeof *x);
+	if (x)
+		cx->x = x;
+	uint64_t *y = realloc(cx->y, n * sizeof *y);
+	if (y)
+		cx->y = y;
+	if (!x || !y)
+		return MCZ_E_NOMEM;
+	cx->xcap = n;
+	return 0;
+}
+
+/* Frame raw as a column (compressed when that is smaller) and keep it in
+ * cx->best if it is the smallest candidate so far (best_ok: one kept). */
+static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz_buf *raw,
+		      int *best_ok)
+{
+	mcz_buf *f = &cx->tmp2;
+	f->len = 0;
+	if (raw->err || mcz_buf_reserve(f, 12 + ZSTD_compressBound(raw->len))) {
+		cx->best.err = raw->err ? raw->err : MCZ_E_NOMEM;
 		return;
 	}
-	const void *data = raw->p;
-	size_t len = raw->len;
-	if (raw->len >= 16) {
-		if (!cx->zc && !(cx->zc = ZSTD_createCCtx())) {
-			out->err = MCZ_E_NOMEM;
-			return;
-		}
-		size_t bound = ZSTD_compressBound(raw->len);
-		cx->tmp2.len = 0;
-		if (mcz_buf_reserve(&cx->tmp2, bound) == 0) {
-			size_t z = ZSTD_compressCCtx(cx->zc, cx->tmp2.p, bound, raw->p, raw->len,
-						     cx->level);
-			if (!ZSTD_isError(z) && z < raw->len) {
-				data = cx->tmp2.p;
-				len = z;
-				flags |= MCZ_COL_ZSTD;
-			}
-		}
+	mcz_buf_u8(f, codec);
+	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
+	mcz_buf_uv(f, raw->len);
+	size_t z = 0;
+	if (raw->len >= 16 && (cx->zc || (cx->zc = ZSTD_createCCtx())))
+		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
+				      cx->level);
+	if (z && !ZSTD_isError(z) && z < raw->len) {
+		f->len += z;
+	} else {
+		f->p[1] = flags;
+		mcz_buf_put(f, raw->p, raw->len);
 	}
-	mcz_buf_u8(out, codec);
-	mcz_buf_u8(out, flags);
-	mcz_buf_uv(out, raw->len);
-	mcz_buf_put(out, data, len);
+	if (!*best_ok || f->len < cx->best.len) {
+		mcz_buf t = cx->best;
+		cx->best = *f;
+		*f = t;
+		*best_ok = 1;
+		cx->tried[codec]++;
+	}
 }
 
 void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n)
@@ -78,70 +111,54 @@ void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_
 			pd = d;
 		}
 	}
-	codec_emit(cx, out, MCZ_CODEC_TIME, 0, r);
+	int ok = 0;
+	codec_try(cx, MCZ_CODEC_TIME, 0, r, &ok);
+	mcz_buf_put(out, cx->best.p, cx->best.len);
+	if (cx->best.err)
+		out->err = cx->best.err;
 }
 
-static double codec_gauge_value(const mcz_stream_desc *d, mcz_value v)
+/* Raw data = bitmap (if any) + head + packed values; try it. */
+static void codec_cand(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz_buf *head,
+		       int packing, const uint64_t *x, size_t m, int *ok)
 {
-	if (d->type == MCZ_U64)
-		return (double)v.u;
-	if (d->type == MCZ_I64)
-		return (double)v.i;
-	return v.f;
+	mcz_buf *r = &cx->tmp;
+	r->len = 0;
+	mcz_buf_put(r, cx->bm.p, cx->bm.len);
+	mcz_buf_put(r, head->p, head->len);
+	mcz_pack_put(r, packing, x, m);
+	codec_try(cx, codec, flags, r, ok);
 }
 
-void mcz_bucket_init(mcz_bucket *b)
+/* Digits k (0..9) such that every value is exactly n / 10^k, or -1. */
+static int codec_decimals(const uint64_t *bits, size_t m, int64_t *n)
 {
-	b->min = b->max = NAN;
-	b->sum = 0;
-	b->count = 0;
-	b->first = b->last = 0;
-}
-
-static void bucket_time(mcz_bucket *b, int64_t t)
-{
-	if (b->count == 0 || t < b->first)
-		b->first = t;
-	if (b->count == 0 || t > b->last)
-		b->last = t;
-}
-
-/* One sample; x NaN counts the sample but not in min/max/sum (a counter's
- * first sample has no rate). */
-void mcz_bucket_add(mcz_bucket *b, double x, int64_t t)
-{
-	bucket_time(b, t);
-	b->count++;
-	if (isnan(x))
-		return;
-	if (isnan(b->min) || x < b->min)
-		b->min = x;
-	if (isnan(b->max) || x > b->max)
-		b->max = x;
-}
-
-void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from)
-{
-	if (from->count == 0)
-		return;
-	if (into->count == 0 || from->first < into->first)
-		into->first = from->first;
-	if (into->count == 0 || from->last > into->last)
-		into->last = from->last;
-	into->count += from->count;
-	into->sum += from->sum;
-	if (!isnan(from->min) && (isnan(into->min) || from->min < into->min))
-		into->min = from->min;
-	if (!isnan(from->max) && (isnan(into->max) || from->max > into->max))
-		into->max = from->max;
+	for (int k = 0; k <= 9; k++) {
+		size_t j;
+		for (j = 0; j < m; j++) {
+			double f;
+			memcpy(&f, &bits[j], 8);
+			double s = f * codec_p10[k];
+			if (!(fabs(s) < 9007199254740992.0))
+				return -1; /* NaN, inf or too many digits */
+			int64_t q = (int64_t)llround(s);
+			double back = (double)q / codec_p10[k];
+			uint64_t bb;
+			memcpy(&bb, &back, 8);
+			if (bb != bits[j])
+				break;
+			n[j] = q;
+		}
+		if (j == m)
+			return k;
+	}
+	return -1;
 }
 
 void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d,
 		       const int64_t *t, const mcz_value *v, const uint8_t *present, size_t n,
 		       mcz_codec_prev *prev, mcz_bucket *sum)
 {
-	mcz_buf *r = &cx->tmp;
-	r->len = 0;
 	mcz_bucket_init(sum);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
@@ -152,35 +169,44 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		mcz_buf_uv(out, 0);
 		return;
 	}
+	if (codec_scratch(cx, m)) {
+		out->err = MCZ_E_NOMEM;
+		return;
+	}
 	uint8_t flags = 0;
+	cx->bm.len = 0;
 	if (m < n) {
 		flags |= MCZ_COL_BITMAP;
 		size_t nb = (n + 7) / 8;
-		if (mcz_buf_reserve(r, nb))
+		if (mcz_buf_reserve(&cx->bm, nb)) {
+			out->err = MCZ_E_NOMEM;
 			return;
-		memset(r->p, 0, nb);
+		}
+		memset(cx->bm.p, 0, nb);
 		for (size_t i = 0; i < n; i++)
 			if (present[i])
-				r->p[i / 8] |= (uint8_t)(1u << (i % 8));
-		r->len = nb;
+				cx->bm.p[i / 8] |= (uint8_t)(1u << (i % 8));
+		cx->bm.len = nb;
 	}
-	uint8_t codec;
+	uint64_t *x = cx->x, *y = cx->y;
+	mcz_buf head = {0};
+	int ok = 0;
+	size_t j = 0;
 	if (d->kind == MCZ_COUNTER) {
-		codec = MCZ_CODEC_COUNTER;
-		int first = 1;
 		for (size_t i = 0; i < n; i++) {
 			if (present && !present[i])
 				continue;
 			uint64_t delta = prev->have ? v[i].u - prev->raw : 0;
 			int64_t dt = prev->have ? t[i] - prev->t : 0;
-			if (first) {
-				mcz_buf_uv(r, v[i].u);
-				mcz_buf_uv(r, delta);
-				mcz_buf_uv(r, (uint64_t)dt);
-				first = 0;
-			} else {
-				mcz_buf_uv(r, delta);
+			if (j == 0) {
+				mcz_buf_uv(&head, v[i].u);
+				mcz_buf_uv(&head, delta);
+				mcz_buf_uv(&head, (uint64_t)dt);
 			}
+			x[j] = delta;
+			if (j > 0)
+				y[j - 1] = mcz_buf_zigzag((int64_t)(delta - x[j - 1]));
+			j++;
 			double rate = prev->have && dt > 0 ? (double)delta * 1e9 / (double)dt : NAN;
 			mcz_bucket_add(sum, rate, t[i]);
 			sum->sum += (double)delta;
@@ -188,42 +214,54 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			prev->t = t[i];
 			prev->have = 1;
 		}
+		codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1, &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_SHUF, flags, &head, MCZ_PACK_SHUFFLE, x + 1, m - 1,
+			   &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_DOD_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
+			   &ok);
 	} else if (d->type == MCZ_F64) {
-		codec = MCZ_CODEC_FLOAT;
-		size_t base = r->len;
-		if (mcz_buf_reserve(r, 8 * m))
-			return;
-		uint64_t pb = 0;
-		size_t j = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (present && !present[i])
 				continue;
-			uint64_t b = v[i].u, x = b ^ pb;
-			pb = b;
-			for (int k = 0; k < 8; k++)
-				r->p[base + (size_t)k * m + j] = (uint8_t)(x >> (8 * k));
+			x[j] = v[i].u;
+			y[j] = x[j] ^ (j ? x[j - 1] : 0);
 			j++;
 			/* "A NaN value is counted but takes no part in min, max, sum." */
-			double f = v[i].f;
-			mcz_bucket_add(sum, f, t[i]);
-			if (!isnan(f))
-				sum->sum += f;
+			mcz_bucket_add(sum, v[i].f, t[i]);
+			if (!isnan(v[i].f))
+				sum->sum += v[i].f;
 		}
-		r->len = base + 8 * m;
+		codec_cand(cx, MCZ_CODEC_FLOAT, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
+		int64_t *q = (int64_t *)y;
+		int k = codec_decimals(x, m, q);
+		if (k >= 0) {
+			int64_t pq = 0;
+			for (size_t a = 0; a < m; a++) {
+				int64_t cur = q[a];
+				y[a] = mcz_buf_zigzag((int64_t)((uint64_t)cur - (uint64_t)pq));
+				pq = cur;
+			}
+			mcz_buf_u8(&head, (uint8_t)k);
+			codec_cand(cx, MCZ_CODEC_FLOAT_DEC, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
+		}
 	} else {
-		codec = MCZ_CODEC_INT;
-		uint64_t pv = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (present && !present[i])
 				continue;
-			mcz_buf_sv(r, (int64_t)(v[i].u - pv));
-			pv = v[i].u;
-			double x = codec_gauge_value(d, v[i]);
-			mcz_bucket_add(sum, x, t[i]);
-			sum->sum += x;
+			y[j] = mcz_buf_zigzag((int64_t)(v[i].u - (j ? x[j - 1] : 0)));
+			x[j++] = v[i].u;
+			double g = d->type == MCZ_U64 ? (double)v[i].u : (double)v[i].i;
+			mcz_bucket_add(sum, g, t[i]);
+			sum->sum += g;
 		}
+		codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
+		codec_cand(cx, MCZ_CODEC_INT_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 	}
-	codec_emit(cx, out, codec, flags, r);
+	if (head.err || cx->best.err)
+		out->err = head.err ? head.err : cx->best.err;
+	mcz_buf_put(out, cx->best.p, cx->best.len);
+	mcz_buf_free(&head);
 }
 
 /* Parse a column's framing; returns the raw data in *raw (possibly cx->tmp). */
@@ -234,7 +272,7 @@ static int codec_open(mcz_codec_ctx *cx, const uint8_t *p, size_t len, size_t ma
 	*codec = mcz_cur_u8(&c);
 	*flags = mcz_cur_u8(&c);
 	uint64_t rl = mcz_cur_uv(&c);
-	if (c.err || (*flags & MCZ_COL_RESERVED) || rl > max_raw)
+	if (c.err || (*flags & MCZ_COL_RESERVED) || rl > max_raw || *codec > MCZ_CODEC_MAX)
 		return MCZ_E_CORRUPT;
 	size_t clen = mcz_cur_left(&c);
 	if (!(*flags & MCZ_COL_ZSTD)) {
@@ -282,6 +320,62 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 	return 0;
 }
 
+/* Which codecs a stream of this kind and type may use. */
+static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
+{
+	if (d->kind == MCZ_COUNTER)
+		return codec == MCZ_CODEC_COUNTER || codec == MCZ_CODEC_COUNTER_SHUF ||
+		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+	if (d->type == MCZ_F64)
+		return codec == MCZ_CODEC_FLOAT || codec == MCZ_CODEC_FLOAT_DEC;
+	return codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF;
+}
+
+/* Decode the m present values of a column body into x (bits of each). */
+static int codec_values(mcz_codec_ctx *cx, mcz_cur *c, uint8_t codec, size_t m, uint64_t *x,
+			uint64_t *dl, int64_t *first_dt)
+{
+	uint64_t *y = cx->y;
+	int shuf = codec == MCZ_CODEC_COUNTER_SHUF || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
+		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT;
+	int packing = shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT;
+	if (codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT_DEC) {
+		int k = codec == MCZ_CODEC_FLOAT_DEC ? mcz_cur_u8(c) : 0;
+		if (k > 9 || mcz_pack_get(c, packing, y, m))
+			return MCZ_E_CORRUPT;
+		uint64_t acc = 0;
+		for (size_t j = 0; j < m; j++) {
+			acc += (uint64_t)mcz_buf_unzigzag(y[j]);
+			if (codec == MCZ_CODEC_FLOAT_DEC) {
+				double f = (double)(int64_t)acc / codec_p10[k];
+				memcpy(&x[j], &f, 8);
+			} else {
+				x[j] = acc;
+			}
+		}
+		return 0;
+	}
+	if (codec == MCZ_CODEC_FLOAT) {
+		if (mcz_pack_get(c, packing, y, m))
+			return MCZ_E_CORRUPT;
+		for (size_t j = 0; j < m; j++)
+			x[j] = y[j] ^ (j ? x[j - 1] : 0);
+		return 0;
+	}
+	/* counters: head, then m - 1 deltas or delta-of-deltas */
+	x[0] = mcz_cur_uv(c);
+	dl[0] = mcz_cur_uv(c);
+	*first_dt = (int64_t)mcz_cur_uv(c);
+	if (c->err || *first_dt < 0 || mcz_pack_get(c, packing, y, m - 1))
+		return MCZ_E_CORRUPT;
+	int dod = codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+	for (size_t j = 1; j < m; j++) {
+		dl[j] = dod ? dl[j - 1] + (uint64_t)mcz_buf_unzigzag(y[j - 1]) : y[j - 1];
+		x[j] = x[j - 1] + dl[j];
+	}
+	return 0;
+}
+
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
 		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
 {
@@ -296,11 +390,13 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 	uint8_t codec, flags;
 	const uint8_t *raw;
 	size_t rl, nb = (n + 7) / 8;
-	int rc = codec_open(cx, p, len, nb + 30 + 10 * n, &codec, &flags, &raw, &rl);
+	int rc = codec_open(cx, p, len, nb + 32 + 10 * n, &codec, &flags, &raw, &rl);
 	if (rc)
 		return rc;
 	if (codec == MCZ_CODEC_EMPTY)
 		return rl == 0 && flags == 0 ? 0 : MCZ_E_CORRUPT;
+	if (!codec_allowed(d, codec))
+		return MCZ_E_CORRUPT;
 	mcz_cur c = mcz_cur_make(raw, rl);
 	size_t m = n;
 	if (flags & MCZ_COL_BITMAP) {
@@ -310,61 +406,29 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 		m = 0;
 		for (size_t i = 0; i < n; i++)
 			m += present[i] = (bm[i / 8] >> (i % 8)) & 1;
-		/* "Bits of the bitmap past the last row must be zero." */
-		if (n % 8 && bm[nb - 1] >> (n % 8))
+		/* "Bits of the bitmap past the last row must be zero; a bitmap with
+		 * no bit set is invalid (such a column is EMPTY)." */
+		if ((n % 8 && bm[nb - 1] >> (n % 8)) || m == 0)
 			return MCZ_E_CORRUPT;
 	} else {
 		memset(present, 1, n);
 	}
-	int want = d->kind == MCZ_COUNTER ? MCZ_CODEC_COUNTER
-		   : d->type == MCZ_F64	   ? MCZ_CODEC_FLOAT
-					   : MCZ_CODEC_INT;
-	if (codec != want)
+	/* x holds the values, and for counters the scratch of v holds deltas */
+	if (codec_scratch(cx, 2 * m))
+		return MCZ_E_NOMEM;
+	uint64_t *x = cx->x, *dl = cx->x + m;
+	int64_t fdt = 0;
+	if (codec_values(cx, &c, codec, m, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
-	if (codec == MCZ_CODEC_FLOAT) {
-		const uint8_t *planes = mcz_cur_bytes(&c, 8 * m);
-		if (!planes || mcz_cur_left(&c))
-			return MCZ_E_CORRUPT;
-		uint64_t pb = 0;
-		for (size_t i = 0, j = 0; i < n; i++) {
-			if (!present[i])
-				continue;
-			uint64_t x = 0;
-			for (int k = 0; k < 8; k++)
-				x |= (uint64_t)planes[(size_t)k * m + j] << (8 * k);
-			pb ^= x;
-			v[i].u = pb;
-			j++;
-		}
-		return 0;
-	}
-	uint64_t acc = 0;
-	int first = 1;
-	for (size_t i = 0; i < n && !c.err; i++) {
+	if (first_dt)
+		*first_dt = fdt;
+	for (size_t i = 0, j = 0; i < n; i++) {
 		if (!present[i])
 			continue;
-		if (codec == MCZ_CODEC_INT) {
-			acc += (uint64_t)mcz_cur_sv(&c);
-			v[i].u = acc;
-			continue;
-		}
-		uint64_t dl;
-		if (first) {
-			acc = mcz_cur_uv(&c);
-			dl = mcz_cur_uv(&c);
-			int64_t dt = (int64_t)mcz_cur_uv(&c);
-			if (first_dt)
-				*first_dt = dt;
-			first = 0;
-		} else {
-			dl = mcz_cur_uv(&c);
-			acc += dl;
-		}
-		v[i].u = acc;
-		if (delta)
-			delta[i] = dl;
+		v[i].u = x[j];
+		if (delta && d->kind == MCZ_COUNTER)
+			delta[i] = dl[j];
+		j++;
 	}
-	if (c.err || mcz_cur_left(&c))
-		return MCZ_E_CORRUPT;
 	return 0;
 }

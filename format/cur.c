@@ -80,7 +80,7 @@ double mcz_cur_f64(mcz_cur *c)
 	return d;
 }
 
-uint64_t mcz_cur_uv(mcz_cur *c)
+uint64_t mcz_cur_uv_slow(mcz_cur *c)
 {
 	uint64_t v = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
@@ -97,11 +97,6 @@ uint64_t mcz_cur_uv(mcz_cur *c)
 	c->err = MCZ_E_CORRUPT;
 	c->p = c->end;
 	return 0;
-}
-
-int64_t mcz_cur_sv(mcz_cur *c)
-{
-	return mcz_buf_unzigzag(mcz_cur_uv(c));
 }
 
 uint64_t mcz_cur_count(mcz_cur *c, size_t min_bytes_each)

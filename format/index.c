@@ -78,6 +78,8 @@ void mcz_index_free(mcz_index *ix)
 	memset(ix, 0, sizeof *ix);
 }
 
+/* One zstd frame with its content checksum (SPEC.md 7.2: "Every zstd frame
+ * of the INDEX payload carries its content checksum"). */
 static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_t *clen)
 {
 	if (raw->err)
@@ -87,7 +89,10 @@ static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_
 	size_t bound = ZSTD_compressBound(raw->len);
 	if (mcz_buf_reserve(out, bound))
 		return MCZ_E_NOMEM;
-	size_t z = ZSTD_compressCCtx(cx->zc, out->p + out->len, bound, raw->p, raw->len, cx->level);
+	ZSTD_CCtx_reset(cx->zc, ZSTD_reset_session_and_parameters);
+	ZSTD_CCtx_setParameter(cx->zc, ZSTD_c_compressionLevel, cx->level);
+	ZSTD_CCtx_setParameter(cx->zc, ZSTD_c_checksumFlag, 1);
+	size_t z = ZSTD_compress2(cx->zc, out->p + out->len, bound, raw->p, raw->len);
 	if (ZSTD_isError(z))
 		return MCZ_E_NOMEM;
 	out->len += z;
@@ -103,18 +108,26 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 	int rc = clen && rlen ? 0 : MCZ_E_NOMEM;
 	for (size_t s = 0; s < ix->nstreams && !rc; s++) {
 		raw.len = 0;
-		for (size_t i = 0; i < ix->nchunks; i++) {
-			const mcz_bucket *b = &ix->sums[s][i];
-			const mcz_index_chunk *c = &ix->chunks[i];
-			mcz_buf_uv(&raw, b->count);
-			if (!b->count)
-				continue;
-			mcz_buf_f64(&raw, b->min);
-			mcz_buf_f64(&raw, b->max);
-			mcz_buf_f64(&raw, b->sum);
-			mcz_buf_uv(&raw, (uint64_t)(b->first - c->t_first));
-			mcz_buf_uv(&raw, (uint64_t)(c->t_last - b->last));
-		}
+		/* columnar: counts, then for the entries with a count: first and
+		 * last offsets, then min, max and sum arrays */
+		const mcz_bucket *e = ix->sums[s];
+		for (size_t i = 0; i < ix->nchunks; i++)
+			mcz_buf_uv(&raw, e[i].count);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_uv(&raw, (uint64_t)(e[i].first - ix->chunks[i].t_first));
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_uv(&raw, (uint64_t)(ix->chunks[i].t_last - e[i].last));
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].min);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].max);
+		for (size_t i = 0; i < ix->nchunks; i++)
+			if (e[i].count)
+				mcz_buf_f64(&raw, e[i].sum);
 		rlen[s] = raw.len;
 		rc = index_zput(cx, &secs, &raw, &clen[s]);
 	}
@@ -164,9 +177,15 @@ static int index_unz(mcz_codec_ctx *cx, const uint8_t *p, size_t clen, size_t rl
 {
 	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
 		return MCZ_E_NOMEM;
+	/* RFC 8878 3.1.1: magic 28 B5 2F FD, then the frame header
+	 * descriptor, whose bit 2 is the content checksum flag */
+	if (clen < 6 || memcmp(p, "\x28\xb5\x2f\xfd", 4) || !(p[4] & 0x04) ||
+	    ZSTD_getFrameContentSize(p, clen) != (unsigned long long)rlen)
+		return MCZ_E_CORRUPT;
 	out->len = 0;
 	if (mcz_buf_reserve(out, rlen + 1))
 		return MCZ_E_NOMEM;
+	/* zstd checks the content checksum */
 	size_t z = ZSTD_decompressDCtx(cx->zd, out->p, rlen, p, clen);
 	if (ZSTD_isError(z) || z != rlen)
 		return MCZ_E_CORRUPT;
@@ -247,7 +266,7 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 		secs[s].clen = (size_t)mcz_cur_uv(&h);
 		secs[s].rlen = (size_t)mcz_cur_uv(&h);
 		secs[s].p = mcz_cur_bytes(&c, secs[s].clen);
-		if (!secs[s].p || secs[s].rlen > 46 * ix->nchunks + 1)
+		if (!secs[s].p || secs[s].rlen > 54 * ix->nchunks + 1)
 			h.err = MCZ_E_CORRUPT;
 	}
 	rc = h.err ? h.err : c.err ? c.err : mcz_cur_left(&h) || mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
@@ -272,25 +291,43 @@ int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx 
 	mcz_buf raw = {0};
 	int rc = index_unz(cx, sec->p, sec->clen, sec->rlen, &raw);
 	mcz_cur c = mcz_cur_make(raw.p, raw.len);
-	for (size_t i = 0; i < ix->nchunks && !rc && !c.err; i++) {
-		const mcz_index_chunk *k = &ix->chunks[i];
-		mcz_bucket *b = &out[i];
-		mcz_bucket_init(b);
-		b->count = mcz_cur_uv(&c);
-		if (!b->count)
-			continue;
-		b->min = mcz_cur_f64(&c);
-		b->max = mcz_cur_f64(&c);
-		b->sum = mcz_cur_f64(&c);
-		uint64_t fo = mcz_cur_uv(&c), lo = mcz_cur_uv(&c);
-		uint64_t span = (uint64_t)(k->t_last - k->t_first);
-		if (b->count > k->nrows || fo > span || lo > span - fo)
+	size_t n = ix->nchunks, k = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		mcz_bucket_init(&out[i]);
+		out[i].count = mcz_cur_uv(&c);
+		k += out[i].count != 0;
+		if (out[i].count > ix->chunks[i].nrows)
 			c.err = MCZ_E_CORRUPT;
-		b->first = k->t_first + (int64_t)fo;
-		b->last = k->t_last - (int64_t)lo;
+	}
+	for (int pass = 0; pass < 2 && !rc && !c.err; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const mcz_index_chunk *ch = &ix->chunks[i];
+			if (!out[i].count)
+				continue;
+			uint64_t off = mcz_cur_uv(&c), span = (uint64_t)(ch->t_last - ch->t_first);
+			if (off > span) {
+				c.err = MCZ_E_CORRUPT;
+				break;
+			}
+			if (pass == 0)
+				out[i].first = ch->t_first + (int64_t)off;
+			else if ((out[i].last = ch->t_last - (int64_t)off) < out[i].first)
+				c.err = MCZ_E_CORRUPT;
+		}
+	const uint8_t *f = rc || c.err ? NULL : mcz_cur_bytes(&c, 24 * k);
+	if (f) {
+		size_t j = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!out[i].count)
+				continue;
+			memcpy(&out[i].min, f + 8 * j, 8);
+			memcpy(&out[i].max, f + 8 * (k + j), 8);
+			memcpy(&out[i].sum, f + 8 * (2 * k + j), 8);
+			j++;
+		}
 	}
 	if (!rc)
-		rc = c.err ? c.err : mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
+		rc = c.err ? c.err : mcz_cur_left(&c) || !f ? MCZ_E_CORRUPT : 0;
 	mcz_buf_free(&raw);
 	return rc;
 }

@@ -72,8 +72,28 @@ uint16_t mcz_cur_u16(mcz_cur *c);
 uint32_t mcz_cur_u32(mcz_cur *c);
 uint64_t mcz_cur_u64(mcz_cur *c);
 double mcz_cur_f64(mcz_cur *c);
-uint64_t mcz_cur_uv(mcz_cur *c);
-int64_t mcz_cur_sv(mcz_cur *c);
+uint64_t mcz_cur_uv_slow(mcz_cur *c);
+/* Varints: the one- and two-byte cases inline, the rest in cur.c. */
+static inline uint64_t mcz_cur_uv(mcz_cur *c)
+{
+	if (c->end - c->p >= 2 && !c->err) {
+		uint8_t b0 = c->p[0];
+		if (b0 < 0x80) {
+			c->p++;
+			return b0;
+		}
+		if (c->p[1] < 0x80) {
+			c->p += 2;
+			return (uint64_t)(b0 & 0x7f) | (uint64_t)c->p[-1] << 7;
+		}
+	}
+	return mcz_cur_uv_slow(c);
+}
+static inline int64_t mcz_cur_sv(mcz_cur *c)
+{
+	uint64_t v = mcz_cur_uv(c);
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 /* A count that must not exceed the bytes left divided by min_bytes_each
  * (each item takes at least that many bytes): the guard against hostile
  * counts asking for huge allocations. */
@@ -129,11 +149,17 @@ uint32_t mcz_block_crc(const void *p, size_t n);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
-	MCZ_CODEC_EMPTY = 0,   /* no present value */
-	MCZ_CODEC_TIME = 1,    /* timestamps, delta-of-delta */
-	MCZ_CODEC_COUNTER = 2, /* counter: base, first delta, first dt, deltas */
-	MCZ_CODEC_INT = 3,     /* integer gauge: zigzag deltas */
-	MCZ_CODEC_FLOAT = 4,   /* float gauge: XOR with previous, byte shuffle */
+	MCZ_CODEC_EMPTY = 0,        /* no present value */
+	MCZ_CODEC_TIME = 1,         /* timestamps: zigzag delta-of-delta, varints */
+	MCZ_CODEC_COUNTER = 2,      /* counter head, deltas as varints */
+	MCZ_CODEC_INT = 3,          /* integer gauge: zigzag differences, varints */
+	MCZ_CODEC_FLOAT = 4,        /* float gauge: XOR with previous, 8 planes */
+	MCZ_CODEC_COUNTER_DOD = 5,  /* counter head, zigzag delta-of-delta, varints */
+	MCZ_CODEC_COUNTER_SHUF = 6, /* counter head, deltas shuffled */
+	MCZ_CODEC_INT_SHUF = 7,     /* integer gauge: zigzag differences shuffled */
+	MCZ_CODEC_FLOAT_DEC = 8,    /* float gauge of decimals: digits, integer differences */
+	MCZ_CODEC_COUNTER_DOD_SHUF = 9, /* counter head, zigzag delta-of-delta shuffled */
+	MCZ_CODEC_MAX = 9,
 };
 #define MCZ_COL_ZSTD 0x01u
 #define MCZ_COL_BITMAP 0x02u
@@ -149,7 +175,10 @@ typedef struct mcz_codec_prev {
 typedef struct mcz_codec_ctx {
 	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
 	int level;
-	mcz_buf tmp, tmp2;
+	mcz_buf tmp, tmp2, best, bm;
+	uint64_t *x, *y; /* scratch values */
+	size_t xcap;
+	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */
 } mcz_codec_ctx;
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx);
@@ -166,7 +195,12 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
 		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
 
-/* ---- summary: the bucket arithmetic -------------------------------------- */
+/* ---- pack.c: packings of u64 sequences --------------------------------- */
+enum { MCZ_PACK_VARINT = 0, MCZ_PACK_SHUFFLE = 1 };
+void mcz_pack_put(mcz_buf *out, int packing, const uint64_t *x, size_t m);
+int mcz_pack_get(mcz_cur *c, int packing, uint64_t *x, size_t m);
+
+/* ---- bucket.c: the bucket arithmetic -------------------------------------- */
 void mcz_bucket_init(mcz_bucket *b);
 void mcz_bucket_add(mcz_bucket *b, double x, int64_t t);
 void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from);

@@ -38,15 +38,22 @@ static int query_cols_reserve(reader_cols *c, size_t n)
 	return 0;
 }
 
-int mcz_reader_decode(mcz_reader *r, size_t ci, uint32_t s)
+int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 {
 	const mcz_index_chunk *k = &r->ix.chunks[ci];
 	mcz_block_hdr h;
 	const uint8_t *p = r->base + k->off;
+	if (!r->verified) {
+		r->verified = calloc(r->ix.nchunks ? r->ix.nchunks : 1, 1);
+		if (!r->verified)
+			return MCZ_E_NOMEM;
+	}
+	/* the CRC covers every column: check it once per chunk, not per stream */
 	if (k->off > r->size || mcz_block_parse(p, r->size - k->off, &h) ||
-	    h.type != MCZ_BT_CHUNK || mcz_block_verify(p, &h))
+	    h.type != MCZ_BT_CHUNK || (!r->verified[ci] && mcz_block_verify(p, &h)))
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
 				     (unsigned long long)k->off);
+	r->verified[ci] = 1;
 	mcz_chunk_info info;
 	const uint8_t *cp;
 	size_t cl;
@@ -78,7 +85,7 @@ int mcz_reader_decode(mcz_reader *r, size_t ci, uint32_t s)
 	return 0;
 }
 
-void mcz_reader_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t, mcz_bucket *b)
+void mcz_query_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t, mcz_bucket *b)
 {
 	const mcz_stream_desc *d = &r->streams[s];
 	const reader_cols *c = &r->cols;
@@ -97,7 +104,7 @@ void mcz_reader_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t
 		b->sum += x;
 }
 
-int mcz_reader_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
+int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 {
 	if (!r->ix.sums[s]) {
 		mcz_bucket *b = malloc((r->ix.nchunks ? r->ix.nchunks : 1) * sizeof *b);
@@ -111,12 +118,12 @@ int mcz_reader_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
-				if ((rc = mcz_reader_decode(r, ci, s)))
+				if ((rc = mcz_query_decode(r, ci, s)))
 					break;
 				int64_t prev = INT64_MIN;
 				for (size_t i = 0; i < r->cols.n; i++)
 					if (r->cols.present[i]) {
-						mcz_reader_sample(r, s, i, prev, &b[ci]);
+						mcz_query_sample(r, s, i, prev, &b[ci]);
 						prev = r->cols.t[i];
 					}
 			}
@@ -182,10 +189,10 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 		size_t n = k->nrows;
 		int rc;
 		if (k->nstreams > stream) {
-			rc = mcz_reader_decode(r, ci, stream);
+			rc = mcz_query_decode(r, ci, stream);
 		} else {
 			/* the stream did not exist yet: rows without it */
-			rc = mcz_reader_decode(r, ci, 0);
+			rc = mcz_query_decode(r, ci, 0);
 			if (!rc)
 				memset(r->cols.present, 0, n);
 		}
@@ -228,8 +235,15 @@ void mcz_series_free(mcz_series *s)
 
 static size_t query_bucket(int64_t t, int64_t t0, int64_t t1, size_t n)
 {
-	__int128 k = ((__int128)t - t0) * (__int128)n / ((__int128)t1 - t0);
-	return k < 0 ? 0 : k >= (__int128)n ? n - 1 : (size_t)k;
+	if (t < t0)
+		return 0;
+	uint64_t span = (uint64_t)t1 - (uint64_t)t0, at = (uint64_t)t - (uint64_t)t0;
+	uint64_t k;
+	if (span < (1ull << 40) && n < (1u << 23)) /* no overflow: 64-bit division */
+		k = at * n / span;
+	else
+		k = (uint64_t)((unsigned __int128)at * n / span);
+	return k >= n ? n - 1 : (size_t)k;
 }
 
 int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n,
@@ -242,7 +256,7 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 	for (size_t b = 0; b < n; b++)
 		mcz_bucket_init(&out[b]);
 	const mcz_bucket *sums;
-	int rc = mcz_reader_sums(r, stream, &sums);
+	int rc = mcz_query_sums(r, stream, &sums);
 	if (rc)
 		return rc;
 	__int128 width = ((__int128)t1 - t0) / (__int128)n;
@@ -256,7 +270,7 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 			mcz_bucket_merge(&out[query_bucket(sums[ci].first, t0, t1, n)], &sums[ci]);
 			continue;
 		}
-		if ((rc = mcz_reader_decode(r, ci, stream)))
+		if ((rc = mcz_query_decode(r, ci, stream)))
 			return rc;
 		int64_t prev = INT64_MIN;
 		for (size_t i = 0; i < r->cols.n; i++) {
@@ -264,10 +278,28 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 				continue;
 			int64_t t = r->cols.t[i];
 			if (t >= t0 && t < t1)
-				mcz_reader_sample(r, stream, i, prev,
+				mcz_query_sample(r, stream, i, prev,
 						  &out[query_bucket(t, t0, t1, n)]);
 			prev = t;
 		}
+	}
+	return 0;
+}
+
+int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
+{
+	*bytes = 0;
+	for (size_t ci = 0; ci < r->ix.nchunks; ci++) {
+		const mcz_index_chunk *k = &r->ix.chunks[ci];
+		mcz_block_hdr h;
+		mcz_chunk_info info;
+		const uint8_t *p = r->base + k->off, *cp;
+		size_t cl;
+		if (mcz_block_parse(p, r->size - k->off, &h) ||
+		    mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
+		    mcz_chunk_col(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
+			return MCZ_E_CORRUPT;
+		*bytes += cl;
 	}
 	return 0;
 }

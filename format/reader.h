@@ -42,17 +42,22 @@ struct mcz_reader {
 	size_t nsecs;
 	mcz_codec_ctx cx;
 	reader_cols cols;
+	uint8_t *verified;  /* per chunk: CRC checked once (1) */
 	uint64_t data_end;  /* where an appended block would go */
 	uint64_t bad_blocks; /* damaged blocks met while scanning */
 	char problem[160];   /* first problem met, "" if none */
 };
 
 /* Decode chunk ci for stream s into r->cols. */
-int mcz_reader_decode(mcz_reader *r, size_t ci, uint32_t s);
+int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s);
 /* Level-0 summaries of stream s (loaded or computed on first use). */
-int mcz_reader_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
+int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
 /* Bucket of one decoded sample i of r->cols for stream s. */
-void mcz_reader_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t,
+void mcz_query_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t,
 		       mcz_bucket *b);
+
+/* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
+ * time column). */
+int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes);
 
 #endif

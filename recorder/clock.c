@@ -74,7 +74,7 @@ int64_t rec_clock_next(int64_t planned, int64_t now, int64_t interval, uint64_t 
 {
 	int64_t next = planned + interval;
 	uint64_t skip = 0;
-	if (next <= now) {
+	if (next < now) {
 		int64_t k = (now - planned) / interval; /* >= 1 */
 		next = planned + (k + 1) * interval;
 		skip = (uint64_t)k;

@@ -28,7 +28,10 @@ void rec_options_usage(FILE *f)
 		"  -g, --groups LIST     core, mem, net, os, gpu, power, all (default: all that are\n"
 		"                        available and cheap)\n"
 		"  -a, --all-cpus        count the whole machine, not only the command\n"
+		"  -r, --realtime[=PRIO] sample from a SCHED_FIFO thread (default priority 1), as\n"
+		"                        perf record -r: steadier ticks on a busy machine\n"
 		"      --pcp-host HOST   pmcd to ask for pcp: events (default local)\n"
+		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
 		"  -h, --help            this help      -V, --version  version\n"
@@ -78,6 +81,8 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"groups", required_argument, 0, 'g'}, {"group", required_argument, 0, 'g'},
 		{"all-cpus", no_argument, 0, 'a'},     {"quiet", no_argument, 0, 'q'},
 		{"list", no_argument, 0, 'l'},         {"pcp-host", required_argument, 0, 'P'},
+		{"realtime", optional_argument, 0, 'r'},
+		{"papi-multiplex", no_argument, 0, 'M'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
@@ -86,7 +91,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 	o->groups = REC_G_ALL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhV", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhVr", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -107,9 +112,20 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			o->groups_given = 1;
 			break;
 		case 'a': o->system_wide = 1; break;
+		case 'r': {
+			char *end;
+			long prio = optarg ? strtol(optarg, &end, 10) : 1;
+			if (optarg && (end == optarg || *end || prio < 1 || prio > 99)) {
+				snprintf(err, errlen, "--realtime=%s: a priority from 1 to 99", optarg);
+				return 2;
+			}
+			o->realtime = (int)prio;
+			break;
+		}
 		case 'q': o->quiet = 1; break;
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
+		case 'M': o->papi_multiplex = 1; break;
 		case 'h': rec_options_usage(stdout); return 1;
 		case 'V': printf("mcrec (mcz) %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
 		case ':':

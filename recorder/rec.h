@@ -127,7 +127,9 @@ typedef struct rec_options {
 	int system_wide;         /* -a */
 	int quiet;               /* -q */
 	int list;                /* --list */
+	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */
+	int papi_multiplex;      /* --papi-multiplex */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

@@ -19,6 +19,10 @@ const rec_source_ops *const rec_registry[] = {
 	&src_proc_ops,
 	&src_net_ops,
 	&src_mark_ops,
+	&src_papi_ops,
+	&src_pcp_ops,
+	&src_nvml_ops,
+	&src_rapl_ops,
 	NULL,
 };
 

@@ -72,6 +72,7 @@ typedef struct rec_ctx {
 	 * core, network, uncore memory...); 0 for all but one recorder per
 	 * node under mpirun/srun (node-local rank > 0). */
 	int node_streams;
+	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -102,7 +103,13 @@ struct rec_source {
 	size_t first, n;     /* its slice of the row, set by the recorder */
 	char why[512];       /* unavailable: the reason */
 	char fix[512];       /* unavailable: what the user can do */
-	int fatal;           /* the user asked for it by name (-e): failing is an error */
+	int fatal;           /* the user asked for it by name (-e): failing is an error;
+				a source may clear it when its failure must not stop
+				the recording (pcp: pmcd down, host unknown) */
+	int absent;          /* unavailable only because the hardware or its
+				library is not on this machine (no GPU, no RAPL,
+				no local pmcd): --list says why, a recording
+				does not repeat it on every run */
 };
 
 /* Record why a source cannot run and how to fix it; returns -1.  An

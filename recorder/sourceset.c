@@ -57,7 +57,7 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 		s->fatal = named;
 		if (ops->probe(s, &ss->ctx[i]) != 0 ||
 		    ops->streams(s, &ss->ctx[i], &ss->st[i]) != 0) {
-			if (named) {
+			if (named && s->fatal) { /* pcp clears fatal: pmcd down is not the end */
 				snprintf(err, errlen, "%s: %s%s%s", ops->name, s->why,
 					 s->fix[0] ? " — " : "", s->fix);
 				return -1;

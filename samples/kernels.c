@@ -420,6 +420,8 @@ static void kern_usage(FILE *f, const char *prog, const char *what, const char *
 		"  --phases LIST   kernels to run in order, NAME[:SECONDS],...\n"
 		"                  (default %s; a phase lasts 1.5 s unless given)\n"
 		"  --scale S       multiply every phase duration by S (default 1)\n"
+		"  --steps N       run each phase for N repetitions instead of a duration\n"
+		"                  (a fixed amount of work, for overhead measurements)\n"
 		"  --threads N     independent copies per kernel, one per thread (default 1)\n"
 		"  --mem MIB       working set per thread of streaming kernels (default 64)\n"
 		"  --gemm-n N      GEMM order (default 96)   --fft-n N  resort N (default 96)\n"
@@ -435,11 +437,12 @@ int kern_main(int argc, char **argv, const char *prog, const char *what, const c
 		{"phases", required_argument, 0, 'p'}, {"scale", required_argument, 0, 's'},
 		{"threads", required_argument, 0, 't'}, {"mem", required_argument, 0, 'm'},
 		{"gemm-n", required_argument, 0, 'G'}, {"fft-n", required_argument, 0, 'F'},
+		{"steps", required_argument, 0, 'n'},
 		{"list", no_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	kern_opts o = KERN_OPTS_INIT;
 	struct kern_phase ph[KERN_MAX_PHASES];
-	double scale = 1.0, v;
+	double scale = 1.0, v, fixed_steps = 0;
 	int nph = 0, quiet = 0, c;
 	const char *list = phases;
 
@@ -451,6 +454,7 @@ int kern_main(int argc, char **argv, const char *prog, const char *what, const c
 		case 'm': if (kern_posnum("--mem", optarg, 1 << 16, &v)) return 2; o.mem_mib = (size_t)v; break;
 		case 'G': if (kern_posnum("--gemm-n", optarg, 4096, &v)) return 2; o.gemm_n = (int)v; break;
 		case 'F': if (kern_posnum("--fft-n", optarg, 1024, &v)) return 2; o.fft_n = (int)v; break;
+		case 'n': if (kern_posnum("--steps", optarg, 1e9, &fixed_steps)) return 2; break;
 		case 'l':
 			for (int i = 0; i < KERN_COUNT; i++)
 				printf("%-14s %s\n", kern_name(i), kern_describe(i));
@@ -488,7 +492,7 @@ int kern_main(int argc, char **argv, const char *prog, const char *what, const c
 			check += kern_step(k);
 			steps++;
 			t1 = kern_now();
-		} while (t1 - t0 < dur);
+		} while (fixed_steps > 0 ? steps < (long)fixed_steps : t1 - t0 < dur);
 		mcmark_end();
 		double b, f;
 		kern_expect(k, &b, &f);

@@ -20,6 +20,7 @@
 
 #include "draw.h"
 #include "model.h"
+#include "phase.h"
 #include "view.h"
 
 typedef struct tl_state {
@@ -130,7 +131,8 @@ static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
 static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 {
 	int px = s->plot_x, pw = s->plot_w;
-	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->nmarks ? "marks" : "");
+	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->phases ? "phases" : m->nmarks ? "marks" : "");
+	view_phases_band(m, c, px, y, s->plot_w); /* viewer/phase.h */
 	if (m->sel1 > m->sel0) {
 		int a = vw_model_time_col(m, m->sel0, pw), b = vw_model_time_col(m, m->sel1 - 1, pw);
 		for (int x = a < 0 ? 0 : a; x <= b && x < pw; x++)

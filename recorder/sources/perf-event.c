@@ -31,15 +31,14 @@
 #define CAE(n, s, c) { n, s, "misses", PERF_TYPE_HW_CACHE, c, 0, 0, 1.0, REC_G_CORE, 1, 0, 0, {0} }
 #define SWE(n, s, u, c, sc) { n, s, u, PERF_TYPE_SOFTWARE, c, 0, 0, sc, REC_G_CORE, 0, 0, 0, {0} }
 
-/* The defaults, recorded in this order when available. */
+/* The defaults, recorded in this order when available: two fixed counters
+ * (cycles, instructions) and four general ones, so that they fit the
+ * general-purpose counters of current x86 cores without multiplexing. */
 static const src_perf_ev perf_event_table[] = {
 	HWE("cycles", "core.cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES),
 	HWE("instructions", "core.instructions", "instructions", PERF_COUNT_HW_INSTRUCTIONS),
-	HWE("cache-references", "core.cache_references", "references", PERF_COUNT_HW_CACHE_REFERENCES),
 	HWE("cache-misses", "core.cache_misses", "misses", PERF_COUNT_HW_CACHE_MISSES),
 	HWE("branch-misses", "core.branch_misses", "misses", PERF_COUNT_HW_BRANCH_MISSES),
-	HWE("stalled-cycles-backend", "core.stalled_cycles_backend", "cycles",
-	    PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
 	CAE("LLC-load-misses", "core.llc_load_misses", LLC_RD_MISS),
 	CAE("LLC-store-misses", "core.llc_store_misses", LLC_WR_MISS),
 	SWE("task-clock", "core.task_clock", "s", PERF_COUNT_SW_TASK_CLOCK, 1e-9),
@@ -51,6 +50,9 @@ enum { PERF_NDEFAULT = sizeof perf_event_table / sizeof perf_event_table[0] };
 
 /* Other generic names perf knows, not recorded by default. */
 static const src_perf_ev perf_event_more[] = {
+	HWE("cache-references", "core.cache_references", "references", PERF_COUNT_HW_CACHE_REFERENCES),
+	HWE("stalled-cycles-backend", "core.stalled_cycles_backend", "cycles",
+	    PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
 	HWE("branch-instructions", "core.branches", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
 	HWE("stalled-cycles-frontend", "core.stalled_cycles_frontend", "cycles",
 	    PERF_COUNT_HW_STALLED_CYCLES_FRONTEND),

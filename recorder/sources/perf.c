@@ -14,6 +14,7 @@
  * mem.read_bytes / mem.write_bytes for the machine.
  */
 #include "../source.h"
+#include "../memtraffic.h"
 #include "perf-event.h"
 
 #include <errno.h>
@@ -30,6 +31,7 @@ enum { PERF_MAX_EV = 64, PERF_MAX_IMC = 32 };
 /* One stream: the sum of nfd descriptors from fd[first]. */
 struct perf_stream {
 	int first, nfd;
+	int want;       /* index in perf_priv.want */
 	uint64_t last;
 };
 
@@ -41,6 +43,7 @@ struct perf_want {
 	const char *note;
 	uint16_t flags;
 	int fd_first;   /* its first descriptor in perf_priv.fd (one per CPU) */
+	int nfd;        /* how many */
 };
 
 struct perf_priv {
@@ -48,6 +51,8 @@ struct perf_priv {
 	int nwant;
 	int *fd;
 	int nfd;
+	uint64_t (*raw)[3]; /* per fd: value, time enabled, time running */
+	double *factor;     /* per want: multiplexing correction of this tick */
 	struct perf_stream *st;
 	int nst;
 	int ncpus, system_wide;
@@ -132,7 +137,7 @@ static int perf_add_want(struct perf_priv *p, const src_perf_ev *ev, int mem, do
 {
 	if (p->nwant == (int)(sizeof p->want / sizeof p->want[0]))
 		return -1;
-	p->want[p->nwant++] = (struct perf_want){*ev, mem, scale, note, flags, 0};
+	p->want[p->nwant++] = (struct perf_want){*ev, mem, scale, note, flags, 0, 0};
 	return 0;
 }
 
@@ -160,7 +165,15 @@ static int src_perf_probe(rec_source *s, const rec_ctx *c)
 static void perf_want_mem(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 {
 	static src_perf_ev rd[PERF_MAX_IMC], wr[PERF_MAX_IMC];
-	int n = src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
+	/* recorder/memtraffic.c decides the path for every source */
+	const rec_mem_choice *mc = rec_memtraffic_choose(c);
+	if (mc->path == REC_MEM_PCP || (mc->path == REC_MEM_NONE && getenv("MCREC_MEM_PATH"))) {
+		perf_note(s->why, sizeof s->why, "mem.read_bytes/mem.write_bytes: not from perf (%s)", mc->why);
+		return;
+	}
+	/* Uncore counts the whole node: only the node's first recorder takes it. */
+	int n = mc->path == REC_MEM_LLC_ESTIMATE || !c->node_streams
+			? 0 : src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
 	int e = n ? perf_try(&rd[0], 1) : ENOENT;
 	if (n && e == 0) {
 		for (int i = 0; i < n; i++) {
@@ -278,8 +291,10 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	}
 	nst += 2;
 	p->fd = malloc(sizeof *p->fd * (size_t)(nfd ? nfd : 1));
+	p->raw = calloc((size_t)(nfd ? nfd : 1), sizeof *p->raw);
+	p->factor = calloc((size_t)(p->nwant ? p->nwant : 1), sizeof *p->factor);
 	p->st = calloc((size_t)nst, sizeof *p->st);
-	if (!p->fd || !p->st)
+	if (!p->fd || !p->st || !p->raw || !p->factor)
 		return rec_unavailable(s, "out of memory", "");
 	for (int i = 0; i < nfd; i++)
 		p->fd[i] = -1;
@@ -299,6 +314,7 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 			char native[128], inst[32];
 			snprintf(native, sizeof native, "perf:%s", w->ev.name);
 			w->fd_first = at;
+			w->nfd = n;
 			d.source = "perf";
 			d.native = native;
 			d.kind = MCZ_COUNTER;
@@ -318,7 +334,7 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 			}
 			if (pass || w->ev.uncore) {
 				struct perf_stream *m = &p->st[p->nst++];
-				m->first = at, m->nfd = n, at += n;
+				m->first = at, m->nfd = n, m->want = i, at += n;
 				memst = pass ? m : NULL;
 				if (rec_streams_add(out, &d))
 					return rec_unavailable(s, "out of memory", "");
@@ -326,7 +342,7 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 			}
 			for (int k = 0; k < n; k++) {
 				struct perf_stream *m = &p->st[p->nst++];
-				m->first = at++, m->nfd = 1;
+				m->first = at++, m->nfd = 1, m->want = i;
 				snprintf(inst, sizeof inst, "cpu%d", cpus[k]);
 				d.instance = inst;
 				d.topo = c->topo_pu ? c->topo_pu(cpus[k]) : -1;
@@ -359,24 +375,47 @@ static int src_perf_start(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
+/* Multiplexing correction of one event this tick.  System-wide and uncore
+ * counters: each fd alone (value x enabled/running, as perf stat).  Counters
+ * of the command, one per CPU: a task's per-CPU counter is "enabled"
+ * whenever the task runs anywhere but "running" only while it runs on that
+ * CPU, so the per-fd ratio would inflate the counts; the sum of running
+ * times over the CPUs is what must match enabled, and only a shortfall of
+ * that sum is multiplexing.  Returns the common factor (0: per fd). */
+static double perf_factor(const struct perf_priv *p, const struct perf_want *w, int n)
+{
+	if (p->system_wide || w->ev.uncore)
+		return 0;
+	uint64_t ena = 0, run = 0;
+	for (int k = 0; k < n; k++) {
+		const uint64_t *r = p->raw[w->fd_first + k];
+		ena = r[1] > ena ? r[1] : ena;
+		run += r[2];
+	}
+	return run && (double)run < 0.995 * (double)ena ? (double)ena / (double)run : 1.0;
+}
+
 static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct perf_priv *p = s->priv;
+	for (int i = 0; i < p->nfd; i++)
+		if (p->fd[i] < 0 || read(p->fd[i], p->raw[i], sizeof p->raw[i]) != (ssize_t)sizeof p->raw[i])
+			p->raw[i][0] = p->raw[i][1] = p->raw[i][2] = UINT64_MAX;
+	for (int i = 0; i < p->nwant; i++)
+		p->factor[i] = perf_factor(p, &p->want[i], p->want[i].nfd);
 	for (int k = 0; k < p->nst; k++) {
 		struct perf_stream *m = &p->st[k];
+		double f = p->factor[m->want];
 		uint64_t sum = 0;
 		int ok = 1;
 		for (int j = 0; j < m->nfd; j++) {
-			uint64_t buf[3];
-			int fd = p->fd[m->first + j];
-			if (fd < 0 || read(fd, buf, sizeof buf) != (ssize_t)sizeof buf) {
+			const uint64_t *r = p->raw[m->first + j];
+			if (r[0] == UINT64_MAX) {
 				ok = 0;
 				continue;
 			}
-			/* Multiplexed: scale by enabled/running as perf stat does. */
-			if (buf[2] && buf[2] < buf[1])
-				buf[0] = (uint64_t)((double)buf[0] * (double)buf[1] / (double)buf[2]);
-			sum += buf[0];
+			double scale = f > 0 ? f : (r[2] && r[2] < r[1] ? (double)r[1] / (double)r[2] : 1.0);
+			sum += scale == 1.0 ? r[0] : (uint64_t)((double)r[0] * scale);
 		}
 		if (sum < m->last) /* a scaled estimate may step back: keep it monotonic */
 			sum = m->last;
@@ -402,6 +441,8 @@ static void src_perf_free(rec_source *s)
 		return;
 	src_perf_stop(s);
 	free(p->fd);
+	free(p->raw);
+	free(p->factor);
 	free(p->st);
 	free(p);
 	s->priv = NULL;

@@ -164,6 +164,8 @@ int main(int argc, char **argv)
 	long phase_rows = rows / 10 > 0 ? rows / 10 : 1;
 	int phase = phases ? -1 : 0;
 	long next_change = 0;
+	int64_t prev_t = -dt;
+	static const double noise[] = {0.02, 0.002, 0.10, 0.03, 0.03, 0.05};
 	for (long r = 0; r < rows && !rc; r++) {
 		int64_t t = r * dt + (int64_t)((gen_noise() + 1) * (double)dt * 0.005);
 		if (phases && r == next_change) {
@@ -177,7 +179,11 @@ int main(int argc, char **argv)
 				fprintf(tf, "%ld %lld %s\n", r, (long long)t, phase_name[phase]);
 		}
 		const double *lv = phase_level[phase];
-		double sec = interval_ms / 1000.0;
+		/* counters advance with the real elapsed time (rate x dt), with a
+		 * noise that depends on the event: cycles are steady, cache misses
+		 * are not */
+		double sec = (double)(t - prev_t) / 1e9;
+		prev_t = t;
 		for (long s = 0; s < nstreams; s++) {
 			gen_stream *g = &gs[s];
 			double x;
@@ -188,10 +194,12 @@ int main(int argc, char **argv)
 			case 3: x = lv[2] * sec; break;
 			case 4: x = lv[2] * 0.4 * sec; break;
 			case 5: x = lv[3] * sec; break;
-			case 6: v[s].f = lv[4] * (1 + 0.03 * gen_noise()); continue;
+			case 6: /* NVML reports milliwatts */
+				v[s].f = round(lv[4] * (1 + 0.03 * gen_noise()) * 1000) / 1000;
+				continue;
 			default: v[s].u = (uint64_t)(2e9 + 1e6 * (double)(r / 100)); continue;
 			}
-			g->acc += (uint64_t)(x * (1 + 0.05 * gen_noise()));
+			g->acc += (uint64_t)(x * (1 + noise[g->what] * gen_noise()));
 			v[s].u = g->acc;
 		}
 		rc = mcz_writer_append(w, t, v, NULL);

@@ -9,6 +9,9 @@
  *   rec-read FILE marks       t_ns kind source text
  *   rec-read FILE times       every row's timestamp (ns), one per line
  *   rec-read FILE meta KEY    a metadata value
+ *   rec-read FILE series NAME per row: t_ns and the sum over NAME's instances of
+ *                             the per-interval delta x scale (counters) or value
+ *                             (gauges)
  * Exit 1 with one line on any error (unreadable file, unknown stream).
  */
 #include "../../format/mcz.h"
@@ -95,6 +98,41 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < s.n; k++)
 			printf("%lld\n", (long long)s.t[k]);
 		mcz_series_free(&s);
+	} else if (!strcmp(cmd, "series") && argc > 3) {
+		mcz_series acc = {0};
+		double *sum = NULL;
+		for (size_t i = 0; i < ns; i++) {
+			const mcz_stream_desc *d = mcz_stream(r, i);
+			mcz_series s = {0};
+			if (strcmp(d->name, argv[3]))
+				continue;
+			if ((rc = mcz_read(r, (uint32_t)i, fi->t_first, fi->t_last + 1, &s)) != MCZ_OK)
+				return die("read", rc);
+			if (!sum) {
+				acc = s;
+				sum = calloc(s.n ? s.n : 1, sizeof *sum);
+			} else if (s.n != acc.n) {
+				fprintf(stderr, "rec-read: instances of %s differ in rows\n", argv[3]);
+				return 1;
+			}
+			for (size_t k = 0; k < s.n; k++) {
+				double v = d->kind == MCZ_COUNTER ? (double)s.delta[k]
+					   : d->type == MCZ_F64 ? s.v[k].f
+					   : d->type == MCZ_I64 ? (double)s.v[k].i : (double)s.v[k].u;
+				if (s.present[k])
+					sum[k] += v * d->scale;
+			}
+			if (sum && s.t != acc.t)
+				mcz_series_free(&s);
+		}
+		if (!sum) {
+			fprintf(stderr, "rec-read: no stream named %s\n", argv[3]);
+			return 1;
+		}
+		for (size_t k = 0; k < acc.n; k++)
+			printf("%lld %.17g\n", (long long)acc.t[k], sum[k]);
+		free(sum);
+		mcz_series_free(&acc);
 	} else if (!strcmp(cmd, "meta") && argc > 3) {
 		const char *v = mcz_meta(r, argv[3]);
 		if (!v) {

@@ -1,0 +1,113 @@
+/* tool-common.c: what the `mcz` subcommands share: opening a file with a
+ * one-line error, parsing times with unit suffixes, human sizes, and the
+ * usage texts (printed by --help, `mcz help CMD` and on bad usage).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+void tool_common_error(const char *cmd, const char *path, int err)
+{
+	const char *d = mcz_errdetail();
+	if (err == MCZ_E_IO && !*d)
+		d = strerror(errno);
+	fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "", d);
+}
+
+int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
+{
+	int rc = mcz_open(r, path, flags);
+	if (rc) {
+		tool_common_error(cmd, path, rc);
+		return 1;
+	}
+	return 0;
+}
+
+int tool_common_time(const char *s, int64_t *ns)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v))
+		return -1;
+	double mul = 1e9;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mul = 1e9;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "us"))
+		mul = 1e3;
+	else if (!strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mul = 60e9;
+	else
+		return -1;
+	double x = v * mul;
+	if (x > 9.2e18 || x < -9.2e18)
+		return -1;
+	*ns = (int64_t)llround(x);
+	return 0;
+}
+
+void tool_common_bytes(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double x = (double)bytes;
+	int u = 0;
+	while (x >= 1024 && u < 4) {
+		x /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, n, "%.1f %s", x, unit[u]);
+}
+
+const char *tool_common_usage(const char *cmd)
+{
+	if (!cmd)
+		return "usage: mcz COMMAND [ARGS]\n"
+		       "Inspect .mcz recordings (written by mcrec, read by mcview).\n"
+		       "\n"
+		       "commands:\n"
+		       "  info FILE                 host, command, time range, streams, sizes\n"
+		       "  check FILE [--repair OUT] verify every CRC; say what a damaged file holds\n"
+		       "  dump FILE [--csv|--json] [--streams GLOB,...] [--from T] [--to T]\n"
+		       "                            print samples (T: seconds from the start,\n"
+		       "                            or with a suffix: 1500ms, 20us, 7ns)\n"
+		       "  import ARCHIVE -o FILE    convert a PCP archive\n"
+		       "  help [COMMAND]            this text, or a command's\n"
+		       "\n"
+		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"
+		       "See mcz(1).\n";
+	if (!strcmp(cmd, "info"))
+		return "usage: mcz info FILE\n"
+		       "Print the recording's host, command, time range, metadata, the topology\n"
+		       "summary, and every stream (id, name, instance, kind, type, unit, source,\n"
+		       "native event), with the bytes stored and bytes per value.\n";
+	if (!strcmp(cmd, "check"))
+		return "usage: mcz check FILE [--repair OUT]\n"
+		       "Verify the header, every block's CRC, every chunk's columns and the\n"
+		       "index.  A damaged or truncated file is reported with what it still\n"
+		       "holds; --repair writes everything readable to OUT as a clean file.\n"
+		       "Exit status: 0 clean (or repaired), 1 damaged, 2 bad usage.\n";
+	if (!strcmp(cmd, "dump"))
+		return "usage: mcz dump FILE [--csv|--json] [--streams GLOB,...] [--from T] [--to T]\n"
+		       "Print the samples of the selected streams (all by default) between T\n"
+		       "(inclusive) and T (exclusive), times in seconds from the start of the\n"
+		       "recording.  GLOB matches the stream name or name[instance], e.g.\n"
+		       "'core.*' or 'core.instructions[cpu3]'.  Counters are printed as the raw\n"
+		       "cumulative values recorded; a missing value is '-' (text), empty (CSV)\n"
+		       "or null (JSON).\n";
+	if (!strcmp(cmd, "import"))
+		return "usage: mcz import ARCHIVE -o FILE\n"
+		       "Convert a PCP archive (pmlogger) into a .mcz recording.\n";
+	return NULL;
+}

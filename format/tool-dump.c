@@ -1,0 +1,190 @@
+/* tool-dump.c: `mcz dump FILE [--csv|--json] [--streams GLOB,...]
+ * [--from T] [--to T]`: the samples of the chosen streams as a text table,
+ * CSV or JSON, read window by window so that a large file streams out in
+ * bounded memory.  Values are printed as stored: counters as the raw
+ * cumulative values, floats with 17 significant digits (bit-exact round
+ * trip), missing values as '-', '' or null.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+enum { DUMP_TEXT, DUMP_CSV, DUMP_JSON };
+
+static int dump_match(const mcz_stream_desc *d, const char *globs)
+{
+	if (!globs)
+		return 1;
+	char full[512];
+	snprintf(full, sizeof full, "%s[%s]", d->name, d->instance);
+	char *copy = strdup(globs), *save = NULL;
+	int hit = 0;
+	for (char *g = strtok_r(copy, ",", &save); g && !hit; g = strtok_r(NULL, ",", &save))
+		hit = !strcmp(g, full) || !fnmatch(g, d->name, 0) || !fnmatch(g, full, 0);
+	free(copy);
+	return hit;
+}
+
+static void dump_value(const mcz_stream_desc *d, mcz_value v, int fmt)
+{
+	if (d->type == MCZ_U64) {
+		printf("%" PRIu64, v.u);
+	} else if (d->type == MCZ_I64) {
+		printf("%" PRId64, v.i);
+	} else if (isnan(v.f) || isinf(v.f)) {
+		const char *s = isnan(v.f) ? "nan" : v.f > 0 ? "inf" : "-inf";
+		printf(fmt == DUMP_JSON ? "\"%s\"" : "%s", s);
+	} else {
+		printf("%.17g", v.f);
+	}
+}
+
+static void dump_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt)
+{
+	if (fmt == DUMP_JSON) {
+		printf("{\"streams\": [");
+		for (size_t j = 0; j < nsel; j++) {
+			const mcz_stream_desc *d = mcz_stream(r, sel[j]);
+			printf("%s{\"id\": %u, \"name\": ", j ? ", " : "", sel[j]);
+			dump_json_str(d->name);
+			printf(", \"instance\": ");
+			dump_json_str(d->instance);
+			printf(", \"unit\": ");
+			dump_json_str(d->unit);
+			printf(", \"kind\": \"%s\"}", d->kind == MCZ_COUNTER ? "counter" : "gauge");
+		}
+		printf("],\n \"rows\": [");
+		return;
+	}
+	printf(fmt == DUMP_CSV ? "time_s" : "%14s", fmt == DUMP_CSV ? "" : "time_s");
+	for (size_t j = 0; j < nsel; j++) {
+		const mcz_stream_desc *d = mcz_stream(r, sel[j]);
+		char name[300];
+		snprintf(name, sizeof name, *d->instance ? "%s[%s]" : "%s", d->name, d->instance);
+		printf(fmt == DUMP_CSV ? ",%s" : "  %s", name);
+	}
+	printf("\n");
+}
+
+/* Print rows of window [a, b) (all series share the row times). */
+static int dump_window(mcz_reader *r, const uint32_t *sel, size_t nsel, int64_t a, int64_t b,
+		       int64_t origin, int fmt, int *first_row)
+{
+	mcz_series *s = calloc(nsel, sizeof *s);
+	int rc = s ? 0 : MCZ_E_NOMEM;
+	for (size_t j = 0; j < nsel && !rc; j++)
+		rc = mcz_read(r, sel[j], a, b, &s[j]);
+	for (size_t i = 0; !rc && nsel && i < s[0].n; i++) {
+		double t = (double)(s[0].t[i] - origin) / 1e9;
+		if (fmt == DUMP_JSON)
+			printf("%s\n  [%.9f", *first_row ? "" : ",", t);
+		else
+			printf(fmt == DUMP_CSV ? "%.9f" : "%14.6f", t);
+		*first_row = 0;
+		for (size_t j = 0; j < nsel; j++) {
+			const mcz_stream_desc *d = mcz_stream(r, sel[j]);
+			fputs(fmt == DUMP_TEXT ? "  " : ",", stdout);
+			if (i < s[j].n && s[j].present[i])
+				dump_value(d, s[j].v[i], fmt);
+			else
+				fputs(fmt == DUMP_TEXT ? "-" : fmt == DUMP_JSON ? "null" : "", stdout);
+		}
+		fputs(fmt == DUMP_JSON ? "]" : "\n", stdout);
+	}
+	for (size_t j = 0; s && j < nsel; j++)
+		mcz_series_free(&s[j]);
+	free(s);
+	return rc;
+}
+
+int tool_dump(int argc, char **argv)
+{
+	const char *path = NULL, *globs = NULL, *from = NULL, *to = NULL;
+	int fmt = DUMP_TEXT;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--csv"))
+			fmt = DUMP_CSV;
+		else if (!strcmp(a, "--json"))
+			fmt = DUMP_JSON;
+		else if (!strcmp(a, "--streams") && i + 1 < argc)
+			globs = argv[++i];
+		else if (!strcmp(a, "--from") && i + 1 < argc)
+			from = argv[++i];
+		else if (!strcmp(a, "--to") && i + 1 < argc)
+			to = argv[++i];
+		else if (a[0] == '-' || path) {
+			fprintf(stderr, "mcz dump: unexpected argument '%s'\n", a);
+			fputs(tool_common_usage("dump"), stderr);
+			return 2;
+		} else
+			path = a;
+	}
+	if (!path) {
+		fputs(tool_common_usage("dump"), stderr);
+		return 2;
+	}
+	int64_t f = INT64_MIN, t = INT64_MAX;
+	if ((from && tool_common_time(from, &f)) || (to && tool_common_time(to, &t))) {
+		fprintf(stderr, "mcz dump: bad time '%s' (seconds, or with ms/us/ns)\n",
+			from && tool_common_time(from, &f) ? from : to);
+		return 2;
+	}
+	mcz_reader *r;
+	if (tool_common_open("dump", path, 0, &r))
+		return 1;
+	const mcz_file_info *fi = mcz_info(r);
+	size_t ns = mcz_stream_count(r), nsel = 0;
+	uint32_t *sel = malloc((ns ? ns : 1) * sizeof *sel);
+	for (size_t s = 0; sel && s < ns; s++)
+		if (dump_match(mcz_stream(r, s), globs))
+			sel[nsel++] = (uint32_t)s;
+	if (globs && !nsel) {
+		fprintf(stderr, "mcz dump: %s: no stream matches '%s'\n", path, globs);
+		free(sel);
+		mcz_close(r);
+		return 1;
+	}
+	int64_t origin = fi->t_first;
+	int64_t a = from ? origin + f : fi->t_first;
+	int64_t b = to ? origin + t : fi->t_last + 1;
+	dump_header(r, sel, nsel, fmt);
+	/* windows of about 65536 rows */
+	double per_row = fi->nrows > 1 ? (double)(fi->t_last - fi->t_first) / (double)(fi->nrows - 1)
+					: 1.0;
+	double wd = per_row * 65536.0 / (nsel > 64 ? (double)nsel / 64.0 : 1.0);
+	int64_t step = wd < 1 ? 1 : wd > 9e18 ? INT64_MAX / 2 : (int64_t)wd;
+	int rc = 0, first = 1;
+	for (int64_t w = a; w < b && !rc;) {
+		int64_t e = b - w > step ? w + step : b;
+		rc = dump_window(r, sel, nsel, w, e, origin, fmt, &first);
+		w = e;
+	}
+	if (fmt == DUMP_JSON && !rc)
+		printf("\n ]}\n");
+	if (rc)
+		tool_common_error("dump", path, rc);
+	free(sel);
+	mcz_close(r);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,161 @@
+/* bench-sources.c: what one tick costs in each mcrec source, so a user can
+ * see what a 1 ms interval costs: every source of the registry is set up as
+ * mcrec sets it up (probe, streams, start on a child that sleeps), then its
+ * read() is timed over many ticks; the table gives the median and p99 µs
+ * per tick and the share of a 1 ms and a 10 ms interval.  Beside the pcp
+ * source, the bare libpcp pmFetch of the same metrics (the reference: what
+ * any PMAPI client such as pmval pays) shows what the source adds.
+ *
+ *   bench-sources [TICKS]        (default 2000; BENCH_QUICK=1: 300)
+ *
+ * Events: the sources' defaults with every group, plus
+ * pcp:$BENCH_PCP_METRICS (default four kernel/network/memory metrics) and
+ * papi:perf::TASK-CLOCK,perf::PAGE-FAULTS.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pcp/pmapi.h>
+
+#include "../../recorder/rec.h"
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void row(const char *name, const char *nstreams, int64_t *t, int n)
+{
+	qsort(t, (size_t)n, sizeof *t, cmp64);
+	double med = (double)t[n / 2] / 1e3, p99 = (double)t[(n * 99) / 100] / 1e3;
+	printf("%-34s %8s %10.1f %10.1f %9.2f%% %9.3f%%\n", name, nstreams, med, p99, med / 10.0, med / 100.0);
+}
+
+/* The reference: pmFetch alone, on the same metrics, n times. */
+static void bench_pmfetch(const char *list, int n, int64_t *t)
+{
+	char buf[1024], *save = NULL;
+	const char *names[32];
+	pmID ids[32];
+	int k = 0, ctx = pmNewContext(PM_CONTEXT_HOST, "local:");
+
+	if (ctx < 0) {
+		printf("%-34s unavailable: no pmcd\n", "libpcp pmFetch alone");
+		return;
+	}
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *m = strtok_r(buf, ",", &save); m && k < 32; m = strtok_r(NULL, ",", &save))
+		names[k++] = m;
+	if (pmLookupName(k, names, ids) < 0) {
+		printf("%-34s unavailable: names\n", "libpcp pmFetch alone");
+		pmDestroyContext(ctx);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		pmResult *r;
+		int64_t a = now_ns();
+		if (pmFetch(k, ids, &r) >= 0)
+			pmFreeResult(r);
+		t[i] = now_ns() - a;
+	}
+	pmDestroyContext(ctx);
+	row("  reference: bare pmFetch, same", "-", t, n);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : (getenv("BENCH_QUICK") ? 300 : 2000);
+	const char *pcpm = getenv("BENCH_PCP_METRICS");
+	char pcpbuf[1024];
+	const char *pcpev[33], *papiev[] = { "perf::TASK-CLOCK", "perf::PAGE-FAULTS", NULL };
+	int64_t *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
+	mcz_value *v = calloc(65536, sizeof *v);
+	uint8_t *pr = calloc(65536, 1);
+	int np = 0;
+	pid_t child;
+
+	if (n <= 0 || !t || !v || !pr)
+		return 2;
+	if (!pcpm)
+		pcpm = "kernel.percpu.cpu.user,network.interface.in.bytes,kernel.all.load,mem.util.used";
+	snprintf(pcpbuf, sizeof pcpbuf, "%s", pcpm);
+	for (char *save = NULL, *m = strtok_r(pcpbuf, ",", &save); m && np < 32; m = strtok_r(NULL, ",", &save))
+		pcpev[np++] = m;
+	pcpev[np] = NULL;
+
+	if ((child = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	printf("cost of one tick per source, %d ticks (median and p99; share of a 1 ms / 10 ms interval)\n", n);
+	printf("%-34s %8s %10s %10s %10s %10s\n", "source", "streams", "med us", "p99 us", "of 1ms", "of 10ms");
+	for (size_t i = 0; rec_registry[i]; i++) {
+		const rec_source_ops *ops = rec_registry[i];
+		rec_source s;
+		rec_ctx c;
+		rec_streams st = { 0 };
+		char label[64];
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		memset(&s, 0, sizeof s);
+		memset(&c, 0, sizeof c);
+		s.ops = ops;
+		c.ncpus = ncpu > 0 ? (int)ncpu : 1;
+		c.groups = REC_G_ALL;
+		c.interval_ns = 1000000;
+		c.node_streams = 1;
+		if (!strcmp(ops->name, "pcp"))
+			c.events = pcpev;
+		if (!strcmp(ops->name, "papi"))
+			c.events = papiev;
+		if (ops->probe(&s, &c) != 0 || ops->streams(&s, &c, &st) != 0) {
+			printf("%-34s unavailable here: %.90s\n", ops->name, s.why);
+			if (ops->free && s.priv)
+				ops->free(&s);
+			rec_streams_clear(&st);
+			continue;
+		}
+		c.child = child;
+		if (ops->start && ops->start(&s, &c) != 0) {
+			printf("%-34s cannot start: %.90s\n", ops->name, s.why);
+		} else if (st.n == 0) {
+			printf("%-34s %8d (nothing to read by default)\n", ops->name, 0);
+		} else {
+			for (int k = 0; k < n; k++) {
+				int64_t a = now_ns();
+				ops->read(&s, v, pr);
+				t[k] = now_ns() - a;
+			}
+			char ns[24];
+			snprintf(label, sizeof label, "%s%s", ops->name,
+				 !strcmp(ops->name, "rapl") && getenv("MCREC_POWERCAP_DIR") ? " (tmpfs files, not sysfs)"
+				 : !strcmp(ops->name, "nvml") && getenv("MCREC_NVML_LIB") ? " (stand-in lib, no driver)" : "");
+			snprintf(ns, sizeof ns, "%zu", st.n);
+			row(label, ns, t, n);
+			if (!strcmp(ops->name, "pcp"))
+				bench_pmfetch(pcpm, n, t);
+		}
+		if (ops->stop)
+			ops->stop(&s);
+		if (ops->free)
+			ops->free(&s);
+		rec_streams_clear(&st);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	free(t), free(v), free(pr);
+	return 0;
+}

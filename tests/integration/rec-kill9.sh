@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# rec-kill9.sh: SIGKILL of mcrec mid-run leaves a file that opens with all
+# chunks but the last (chunks are flushed every second of data).
+set -u
+. "$(dirname "$0")/rec-common.inc"
+"$MCREC" -q -i 10ms -o "$T/k.mcz" -- "$WORK" --hold 6 &
+m=$!
+sleep 3
+c=$(pgrep -P $m)
+kill -9 $m
+wait $m 2>/dev/null
+[ -n "$c" ] && kill "$c" 2>/dev/null
+"$RR" "$T/k.mcz" info >"$T/info" || fail "the killed recording does not open"
+cat "$T/info"
+grep -q '^recovered 1' "$T/info" || fail "expected a recovered file (no index)"
+rows=$(awk '$1 == "rows" { print $2 }' "$T/info")
+tl=$(awk '$1 == "t_last" { print $2 }' "$T/info")
+# killed at ~3 s: everything but the last ~1 s chunk must be there
+between "$rows" 150 320 || fail "$rows rows recovered from ~3 s at 10 ms"
+between "$tl" 1500000000 3200000000 || fail "last sample at $tl ns"
+if [ -x "$B/mcz" ]; then
+	"$B/mcz" check "$T/k.mcz"
+	echo "(mcz check exit $?)"
+fi
+ok "killed recording opens: $rows rows up to $tl ns"

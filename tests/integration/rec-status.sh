@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# rec-status.sh: the command's exit status is mcrec's (128+N for signal N),
+# recorded in the file (metadata exit/exit_status and a final mark);
+# SIGTERM sent to mcrec reaches the command and the file is finalised.
+set -u
+. "$(dirname "$0")/rec-common.inc"
+"$MCREC" -q -o "$T/a.mcz" -- sh -c 'exit 3'
+[ $? = 3 ] || fail "exit 3 not passed through"
+[ "$("$RR" "$T/a.mcz" meta exit_status)" = 3 ] || fail "exit_status metadata"
+
+"$MCREC" -q -o "$T/b.mcz" -- sh -c 'kill -SEGV $$'
+[ $? = 139 ] || fail "SIGSEGV: expected 139"
+[ "$("$RR" "$T/b.mcz" meta exit)" = "killed by SIGSEGV" ] || fail "exit metadata: $("$RR" "$T/b.mcz" meta exit)"
+"$RR" "$T/b.mcz" marks | grep -q 'point .* killed by SIGSEGV' || fail "no exit mark"
+
+"$MCREC" -q -i 20ms -o "$T/c.mcz" -- sleep 30 &
+m=$!
+sleep 1
+kill -TERM $m
+wait $m
+rc=$?
+[ $rc = 143 ] || fail "SIGTERM: mcrec exited $rc, expected 143"
+"$RR" "$T/c.mcz" info | grep -q '^recovered 0' || fail "file not finalised after SIGTERM"
+[ "$("$RR" "$T/c.mcz" meta exit)" = "killed by SIGTERM" ] || fail "SIGTERM not recorded"
+ok "exit statuses 3, 139, 143 recorded"
