@@ -2,7 +2,8 @@
  * run, drawn as a sunburst (MemAxes-style: the machine, or the zoomed
  * subtree, at the centre, packages, NUMA nodes, L3s, cores and PUs in rings
  * outwards, GPUs and NICs as their own segments) or as an icicle, each
- * segment coloured by a metric over the current phase, selection or window.
+ * segment coloured by a metric over the selected phase (n/p, handled by the
+ * app for every view), else the selected time range, else the window.
  *
  * Layout of the view's canvas (w x h):
  *
@@ -24,6 +25,7 @@
 
 #include "draw.h"
 #include "model.h"
+#include "phase.h"
 #include "topo-draw.h"
 #include "topo-metric.h"
 #include "topo.h"
@@ -129,11 +131,21 @@ static void tv_resize(void *state, int w, int h)
 	(void)state, (void)w, (void)h;
 }
 
-/* The time range the colours are over, and its name. */
+/* The time range the colours are over, and its name: the selected phase
+ * (n/p, viewer/phase.h), else the selected range, else the window. */
 static void tv_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
 {
-	char a[32], b[32];
-	if (m->sel1 > m->sel0) {
+	char a[32], b[32], cls[8];
+	const struct vw_phases *ph = m->phases;
+	if (ph && m->phase_sel >= 0 && (size_t)m->phase_sel < ph->n) {
+		const vw_phase *p = &ph->v[m->phase_sel];
+		*t0 = p->t0, *t1 = p->t1;
+		vw_phase_class_name(p->cls, cls, sizeof cls);
+		snprintf(what, len, "phase %d (%s%s%s) %s-%s", m->phase_sel + 1, cls,
+			 p->label[0] ? " " : "", p->label,
+			 vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
+			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
+	} else if (m->sel1 > m->sel0) {
 		*t0 = m->sel0, *t1 = m->sel1;
 		snprintf(what, len, "selection %s-%s", vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
 			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
@@ -179,9 +191,11 @@ static const char *tv_agg_name(int agg)
 	return agg == TOPO_AGG_MEAN ? "mean" : agg == TOPO_AGG_RATIO ? "ratio" : "sum";
 }
 
-static void tv_draw_header(vw_canvas *c, const tv_state *s, const char *range)
+static void tv_draw_header(vw_canvas *c, const vw_model *m, const tv_state *s, const char *range)
 {
 	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "Topology  ");
+	if (m->nfiles > 1) /* streams of the other files are bound to their own tables */
+		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_WARN, 0, "file 1 of %zu  ", m->nfiles);
 	if (s->ms.n) {
 		const topo_metric *mt = &s->ms.v[s->metric];
 		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_NORMAL, VW_A_BOLD, "%s", mt->name);
@@ -241,7 +255,7 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 	tv_range(m, &t0, &t1, range, sizeof range);
 	tv_values(m, s, t0, t1);
 	tv_layout(s);
-	tv_draw_header(c, s, range);
+	tv_draw_header(c, m, s, range);
 
 	int side = c->w >= 80, panel_w = side ? (c->w / 3 < 44 ? c->w / 3 : 44) : c->w;
 	int panel_h = side ? c->h - 3 : (c->h - 3) / 3;
@@ -327,6 +341,10 @@ static unsigned tv_key(vw_model *m, void *state, const vw_input *in)
 		return VW_R_REDRAW;
 	}
 	case VW_ACT_BACK:
+		if (s->root == 0 && m->phase_sel >= 0) { /* out of the phase: the window again */
+			m->phase_sel = -1;
+			return VW_R_REDRAW;
+		}
 		if (s->root == 0)
 			return VW_R_NONE;
 		s->root = topo_tree_parent(&s->tree, s->root);
@@ -348,6 +366,7 @@ static unsigned tv_key(vw_model *m, void *state, const vw_input *in)
 	case VW_ACT_PAGE_RIGHT: vw_model_pan(m, 0.5); return VW_R_REDRAW;
 	case VW_ACT_RESET:
 		vw_model_reset(m);
+		m->phase_sel = -1;
 		s->root = 0;
 		tv_layout(s);
 		return VW_R_REDRAW;
@@ -380,7 +399,8 @@ static const char *const tv_help[] = {
 	"Up/k Down/j     parent (inwards) / first child (outwards)",
 	"Home g          select the centre",
 	"Enter           zoom into the selected subtree (it becomes the centre)",
-	"Bksp Esc        zoom out one level",
+	"Bksp Esc        zoom out one level; at the machine, leave the phase",
+	"n p             next / previous phase: colours over that phase",
 	"m M             next / previous colouring metric",
 	"L               sunburst <-> icicle",
 	"w               span by leaves <-> span by the metric",

@@ -30,6 +30,7 @@
 
 #include "../../recorder/topology.h"
 #include "../../viewer/model.h"
+#include "../../viewer/phase.h"
 #include "../../viewer/topo-metric.h"
 #include "../../viewer/view.h"
 
@@ -383,6 +384,40 @@ static void test_recolour_on_window(void **st)
 	fx_close(&f);
 }
 
+/* n/p select a phase (the app does it for every view): the colours are
+ * over that phase, the header says which; Bksp at the machine leaves it. */
+static void test_phase_range(void **st)
+{
+	fx f;
+	fx_open(&f, path_cpu, 100, 40);
+	int64_t mid = f.m->t_min + (ROWS / 2) * DT;
+	vw_phase v[2] = {{.t0 = f.m->t_min, .t1 = mid, .cls = 0},
+			 {.t0 = mid + DT, .t1 = f.m->t_max + 1, .cls = 1}};
+	snprintf(v[1].label, sizeof v[1].label, "busy");
+	struct vw_phases ph = {.v = v, .n = 2, .nclasses = 2};
+	f.m->phases = &ph;
+	f.m->phase_sel = 1;
+	for (int k = 0; k < 5; k++)
+		fx_act(&f, VW_ACT_DOWN, 0);
+	for (int k = 0; k < 5; k++)
+		fx_act(&f, VW_ACT_RIGHT, 0);
+	fx_draw(&f);
+	expect(&f, "over phase 2 (B busy) 5.010s-9.990s");
+	expect(&f, "PU#5");
+	near(panel_value(&f, "core.instructions"), 4e9, 0.01);
+	f.m->phase_sel = 0;
+	fx_draw(&f);
+	expect(&f, "over phase 1 (A) 0");
+	near(panel_value(&f, "core.instructions"), 1e8, 0.01);
+	/* Bksp at the machine: back to the window (zoomed in first: no) */
+	assert_int_equal(fx_act(&f, VW_ACT_BACK, 0), VW_R_REDRAW);
+	assert_int_equal(f.m->phase_sel, -1);
+	fx_draw(&f);
+	expect(&f, "over whole run");
+	f.m->phases = NULL;
+	fx_close(&f);
+}
+
 static void test_gpu_node_view(void **st)
 {
 	fx f;
@@ -419,7 +454,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metrics_and_values), cmocka_unit_test(test_view_draw_and_keys),
-		cmocka_unit_test(test_recolour_on_window), cmocka_unit_test(test_gpu_node_view),
+		cmocka_unit_test(test_recolour_on_window), cmocka_unit_test(test_phase_range),
+		cmocka_unit_test(test_gpu_node_view),
 		cmocka_unit_test(test_no_topology),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
