@@ -18,6 +18,7 @@
 #include "app.h"
 #include "keys.h"
 #include "model.h"
+#include "phase.h"
 #include "term.h"
 #include "theme.h"
 #include "view.h"
@@ -27,7 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mcview [options] FILE.mcz...\n"
 		"Walk through mcz recordings: every stream on one time axis.\n"
-		"Several files are aligned on wall-clock time.\n"
+		"Several files are aligned on wall-clock time.  PCP archives (base name,\n"
+		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
 		"\n"
 		"  --snapshot WxH     print one rendered screen as text and exit\n"
 		"  --view NAME        start in view NAME (timeline, ...)\n"
@@ -40,11 +42,15 @@ static void usage(FILE *f)
 		"  --ascii            ASCII glyphs only (automatic outside a UTF-8 locale)\n"
 		"  --blocks           block glyphs instead of braille for sparklines\n"
 		"  --no-mouse         leave the mouse to the terminal\n"
+		"  --metrics PATTERN  PCP archives: only metrics matching these globs (a,b*)\n"
+		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
+		"  -q, --quiet        no progress line while a PCP archive loads\n"
+		"%s"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
 		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter.\n"
-		"See mcview(1).\n");
+		"See mcview(1).\n", vw_phase_cli_help);
 }
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
@@ -93,7 +99,7 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE };
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 int main(int argc, char **argv)
 {
@@ -110,6 +116,14 @@ int main(int argc, char **argv)
 		{"ascii", no_argument, 0, O_ASCII},
 		{"blocks", no_argument, 0, O_BLOCKS},
 		{"no-mouse", no_argument, 0, O_NOMOUSE},
+		{"phases", required_argument, 0, O_PHASE0 + VW_CLI_PHASES},
+		{"report", optional_argument, 0, O_PHASE0 + VW_CLI_REPORT},
+		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
+		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
+		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
+		{"metrics", required_argument, 0, O_METRICS},
+		{"ssh-option", required_argument, 0, O_SSHOPT},
+		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -119,9 +133,16 @@ int main(int argc, char **argv)
 	int have_at = 0, have_win = 0;
 	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
 	const char *view_name = NULL;
+	vw_phase_cli pc = VW_PHASE_CLI_INIT;
+	char perr[256];
 	int c;
+	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
+	size_t nssh = 0;
+	vw_open_opts oo = {NULL, sshopt, 0};
+	if (!sshopt)
+		return fail("out of memory");
 	setlocale(LC_ALL, "");
-	while ((c = getopt_long(argc, argv, "hV", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVq", lo, NULL)) != -1) {
 		switch (c) {
 		case O_SNAPSHOT: {
 			char x;
@@ -151,6 +172,17 @@ int main(int argc, char **argv)
 		case O_ASCII: ascii = 1; break;
 		case O_BLOCKS: blocks = 1; break;
 		case O_NOMOUSE: mouse = 0; break;
+		case O_PHASE0 + VW_CLI_PHASES:
+		case O_PHASE0 + VW_CLI_REPORT:
+		case O_PHASE0 + VW_CLI_PENALTY:
+		case O_PHASE0 + VW_CLI_MIN:
+		case O_PHASE0 + VW_CLI_STREAMS:
+			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
+				return fail("%s", perr);
+			break;
+		case O_METRICS: oo.metrics = optarg; break;
+		case O_SSHOPT: sshopt[nssh++] = optarg; break;
+		case 'q': oo.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
 		default: usage(stderr); return 2;
@@ -179,10 +211,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	vw_model *m;
-	if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind), NULL,
+	if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind), &oo,
 			  err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
+	}
+	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
+	if (pr != 0) { /* 1: the report is printed */
+		if (pr < 0)
+			fprintf(stderr, "mcview: %s\n", err);
+		vw_model_free(m);
+		return pr < 0 ? 1 : 0;
 	}
 	vw_app a;
 	int rc = 0;

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../format/pcp-import.h"
 #include "model.h"
 #include "model-int.h"
 
@@ -180,10 +182,30 @@ static void damaged_status(vw_model *m)
 	}
 }
 
+/* A PCP archive, folio or ssh:// URL (format/pcp-import.h): converted into
+ * a private temporary .mcz, opened, and unlinked at once (the reader maps
+ * it, so nothing is left behind however mcview ends). */
+static int open_pcp(mcz_reader **r, const char *path, const vw_open_opts *o, char *err,
+		    size_t errlen)
+{
+	pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
+	po.metrics = o ? o->metrics : NULL;
+	po.ssh_options = o ? o->ssh_options : NULL;
+	po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+	char *tmp;
+	if (pcp_import_temp(path, &po, &tmp, NULL, err, errlen) != 0)
+		return -1;
+	int rc = mcz_open(r, tmp, 0);
+	unlink(tmp);
+	free(tmp);
+	if (rc != MCZ_OK)
+		open_error(path, rc, err, errlen);
+	return rc != MCZ_OK ? -1 : 0;
+}
+
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
-	(void)o;
 	*out = NULL;
 	if (npaths == 0) {
 		snprintf(err, errlen, "no recording given");
@@ -198,9 +220,12 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	if (!m->files || !m->paths || !m->offsets)
 		goto nomem;
 	for (size_t i = 0; i < npaths; i++) {
-		int rc = mcz_open(&m->files[i], paths[i], 0);
+		int pcp = pcp_import_claims(paths[i]);
+		int rc = pcp ? open_pcp(&m->files[i], paths[i], o, err, errlen)
+			     : mcz_open(&m->files[i], paths[i], 0);
 		if (rc != MCZ_OK) {
-			open_error(paths[i], rc, err, errlen);
+			if (!pcp)
+				open_error(paths[i], rc, err, errlen);
 			m->files[i] = NULL;
 			vw_model_free(m);
 			return -1;

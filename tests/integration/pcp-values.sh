@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# pcp-values.sh: PCP archives from pcp-testsuite imported with `mcz import`
+# hold exactly the values pmdumplog prints (pcp-compare.py checks every one:
+# metric, instance, time and value), across compressed (.xz) volumes and
+# metadata, multi-volume archives, very old v2 archives (1995-1997), v3
+# archives, 32-bit counter wraps, instance changes, <mark> records, damaged
+# and truncated archives; opening by volume, .meta, .index and folio gives
+# the same recording; archives libpcp rejects get one clear line and exit 1.
+set -u
+B=${MCZ_BIN:-build}
+A=/var/lib/pcp/testsuite/archives
+BAD=/var/lib/pcp/testsuite/badarchives
+HERE=$(cd "$(dirname "$0")" && pwd)
+[ -f "$A/count-mark.meta" ] || { echo "skip: pcp-testsuite archives not installed (scripts/install-deps.sh)"; exit 77; }
+command -v pmdumplog >/dev/null || { echo "skip: pmdumplog (pcp) not installed"; exit 77; }
+T=$(mktemp -d /tmp/mcz-pcp-values.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# name: what it covers
+ARCHIVES=(
+	"$A/count-mark"              # 10548 records, a <mark>
+	"$A/20190628.04.03"          # .xz volumes (2) and .meta.xz
+	"$A/multi-xz/20150508.11.44" # .xz volume
+	"$A/small"                   # .xz volume, 71k lines
+	"$A/value-test"              # .xz volume, every value type
+	"$A/ok-mv-foo"               # 3 volumes
+	"$A/ok-mv-bar"               # 4 volumes
+	"$A/ok-mv-interp"            # 3 volumes
+	"$A/ok-noti-interp"          # no temporal index
+	"$A/951127.23.01_v2"         # 1995
+	"$A/960624.08.17_v2"         # 1996
+	"$A/19970807.09.54"          # 1997
+	"$A/ace_v2"
+	"$A/omnibus_v3"              # v3 archive (ns timestamps)
+	"$A/omnibus-nomark_v3"
+	"$A/wrap"                    # 32-bit counters wrapping
+	"$A/uwrap"
+	"$A/gap2"                    # records missing
+	"$A/changeinst"              # instances coming and going
+	"$A/dyninsts"
+	"$A/markmerge"               # several <mark>s
+	"$A/nfsclient_32"
+	"$A/20041125"
+	"$A/eventrec"                # event metrics (skipped) beside numbers
+	"$A/numa"
+	"$A/20101004-trunc"          # truncated
+	"$BAD/ok-truncbin"           # truncated volume: read stops, warned
+	"$BAD/badlog-1"              # corrupt record
+	"$BAD/archive-20150417.131733"
+	"$BAD/badmeta-1"             # a metric without descriptor
+	"$BAD/badlabel-0"
+)
+n=0
+for a in "${ARCHIVES[@]}"; do
+	[ -e "$a.meta" ] || [ -e "$a.meta.xz" ] || fail "$a: not installed"
+	"$B/mcz" import -q "$a" -o "$T/x.mcz" 2>"$T/err" || fail "import $a: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -le 1 ] || fail "$a: more than one line on stderr"
+	python3 "$HERE/pcp-compare.py" "$a" "$T/x.mcz" "$B/mcz" || fail "$a: values differ"
+	n=$((n + 1))
+done
+[ $n -ge 20 ] || fail "only $n archives compared"
+
+# damaged archives: the warning names the damage, what was read is kept
+"$B/mcz" import -q "$BAD/ok-truncbin" -o "$T/x.mcz" 2>"$T/err"
+grep -q "warning: .*ok-truncbin: read stopped after 20" "$T/err" || fail "no truncation warning: $(cat "$T/err")"
+
+# the same archive by base, volume, .meta, .index and compressed names
+"$B/mcz" dump "$T/x.mcz" >/dev/null || fail "dump"
+ref() { "$B/mcz" import -q "$1" -o "$T/r.mcz" && "$B/mcz" dump --json "$T/r.mcz"; }
+ref "$A/ok-mv-foo" >"$T/base.json" || fail "import ok-mv-foo"
+for alt in "$A/ok-mv-foo.0" "$A/ok-mv-foo.2" "$A/ok-mv-foo.meta" "$A/ok-mv-foo.index"; do
+	ref "$alt" | cmp -s - "$T/base.json" || fail "$alt opens differently from its base name"
+done
+ref "$A/20190628.04.03" >"$T/base.json" || fail "import 20190628.04.03"
+for alt in "$A/20190628.04.03.1.xz" "$A/20190628.04.03.meta.xz"; do
+	ref "$alt" | cmp -s - "$T/base.json" || fail "$alt opens differently from its base name"
+done
+# a folio: every archive it lists (here one, pcp-atop)
+ref "$A/pcp-atop" >"$T/base.json" || fail "import pcp-atop"
+ref "$A/pcp-atop.folio" | cmp -s - "$T/base.json" || fail "folio differs from its archive"
+# a folio of two hosts: both imported, merged on time, instances prefixed by host
+printf 'PCPFolio\nVersion: 1\nArchive:\tbozo-vm\t%s\nArchive:\tother\t%s\n' \
+	"$A/count-mark" "$A/ok-mv-foo" >"$T/two.folio"
+"$B/mcz" import -q "$T/two.folio" -o "$T/two.mcz" || fail "two-host folio"
+"$B/mcz" info "$T/two.mcz" | grep -q "kernel.all.pswitch *bozo-vm " || fail "two-host folio: no bozo-vm stream"
+"$B/mcz" info "$T/two.mcz" | grep -q "sample.colour *[^ ]*:red" || fail "two-host folio: no host:red stream"
+# --metrics keeps only matching metrics, and their values still match pmdumplog
+"$B/mcz" import -q --metrics 'kernel.all.*,mem' "$A/20041125" -o "$T/m.mcz" || fail "--metrics"
+"$B/mcz" dump --json "$T/m.mcz" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["streams"]
+names = {x["name"] for x in s}
+bad = [n for n in names if not (n.startswith("kernel.all.") or n.startswith("mem."))]
+assert names and not bad, (sorted(names)[:5], bad[:5])
+assert any(n.startswith("mem.") for n in names) and any(n.startswith("kernel.all.") for n in names)
+' || fail "--metrics kept other metrics"
+
+# rejected by libpcp: one line naming the archive and libpcp's reason, exit 1
+for b in badlabel-1 badlen-4 badlen-9 badmeta-3 empty ace bug err_v1; do
+	a=$BAD/$b
+	pmdumplog -l "$a" >/dev/null 2>&1 && fail "$b: pmdumplog accepts it, not a rejection case"
+	"$B/mcz" import -q "$a" -o "$T/bad.mcz" >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "$b: exit $rc"
+	[ "$(wc -l <"$T/out")" -eq 1 ] || fail "$b: not one line: $(cat "$T/out")"
+	grep -q "^mcz import: $a: .*\(Illegal label\|Empty archive\|Corrupted record\)" "$T/out" ||
+		fail "$b: unclear message: $(cat "$T/out")"
+	[ ! -e "$T/bad.mcz" ] || fail "$b: output left behind"
+	echo "rejected: $(cat "$T/out")"
+done
+for b in "$A/nosuch" "/etc/passwd" "$T"; do
+	"$B/mcz" import -q "$b" -o "$T/bad.mcz" >"$T/out" 2>&1 && fail "$b: accepted"
+	[ "$(wc -l <"$T/out")" -eq 1 ] || fail "$b: not one line: $(cat "$T/out")"
+	echo "rejected: $(cat "$T/out")"
+done
+echo "pass: $n archives compared value by value with pmdumplog"

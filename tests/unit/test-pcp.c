@@ -1,0 +1,361 @@
+/* test-pcp.c: unit tests of libmczpcp's pieces — PCP descriptor -> stream
+ * kind/unit/scale, the --metrics filter, archive suffixes and folios, ssh
+ * URLs and remote quoting (checked by a real /bin/sh), the hash map — and
+ * one real archive from pcp-testsuite imported and read back through
+ * format/mcz.h.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../format/mcz.h"
+#include "../../format/pcp-import.h"
+#include "../../format/pcp-int.h"
+
+#define ARCHIVES "/var/lib/pcp/testsuite/archives"
+
+static pmDesc desc(int type, int sem, int ds, int dt, int dc, int ss, int st, int sc)
+{
+	pmDesc d;
+	memset(&d, 0, sizeof d);
+	d.pmid = 1;
+	d.indom = PM_INDOM_NULL;
+	d.type = type;
+	d.sem = sem;
+	d.units.dimSpace = ds;
+	d.units.dimTime = dt;
+	d.units.dimCount = dc;
+	d.units.scaleSpace = (unsigned)ss;
+	d.units.scaleTime = (unsigned)st;
+	d.units.scaleCount = sc;
+	return d;
+}
+
+static void test_metric_kinds(void **state)
+{
+	(void)state;
+	pcp_metric_kind k;
+	pmDesc d = desc(PM_TYPE_U32, PM_SEM_COUNTER, 1, 0, 0, PM_SPACE_KBYTE, 0, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.skip, 0);
+	assert_int_equal(k.kind, MCZ_COUNTER);
+	assert_int_equal(k.type, MCZ_U64);
+	assert_int_equal(k.wrap32, 1);
+	assert_string_equal(k.unit, "B");
+	assert_true(k.scale == 1024.0);
+	assert_non_null(strstr(k.note, "Kbyte"));
+	assert_non_null(strstr(k.note, "unwrapped"));
+
+	d = desc(PM_TYPE_U64, PM_SEM_COUNTER, 0, 1, 0, 0, PM_TIME_MSEC, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.kind, MCZ_COUNTER);
+	assert_int_equal(k.wrap32, 0);
+	assert_string_equal(k.unit, "s");
+	assert_true(fabs(k.scale - 1e-3) < 1e-15);
+
+	d = desc(PM_TYPE_DOUBLE, PM_SEM_INSTANT, 1, -1, 0, PM_SPACE_MBYTE, PM_TIME_SEC, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.kind, MCZ_GAUGE);
+	assert_int_equal(k.type, MCZ_F64);
+	assert_string_equal(k.unit, "B/s");
+	assert_true(k.scale == 1048576.0);
+
+	d = desc(PM_TYPE_64, PM_SEM_INSTANT, 0, -1, 1, 0, PM_TIME_MIN, 3);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.type, MCZ_I64);
+	assert_string_equal(k.unit, "count/s");
+	assert_true(fabs(k.scale - 1000.0 / 60.0) < 1e-9);
+
+	d = desc(PM_TYPE_FLOAT, PM_SEM_DISCRETE, 0, -1, 0, 0, PM_TIME_USEC, 0);
+	pcp_metric_kind_of(&d, &k); /* hinv.cpu.clock */
+	assert_string_equal(k.unit, "Hz");
+	assert_true(k.scale == 1e6);
+
+	d = desc(PM_TYPE_32, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.kind, MCZ_GAUGE);
+	assert_int_equal(k.type, MCZ_I64);
+	assert_string_equal(k.unit, "");
+	assert_true(k.scale == 1.0);
+
+	d = desc(PM_TYPE_DOUBLE, PM_SEM_COUNTER, 0, 0, 1, 0, 0, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.kind, MCZ_GAUGE); /* mcz counters are U64 only */
+	assert_int_equal(k.type, MCZ_F64);
+	assert_non_null(strstr(k.note, "gauge"));
+
+	d = desc(PM_TYPE_STRING, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.skip, 1);
+	d = desc(PM_TYPE_EVENT, PM_SEM_INSTANT, 0, 0, 0, 0, 0, 0);
+	pcp_metric_kind_of(&d, &k);
+	assert_int_equal(k.skip, 1);
+}
+
+static void test_metric_match(void **state)
+{
+	(void)state;
+	assert_true(pcp_metric_match(NULL, "kernel.all.load"));
+	assert_true(pcp_metric_match("", "kernel.all.load"));
+	assert_true(pcp_metric_match("kernel.*", "kernel.all.load"));
+	assert_false(pcp_metric_match("kernel.*", "mem.util.free"));
+	assert_true(pcp_metric_match("kernel.all", "kernel.all.load"));
+	assert_false(pcp_metric_match("kernel.all", "kernel.allx"));
+	assert_false(pcp_metric_match("kernel.al", "kernel.all.load"));
+	assert_true(pcp_metric_match("mem.util.free,kernel.all.cpu.*", "kernel.all.cpu.user"));
+	assert_true(pcp_metric_match("mem.util.free,kernel.all.cpu.*", "mem.util.free"));
+	assert_false(pcp_metric_match("mem.util.free,kernel.all.cpu.*", "mem.util.used"));
+	assert_true(pcp_metric_match("disk.dev.[rw]*_bytes", "disk.dev.read_bytes"));
+}
+
+static void test_suffixes(void **state)
+{
+	(void)state;
+	assert_int_equal(pcp_path_suffix_len(".0"), 2);
+	assert_int_equal(pcp_path_suffix_len(".12"), 3);
+	assert_int_equal(pcp_path_suffix_len(".3.xz"), 5);
+	assert_int_equal(pcp_path_suffix_len(".meta"), 5);
+	assert_int_equal(pcp_path_suffix_len(".meta.xz"), 8);
+	assert_int_equal(pcp_path_suffix_len(".index"), 6);
+	assert_int_equal(pcp_path_suffix_len(".0.bz2"), 6);
+	assert_int_equal(pcp_path_suffix_len(".00"), 0); /* "20180416.10.00" is a base name */
+	assert_int_equal(pcp_path_suffix_len(".0foo"), 0);
+	assert_int_equal(pcp_path_suffix_len(".mcz"), 0);
+	assert_int_equal(pcp_path_suffix_len(".metadata"), 0);
+
+	struct { const char *in, *dir, *base; } cases[] = {
+		{ "/a/b/x.0.xz", "/a/b", "x" },
+		{ "x.meta", ".", "x" },
+		{ "/x.index", "/", "x" },
+		{ "d/20180416.10.00", "d", "20180416.10.00" },
+		{ "d/20180416.10.00.2.xz", "d", "20180416.10.00" },
+		{ "d/arch ive's;x.12", "d", "arch ive's;x" },
+		{ "d/x.folio", "d", "x.folio" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *dir, *base;
+		assert_int_equal(pcp_path_split(cases[i].in, &dir, &base), 0);
+		assert_string_equal(dir, cases[i].dir);
+		assert_string_equal(base, cases[i].base);
+		free(dir);
+		free(base);
+	}
+}
+
+static void test_folio(void **state)
+{
+	(void)state;
+	const char *t = "PCPFolio\nVersion: 1\n# comment\nCreated: on x\n"
+			"Archive:\tnode1\t\t20261122.00.10\n"
+			"Archive:  node2   /abs/path/20261122\n";
+	char **a, err[200];
+	size_t n;
+	assert_int_equal(pcp_path_folio_parse(t, strlen(t), "/logs", &a, &n, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(a[0], "/logs/20261122.00.10");
+	assert_string_equal(a[1], "/abs/path/20261122");
+	pcp_path_free_list(a, n);
+
+	const char *none = "PCPFolio\nVersion: 1\n";
+	assert_int_equal(pcp_path_folio_parse(none, strlen(none), ".", &a, &n, err, sizeof err),
+			 MCZ_E_CORRUPT);
+	assert_non_null(strstr(err, "no archive"));
+	assert_int_equal(pcp_path_folio_parse("hello", 5, ".", &a, &n, err, sizeof err),
+			 MCZ_E_CORRUPT);
+
+	/* a real folio from pcp-testsuite: its archive, joined to its folder */
+	int rc = pcp_path_folio(ARCHIVES "/pcp-atop.folio", NULL, &a, &n, err, sizeof err);
+	if (rc == 0 && access(ARCHIVES "/pcp-atop.folio", R_OK) != 0)
+		skip();
+	assert_int_equal(rc, 1);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0], ARCHIVES "/pcp-atop");
+	pcp_path_free_list(a, n);
+	assert_int_equal(pcp_path_folio(ARCHIVES "/pcp-atop.meta", NULL, &a, &n, err, sizeof err), 0);
+}
+
+static void test_ssh_parse(void **state)
+{
+	(void)state;
+	pcp_ssh_url u;
+	char err[300];
+	assert_int_equal(pcp_ssh_parse("ssh://me@node7:2222/var/log/x", &u, err, sizeof err), 0);
+	assert_string_equal(u.user, "me");
+	assert_string_equal(u.host, "node7");
+	assert_int_equal(u.port, 2222);
+	assert_string_equal(u.path, "/var/log/x");
+	assert_int_equal(pcp_ssh_parse("ssh://node7/a b/c'd;e", &u, err, sizeof err), 0);
+	assert_string_equal(u.user, "");
+	assert_int_equal(u.port, 0);
+	assert_string_equal(u.path, "/a b/c'd;e");
+	assert_int_equal(pcp_ssh_parse("ssh://[::1]:22/x", &u, err, sizeof err), 0);
+	assert_string_equal(u.host, "::1");
+	assert_int_equal(u.port, 22);
+	assert_int_equal(pcp_ssh_parse("ssh://h/~/pcp/x", &u, err, sizeof err), 0);
+	assert_string_equal(u.path, "pcp/x");
+
+	const char *bad[] = { "ssh://-oProxyCommand=x/y", "ssh://h:0/x", "ssh://h:99999/x",
+			      "ssh://h:22x/x", "ssh://h", "ssh://h/", "ssh:///x", "ssh://a;b@h/x",
+			      "ssh://-l@h/x", "ssh://h$(id)/x", "ssh://h/a\nb", "http://h/x",
+			      "ssh://[::1/x" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_not_equal(pcp_ssh_parse(bad[i], &u, err, sizeof err), 0);
+}
+
+/* Quoted strings given to a real sh come back unchanged. */
+static void test_ssh_quote(void **state)
+{
+	(void)state;
+	char *q = pcp_ssh_quote("it's");
+	assert_string_equal(q, "'it'\\''s'");
+	free(q);
+	const char *tricky[] = { "a b", "it's", "''", "\"x\"", ";touch /tmp/x", "$(id)`id`",
+				 "\\n\\", "*?[a]", "-n", "" };
+	for (size_t i = 0; i < sizeof tricky / sizeof tricky[0]; i++) {
+		char *qq = pcp_ssh_quote(tricky[i]);
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "printf '%%s|' %s", qq);
+		FILE *p = popen(cmd, "r");
+		assert_non_null(p);
+		char out[256] = "";
+		size_t k = fread(out, 1, sizeof out - 1, p);
+		out[k] = '\0';
+		assert_int_equal(pclose(p), 0);
+		char want[256];
+		snprintf(want, sizeof want, "%s|", tricky[i]);
+		assert_string_equal(out, want);
+		free(qq);
+	}
+}
+
+static void test_map(void **state)
+{
+	(void)state;
+	pcp_map m = { 0 };
+	uint32_t v;
+	assert_false(pcp_map_get(&m, 5, &v));
+	for (uint32_t i = 0; i < 100000; i++)
+		assert_int_equal(pcp_map_put(&m, (uint64_t)i << 32 | (i * 7u), i), 0);
+	assert_int_equal(m.n, 100000);
+	for (uint32_t i = 0; i < 100000; i++) {
+		assert_true(pcp_map_get(&m, (uint64_t)i << 32 | (i * 7u), &v));
+		assert_int_equal(v, i);
+	}
+	assert_false(pcp_map_get(&m, 1, &v));
+	assert_int_equal(pcp_map_put(&m, 0, 42), 0);
+	assert_int_equal(pcp_map_put(&m, 0, 43), 0);
+	assert_true(pcp_map_get(&m, 0, &v));
+	assert_int_equal(v, 43);
+	pcp_map_free(&m);
+}
+
+static void test_claims(void **state)
+{
+	(void)state;
+	if (access(ARCHIVES "/count-mark.meta", R_OK) != 0)
+		skip();
+	assert_true(pcp_import_claims(ARCHIVES "/count-mark"));
+	assert_true(pcp_import_claims(ARCHIVES "/count-mark.0"));
+	assert_true(pcp_import_claims(ARCHIVES "/count-mark.meta"));
+	assert_true(pcp_import_claims(ARCHIVES "/20180416.10.00.2.xz"));
+	assert_true(pcp_import_claims(ARCHIVES "/20180416.10.00"));
+	assert_true(pcp_import_claims(ARCHIVES "/pcp-atop.folio"));
+	assert_true(pcp_import_claims(ARCHIVES "/multi"));
+	assert_true(pcp_import_claims(ARCHIVES "/count-mark," ARCHIVES "/gap"));
+	assert_true(pcp_import_claims("ssh://h/x"));
+	assert_false(pcp_import_claims(ARCHIVES "/nosuch"));
+	assert_false(pcp_import_claims(ARCHIVES "/README"));
+	assert_false(pcp_import_claims("/tmp"));
+	assert_false(pcp_import_claims("run.mcz"));
+}
+
+/* count-mark: one counter, 10548 records, one <mark>, values known from
+ * pmdumplog: first 4960597 at 2014-01-15 13:11:12.432753 UTC, the next
+ * 0.302183 s later 4960686, the mark 86281.189801 s after the start. */
+static void test_import_real(void **state)
+{
+	(void)state;
+	if (access(ARCHIVES "/count-mark.meta", R_OK) != 0)
+		skip();
+	char path[] = "/tmp/test-pcp-XXXXXX.mcz";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	pcp_import_stats st;
+	char err[512];
+	int rc = pcp_import(ARCHIVES "/count-mark", path, NULL, &st, err, sizeof err);
+	if (rc)
+		fail_msg("%s", err);
+	assert_int_equal(st.records, 10549);
+	assert_int_equal(st.rows, 10548);
+	assert_int_equal(st.marks, 1);
+	assert_int_equal(st.streams, 1);
+	assert_int_equal(st.truncated, 0);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), 0);
+	const mcz_file_info *fi = mcz_info(r);
+	assert_int_equal(fi->wall_epoch_ns, 1389791472432753000LL);
+	assert_int_equal(fi->nrows, 10548);
+	assert_int_equal(mcz_stream_count(r), 1);
+	const mcz_stream_desc *d = mcz_stream(r, 0);
+	assert_string_equal(d->name, "kernel.all.pswitch");
+	assert_string_equal(d->native, "pcp:kernel.all.pswitch");
+	assert_string_equal(d->source, "pcp");
+	assert_string_equal(d->unit, "count");
+	assert_int_equal(d->kind, MCZ_COUNTER);
+	assert_string_equal(mcz_meta(r, "host"), "bozo-vm");
+	assert_string_equal(mcz_meta(r, "start_wall"), "2014-01-15T13:11:12.432753Z");
+	mcz_series s = { 0 };
+	assert_int_equal(mcz_read(r, 0, fi->t_first, fi->t_last + 1, &s), 0);
+	assert_int_equal(s.n, 10548);
+	assert_int_equal(s.t[0], 0);
+	assert_int_equal(s.v[0].u, 4960597);
+	assert_int_equal(s.t[1], 302183000);
+	assert_int_equal(s.v[1].u, 4960686);
+	assert_int_equal(s.delta[1], 89);
+	mcz_series_free(&s);
+	assert_int_equal(mcz_mark_count(r), 1);
+	assert_int_equal(mcz_mark_at(r, 0)->kind, MCZ_MARK_GAP);
+	assert_int_equal(mcz_mark_at(r, 0)->t, 86281189801000LL);
+	mcz_close(r);
+	unlink(path);
+}
+
+static void test_import_errors(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *out = "/tmp/test-pcp-never.mcz";
+	unlink(out);
+	assert_int_not_equal(pcp_import("/nonexistent/archive", out, NULL, NULL, err, sizeof err), 0);
+	assert_non_null(strstr(err, "/nonexistent/archive"));
+	assert_null(strchr(err, '\n'));
+	assert_int_not_equal(access(out, F_OK), 0);
+	if (access("/var/lib/pcp/testsuite/badarchives/badlabel-1.meta", R_OK) == 0) {
+		assert_int_not_equal(pcp_import("/var/lib/pcp/testsuite/badarchives/badlabel-1", out,
+						 NULL, NULL, err, sizeof err),
+				     0);
+		assert_non_null(strstr(err, "Illegal label record"));
+		assert_int_not_equal(access(out, F_OK), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_kinds), cmocka_unit_test(test_metric_match),
+		cmocka_unit_test(test_suffixes),     cmocka_unit_test(test_folio),
+		cmocka_unit_test(test_ssh_parse),    cmocka_unit_test(test_ssh_quote),
+		cmocka_unit_test(test_map),          cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_import_real),  cmocka_unit_test(test_import_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
