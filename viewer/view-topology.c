@@ -76,10 +76,17 @@ static int tv_init(vw_model *m, void **state)
 	mcz_reader *r = m->nfiles ? m->files[0] : NULL;
 	size_t n = r ? mcz_topo_count(r) : 0;
 	if (n == 0) {
-		snprintf(s->why, sizeof s->why,
-			 "No topology in %s: it was recorded without one (a PCP archive, or a "
-			 "recorder that did not capture it). The timeline (Tab) has every stream.",
-			 m->nfiles ? m->paths[0] : "this dataset");
+		const char *name = m->nfiles ? m->paths[0] : "this dataset";
+		if (r && mcz_meta(r, "pcp_archive"))
+			snprintf(s->why, sizeof s->why,
+				 "No topology in %s: it is a PCP archive, and PCP archives carry no "
+				 "hardware topology. The timeline (Tab) has every metric.",
+				 name);
+		else
+			snprintf(s->why, sizeof s->why,
+				 "No topology in %s: it was recorded without one (a recorder that did "
+				 "not capture it, or hwloc failed). The timeline (Tab) has every stream.",
+				 name);
 		return 0;
 	}
 	s->objs = malloc(n * sizeof *s->objs);

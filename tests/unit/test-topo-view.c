@@ -446,6 +446,7 @@ static void test_no_topology(void **st)
 	fx_draw(&f);
 	expect(&f, "No topology in");
 	expect(&f, "recorded without one");
+	assert_null(strstr(f.txt, "PCP archive"));
 	assert_int_equal(fx_act(&f, VW_ACT_DOWN, 0), VW_R_NONE);
 	fx_close(&f);
 }
