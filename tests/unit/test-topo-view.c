@@ -342,6 +342,22 @@ static void test_view_draw_and_keys(void **st)
 	fx_draw(&f);
 	assert_null(strstr(f.txt, "zoom:"));
 	expect(&f, "P0");
+	/* a click selects the segment under it: the centre is the machine, a
+	 * cell near the chart's top edge (12 o'clock, outer ring) a PU */
+	{
+		vw_input click = {.act = VW_ACT_MOUSE, .mouse_button = 1};
+		int cw = 120 - 40 - 1, ch = 40 - 3; /* the chart box left of the panel */
+		click.mouse_x = cw / 2 + 1, click.mouse_y = 1 + 1;
+		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		fx_draw(&f);
+		expect(&f, "PU#0  ");
+		click.mouse_x = cw / 2, click.mouse_y = 1 + ch / 2;
+		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		fx_draw(&f);
+		expect(&f, "Machine (32 GiB)  ");
+		click.mouse_x = 0, click.mouse_y = 1; /* a corner: nothing there */
+		assert_int_equal(view_topology.key(f.m, f.s, &click), VW_R_NONE);
+	}
 	/* m: next metric */
 	fx_act(&f, VW_ACT_METRIC, 'm');
 	fx_draw(&f);
