@@ -105,6 +105,8 @@ int topo_metric_list(topo_metrics *ms, vw_model *m, size_t file, size_t nobj)
 			if (!(t = topo_metric_add(ms, d->name)))
 				goto oom;
 			vw_model_unit(m, s, t->unit, sizeof t->unit);
+			if (!strcmp(t->unit, "J/s")) /* energy as a rate is power */
+				snprintf(t->unit, sizeof t->unit, "W");
 			t->agg = topo_metric_agg(d->name, t->unit);
 			t->estimated = (d->flags & MCZ_SF_ESTIMATED) != 0;
 		}

@@ -85,7 +85,7 @@ static int32_t topo_render_seg(const topo_layout *L, int ring, double a, int32_t
 		return -1;
 	if (*hint >= 0) {
 		const topo_seg *h = &L->seg[*hint];
-		if (h->ring == ring && h->a0 <= a && a < h->a1)
+		if (h->ring <= ring && ring < h->ring_out && h->a0 <= a && a < h->a1)
 			return *hint;
 	}
 	int32_t s = topo_layout_at(L, ring, a);
@@ -200,11 +200,11 @@ static void topo_render_anchor(const topo_geom *g, const topo_seg *s, int shape,
 	double mid = (s->a0 + s->a1) / 2, px, py;
 	if (shape == TOPO_ICICLE) {
 		px = mid * g->pw;
-		py = (s->ring + 0.5) * g->ring;
+		py = (s->ring + s->ring_out) / 2.0 * g->ring;
 	} else if (s->ring == 0) {
 		px = g->cx, py = g->cy;
-	} else {
-		double r = (s->ring + 0.5) * g->ring;
+	} else { /* mid-way through the rings it covers */
+		double r = (s->ring + s->ring_out) / 2.0 * g->ring;
 		px = g->cx + r * sin(2 * TOPO_PI * mid);
 		py = g->cy - r * cos(2 * TOPO_PI * mid) / g->yscale;
 	}

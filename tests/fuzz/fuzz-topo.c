@@ -37,7 +37,18 @@ static void fuzz_check_layout(const topo_layout *L, const topo_tree *t)
 			abort();
 		if (s < L->ring_off[g->ring] || s >= L->ring_off[g->ring + 1])
 			abort();
+		if (g->ring_out <= g->ring || g->ring_out > L->nrings)
+			abort();
 	}
+	for (int r = 0; r < L->nrings; r++)
+		for (uint32_t k = L->arc_off[r]; k < L->arc_off[r + 1]; k++) {
+			const topo_arc *a = &L->arc[k];
+			if (a->seg < 0 || (size_t)a->seg >= L->nseg || L->seg[a->seg].ring > r ||
+			    L->seg[a->seg].ring_out <= r)
+				abort();
+			if (k > L->arc_off[r] && a->a0 < L->arc[k - 1].a1 - 1e-9)
+				abort(); /* arcs of a ring do not overlap */
+		}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
