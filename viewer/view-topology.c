@@ -44,8 +44,12 @@ typedef struct tv_state {
 	size_t metric;
 	double *vals, *own;   /* ms.n x n */
 	double *level, *ringmax;
+	/* values are for [vt0, vt1): metric k everywhere when have[k], else
+	 * only at part[k] and below (the panel's other metrics), or not at all */
 	int64_t vt0, vt1;
 	int valid;
+	uint8_t *have;
+	int32_t *part;
 	/* where the chart was last drawn, for the mouse */
 	int cx, cy, cw, ch, drawn_shape, ascii, blocks;
 } tv_state;
@@ -111,7 +115,9 @@ static int tv_init(vw_model *m, void **state)
 	s->own = malloc((s->ms.n ? s->ms.n : 1) * n * sizeof *s->own);
 	s->level = malloc(n * sizeof *s->level);
 	s->ringmax = malloc((n + 1) * sizeof *s->ringmax);
-	if (!s->vals || !s->own || !s->level || !s->ringmax)
+	s->have = calloc(s->ms.n ? s->ms.n : 1, 1);
+	s->part = malloc((s->ms.n ? s->ms.n : 1) * sizeof *s->part);
+	if (!s->vals || !s->own || !s->level || !s->ringmax || !s->have || !s->part)
 		return -1;
 	s->ok = 1;
 	return 0;
@@ -130,6 +136,8 @@ static void tv_free(void *state)
 	free(s->own);
 	free(s->level);
 	free(s->ringmax);
+	free(s->have);
+	free(s->part);
 	free(s);
 }
 
@@ -167,17 +175,38 @@ static void tv_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, si
 	}
 }
 
-static void tv_values(vw_model *m, tv_state *s, int64_t t0, int64_t t1)
+/* Metric k over the current range, everywhere (under < 0 or the machine) or
+ * at under and below.  Reading the file's summaries is the costly part of a
+ * redraw after the range changed (every stream's edge chunks are decoded),
+ * so only the colouring metric is read everywhere; the panel's other
+ * metrics only for the selected subtree, and each once per range. */
+static void tv_metric(vw_model *m, tv_state *s, size_t k, int32_t under)
 {
 	size_t n = s->tree.n;
-	if (s->valid && s->vt0 == t0 && s->vt1 == t1)
+	if (under <= 0)
+		under = -1;
+	if (s->have[k] || (under >= 0 && s->part[k] == under))
 		return;
-	for (size_t k = 0; k < s->ms.n; k++)
-		if (topo_metric_eval(m, &s->ms.v[k], &s->tree, t0, t1, s->own + k * n,
-				     s->vals + k * n) != 0)
-			for (size_t i = 0; i < n; i++)
-				s->vals[k * n + i] = s->own[k * n + i] = NAN;
-	s->vt0 = t0, s->vt1 = t1, s->valid = 1;
+	if (topo_metric_eval(m, &s->ms.v[k], &s->tree, under, s->vt0, s->vt1, s->own + k * n,
+			     s->vals + k * n) != 0)
+		for (size_t i = 0; i < n; i++)
+			s->vals[k * n + i] = s->own[k * n + i] = NAN;
+	if (under < 0)
+		s->have[k] = 1;
+	else
+		s->part[k] = under;
+}
+
+/* The range changed: forget every value; then the colouring metric. */
+static void tv_values(vw_model *m, tv_state *s, int64_t t0, int64_t t1)
+{
+	if (!s->valid || s->vt0 != t0 || s->vt1 != t1) {
+		for (size_t k = 0; k < s->ms.n; k++)
+			s->have[k] = 0, s->part[k] = -1;
+		s->vt0 = t0, s->vt1 = t1, s->valid = 1;
+	}
+	if (s->ms.n)
+		tv_metric(m, s, s->metric, -1);
 }
 
 /* Geometry for the current root, span mode and values; keeps sel drawn. */
@@ -287,6 +316,8 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 	topo_render_opts ro = {shape, v ? s->level : NULL, s->sel, 1};
 	topo_render(c, s->cx, s->cy, s->cw, s->ch, &s->tree, &s->L, &ro);
 
+	for (size_t k = 0; k < s->ms.n; k++) /* the panel's other metrics: at sel */
+		tv_metric(m, s, k, s->sel);
 	topo_panel_in pin = {&s->tree, s->sel, s->ms.v, s->ms.n, s->metric, s->vals,
 			     v ? s->level : NULL};
 	if (side)
@@ -405,7 +436,7 @@ static const char *const tv_help[] = {
 	"Left/Right h/l  previous/next segment on the same ring",
 	"Up/k Down/j     parent (inwards) / first child (outwards)",
 	"Home g          select the centre",
-	"Enter           zoom into the selected subtree (it becomes the centre)",
+	"Enter           zoom into the selected subtree (the new centre)",
 	"Bksp Esc        zoom out one level; at the machine, leave the phase",
 	"n p             next / previous phase: colours over that phase",
 	"m M             next / previous colouring metric",

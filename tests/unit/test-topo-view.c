@@ -270,7 +270,7 @@ static void test_metrics_and_values(void **st)
 	int32_t numa1 = rec_topology_find(&rt, MCZ_TOPO_NUMA, 1);
 
 	/* second half: PU 5 at 4e9, the 7 others 1e8 */
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, mid + DT, t1,
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, -1, mid + DT, t1,
 					  own, agg), 0);
 	near(agg[pu5], 4e9, 0.01);
 	near(agg[pu0], 1e8, 0.01);
@@ -278,20 +278,20 @@ static void test_metrics_and_values(void **st)
 	near(agg[pack1], 4.3e9, 0.01);
 	near(agg[0], 4.7e9, 0.01);
 	/* first half: all even */
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, t0 + DT, mid,
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, -1, t0 + DT, mid,
 					  own, agg), 0);
 	near(agg[pu5], 1e8, 0.01);
 	near(agg[0], 8e8, 0.01);
 	/* IPC: ratio of sums; busy: means; memory on NUMA nodes sums to the machine */
-	assert_int_equal(topo_metric_eval(f.m, ipc, &t, mid + DT, t1, own, agg), 0);
+	assert_int_equal(topo_metric_eval(f.m, ipc, &t, -1, mid + DT, t1, own, agg), 0);
 	near(agg[pu5], 2.0, 0.01);
 	near(agg[0], 4.7e9 / 16e9, 0.01);
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "os.cpu.busy"), &t, mid, t1, own, agg),
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "os.cpu.busy"), &t, -1, mid, t1, own, agg),
 			 0);
 	near(agg[pu5], 100, 1e-9);
 	near(agg[core2], 55, 1e-9);
 	near(agg[0], (7 * 10 + 100) / 8.0, 1e-9);
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "mem.read_bytes"), &t, t0, t1, own, agg),
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "mem.read_bytes"), &t, -1, t0, t1, own, agg),
 			 0);
 	near(agg[numa1], 3e9, 0.01);
 	near(agg[pack1], 3e9, 0.01);
