@@ -28,7 +28,7 @@ lstopo_ms() {
 printf '%-34s %7s %5s %9s %11s %10s %12s\n' topology objects PUs layout_ms sunburst_ms icicle_ms lstopo_ascii
 for desc in "" "pack:2 numa:2 core:8 pu:2" "pack:4 numa:2 l3:2 core:8 pu:2" \
 	"pack:8 numa:2 l3:4 core:8 pu:2" tests/data/topo/gpu-node.xml; do
-	read -r n pus lay sun ici < <("$prog" "$desc" "$R") || { echo "topo-draw failed on '$desc'"; exit 1; }
+	read -r n pus lay sun ici < <("$prog" chart "$desc" "$R") || { echo "topo-draw failed on '$desc'"; exit 1; }
 	ref=-
 	if [ $have_lstopo = 1 ]; then
 		if [ -z "$desc" ]; then
@@ -47,7 +47,7 @@ echo "(ms, medians of $R; lstopo: the whole process, loading the topology and wr
 echo
 printf '%-34s %7s %5s %7s %9s %13s %12s\n' "view on a recording of" objects PUs streams first_ms same_range_ms new_range_ms
 for desc in "pack:2 numa:2 core:8 pu:2" "pack:4 numa:2 l3:2 core:8 pu:2" "pack:8 numa:2 l3:4 core:8 pu:2"; do
-	read -r n pus ns first same moved < <("$B/bench/topo-view" "$desc" 6000 "$((R > 9 ? 9 : R))") ||
+	read -r n pus ns first same moved < <("$prog" view "$desc" 6000 "$((R > 9 ? 9 : R))") ||
 		{ echo "topo-view failed on '$desc'"; exit 1; }
 	printf '%-34s %7d %5d %7d %9.2f %13.2f %12.2f\n' "$desc" "$n" "$pus" "$ns" "$first" "$same" "$moved"
 done
