@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -219,13 +221,17 @@ static void mcrec_status(struct mcrec_run *r, int final)
 	rec_spool_stats(r->sp, &rows, &dropped, &bytes);
 	double el = (double)(rec_clock_now() - r->t0) * 1e-9;
 	if (!final) {
-		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f MiB%s\033[K", el,
-			(unsigned long long)r->ticks, r->ss.nstreams, (double)bytes / 1048576.0,
-			dropped ? "  (dropping: disk slow)" : "");
+		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f %s%s\033[K", el,
+			(unsigned long long)r->ticks, r->ss.nstreams,
+			bytes < 1048576 ? (double)bytes / 1024.0 : (double)bytes / 1048576.0,
+			bytes < 1048576 ? "KiB" : "MiB", dropped ? "  (dropping: disk slow)" : "");
 		return;
 	}
 	char how[128];
+	struct stat st;
 	rec_launch_describe(r->wstatus, how, sizeof how);
+	if (stat(r->path, &st) == 0)
+		bytes = (uint64_t)st.st_size;
 	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams in %.1f s, %.1f KiB; %s %s\n",
 		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams, el,
 		(double)bytes / 1024.0, r->o->argv[0], how);
@@ -316,11 +322,6 @@ int mcrec_run(const rec_options *o)
 		rec_sourceset_free(&r.ss);
 		return 2;
 	}
-	if (!o->quiet)
-		for (size_t i = 0; i < r.ss.n; i++)
-			if (r.ss.state[i] == -1 && strncmp(r.ss.src[i].why, "group", 5) != 0)
-				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
-					r.ss.src[i].why);
 	int64_t wall0 = rec_clock_wall();
 	if (rec_outname_expand(o->output, o->argv[0], wall0 / 1000000000LL, r.path, sizeof r.path,
 			       err, sizeof err)) {
@@ -341,8 +342,8 @@ int mcrec_run(const rec_options *o)
 	wall0 = rec_clock_wall();
 	int rc = mcrec_open_file(&r.w, r.path, o, &r.ss, wall0);
 	if (rc != MCZ_OK) {
-		fprintf(stderr, "mcrec: cannot write %s: %s%s%s\n", r.path, mcz_strerror(rc),
-			rc == MCZ_E_IO ? ": " : "", rc == MCZ_E_IO ? strerror(errno) : "");
+		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,
+			rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
 		if (r.w)
 			mcz_writer_close(r.w), r.w = NULL, unlink(r.path);
 		return mcrec_fail(&r, 2);
@@ -353,6 +354,9 @@ int mcrec_run(const rec_options *o)
 		return mcrec_fail(&r, 1);
 	}
 	mcrec_spool = r.sp;
+	/* The first row before the command runs: every counter's starting
+	 * point (perf counters are still 0 until its exec). */
+	mcrec_sample(&r);
 	int status;
 	if (rec_launch_go(&r.ch, o->argv[0], &status, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
@@ -361,6 +365,13 @@ int mcrec_run(const rec_options *o)
 		mcrec_spool = NULL;
 		return mcrec_fail(&r, status);
 	}
+	/* Said once the command runs, so that a failed start is one line. */
+	if (!o->quiet)
+		for (size_t i = 0; i < r.ss.n; i++)
+			if (r.ss.state[i] == -1 && !r.ss.src[i].absent &&
+			    strncmp(r.ss.src[i].why, "group", 5) != 0)
+				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
+					r.ss.src[i].why);
 	if (rec_spool_start(r.sp)) {
 		fprintf(stderr, "mcrec: cannot start the writer thread\n");
 		return mcrec_fail(&r, 1);
@@ -391,6 +402,13 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
+	/* What recording cost: CPU time of mcrec's own threads (not the command's). */
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		snprintf(num, sizeof num, "%.6f", (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		mcz_writer_meta(r.w, "recorder_cpu_s", num);
+	}
 	int crc = mcz_writer_close(r.w);
 	r.w = NULL;
 	if (!o->quiet)

@@ -149,32 +149,6 @@ static void mem_pcp_leaf(const char *name, void *arg)
 	m->npcp++;
 }
 
-/* MCREC_PCP_MEM_METRICS="read:a.b*64,c.d;write:e.f" */
-static void mem_pcp_user(rec_mem_choice *m, const char *spec)
-{
-	char buf[1024], *save = NULL;
-
-	snprintf(buf, sizeof buf, "%s", spec);
-	for (char *part = strtok_r(buf, ";", &save); part; part = strtok_r(NULL, ";", &save)) {
-		int write = strncmp(part, "write:", 6) == 0;
-		char *list = strchr(part, ':'), *s2 = NULL;
-		if (!list)
-			continue;
-		for (char *it = strtok_r(list + 1, ",", &s2); it && m->npcp < REC_MEM_MAX_METRICS;
-		     it = strtok_r(NULL, ",", &s2)) {
-			rec_mem_metric *mm = &m->pcp[m->npcp++];
-			char *star = strchr(it, '*');
-			mm->bytes = 1.0;
-			if (star) {
-				*star = '\0';
-				mm->bytes = strtod(star + 1, NULL);
-			}
-			snprintf(mm->name, sizeof mm->name, "%s", it);
-			mm->write = write;
-		}
-	}
-}
-
 /* Ask the pmcd (local, or --pcp-host) for memory metrics.  Returns 0 if
  * some were found, else -1 with a reason in why. */
 static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t len)
@@ -191,7 +165,7 @@ static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t le
 	}
 	m->npcp = 0;
 	if (user && *user) {
-		mem_pcp_user(m, user);
+		m->npcp = rec_memtraffic_spec_parse(user, m->pcp, REC_MEM_MAX_METRICS);
 	} else if ((rc = pmTraversePMNS_r("perfevent.hwcounters", mem_pcp_leaf, &w)) < 0) {
 		snprintf(why, len, "pmcd at %s has no perfevent.hwcounters (%s; install the perfevent PMDA)",
 			 host, pmErrStr_r(rc, err, sizeof err));

@@ -49,6 +49,11 @@ const rec_mem_choice *rec_memtraffic_choose(const rec_ctx *c);
 void rec_memtraffic_reset(void);
 /* Short name of a path: "perf-uncore", "pcp", "llc-estimate", "none". */
 const char *rec_memtraffic_path_name(rec_mem_path p);
+/* Parse MCREC_PCP_MEM_METRICS ("read:METRIC[*BYTES],...;write:...") into
+ * out[0..max); returns how many (memtraffic-spec.c).  Items that are not
+ * "read:"/"write:" lists, empty names and byte factors that are not finite
+ * and positive are skipped. */
+int rec_memtraffic_spec_parse(const char *spec, rec_mem_metric *out, int max);
 /* Does a PCP metric name look like a memory read (1) / write (2) counter of
  * the perfevent PMDA?  *bytes gets the bytes per count.  0 otherwise. */
 int rec_memtraffic_pcp_match(const char *metric, double *bytes);

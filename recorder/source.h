@@ -106,6 +106,10 @@ struct rec_source {
 	int fatal;           /* the user asked for it by name (-e): failing is an error;
 				a source may clear it when its failure must not stop
 				the recording (pcp: pmcd down, host unknown) */
+	int absent;          /* unavailable only because the hardware or its
+				library is not on this machine (no GPU, no RAPL,
+				no local pmcd): --list says why, a recording
+				does not repeat it on every run */
 };
 
 /* Record why a source cannot run and how to fix it; returns -1.  An

@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "keys.h"
+#include "phase.h"
 
 int vw_app_init(vw_app *a, vw_model *m, int view)
 {
@@ -85,6 +86,9 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	case VW_ACT_HELP: a->help = 1; return VW_R_REDRAW;
 	case VW_ACT_NEXT_VIEW: m->view = (m->view + 1) % a->nviews; return VW_R_REDRAW;
 	case VW_ACT_PREV_VIEW: m->view = (m->view + a->nviews - 1) % a->nviews; return VW_R_REDRAW;
+	case VW_ACT_NEXT_PHASE: /* every view: viewer/phase.h */
+	case VW_ACT_PREV_PHASE:
+		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW : VW_R_NONE;
 	case VW_ACT_FILTER:
 		a->prompt = 1;
 		memcpy(a->before, m->filter, sizeof a->before);

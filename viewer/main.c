@@ -18,6 +18,7 @@
 #include "app.h"
 #include "keys.h"
 #include "model.h"
+#include "phase.h"
 #include "term.h"
 #include "theme.h"
 #include "view.h"
@@ -44,11 +45,12 @@ static void usage(FILE *f)
 		"  --metrics PATTERN  PCP archives: only metrics matching these globs (a,b*)\n"
 		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
 		"  -q, --quiet        no progress line while a PCP archive loads\n"
+		"%s"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
 		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter.\n"
-		"See mcview(1).\n");
+		"See mcview(1).\n", vw_phase_cli_help);
 }
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
@@ -97,7 +99,7 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT };
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 int main(int argc, char **argv)
 {
@@ -114,6 +116,11 @@ int main(int argc, char **argv)
 		{"ascii", no_argument, 0, O_ASCII},
 		{"blocks", no_argument, 0, O_BLOCKS},
 		{"no-mouse", no_argument, 0, O_NOMOUSE},
+		{"phases", required_argument, 0, O_PHASE0 + VW_CLI_PHASES},
+		{"report", optional_argument, 0, O_PHASE0 + VW_CLI_REPORT},
+		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
+		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
+		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
 		{"metrics", required_argument, 0, O_METRICS},
 		{"ssh-option", required_argument, 0, O_SSHOPT},
 		{"quiet", no_argument, 0, 'q'},
@@ -126,6 +133,8 @@ int main(int argc, char **argv)
 	int have_at = 0, have_win = 0;
 	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
 	const char *view_name = NULL;
+	vw_phase_cli pc = VW_PHASE_CLI_INIT;
+	char perr[256];
 	int c;
 	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
 	size_t nssh = 0;
@@ -163,6 +172,14 @@ int main(int argc, char **argv)
 		case O_ASCII: ascii = 1; break;
 		case O_BLOCKS: blocks = 1; break;
 		case O_NOMOUSE: mouse = 0; break;
+		case O_PHASE0 + VW_CLI_PHASES:
+		case O_PHASE0 + VW_CLI_REPORT:
+		case O_PHASE0 + VW_CLI_PENALTY:
+		case O_PHASE0 + VW_CLI_MIN:
+		case O_PHASE0 + VW_CLI_STREAMS:
+			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
+				return fail("%s", perr);
+			break;
 		case O_METRICS: oo.metrics = optarg; break;
 		case O_SSHOPT: sshopt[nssh++] = optarg; break;
 		case 'q': oo.quiet = 1; break;
@@ -198,6 +215,13 @@ int main(int argc, char **argv)
 			  err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
+	}
+	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
+	if (pr != 0) { /* 1: the report is printed */
+		if (pr < 0)
+			fprintf(stderr, "mcview: %s\n", err);
+		vw_model_free(m);
+		return pr < 0 ? 1 : 0;
 	}
 	vw_app a;
 	int rc = 0;

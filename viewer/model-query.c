@@ -122,13 +122,57 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 	return 0;
 }
 
+int64_t vw_model_interval(const vw_model *m, size_t stream)
+{
+	if (stream >= m->nstreams)
+		return 0;
+	const mcz_file_info *fi = mcz_info(m->streams[stream].file);
+	return fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
+}
+
+/* Zoomed in closer than the sampling, most columns hold no sample: draw each
+ * sample over the time it stands for (a counter's rate over the interval
+ * before it, a gauge's value until the next sample), so the row reads as a
+ * line.  Only gaps shorter than 1.5 sample intervals are filled; longer
+ * ones are missing data and stay blank. */
+static void fill_between_samples(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
+{
+	int64_t per = vw_model_interval(m, stream);
+	double colw = (double)(m->t1 - m->t0) / (double)nb;
+	if (per <= 0 || (double)per < 2 * colw)
+		return;
+	size_t maxrun = (size_t)(1.5 * (double)per / colw);
+	int counter = m->streams[stream].desc->kind == MCZ_COUNTER;
+	for (size_t i = 0; i < nb;) {
+		if (b[i].count) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < nb && !b[j].count)
+			j++;
+		if (i > 0 && j < nb && j - i <= maxrun) {
+			const vw_bucket *src = counter ? &b[j] : &b[i - 1];
+			double v = counter ? src->min : src->max;
+			if (!isnan(v))
+				for (size_t k = i; k < j; k++)
+					b[k] = (vw_bucket){v, v, v, 1};
+		}
+		i = j;
+	}
+}
+
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 {
 	if (row >= m->nrows || n == 0)
 		return -1;
 	const vw_row *r = &m->rows[row];
-	if (r->nmembers == 1)
-		return vw_model_stream_buckets(m, r->members[0], m->t0, m->t1, n, out);
+	if (r->nmembers == 1) {
+		if (vw_model_stream_buckets(m, r->members[0], m->t0, m->t1, n, out) != 0)
+			return -1;
+		fill_between_samples(m, r->members[0], out, n);
+		return 0;
+	}
 	struct vw_model_cache *c = m->cache;
 	if (grow((void **)&c->tmp, &c->tmpcap, n, sizeof *c->tmp) != 0)
 		return -1;
@@ -140,6 +184,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	for (size_t k = 0; k < r->nmembers; k++) {
 		if (vw_model_stream_buckets(m, r->members[k], m->t0, m->t1, n, c->tmp) != 0)
 			continue;
+		fill_between_samples(m, r->members[k], c->tmp, n);
 		for (size_t i = 0; i < n; i++) {
 			const vw_bucket *b = &c->tmp[i];
 			if (b->count == 0)
@@ -251,12 +296,17 @@ const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t le
 	const mcz_stream_desc *d = m->streams[stream].desc;
 	const char *u = d->unit ? d->unit : "";
 	static const char *const abbrev[][2] = {
-		{"instructions", "ins"}, {"cycles", "cyc"}, {"packets", "pkt"},
-		{"bytes", "B"},          {"events", "ev"},  {"misses", "miss"},
+		{"instructions", "ins"}, {"cycles", "cyc"},    {"packets", "pkt"},
+		{"bytes", "B"},          {"events", "ev"},     {"misses", "miss"},
+		{"switches", "sw"},      {"migrations", "mig"}, {"faults", "flt"},
+		{"processes", "proc"},   {"process", "proc"},  {"requests", "req"},
+		{"interrupts", "irq"},   {"operations", "op"}, {"seconds", "s"},
 	};
 	for (size_t i = 0; i < sizeof abbrev / sizeof abbrev[0]; i++)
 		if (strcmp(u, abbrev[i][0]) == 0)
 			u = abbrev[i][1];
-	snprintf(buf, len, "%s%s", u, d->kind == MCZ_COUNTER ? "/s" : "");
+	/* The value column is narrow: long unit names are cut to 5 letters. */
+	snprintf(buf, len, "%.5s%s", u, d->kind == MCZ_COUNTER ? "/s" : "");
 	return buf;
 }
+

@@ -117,7 +117,11 @@ void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
 void vw_model_set_filter(vw_model *m, const char *pattern);
 void vw_model_toggle_group(vw_model *m, size_t row);
 
-/* Per-column values of a row over the window split into n columns. */
+/* Per-column values of a row over the window split into n columns, for
+ * drawing: zoomed in closer than the sampling, each sample also covers the
+ * columns of the time it stands for (a counter's interval before it, a
+ * gauge's time until the next sample); gaps over 1.5 intervals stay empty.
+ * vw_model_stream_buckets gives the exact per-bucket statistics. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
 /* Values of one stream over [t0, t1) split into n buckets (any window). */
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
@@ -138,6 +142,8 @@ int vw_model_time_col(const vw_model *m, int64_t t, int n);
 void vw_model_set_cursor(vw_model *m, int64_t t);
 /* Display unit of a stream: "B/s" for a counter in "B", "W" for a gauge in W. */
 const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
+/* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
+int64_t vw_model_interval(const vw_model *m, size_t stream);
 /* Mark nearest to t within tol ns, or NULL. */
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
 

@@ -52,6 +52,8 @@
 
 struct vw_model;
 
+struct vw_canvas;
+
 /* ---- the detector ---------------------------------------------------------- */
 
 typedef struct vw_phase_params {
@@ -60,9 +62,11 @@ typedef struct vw_phase_params {
 	double class_tol;  /* classes: largest level difference, fraction of a stream's range */
 	size_t max_phases; /* keep at most this many phases (strongest boundaries); 0 = no cap */
 	double min_effect; /* a boundary moves some stream by >= this fraction of its range */
+	char streams[96];  /* model layer: rows whose name contains one of these comma-separated
+			      words ("" = every row but marks and byte-sized gauges) */
 } vw_phase_params;
 
-#define VW_PHASE_PARAMS_INIT { 0, 1.0, 0.2, 0, 0.1 }
+#define VW_PHASE_PARAMS_INIT { 0, 1.0, 0.2, 0, 0.1, "" }
 
 /* One detected segment [start, end) in position units. */
 typedef struct vw_phase_seg {
@@ -135,7 +139,8 @@ typedef struct vw_phase_stats {
 	double gpu_w;                   /* GPU power, W, all GPUs (gpu.power) */
 	double net_rx_bps, net_tx_bps;  /* B/s, all interfaces (net.rx_bytes, net.tx_bytes) */
 	double ipc;                     /* core.instructions / core.cycles */
-	double cpus;                    /* CPUs busy (os.cpu.* utilisation / 100), NaN if absent */
+	double ins_rate;                /* instructions per second, all CPUs */
+	double cpus;                    /* CPUs busy: core.task_clock, else os.cpu.* / 100 */
 } vw_phase_stats;
 
 typedef struct vw_phase {
@@ -185,6 +190,39 @@ int vw_phases_step(struct vw_model *m, int dir);
 void vw_phases_zoom(struct vw_model *m, int i);
 /* Mean of any stream over phase i, display units (NaN if none). */
 double vw_phases_stream_mean(struct vw_model *m, size_t i, size_t stream);
+
+/* phase-cli.c: mcview's phase options (--phases, --report, --phase-*), and
+ * what to do with them once the model is open. */
+enum vw_phase_cli_opt {
+	VW_CLI_PHASES,  /* --phases auto|marks|off */
+	VW_CLI_REPORT,  /* --report[=text|json] */
+	VW_CLI_PENALTY, /* --phase-penalty X */
+	VW_CLI_MIN,     /* --phase-min TIME */
+	VW_CLI_STREAMS, /* --phase-streams WORD,... */
+	VW_CLI_COUNT
+};
+
+typedef struct vw_phase_cli {
+	int mode;            /* -1 off, else vw_phases_source */
+	int report;          /* 0 none, 1 text, 2 json */
+	vw_phase_params p;
+} vw_phase_cli;
+
+#define VW_PHASE_CLI_INIT { VW_PHASES_AUTO, 0, VW_PHASE_PARAMS_INIT }
+
+/* The help lines for these options (for mcview --help). */
+extern const char vw_phase_cli_help[];
+/* Take option opt's argument; 0, or -1 with a one-line reason in err. */
+int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_t len);
+/* After the model is open: detect the phases (unless off); with --report,
+ * print it to stdout and return 1 (the program exits 0); 0 = go on to the
+ * screen; -1 = error, one line in err. */
+int vw_phase_cli_run(struct vw_model *m, const vw_phase_cli *c, char *err, size_t len);
+
+/* view-phases.c: the phases as a band of class colours over w cells at
+ * (x, y) for the current window, each phase's letter at its start, the
+ * selected phase underlined (the timeline draws it above its rows). */
+void view_phases_band(struct vw_model *m, struct vw_canvas *c, int x, int y, int w);
 
 /* phase-desc.c: the figures of phase i, then the descriptions of all phases
  * (a description compares a phase with the others of the run). */

@@ -7,7 +7,8 @@
  *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
  *     line h-1      read-out: cursor time, the selected row's values, the mark
  *
- * Each row is scaled to its own range over the window ([min(0, lo), hi]).
+ * Each row is scaled to its own range over the window ([min(0, lo), hi],
+ * hi robust to a few spikes, which are clipped at the top).
  * Rows are 1 to 3 lines high, as the screen allows; when they do not fit,
  * the list scrolls to keep the selected row visible.  Drawing is a pure
  * function of the model; key() changes the model and returns VW_R_* bits.
@@ -19,6 +20,7 @@
 
 #include "draw.h"
 #include "model.h"
+#include "phase.h"
 #include "view.h"
 
 typedef struct tl_state {
@@ -89,32 +91,48 @@ static void scroll_to_sel(vw_model *m, const tl_state *s)
 		m->row_top = m->nrows > (size_t)s->nvis ? m->nrows - (size_t)s->nvis : 0;
 }
 
-/* The value at the cursor of a row: a stream's covering sample, or the mean
- * over a group's members (with their min and max). */
-static double row_value(vw_model *m, const vw_row *r, double *mn, double *mx)
+/* Make room for nb buckets in s->b. */
+static int reserve(tl_state *s, size_t nb)
 {
-	double sum = 0;
-	int n = 0;
-	*mn = NAN;
-	*mx = NAN;
-	for (size_t k = 0; k < r->nmembers; k++) {
-		double v = vw_model_value_at(m, r->members[k], m->cursor);
-		if (isnan(v))
-			continue;
-		if (n == 0 || v < *mn)
-			*mn = v;
-		if (n == 0 || v > *mx)
-			*mx = v;
-		sum += v;
-		n++;
+	if (nb <= s->bcap)
+		return 0;
+	vw_bucket *b = realloc(s->b, nb * sizeof *b);
+	if (!b)
+		return -1;
+	s->b = b;
+	s->bcap = nb;
+	return 0;
+}
+
+/* The value at the cursor of row ri: a stream's covering sample; for a
+ * group, the mean over its members in the cursor's column (and their min
+ * and max) — at fine zoom the members' samples at the cursor, without
+ * reading every member's samples again. */
+static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri, double *mn,
+			double *mx)
+{
+	const vw_row *r = &m->rows[ri];
+	*mn = *mx = NAN;
+	if (r->nmembers == 1) {
+		double v = vw_model_value_at(m, r->members[0], m->cursor);
+		*mn = *mx = v;
+		return v;
 	}
-	return n ? sum / n : NAN;
+	size_t nb = vw_spark_buckets(c, s->plot_w);
+	int col = vw_model_time_col(m, m->cursor, (int)nb);
+	if (nb == 0 || col < 0 || (size_t)col >= nb || reserve(s, nb) != 0 ||
+	    vw_model_row_buckets(m, ri, nb, s->b) != 0 || s->b[col].count == 0)
+		return NAN;
+	*mn = s->b[col].min;
+	*mx = s->b[col].max;
+	return s->b[col].mean;
 }
 
 static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 {
 	int px = s->plot_x, pw = s->plot_w;
-	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->nmarks ? "marks" : "");
+	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->phases ? "phases" : m->nmarks ? "marks" : "");
+	view_phases_band(m, c, px, y, s->plot_w); /* viewer/phase.h */
 	if (m->sel1 > m->sel0) {
 		int a = vw_model_time_col(m, m->sel0, pw), b = vw_model_time_col(m, m->sel1 - 1, pw);
 		for (int x = a < 0 ? 0 : a; x <= b && x < pw; x++)
@@ -130,6 +148,40 @@ static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 		vw_canvas_put(c, px + cx, y, c->ascii ? '|' : 0x2503, VW_C_CURSOR, VW_A_BOLD);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The value range a row is drawn over: from min(0, lowest) to the highest
+ * value, or to the 98th percentile of the column maxima when the highest is
+ * over twice that: then a few isolated spikes (drawn clipped at the top) do
+ * not flatten the rest of the row. */
+static void row_range(tl_state *s, size_t nb, double *lo, double *hi)
+{
+	double *mx = malloc(nb * sizeof *mx);
+	size_t n = 0;
+	*lo = 0;
+	*hi = 0;
+	for (size_t i = 0; i < nb; i++) {
+		const vw_bucket *b = &s->b[i];
+		if (b->count == 0 || isnan(b->max))
+			continue;
+		*lo = b->min < *lo ? b->min : *lo;
+		*hi = b->max > *hi ? b->max : *hi;
+		if (mx)
+			mx[n++] = b->max;
+	}
+	if (mx && n >= 50) {
+		qsort(mx, n, sizeof *mx, cmp_double);
+		double p98 = mx[n * 98 / 100];
+		if (*hi - *lo > 2 * (p98 - *lo))
+			*hi = p98;
+	}
+	free(mx);
+}
+
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
 {
 	const vw_row *r = &m->rows[ri];
@@ -141,26 +193,16 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	vw_canvas_printf(c, 2 * r->depth, y, s->plot_x - 1 - 2 * r->depth, lrole, lattr, "%s%s",
 			 r->is_group ? open : "", r->label);
 	size_t nb = vw_spark_buckets(c, s->plot_w);
-	if (nb > s->bcap) {
-		vw_bucket *nbuf = realloc(s->b, nb * sizeof *nbuf);
-		if (!nbuf)
-			return;
-		s->b = nbuf;
-		s->bcap = nb;
-	}
+	if (reserve(s, nb) != 0)
+		return;
 	char unit[32], val[48];
 	vw_model_unit(m, r->members[0], unit, sizeof unit);
 	if (vw_model_row_buckets(m, ri, nb, s->b) == 0) {
-		double lo = 0, hi = 0;
-		for (size_t i = 0; i < nb; i++) {
-			if (s->b[i].count == 0)
-				continue;
-			lo = s->b[i].min < lo ? s->b[i].min : lo;
-			hi = s->b[i].max > hi ? s->b[i].max : hi;
-		}
+		double lo, hi;
+		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
 	}
-	double mn, mx, v = row_value(m, r, &mn, &mx);
+	double mn, mx, v = row_value(m, s, c, ri, &mn, &mx);
 	vw_fmt_si(val, sizeof val, v, unit);
 	int vx = s->plot_x + s->plot_w + 1;
 	vw_canvas_text(c, vx, y, w - vx, VW_C_VALUE, sel ? VW_A_BOLD : 0, val);
@@ -174,7 +216,7 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 }
 
 /* The bottom line: cursor time, the selected row at the cursor, a mark. */
-static void draw_readout(vw_model *m, const tl_state *s, vw_canvas *c, int y)
+static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 {
 	char t[32], a[48], b[48], d[48], unit[32], line[512];
 	int64_t step = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
@@ -184,7 +226,7 @@ static void draw_readout(vw_model *m, const tl_state *s, vw_canvas *c, int y)
 			      vw_fmt_time(a, sizeof a, m->sel1 - m->sel0, step / 10));
 	if (m->row_sel < m->nrows) {
 		const vw_row *r = &m->rows[m->row_sel];
-		double mn, mx, v = row_value(m, r, &mn, &mx);
+		double mn, mx, v = row_value(m, s, c, m->row_sel, &mn, &mx);
 		vw_model_unit(m, r->members[0], unit, sizeof unit);
 		if (r->nmembers > 1)
 			n += snprintf(line + n, sizeof line - (size_t)n,

@@ -7,6 +7,8 @@
 
 const vw_view *const vw_views[] = {
 	&view_timeline,
+	&view_phases,
+	&view_topology,
 	NULL,
 };
 

@@ -6,10 +6,11 @@
  * every tick read() drains the recorder's end without blocking and hands
  * each mark, stamped with the time the application made it, to the
  * recorder (rec_mark_post).  No streams: marks are their own blocks.
- * Datagram format (mcmark.h): "K <ns> <pid> <text>", K in P B E.
+ * Datagram format: mark-wire.h.
  */
 #include "../mcmark.h"
 #include "../source.h"
+#include "mark-wire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,29 +64,6 @@ static int src_mark_start(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
-/* Parse one datagram; 0 when well formed. */
-static int mark_parse(char *buf, mcz_mark_kind *kind, int64_t *t, uint32_t *pid, char **text)
-{
-	char *end;
-	if (buf[0] != 'P' && buf[0] != 'B' && buf[0] != 'E')
-		return -1;
-	*kind = buf[0] == 'B' ? MCZ_MARK_BEGIN : buf[0] == 'E' ? MCZ_MARK_END : MCZ_MARK_POINT;
-	if (buf[1] != ' ')
-		return -1;
-	errno = 0;
-	long long tt = strtoll(buf + 2, &end, 10);
-	if (errno || end == buf + 2 || *end != ' ' || tt < 0)
-		return -1;
-	char *p2 = end + 1;
-	long pp = strtol(p2, &end, 10);
-	if (end == p2 || (*end != ' ' && *end != '\0') || pp < 0)
-		return -1;
-	*t = tt;
-	*pid = (uint32_t)pp;
-	*text = *end ? end + 1 : end;
-	return 0;
-}
-
 static int src_mark_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct mark_priv *p = s->priv;
@@ -99,7 +77,7 @@ static int src_mark_read(rec_source *s, mcz_value *v, uint8_t *present)
 		int64_t t;
 		uint32_t pid;
 		char *text;
-		if (mark_parse(buf, &kind, &t, &pid, &text) == 0)
+		if (src_mark_wire_parse(buf, &kind, &t, &pid, &text) == 0)
 			rec_mark_post(t, kind, pid, text);
 	}
 	return 0;

@@ -11,6 +11,16 @@
 
 #include "mcsrc.h"
 
+int src_mcsrc_node_only(rec_source *s, const rec_ctx *c)
+{
+	if (c->node_streams)
+		return 0;
+	s->fatal = 0;
+	s->absent = 1;
+	return rec_unavailable(s, "node-wide: recorded by the node's first rank only",
+			       "nothing to do: the recorder of local rank 0 has it");
+}
+
 int64_t src_mcsrc_now_ns(void)
 {
 	struct timespec ts;

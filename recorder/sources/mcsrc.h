@@ -20,6 +20,10 @@
 
 /* ---- shared helpers (mcsrc.c) -------------------------------------------- */
 
+/* For node-wide sources under mpirun/srun: a recorder that is not the
+ * node's first (rec_ctx.node_streams == 0) leaves them to that one, quietly
+ * and even when they were named.  Returns -1 (unavailable) or 0. */
+int src_mcsrc_node_only(rec_source *s, const rec_ctx *c);
 /* CLOCK_MONOTONIC in ns. */
 int64_t src_mcsrc_now_ns(void);
 /* vsnprintf into out; a long reason is cut at len, which is what we want. */
@@ -161,7 +165,7 @@ int32_t src_pcp_desc_topo(const rec_ctx *c, const char *metric, const char *inst
 
 /* Stream name for a PAPI event: known presets and perf software events get
  * the common names ("PAPI_TOT_INS" -> "core.instructions",
- * "perf::TASK-CLOCK" -> "core.task_clock"), others "papi." + the event
+ * "perf::TASK-CLOCK" -> "core.task_clock", the perf source's names), others "papi." + the event
  * lowercased with [^a-z0-9] -> '_'.  unit/scale for known time/energy
  * events ("nJ" -> J x 1e-9, task-clock ns -> s x 1e-9). */
 void src_papi_event_stream(const char *event, const char *papi_units, char *name,

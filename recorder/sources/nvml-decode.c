@@ -97,7 +97,7 @@ void src_nvml_decode_init_error(int rc, char *why, size_t whylen, char *fix, siz
 		break;
 	case SRC_NVML_ERROR_LIBRARY_NOT_FOUND:
 		snprintf(why, whylen, "NVML: libnvidia-ml.so.1 not found");
-		snprintf(fix, fixlen, "install the NVIDIA driver's NVML library, or set MCZ_NVML_LIB to its path");
+		snprintf(fix, fixlen, "install the NVIDIA driver's NVML library, or set MCREC_NVML_LIB to its path");
 		break;
 	default:
 		snprintf(why, whylen, "NVML: nvmlInit failed with error %d", rc);

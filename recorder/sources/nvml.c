@@ -2,7 +2,7 @@
  * and SM clock through NVIDIA's NVML.
  *
  * libnvidia-ml.so.1 comes with the driver, not with a development package,
- * so it is opened with dlopen at probe time (MCZ_NVML_LIB overrides the
+ * so it is opened with dlopen at probe time (MCREC_NVML_LIB overrides the
  * name) and its absence, or that of a GPU, makes the source "unavailable"
  * with the reason, never an error.  The values are decoded by
  * nvml-decode.c; this file only makes the calls.  Each tick costs six NVML
@@ -43,7 +43,7 @@ void src_nvml_use_api(const src_nvml_api *api)
 
 int src_nvml_present(void)
 {
-	const char *libname = getenv("MCZ_NVML_LIB");
+	const char *libname = getenv("MCREC_NVML_LIB");
 	void *lib;
 
 	if (nvml_injected)
@@ -113,7 +113,7 @@ static int nvml_fail(rec_source *s, nvml_priv *p, const char *why, const char *f
 
 static int nvml_probe(rec_source *s, const rec_ctx *c)
 {
-	const char *libname = getenv("MCZ_NVML_LIB");
+	const char *libname = getenv("MCREC_NVML_LIB");
 	char why[256], fix[256];
 	nvml_priv *p = calloc(1, sizeof *p);
 	unsigned n = 0;
@@ -121,6 +121,10 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
+	if (src_mcsrc_node_only(s, c) != 0) {
+		free(p);
+		return -1;
+	}
 	if (nvml_injected) {
 		p->api = *nvml_injected;
 	} else {
@@ -129,7 +133,8 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 			libname = "libnvidia-ml.so.1";
 		if (!(p->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL))) {
 			snprintf(why, sizeof why, "no NVIDIA driver library (%s): no NVIDIA GPU here", libname);
-			return nvml_fail(s, p, why, "on a GPU node install the NVIDIA driver; MCZ_NVML_LIB=path names another library");
+			s->absent = 1;
+			return nvml_fail(s, p, why, "on a GPU node install the NVIDIA driver; MCREC_NVML_LIB=path names another library");
 		}
 		if ((missing = nvml_bind(p->lib, &p->api))) {
 			snprintf(why, sizeof why, "%s lacks %s (driver too old)", libname, missing);
@@ -142,6 +147,7 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 	}
 	if ((rc = p->api.count(&n)) != SRC_NVML_SUCCESS || n == 0) {
 		p->api.shutdown();
+		s->absent = 1;
 		return nvml_fail(s, p, "NVML sees no GPU", "check 'nvidia-smi -L' and CUDA_VISIBLE_DEVICES");
 	}
 	for (unsigned i = 0; i < n && p->ngpu < NVML_MAX_GPUS; i++) {
@@ -163,12 +169,16 @@ static int nvml_probe(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
-/* Fields named with -e nvml:power,nvml:sm_clock ("all"), or all of them. */
+/* Fields named with -e nvml:power,nvml:sm_clock ("all"); else -g gpu takes
+ * all of them and -g power the power and energy. */
 static int nvml_select(rec_source *s, const rec_ctx *c, unsigned *mask)
 {
 	*mask = 0;
 	if (!c->events) {
-		*mask = (c->groups & (REC_G_GPU | REC_G_POWER)) ? ~0u : 0;
+		if (c->groups & REC_G_GPU)
+			*mask = ~0u;
+		else if (c->groups & REC_G_POWER)
+			*mask = (1u << SRC_NVML_POWER) | (1u << SRC_NVML_ENERGY);
 		return 0;
 	}
 	for (const char *const *e = c->events; *e; e++) {

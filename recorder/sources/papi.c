@@ -26,6 +26,7 @@
 #include <papi.h>
 
 #include "mcsrc.h"
+#include "perf-event.h"
 
 #define PAPI_MAX_SETS 64
 #define PAPI_MAX_EVENTS 64
@@ -64,21 +65,58 @@ static const struct {
 	{ "PAPI_DP_OPS", "core.dp_ops", "flop", 1 },
 	{ "PAPI_SP_OPS", "core.sp_ops", "flop", 1 },
 	{ "PAPI_STL_ICY", "core.stalled_cycles", "cycles", 1 },
-	{ "perf::TASK-CLOCK", "core.task_clock", "s", 1e-9 },
-	{ "perf::CPU-CLOCK", "core.cpu_clock", "s", 1e-9 },
-	{ "perf::PAGE-FAULTS", "os.page_faults", "faults", 1 },
-	{ "perf::FAULTS", "os.page_faults", "faults", 1 },
-	{ "perf::CONTEXT-SWITCHES", "os.context_switches", "switches", 1 },
-	{ "perf::CS", "os.context_switches", "switches", 1 },
-	{ "perf::CPU-MIGRATIONS", "os.cpu_migrations", "migrations", 1 },
-	{ "perf::INSTRUCTIONS", "core.instructions", "instructions", 1 },
-	{ "perf::CYCLES", "core.cycles", "cycles", 1 },
 };
+
+/* libpfm4's perf PMU names the kernel's generic events ("perf::TASK-CLOCK",
+ * "perf::PERF_COUNT_SW_PAGE_FAULTS"): the perf source's table names their
+ * streams, so that the same event has the same name from either source. */
+static int papi_perf_generic(const char *event, char *name, size_t namelen, const char **unit,
+			     double *scale)
+{
+	static char units[32][24];
+	static int nunits;
+	char gen[96], err[200];
+	const char *e = event + 6;
+	src_perf_ev ev;
+	size_t k = 0;
+
+	if (strncmp(event, "perf::", 6) != 0)
+		return -1;
+	if (!strncmp(e, "PERF_COUNT_SW_", 14) || !strncmp(e, "PERF_COUNT_HW_", 14))
+		e += 14;
+	for (; *e && *e != ':' && k + 1 < sizeof gen; e++)
+		gen[k++] = *e == '_' ? '-' : (char)tolower((unsigned char)*e);
+	gen[k] = '\0';
+	if (!strcmp(gen, "faults"))
+		snprintf(gen, sizeof gen, "page-faults");
+	else if (!strcmp(gen, "cs"))
+		snprintf(gen, sizeof gen, "context-switches");
+	else if (!strcmp(gen, "migrations"))
+		snprintf(gen, sizeof gen, "cpu-migrations");
+	if (src_perf_event_parse(gen, NULL, &ev, err, (int)sizeof err) != 0 || !strncmp(ev.stream, "core.raw_", 9))
+		return -1;
+	snprintf(name, namelen, "%s", ev.stream);
+	*scale = ev.scale;
+	/* the unit string must outlive the call: keep one copy per spelling */
+	for (int i = 0; i < nunits; i++)
+		if (!strcmp(units[i], ev.unit)) {
+			*unit = units[i];
+			return 0;
+		}
+	if (nunits == 32)
+		return -1;
+	snprintf(units[nunits], sizeof units[0], "%s", ev.unit);
+	*unit = units[nunits++];
+	return 0;
+}
 
 void src_papi_event_stream(const char *event, const char *papi_units, char *name,
 			   size_t namelen, const char **unit, double *scale)
 {
 	size_t k = 0;
+
+	if (papi_perf_generic(event, name, namelen, unit, scale) == 0)
+		return;
 
 	for (size_t i = 0; i < sizeof papi_known / sizeof papi_known[0]; i++)
 		if (strcmp(event, papi_known[i].event) == 0) {
@@ -299,6 +337,11 @@ static int papi_add(rec_source *s, papi_priv *p, const rec_ctx *c, const char *e
 	memset(&info, 0, sizeof info);
 	PAPI_get_event_info(code, &info);
 	src_papi_event_stream(ev, info.units, name, sizeof name, &unit, &scale);
+	if (!c->node_streams && !papi_is_cpu_component(cidx)) {
+		/* another component's counters are node-wide: local rank 0 has them */
+		src_mcsrc_fmt(s->why, sizeof s->why, "%s left to the node's first rank (node-wide)", ev);
+		return 0;
+	}
 	per_cpu = c->system_wide && papi_is_cpu_component(cidx);
 	for (int cpu = per_cpu ? 0 : -1; cpu < (per_cpu ? c->ncpus : 0); cpu++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;

@@ -122,12 +122,18 @@ static int pcp_probe(rec_source *s, const rec_ctx *c)
 
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
+	if (src_mcsrc_node_only(s, c) != 0) {
+		free(p);
+		return -1;
+	}
 	s->priv = p;
 	/* Named hosts of -e pcp@host:... are reached in streams(); the
 	 * default host must answer for the source to be available. */
 	if (!pcp_host_get(s, p, host, &rc)) {
 		free(p);
 		s->priv = NULL;
+		/* no pmcd here and none asked for: say so in --list only */
+		s->absent = !c->events && !c->pcp_host;
 		return pcp_unreachable(s, host, rc);
 	}
 	return 0;
@@ -213,6 +219,11 @@ static int pcp_add_metric(pcp_host *h, const char *name, int ninst, char *const 
 	m->mem = mem;
 	m->bytes = bytes;
 	m->ninst = 1;
+	if (desc.indom == PM_INDOM_NULL && ninst > 0) {
+		src_mcsrc_fmt(why, whylen, "PCP metric '%s' has no instances (singular): drop the [%s]", name, inst[0]);
+		h->nm--;
+		return -1;
+	}
 	if (desc.indom != PM_INDOM_NULL) {
 		int *ids = NULL;
 		char **names = NULL;

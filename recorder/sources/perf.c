@@ -171,7 +171,9 @@ static void perf_want_mem(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 		perf_note(s->why, sizeof s->why, "mem.read_bytes/mem.write_bytes: not from perf (%s)", mc->why);
 		return;
 	}
-	int n = mc->path == REC_MEM_LLC_ESTIMATE ? 0 : src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
+	/* Uncore counts the whole node: only the node's first recorder takes it. */
+	int n = mc->path == REC_MEM_LLC_ESTIMATE || !c->node_streams
+			? 0 : src_perf_event_imc(getenv("MCREC_SYSFS"), rd, wr, PERF_MAX_IMC);
 	int e = n ? perf_try(&rd[0], 1) : ENOENT;
 	if (n && e == 0) {
 		for (int i = 0; i < n; i++) {

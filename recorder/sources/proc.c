@@ -11,8 +11,8 @@
  * /proc/meminfo) and copies the tree's figures.  Finding the tree needs a
  * scan of every /proc/PID/stat (this kernel may lack
  * /proc/PID/task/TID/children), which costs milliseconds on a busy node, so
- * a helper thread does the tree work every max(interval, 50 ms) — rescanning
- * the tree every 500 ms — and publishes the sums under a mutex.  I/O of
+ * a helper thread does the tree work every max(interval, 100 ms) — rescanning
+ * the tree every second — and publishes the sums under a mutex.  I/O of
  * processes that exit is carried forward, so the counters never go back.
  */
 #include "../source.h"
@@ -251,7 +251,7 @@ static void *proc_main(void *arg)
 	struct proc_priv *p = arg;
 	int64_t since_scan = 1LL << 62;
 	while (!atomic_load(&p->stop)) {
-		if (since_scan >= 500000000LL) {
+		if (since_scan >= 1000000000LL) {
 			proc_rescan(p);
 			since_scan = 0;
 		}
@@ -267,7 +267,7 @@ static int src_proc_start(rec_source *s, const rec_ctx *c)
 {
 	struct proc_priv *p = s->priv;
 	p->root = c->child;
-	p->period_ns = c->interval_ns < 50000000LL ? 50000000LL : c->interval_ns;
+	p->period_ns = c->interval_ns < 100000000LL ? 100000000LL : c->interval_ns;
 	if (p->root > 0 && pthread_create(&p->thread, NULL, proc_main, p) == 0)
 		p->running = 1;
 	return 0;
@@ -282,20 +282,37 @@ static ssize_t proc_pread(struct proc_priv *p, int fd)
 	return n;
 }
 
+/* One "cpuN user nice system idle iowait irq softirq steal ..." line:
+ * strtoull by hand, as sscanf costs more than the rest of the tick. */
+static int proc_cpu_line(const char *line, int *cpu, uint64_t *busy, uint64_t *total)
+{
+	char *end;
+	if (line[0] != 'c' || line[1] != 'p' || line[2] != 'u' || line[3] < '0' || line[3] > '9')
+		return -1;
+	*cpu = (int)strtol(line + 3, &end, 10);
+	uint64_t f[8] = {0};
+	for (int k = 0; k < 8; k++) {
+		const char *at = end;
+		f[k] = strtoull(at, &end, 10);
+		if (end == at)
+			return -1;
+	}
+	*total = 0;
+	for (int k = 0; k < 8; k++)
+		*total += f[k];
+	*busy = *total - f[3] - f[4];
+	return 0;
+}
+
 static int proc_read_stat(struct proc_priv *p, mcz_value *v, uint8_t *present)
 {
 	if (proc_pread(p, p->stat_fd) <= 0)
 		return 0;
-	char *line = p->buf;
-	while (line && *line) {
+	char *line = strchr(p->buf, '\n'); /* skip the "cpu " total line */
+	while (line && *++line) {
 		int cpu;
-		unsigned long long f[10] = {0};
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &f[0], &f[1],
-			   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) == 9 && cpu >= 0 && cpu < p->ncpus) {
-			uint64_t total = 0;
-			for (int k = 0; k < 8; k++)
-				total += f[k];
-			uint64_t busy = total - f[3] - f[4];
+		uint64_t busy, total;
+		if (proc_cpu_line(line, &cpu, &busy, &total) == 0 && cpu >= 0 && cpu < p->ncpus) {
 			uint64_t dt = total - p->prev_total[cpu], db = busy - p->prev_busy[cpu];
 			if (p->have_prev && total >= p->prev_total[cpu] && busy >= p->prev_busy[cpu]) {
 				v[cpu].f = dt ? 100.0 * (double)db / (double)dt : 0.0;
@@ -306,9 +323,9 @@ static int proc_read_stat(struct proc_priv *p, mcz_value *v, uint8_t *present)
 		} else if (strncmp(line, "ctxt ", 5) == 0) {
 			v[p->ncpus].u = strtoull(line + 5, NULL, 10);
 			present[p->ncpus] = 1;
+			break; /* the per-CPU lines and ctxt are all we need */
 		}
 		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
 	}
 	p->have_prev = 1;
 	return 0;

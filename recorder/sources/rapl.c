@@ -43,7 +43,7 @@ typedef struct rapl_priv {
 	rapl_zone z[RAPL_MAX_ZONES];
 	int nz;
 	int64_t last_ns;
-	const char *root; /* RAPL_DIR, or $MCZ_POWERCAP_DIR for tests */
+	const char *root; /* RAPL_DIR, or $MCREC_POWERCAP_DIR for tests */
 } rapl_priv;
 
 uint64_t src_rapl_wrap_delta(uint64_t prev_uj, uint64_t cur_uj, uint64_t max_range_uj)
@@ -89,7 +89,7 @@ static int rapl_is_zone(const char *d);
 
 int src_rapl_readable(void)
 {
-	const char *root = getenv("MCZ_POWERCAP_DIR");
+	const char *root = getenv("MCREC_POWERCAP_DIR");
 	DIR *dir = opendir(root && *root ? root : RAPL_DIR);
 	struct dirent *e;
 	char p[512];
@@ -151,17 +151,21 @@ static int rapl_cmp(const void *a, const void *b)
 
 static int rapl_probe(rec_source *s, const rec_ctx *c)
 {
-	const char *root = getenv("MCZ_POWERCAP_DIR");
+	const char *root = getenv("MCREC_POWERCAP_DIR");
 	rapl_priv *p;
 	DIR *dir;
 	struct dirent *e;
 	int denied = 0, found = 0;
 
+	if (src_mcsrc_node_only(s, c) != 0)
+		return -1;
 	if (!root || !*root)
 		root = RAPL_DIR;
-	if (!(dir = opendir(root)))
+	if (!(dir = opendir(root))) {
+		s->absent = 1;
 		return rec_unavailable(s, "no /sys/class/powercap (kernel without powercap)",
 				       "use a kernel with CONFIG_POWERCAP, or the pcp source's denki.rapl.* metrics");
+	}
 	if (!(p = calloc(1, sizeof *p))) {
 		closedir(dir);
 		return rec_unavailable(s, "out of memory", "");
@@ -210,6 +214,7 @@ static int rapl_probe(rec_source *s, const rec_ctx *c)
 				       "run mcrec as root, 'chmod a+r /sys/class/powercap/intel-rapl:*/energy_uj', or use pcp:denki.rapl.rate through pmcd");
 	if (found)
 		return rec_unavailable(s, "RAPL zones found but none readable", "check /sys/class/powercap/intel-rapl:*/energy_uj");
+	s->absent = 1;
 	return rec_unavailable(s, "no RAPL zones in /sys/class/powercap (a VM, or the intel_rapl_msr driver is not loaded)",
 			       "on bare metal: 'modprobe intel_rapl_msr'; or use pcp:denki.rapl.rate through pmcd");
 }
@@ -286,6 +291,8 @@ static int rapl_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
+/* A zone that cannot be opened now (it could be read at probe) is left
+ * out of the samples, not the recording's end. */
 static int rapl_start(rec_source *s, const rec_ctx *c)
 {
 	rapl_priv *p = s->priv;
@@ -293,9 +300,9 @@ static int rapl_start(rec_source *s, const rec_ctx *c)
 
 	for (int i = 0; i < p->nz; i++) {
 		snprintf(path, sizeof path, "%s/energy_uj", p->z[i].path);
-		if ((p->z[i].fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			return rec_unavailable(s, "cannot open a RAPL energy_uj", path);
+		p->z[i].fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
+	p->last_ns = src_mcsrc_now_ns();
 	return 0;
 }
 
@@ -309,11 +316,11 @@ static int rapl_read(rec_source *s, mcz_value *v, uint8_t *present)
 	for (int i = 0; i < p->nz; i++) {
 		rapl_zone *z = &p->z[i];
 		char buf[32];
-		ssize_t n = pread(z->fd, buf, sizeof buf - 1, 0);
+		ssize_t n = z->fd >= 0 ? pread(z->fd, buf, sizeof buf - 1, 0) : -1;
 		uint64_t cur, d;
 
 		present[2 * i] = present[2 * i + 1] = 0;
-		if (n <= 0)
+		if (z->fd < 0 || n <= 0)
 			continue;
 		buf[n] = '\0';
 		cur = strtoull(buf, NULL, 10);

@@ -32,8 +32,9 @@ echo "sampling clock at 10 ms over $S s (ms; missed = planned ticks without a sa
 printf '%-22s %8s %8s %10s %10s %10s %12s\n' tool samples missed p50_ms p99_ms max_ms drift_ms
 for rt in "" -r; do
 	"$B/mcrec" -q $rt -i 10ms -g os -o "$T/j.mcz" -- sleep "$S"
-	# The last sample is taken when the command exits, off the grid: not a tick.
-	"$B/tests/tools/rec-read" "$T/j.mcz" times | head -n -1 >"$T/mcrec.t"
+	# The first row is taken before the command execs and the last when it
+	# exits: both off the grid, not ticks.
+	"$B/tests/tools/rec-read" "$T/j.mcz" times | head -n -1 | tail -n +2 >"$T/mcrec.t"
 	printf '%-22s ' "mcrec -i 10ms $rt"
 	stats "$T/mcrec.t" 10000000
 done

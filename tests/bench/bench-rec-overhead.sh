@@ -31,17 +31,25 @@ for r in $(seq "$R"); do
 		run "$c" >/dev/null 2>&1
 		t1=$(date +%s%N)
 		echo "$(((t1 - t0) / 1000)) " >>"$T/$c"
+		case $c in mcrec*)
+			# mcrec's own CPU time (its threads, not the command's), in us
+			"$B/tests/tools/rec-read" "$T/o.mcz" meta recorder_cpu_s |
+				awk -v w=$(((t1 - t0) / 1000)) '{ printf "%.0f\n", $1 * 1e6 }' >>"$T/$c.cpu" ;;
+		esac
 	done
 done
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 base=$(median "$T/none")
 echo "wall time of 'phased --steps $STEPS', $R interleaved rounds, medians (the machine is shared: noise is large)"
-printf '%-22s %12s %10s %12s\n' config median_s overhead spread_s
+echo "recorder_cpu: CPU time of mcrec's own threads, as a share of the run's wall time (immune to the noise)"
+printf '%-22s %12s %10s %12s %14s\n' config median_s overhead spread_s recorder_cpu
 for c in "${configs[@]}"; do
 	m=$(median "$T/$c")
 	spread=$(sort -n "$T/$c" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", (hi - lo) / 1e6 }')
-	awk -v c="$c" -v m="$m" -v b="$base" -v s="$spread" 'BEGIN {
+	cpu=-
+	[ -f "$T/$c.cpu" ] && cpu=$(awk -v m="$m" -v cpu="$(median "$T/$c.cpu")" 'BEGIN { printf "%.3f%%", cpu / m * 100 }')
+	awk -v c="$c" -v m="$m" -v b="$base" -v s="$spread" -v cpu="$cpu" 'BEGIN {
 		name = c; sub(/mcrec/, "mcrec -i ", name); sub(/perf/, "perf stat -I ", name)
 		if (c != "none") name = name " ms"; else name = "alone"
-		printf "%-22s %12.3f %9.2f%% %12s\n", name, m / 1e6, (m - b) / b * 100, s }'
+		printf "%-22s %12.3f %9.2f%% %12s %14s\n", name, m / 1e6, (m - b) / b * 100, s, cpu }'
 done

@@ -37,11 +37,11 @@ static int cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void row(const char *name, size_t nstreams, int64_t *t, int n)
+static void row(const char *name, const char *nstreams, int64_t *t, int n)
 {
 	qsort(t, (size_t)n, sizeof *t, cmp64);
 	double med = (double)t[n / 2] / 1e3, p99 = (double)t[(n * 99) / 100] / 1e3;
-	printf("%-30s %8zu %10.1f %10.1f %9.2f%% %9.3f%%\n", name, nstreams, med, p99, med / 10.0, med / 100.0);
+	printf("%-34s %8s %10.1f %10.1f %9.2f%% %9.3f%%\n", name, nstreams, med, p99, med / 10.0, med / 100.0);
 }
 
 /* The reference: pmFetch alone, on the same metrics, n times. */
@@ -53,14 +53,14 @@ static void bench_pmfetch(const char *list, int n, int64_t *t)
 	int k = 0, ctx = pmNewContext(PM_CONTEXT_HOST, "local:");
 
 	if (ctx < 0) {
-		printf("%-30s unavailable: no pmcd\n", "libpcp pmFetch alone");
+		printf("%-34s unavailable: no pmcd\n", "libpcp pmFetch alone");
 		return;
 	}
 	snprintf(buf, sizeof buf, "%s", list);
 	for (char *m = strtok_r(buf, ",", &save); m && k < 32; m = strtok_r(NULL, ",", &save))
 		names[k++] = m;
 	if (pmLookupName(k, names, ids) < 0) {
-		printf("%-30s unavailable: names\n", "libpcp pmFetch alone");
+		printf("%-34s unavailable: names\n", "libpcp pmFetch alone");
 		pmDestroyContext(ctx);
 		return;
 	}
@@ -72,7 +72,7 @@ static void bench_pmfetch(const char *list, int n, int64_t *t)
 		t[i] = now_ns() - a;
 	}
 	pmDestroyContext(ctx);
-	row("  reference: pmFetch alone", (size_t)k, t, n);
+	row("  reference: bare pmFetch, same", "-", t, n);
 }
 
 int main(int argc, char **argv)
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	printf("cost of one tick per source, %d ticks (median and p99; share of a 1 ms / 10 ms interval)\n", n);
-	printf("%-30s %8s %10s %10s %10s %10s\n", "source", "streams", "med us", "p99 us", "of 1ms", "of 10ms");
+	printf("%-34s %8s %10s %10s %10s %10s\n", "source", "streams", "med us", "p99 us", "of 1ms", "of 10ms");
 	for (size_t i = 0; rec_registry[i]; i++) {
 		const rec_source_ops *ops = rec_registry[i];
 		rec_source s;
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 		if (!strcmp(ops->name, "papi"))
 			c.events = papiev;
 		if (ops->probe(&s, &c) != 0 || ops->streams(&s, &c, &st) != 0) {
-			printf("%-30s unavailable here: %.90s\n", ops->name, s.why);
+			printf("%-34s unavailable here: %.90s\n", ops->name, s.why);
 			if (ops->free && s.priv)
 				ops->free(&s);
 			rec_streams_clear(&st);
@@ -130,18 +130,21 @@ int main(int argc, char **argv)
 		}
 		c.child = child;
 		if (ops->start && ops->start(&s, &c) != 0) {
-			printf("%-30s cannot start: %.90s\n", ops->name, s.why);
+			printf("%-34s cannot start: %.90s\n", ops->name, s.why);
 		} else if (st.n == 0) {
-			printf("%-30s %8d (nothing to read by default)\n", ops->name, 0);
+			printf("%-34s %8d (nothing to read by default)\n", ops->name, 0);
 		} else {
 			for (int k = 0; k < n; k++) {
 				int64_t a = now_ns();
 				ops->read(&s, v, pr);
 				t[k] = now_ns() - a;
 			}
+			char ns[24];
 			snprintf(label, sizeof label, "%s%s", ops->name,
-				 !strcmp(ops->name, "rapl") && getenv("MCZ_POWERCAP_DIR") ? " (files in tmpfs, not sysfs)" : "");
-			row(label, st.n, t, n);
+				 !strcmp(ops->name, "rapl") && getenv("MCREC_POWERCAP_DIR") ? " (tmpfs files, not sysfs)"
+				 : !strcmp(ops->name, "nvml") && getenv("MCREC_NVML_LIB") ? " (stand-in lib, no driver)" : "");
+			snprintf(ns, sizeof ns, "%zu", st.n);
+			row(label, ns, t, n);
 			if (!strcmp(ops->name, "pcp"))
 				bench_pmfetch(pcpm, n, t);
 		}

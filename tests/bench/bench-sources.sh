@@ -3,7 +3,8 @@
 # bare libpcp pmFetch beside the pcp source as the reference, so that a user
 # can see what a 1 ms or 10 ms interval costs.  Sources that cannot run here
 # say why.  RAPL, absent on a VM, is also timed on a powercap-shaped tree in
-# tmpfs (the same reads on files that are not sysfs: a lower bound).
+# tmpfs (the same reads on files that are not sysfs: a lower bound), and
+# NVML on the tests' stand-in library (the source's own work only).
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}
@@ -21,4 +22,9 @@ for z in intel-rapl:0 intel-rapl:0:0; do
 done
 echo package-0 >"$T/intel-rapl:0/name"
 echo dram >"$T/intel-rapl:0:0/name"
-MCZ_POWERCAP_DIR=$T "$BENCH" | grep '^rapl'
+MCREC_POWERCAP_DIR=$T "$BENCH" | grep '^rapl'
+# NVML, absent here, through the tests' stand-in library: the source's own
+# work per tick (a real driver adds its ioctls, typically 10-50 us per call)
+if cc -shared -fPIC -O2 -o "$T/libnvidia-ml.so.1" tests/data/nvml/fake-nvml.c 2>/dev/null; then
+	MCREC_NVML_LIB=$T/libnvidia-ml.so.1 FAKE_NVML_FIXTURE=$PWD/tests/data/nvml/two-gpus.txt "$BENCH" | grep '^nvml'
+fi

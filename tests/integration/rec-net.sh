@@ -11,7 +11,9 @@ after=$(lo_rx)
 proc=$((after - before))
 rec=$("$RR" "$T/n.mcz" series net.rx_bytes | awk '{ s += $2 } END { printf "%.0f", s }')
 echo "transfer $SIZE B   /proc/net/dev delta $proc B   mcrec net.rx_bytes(lo) $rec B"
-between "$rec" "$SIZE" $((SIZE * 105 / 100)) || fail "recorded $rec B for a $SIZE B transfer"
+# At least the payload; other processes on this machine share lo, so the
+# exact check is against /proc/net/dev over the same period.
+between "$rec" "$SIZE" $((SIZE * 2)) || fail "recorded $rec B for a $SIZE B transfer"
 within "$rec" "$proc" 0.01 || fail "recorded $rec B vs /proc/net/dev delta $proc B (> 1 %)"
 "$RR" "$T/n.mcz" streams | grep -q "net.rx_bytes lo net B counter" || fail "stream descriptor"
 ok "loopback bytes within 1 %"

@@ -41,3 +41,13 @@ rc=$?
 [ "$(wc -l <"$T/bad.err")" -eq 1 ] && grep -q "unknown PCP metric 'no.such.metric'" "$T/bad.err" ||
 	src_fail "unknown metric: $(cat "$T/bad.err")"
 echo "unknown metric: $(cat "$T/bad.err")"
+
+# under mpirun, a rank that is not the node's first leaves node-wide pmcd
+# metrics to local rank 0, quietly, even when they were named
+OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_RANK=1 "$MCREC" -i 50ms -o "$T/rank1.mcz" \
+	-e pcp:kernel.all.load,perf:task-clock -- sleep 0.2 2>"$T/rank1.err" || src_fail "rank 1: mcrec failed: $(cat "$T/rank1.err")"
+! grep -q pcp "$T/rank1.err" || src_fail "rank 1 talks about pcp: $(cat "$T/rank1.err")"
+"$READ" "$T/rank1.mcz" streams >"$T/rank1.streams"
+! grep -q ' pcp ' "$T/rank1.streams" && grep -q ' perf ' "$T/rank1.streams" ||
+	src_fail "rank 1 recorded: $(cat "$T/rank1.streams")"
+echo "local rank 1: pcp left to rank 0, perf recorded"

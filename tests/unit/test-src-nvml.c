@@ -199,13 +199,14 @@ static void test_no_library(void **state)
 
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
+	c.node_streams = 1;
 	src_nvml_use_api(NULL);
-	setenv("MCZ_NVML_LIB", "libnvidia-ml-absent.so.1", 1);
+	setenv("MCREC_NVML_LIB", "libnvidia-ml-absent.so.1", 1);
 	assert_int_equal(src_nvml_ops.probe(&s, &c), -1);
 	assert_non_null(strstr(s.why, "libnvidia-ml-absent.so.1"));
 	assert_non_null(strstr(s.why, "no NVIDIA GPU"));
 	assert_null(s.priv);
-	unsetenv("MCZ_NVML_LIB");
+	unsetenv("MCREC_NVML_LIB");
 }
 
 /* probe + read of nvml.c against the replayed NVML. */
@@ -219,6 +220,7 @@ static void test_probe_read(void **state)
 	load_fixture();
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
+	c.node_streams = 1;
 	replay_tick = 0;
 	src_nvml_use_api(&replay);
 	assert_int_equal(src_nvml_ops.probe(&s, &c), 0);

@@ -119,6 +119,24 @@ static void test_mem_patterns(void **state)
 	assert_string_equal(rec_memtraffic_path_name(REC_MEM_LLC_ESTIMATE), "llc-estimate");
 }
 
+static void test_mem_spec(void **state)
+{
+	rec_mem_metric m[4];
+
+	assert_int_equal(rec_memtraffic_spec_parse("read:a.b*64, c.d;write:e.f*2.5", m, 4), 3);
+	assert_string_equal(m[0].name, "a.b");
+	assert_true(m[0].bytes == 64 && m[0].write == 0);
+	assert_string_equal(m[1].name, "c.d");
+	assert_true(m[1].bytes == 1 && m[1].write == 0);
+	assert_string_equal(m[2].name, "e.f");
+	assert_true(m[2].bytes == 2.5 && m[2].write == 1);
+	/* bad factors, empty names, unknown lists are skipped; max is kept */
+	assert_int_equal(rec_memtraffic_spec_parse("read:x*0,y*-2,z*nan,w*,*3;other:q;write:v", m, 4), 1);
+	assert_string_equal(m[0].name, "v");
+	assert_int_equal(rec_memtraffic_spec_parse("read:a,b,c,d,e,f", m, 2), 2);
+	assert_int_equal(rec_memtraffic_spec_parse(NULL, m, 4), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_topo),
 		cmocka_unit_test(test_mem_patterns),
+		cmocka_unit_test(test_mem_spec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

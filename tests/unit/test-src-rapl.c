@@ -1,7 +1,7 @@
 /* test-src-rapl.c: the rapl source's arithmetic (energy counter wrap at
  * max_energy_range_uj, power from energy and time, zone names) and its read
  * path over a powercap tree laid out as the kernel does (this VM has no RAPL,
- * so the tree is made in a temporary folder and MCZ_POWERCAP_DIR points at
+ * so the tree is made in a temporary folder and MCREC_POWERCAP_DIR points at
  * it): a counter that wraps between two ticks gives the right energy and a
  * total that never goes backwards.
  */
@@ -94,10 +94,11 @@ static void test_read_wraps(void **state)
 	put("intel-rapl:0:0", "max_energy_range_uj", "65532610987\n");
 	put("intel-rapl:0:0", "energy_uj", "1000\n");
 	put("intel-rapl-mmio:0", "name", "package-0\n"); /* not a zone we take */
-	setenv("MCZ_POWERCAP_DIR", root, 1);
+	setenv("MCREC_POWERCAP_DIR", root, 1);
 
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
+	c.node_streams = 1;
 	c.groups = REC_G_POWER;
 	assert_int_equal(src_rapl_ops.probe(&s, &c), 0);
 	assert_int_equal(src_rapl_ops.start(&s, &c), 0);
@@ -119,7 +120,7 @@ static void test_read_wraps(void **state)
 	assert_near(v[2].f / v[0].f, 0.4 / 2.5, 1e-9);
 
 	src_rapl_ops.free(&s);
-	unsetenv("MCZ_POWERCAP_DIR");
+	unsetenv("MCREC_POWERCAP_DIR");
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
@@ -132,11 +133,22 @@ static void test_none_here(void **state)
 
 	memset(&s, 0, sizeof s);
 	memset(&c, 0, sizeof c);
-	setenv("MCZ_POWERCAP_DIR", "/nonexistent-powercap", 1);
+	c.node_streams = 1;
+	setenv("MCREC_POWERCAP_DIR", "/nonexistent-powercap", 1);
 	assert_int_equal(src_rapl_ops.probe(&s, &c), -1);
 	assert_non_null(strstr(s.why, "powercap"));
 	assert_true(s.fix[0] != '\0');
-	unsetenv("MCZ_POWERCAP_DIR");
+	assert_int_equal(s.absent, 1); /* nothing wrong: no RAPL here */
+	unsetenv("MCREC_POWERCAP_DIR");
+
+	/* not the node's first recorder: left to it, quietly, even if named */
+	memset(&s, 0, sizeof s);
+	s.fatal = 1;
+	c.node_streams = 0;
+	assert_int_equal(src_rapl_ops.probe(&s, &c), -1);
+	assert_non_null(strstr(s.why, "node-wide"));
+	assert_int_equal(s.fatal, 0);
+	assert_int_equal(s.absent, 1);
 }
 
 int main(void)

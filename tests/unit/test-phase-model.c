@@ -1,0 +1,309 @@
+/* test-phase-model.c: phases of real recordings (written here with libmcz,
+ * opened with the viewer's model): boundaries against the known truth,
+ * classes, marks as phases, figures and descriptions, the cache in the file,
+ * re-detection after a parameter change, n/p and zoom, the report (text and
+ * JSON) and the phases view rendered to text; and degenerate recordings —
+ * one sample, constant streams, a gap in the samples, NaN values.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../format/mcz.h"
+#include "../../viewer/model.h"
+#include "../../viewer/phase.h"
+#include "../../viewer/report.h"
+#include "../../viewer/view.h"
+
+#define DT 10000000LL /* 10 ms */
+
+static char dir[64];
+
+/* Phases of the test recording: memory-bound, compute, memory, compute,
+ * idle; rates per second of each stream in each phase. */
+enum { NPH = 5 };
+static const int ph_len[NPH] = {150, 120, 180, 100, 130};
+static const char *const ph_name[NPH] = {"triad", "gemm", "triad", "gemm", "idle"};
+static const double ph_rd[NPH] = {20e9, 1e9, 20e9, 1e9, 0.05e9};     /* mem.read_bytes B/s */
+static const double ph_wr[NPH] = {10e9, 0.5e9, 10e9, 0.5e9, 0.02e9};  /* mem.write_bytes */
+static const double ph_ins[NPH] = {1e9, 6e9, 1e9, 6e9, 0.01e9};       /* core.instructions */
+static const double ph_cyc[NPH] = {3e9, 3e9, 3e9, 3e9, 0.05e9};       /* core.cycles */
+
+static uint64_t rng = 88172645463325252ull;
+static double noise(void) /* uniform [-1, 1) */
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
+}
+
+/* Writes the phased recording; *truth gets the phase starts (ns). */
+static void write_phased(const char *path, int64_t *truth, int nan_every, int gap)
+{
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	mcz_writer_meta(w, "interval_ns", "10000000");
+	const char *names[] = {"mem.read_bytes", "mem.write_bytes", "core.instructions",
+			       "core.cycles", "os.load"};
+	uint32_t id;
+	for (int i = 0; i < 5; i++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		d.name = names[i];
+		d.unit = i < 2 ? "B" : i == 2 ? "instructions" : i == 3 ? "cycles" : "";
+		d.kind = i < 4 ? MCZ_COUNTER : MCZ_GAUGE;
+		d.type = i < 4 ? MCZ_U64 : MCZ_F64;
+		assert_int_equal(mcz_writer_add_stream(w, &d, &id), MCZ_OK);
+	}
+	uint64_t acc[4] = {0};
+	int64_t t = DT;
+	int row = 0;
+	for (int p = 0; p < NPH; p++) {
+		truth[p] = t - DT / 2; /* between the last sample of one phase and the first of the next */
+		mcz_writer_mark(w, t - DT / 2, MCZ_MARK_BEGIN, 1, ph_name[p]);
+		for (int k = 0; k < ph_len[p]; k++, row++, t += DT) {
+			const double *r[4] = {ph_rd, ph_wr, ph_ins, ph_cyc};
+			mcz_value v[5];
+			uint8_t pres[5] = {1, 1, 1, 1, 1};
+			for (int j = 0; j < 4; j++) {
+				acc[j] += (uint64_t)(r[j][p] * 0.01 * (1 + 0.05 * noise()));
+				v[j].u = acc[j];
+			}
+			v[4].f = (nan_every && row % nan_every == 3) ? NAN : 1.0 + 0.1 * noise();
+			if (gap && row >= 200 && row < 215)
+				continue; /* the recorder missed these ticks */
+			assert_int_equal(mcz_writer_append(w, t, v, pres), MCZ_OK);
+		}
+		mcz_writer_mark(w, t - DT / 2, MCZ_MARK_END, 1, "");
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+}
+
+static vw_model *open_model(const char *path)
+{
+	vw_model *m;
+	char err[256];
+	const char *p[1] = {path};
+	vw_open_opts o = {0};
+	o.quiet = 1;
+	assert_int_equal(vw_model_open(&m, p, 1, &o, err, sizeof err), 0);
+	return m;
+}
+
+static void test_truth(void **st)
+{
+	char path[96];
+	int64_t truth[NPH];
+	snprintf(path, sizeof path, "%s/phased.mcz", dir);
+	write_phased(path, truth, 0, 0);
+	vw_model *m = open_model(path);
+	char err[256];
+	vw_phase_params p = VW_PHASE_PARAMS_INIT;
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	const struct vw_phases *ph = m->phases;
+	assert_int_equal(vw_phases_count(ph), NPH);
+	assert_false(ph->from_cache);
+	for (int i = 1; i < NPH; i++) /* every boundary within 2 sampling intervals */
+		assert_true(llabs(ph->v[i].t0 - truth[i]) <= 2 * DT);
+	/* repeated phases share a class, different ones do not */
+	assert_int_equal(ph->v[0].cls, ph->v[2].cls);
+	assert_int_equal(ph->v[1].cls, ph->v[3].cls);
+	assert_int_not_equal(ph->v[0].cls, ph->v[1].cls);
+	assert_int_not_equal(ph->v[4].cls, ph->v[0].cls);
+	assert_int_not_equal(ph->v[4].cls, ph->v[1].cls);
+	assert_int_equal(ph->nclasses, 3);
+	/* figures: bytes over the phase, ratio, IPC; descriptions from them */
+	const vw_phase *a = &ph->v[0];
+	double dur = (double)(a->t1 - a->t0) * 1e-9;
+	assert_true(fabs(a->st.read_bps - 20e9) < 0.02 * 20e9);
+	assert_true(fabs(a->st.read_bytes - 20e9 * dur) < 0.03 * 20e9 * dur);
+	assert_true(fabs(a->st.rw_ratio - 2.0) < 0.05);
+	assert_true(fabs(ph->v[1].st.ipc - 2.0) < 0.05);
+	assert_true(isnan(a->st.gpu_w));
+	assert_true(strncmp(a->desc, "memory-bound: ", 14) == 0);
+	assert_non_null(strstr(a->desc, " GB/s read, 2 reads per write"));
+	assert_non_null(strstr(ph->v[1].desc, "compute: IPC 2"));
+	assert_string_equal(ph->v[4].desc, "idle");
+	/* the marks sit beside the detected boundaries */
+	assert_true(ph->v[1].mark_dt <= 2 * DT);
+	/* n / p from the cursor, Enter's zoom */
+	m->cursor = ph->v[1].t0 + 5 * DT;
+	assert_int_equal(vw_phases_step(m, 1), 1);
+	assert_int_equal(m->phase_sel, 2);
+	assert_int_equal(m->cursor, ph->v[2].t0);
+	assert_int_equal(vw_phases_step(m, -1), 1);
+	assert_int_equal(m->phase_sel, 1);
+	vw_phases_zoom(m, 3);
+	assert_true(m->t0 <= ph->v[3].t0 && m->t1 >= ph->v[3].t1);
+	assert_true(m->t1 - m->t0 < (ph->v[3].t1 - ph->v[3].t0) * 12 / 10);
+	assert_int_equal(vw_phases_find(ph, ph->v[3].t0), 3);
+	assert_int_equal(vw_phases_find(ph, ph->v[3].t0 - 1), 2);
+	vw_model_free(m);
+
+	/* the second open reads the file's cache; other parameters detect again */
+	m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(m->phases->from_cache);
+	assert_int_equal(vw_phases_count(m->phases), NPH);
+	assert_int_equal(m->phases->v[3].t0, ph == NULL ? 0 : m->phases->v[3].t0);
+	p.max_phases = 2;
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_false(m->phases->from_cache);
+	assert_int_equal(vw_phases_count(m->phases), 2);
+	p.max_phases = 0;
+	p.penalty = 1.5; /* re-detection on the kept coarse level */
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(m->phases), NPH);
+	/* marks as phases: labels, classes by label */
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_MARKS, err, sizeof err), 0);
+	ph = m->phases;
+	assert_int_equal(vw_phases_count(ph), NPH);
+	assert_string_equal(ph->v[1].label, "gemm");
+	assert_int_equal(ph->v[1].t0, truth[1]);
+	assert_int_equal(ph->v[0].t0, m->t_min); /* its mark came 5 ms before the first sample */
+	assert_int_equal(ph->v[4].t1, m->t_max + 1);
+	assert_int_equal(ph->v[0].cls, ph->v[2].cls);
+	assert_int_not_equal(ph->v[0].cls, ph->v[4].cls);
+	vw_model_free(m);
+}
+
+static char *report_text(vw_model *m, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(vw_report_print(m, f, json), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_report_and_view(void **st)
+{
+	char path[96], err[256];
+	int64_t truth[NPH];
+	snprintf(path, sizeof path, "%s/report.mcz", dir);
+	write_phased(path, truth, 0, 0);
+	vw_model *m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	char *txt = report_text(m, 0);
+	/* header, one line per phase, the figures and the missing streams named */
+	assert_non_null(strstr(txt, "5 phases, 3 classes (auto: 5 streams, penalty 1)"));
+	assert_non_null(strstr(txt, "(no gpu.power, net.rx_bytes in this recording)"));
+	assert_non_null(strstr(txt, "class    start duration      read     write   r/w     mem BW   IPC"));
+	/* first phase from the first sample (10 ms) to the boundary at 1.505 s */
+	assert_non_null(strstr(txt, "\nA           0s   1.495s   29.8 GB   14.9 GB  2.00  29.9 GB/s  0.33 -"));
+	/* 120 samples of gemm: 1.2 s, 1 GB/s read, IPC 2, its mark at the boundary */
+	assert_non_null(strstr(txt, "\nB       1.495s   1.200s   1.21 GB    599 MB  2.01  1.50 GB/s  2.00 gemm +0ms"));
+	assert_non_null(strstr(txt, "C       5.495s   1.295s"));
+	free(txt);
+	char *js = report_text(m, 1);
+	assert_non_null(strstr(js, "\"source\":\"auto\""));
+	assert_non_null(strstr(js, "{\"index\":4,\"class\":\"C\""));
+	assert_non_null(strstr(js, "\"gpu_W\":null"));
+	assert_non_null(strstr(js, "\"description\":\"idle\""));
+	free(js);
+	/* the view: title, header, the five phases; sorting by duration puts
+	 * the longest (the second triad, 1.8 s) first */
+	void *state;
+	assert_int_equal(view_phases.init(m, &state), 0);
+	vw_canvas *c = vw_canvas_new(120, 12);
+	view_phases.draw(m, state, c);
+	char *scr = vw_canvas_to_text(c);
+	assert_non_null(strstr(scr, "5 phases, 3 classes"));
+	assert_non_null(strstr(scr, "start\xe2\x96\xbe"));
+	assert_non_null(strstr(scr, "memory-bound: 20.0 GB/s read"));
+	free(scr);
+	vw_input in = {.act = VW_ACT_SORT};
+	view_phases.key(m, state, &in); /* start -> duration */
+	in.act = VW_ACT_DOWN;
+	view_phases.key(m, state, &in);
+	assert_int_equal(m->phase_sel, 2);
+	in.act = VW_ACT_ENTER;
+	assert_true(view_phases.key(m, state, &in) & VW_R_REDRAW);
+	assert_true(m->t0 <= m->phases->v[2].t0 && m->t1 >= m->phases->v[2].t1);
+	assert_int_equal(m->view, 0); /* back to the timeline */
+	view_phases.free(state);
+	vw_canvas_free(c);
+	vw_model_free(m);
+}
+
+/* Degenerate recordings: sensible phases, no crash. */
+static void test_degenerate(void **st)
+{
+	char path[96], err[256];
+	snprintf(path, sizeof path, "%s/one.mcz", dir);
+	mcz_writer *w;
+	uint32_t id;
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = "os.load";
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	mcz_writer_add_stream(w, &d, &id);
+	mcz_value v = {.f = 2.5};
+	mcz_writer_append(w, 1000, &v, NULL);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	vw_model *m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(m->phases), 1);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_MARKS, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no marks"));
+	assert_non_null(m->phases); /* the previous phases stay */
+	vw_model_free(m);
+
+	/* constant streams: one phase, described without a crash */
+	snprintf(path, sizeof path, "%s/flat.mcz", dir);
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	mcz_writer_add_stream(w, &d, &id);
+	for (int i = 1; i <= 500; i++)
+		mcz_writer_append(w, i * DT, &v, NULL);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(m->phases), 1);
+	assert_int_equal(m->phases->v[0].t0, m->t_min);
+	assert_int_equal(m->phases->v[0].t1, m->t_max + 1);
+	vw_model_free(m);
+
+	/* NaN every 7th value of a gauge and a gap of 15 samples: the same phases */
+	int64_t truth[NPH];
+	snprintf(path, sizeof path, "%s/holes.mcz", dir);
+	write_phased(path, truth, 7, 1);
+	m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(m->phases), NPH);
+	for (int i = 1; i < NPH; i++)
+		assert_true(llabs(m->phases->v[i].t0 - truth[i]) <= 2 * DT);
+	vw_model_free(m);
+}
+
+static int setup(void **st)
+{
+	snprintf(dir, sizeof dir, "/tmp/mcz-test-phase-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	setenv("MCVIEW_PHASE_CACHE", "1", 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_truth),
+		cmocka_unit_test(test_report_and_view),
+		cmocka_unit_test(test_degenerate),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
