@@ -89,7 +89,7 @@ static void test_metric_kinds(void **state)
 	pcp_metric_kind_of(&d, &k);
 	assert_int_equal(k.kind, MCZ_GAUGE); /* mcz counters are U64 only */
 	assert_int_equal(k.type, MCZ_F64);
-	assert_string_equal(k.note, "pcp: counter, DOUBLE (cumulative value kept as a gauge)");
+	assert_string_equal(k.note, "pcp: count, counter, DOUBLE (cumulative value kept as a gauge)");
 
 	d = desc(PM_TYPE_STRING, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
 	pcp_metric_kind_of(&d, &k);
