@@ -272,7 +272,16 @@ static void test_claims(void **state)
 	assert_true(pcp_import_claims("ssh://h/x"));
 	assert_false(pcp_import_claims(ARCHIVES "/nosuch"));
 	assert_false(pcp_import_claims(ARCHIVES "/README"));
-	assert_false(pcp_import_claims("/tmp"));
+	char dir[] = "/tmp/test-pcp-dir-XXXXXX", f[64];
+	assert_non_null(mkdtemp(dir));
+	assert_false(pcp_import_claims(dir)); /* a folder without archives */
+	snprintf(f, sizeof f, "%s/x.meta", dir);
+	FILE *fp = fopen(f, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_true(pcp_import_claims(dir)); /* a folder of archives: libpcp opens them all */
+	unlink(f);
+	rmdir(dir);
 	assert_false(pcp_import_claims("run.mcz"));
 }
 
