@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/pcp-import.h"
 #include "model.h"
 #include "phase.h"
 
@@ -433,6 +434,8 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 	const char *env = getenv("MCVIEW_PHASE_CACHE");
 	if (m->nfiles != 1 || (env && !strcmp(env, "0")))
 		return;
+	if (pcp_import_claims(m->paths[0]))
+		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
 	unsigned char *buf;
 	size_t len;
 	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
