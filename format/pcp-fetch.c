@@ -342,7 +342,12 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 	struct pollfd pf[2] = { { out, POLLIN, 0 }, { efd, POLLIN, 0 } };
 	char buf[65536];
 	while ((pf[0].fd >= 0 || pf[1].fd >= 0) && !f.problem[0]) {
-		if (poll(pf, 2, -1) < 0) {
+		int pr = poll(pf, 2, -1);
+		if (pcp_import_stop) {
+			snprintf(f.problem, sizeof f.problem, "interrupted");
+			break;
+		}
+		if (pr < 0) {
 			if (errno == EINTR)
 				continue;
 			break;

@@ -13,6 +13,12 @@
 
 #include "pcp-import.h"
 
+#include <signal.h>
+
+/* Set (to the signal number) when SIGINT, SIGTERM or SIGHUP arrives during
+ * pcp_import(): the fetch and convert loops stop and clean up (pcp-import.c). */
+extern volatile sig_atomic_t pcp_import_stop;
+
 /* ---- pcp-map.c: open-addressing hash, uint64 key -> uint32 value ---------- */
 
 typedef struct pcp_map {
