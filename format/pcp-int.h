@@ -105,6 +105,12 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen);
 
+/* The same reading of the remote stream, over a buffer (tests, fuzzing):
+ * files go to localdir; returns MCZ_OK when the stream is complete and
+ * well-formed, else MCZ_E_CORRUPT with the reason in err. */
+int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
+
 /* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
 
 typedef struct pcp_archive {

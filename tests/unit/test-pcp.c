@@ -235,6 +235,75 @@ static void test_ssh_quote(void **state)
 	}
 }
 
+static char *slurp(const char *dir, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	static char buf[256];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The stream a remote host sends is read defensively: only BASE + a PCP
+ * suffix, never a path, only what the header announced, never twice. */
+static void test_fetch_stream(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-pcp-fetch-XXXXXX", chosen[64], err[300];
+	assert_non_null(mkdtemp(dir));
+	const char good[] = "Welcome to node7\nMCZ-FETCH 1 2 7 x\nF 3 x.0\nabcF 4 x.meta\ndefgEND\n";
+	assert_int_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen, sizeof chosen,
+					 err, sizeof err),
+			 0);
+	assert_string_equal(chosen, "x");
+	assert_string_equal(slurp(dir, "x.0"), "abc");
+	assert_string_equal(slurp(dir, "x.meta"), "defg");
+	/* the same again: files exist, O_EXCL refuses to overwrite */
+	assert_int_not_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen,
+					     sizeof chosen, err, sizeof err),
+			     0);
+	/* the base name as given (it looks like a volume) when the remote chose it */
+	const char alt[] = "MCZ-FETCH 1 1 2 a.10\nF 2 a.10.meta\nhiEND\n";
+	assert_int_equal(pcp_fetch_parse(alt, sizeof alt - 1, "a", "a.10", dir, chosen,
+					 sizeof chosen, err, sizeof err),
+			 0);
+	assert_string_equal(chosen, "a.10");
+	struct { const char *s, *why; } bad[] = {
+		{ "MCZ-FETCH 1 1 3 y\nF 3 ../y.0\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.0/../../z\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 z.0\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.0.sh\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 evil\nF 3 evil.0\nabcEND\n", "reply" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.1\nabcF 1 y.2\nd\nEND\n", "reply" },
+		{ "MCZ-FETCH 1 2 3 y\nF 3 y.3\nabcEND\n", "ended early" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.4\nab", "ended early" },
+		{ "MCZ-FETCH 1 1 3 y\nF x y.5\nabcEND\n", "reply" },
+		{ "no header at all\n", "ended early" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int rc = pcp_fetch_parse(bad[i].s, strlen(bad[i].s), "y", "y", dir, chosen,
+					 sizeof chosen, err, sizeof err);
+		assert_int_not_equal(rc, 0);
+		if (!strstr(err, bad[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].why);
+	}
+	assert_null(slurp("/tmp", "y.0")); /* nothing escaped the folder */
+	/* exact mode (a folio): only that one name */
+	const char folio[] = "MCZ-FETCH 1 1 2 f.folio\nF 2 f.folio\nokEND\n";
+	assert_int_equal(pcp_fetch_parse(folio, sizeof folio - 1, "f.folio", NULL, dir, chosen,
+					 sizeof chosen, err, sizeof err),
+			 0);
+	assert_string_equal(slurp(dir, "f.folio"), "ok");
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_map(void **state)
 {
 	(void)state;
@@ -363,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_suffixes),     cmocka_unit_test(test_folio),
 		cmocka_unit_test(test_ssh_parse),    cmocka_unit_test(test_ssh_quote),
 		cmocka_unit_test(test_map),          cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_fetch_stream),
 		cmocka_unit_test(test_import_real),  cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
