@@ -158,6 +158,10 @@ build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/topo-tree.c viewer/topo-layo
 		viewer/topo-render.c viewer/canvas.c
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lm
+# The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.
+build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/pcp-import.h"
 #include "model.h"
 #include "phase-int.h"
 
@@ -97,6 +98,8 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 	 * short): appending to it would race the recorder */
 	if (m->nfiles != 1 || (env && !strcmp(env, "0")) || mcz_info(m->files[0])->recovered)
 		return;
+	if (pcp_import_claims(m->paths[0]))
+		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
 	unsigned char *buf;
 	size_t len;
 	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
