@@ -101,7 +101,8 @@ static int feed_keys(vw_app *a, const char *list)
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
        O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
-int main(int argc, char **argv)
+/* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
+static int mcview_main(int argc, char **argv, const char **sshopt)
 {
 	static const struct option lo[] = {
 		{"snapshot", required_argument, 0, O_SNAPSHOT},
@@ -136,11 +137,8 @@ int main(int argc, char **argv)
 	vw_phase_cli pc = VW_PHASE_CLI_INIT;
 	char perr[256];
 	int c;
-	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
 	size_t nssh = 0;
 	vw_open_opts oo = {NULL, sshopt, 0};
-	if (!sshopt)
-		return fail("out of memory");
 	setlocale(LC_ALL, "");
 	while ((c = getopt_long(argc, argv, "hVq", lo, NULL)) != -1) {
 		switch (c) {
@@ -281,5 +279,15 @@ int main(int argc, char **argv)
 out:
 	vw_app_free(&a);
 	vw_model_free(m);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
+	if (!sshopt)
+		return fail("out of memory");
+	int rc = mcview_main(argc, argv, sshopt);
+	free(sshopt);
 	return rc;
 }

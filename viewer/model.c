@@ -23,6 +23,7 @@
 #include "../format/pcp-import.h"
 #include "model.h"
 #include "model-int.h"
+#include "phase.h"
 
 static const char *base_name(const char *p)
 {
@@ -252,6 +253,7 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
+	vw_phases_free(m->phases);
 	vw_model_cache_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
