@@ -455,6 +455,11 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	write_meta(im, label);
 	int i;
 	while (rc == MCZ_OK && (i = pcp_archive_earliest(im->a, im->na)) >= 0) {
+		if (pcp_import_stop) {
+			rc = MCZ_E_IO;
+			snprintf(err, errlen, "interrupted");
+			break;
+		}
 		pmUseContext(im->a[i].ctx);
 		rc = take_record(im, (size_t)i, im->a[i].next);
 		pcp_archive_advance(&im->a[i]);
@@ -467,7 +472,7 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		return rc;
 	}
 	rc = rc ? rc : crc;
-	if (rc)
+	if (rc && !pcp_import_stop)
 		snprintf(err, errlen, "%s: writing: %s%s%s", out_fd >= 0 ? "temporary file" : out_path,
 			 mcz_strerror(rc), *mcz_errdetail() ? ": " : "", mcz_errdetail());
 	return rc;

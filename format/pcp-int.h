@@ -13,6 +13,12 @@
 
 #include "pcp-import.h"
 
+#include <signal.h>
+
+/* Set (to the signal number) when SIGINT, SIGTERM or SIGHUP arrives during
+ * pcp_import(): the fetch and convert loops stop and clean up (pcp-import.c). */
+extern volatile sig_atomic_t pcp_import_stop;
+
 /* ---- pcp-map.c: open-addressing hash, uint64 key -> uint32 value ---------- */
 
 typedef struct pcp_map {
@@ -98,6 +104,12 @@ void pcp_ssh_cleanup(char *tmpdir);
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen);
+
+/* The same reading of the remote stream, over a buffer (tests, fuzzing):
+ * files go to localdir; returns MCZ_OK when the stream is complete and
+ * well-formed, else MCZ_E_CORRUPT with the reason in err. */
+int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
 
 /* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
 

@@ -107,7 +107,20 @@ const char *tool_common_usage(const char *cmd)
 		       "cumulative values recorded; a missing value is '-' (text), empty (CSV)\n"
 		       "or null (JSON).\n";
 	if (!strcmp(cmd, "import"))
-		return "usage: mcz import ARCHIVE -o FILE\n"
-		       "Convert a PCP archive (pmlogger) into a .mcz recording.\n";
+		return "usage: mcz import [options] ARCHIVE\n"
+		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"
+		       "metric and instance, values as stored by PCP, units scaled to SI.\n"
+		       "\n"
+		       "ARCHIVE is a PCP archive's base name, any of its files (x.0, x.0.xz,\n"
+		       "x.meta, x.index), a folder of archives, a pmafm folio, a comma-separated\n"
+		       "list, or ssh://[user@]host[:port]/path to fetch one with ssh.\n"
+		       "\n"
+		       "  -o, --output FILE      write FILE (default: the archive's base name + .mcz)\n"
+		       "  -m, --metrics PATTERN  only metrics matching these comma-separated globs,\n"
+		       "                         e.g. 'kernel.all.*,mem.util' (a name takes its subtree)\n"
+		       "      --ssh-option OPT   pass \"-o OPT\" to ssh (repeatable), e.g. Port=2222\n"
+		       "  -z, --level N          zstd level, 1 to 22 (default 9)\n"
+		       "  -q, --quiet            no progress line and no summary\n"
+		       "See mcz-import(1).\n";
 	return NULL;
 }

@@ -223,11 +223,13 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 		snprintf(buf, len, "no phases");
 		return;
 	}
+	const char *ps = ph->n == 1 ? "" : "s", *cs = ph->nclasses == 1 ? "" : "es";
 	if (ph->source == VW_PHASES_MARKS)
-		snprintf(buf, len, "%zu phases, %d classes (from marks)", ph->n, ph->nclasses);
+		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phases, %d classes (auto: %zu streams, penalty %g%s)", ph->n,
-			 ph->nclasses, ph->nused, ph->params.penalty, ph->from_cache ? ", cached" : "");
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %g%s)", ph->n,
+			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+			 ph->from_cache ? ", cached" : "");
 }
 
 static void json_str(FILE *f, const char *s)
@@ -308,7 +310,11 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	}
 	char title[256], cell[160];
 	vw_report_title(m, title, sizeof title);
-	fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
+	if (m->nfiles > 1)
+		fprintf(f, "# %s and %zu more file%s: %s\n", m->paths[0], m->nfiles - 1,
+			m->nfiles > 2 ? "s" : "", title);
+	else
+		fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
 	if (m->phases->source == VW_PHASES_AUTO)
 		fprintf(f, "# streams: %s\n", m->phases->used[0] ? m->phases->used : "(none)");
 	vw_report_table t;

@@ -6,7 +6,8 @@
  * Up/Down select a phase (m->phase_sel, shared with every view), n/p go to
  * the next/previous phase in time, s sorts by the next column (start
  * ascending, figures descending), m cycles the extra stream column through
- * the rows, Enter zooms the timeline to the phase and shows it.  Columns
+ * the rows, Enter zooms the timeline to the phase and shows it, ] and [
+ * ask for fewer or more phases (penalty x1.5, /1.5; re-detected at once).  Columns
  * that no phase has a value for are left out, and a line says which
  * streams were missing.  Drawing is a pure function of the model and this
  * view's state; the table's text is also what `mcview --report` prints
@@ -167,8 +168,22 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	}
 	default:
-		return VW_R_NONE;
+		break;
 	}
+	if ((in->key == '[' || in->key == ']') && m->phases->source == VW_PHASES_AUTO) {
+		/* fewer / more boundaries: re-detection on the kept coarse level */
+		vw_phase_params p = m->phases->params;
+		char err[128];
+		p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
+		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
+			snprintf(m->status, sizeof m->status, "%s", err);
+		else
+			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phases", p.penalty,
+				 vw_phases_count(m->phases));
+		s->seen = NULL;
+		return VW_R_REDRAW | VW_R_RECOMPUTE;
+	}
+	return VW_R_NONE;
 }
 
 static void phases_draw(vw_model *m, void *state, vw_canvas *c)
@@ -262,6 +277,7 @@ static const char *const phases_help[] = {
 	"Enter    zoom the timeline to the phase",
 	"s        sort by the next column",
 	"m        add a column: the mean of a stream (cycles)",
+	"[ ]      fewer / more phases (penalty x1.5 / /1.5)",
 	NULL,
 };
 

@@ -80,6 +80,9 @@ int main(int argc, char **argv)
 		t0 = now_ms();
 		vw_frame_draw(&a, c);
 		dt[i] = now_ms() - t0;
+		if (getenv("BENCH_VERBOSE"))
+			fprintf(stderr, "%-12s %9.2f ms  window %.3f s\n", walk[i], dt[i],
+				(double)(m->t1 - m->t0) / 1e9);
 	}
 	qsort(dt, n, sizeof *dt, cmp);
 	struct rusage ru;

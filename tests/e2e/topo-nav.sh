@@ -4,7 +4,7 @@
 # (child, sibling, parent), Enter zooms into a subtree and Backspace out, m
 # changes the colouring metric, L switches to the icicle and back, a narrow
 # terminal gets the icicle by itself, and q leaves the terminal as it was.
-# A file without topology says so instead of drawing nothing.
+# A file without topology, and a PCP archive, say so instead of drawing nothing.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -90,4 +90,14 @@ tmux_wait_for 'No topology in'
 tmux_expect 'recorded without one'
 tmux_keys q
 [ "$(tmux_wait_exit)" = 0 ] || tmux_fail "mcview did not exit 0"
+tmux_cmd kill-session -t t
+
+# A PCP archive (the pcp-testsuite's): no topology either, and it says why.
+A=/var/lib/pcp/testsuite/archives/19970807.09.54
+[ -f "$A.meta" ] || tmux_fail "$A is missing: scripts/install-deps.sh installs pcp-testsuite"
+tmux_start 100 30 "$B/mcview" --view topology "$A"
+tmux_wait_for 'No topology in' 10
+tmux_expect 'it is a PCP archive'
+tmux_keys q
+[ "$(tmux_wait_exit)" = 0 ] || tmux_fail "mcview did not exit 0 on the archive"
 echo ok
