@@ -429,12 +429,16 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%.1f", r.ticks ? (double)r.read_ns / (double)r.ticks / 1e3 : 0.0);
 	mcz_writer_meta(r.w, "tick_read_us", num);
 	int crc = mcz_writer_close(r.w);
+	int cerr = errno;
 	r.w = NULL;
 	if (!o->quiet)
 		mcrec_status(&r, 1);
+	/* Close is error-free when the writer already failed and said so. */
 	if (crc != MCZ_OK && rc == MCZ_OK)
-		fprintf(stderr, "mcrec: %s: closing: %s (the file opens with what was written)\n",
-			r.path, mcz_strerror(crc));
+		fprintf(stderr, "mcrec: %s: %s while closing; the file opens with what was written "
+			"(see mcz check)\n", r.path,
+			crc == MCZ_E_NOSPC || (crc == MCZ_E_IO && cerr == ENOSPC) ? "disk full"
+										 : mcz_strerror(crc));
 	rec_spool_free(r.sp);
 	rec_sourceset_free(&r.ss);
 	return rec_launch_status(r.wstatus);
