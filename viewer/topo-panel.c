@@ -106,6 +106,8 @@ int topo_panel_draw(vw_canvas *c, int x, int y, int w, int h, const topo_panel_i
 		}
 		double v = cur ? cur[i] : NAN;
 		topo_tree_label(t, (int32_t)i, 0, lab, sizeof lab);
+		if ((int)strlen(lab) > namew) /* "GPU#4 NVIDIA H100 ..." -> "G4" */
+			topo_tree_label(t, (int32_t)i, 1, lab, sizeof lab);
 		vw_canvas_text(c, x, row, namew, VW_C_LABEL, 0, lab);
 		vw_fmt_si(val, sizeof val, v, unit);
 		vw_canvas_text(c, x + namew + 1 + valw - (int)strlen(val), row, valw, VW_C_VALUE, 0,
