@@ -69,21 +69,7 @@ static int perf_open_attr(const src_perf_ev *ev, pid_t pid, int cpu, int enable_
 			  int group_fd, int group)
 {
 	struct perf_event_attr a;
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = ev->type;
-	a.config = ev->config;
-	a.config1 = ev->config1;
-	a.config2 = ev->config2;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (group)
-		a.read_format |= PERF_FORMAT_GROUP;
-	if (pid > 0) {
-		a.inherit = 1;
-		/* In a group only the leader waits for exec; members follow it. */
-		a.disabled = enable_on_exec && group_fd < 0;
-		a.enable_on_exec = enable_on_exec && group_fd < 0;
-	}
+	src_perf_event_attr(ev, pid > 0, enable_on_exec, group_fd < 0, group, &a);
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
