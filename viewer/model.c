@@ -255,6 +255,7 @@ void vw_model_free(vw_model *m)
 		return;
 	vw_phases_free(m->phases);
 	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);
