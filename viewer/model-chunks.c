@@ -10,7 +10,9 @@
  * envelope is exact to chunk resolution, and nothing is decoded.  The
  * per-chunk summaries of a stream are read once (one mcz_summary over the
  * whole file with buckets a little wider than a chunk) and kept.  When the
- * window holds only a few chunks, columns are exact again (mcz_summary).
+ * window holds only a few chunks, columns are exact again: from mcz_summary
+ * on a small recording, and on a large one from raw samples (mcz_read) kept
+ * around the window, so pans and zooms near it decode nothing again.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,9 +26,17 @@
 #define EXACT_CHUNKS 3
 #define DECODE_BUDGET 512
 
+/* Raw samples of one stream around the window (deep zoom). */
+typedef struct raw_ent {
+	int64_t a, b;      /* file time covered: [a, b) */
+	int have;
+	mcz_series s;
+} raw_ent;
+
 struct vw_chunk_cache {
 	mcz_bucket **per;  /* per stream: summaries about one chunk each, or NULL */
 	size_t *n;
+	raw_ent *raw;      /* per stream */
 };
 
 void vw_model_chunks_free(vw_model *m)
@@ -34,10 +44,13 @@ void vw_model_chunks_free(vw_model *m)
 	struct vw_chunk_cache *k = m->chunks;
 	if (!k)
 		return;
-	for (size_t i = 0; i < m->nstreams; i++)
+	for (size_t i = 0; i < m->nstreams; i++) {
 		free(k->per[i]);
+		mcz_series_free(&k->raw[i].s);
+	}
 	free(k->per);
 	free(k->n);
+	free(k->raw);
 	free(k);
 	m->chunks = NULL;
 }
@@ -51,20 +64,30 @@ static int64_t chunk_span(const vw_model *m, size_t stream)
 	return (fi->t_last - fi->t_first) / (int64_t)fi->nchunks;
 }
 
-static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
+static struct vw_chunk_cache *cache(vw_model *m)
 {
 	if (!m->chunks) {
 		struct vw_chunk_cache *k = calloc(1, sizeof *k);
 		if (!k || !(k->per = calloc(m->nstreams, sizeof *k->per)) ||
-		    !(k->n = calloc(m->nstreams, sizeof *k->n))) {
-			if (k)
+		    !(k->n = calloc(m->nstreams, sizeof *k->n)) ||
+		    !(k->raw = calloc(m->nstreams, sizeof *k->raw))) {
+			if (k) {
 				free(k->per);
+				free(k->n);
+			}
 			free(k);
 			return NULL;
 		}
 		m->chunks = k;
 	}
-	struct vw_chunk_cache *k = m->chunks;
+	return m->chunks;
+}
+
+static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
+{
+	struct vw_chunk_cache *k = cache(m);
+	if (!k)
+		return NULL;
 	if (!k->per[stream]) {
 		const vw_stream *s = &m->streams[stream];
 		const mcz_file_info *fi = mcz_info(s->file);
@@ -125,6 +148,73 @@ static size_t first_at(const mcz_bucket *cb, size_t n, int64_t a)
 	return lo;
 }
 
+/* Deep zoom: the window's columns from raw samples kept around it, so the
+ * pans and zooms that stay near it decode nothing again.  The statistics
+ * are mcz_summary's, per sample: a counter's rate over the interval since
+ * the previous present sample, a gauge's value. */
+static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
+	struct vw_chunk_cache *k = cache(m);
+	if (!k)
+		return -1;
+	const vw_stream *st = &m->streams[stream];
+	int64_t off = m->offsets[st->file_index], a = m->t0 - off, b = m->t1 - off;
+	raw_ent *e = &k->raw[stream];
+	if (!e->have || a < e->a || b > e->b) {
+		mcz_series_free(&e->s);
+		e->have = 0;
+		/* Room for pans of half the window, and the sample before it. */
+		int64_t margin = (b - a) / 2 + 2 * vw_model_interval(m, stream);
+		e->a = a - margin;
+		e->b = b + margin;
+		if (mcz_read(st->file, st->id, e->a, e->b, &e->s) != MCZ_OK)
+			return -1;
+		e->have = 1;
+	}
+	const mcz_series *s = &e->s;
+	const mcz_stream_desc *d = st->desc;
+	int counter = d->kind == MCZ_COUNTER;
+	mcz_bucket *mb = calloc(n, sizeof *mb);
+	if (!mb)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		mb[i] = (mcz_bucket){NAN, NAN, 0, 0, 0, 0};
+	double w = (double)(b - a);
+	long prev = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->present[i])
+			continue;
+		int64_t t = s->t[i];
+		double x;
+		if (counter)
+			x = prev >= 0 && t > s->t[prev]
+				    ? (double)s->delta[i] * 1e9 / (double)(t - s->t[prev])
+				    : NAN;
+		else
+			x = d->type == MCZ_F64	 ? s->v[i].f
+			    : d->type == MCZ_I64 ? (double)s->v[i].i
+						 : (double)s->v[i].u;
+		prev = (long)i;
+		if (t < a || t >= b)
+			continue;
+		size_t j = (size_t)((double)(t - a) * (double)n / w);
+		mcz_bucket *o = &mb[j < n ? j : n - 1];
+		if (o->count == 0)
+			o->first = t;
+		o->last = t;
+		o->count++;
+		o->sum += counter ? (double)s->delta[i] : (isnan(x) ? 0 : x);
+		if (!isnan(x)) {
+			o->min = isnan(o->min) || x < o->min ? x : o->min;
+			o->max = isnan(o->max) || x > o->max ? x : o->max;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		vw_model_bucket_convert(d, &mb[i], &out[i]);
+	free(mb);
+	return 0;
+}
+
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
 	int64_t span = chunk_span(m, stream), w = m->t1 - m->t0;
@@ -132,8 +222,12 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 	size_t nc;
 	const mcz_bucket *cb;
 	double chunks = (double)w / (double)(span ? span : 1);
-	if (span == 0 || colw >= (double)span || chunks <= EXACT_CHUNKS ||
-	    chunks * (double)m->nstreams <= DECODE_BUDGET || !(cb = chunk_sums(m, stream, &nc)))
+	int big = chunks * (double)m->nstreams > DECODE_BUDGET;
+	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET &&
+	    raw_buckets(m, stream, n, out) == 0)
+		return 0;
+	if (span == 0 || colw >= (double)span || chunks <= EXACT_CHUNKS || !big ||
+	    !(cb = chunk_sums(m, stream, &nc)))
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	const vw_stream *s = &m->streams[stream];
 	int64_t off = m->offsets[s->file_index];
