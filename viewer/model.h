@@ -110,6 +110,12 @@ typedef struct vw_model {
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
 void vw_model_free(vw_model *m);
+/* Reopen the files if one changed on disk since it was opened (an aux block
+ * appended, e.g. the phase cache): a reader maps its file and reads its
+ * index lazily, so an append under it would leave it reading the new bytes.
+ * Rows, groups, window and phases stay.  Returns 1 reopened, 0 unchanged,
+ * -1 on error (the old readers are kept). */
+int vw_model_refresh(vw_model *m);
 
 /* Window operations; all clamp to [t_min, t_max]. */
 void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */
