@@ -67,7 +67,8 @@ typedef struct imp {
 	size_t ntopo;
 	char skipped[SKIPPED_LIST];
 	int64_t t_lo, t_hi;
-	struct timespec last_progress;
+	struct timespec last_progress; /* the first line comes 250 ms after the start */
+	const char *label;             /* the source's last name, for progress lines */
 } imp;
 
 static int grow_streams(imp *im, size_t need)
@@ -331,7 +332,7 @@ static void progress(imp *im, int64_t t)
 	double span = (double)(im->t_hi - im->t_lo);
 	int pct = span > 0 ? (int)(100.0 * (double)(t - im->t_lo) / span) : 0;
 	char line[160];
-	snprintf(line, sizeof line, "importing PCP archive: %3d%%  %llu records, %llu values",
+	snprintf(line, sizeof line, "importing %.80s: %3d%%  %llu records, %llu values", im->label,
 		 pct < 0 ? 0 : pct > 100 ? 100 : pct, (unsigned long long)im->st->records,
 		 (unsigned long long)im->st->values);
 	im->o->progress(im->o->progress_arg, line, 0);
@@ -465,6 +466,9 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		im->multihost |= strcmp(im->a[i].host, im->a[0].host) != 0;
 	}
 	im->t_lo = im->row_t = im->epoch;
+	clock_gettime(CLOCK_MONOTONIC, &im->last_progress);
+	const char *slash = strrchr(label, '/');
+	im->label = slash && slash[1] ? slash + 1 : label;
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = im->epoch;
 	wo.chunk_ns = 0; /* PCP intervals are seconds to minutes: cut chunks by rows only */
