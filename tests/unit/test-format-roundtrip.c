@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -504,6 +505,13 @@ static void test_writer_rules(void **state)
 	assert_int_equal(mcz_writer_append(w, 10, &v, NULL), MCZ_E_ARG); /* not increasing */
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	assert_int_equal(mcz_writer_open(&w, "/nonexistent-dir/x.mcz", NULL), MCZ_E_IO);
+	/* a full disk: /dev/full refuses every write with ENOSPC */
+	if (access("/dev/full", W_OK) == 0) {
+		int fd = open("/dev/full", O_WRONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(mcz_writer_open_fd(&w, fd, NULL), MCZ_E_NOSPC);
+		close(fd);
+	}
 	unlink(rt_tmp());
 }
 
