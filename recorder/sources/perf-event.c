@@ -288,6 +288,25 @@ int src_perf_event_parse(const char *name, const char *sysfs_root, src_perf_ev *
 	return -1;
 }
 
+void src_perf_event_attr(const src_perf_ev *ev, int task, int enable_on_exec, int leader,
+			 int group, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = ev->type;
+	a->config = ev->config;
+	a->config1 = ev->config1;
+	a->config2 = ev->config2;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (group)
+		a->read_format |= PERF_FORMAT_GROUP;
+	if (task) {
+		a->inherit = 1;
+		a->disabled = enable_on_exec && leader;
+		a->enable_on_exec = enable_on_exec && leader;
+	}
+}
+
 int src_perf_event_imc(const char *sysfs_root, src_perf_ev *rd, src_perf_ev *wr, int max)
 {
 	static const struct {

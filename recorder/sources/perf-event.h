@@ -39,6 +39,15 @@ const src_perf_ev *src_perf_event_defaults(int *n);
 int src_perf_event_parse(const char *name, const char *sysfs_root, src_perf_ev *ev, char *err,
 			 int errlen);
 
+/* What the perf source asks the kernel for (perf_event_open's attr): the
+ * event, time enabled/running in every read (multiplexing), the group's
+ * values in one read when `group`; counting a task (`task`): inherit to its
+ * threads and children, and, when enable_on_exec, only the group leader
+ * waits disabled for the exec (members follow their leader). */
+struct perf_event_attr;
+void src_perf_event_attr(const src_perf_ev *ev, int task, int enable_on_exec, int leader,
+			 int group, struct perf_event_attr *a);
+
 /* The memory-controller read/write events of this machine, if the kernel
  * exposes them (Intel uncore_imc_*, AMD amd_umc_*): up to max of each;
  * returns how many boxes were found (0: none). */

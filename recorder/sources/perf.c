@@ -56,24 +56,81 @@ struct perf_priv {
 	struct perf_stream *st;
 	int nst;
 	int ncpus, system_wide;
+	/* Software events of one CPU form a group read with one read(2):
+	 * per CPU the leader's fd, and the raw indexes of its members. */
+	int ngrp, grpn;           /* groups, members per group */
+	int *grp_leader;          /* [ngrp] */
+	int *grp_idx;             /* [ngrp * grpn] raw index of each member */
+	uint8_t *grouped;         /* [nfd] 1: read through its group */
+	uint64_t *grpbuf;
 };
+
+static int perf_open_attr(const src_perf_ev *ev, pid_t pid, int cpu, int enable_on_exec,
+			  int group_fd, int group)
+{
+	struct perf_event_attr a;
+	src_perf_event_attr(ev, pid > 0, enable_on_exec, group_fd < 0, group, &a);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
 
 static int perf_open(const src_perf_ev *ev, pid_t pid, int cpu, int enable_on_exec)
 {
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = ev->type;
-	a.config = ev->config;
-	a.config1 = ev->config1;
-	a.config2 = ev->config2;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (pid > 0) {
-		a.inherit = 1;
-		a.disabled = enable_on_exec;
-		a.enable_on_exec = enable_on_exec;
+	return perf_open_attr(ev, pid, cpu, enable_on_exec, -1, 0);
+}
+
+/* Software events never compete for PMU counters, so grouping them cannot
+ * stop them counting: one read per CPU instead of one per event.  Hardware
+ * events stay apart (a group larger than the counters would never count). */
+static int perf_groupable(const struct perf_priv *p, const struct perf_want *w)
+{
+	return !w->ev.hw && !w->ev.uncore && !w->mem && w->ev.type == PERF_TYPE_SOFTWARE &&
+	       w->nfd == p->ncpus;
+}
+
+/* Open the software events as one group per CPU; 0, or -1 (errno set) to
+ * fall back to single events. */
+static int perf_open_groups(struct perf_priv *p, const int *cpus, pid_t pid, int eoe)
+{
+	int nmem = 0;
+	for (int i = 0; i < p->nwant; i++)
+		nmem += perf_groupable(p, &p->want[i]);
+	if (nmem < 2)
+		return 0;
+	p->grpn = nmem;
+	p->ngrp = p->ncpus;
+	p->grp_leader = malloc(sizeof *p->grp_leader * (size_t)p->ngrp);
+	p->grp_idx = malloc(sizeof *p->grp_idx * (size_t)(p->ngrp * nmem));
+	p->grouped = calloc((size_t)p->nfd, 1);
+	p->grpbuf = malloc(sizeof *p->grpbuf * (size_t)(3 + nmem));
+	if (!p->grp_leader || !p->grp_idx || !p->grouped || !p->grpbuf)
+		return -1;
+	for (int k = 0; k < p->ngrp; k++) {
+		int m = 0, leader = -1;
+		for (int i = 0; i < p->nwant; i++) {
+			struct perf_want *w = &p->want[i];
+			if (!perf_groupable(p, w))
+				continue;
+			int fd = perf_open_attr(&w->ev, pid, cpus[k], eoe, leader, 1);
+			if (fd < 0)
+				return -1;
+			if (leader < 0)
+				leader = fd;
+			p->fd[w->fd_first + k] = fd;
+			p->grouped[w->fd_first + k] = 1;
+			p->grp_idx[k * nmem + m++] = w->fd_first + k;
+		}
+		p->grp_leader[k] = leader;
 	}
-	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return 0;
+}
+
+static void perf_close_all(struct perf_priv *p)
+{
+	for (int i = 0; p && i < p->nfd; i++)
+		if (p->fd[i] >= 0)
+			close(p->fd[i]), p->fd[i] = -1;
+	if (p)
+		p->ngrp = 0;
 }
 
 /* Why an open failed, for the user, and what to do. */
@@ -358,11 +415,20 @@ static int src_perf_start(rec_source *s, const rec_ctx *c)
 {
 	struct perf_priv *p = s->priv;
 	static int cpus[SRC_PERF_MAXCPU];
+	int sw_all = p->system_wide || !c->child;
+	perf_cpus(p, &(struct perf_want){0}, cpus);
+	if (perf_open_groups(p, cpus, sw_all ? -1 : c->child, !sw_all) != 0) {
+		perf_close_all(p); /* a kernel refusing groups: one fd per event */
+		free(p->grouped);
+		p->grouped = NULL;
+	}
 	for (int i = 0; i < p->nwant; i++) {
 		struct perf_want *w = &p->want[i];
 		int n = perf_cpus(p, w, cpus);
-		int sw = p->system_wide || w->ev.uncore || !c->child;
+		int sw = sw_all || w->ev.uncore;
 		for (int k = 0; k < n; k++) {
+			if (p->fd[w->fd_first + k] >= 0)
+				continue; /* opened in a group */
 			int fd = perf_open(&w->ev, sw ? -1 : c->child, cpus[k], !sw);
 			if (fd < 0) {
 				char why[256], fix[256];
@@ -399,8 +465,22 @@ static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct perf_priv *p = s->priv;
 	for (int i = 0; i < p->nfd; i++)
-		if (p->fd[i] < 0 || read(p->fd[i], p->raw[i], sizeof p->raw[i]) != (ssize_t)sizeof p->raw[i])
+		if (p->grouped && p->grouped[i])
+			continue;
+		else if (p->fd[i] < 0 || read(p->fd[i], p->raw[i], sizeof p->raw[i]) != (ssize_t)sizeof p->raw[i])
 			p->raw[i][0] = p->raw[i][1] = p->raw[i][2] = UINT64_MAX;
+	/* Group layout: nr, time enabled, time running, then one value each. */
+	ssize_t glen = (ssize_t)(sizeof *p->grpbuf * (size_t)(3 + p->grpn));
+	for (int k = 0; k < p->ngrp; k++) {
+		int ok = read(p->grp_leader[k], p->grpbuf, (size_t)glen) == glen &&
+			 p->grpbuf[0] == (uint64_t)p->grpn;
+		for (int j = 0; j < p->grpn; j++) {
+			uint64_t *r = p->raw[p->grp_idx[k * p->grpn + j]];
+			r[0] = ok ? p->grpbuf[3 + j] : UINT64_MAX;
+			r[1] = ok ? p->grpbuf[1] : UINT64_MAX;
+			r[2] = ok ? p->grpbuf[2] : UINT64_MAX;
+		}
+	}
 	for (int i = 0; i < p->nwant; i++)
 		p->factor[i] = perf_factor(p, &p->want[i], p->want[i].nfd);
 	for (int k = 0; k < p->nst; k++) {
@@ -428,10 +508,7 @@ static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 
 static void src_perf_stop(rec_source *s)
 {
-	struct perf_priv *p = s->priv;
-	for (int i = 0; p && i < p->nfd; i++)
-		if (p->fd[i] >= 0)
-			close(p->fd[i]), p->fd[i] = -1;
+	perf_close_all(s->priv);
 }
 
 static void src_perf_free(rec_source *s)
@@ -441,6 +518,7 @@ static void src_perf_free(rec_source *s)
 		return;
 	src_perf_stop(s);
 	free(p->fd);
+	free(p->grp_leader), free(p->grp_idx), free(p->grouped), free(p->grpbuf);
 	free(p->raw);
 	free(p->factor);
 	free(p->st);

@@ -3,7 +3,7 @@
  * it: sources set up as for `mcrec -g all` on this process, then read()
  * timed one source at a time.  Printed as a table by bench-rec-tick.sh.
  *
- *   rec-tick [TICKS]      (default 2000) */
+ *   rec-tick [TICKS [mcrec options...]]   (default 2000 ticks, -g all) */
 #include "../../recorder/rec.h"
 
 #include <stdlib.h>
@@ -20,13 +20,21 @@ int main(int argc, char **argv)
 {
 	int ticks = argc > 1 ? atoi(argv[1]) : 2000;
 	rec_options o;
-	char *av[] = {"rec-tick", "-q", "--", "true", NULL};
+	char *av[64] = {"rec-tick", "-q"};
+	int ac = 2;
 	char err[512];
 	rec_sourceset ss;
 	rec_ctx base;
 	if (ticks < 10)
 		ticks = 10;
-	rec_options_parse(4, av, &o, err, sizeof err);
+	for (int i = 2; i < argc && ac < 60; i++)
+		av[ac++] = argv[i];
+	av[ac++] = "--";
+	av[ac++] = "true";
+	if (rec_options_parse(ac, av, &o, err, sizeof err)) {
+		fprintf(stderr, "rec-tick: %s\n", err);
+		return 2;
+	}
 	o.interval_ns = 10000000;
 	mcrec_context(&o, &base, NULL);
 	if (rec_sourceset_open(&ss, &o, &base, 0, err, sizeof err) ||

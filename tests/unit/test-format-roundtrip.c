@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -426,6 +427,68 @@ static void test_append_aux(void **state)
 	rt_free(&m);
 }
 
+/* Identical columns are stored once (codec SAME) and still read back as
+ * themselves; a constant column (codec CONST) too. */
+static void test_duplicate_and_constant_columns(void **state)
+{
+	mcz_writer *w;
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.chunk_rows = 100;
+	assert_int_equal(mcz_writer_open(&w, rt_tmp(), &o), MCZ_OK);
+	static const uint8_t kinds[6][2] = {{MCZ_GAUGE, MCZ_U64}, {MCZ_COUNTER, MCZ_U64},
+					    {MCZ_GAUGE, MCZ_I64}, {MCZ_COUNTER, MCZ_U64},
+					    {MCZ_GAUGE, MCZ_F64}, {MCZ_GAUGE, MCZ_F64}};
+	for (int s = 0; s < 6; s++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		d.name = "dup";
+		d.kind = kinds[s][0];
+		d.type = kinds[s][1];
+		assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	}
+	mcz_value v[6];
+	for (int r = 0; r < 1000; r++) {
+		uint64_t x = rt_rand() % 100000;
+		v[0].u = x;           /* gauge */
+		v[1].u = x * 7 + (uint64_t)r * 1000000; /* counter */
+		v[2].u = x;           /* same bytes as 0: an I64 gauge */
+		v[3].u = v[1].u;      /* same as 1 */
+		v[4].f = 2.5;         /* constant */
+		v[5].f = 2.5;         /* constant, same as 4 */
+		assert_int_equal(mcz_writer_append(w, r * 1000 + 1, v, NULL), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, rt_tmp(), MCZ_OPEN_VERIFY), MCZ_OK);
+	mcz_series a, b;
+	static const int pairs[3][2] = {{0, 2}, {1, 3}, {4, 5}};
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(mcz_read(r, (uint32_t)pairs[k][0], INT64_MIN, INT64_MAX, &a), MCZ_OK);
+		assert_int_equal(mcz_read(r, (uint32_t)pairs[k][1], INT64_MIN, INT64_MAX, &b), MCZ_OK);
+		assert_int_equal(a.n, 1000);
+		assert_int_equal(b.n, 1000);
+		assert_memory_equal(a.v, b.v, 1000 * sizeof *a.v);
+		mcz_series_free(&a);
+		mcz_series_free(&b);
+	}
+	assert_int_equal(mcz_read(r, 1, INT64_MIN, INT64_MAX, &a), MCZ_OK);
+	assert_int_equal(mcz_read(r, 0, INT64_MIN, INT64_MAX, &b), MCZ_OK);
+	for (size_t i = 0; i < 1000; i++) {
+		assert_true(b.v[i].u * 7 + i * 1000000 == a.v[i].u);
+		assert_true(a.delta[i] == (i ? a.v[i].u - a.v[i - 1].u : 0));
+	}
+	mcz_series_free(&a);
+	mcz_series_free(&b);
+	assert_int_equal(mcz_read(r, 4, INT64_MIN, INT64_MAX, &a), MCZ_OK);
+	for (size_t i = 0; i < 1000; i++)
+		assert_true(a.v[i].f == 2.5);
+	mcz_series_free(&a);
+	mcz_close(r);
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(rt_tmp(), &rep), MCZ_OK);
+	assert_string_equal(rep.first_problem, "");
+	unlink(rt_tmp());
+}
+
 static void test_writer_rules(void **state)
 {
 	mcz_writer *w;
@@ -442,6 +505,13 @@ static void test_writer_rules(void **state)
 	assert_int_equal(mcz_writer_append(w, 10, &v, NULL), MCZ_E_ARG); /* not increasing */
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	assert_int_equal(mcz_writer_open(&w, "/nonexistent-dir/x.mcz", NULL), MCZ_E_IO);
+	/* a full disk: /dev/full refuses every write with ENOSPC */
+	if (access("/dev/full", W_OK) == 0) {
+		int fd = open("/dev/full", O_WRONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(mcz_writer_open_fd(&w, fd, NULL), MCZ_E_NOSPC);
+		close(fd);
+	}
 	unlink(rt_tmp());
 }
 
@@ -451,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind),    cmocka_unit_test(test_one_stream_no_missing),
 		cmocka_unit_test(test_empty_recording), cmocka_unit_test(test_10000_streams),
 		cmocka_unit_test(test_append_aux),    cmocka_unit_test(test_writer_rules),
+		cmocka_unit_test(test_duplicate_and_constant_columns),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	unlink(rt_tmp());
