@@ -502,6 +502,12 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		snprintf(err, errlen, "%s", im->st->warning);
 		return rc;
 	}
+	if (rc == MCZ_OK && im->st->metrics == 0 && im->st->filtered > 0) {
+		snprintf(err, errlen, "%s: no metric matches --metrics '%s' (%llu metrics logged)",
+			 label, im->o->metrics,
+			 (unsigned long long)(im->st->filtered + im->st->skipped_metrics));
+		return MCZ_E_NOTFOUND;
+	}
 	rc = rc ? rc : crc;
 	if (rc && !pcp_import_stop)
 		snprintf(err, errlen, "%s: writing: %s%s%s", out_fd >= 0 ? "temporary file" : out_path,
