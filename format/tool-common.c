@@ -17,7 +17,11 @@ void tool_common_error(const char *cmd, const char *path, int err)
 		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
 		return;
 	}
-	fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "", d);
+	if (err == MCZ_E_ISDIR && *d) /* the detail says it whole: "a directory, not a recording" */
+		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, d);
+	else
+		fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "",
+			d);
 }
 
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
