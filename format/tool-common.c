@@ -17,8 +17,8 @@ void tool_common_error(const char *cmd, const char *path, int err)
 		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
 		return;
 	}
-	if (err == MCZ_E_ISDIR && *d) /* the detail says it whole: "a directory, not a recording" */
-		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, d);
+	if (err == MCZ_E_ISDIR) /* not "is a directory: a directory, not a recording" */
+		fprintf(stderr, "mcz %s: %s: %s, not a recording\n", cmd, path, mcz_strerror(err));
 	else
 		fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "",
 			d);

@@ -9,7 +9,8 @@
 #    "phases not cached: FILE is read-only" on every open; now nothing;
 #  - mcz dump --from 5 --to 2 printed an empty table with exit 0 (mcview
 #    --window refuses the same range); mcz on a directory said "is a
-#    directory: a directory, not a recording".
+#    directory: a directory, not a recording" (now "is a directory, not a
+#    recording").
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}
@@ -65,7 +66,7 @@ grep -qx "mcz dump: --from 5 is not before --to 2" "$T/e" || fail "dump range: $
 [ -s "$T/d" ] && fail "dump range printed a table"
 "$B"/mcz check "$T" 2>"$T/e"
 [ $? = 1 ] || fail "check DIR: exit not 1"
-grep -qx "mcz check: $T: a directory, not a recording" "$T/e" || fail "check DIR: $(cat "$T/e")"
+grep -qx "mcz check: $T: is a directory, not a recording" "$T/e" || fail "check DIR: $(cat "$T/e")"
 
 [ $bad -eq 0 ] && echo "open messages: ok"
 exit $bad
