@@ -153,6 +153,15 @@ fuzz: $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
 build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^
+# The topology view's tree, layout and raster are viewer code too.
+build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/topo-tree.c viewer/topo-layout.c \
+		viewer/topo-render.c viewer/canvas.c
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lm
+# The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.
+build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)

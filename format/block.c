@@ -11,6 +11,7 @@
  */
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "internal.h"
 
@@ -124,5 +125,68 @@ int mcz_block_parse_trailer(const uint8_t *p, uint64_t *index_off)
 	if (mcz_cur_le32(p + 12) != mcz_block_crc(p, 12) || mcz_cur_le32(p + 8) != 0)
 		return MCZ_E_CORRUPT;
 	*index_off = mcz_cur_le64(p);
+	return 0;
+}
+
+int mcz_block_small(uint16_t type)
+{
+	return type == MCZ_BT_META || type == MCZ_BT_TOPO || type == MCZ_BT_STREAMS ||
+	       type == MCZ_BT_MARKS;
+}
+
+int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)
+{
+	out->len = 0;
+	if (body->err)
+		return body->err;
+	size_t bound = ZSTD_compressBound(body->len);
+	if (!cx->zc && !(cx->zc = ZSTD_createCCtx()))
+		return MCZ_E_NOMEM;
+	if (mcz_buf_reserve(out, 12 + bound))
+		return MCZ_E_NOMEM;
+	mcz_buf_u8(out, 1);
+	mcz_buf_uv(out, body->len);
+	size_t z = ZSTD_compressCCtx(cx->zc, out->p + out->len, out->cap - out->len, body->p,
+				     body->len, 19);
+	if (!ZSTD_isError(z) && z + out->len < body->len + 1) {
+		out->len += z;
+		return 0;
+	}
+	out->len = 0;
+	mcz_buf_u8(out, 0);
+	mcz_buf_put(out, body->p, body->len);
+	return out->err;
+}
+
+int mcz_block_unpack(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
+		     const uint8_t **body, size_t *blen)
+{
+	mcz_cur c = mcz_cur_make(p, len);
+	uint8_t packing = mcz_cur_u8(&c);
+	if (c.err || packing > 1)
+		return MCZ_E_CORRUPT;
+	if (packing == 0) {
+		*body = c.p;
+		*blen = mcz_cur_left(&c);
+		return 0;
+	}
+	uint64_t rl = mcz_cur_uv(&c);
+	size_t cl = mcz_cur_left(&c);
+	/* "A packed body may not be longer than 256 times its compressed size
+	 * plus 65536 bytes." */
+	if (c.err || rl > 256 * (uint64_t)cl + 65536)
+		return MCZ_E_CORRUPT;
+	if (ZSTD_getFrameContentSize(c.p, cl) != rl)
+		return MCZ_E_CORRUPT;
+	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+		return MCZ_E_NOMEM;
+	tmp->len = 0;
+	if (mcz_buf_reserve(tmp, (size_t)rl + 1))
+		return MCZ_E_NOMEM;
+	size_t z = ZSTD_decompressDCtx(cx->zd, tmp->p, (size_t)rl, c.p, cl);
+	if (ZSTD_isError(z) || z != rl)
+		return MCZ_E_CORRUPT;
+	*body = tmp->p;
+	*blen = (size_t)rl;
 	return 0;
 }

@@ -8,9 +8,10 @@
  *     mcz_chunk_encode(&cx, &payload, t, n, descs, cols, nstreams, prev, sums);
  *     mcz_chunk_info ci;
  *     if (mcz_chunk_parse(payload, len, &ci) == 0 && mcz_chunk_col(&ci, 1 + s, &p, &l) == 0)
- *         mcz_codec_get_col(&cx, p, l, desc, ci.nrows, v, delta, present, NULL);
+ *         mcz_codec_get_col(&cx, p, l, desc, t, ci.nrows, v, delta, present, NULL);
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "chunk.h"
@@ -26,12 +27,49 @@ int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n
 	size_t at = 0;
 	mcz_codec_put_time(cx, &body, t, n);
 	lens[0] = body.len;
+	/* identical columns (PCP's mem.freemem and mem.util.free...) are
+	 * stored once: a table of column hashes finds earlier equal bytes */
+	size_t tsize = 16;
+	while (tsize < 2 * nstreams)
+		tsize *= 2;
+	uint32_t *table = calloc(tsize, sizeof *table); /* 1 + stream, 0 empty */
+	size_t *start = malloc((nstreams + 1) * sizeof *start);
+	if (!table || !start) {
+		free(table);
+		free(start);
+		free(lens);
+		return MCZ_E_NOMEM;
+	}
 	for (size_t s = 0; s < nstreams; s++) {
 		at = body.len;
 		mcz_codec_put_col(cx, &body, &descs[s], t, cols[s].v, cols[s].present, n, &prev[s],
 				  &sums[s]);
+		start[s] = at;
 		lens[s + 1] = body.len - at;
+		if (body.err || lens[s + 1] < 8)
+			continue;
+		uint64_t h = 1469598103934665603ull;
+		for (size_t i = at; i < body.len; i++)
+			h = (h ^ body.p[i]) * 1099511628211ull;
+		size_t slot = (size_t)h & (tsize - 1);
+		for (; table[slot]; slot = (slot + 1) & (tsize - 1)) {
+			size_t o = table[slot] - 1;
+			if (lens[o + 1] == lens[s + 1] &&
+			    !memcmp(body.p + start[o], body.p + at, lens[s + 1])) {
+				body.len = at; /* a SAME column instead */
+				mcz_buf_u8(&body, MCZ_CODEC_SAME);
+				mcz_buf_u8(&body, 0);
+				mcz_buf_uv(&body, 0);
+				mcz_buf_uv(&body, o);
+				lens[s + 1] = body.len - at;
+				break;
+			}
+		}
+		if (!table[slot] && lens[s + 1] >= 8 && body.p[at] != MCZ_CODEC_SAME)
+			table[slot] = (uint32_t)s + 1;
 	}
+	free(table);
+	free(start);
 	mcz_buf_uv(out, n);
 	mcz_buf_uv(out, nstreams);
 	mcz_buf_sv(out, t[0]);
@@ -88,7 +126,7 @@ int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
 	return 0;
 }
 
-int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, size_t *len)
+int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, size_t *len)
 {
 	*p = NULL;
 	*len = 0;
@@ -103,5 +141,26 @@ int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, siz
 		return MCZ_E_CORRUPT;
 	*p = ci->cols + off;
 	*len = l;
+	return 0;
+}
+
+int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, size_t *len)
+{
+	int rc = mcz_chunk_col_raw(ci, col, p, len);
+	if (rc || *len == 0 || (*p)[0] != MCZ_CODEC_SAME)
+		return rc;
+	/* "A SAME column: codec 11, flags 0, rawlen 0, then a varint: the id of
+	 * an earlier stream of the chunk whose column is not SAME; it decodes as
+	 * that column's bytes would." */
+	mcz_cur c = mcz_cur_make(*p, *len);
+	mcz_cur_u8(&c);
+	uint8_t flags = mcz_cur_u8(&c);
+	uint64_t rl = mcz_cur_uv(&c), ref = mcz_cur_uv(&c);
+	if (c.err || flags || rl || mcz_cur_left(&c) || col == 0 || ref + 1 >= col)
+		return MCZ_E_CORRUPT;
+	if ((rc = mcz_chunk_col_raw(ci, (uint32_t)ref + 1, p, len)))
+		return rc;
+	if (*len == 0 || (*p)[0] == MCZ_CODEC_SAME)
+		return MCZ_E_CORRUPT;
 	return 0;
 }

@@ -21,7 +21,7 @@
  *     mcz_codec_ctx cx = {.level = 3};
  *     mcz_codec_put_time(&cx, &out, t, n);
  *     mcz_codec_put_col(&cx, &out, desc, t, v, present, n, &prev, &sum);
- *     mcz_codec_get_col(&cx, p, len, desc, n, v, delta, present, NULL);
+ *     mcz_codec_get_col(&cx, p, len, desc, t, n, v, delta, present, NULL);
  *     mcz_codec_ctx_free(&cx);
  */
 #include <math.h>
@@ -48,7 +48,7 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 	cx->xcap = 0;
 }
 
-static int codec_scratch(mcz_codec_ctx *cx, size_t n)
+int mcz_codec_scratch(mcz_codec_ctx *cx, size_t n)
 {
 	if (n <= cx->xcap)
 		return 0;
@@ -79,9 +79,11 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
 	mcz_buf_uv(f, raw->len);
 	size_t z = 0;
+	/* small columns are cheap to compress hard, and gain the most from it */
+	int level = raw->len < 1024 && cx->level < 19 ? 19 : cx->level;
 	if (raw->len >= 16 && (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
-				      cx->level);
+				      level);
 	if (z && !ZSTD_isError(z) && z < raw->len) {
 		f->len += z;
 	} else {
@@ -100,19 +102,23 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n)
 {
 	mcz_buf *r = &cx->tmp;
-	r->len = 0;
-	int64_t pd = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0) {
-			mcz_buf_sv(r, t[0]);
-		} else {
-			int64_t d = (int64_t)((uint64_t)t[i] - (uint64_t)t[i - 1]);
-			mcz_buf_sv(r, (int64_t)((uint64_t)d - (uint64_t)pd));
-			pd = d;
-		}
-	}
 	int ok = 0;
-	codec_try(cx, MCZ_CODEC_TIME, 0, r, &ok);
+	if (n == 0 || mcz_codec_scratch(cx, n)) {
+		out->err = MCZ_E_NOMEM;
+		return;
+	}
+	int64_t pd = 0;
+	for (size_t i = 1; i < n; i++) {
+		int64_t d = (int64_t)((uint64_t)t[i] - (uint64_t)t[i - 1]);
+		cx->y[i - 1] = mcz_buf_zigzag((int64_t)((uint64_t)d - (uint64_t)pd));
+		pd = d;
+	}
+	for (int shuf = 0; shuf < 2; shuf++) {
+		r->len = 0;
+		mcz_buf_sv(r, t[0]);
+		mcz_pack_put(r, shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT, cx->y, n - 1);
+		codec_try(cx, shuf ? MCZ_CODEC_TIME_SHUF : MCZ_CODEC_TIME, 0, r, &ok);
+	}
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->best.err)
 		out->err = cx->best.err;
@@ -128,6 +134,24 @@ static void codec_cand(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mc
 	mcz_buf_put(r, head->p, head->len);
 	mcz_pack_put(r, packing, x, m);
 	codec_try(cx, codec, flags, r, ok);
+}
+
+/* "pred_j = (delta_(j-1) x dt_j + floor(dt_(j-1) / 2)) / dt_(j-1) in
+ * unsigned 128-bit arithmetic, taken modulo 2^64; delta_(j-1) when
+ * dt_(j-1) is 0" */
+static uint64_t codec_pred(uint64_t pdelta, uint64_t pdt, uint64_t dt)
+{
+	if (pdt == 0)
+		return pdelta;
+	return (uint64_t)(((unsigned __int128)pdelta * dt + pdt / 2) / pdt);
+}
+
+static int codec_same(const uint64_t *x, size_t m)
+{
+	for (size_t j = 1; j < m; j++)
+		if (x[j] != x[0])
+			return 0;
+	return 1;
 }
 
 /* Digits k (0..9) such that every value is exactly n / 10^k, or -1. */
@@ -169,7 +193,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		mcz_buf_uv(out, 0);
 		return;
 	}
-	if (codec_scratch(cx, m)) {
+	if (mcz_codec_scratch(cx, m)) {
 		out->err = MCZ_E_NOMEM;
 		return;
 	}
@@ -193,6 +217,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 	int ok = 0;
 	size_t j = 0;
 	if (d->kind == MCZ_COUNTER) {
+		int64_t first_dt = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (present && !present[i])
 				continue;
@@ -202,6 +227,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 				mcz_buf_uv(&head, v[i].u);
 				mcz_buf_uv(&head, delta);
 				mcz_buf_uv(&head, (uint64_t)dt);
+				first_dt = dt;
 			}
 			x[j] = delta;
 			if (j > 0)
@@ -214,11 +240,37 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			prev->t = t[i];
 			prev->have = 1;
 		}
+		size_t same = 1;
+		while (same < m - 1 && x[same + 1] == x[1])
+			same++;
+		if (m > 2 && same == m - 1)
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x + 1, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_SHUF, flags, &head, MCZ_PACK_SHUFFLE, x + 1, m - 1,
 			   &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
+			   &ok);
+		/* rate x dt prediction: cycles, task-clock and busy counters grow
+		 * with the length of the interval, which jitters */
+		uint64_t pdt = 0, pdelta = x[0];
+		int64_t pt = 0;
+		for (size_t i = 0, k = 0; i < n; i++) {
+			if (present && !present[i])
+				continue;
+			if (k == 0) {
+				pdt = (uint64_t)first_dt;
+			} else {
+				uint64_t dt = (uint64_t)(t[i] - pt);
+				y[k - 1] = mcz_buf_zigzag((int64_t)(x[k] - codec_pred(pdelta, pdt, dt)));
+				pdt = dt;
+				pdelta = x[k];
+			}
+			pt = t[i];
+			k++;
+		}
+		codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_RATE_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 	} else if (d->type == MCZ_F64) {
 		for (size_t i = 0; i < n; i++) {
@@ -232,6 +284,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			if (!isnan(v[i].f))
 				sum->sum += v[i].f;
 		}
+		if (m > 1 && codec_same(x, m))
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_FLOAT, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 		int64_t *q = (int64_t *)y;
 		int k = codec_decimals(x, m, q);
@@ -255,6 +309,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			mcz_bucket_add(sum, g, t[i]);
 			sum->sum += g;
 		}
+		if (m > 1 && codec_same(x, m))
+			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
 		codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
 		codec_cand(cx, MCZ_CODEC_INT_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 	}
@@ -300,20 +356,21 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 	uint8_t codec, flags;
 	const uint8_t *raw;
 	size_t rl;
-	int rc = codec_open(cx, p, len, 10 * n, &codec, &flags, &raw, &rl);
+	int rc = codec_open(cx, p, len, 10 * n + 1, &codec, &flags, &raw, &rl);
 	if (rc)
 		return rc;
-	if (codec != MCZ_CODEC_TIME || flags & MCZ_COL_BITMAP)
+	if ((codec != MCZ_CODEC_TIME && codec != MCZ_CODEC_TIME_SHUF) || flags & MCZ_COL_BITMAP ||
+	    n == 0 || mcz_codec_scratch(cx, n))
 		return MCZ_E_CORRUPT;
 	mcz_cur c = mcz_cur_make(raw, rl);
+	t[0] = mcz_cur_sv(&c);
+	if (mcz_pack_get(&c, codec == MCZ_CODEC_TIME_SHUF ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT,
+			 cx->y, n - 1))
+		return MCZ_E_CORRUPT;
 	uint64_t pd = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0) {
-			t[0] = mcz_cur_sv(&c);
-		} else {
-			pd += (uint64_t)mcz_cur_sv(&c);
-			t[i] = (int64_t)((uint64_t)t[i - 1] + pd);
-		}
+	for (size_t i = 1; i < n; i++) {
+		pd += (uint64_t)mcz_buf_unzigzag(cx->y[i - 1]);
+		t[i] = (int64_t)((uint64_t)t[i - 1] + pd);
 	}
 	if (c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
@@ -323,22 +380,32 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 /* Which codecs a stream of this kind and type may use. */
 static int codec_allowed(const mcz_stream_desc *d, uint8_t codec)
 {
+	if (codec == MCZ_CODEC_CONST)
+		return 1;
 	if (d->kind == MCZ_COUNTER)
 		return codec == MCZ_CODEC_COUNTER || codec == MCZ_CODEC_COUNTER_SHUF ||
-		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+		       codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
+		       codec == MCZ_CODEC_COUNTER_RATE || codec == MCZ_CODEC_COUNTER_RATE_SHUF;
 	if (d->type == MCZ_F64)
 		return codec == MCZ_CODEC_FLOAT || codec == MCZ_CODEC_FLOAT_DEC;
 	return codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF;
 }
 
 /* Decode the m present values of a column body into x (bits of each). */
-static int codec_values(mcz_codec_ctx *cx, mcz_cur *c, uint8_t codec, size_t m, uint64_t *x,
-			uint64_t *dl, int64_t *first_dt)
+static int codec_values(mcz_codec_ctx *cx, const mcz_stream_desc *d, mcz_cur *c, uint8_t codec,
+			size_t m, const int64_t *pt, uint64_t *x, uint64_t *dl, int64_t *first_dt)
 {
 	uint64_t *y = cx->y;
 	int shuf = codec == MCZ_CODEC_COUNTER_SHUF || codec == MCZ_CODEC_COUNTER_DOD_SHUF ||
-		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT;
+		   codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT ||
+		   codec == MCZ_CODEC_COUNTER_RATE_SHUF;
 	int packing = shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT;
+	if (codec == MCZ_CODEC_CONST && d->kind != MCZ_COUNTER) {
+		uint64_t v0 = mcz_cur_uv(c);
+		for (size_t j = 0; j < m; j++)
+			x[j] = v0;
+		return c->err;
+	}
 	if (codec == MCZ_CODEC_INT || codec == MCZ_CODEC_INT_SHUF || codec == MCZ_CODEC_FLOAT_DEC) {
 		int k = codec == MCZ_CODEC_FLOAT_DEC ? mcz_cur_u8(c) : 0;
 		if (k > 9 || mcz_pack_get(c, packing, y, m))
@@ -366,18 +433,36 @@ static int codec_values(mcz_codec_ctx *cx, mcz_cur *c, uint8_t codec, size_t m, 
 	x[0] = mcz_cur_uv(c);
 	dl[0] = mcz_cur_uv(c);
 	*first_dt = (int64_t)mcz_cur_uv(c);
-	if (c->err || *first_dt < 0 || mcz_pack_get(c, packing, y, m - 1))
+	if (codec == MCZ_CODEC_CONST) {
+		/* "m is at least 3 for a CONST counter column" */
+		uint64_t d0 = mcz_cur_uv(c);
+		if (m < 3)
+			return MCZ_E_CORRUPT;
+		for (size_t j = 0; j + 1 < m; j++)
+			y[j] = d0;
+	} else if (mcz_pack_get(c, packing, y, m - 1)) {
+		return MCZ_E_CORRUPT;
+	}
+	if (c->err || *first_dt < 0)
 		return MCZ_E_CORRUPT;
 	int dod = codec == MCZ_CODEC_COUNTER_DOD || codec == MCZ_CODEC_COUNTER_DOD_SHUF;
+	int rate = codec == MCZ_CODEC_COUNTER_RATE || codec == MCZ_CODEC_COUNTER_RATE_SHUF;
+	uint64_t pdt = (uint64_t)*first_dt;
 	for (size_t j = 1; j < m; j++) {
-		dl[j] = dod ? dl[j - 1] + (uint64_t)mcz_buf_unzigzag(y[j - 1]) : y[j - 1];
+		if (rate) {
+			uint64_t dt = (uint64_t)(pt[j] - pt[j - 1]);
+			dl[j] = codec_pred(dl[j - 1], pdt, dt) + (uint64_t)mcz_buf_unzigzag(y[j - 1]);
+			pdt = dt;
+		} else {
+			dl[j] = dod ? dl[j - 1] + (uint64_t)mcz_buf_unzigzag(y[j - 1]) : y[j - 1];
+		}
 		x[j] = x[j - 1] + dl[j];
 	}
 	return 0;
 }
 
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
-		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
+		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
 {
 	memset(present, 0, n);
 	memset(v, 0, n * sizeof *v);
@@ -414,11 +499,14 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 		memset(present, 1, n);
 	}
 	/* x holds the values, and for counters the scratch of v holds deltas */
-	if (codec_scratch(cx, 2 * m))
+	if (mcz_codec_scratch(cx, 3 * m))
 		return MCZ_E_NOMEM;
 	uint64_t *x = cx->x, *dl = cx->x + m;
-	int64_t fdt = 0;
-	if (codec_values(cx, &c, codec, m, x, dl, &fdt) || c.err || mcz_cur_left(&c))
+	int64_t *pt = (int64_t *)(cx->x + 2 * m), fdt = 0;
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (present[i])
+			pt[j++] = t[i];
+	if (codec_values(cx, d, &c, codec, m, pt, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	if (first_dt)
 		*first_dt = fdt;

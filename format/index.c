@@ -102,10 +102,10 @@ static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_
 
 int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 {
-	mcz_buf head = {0}, secs = {0}, raw = {0};
-	size_t *clen = calloc(ix->nstreams + 1, sizeof *clen);
+	mcz_buf head = {0}, secs = {0}, raw = {0}, grp = {0}, groups = {0};
 	size_t *rlen = calloc(ix->nstreams + 1, sizeof *rlen);
-	int rc = clen && rlen ? 0 : MCZ_E_NOMEM;
+	size_t ngroups = 0, gfirst = 0;
+	int rc = rlen ? 0 : MCZ_E_NOMEM;
 	for (size_t s = 0; s < ix->nstreams && !rc; s++) {
 		raw.len = 0;
 		/* columnar: counts, then for the entries with a count: first and
@@ -119,17 +119,34 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		for (size_t i = 0; i < ix->nchunks; i++)
 			if (e[i].count)
 				mcz_buf_uv(&raw, (uint64_t)(ix->chunks[i].t_last - e[i].last));
-		for (size_t i = 0; i < ix->nchunks; i++)
-			if (e[i].count)
-				mcz_buf_f64(&raw, e[i].min);
-		for (size_t i = 0; i < ix->nchunks; i++)
-			if (e[i].count)
-				mcz_buf_f64(&raw, e[i].max);
-		for (size_t i = 0; i < ix->nchunks; i++)
-			if (e[i].count)
-				mcz_buf_f64(&raw, e[i].sum);
+		/* min, max, sum: bit patterns, SHUFFLE packing (sign and exponent
+		 * bytes compress; mantissa planes are stored by zstd as is, which
+		 * keeps decompression at memory speed) */
+		if (!rc && mcz_codec_scratch(cx, ix->nchunks + 1))
+			rc = MCZ_E_NOMEM;
+		for (int a = 0; a < 3 && !rc; a++) {
+			size_t k = 0;
+			for (size_t i = 0; i < ix->nchunks; i++)
+				if (e[i].count) {
+					double f = a == 0 ? e[i].min : a == 1 ? e[i].max : e[i].sum;
+					memcpy(&cx->x[k++], &f, 8);
+				}
+			mcz_pack_put(&raw, MCZ_PACK_SHUFFLE, cx->x, k);
+		}
 		rlen[s] = raw.len;
-		rc = index_zput(cx, &secs, &raw, &clen[s]);
+		mcz_buf_put(&grp, raw.p, raw.len);
+		/* "Sections are grouped into frames of at least 64 KiB (raw) but
+		 * the last" */
+		if (grp.len >= 65536 || s + 1 == ix->nstreams) {
+			size_t cl = 0;
+			rc = grp.err ? grp.err : index_zput(cx, &secs, &grp, &cl);
+			mcz_buf_uv(&groups, s + 1 - gfirst);
+			mcz_buf_uv(&groups, cl);
+			mcz_buf_uv(&groups, grp.len);
+			ngroups++;
+			gfirst = s + 1;
+			grp.len = 0;
+		}
 	}
 	mcz_buf_uv(&head, ix->nblocks);
 	for (size_t i = 0; i < ix->nblocks; i++) {
@@ -149,10 +166,10 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		mcz_buf_uv(&head, c->nvalues);
 	}
 	mcz_buf_uv(&head, ix->nstreams);
-	for (size_t s = 0; s < ix->nstreams && clen; s++) {
-		mcz_buf_uv(&head, clen[s]);
+	for (size_t s = 0; s < ix->nstreams && rlen; s++)
 		mcz_buf_uv(&head, rlen[s]);
-	}
+	mcz_buf_uv(&head, ngroups);
+	mcz_buf_put(&head, groups.p, groups.len);
 	size_t hc = 0;
 	raw.len = 0;
 	if (!rc)
@@ -165,8 +182,9 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		mcz_buf_put(out, secs.p, secs.len);
 		rc = out->err;
 	}
-	free(clen);
 	free(rlen);
+	mcz_buf_free(&grp);
+	mcz_buf_free(&groups);
 	mcz_buf_free(&head);
 	mcz_buf_free(&secs);
 	mcz_buf_free(&raw);
@@ -255,20 +273,36 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 		k->nrows = (uint32_t)nr;
 		k->nstreams = (uint32_t)ns;
 	}
-	uint64_t ns = mcz_cur_count(&h, 2);
+	uint64_t ns = mcz_cur_count(&h, 1);
 	mcz_index_sec *secs = NULL;
 	if (!h.err && ns) {
 		secs = calloc((size_t)ns, sizeof *secs);
 		if (!secs)
 			h.err = MCZ_E_NOMEM;
 	}
-	for (uint64_t s = 0; s < ns && !h.err; s++) {
-		secs[s].clen = (size_t)mcz_cur_uv(&h);
-		secs[s].rlen = (size_t)mcz_cur_uv(&h);
-		secs[s].p = mcz_cur_bytes(&c, secs[s].clen);
-		if (!secs[s].p || secs[s].rlen > 54 * ix->nchunks + 1)
+	for (uint64_t s = 0; s < ns && !h.err; s++)
+		if ((secs[s].rlen = (size_t)mcz_cur_uv(&h)) > 54 * ix->nchunks + 1)
 			h.err = MCZ_E_CORRUPT;
+	uint64_t ng = mcz_cur_count(&h, 3), s0 = 0;
+	for (uint64_t g = 0; g < ng && !h.err; g++) {
+		uint64_t gn = mcz_cur_uv(&h), cl = mcz_cur_uv(&h), gr = mcz_cur_uv(&h);
+		const uint8_t *fp = cl <= mcz_cur_left(&c) ? mcz_cur_bytes(&c, (size_t)cl) : NULL;
+		if (h.err || !fp || gn == 0 || gn > ns - s0) {
+			h.err = MCZ_E_CORRUPT;
+			break;
+		}
+		size_t off = 0;
+		for (uint64_t k = s0; k < s0 + gn; k++) {
+			secs[k] = (mcz_index_sec){fp, (size_t)cl, (size_t)gr, (size_t)g, off,
+						  secs[k].rlen};
+			off += secs[k].rlen;
+		}
+		if (off != gr)
+			h.err = MCZ_E_CORRUPT;
+		s0 += gn;
 	}
+	if (!h.err && s0 != ns)
+		h.err = MCZ_E_CORRUPT;
 	rc = h.err ? h.err : c.err ? c.err : mcz_cur_left(&h) || mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
 	mcz_buf_free(&head);
 	if (rc) {
@@ -285,12 +319,18 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 	return 0;
 }
 
-int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
+int mcz_index_load(mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
 		   mcz_bucket *out)
 {
-	mcz_buf raw = {0};
-	int rc = index_unz(cx, sec->p, sec->clen, sec->rlen, &raw);
-	mcz_cur c = mcz_cur_make(raw.p, raw.len);
+	mcz_buf *raw = &cx->best; /* holds the last group decompressed */
+	int rc = 0;
+	if (ix->cached_group != sec->group + 1) {
+		ix->cached_group = 0;
+		if ((rc = index_unz(cx, sec->p, sec->clen, sec->grlen, raw)))
+			return rc;
+		ix->cached_group = sec->group + 1;
+	}
+	mcz_cur c = mcz_cur_make(raw->p + sec->off, sec->rlen);
 	size_t n = ix->nchunks, k = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		mcz_bucket_init(&out[i]);
@@ -314,20 +354,21 @@ int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx 
 			else if ((out[i].last = ch->t_last - (int64_t)off) < out[i].first)
 				c.err = MCZ_E_CORRUPT;
 		}
-	const uint8_t *f = rc || c.err ? NULL : mcz_cur_bytes(&c, 24 * k);
-	if (f) {
-		size_t j = 0;
-		for (size_t i = 0; i < n; i++) {
+	for (int a = 0; a < 3 && !rc && !c.err; a++) {
+		if (mcz_codec_scratch(cx, k + 1)) {
+			rc = MCZ_E_NOMEM;
+			break;
+		}
+		if (mcz_pack_get(&c, MCZ_PACK_SHUFFLE, cx->y, k))
+			break;
+		for (size_t i = 0, j = 0; i < n; i++) {
 			if (!out[i].count)
 				continue;
-			memcpy(&out[i].min, f + 8 * j, 8);
-			memcpy(&out[i].max, f + 8 * (k + j), 8);
-			memcpy(&out[i].sum, f + 8 * (2 * k + j), 8);
-			j++;
+			double *dst = a == 0 ? &out[i].min : a == 1 ? &out[i].max : &out[i].sum;
+			memcpy(dst, &cx->y[j++], 8);
 		}
 	}
 	if (!rc)
-		rc = c.err ? c.err : mcz_cur_left(&c) || !f ? MCZ_E_CORRUPT : 0;
-	mcz_buf_free(&raw);
+		rc = c.err ? c.err : mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
 	return rc;
 }

@@ -146,6 +146,13 @@ int mcz_block_verify(const uint8_t *p, const mcz_block_hdr *h);
 void mcz_block_trailer(uint8_t out[MCZ_TRAILER_SIZE], uint64_t index_off);
 int mcz_block_parse_trailer(const uint8_t *p, uint64_t *index_off);
 uint32_t mcz_block_crc(const void *p, size_t n);
+struct mcz_codec_ctx;
+/* META, TOPO, STREAMS and MARKS payloads are a packing byte (0 raw, 1 zstd)
+ * and the body (SPEC.md 5). */
+int mcz_block_small(uint16_t type);
+int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
+int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
+		     const uint8_t **body, size_t *blen);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
@@ -159,7 +166,12 @@ enum mcz_codec_id {
 	MCZ_CODEC_INT_SHUF = 7,     /* integer gauge: zigzag differences shuffled */
 	MCZ_CODEC_FLOAT_DEC = 8,    /* float gauge of decimals: digits, integer differences */
 	MCZ_CODEC_COUNTER_DOD_SHUF = 9, /* counter head, zigzag delta-of-delta shuffled */
-	MCZ_CODEC_MAX = 9,
+	MCZ_CODEC_CONST = 10,       /* one value (gauges) or one delta (counters) for all */
+	MCZ_CODEC_SAME = 11,        /* the same bytes as an earlier stream's column */
+	MCZ_CODEC_COUNTER_RATE = 12, /* counter head, deltas predicted from rate x dt */
+	MCZ_CODEC_COUNTER_RATE_SHUF = 13, /* the same, shuffled */
+	MCZ_CODEC_TIME_SHUF = 14,   /* timestamps: first, then zigzag delta-of-deltas shuffled */
+	MCZ_CODEC_MAX = 14,         /* highest codec id */
 };
 #define MCZ_COL_ZSTD 0x01u
 #define MCZ_COL_BITMAP 0x02u
@@ -182,6 +194,8 @@ typedef struct mcz_codec_ctx {
 } mcz_codec_ctx;
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx);
+/* Make cx->x and cx->y hold at least n values each. */
+int mcz_codec_scratch(mcz_codec_ctx *cx, size_t n);
 /* Encode the timestamp column of n rows into out. */
 void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n);
 /* Encode one stream's column; fills sum (summary of the chunk). */
@@ -193,7 +207,7 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
  * For counters, first_dt (ns from the previous present sample to the first
  * present one, 0 if none) is returned through *first_dt when non-NULL. */
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
-		      size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
+		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
 
 /* ---- pack.c: packings of u64 sequences --------------------------------- */
 enum { MCZ_PACK_VARINT = 0, MCZ_PACK_SHUFFLE = 1 };
@@ -219,8 +233,11 @@ typedef struct mcz_chunk_info {
 
 int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
 /* nvalues: present values in the chunk, from its header. */
-/* Locate column c (0 = time, 1 + stream id); *len 0 when absent. */
+/* Locate column c (0 = time, 1 + stream id); *len 0 when absent.  A SAME
+ * column is resolved to the column it refers to. */
 int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
+/* The column's own bytes (SAME not resolved). */
+int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
 
 /* ---- index.c ------------------------------------------------------------ */
 typedef struct mcz_index_block {
@@ -243,6 +260,7 @@ typedef struct mcz_index {
 	size_t nchunks, cap_chunks;
 	size_t nstreams;
 	mcz_bucket **sums; /* [stream][chunk], level 0; NULL rows allowed */
+	size_t cached_group; /* 1 + the section group held in cx->best, 0 none */
 } mcz_index;
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);
@@ -255,13 +273,14 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out);
 /* Parse the head of an index payload (blocks, chunks) into ix; sums are
  * left NULL and the per-stream sections recorded for mcz_index_load. */
 typedef struct mcz_index_sec {
-	const uint8_t *p;
-	size_t clen, rlen;
+	const uint8_t *p;   /* the zstd frame of the stream's group */
+	size_t clen, grlen; /* its compressed and raw length */
+	size_t group, off, rlen; /* the stream's section inside the group */
 } mcz_index_sec;
 int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz_codec_ctx *cx,
 		     mcz_index *ix, mcz_index_sec **secs);
 /* Decode one stream's level-0 summaries (nchunks entries). */
-int mcz_index_load(const mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
+int mcz_index_load(mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
 		   mcz_bucket *out);
 
 /* ---- writer.c: shared with append and repair ---------------------------- */

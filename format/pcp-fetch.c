@@ -321,6 +321,24 @@ static pid_t spawn(const char **argv, int *out, int *errfd)
 	return pid;
 }
 
+int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen)
+{
+	fetch f = { .base = base, .alt = alt, .localdir = localdir, .what = "stream",
+		    .exact = alt == NULL, .fd = -1 };
+	feed(&f, data, len);
+	if (f.fd >= 0)
+		close(f.fd);
+	if (!f.problem[0] && f.state != DONE)
+		snprintf(f.problem, sizeof f.problem, "transfer ended early");
+	if (f.problem[0]) {
+		snprintf(err, errlen, "%s", f.problem);
+		return MCZ_E_CORRUPT;
+	}
+	snprintf(chosen, chosenlen, "%s", f.chosen);
+	return MCZ_OK;
+}
+
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen)
@@ -339,10 +357,16 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		snprintf(err, errlen, "%s: cannot start ssh: %s", what, strerror(errno));
 		return MCZ_E_IO;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &f.last); /* no progress line for quick fetches */
 	struct pollfd pf[2] = { { out, POLLIN, 0 }, { efd, POLLIN, 0 } };
 	char buf[65536];
 	while ((pf[0].fd >= 0 || pf[1].fd >= 0) && !f.problem[0]) {
-		if (poll(pf, 2, -1) < 0) {
+		int pr = poll(pf, 2, -1);
+		if (pcp_import_stop) {
+			snprintf(f.problem, sizeof f.problem, "interrupted");
+			break;
+		}
+		if (pr < 0) {
 			if (errno == EINTR)
 				continue;
 			break;

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,10 +130,48 @@ static int import_to(const char *src, const char *out_path, int out_fd, const pc
 	return pcp_convert(one, 1, src, out_path, out_fd, o, stats, err, errlen);
 }
 
+/* While an import runs, SIGINT, SIGTERM and SIGHUP only set pcp_import_stop:
+ * the loops stop, the temporary folder and files are removed, the caller's
+ * own handling is restored, and then the signal is raised again, so that
+ * mcz or mcview end as they would have, leaving nothing behind. */
+volatile sig_atomic_t pcp_import_stop;
+static const int guarded[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	pcp_import_stop = sig;
+}
+
+static void guard(struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	pcp_import_stop = 0;
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		if (sigaction(guarded[i], &sa, &old[i]) == 0 && old[i].sa_handler == SIG_IGN)
+			sigaction(guarded[i], &old[i], NULL); /* ignored by the caller: stays so */
+}
+
+static void unguard(const struct sigaction *old)
+{
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		sigaction(guarded[i], &old[i], NULL);
+	int sig = pcp_import_stop;
+	pcp_import_stop = 0;
+	if (sig)
+		raise(sig);
+}
+
 int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	       pcp_import_stats *stats, char *err, size_t errlen)
 {
-	return import_to(src, out_path, -1, o, stats, err, errlen);
+	struct sigaction old[3];
+	guard(old);
+	int rc = import_to(src, out_path, -1, o, stats, err, errlen);
+	unguard(old);
+	return rc;
 }
 
 int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
@@ -147,13 +186,17 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 		free(path);
 		return MCZ_E_IO;
 	}
+	struct sigaction old[3];
+	guard(old);
 	int rc = import_to(src, path, fd, o, stats, err, errlen);
 	close(fd);
 	if (rc) {
 		unlink(path);
 		free(path);
+		unguard(old);
 		return rc;
 	}
+	unguard(old);
 	*out_path = path;
 	return MCZ_OK;
 }

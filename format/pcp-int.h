@@ -13,6 +13,12 @@
 
 #include "pcp-import.h"
 
+#include <signal.h>
+
+/* Set (to the signal number) when SIGINT, SIGTERM or SIGHUP arrives during
+ * pcp_import(): the fetch and convert loops stop and clean up (pcp-import.c). */
+extern volatile sig_atomic_t pcp_import_stop;
+
 /* ---- pcp-map.c: open-addressing hash, uint64 key -> uint32 value ---------- */
 
 typedef struct pcp_map {
@@ -26,6 +32,19 @@ int pcp_map_get(const pcp_map *m, uint64_t key, uint32_t *val);
 /* Insert or replace; returns 0 or MCZ_E_NOMEM. */
 int pcp_map_put(pcp_map *m, uint64_t key, uint32_t val);
 void pcp_map_free(pcp_map *m);
+
+/* ---- pcp-indom.c: instance names, one pmGetInDomArchive per domain -------- */
+
+typedef struct pcp_indom_cache {
+	pcp_map of_indom;          /* pmInDom -> index in v */
+	struct pcp_indom_one *v;
+	size_t nv;
+} pcp_indom_cache;
+
+/* Name of instance inst of indom in the current (archive) context; NULL if
+ * the archive does not name it.  Owned by the cache. */
+const char *pcp_indom_name(pcp_indom_cache *c, pmInDom indom, int inst);
+void pcp_indom_free(pcp_indom_cache *c);
 
 /* ---- pcp-metric.c: PCP descriptor -> mcz stream kind, type, unit, scale ---- */
 
@@ -98,6 +117,12 @@ void pcp_ssh_cleanup(char *tmpdir);
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen);
+
+/* The same reading of the remote stream, over a buffer (tests, fuzzing):
+ * files go to localdir; returns MCZ_OK when the stream is complete and
+ * well-formed, else MCZ_E_CORRUPT with the reason in err. */
+int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
 
 /* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
 

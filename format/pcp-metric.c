@@ -111,17 +111,18 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 		k->type = MCZ_U64;
 		if (d->type == PM_TYPE_32 || d->type == PM_TYPE_U32) {
 			k->wrap32 = 1;
-			how = "; 32-bit counter unwrapped: stored = raw + k*2^32";
+			how = " (unwrapped: stored = raw + k*2^32)";
 		}
 	} else {
 		k->kind = MCZ_GAUGE;
 		k->type = !integer ? MCZ_F64 : is_signed ? MCZ_I64 : MCZ_U64;
 		if (d->sem == PM_SEM_COUNTER)
-			how = "; floating-point counter stored as its cumulative value (gauge)";
+			how = " (cumulative value kept as a gauge)";
 	}
 	unit_string(&d->units, k->unit, sizeof k->unit);
 	k->scale = unit_scale(&d->units);
-	snprintf(k->note, sizeof k->note, "pcp units \"%s\", %s, %s%s", ubuf, sbuf, tbuf, how);
+	snprintf(k->note, sizeof k->note, "pcp: %s%s%s, %s%s", ubuf, *ubuf ? ", " : "", sbuf, tbuf,
+		 how);
 }
 
 static int has_glob(const char *s, size_t n)

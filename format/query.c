@@ -76,7 +76,7 @@ int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 	if (!rc)
 		rc = mcz_chunk_col(&info, 1 + s, &cp, &cl);
 	if (!rc)
-		rc = mcz_codec_get_col(&r->cx, cp, cl, &r->streams[s], info.nrows, r->cols.v,
+		rc = mcz_codec_get_col(&r->cx, cp, cl, &r->streams[s], r->cols.t, info.nrows, r->cols.v,
 				       r->cols.delta, r->cols.present, &r->cols.first_dt);
 	if (rc)
 		return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)k->off,
@@ -297,7 +297,7 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 		size_t cl;
 		if (mcz_block_parse(p, r->size - k->off, &h) ||
 		    mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
-		    mcz_chunk_col(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
+		    mcz_chunk_col_raw(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
 			return MCZ_E_CORRUPT;
 		*bytes += cl;
 	}

@@ -61,16 +61,16 @@ static void reader_reset(mcz_reader *r)
 	r->info.skipped_blocks = 0;
 }
 
-/* Apply one verified non-chunk block. */
-static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
+/* Apply a META, TOPO, STREAMS or MARKS body. */
+static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, size_t len)
 {
-	switch (h->type) {
+	switch (type) {
 	case MCZ_BT_META:
-		return mcz_meta_decode_kv(p, h->len, &r->meta);
+		return mcz_meta_decode_kv(p, len, &r->meta);
 	case MCZ_BT_TOPO: {
 		mcz_topo_obj *o;
 		size_t n;
-		int rc = mcz_meta_decode_topo(p, h->len, &o, &n);
+		int rc = mcz_meta_decode_topo(p, len, &o, &n);
 		if (rc)
 			return rc;
 		mcz_meta_free_topo(r->topo, r->ntopo);
@@ -79,10 +79,26 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		return 0;
 	}
 	case MCZ_BT_STREAMS:
-		return mcz_meta_decode_streams(p, h->len, &r->streams, &r->nstreams,
+		return mcz_meta_decode_streams(p, len, &r->streams, &r->nstreams,
 					       &r->cap_streams);
 	case MCZ_BT_MARKS:
-		return mcz_meta_decode_marks(p, h->len, &r->marks, &r->nmarks, &r->cap_marks);
+		return mcz_meta_decode_marks(p, len, &r->marks, &r->nmarks, &r->cap_marks);
+	}
+	return 0;
+}
+
+/* Apply one verified non-chunk block. */
+static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
+{
+	const uint8_t *body;
+	size_t blen;
+	if (mcz_block_small(h->type)) {
+		int rc = mcz_block_unpack(&r->cx, p, h->len, &r->cx.tmp2, &body, &blen);
+		if (rc)
+			return rc;
+		return reader_apply_small(r, h->type, body, blen);
+	}
+	switch (h->type) {
 	case MCZ_BT_AUX: {
 		mcz_cur c = mcz_cur_make(p, h->len);
 		char *name = mcz_cur_strdup(&c);

@@ -13,8 +13,10 @@
 void tool_common_error(const char *cmd, const char *path, int err)
 {
 	const char *d = mcz_errdetail();
-	if (err == MCZ_E_IO && !*d)
-		d = strerror(errno);
+	if (err == MCZ_E_IO) { /* the system's reason says it better than "I/O error" */
+		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
+		return;
+	}
 	fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "", d);
 }
 
@@ -104,10 +106,23 @@ const char *tool_common_usage(const char *cmd)
 		       "(inclusive) and T (exclusive), times in seconds from the start of the\n"
 		       "recording.  GLOB matches the stream name or name[instance], e.g.\n"
 		       "'core.*' or 'core.instructions[cpu3]'.  Counters are printed as the raw\n"
-		       "cumulative values recorded; a missing value is '-' (text), empty (CSV)\n"
-		       "or null (JSON).\n";
+		       "cumulative values recorded, floats in the shortest form that reads back\n"
+		       "bit-identical; a missing value is '-' (text), empty (CSV) or null (JSON).\n";
 	if (!strcmp(cmd, "import"))
-		return "usage: mcz import ARCHIVE -o FILE\n"
-		       "Convert a PCP archive (pmlogger) into a .mcz recording.\n";
+		return "usage: mcz import [options] ARCHIVE\n"
+		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"
+		       "metric and instance, values as stored by PCP, units scaled to SI.\n"
+		       "\n"
+		       "ARCHIVE is a PCP archive's base name, any of its files (x.0, x.0.xz,\n"
+		       "x.meta, x.index), a folder of archives, a pmafm folio, a comma-separated\n"
+		       "list, or ssh://[user@]host[:port]/path to fetch one with ssh.\n"
+		       "\n"
+		       "  -o, --output FILE      write FILE (default: the archive's base name + .mcz)\n"
+		       "  -m, --metrics PATTERN  only metrics matching these comma-separated globs,\n"
+		       "                         e.g. 'kernel.all.*,mem.util' (a name takes its subtree)\n"
+		       "      --ssh-option OPT   pass \"-o OPT\" to ssh (repeatable), e.g. Port=2222\n"
+		       "  -z, --level N          zstd level, 1 to 22 (default 9)\n"
+		       "  -q, --quiet            no progress line and no summary\n"
+		       "See mcz-import(1).\n";
 	return NULL;
 }

@@ -21,21 +21,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: mcz import [options] ARCHIVE\n"
-	      "Convert a PCP archive into an .mcz recording (one stream per metric and instance).\n"
-	      "\n"
-	      "ARCHIVE is a PCP archive's base name, any of its files (x.0, x.0.xz, x.meta,\n"
-	      "x.index), a folder of archives, a pmafm folio, a comma-separated list, or\n"
-	      "ssh://[user@]host[:port]/path to fetch one from another host with ssh.\n"
-	      "\n"
-	      "  -o, --output FILE      write FILE (default: the archive's base name + .mcz)\n"
-	      "  -m, --metrics PATTERN  only metrics matching these comma-separated globs,\n"
-	      "                         e.g. 'kernel.all.*,mem.util' (a name also takes its subtree)\n"
-	      "      --ssh-option OPT   pass \"-o OPT\" to ssh (repeatable), e.g. Port=2222\n"
-	      "  -z, --level N          zstd level (default 9)\n"
-	      "  -q, --quiet            no progress line and no summary\n"
-	      "  -h, --help             this help\n",
-	      f);
+	fputs(tool_common_usage("import"), f); /* one text, also for `mcz help import` */
 }
 
 /* Default output: the archive's base name in the current folder + ".mcz". */

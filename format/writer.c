@@ -50,7 +50,7 @@ struct mcz_writer {
 	size_t nmarks, cap_marks;
 	mcz_index ix;
 	mcz_bucket *sums;
-	mcz_buf blk, payload;
+	mcz_buf blk, payload, packed;
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -85,6 +85,12 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 		return w->err;
 	if (payload->err)
 		return writer_fail(w, payload->err);
+	if (mcz_block_small(type)) {
+		int rc = mcz_block_pack(&w->cx, payload, &w->packed);
+		if (rc)
+			return writer_fail(w, rc);
+		payload = &w->packed;
+	}
 	w->blk.len = 0;
 	mcz_block_frame(&w->blk, type, 0, payload->p, payload->len);
 	if (w->blk.err)
@@ -474,6 +480,7 @@ int mcz_writer_close(mcz_writer *w)
 	mcz_codec_ctx_free(&w->cx);
 	mcz_buf_free(&w->blk);
 	mcz_buf_free(&w->payload);
+	mcz_buf_free(&w->packed);
 	free(w);
 	return rc;
 }

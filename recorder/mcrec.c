@@ -35,7 +35,7 @@ static rec_topology mcrec_topo;
 static int mcrec_topo_loaded;
 static rec_spool *mcrec_spool;
 static volatile sig_atomic_t mcrec_child_pid;
-static volatile sig_atomic_t mcrec_got_signal;
+static volatile sig_atomic_t mcrec_forwarded; /* last signal passed on to the command */
 
 /* ---- topology lookups for sources --------------------------------------- */
 
@@ -101,11 +101,12 @@ int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const cha
 static void mcrec_on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	mcrec_got_signal = sig;
 	/* Forward what another process sent; a terminal's signal (SI_KERNEL)
 	 * has reached the command already through the process group. */
-	if (mcrec_child_pid > 0 && si && si->si_code != SI_KERNEL)
+	if (mcrec_child_pid > 0 && si && si->si_code != SI_KERNEL) {
 		kill((pid_t)mcrec_child_pid, sig);
+		mcrec_forwarded = sig;
+	}
 }
 
 static void mcrec_on_chld(int sig)
@@ -198,6 +199,7 @@ struct mcrec_run {
 	rec_child ch;
 	char path[4096];
 	int64_t t0, ticks;
+	int64_t read_ns;       /* time spent reading sources, all ticks */
 	uint64_t missed;
 	int recording, wstatus, child_done, last_status_s;
 };
@@ -212,6 +214,7 @@ static void mcrec_sample(struct mcrec_run *r)
 		rec_sourceset_read(&r->ss, v, present);
 		rec_spool_commit(r->sp, t - r->t0);
 	}
+	r->read_ns += rec_clock_now() - t;
 	r->ticks++;
 }
 
@@ -235,6 +238,10 @@ static void mcrec_status(struct mcrec_run *r, int final)
 	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams in %.1f s, %.1f KiB; %s %s\n",
 		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams, el,
 		(double)bytes / 1024.0, r->o->argv[0], how);
+	if (mcrec_forwarded)
+		fprintf(stderr, "mcrec: SIG%s was passed on to %s\n",
+			sigabbrev_np(mcrec_forwarded) ? sigabbrev_np(mcrec_forwarded) : "?",
+			r->o->argv[0]);
 	if (dropped || r->missed)
 		fprintf(stderr, "mcrec: %llu samples dropped (writer behind), %llu ticks missed "
 			"(machine busy)\n", (unsigned long long)dropped, (unsigned long long)r->missed);
@@ -328,6 +335,14 @@ int mcrec_run(const rec_options *o)
 		fprintf(stderr, "mcrec: %s\n", err);
 		return mcrec_fail(&r, 2);
 	}
+	/* Signals go to the sampling thread only: blocked while the writer and
+	 * source threads are created (they inherit the mask, so their I/O is
+	 * never interrupted), unblocked below.  The child unblocks its own. */
+	sigset_t sigs, old;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT), sigaddset(&sigs, SIGTERM), sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	mcrec_signals();
 	if (rec_launch_fork(&r.ch, o->argv, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
@@ -387,6 +402,7 @@ int mcrec_run(const rec_options *o)
 			fprintf(stderr, "mcrec: --realtime: %s; sampling at normal priority\n",
 				strerror(e));
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r.recording = 1;
 	mcrec_loop(&r);
 	mcrec_child_pid = 0;
@@ -409,13 +425,20 @@ int mcrec_run(const rec_options *o)
 			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
 		mcz_writer_meta(r.w, "recorder_cpu_s", num);
 	}
+	/* The sampling thread's own figure: mean time of one tick's reads. */
+	snprintf(num, sizeof num, "%.1f", r.ticks ? (double)r.read_ns / (double)r.ticks / 1e3 : 0.0);
+	mcz_writer_meta(r.w, "tick_read_us", num);
 	int crc = mcz_writer_close(r.w);
+	int cerr = errno;
 	r.w = NULL;
 	if (!o->quiet)
 		mcrec_status(&r, 1);
+	/* Close is error-free when the writer already failed and said so. */
 	if (crc != MCZ_OK && rc == MCZ_OK)
-		fprintf(stderr, "mcrec: %s: closing: %s (the file opens with what was written)\n",
-			r.path, mcz_strerror(crc));
+		fprintf(stderr, "mcrec: %s: %s while closing; the file opens with what was written "
+			"(see mcz check)\n", r.path,
+			crc == MCZ_E_NOSPC || (crc == MCZ_E_IO && cerr == ENOSPC) ? "disk full"
+										 : mcz_strerror(crc));
 	rec_spool_free(r.sp);
 	rec_sourceset_free(&r.ss);
 	return rec_launch_status(r.wstatus);

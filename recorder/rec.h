@@ -1,5 +1,5 @@
 /* rec.h: the recorder core's modules, for the files of recorder/ only
- * (sources see recorder/source.h; nothing outside recorder/ includes this).
+ * and their tests (sources see recorder/source.h; nothing else includes this).
  *
  *   clock.c    interval parsing, monotonic time, absolute-deadline sleeping
  *   spool.c    the ring between the sampling thread and the writer thread
@@ -7,6 +7,7 @@
  *   registry.c the source table, -e and -g distribution, rec_streams
  *   outname.c  -o patterns (%h %r %p %t) and the MPI rank from the launcher
  *   options.c  the command line
+ *   sourceset.c the sources of one recording: select, probe, start, read, stop
  *   listing.c  --list
  *   mcrec.c    ties them together: mcrec_run()
  */

@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "chase", "Pointer chase through a random cycle: memory latency bound.", "chase:3");
+	return kernels_main(argc, argv, "chase", "Pointer chase through a random cycle: memory latency bound.", "chase:3");
 }

@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "gemm", "Batched reference GEMM (Listings 3-4): cache resident, compute bound.", "gemm:3");
+	return kernels_main(argc, argv, "gemm", "Batched reference GEMM (Listings 3-4): cache resident, compute bound.", "gemm:3");
 }

@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "gemv", "Batched, capped GEMV (Listing 2 of the paper): streams a capped matrix.", "gemv:3");
+	return kernels_main(argc, argv, "gemv", "Batched, capped GEMV (Listing 2 of the paper): streams a capped matrix.", "gemv:3");
 }

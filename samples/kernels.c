@@ -27,7 +27,7 @@
 typedef double complex cplx;
 
 /* One thread's data. */
-struct kern_part {
+struct kernels_part {
 	double *a, *b, *c; /* GEMV: A (P x N), x, y; GEMM: A, B, C; triad: a, b, c */
 	cplx *in, *tmp, *out; /* S1CF/S2CF */
 	size_t *next;      /* chase */
@@ -36,51 +36,51 @@ struct kern_part {
 	double sum;
 };
 
-struct kern_state {
-	kern_id id;
-	kern_opts o;
-	struct kern_part *part;
+struct kernels_state {
+	kernels_id id;
+	kernels_opts o;
+	struct kernels_part *part;
 };
 
 static const struct {
 	const char *name, *what;
-} kern_info[KERN_COUNT] = {
-	[KERN_GEMV] = {"gemv", "batched capped GEMV (Listing 2): streams A, read-heavy"},
-	[KERN_GEMM] = {"gemm", "batched reference GEMM (Listing 4): cache resident, compute bound"},
-	[KERN_S1CF] = {"s1cf", "3D-FFT resort S1CF (Listings 5+7): contiguous then strided copy"},
-	[KERN_S1CF_1] = {"s1cf-combined", "S1CF as one loop nest (Listing 8): strided writes"},
-	[KERN_S2CF] = {"s2cf", "3D-FFT resort S2CF (Listing 9): contiguous copy"},
-	[KERN_TRIAD] = {"triad", "STREAM triad a = b + s*c: memory bandwidth bound"},
-	[KERN_CHASE] = {"chase", "pointer chase through a random cycle: memory latency bound"},
-	[KERN_IDLE] = {"idle", "sleeps: the machine is idle"},
+} kernels_info[KERNELS_COUNT] = {
+	[KERNELS_GEMV] = {"gemv", "batched capped GEMV (Listing 2): streams A, read-heavy"},
+	[KERNELS_GEMM] = {"gemm", "batched reference GEMM (Listing 4): cache resident, compute bound"},
+	[KERNELS_S1CF] = {"s1cf", "3D-FFT resort S1CF (Listings 5+7): contiguous then strided copy"},
+	[KERNELS_S1CF_1] = {"s1cf-combined", "S1CF as one loop nest (Listing 8): strided writes"},
+	[KERNELS_S2CF] = {"s2cf", "3D-FFT resort S2CF (Listing 9): contiguous copy"},
+	[KERNELS_TRIAD] = {"triad", "STREAM triad a = b + s*c: memory bandwidth bound"},
+	[KERNELS_CHASE] = {"chase", "pointer chase through a random cycle: memory latency bound"},
+	[KERNELS_IDLE] = {"idle", "sleeps: the machine is idle"},
 };
 
-const char *kern_name(kern_id id)
+const char *kernels_name(kernels_id id)
 {
-	return id < KERN_COUNT ? kern_info[id].name : "?";
+	return id < KERNELS_COUNT ? kernels_info[id].name : "?";
 }
 
-const char *kern_describe(kern_id id)
+const char *kernels_describe(kernels_id id)
 {
-	return id < KERN_COUNT ? kern_info[id].what : "?";
+	return id < KERNELS_COUNT ? kernels_info[id].what : "?";
 }
 
-int kern_lookup(const char *name)
+int kernels_lookup(const char *name)
 {
-	for (int i = 0; i < KERN_COUNT; i++)
-		if (strcmp(name, kern_info[i].name) == 0)
+	for (int i = 0; i < KERNELS_COUNT; i++)
+		if (strcmp(name, kernels_info[i].name) == 0)
 			return i;
 	return -1;
 }
 
-double kern_now(void)
+double kernels_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void *kern_alloc(size_t bytes)
+static void *kernels_alloc(size_t bytes)
 {
 	void *p = NULL;
 	if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
@@ -91,60 +91,60 @@ static void *kern_alloc(size_t bytes)
 	return p;
 }
 
-static void kern_fill(double *v, size_t n, double base)
+static void kernels_fill(double *v, size_t n, double base)
 {
 	for (size_t i = 0; i < n; i++)
 		v[i] = base + (double)(i % 1000) * 1e-3;
 }
 
-static void kern_part_init(struct kern_state *k, struct kern_part *p, unsigned seed)
+static void kernels_part_init(struct kernels_state *k, struct kernels_part *p, unsigned seed)
 {
 	size_t bytes = k->o.mem_mib << 20;
 	size_t n;
 
 	switch (k->id) {
-	case KERN_GEMV: /* A capped to P x N, y of M = 4P: y streams out, A streams in */
+	case KERNELS_GEMV: /* A capped to P x N, y of M = 4P: y streams out, A streams in */
 		p->n2 = 1024;                          /* N */
 		p->n1 = bytes / 8 / p->n2;             /* P */
 		p->n3 = 4 * p->n1;                     /* M */
-		p->a = kern_alloc(p->n1 * p->n2 * 8);
-		p->b = kern_alloc(p->n2 * 8);
-		p->c = kern_alloc(p->n3 * 8);
-		kern_fill(p->a, p->n1 * p->n2, 0.5);
-		kern_fill(p->b, p->n2, 1.0);
+		p->a = kernels_alloc(p->n1 * p->n2 * 8);
+		p->b = kernels_alloc(p->n2 * 8);
+		p->c = kernels_alloc(p->n3 * 8);
+		kernels_fill(p->a, p->n1 * p->n2, 0.5);
+		kernels_fill(p->b, p->n2, 1.0);
 		break;
-	case KERN_GEMM:
+	case KERNELS_GEMM:
 		n = (size_t)k->o.gemm_n;
 		p->n1 = n;
-		p->a = kern_alloc(n * n * 8);
-		p->b = kern_alloc(n * n * 8);
-		p->c = kern_alloc(n * n * 8);
-		kern_fill(p->a, n * n, 0.25);
-		kern_fill(p->b, n * n, 0.75);
+		p->a = kernels_alloc(n * n * 8);
+		p->b = kernels_alloc(n * n * 8);
+		p->c = kernels_alloc(n * n * 8);
+		kernels_fill(p->a, n * n, 0.25);
+		kernels_fill(p->b, n * n, 0.75);
 		break;
-	case KERN_S1CF:
-	case KERN_S1CF_1:
-	case KERN_S2CF:
+	case KERNELS_S1CF:
+	case KERNELS_S1CF_1:
+	case KERNELS_S2CF:
 		n = (size_t)k->o.fft_n;
 		p->n1 = n;
-		p->in = kern_alloc(n * n * n * sizeof(cplx));
-		p->out = kern_alloc(n * n * n * sizeof(cplx));
-		if (k->id == KERN_S1CF)
-			p->tmp = kern_alloc(n * n * n * sizeof(cplx));
+		p->in = kernels_alloc(n * n * n * sizeof(cplx));
+		p->out = kernels_alloc(n * n * n * sizeof(cplx));
+		if (k->id == KERNELS_S1CF)
+			p->tmp = kernels_alloc(n * n * n * sizeof(cplx));
 		for (size_t i = 0; i < n * n * n; i++)
 			p->in[i] = (double)(i % 977) + I * (double)(i % 13);
 		break;
-	case KERN_TRIAD:
+	case KERNELS_TRIAD:
 		p->n1 = bytes / 3 / 8;
-		p->a = kern_alloc(p->n1 * 8);
-		p->b = kern_alloc(p->n1 * 8);
-		p->c = kern_alloc(p->n1 * 8);
-		kern_fill(p->b, p->n1, 1.0);
-		kern_fill(p->c, p->n1, 2.0);
+		p->a = kernels_alloc(p->n1 * 8);
+		p->b = kernels_alloc(p->n1 * 8);
+		p->c = kernels_alloc(p->n1 * 8);
+		kernels_fill(p->b, p->n1, 1.0);
+		kernels_fill(p->c, p->n1, 2.0);
 		break;
-	case KERN_CHASE: /* Sattolo's shuffle: one cycle through every slot */
+	case KERNELS_CHASE: /* Sattolo's shuffle: one cycle through every slot */
 		p->n1 = bytes / sizeof(size_t);
-		p->next = kern_alloc(p->n1 * sizeof(size_t));
+		p->next = kernels_alloc(p->n1 * sizeof(size_t));
 		for (size_t i = 0; i < p->n1; i++)
 			p->next[i] = i;
 		for (size_t i = p->n1 - 1; i > 0; i--) {
@@ -161,7 +161,7 @@ static void kern_part_init(struct kern_state *k, struct kern_part *p, unsigned s
 }
 
 /* Listing 2, one thread's GEMV: y[i] = A[i % P] . x */
-static void kern_gemv(struct kern_part *p)
+static void kernels_gemv(struct kernels_part *p)
 {
 	size_t P = p->n1, N = p->n2, M = p->n3;
 	for (size_t i = 0; i < M; i++) {
@@ -175,7 +175,7 @@ static void kern_gemv(struct kern_part *p)
 }
 
 /* Listing 3/4: C = A B, reference triple loop. */
-static void kern_gemm(struct kern_part *p)
+static void kernels_gemm(struct kernels_part *p)
 {
 	size_t N = p->n1;
 	for (size_t i = 0; i < N; i++)
@@ -189,7 +189,7 @@ static void kern_gemm(struct kern_part *p)
 }
 
 /* Listings 5 and 7: in -> tmp (contiguous), tmp -> out (strided reads). */
-static void kern_s1cf(struct kern_part *p)
+static void kernels_s1cf(struct kernels_part *p)
 {
 	size_t PL = p->n1, R = p->n1, C = p->n1;
 	for (size_t plane = 0; plane < PL; plane++)
@@ -204,7 +204,7 @@ static void kern_s1cf(struct kern_part *p)
 }
 
 /* Listing 8: one loop nest, contiguous reads, strided writes. */
-static void kern_s1cf_combined(struct kern_part *p)
+static void kernels_s1cf_combined(struct kernels_part *p)
 {
 	size_t PL = p->n1, R = p->n1, C = p->n1;
 	for (size_t plane = 0; plane < PL; plane++)
@@ -216,7 +216,7 @@ static void kern_s1cf_combined(struct kern_part *p)
 
 /* Listing 9: contiguous copy in -> out (Y x PLANES x X x ROWS traversed
  * with the innermost dimension matching: effectively sequential). */
-static void kern_s2cf(struct kern_part *p)
+static void kernels_s2cf(struct kernels_part *p)
 {
 	size_t n = p->n1 * p->n1 * p->n1;
 	for (size_t i = 0; i < n; i++)
@@ -224,7 +224,7 @@ static void kern_s2cf(struct kern_part *p)
 	p->sum += creal(p->out[n / 2]);
 }
 
-static void kern_triad(struct kern_part *p)
+static void kernels_triad(struct kernels_part *p)
 {
 	const double s = 3.0;
 	for (size_t i = 0; i < p->n1; i++)
@@ -232,51 +232,51 @@ static void kern_triad(struct kern_part *p)
 	p->sum += p->a[p->n1 / 3];
 }
 
-enum { KERN_CHASE_HOPS = 1 << 18 };
+enum { KERNELS_CHASE_HOPS = 1 << 18 };
 
-static void kern_chase(struct kern_part *p)
+static void kernels_chase(struct kernels_part *p)
 {
 	size_t at = p->pos;
-	for (int i = 0; i < KERN_CHASE_HOPS; i++)
+	for (int i = 0; i < KERNELS_CHASE_HOPS; i++)
 		at = p->next[at];
 	p->pos = at;
 	p->sum += (double)at;
 }
 
-static void kern_idle(void)
+static void kernels_idle(void)
 {
 	struct timespec ts = {0, 10 * 1000 * 1000};
 	nanosleep(&ts, NULL);
 }
 
-struct kern_job {
-	struct kern_state *k;
-	struct kern_part *p;
+struct kernels_job {
+	struct kernels_state *k;
+	struct kernels_part *p;
 };
 
-static void *kern_run_part(void *arg)
+static void *kernels_run_part(void *arg)
 {
-	struct kern_job *j = arg;
+	struct kernels_job *j = arg;
 	switch (j->k->id) {
-	case KERN_GEMV: kern_gemv(j->p); break;
-	case KERN_GEMM: kern_gemm(j->p); break;
-	case KERN_S1CF: kern_s1cf(j->p); break;
-	case KERN_S1CF_1: kern_s1cf_combined(j->p); break;
-	case KERN_S2CF: kern_s2cf(j->p); break;
-	case KERN_TRIAD: kern_triad(j->p); break;
-	case KERN_CHASE: kern_chase(j->p); break;
-	default: kern_idle(); break;
+	case KERNELS_GEMV: kernels_gemv(j->p); break;
+	case KERNELS_GEMM: kernels_gemm(j->p); break;
+	case KERNELS_S1CF: kernels_s1cf(j->p); break;
+	case KERNELS_S1CF_1: kernels_s1cf_combined(j->p); break;
+	case KERNELS_S2CF: kernels_s2cf(j->p); break;
+	case KERNELS_TRIAD: kernels_triad(j->p); break;
+	case KERNELS_CHASE: kernels_chase(j->p); break;
+	default: kernels_idle(); break;
 	}
 	return NULL;
 }
 
-kern_state *kern_new(kern_id id, const kern_opts *o)
+kernels_state *kernels_new(kernels_id id, const kernels_opts *o)
 {
-	struct kern_state *k = calloc(1, sizeof *k);
+	struct kernels_state *k = calloc(1, sizeof *k);
 	if (!k)
 		return NULL;
 	k->id = id;
-	k->o = o ? *o : (kern_opts)KERN_OPTS_INIT;
+	k->o = o ? *o : (kernels_opts)KERNELS_OPTS_INIT;
 	if (k->o.threads < 1)
 		k->o.threads = 1;
 	k->part = calloc((size_t)k->o.threads, sizeof *k->part);
@@ -285,23 +285,23 @@ kern_state *kern_new(kern_id id, const kern_opts *o)
 		return NULL;
 	}
 	for (int t = 0; t < k->o.threads; t++)
-		kern_part_init(k, &k->part[t], 12345u + 7919u * (unsigned)t);
+		kernels_part_init(k, &k->part[t], 12345u + 7919u * (unsigned)t);
 	return k;
 }
 
-double kern_step(kern_state *k)
+double kernels_step(kernels_state *k)
 {
-	int nt = k->id == KERN_IDLE ? 1 : k->o.threads;
-	struct kern_job job[64];
+	int nt = k->id == KERNELS_IDLE ? 1 : k->o.threads;
+	struct kernels_job job[64];
 	pthread_t tid[64];
 	if (nt > 64)
 		nt = 64;
 	for (int t = 0; t < nt; t++)
-		job[t] = (struct kern_job){k, &k->part[t]};
+		job[t] = (struct kernels_job){k, &k->part[t]};
 	for (int t = 1; t < nt; t++)
-		if (pthread_create(&tid[t], NULL, kern_run_part, &job[t]) != 0)
-			kern_run_part(&job[t]), tid[t] = 0;
-	kern_run_part(&job[0]);
+		if (pthread_create(&tid[t], NULL, kernels_run_part, &job[t]) != 0)
+			kernels_run_part(&job[t]), tid[t] = 0;
+	kernels_run_part(&job[0]);
 	for (int t = 1; t < nt; t++)
 		if (tid[t])
 			pthread_join(tid[t], NULL);
@@ -311,36 +311,36 @@ double kern_step(kern_state *k)
 	return s;
 }
 
-void kern_expect(const kern_state *k, double *bytes, double *flops)
+void kernels_expect(const kernels_state *k, double *bytes, double *flops)
 {
-	const struct kern_part *p = &k->part[0];
+	const struct kernels_part *p = &k->part[0];
 	double nt = k->o.threads, b = 0, f = 0, n3 = (double)p->n1 * p->n1 * p->n1;
 	switch (k->id) {
-	case KERN_GEMV: /* reads M*N + M + N elements, writes M (paper, section II.A) */
+	case KERNELS_GEMV: /* reads M*N + M + N elements, writes M (paper, section II.A) */
 		b = 8.0 * ((double)p->n3 * p->n2 + p->n3 + p->n2 + p->n3);
 		f = 2.0 * p->n3 * p->n2;
 		break;
-	case KERN_GEMM: /* 3 N^2 read, N^2 written when resident */
+	case KERNELS_GEMM: /* 3 N^2 read, N^2 written when resident */
 		b = 8.0 * 4 * p->n1 * p->n1;
 		f = 2.0 * n3;
 		break;
-	case KERN_S1CF: b = 16.0 * n3 * 4; break; /* two copies, read + write each */
-	case KERN_S1CF_1:
-	case KERN_S2CF: b = 16.0 * n3 * 2; break;
-	case KERN_TRIAD: b = 8.0 * 3 * p->n1; f = 2.0 * p->n1; break;
-	case KERN_CHASE: b = 64.0 * KERN_CHASE_HOPS; break; /* one line per hop */
+	case KERNELS_S1CF: b = 16.0 * n3 * 4; break; /* two copies, read + write each */
+	case KERNELS_S1CF_1:
+	case KERNELS_S2CF: b = 16.0 * n3 * 2; break;
+	case KERNELS_TRIAD: b = 8.0 * 3 * p->n1; f = 2.0 * p->n1; break;
+	case KERNELS_CHASE: b = 64.0 * KERNELS_CHASE_HOPS; break; /* one line per hop */
 	default: break;
 	}
-	*bytes = b * (k->id == KERN_IDLE ? 0 : nt);
+	*bytes = b * (k->id == KERNELS_IDLE ? 0 : nt);
 	*flops = f * nt;
 }
 
-void kern_free(kern_state *k)
+void kernels_free(kernels_state *k)
 {
 	if (!k)
 		return;
 	for (int t = 0; t < k->o.threads; t++) {
-		struct kern_part *p = &k->part[t];
+		struct kernels_part *p = &k->part[t];
 		free(p->a), free(p->b), free(p->c);
 		free(p->in), free(p->tmp), free(p->out), free(p->next);
 	}
@@ -350,14 +350,14 @@ void kern_free(kern_state *k)
 
 /* ---- the shared command line ---------------------------------------------- */
 
-enum { KERN_MAX_PHASES = 64 };
+enum { KERNELS_MAX_PHASES = 64 };
 
-struct kern_phase {
+struct kernels_phase {
 	int id;
 	double seconds;
 };
 
-static int kern_parse_phases(const char *list, struct kern_phase *ph, int *n)
+static int kernels_parse_phases(const char *list, struct kernels_phase *ph, int *n)
 {
 	char buf[1024];
 	if (strlen(list) >= sizeof buf) {
@@ -380,16 +380,16 @@ static int kern_parse_phases(const char *list, struct kern_phase *ph, int *n)
 				return -1;
 			}
 		}
-		int id = kern_lookup(tok);
+		int id = kernels_lookup(tok);
 		if (id < 0) {
 			fprintf(stderr, "unknown kernel '%s' (see --list)\n", tok);
 			return -1;
 		}
-		if (*n == KERN_MAX_PHASES) {
-			fprintf(stderr, "more than %d phases\n", KERN_MAX_PHASES);
+		if (*n == KERNELS_MAX_PHASES) {
+			fprintf(stderr, "more than %d phases\n", KERNELS_MAX_PHASES);
 			return -1;
 		}
-		ph[(*n)++] = (struct kern_phase){id, sec};
+		ph[(*n)++] = (struct kernels_phase){id, sec};
 	}
 	if (*n == 0) {
 		fprintf(stderr, "empty phase list\n");
@@ -398,7 +398,7 @@ static int kern_parse_phases(const char *list, struct kern_phase *ph, int *n)
 	return 0;
 }
 
-static int kern_posnum(const char *opt, const char *arg, double max, double *out)
+static int kernels_posnum(const char *opt, const char *arg, double max, double *out)
 {
 	char *end;
 	errno = 0;
@@ -411,7 +411,7 @@ static int kern_posnum(const char *opt, const char *arg, double max, double *out
 	return 0;
 }
 
-static void kern_usage(FILE *f, const char *prog, const char *what, const char *phases)
+static void kernels_usage(FILE *f, const char *prog, const char *what, const char *phases)
 {
 	fprintf(f,
 		"usage: %s [options]\n"
@@ -431,7 +431,7 @@ static void kern_usage(FILE *f, const char *prog, const char *what, const char *
 		prog, what, phases);
 }
 
-int kern_main(int argc, char **argv, const char *prog, const char *what, const char *phases)
+int kernels_main(int argc, char **argv, const char *prog, const char *what, const char *phases)
 {
 	static const struct option lo[] = {
 		{"phases", required_argument, 0, 'p'}, {"scale", required_argument, 0, 's'},
@@ -440,8 +440,8 @@ int kern_main(int argc, char **argv, const char *prog, const char *what, const c
 		{"steps", required_argument, 0, 'n'},
 		{"list", no_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	kern_opts o = KERN_OPTS_INIT;
-	struct kern_phase ph[KERN_MAX_PHASES];
+	kernels_opts o = KERNELS_OPTS_INIT;
+	struct kernels_phase ph[KERNELS_MAX_PHASES];
 	double scale = 1.0, v, fixed_steps = 0;
 	int nph = 0, quiet = 0, c;
 	const char *list = phases;
@@ -449,61 +449,61 @@ int kern_main(int argc, char **argv, const char *prog, const char *what, const c
 	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p': list = optarg; break;
-		case 's': if (kern_posnum("--scale", optarg, 1e4, &scale)) return 2; break;
-		case 't': if (kern_posnum("--threads", optarg, 64, &v)) return 2; o.threads = (int)v; break;
-		case 'm': if (kern_posnum("--mem", optarg, 1 << 16, &v)) return 2; o.mem_mib = (size_t)v; break;
-		case 'G': if (kern_posnum("--gemm-n", optarg, 4096, &v)) return 2; o.gemm_n = (int)v; break;
-		case 'F': if (kern_posnum("--fft-n", optarg, 1024, &v)) return 2; o.fft_n = (int)v; break;
-		case 'n': if (kern_posnum("--steps", optarg, 1e9, &fixed_steps)) return 2; break;
+		case 's': if (kernels_posnum("--scale", optarg, 1e4, &scale)) return 2; break;
+		case 't': if (kernels_posnum("--threads", optarg, 64, &v)) return 2; o.threads = (int)v; break;
+		case 'm': if (kernels_posnum("--mem", optarg, 1 << 16, &v)) return 2; o.mem_mib = (size_t)v; break;
+		case 'G': if (kernels_posnum("--gemm-n", optarg, 4096, &v)) return 2; o.gemm_n = (int)v; break;
+		case 'F': if (kernels_posnum("--fft-n", optarg, 1024, &v)) return 2; o.fft_n = (int)v; break;
+		case 'n': if (kernels_posnum("--steps", optarg, 1e9, &fixed_steps)) return 2; break;
 		case 'l':
-			for (int i = 0; i < KERN_COUNT; i++)
-				printf("%-14s %s\n", kern_name(i), kern_describe(i));
+			for (int i = 0; i < KERNELS_COUNT; i++)
+				printf("%-14s %s\n", kernels_name(i), kernels_describe(i));
 			return 0;
 		case 'q': quiet = 1; break;
-		case 'h': kern_usage(stdout, prog, what, phases); return 0;
-		default: kern_usage(stderr, prog, what, phases); return 2;
+		case 'h': kernels_usage(stdout, prog, what, phases); return 0;
+		default: kernels_usage(stderr, prog, what, phases); return 2;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
 		return 2;
 	}
-	if (kern_parse_phases(list, ph, &nph))
+	if (kernels_parse_phases(list, ph, &nph))
 		return 2;
 
 	/* Allocate and touch everything first, so phases hold only the kernels. */
-	kern_state *ks[KERN_COUNT] = {0};
+	kernels_state *ks[KERNELS_COUNT] = {0};
 	for (int i = 0; i < nph; i++)
-		if (!ks[ph[i].id] && !(ks[ph[i].id] = kern_new(ph[i].id, &o))) {
+		if (!ks[ph[i].id] && !(ks[ph[i].id] = kernels_new(ph[i].id, &o))) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 1;
 		}
 	mcmark(prog);
-	double t_start = kern_now(), check = 0;
+	double t_start = kernels_now(), check = 0;
 	if (!quiet)
 		printf("%-6s %-14s %8s %8s %7s %10s %10s\n", "phase", "kernel", "start_s", "end_s",
 		       "steps", "GB/s", "GFLOP/s");
 	for (int i = 0; i < nph; i++) {
-		kern_state *k = ks[ph[i].id];
-		double t0 = kern_now(), t1 = t0, dur = ph[i].seconds * scale;
+		kernels_state *k = ks[ph[i].id];
+		double t0 = kernels_now(), t1 = t0, dur = ph[i].seconds * scale;
 		long steps = 0;
-		mcmark_begin(kern_name(ph[i].id));
+		mcmark_begin(kernels_name(ph[i].id));
 		do {
-			check += kern_step(k);
+			check += kernels_step(k);
 			steps++;
-			t1 = kern_now();
+			t1 = kernels_now();
 		} while (fixed_steps > 0 ? steps < (long)fixed_steps : t1 - t0 < dur);
 		mcmark_end();
 		double b, f;
-		kern_expect(k, &b, &f);
+		kernels_expect(k, &b, &f);
 		if (!quiet)
-			printf("%-6d %-14s %8.3f %8.3f %7ld %10.2f %10.2f\n", i + 1, kern_name(ph[i].id),
+			printf("%-6d %-14s %8.3f %8.3f %7ld %10.2f %10.2f\n", i + 1, kernels_name(ph[i].id),
 			       t0 - t_start, t1 - t_start, steps, b * steps / (t1 - t0) * 1e-9,
 			       f * steps / (t1 - t0) * 1e-9);
 	}
 	if (!quiet)
 		printf("# checksum %g\n", check);
-	for (int i = 0; i < KERN_COUNT; i++)
-		kern_free(ks[i]);
+	for (int i = 0; i < KERNELS_COUNT; i++)
+		kernels_free(ks[i]);
 	return 0;
 }

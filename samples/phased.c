@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "phased",
+	return kernels_main(argc, argv, "phased",
 			 "Runs several kernels in sequence: bandwidth, compute, idle, latency.",
 			 "triad,gemm,triad,gemm,idle,chase");
 }

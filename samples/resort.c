@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "resort", "3D-FFT resort loops: S1CF (strided), S1CF combined, S2CF (contiguous).", "s1cf:2,s1cf-combined:2,s2cf:2");
+	return kernels_main(argc, argv, "resort", "3D-FFT resort loops: S1CF (strided), S1CF combined, S2CF (contiguous).", "s1cf:2,s1cf-combined:2,s2cf:2");
 }

@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return kern_main(argc, argv, "triad", "STREAM triad: memory bandwidth bound.", "triad:3");
+	return kernels_main(argc, argv, "triad", "STREAM triad: memory bandwidth bound.", "triad:3");
 }

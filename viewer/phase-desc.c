@@ -132,8 +132,9 @@ static int distinct_row(vw_model *m, const vw_phase *v, size_t n, size_t i, char
 	for (size_t g = 0; g < m->ngroups; g++) {
 		const vw_row *r = &m->groups[g];
 		const mcz_stream_desc *d = r->nmembers ? m->streams[r->members[0]].desc : NULL;
-		if (!d || (d->source && !strcmp(d->source, "mark")))
-			continue;
+		if (!d || (d->source && !strcmp(d->source, "mark")) ||
+		    !strcmp(d->name, "core.task_clock") || !strncmp(d->name, "os.cpu", 6))
+			continue; /* CPUs busy: said already */
 		double lo = INFINITY, hi = -INFINITY;
 		for (size_t k = 0; k < n; k++) {
 			mean[k] = NAN;

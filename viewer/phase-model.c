@@ -1,6 +1,5 @@
 /* phase-model.c: the phases of a model — streams chosen, detector run on
- * summaries, boundaries refined on samples, phases taken from marks,
- * selection and zoom.
+ * summaries, boundaries refined on samples, phases taken from marks.
  *
  * The detector sees one stream per row group of the model (a per-CPU family
  * summed, e.g. all core.instructions[cpuN] as one), skipping marks and
@@ -13,10 +12,8 @@
  * each boundary; a boundary is the edge between the last sample of one
  * phase and the first of the next.
  *
- *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
- *     if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
- *     vw_phases_step(m, +1);              // n
- *     vw_phases_zoom(m, m->phase_sel);    // Enter
+ * The door (vw_phases_detect, selection, zoom) is phases.c; this file is
+ * what it calls: vw_phase_model_prepare, _run, _marks (phase-int.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +21,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "phase.h"
+#include "phase-int.h"
 
 #define PHASE_MAX_STREAMS 64
 #define PHASE_COARSE 8192
@@ -33,7 +30,8 @@
 typedef struct phase_fine_ctx {
 	vw_model *m;
 	size_t d;
-	const vw_row **rows; /* detector stream j = sum of rows[j]'s members */
+	size_t *rows;        /* detector stream j = sum of m->groups[rows[j]]'s members
+				(indexes: the model may move its arrays) */
 	double *eps;         /* > 0: the row is a rate, detected as log(rate + eps) */
 	int64_t origin;      /* grid: origin + k * dt are bucket edges, samples in the middle */
 	int64_t dt;
@@ -41,52 +39,15 @@ typedef struct phase_fine_ctx {
 	size_t cap;
 } phase_fine_ctx;
 
-static void fine_free(phase_fine_ctx *f)
+void vw_phase_model_fine_free(void *fine)
 {
+	phase_fine_ctx *f = fine;
 	if (!f)
 		return;
 	free(f->rows);
 	free(f->eps);
 	free(f->buf);
 	free(f);
-}
-
-void vw_phases_free(struct vw_phases *ph)
-{
-	if (!ph)
-		return;
-	vw_phase_prep_free(ph->prep);
-	fine_free(ph->fine);
-	free(ph->v);
-	free(ph);
-}
-
-size_t vw_phases_count(const struct vw_phases *ph)
-{
-	return ph ? ph->n : 0;
-}
-
-const vw_phase *vw_phases_at(const struct vw_phases *ph, size_t i)
-{
-	return ph && i < ph->n ? &ph->v[i] : NULL;
-}
-
-int vw_phases_find(const struct vw_phases *ph, int64_t t)
-{
-	size_t lo = 0, hi = vw_phases_count(ph);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (ph->v[mid].t1 <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < vw_phases_count(ph) && ph->v[lo].t0 <= t ? (int)lo : -1;
-}
-
-int vw_phases_color(int cls)
-{
-	return cls < 0 ? 0 : cls % 8;
 }
 
 /* ---- which streams ------------------------------------------------------------ */
@@ -124,7 +85,7 @@ static int phase_row_wanted(const vw_model *m, const vw_row *r, const char *list
 
 /* Sampling interval of the dataset (ns): the recorder's interval_ns, else
  * the mean spacing of the first file's rows. */
-static int64_t phase_interval(const vw_model *m)
+int64_t vw_phase_model_interval(const vw_model *m)
 {
 	const char *s = m->nfiles ? mcz_meta(m->files[0], "interval_ns") : NULL;
 	long long v = s ? atoll(s) : 0;
@@ -217,7 +178,8 @@ static long phase_fetch_model(void *ctx, int64_t lo, int64_t hi, int64_t **pos, 
 	for (size_t k = 0; k < n; k++)
 		(*pos)[k] = a + (int64_t)k * f->dt;
 	for (size_t j = 0; j < f->d && n; j++) {
-		if (phase_row_values(f, f->rows[j], a, a + (int64_t)n * f->dt, n, *val + j * n))
+		if (phase_row_values(f, &f->m->groups[f->rows[j]], a, a + (int64_t)n * f->dt, n,
+				     *val + j * n))
 			goto fail;
 		phase_log(*val + j * n, n, f->eps[j]);
 	}
@@ -232,15 +194,8 @@ fail:
 
 /* ---- detection ------------------------------------------------------------------- */
 
-static int phase_err(char *err, size_t len, const char *msg)
-{
-	if (err && len)
-		snprintf(err, len, "%s", msg);
-	return -1;
-}
-
 /* Build the coarse level and the detector. */
-static int phase_prepare(vw_model *m, struct vw_phases *ph)
+int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 {
 	phase_fine_ctx *f = calloc(1, sizeof *f);
 	if (!f)
@@ -255,14 +210,14 @@ static int phase_prepare(vw_model *m, struct vw_phases *ph)
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
 		if (!phase_row_wanted(m, &m->groups[g], ph->params.streams))
 			continue;
-		f->rows[f->d++] = &m->groups[g];
+		f->rows[f->d++] = g;
 		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "",
 				 m->groups[g].label);
 		if (w > 0 && used + (size_t)w < sizeof ph->used)
 			used += (size_t)w;
 	}
 	ph->nused = f->d;
-	f->dt = phase_interval(m);
+	f->dt = vw_phase_model_interval(m);
 	int64_t span = m->t_max - m->t_min + f->dt;
 	size_t nsamp = (size_t)(span / f->dt), b = (nsamp + PHASE_COARSE - 1) / PHASE_COARSE;
 	if (b == 0)
@@ -278,9 +233,9 @@ static int phase_prepare(vw_model *m, struct vw_phases *ph)
 	for (size_t i = 0; i <= nb; i++)
 		edge[i] = f->origin + (int64_t)i * w;
 	for (size_t j = 0; j < f->d; j++) {
-		if (phase_row_values(f, f->rows[j], edge[0], edge[nb], nb, v + j * nb))
+		if (phase_row_values(f, &m->groups[f->rows[j]], edge[0], edge[nb], nb, v + j * nb))
 			goto out;
-		f->eps[j] = phase_eps(m, f->rows[j], v + j * nb, nb);
+		f->eps[j] = phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
 		phase_log(v + j * nb, nb, f->eps[j]);
 	}
 	vw_phase_fine fine = {phase_fetch_model, f};
@@ -291,7 +246,7 @@ out:
 	return rc;
 }
 
-static int phase_run_auto(vw_model *m, struct vw_phases *ph)
+int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 {
 	vw_phase_seg *seg;
 	size_t n;
@@ -346,10 +301,10 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
  * what lies between regions is a phase too, unlabelled, when longer than
  * two intervals.  Without regions, point marks cut the run, each phase
  * named by the mark that opens it.  Same text, same class. */
-static int phase_from_marks(vw_model *m, struct vw_phases *ph)
+int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 {
 	size_t cap = 0, nreg = 0;
-	int64_t dt = phase_interval(m), at = m->t_min;
+	int64_t dt = vw_phase_model_interval(m), at = m->t_min;
 	const char *label = "";
 	for (size_t i = 0; i < m->nmarks; i++)
 		nreg += m->marks[i].kind == MCZ_MARK_BEGIN;
@@ -398,153 +353,4 @@ static int phase_from_marks(vw_model *m, struct vw_phases *ph)
 			ph->v[i].cls = ph->nclasses++;
 	}
 	return 0;
-}
-
-/* ---- the door ----------------------------------------------------------------------- */
-
-static void phase_finish_all(vw_model *m, struct vw_phases *ph)
-{
-	for (size_t i = 0; i < ph->n; i++) {
-		vw_phase *p = &ph->v[i];
-		p->mark_dt = INT64_MAX;
-		for (size_t k = 0; i && ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
-			int64_t d = llabs(m->marks[k].t - p->t0);
-			if (d < p->mark_dt && m->marks[k].text && m->marks[k].text[0])
-				p->mark_dt = d; /* named marks only: an END has no text */
-		}
-		vw_phase_stats_compute(m, p);
-	}
-	vw_phase_describe(m, ph->v, ph->n);
-}
-
-static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
-{
-	const void *data;
-	size_t len;
-	const char *env = getenv("MCVIEW_PHASE_CACHE");
-	if (m->nfiles != 1 || (env && !strcmp(env, "0")) ||
-	    mcz_aux(m->files[0], "phases", &data, &len) != MCZ_OK)
-		return -1;
-	return vw_phase_cache_decode(data, len, key, ph);
-}
-
-static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key)
-{
-	const char *env = getenv("MCVIEW_PHASE_CACHE");
-	if (m->nfiles != 1 || (env && !strcmp(env, "0")))
-		return;
-	unsigned char *buf;
-	size_t len;
-	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
-		if (mcz_append_aux(m->paths[0], "phases", buf, len) != MCZ_OK)
-			snprintf(m->status, sizeof m->status, "phases not cached: %s is read-only",
-				 m->paths[0]);
-		free(buf);
-	}
-}
-
-int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *err, size_t errlen)
-{
-	vw_phase_params par = VW_PHASE_PARAMS_INIT;
-	if (p)
-		par = *p;
-	struct vw_phases *ph = m->phases;
-	par.streams[sizeof par.streams - 1] = '\0';
-	int reuse = ph && ph->prep && source == VW_PHASES_AUTO && ph->source == VW_PHASES_AUTO &&
-		    !strcmp(ph->params.streams, par.streams);
-	if (!reuse) {
-		ph = calloc(1, sizeof *ph);
-		if (!ph)
-			return phase_err(err, errlen, "out of memory");
-	}
-	ph->params = par;
-	ph->source = source;
-	ph->from_cache = 0;
-	char key[256];
-	vw_phase_cache_key(m, &par, source, key, sizeof key);
-	int rc = 0;
-	if (source == VW_PHASES_MARKS) {
-		if (!m->nmarks) {
-			vw_phases_free(ph);
-			return phase_err(err, errlen, "the recording has no marks (use --phases auto)");
-		}
-		rc = phase_from_marks(m, ph);
-	} else if (!reuse && phase_cache_load(m, ph, key) == 0) {
-		ph->from_cache = 1;
-	} else {
-		if (!reuse)
-			rc = phase_prepare(m, ph);
-		if (rc == 0)
-			rc = phase_run_auto(m, ph);
-		if (rc == 0)
-			phase_cache_store(m, ph, key);
-	}
-	if (rc) {
-		if (ph != m->phases)
-			vw_phases_free(ph);
-		return phase_err(err, errlen, "out of memory detecting phases");
-	}
-	phase_finish_all(m, ph);
-	if (ph != m->phases)
-		vw_phases_free(m->phases);
-	m->phases = ph;
-	m->phase_sel = -1;
-	return 0;
-}
-
-/* ---- navigation ------------------------------------------------------------------- */
-
-void vw_phases_select(vw_model *m, int i)
-{
-	size_t n = vw_phases_count(m->phases);
-	if (!n)
-		return;
-	i = i < 0 ? 0 : (size_t)i >= n ? (int)n - 1 : i;
-	m->phase_sel = i;
-	const vw_phase *p = &m->phases->v[i];
-	if (p->t0 < m->t0 || p->t0 >= m->t1) { /* bring it into the window, same width */
-		int64_t w = m->t1 - m->t0;
-		vw_model_set_window(m, p->t0 - w / 10, p->t0 - w / 10 + w);
-	}
-	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0 >= m->t1 ? m->t1 - 1 : p->t0;
-}
-
-int vw_phases_step(vw_model *m, int dir)
-{
-	size_t n = vw_phases_count(m->phases);
-	if (!n)
-		return 0;
-	int cur = m->phase_sel;
-	if (cur < 0) {
-		cur = vw_phases_find(m->phases, m->cursor);
-		if (cur < 0)
-			cur = dir > 0 ? -1 : (int)n;
-		else if (dir < 0 && m->phases->v[cur].t0 < m->cursor)
-			cur++; /* p: the start of the phase the cursor is in */
-	}
-	int next = cur + (dir > 0 ? 1 : -1);
-	if (next < 0 || (size_t)next >= n)
-		return 0;
-	vw_phases_select(m, next);
-	return 1;
-}
-
-void vw_phases_zoom(vw_model *m, int i)
-{
-	const vw_phase *p = vw_phases_at(m->phases, i < 0 ? 0 : (size_t)i);
-	if (!p)
-		return;
-	int64_t margin = (p->t1 - p->t0) / 20;
-	m->phase_sel = i;
-	vw_model_set_window(m, p->t0 - margin, p->t1 + margin);
-	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0;
-}
-
-double vw_phases_stream_mean(vw_model *m, size_t i, size_t stream)
-{
-	const vw_phase *p = vw_phases_at(m->phases, i);
-	vw_bucket b;
-	if (!p || vw_model_stream_buckets(m, stream, p->t0, p->t1, 1, &b) != 0 || !b.count)
-		return NAN;
-	return b.mean;
 }

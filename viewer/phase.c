@@ -1,10 +1,7 @@
 /* phase.c: the change-point detector — d streams cut into segments.
  *
- * Pure computation (no model, no terminal).  Preparation reduces the streams
- * to a coarse level of at most 8192 buckets: bucket means of outlier-clipped
- * values, gaps filled with the last value, a running median of 3 against
- * isolated spikes, each stream centred and scaled to unit noise (MAD of first
- * differences, floored at 1/25 of the stream's range), then prefix sums.
+ * Pure computation (no model, no terminal) on the coarse level built by
+ * phase-prep.c (bucket means in noise units, prefix sums).
  * Detection is seeded binary segmentation on that level: intervals of
  * lengths m, m/2, m/4, ... each overlapping its neighbour by half; in each,
  * the split maximising the multivariate CUSUM gain
@@ -15,368 +12,18 @@
  * every interval that contains a point already taken.  The penalty is the
  * chi-square tail bound of Laurent and Massart for d_eff streams at level
  * e^-x, x = 2 ln m: d + 2 sqrt(d x) + 2 x.  Each point is then re-placed
- * between its final neighbours, points whose gain fell below the penalty are
- * pruned (weakest first), and each survivor is refined at full resolution
- * within +-2 buckets.  Cost: O(d m log m) once, candidates cached per
+ * between its final neighbours, points whose gain fell below the penalty or
+ * that move no stream by 10 % of its range are pruned (weakest first), and
+ * each survivor is refined at full resolution within +-2 buckets (the
+ * maximum of the likelihood-ratio walk between the two known levels).  Cost: O(d m log m) once, candidates cached per
  * minimum length, so a change of penalty or class tolerance re-runs only the
  * selection.  Classes come from phase-class.c.
  */
-#include "phase.h"
+#include "phase-int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PHASE_COARSE_DEFAULT 8192
-#define PHASE_FLOOR_REL (1.0 / 25.0) /* noise floor, fraction of a stream's range */
-#define PHASE_SUBSAMPLE 16384        /* samples used to estimate clip bounds */
-#define PHASE_MIN_SAMPLES 10         /* default minimum phase length, in samples */
-
-typedef struct phase_cand {
-	uint32_t s, e, t; /* interval [s, e), split t */
-	double gain;
-} phase_cand;
-
-struct vw_phase_prep {
-	size_t d, m;
-	size_t used;       /* streams with scale > 0 */
-	double *v;         /* coarse values in noise units, v[j * m + i] */
-	double *pre;       /* prefix sums, pre[j * (m + 1) + i] */
-	int64_t *edge;     /* m + 1 bucket edges */
-	int64_t sample;    /* position units per sample */
-	double *range;     /* robust range of each stream's coarse level, noise units */
-	double *scale;     /* raw / scale = noise units; 0 = stream ignored */
-	double *center;    /* subtracted before scaling */
-	vw_phase_fine fine;
-	int has_fine;
-	/* array input */
-	const double *const *x;
-	size_t n;
-	double *clip_lo, *clip_hi;
-	/* candidates cached for one minimum length */
-	size_t cand_minc;
-	phase_cand *cand;
-	size_t ncand;
-};
-
-/* ---- small statistics ------------------------------------------------------ */
-
-static void swapd(double *a, double *b)
-{
-	double t = *a;
-	*a = *b;
-	*b = t;
-}
-
-/* k-th smallest of a[0..n) (a is reordered); Hoare's selection. */
-static double phase_select(double *a, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		double piv = a[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (a[i] < piv)
-				i++;
-			while (a[j] > piv)
-				j--;
-			if (i <= j) {
-				swapd(&a[i], &a[j]);
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return a[k];
-}
-
-static double phase_quantile(double *a, size_t n, double q)
-{
-	if (n == 0)
-		return NAN;
-	return phase_select(a, n, (size_t)(q * (double)(n - 1) + 0.5));
-}
-
-static double med3(double a, double b, double c)
-{
-	if (a > b)
-		swapd(&a, &b);
-	if (b > c)
-		b = c;
-	return a > b ? a : b;
-}
-
-/* Fill NaN with the previous value (leading NaN with the first value).
- * Returns 0 if the series had no value at all. */
-static int phase_fill(double *y, size_t n)
-{
-	size_t first = 0;
-	while (first < n && isnan(y[first]))
-		first++;
-	if (first == n)
-		return 0;
-	for (size_t i = 0; i < first; i++)
-		y[i] = y[first];
-	for (size_t i = first + 1; i < n; i++)
-		if (isnan(y[i]))
-			y[i] = y[i - 1];
-	return 1;
-}
-
-/* Running median of 3; each end takes the median of the first (last)
- * three values; tmp has n slots. */
-static void phase_median3(double *y, size_t n, double *tmp)
-{
-	if (n < 3)
-		return;
-	memcpy(tmp, y, n * sizeof *y);
-	for (size_t i = 1; i + 1 < n; i++)
-		y[i] = med3(tmp[i - 1], tmp[i], tmp[i + 1]);
-	y[0] = med3(tmp[0], tmp[1], tmp[2]);
-	y[n - 1] = med3(tmp[n - 3], tmp[n - 2], tmp[n - 1]);
-}
-
-/* Noise sigma of a filled series from its first differences (level shifts
- * weigh nothing there): the larger of the MAD estimate (right for Gaussian
- * noise) and the RMS of the differences without their largest 2 % (right
- * for bursty or quantised streams — page faults, context switches, CPU
- * busy at 10 ms — whose MAD is 0 or too small; the outliers left after
- * clipping fall in the 2 % dropped).  tmp has n slots. */
-static double phase_noise(const double *y, size_t n, double *tmp)
-{
-	if (n < 2)
-		return 0;
-	size_t k = n - 1, keep = k - k / 50;
-	for (size_t i = 0; i < k; i++)
-		tmp[i] = fabs(y[i + 1] - y[i]);
-	double mad = 1.4826 * phase_quantile(tmp, k, 0.5) / sqrt(2.0);
-	double cut = phase_quantile(tmp, k, (double)(keep - 1) / (double)(k > 1 ? k - 1 : 1)), ss = 0;
-	size_t c = 0;
-	for (size_t i = 0; i < k; i++)
-		if (tmp[i] <= cut && c < keep) {
-			ss += tmp[i] * tmp[i];
-			c++;
-		}
-	double rms = c ? sqrt(ss / (double)c / 2.0) : 0;
-	return fmax(mad, rms);
-}
-
-/* ---- preparation ------------------------------------------------------------- */
-
-static vw_phase_prep *phase_alloc(size_t d, size_t m)
-{
-	vw_phase_prep *pp = calloc(1, sizeof *pp);
-	if (!pp)
-		return NULL;
-	pp->d = d;
-	pp->m = m;
-	pp->v = malloc((d * m + 1) * sizeof *pp->v);
-	pp->pre = malloc((d * (m + 1) + 1) * sizeof *pp->pre);
-	pp->edge = malloc((m + 1) * sizeof *pp->edge);
-	pp->scale = calloc(d + 1, sizeof *pp->scale);
-	pp->center = calloc(d + 1, sizeof *pp->center);
-	pp->range = calloc(d + 1, sizeof *pp->range);
-	if (!pp->v || !pp->pre || !pp->edge || !pp->scale || !pp->center || !pp->range) {
-		vw_phase_prep_free(pp);
-		return NULL;
-	}
-	return pp;
-}
-
-/* Clean, scale and sum the coarse matrix pp->v (raw bucket means). */
-static int phase_finish(vw_phase_prep *pp)
-{
-	size_t m = pp->m;
-	double *tmp = malloc((m + 1) * sizeof *tmp);
-	if (!tmp)
-		return -1;
-	pp->used = 0;
-	for (size_t j = 0; j < pp->d; j++) {
-		double *y = pp->v + j * m;
-		pp->scale[j] = 0;
-		if (m == 0 || !phase_fill(y, m))
-			continue;
-		double noise = phase_noise(y, m, tmp);
-		phase_median3(y, m, tmp);
-		double lo = y[0], hi = y[0];
-		for (size_t i = 0; i < m; i++) {
-			lo = y[i] < lo ? y[i] : lo;
-			hi = y[i] > hi ? y[i] : hi;
-		}
-		double spread = hi - lo;
-		if (!isfinite(spread) || spread <= 1e-12 * fmax(fabs(hi), fabs(lo)) || spread == 0)
-			continue; /* constant: carries no boundary */
-		double scale = fmax(noise, spread * PHASE_FLOOR_REL);
-		memcpy(tmp, y, m * sizeof *y);
-		pp->center[j] = phase_quantile(tmp, m, 0.5);
-		pp->scale[j] = scale;
-		pp->range[j] = (phase_quantile(tmp, m, 0.995) - phase_quantile(tmp, m, 0.005)) / scale;
-		pp->used++;
-	}
-	free(tmp);
-	for (size_t j = 0; j < pp->d; j++) {
-		double *y = pp->v + j * m, *p = pp->pre + j * (m + 1);
-		double c = pp->center[j], s = pp->scale[j];
-		p[0] = 0;
-		for (size_t i = 0; i < m; i++) {
-			y[i] = s > 0 ? (y[i] - c) / s : 0;
-			p[i + 1] = p[i] + y[i];
-		}
-	}
-	return 0;
-}
-
-static long phase_fetch_arrays(void *ctx, int64_t lo, int64_t hi, int64_t **pos, double **val)
-{
-	vw_phase_prep *pp = ctx;
-	if (lo < 0)
-		lo = 0;
-	if (hi > (int64_t)pp->n)
-		hi = (int64_t)pp->n;
-	size_t k = hi > lo ? (size_t)(hi - lo) : 0;
-	*pos = malloc((k + 1) * sizeof **pos);
-	*val = malloc((pp->d * k + 1) * sizeof **val);
-	if (!*pos || !*val) {
-		free(*pos);
-		free(*val);
-		return -1;
-	}
-	for (size_t i = 0; i < k; i++)
-		(*pos)[i] = lo + (int64_t)i;
-	for (size_t j = 0; j < pp->d; j++)
-		for (size_t i = 0; i < k; i++) {
-			double x = pp->x[j][lo + (int64_t)i];
-			if (x < pp->clip_lo[j])
-				x = pp->clip_lo[j];
-			else if (x > pp->clip_hi[j])
-				x = pp->clip_hi[j];
-			(*val)[j * k + i] = x;
-		}
-	return (long)k;
-}
-
-/* Clip bounds of one stream: outside [q.005 - R, q.995 + R], R = the
- * spread between those quantiles, a value is an outlier. */
-static void phase_clip_bounds(const double *x, size_t n, double *tmp, double *lo, double *hi)
-{
-	size_t step = (n + PHASE_SUBSAMPLE - 1) / PHASE_SUBSAMPLE, k = 0;
-	for (size_t i = 0; i < n; i += step)
-		if (!isnan(x[i]))
-			tmp[k++] = x[i];
-	*lo = -INFINITY;
-	*hi = INFINITY;
-	if (k < 16)
-		return;
-	double a = phase_quantile(tmp, k, 0.005), b = phase_quantile(tmp, k, 0.995);
-	if (b > a) {
-		*lo = a - (b - a);
-		*hi = b + (b - a);
-	}
-}
-
-int vw_phase_prep_arrays(vw_phase_prep **out, size_t d, size_t n, const double *const *x,
-			 size_t coarse)
-{
-	if (!coarse)
-		coarse = PHASE_COARSE_DEFAULT;
-	/* buckets of b samples, the last one taking the remainder (< 2b) */
-	size_t b = n > coarse ? (n + coarse - 1) / coarse : 1;
-	size_t m = n >= b ? n / b : n;
-	vw_phase_prep *pp = phase_alloc(d, m);
-	double *tmp = malloc((PHASE_SUBSAMPLE + 32) * sizeof *tmp);
-	if (pp) {
-		pp->clip_lo = malloc((d + 1) * sizeof *pp->clip_lo);
-		pp->clip_hi = malloc((d + 1) * sizeof *pp->clip_hi);
-	}
-	if (!pp || !tmp || !pp->clip_lo || !pp->clip_hi) {
-		free(tmp);
-		vw_phase_prep_free(pp);
-		return -1;
-	}
-	pp->x = x;
-	pp->n = n;
-	pp->sample = 1;
-	for (size_t i = 0; i <= m; i++)
-		pp->edge[i] = (int64_t)(i < m ? i * b : n);
-	for (size_t j = 0; j < d; j++) {
-		double lo, hi;
-		phase_clip_bounds(x[j], n, tmp, &lo, &hi);
-		pp->clip_lo[j] = lo;
-		pp->clip_hi[j] = hi;
-		for (size_t i = 0; i < m; i++) {
-			double s = 0;
-			size_t c = 0, e = (size_t)pp->edge[i + 1];
-			for (size_t k = (size_t)pp->edge[i]; k < e; k++) {
-				double v = x[j][k];
-				if (isnan(v))
-					continue;
-				s += v < lo ? lo : v > hi ? hi : v;
-				c++;
-			}
-			pp->v[j * m + i] = c ? s / (double)c : NAN;
-		}
-	}
-	free(tmp);
-	pp->fine.fetch = phase_fetch_arrays;
-	pp->fine.ctx = pp;
-	pp->has_fine = 1;
-	if (phase_finish(pp)) {
-		vw_phase_prep_free(pp);
-		return -1;
-	}
-	*out = pp;
-	return 0;
-}
-
-int vw_phase_prep_coarse(vw_phase_prep **out, size_t d, size_t m, const double *v,
-			 const int64_t *edge, int64_t sample, const vw_phase_fine *fine)
-{
-	vw_phase_prep *pp = phase_alloc(d, m);
-	if (!pp)
-		return -1;
-	pp->sample = sample > 0 ? sample : 1;
-	memcpy(pp->v, v, d * m * sizeof *v);
-	memcpy(pp->edge, edge, (m + 1) * sizeof *edge);
-	if (fine && fine->fetch) {
-		pp->fine = *fine;
-		pp->has_fine = 1;
-	}
-	if (phase_finish(pp)) {
-		vw_phase_prep_free(pp);
-		return -1;
-	}
-	*out = pp;
-	return 0;
-}
-
-void vw_phase_prep_free(vw_phase_prep *pp)
-{
-	if (!pp)
-		return;
-	free(pp->v);
-	free(pp->pre);
-	free(pp->edge);
-	free(pp->scale);
-	free(pp->center);
-	free(pp->range);
-	free(pp->clip_lo);
-	free(pp->clip_hi);
-	free(pp->cand);
-	free(pp);
-}
-
-size_t vw_phase_prep_used(const vw_phase_prep *pp)
-{
-	return pp ? pp->used : 0;
-}
 
 /* ---- candidates ---------------------------------------------------------------- */
 
@@ -563,7 +210,27 @@ static double phase_mean(const vw_phase_prep *pp, size_t j, size_t a, size_t b)
  *     S(t) = sum_{i<t} sum_j (muL_j - muR_j) (y_ij - (muL_j + muR_j) / 2)
  * in which streams that do not change weigh nothing, and each y is clipped
  * to 3 noise units beyond the two levels (outliers weigh little). */
-static int64_t phase_refine(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
+static int64_t phase_refine_at(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext);
+
+static int64_t phase_refine(vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
+{
+	for (size_t i = 0; i < pp->nplaced; i++)
+		if (pp->placed[i].c == c && pp->placed[i].cprev == cprev && pp->placed[i].cnext == cnext)
+			return pp->placed[i].pos;
+	int64_t pos = phase_refine_at(pp, c, cprev, cnext);
+	if (pp->nplaced == pp->capplaced) {
+		size_t nc = pp->capplaced ? 2 * pp->capplaced : 64;
+		struct phase_placed *np = realloc(pp->placed, nc * sizeof *np);
+		if (!np)
+			return pos;
+		pp->placed = np;
+		pp->capplaced = nc;
+	}
+	pp->placed[pp->nplaced++] = (struct phase_placed){c, cprev, cnext, pos};
+	return pos;
+}
+
+static int64_t phase_refine_at(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
 {
 	size_t a = c >= 2 ? c - 2 : 0, b = c + 2 < pp->m ? c + 2 : pp->m;
 	size_t ma = (cprev + c + 1) / 2, mb = (c + cnext) / 2;
@@ -581,7 +248,7 @@ static int64_t phase_refine(const vw_phase_prep *pp, size_t c, size_t cprev, siz
 	if (acc && k >= 2) {
 		for (size_t j = 0; j < pp->d; j++) {
 			double *y = val + j * k;
-			if (pp->scale[j] <= 0 || !phase_fill(y, k))
+			if (pp->scale[j] <= 0 || !vw_phase_prep_fill(y, k))
 				continue;
 			double ml = phase_mean(pp, j, cprev, la), mr = phase_mean(pp, j, rb, cnext);
 			double w = ml - mr, mid = (ml + mr) / 2, lo = fmin(ml, mr) - 3,
@@ -656,6 +323,35 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 	return rc < 0 ? -1 : 0;
 }
 
+/* Two coarse points a bucket or two apart can be refined onto the same
+ * change, leaving a sliver (the mixed bucket) between them: while a segment
+ * is shorter than the minimum length, drop its weaker boundary. */
+static void phase_short(vw_phase_seg *seg, size_t *cb, size_t *n, int64_t minpos)
+{
+	for (;;) {
+		size_t worst = 0;
+		int64_t wl = minpos;
+		for (size_t i = 0; i < *n; i++)
+			if (*n > 1 && seg[i].end - seg[i].start < wl) {
+				wl = seg[i].end - seg[i].start;
+				worst = i + 1;
+			}
+		if (!worst)
+			return;
+		size_t i = worst - 1, b; /* drop boundary b: the start of segment b */
+		if (i == 0)
+			b = 1;
+		else if (i + 1 == *n)
+			b = i;
+		else
+			b = seg[i].gain < seg[i + 1].gain ? i : i + 1;
+		seg[b - 1].end = seg[b].end;
+		memmove(seg + b, seg + b + 1, (*n - b - 1) * sizeof *seg);
+		memmove(cb + b, cb + b + 1, (*n - b) * sizeof *cb);
+		(*n)--;
+	}
+}
+
 int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **segs,
 		 size_t *nsegs)
 {
@@ -705,6 +401,7 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 	}
 	seg[k].end = pp->edge[m];
 	size_t n = k + 1;
+	phase_short(seg, cb, &n, (int64_t)ceil((double)minc * bw));
 	if (phase_classes(pp, cb, seg, &n, p.class_tol > 0 ? p.class_tol : 0.2))
 		goto nomem;
 	free(cp);

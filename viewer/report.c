@@ -98,6 +98,15 @@ int vw_report_next_col(vw_model *m, int col, int has_extra)
 	return VW_PCOL_START;
 }
 
+/* Does the dataset hold a stream of this name? */
+static int report_stream(const vw_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i].desc->name && !strcmp(m->streams[i].desc->name, name))
+			return 1;
+	return 0;
+}
+
 void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, int width,
 		      vw_report_table *t)
 {
@@ -113,7 +122,7 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 				   VW_PCOL_IPC};
 	size_t at = 0;
 	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-		if (!shown[cols[k]] && at < sizeof t->missing) {
+		if (!shown[cols[k]] && !report_stream(m, names[k]) && at < sizeof t->missing) {
 			int w = snprintf(t->missing + at, sizeof t->missing - at, "%s%s",
 					 at ? ", " : "(no ", names[k]);
 			at += w > 0 ? (size_t)w : 0;
@@ -223,11 +232,13 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 		snprintf(buf, len, "no phases");
 		return;
 	}
+	const char *ps = ph->n == 1 ? "" : "s", *cs = ph->nclasses == 1 ? "" : "es";
 	if (ph->source == VW_PHASES_MARKS)
-		snprintf(buf, len, "%zu phases, %d classes (from marks)", ph->n, ph->nclasses);
+		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phases, %d classes (auto: %zu streams, penalty %g%s)", ph->n,
-			 ph->nclasses, ph->nused, ph->params.penalty, ph->from_cache ? ", cached" : "");
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %g%s)", ph->n,
+			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+			 ph->from_cache ? ", cached" : "");
 }
 
 static void json_str(FILE *f, const char *s)
@@ -308,7 +319,11 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	}
 	char title[256], cell[160];
 	vw_report_title(m, title, sizeof title);
-	fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
+	if (m->nfiles > 1)
+		fprintf(f, "# %s and %zu more file%s: %s\n", m->paths[0], m->nfiles - 1,
+			m->nfiles > 2 ? "s" : "", title);
+	else
+		fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
 	if (m->phases->source == VW_PHASES_AUTO)
 		fprintf(f, "# streams: %s\n", m->phases->used[0] ? m->phases->used : "(none)");
 	vw_report_table t;

@@ -25,7 +25,70 @@ void topo_layout_free(topo_layout *L)
 	free(L->seg);
 	free(L->ring_off);
 	free(L->seg_of);
+	free(L->arc);
+	free(L->arc_off);
 	memset(L, 0, sizeof *L);
+}
+
+/* A drawn segment at or below object o (through hidden objects), or -1. */
+static int32_t topo_layout_below_drawn(const topo_layout *L, const topo_tree *t, int32_t o)
+{
+	while (L->seg_of[o] < 0 && t->hidden[o] && t->child_off[o + 1] - t->child_off[o] == 1)
+		o = t->child[t->child_off[o]];
+	return L->seg_of[o];
+}
+
+static int topo_layout_arc_cmp(const void *pa, const void *pb)
+{
+	const topo_arc *a = pa, *b = pb;
+	return (a->a0 > b->a0) - (a->a0 < b->a0);
+}
+
+/* A leaf stops at its ring in the tree but is drawn out to the rim: a GPU
+ * on a package is one ring deep, the PUs beside it five; as a stub it would
+ * be a sliver near the centre, as a wedge it has the area its arc deserves.
+ * Past a budget (a hostile table of many shallow leaves beside one deep
+ * chain) leaves stay stubs. */
+#define TOPO_LAYOUT_MAX_ARCS (1u << 22)
+
+static int topo_layout_arcs(topo_layout *L, const topo_tree *t)
+{
+	size_t total = 0;
+	for (size_t s = 0; s < L->nseg; s++) {
+		topo_seg *g = &L->seg[s];
+		int32_t o = g->node;
+		int leaf = 1;
+		for (uint32_t k = t->child_off[o]; leaf && k < t->child_off[o + 1]; k++)
+			leaf = topo_layout_below_drawn(L, t, t->child[k]) < 0;
+		g->ring_out = leaf && g->ring > 0 ? L->nrings : g->ring + 1;
+		total += (size_t)(g->ring_out - g->ring);
+	}
+	if (total > TOPO_LAYOUT_MAX_ARCS) {
+		total = L->nseg;
+		for (size_t s = 0; s < L->nseg; s++)
+			L->seg[s].ring_out = L->seg[s].ring + 1;
+	}
+	L->arc = malloc((total ? total : 1) * sizeof *L->arc);
+	L->arc_off = calloc((size_t)L->nrings + 1, sizeof *L->arc_off);
+	uint32_t *fill = calloc((size_t)L->nrings + 1, sizeof *fill);
+	if (!L->arc || !L->arc_off || !fill) {
+		free(fill);
+		return MCZ_E_NOMEM;
+	}
+	for (size_t s = 0; s < L->nseg; s++)
+		for (int r = L->seg[s].ring; r < L->seg[s].ring_out; r++)
+			L->arc_off[r + 1]++;
+	for (int r = 0; r < L->nrings; r++)
+		L->arc_off[r + 1] += L->arc_off[r];
+	for (size_t s = 0; s < L->nseg; s++)
+		for (int r = L->seg[s].ring; r < L->seg[s].ring_out; r++)
+			L->arc[L->arc_off[r] + fill[r]++] =
+				(topo_arc){L->seg[s].a0, L->seg[s].a1, (int32_t)s};
+	free(fill);
+	for (int r = 0; r < L->nrings; r++)
+		qsort(L->arc + L->arc_off[r], L->arc_off[r + 1] - L->arc_off[r], sizeof *L->arc,
+		      topo_layout_arc_cmp);
+	return MCZ_OK;
 }
 
 static int topo_layout_cmp(const void *pa, const void *pb)
@@ -80,7 +143,7 @@ int topo_layout_build(topo_layout *L, const topo_tree *t, int32_t root, const do
 		int drawn = (int32_t)i == root || !t->hidden[i];
 		if (drawn) {
 			L->seg_of[i] = (int32_t)L->nseg;
-			L->seg[L->nseg++] = (topo_seg){(int32_t)i, ring[i], a0[i], a1[i]};
+			L->seg[L->nseg++] = (topo_seg){(int32_t)i, ring[i], ring[i] + 1, a0[i], a1[i]};
 			if (ring[i] > maxring)
 				maxring = ring[i];
 		}
@@ -114,6 +177,10 @@ int topo_layout_build(topo_layout *L, const topo_tree *t, int32_t root, const do
 	for (int r = 0; r < L->nrings; r++)
 		L->ring_off[r + 1] += L->ring_off[r];
 	L->root = root;
+	if (topo_layout_arcs(L, t) != MCZ_OK) {
+		topo_layout_free(L);
+		return MCZ_E_NOMEM;
+	}
 	return MCZ_OK;
 }
 
@@ -121,16 +188,16 @@ int32_t topo_layout_at(const topo_layout *L, int ring, double a)
 {
 	if (ring < 0 || ring >= L->nrings)
 		return -1;
-	uint32_t lo = L->ring_off[ring], hi = L->ring_off[ring + 1];
-	while (lo < hi) { /* first segment with a1 > a */
+	uint32_t lo = L->arc_off[ring], hi = L->arc_off[ring + 1];
+	while (lo < hi) { /* first arc with a1 > a */
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (L->seg[mid].a1 <= a)
+		if (L->arc[mid].a1 <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < L->ring_off[ring + 1] && L->seg[lo].a0 <= a)
-		return (int32_t)lo;
+	if (lo < L->arc_off[ring + 1] && L->arc[lo].a0 <= a)
+		return L->arc[lo].seg;
 	return -1;
 }
 

@@ -10,7 +10,7 @@
  *
  *     topo_metrics ms;
  *     topo_metric_list(&ms, m, 0, ntopo);
- *     topo_metric_eval(m, &ms.v[k], &tree, t0, t1, own, agg);
+ *     topo_metric_eval(m, &ms.v[k], &tree, -1, t0, t1, own, agg);
  *     topo_metric_list_free(&ms);
  */
 #include "topo-metric.h"
@@ -105,6 +105,8 @@ int topo_metric_list(topo_metrics *ms, vw_model *m, size_t file, size_t nobj)
 			if (!(t = topo_metric_add(ms, d->name)))
 				goto oom;
 			vw_model_unit(m, s, t->unit, sizeof t->unit);
+			if (!strcmp(t->unit, "J/s")) /* energy as a rate is power */
+				snprintf(t->unit, sizeof t->unit, "W");
 			t->agg = topo_metric_agg(d->name, t->unit);
 			t->estimated = (d->flags & MCZ_SF_ESTIMATED) != 0;
 		}
@@ -143,15 +145,18 @@ oom:
 	return -1;
 }
 
-/* Sum of the means of streams bound to each object over [t0, t1). */
+/* Sum of the means of streams bound to each object over [t0, t1), for the
+ * objects with in[o] set (all when in is NULL). */
 static int topo_metric_fill(vw_model *m, const size_t *ss, size_t n, size_t nobj, int64_t t0,
-			    int64_t t1, double *own, int *cnt)
+			    int64_t t1, const uint8_t *in, double *own, int *cnt)
 {
 	for (size_t i = 0; i < nobj; i++)
 		own[i] = NAN, cnt[i] = 0;
 	for (size_t k = 0; k < n; k++) {
 		vw_bucket b;
 		int32_t o = m->streams[ss[k]].desc->topo;
+		if (in && !in[o])
+			continue;
 		if (vw_model_stream_buckets(m, ss[k], t0, t1, 1, &b) != 0)
 			return -1;
 		if (b.count == 0 || isnan(b.mean))
@@ -162,30 +167,34 @@ static int topo_metric_fill(vw_model *m, const size_t *ss, size_t n, size_t nobj
 	return 0;
 }
 
-int topo_metric_eval(vw_model *m, const topo_metric *mt, const topo_tree *t, int64_t t0,
-		     int64_t t1, double *own, double *agg)
+int topo_metric_eval(vw_model *m, const topo_metric *mt, const topo_tree *t, int32_t under,
+		     int64_t t0, int64_t t1, double *own, double *agg)
 {
 	size_t n = t->n;
 	int *cnt = malloc(n * sizeof *cnt);
 	double *den = mt->agg == TOPO_AGG_RATIO ? malloc(n * sizeof *den) : NULL;
+	uint8_t *in = under >= 0 && (size_t)under < n ? calloc(n, 1) : NULL;
 	int rc = -1;
 
-	if (!cnt || (mt->agg == TOPO_AGG_RATIO && !den))
+	if (!cnt || (mt->agg == TOPO_AGG_RATIO && !den) || (under >= 0 && (size_t)under < n && !in))
 		goto out;
+	if (in) /* the subtree of under: parents come first */
+		for (size_t i = (size_t)under; i < n; i++)
+			in[i] = (int32_t)i == under || (i > 0 && in[t->objs[i].parent]);
 	if (t1 <= t0) {
 		for (size_t i = 0; i < n; i++)
 			own[i] = agg[i] = NAN;
 		rc = 0;
 		goto out;
 	}
-	if (topo_metric_fill(m, mt->num, mt->nnum, n, t0, t1, own, cnt) != 0)
+	if (topo_metric_fill(m, mt->num, mt->nnum, n, t0, t1, in, own, cnt) != 0)
 		goto out;
 	if (mt->agg == TOPO_AGG_MEAN) /* two streams of one object: their mean */
 		for (size_t i = 0; i < n; i++)
 			if (cnt[i] > 1)
 				own[i] /= cnt[i];
 	if (den) {
-		if (topo_metric_fill(m, mt->den, mt->nden, n, t0, t1, den, cnt) != 0)
+		if (topo_metric_fill(m, mt->den, mt->nden, n, t0, t1, in, den, cnt) != 0)
 			goto out;
 		topo_tree_aggregate(t, own, den, TOPO_AGG_RATIO, agg);
 		for (size_t i = 0; i < n; i++) /* own IPC, for the panel */
@@ -197,5 +206,6 @@ int topo_metric_eval(vw_model *m, const topo_metric *mt, const topo_tree *t, int
 out:
 	free(cnt);
 	free(den);
+	free(in);
 	return rc;
 }

@@ -5,7 +5,7 @@
  *
  *     topo_metrics ms;
  *     topo_metric_list(&ms, m, 0, ntopo);
- *     topo_metric_eval(m, &ms.v[k], &tree, t0, t1, own, agg);
+ *     topo_metric_eval(m, &ms.v[k], &tree, -1, t0, t1, own, agg);
  *     topo_metric_list_free(&ms);
  */
 #ifndef VW_TOPO_METRIC_H
@@ -39,8 +39,11 @@ int topo_metric_list(topo_metrics *ms, struct vw_model *m, size_t file, size_t n
 void topo_metric_list_free(topo_metrics *ms);
 /* Aggregation rule for a stream name and display unit. */
 int topo_metric_agg(const char *name, const char *unit);
-/* own[i]: value bound to object i over [t0, t1) (NaN none); agg[i]: aggregated. */
-int topo_metric_eval(struct vw_model *m, const topo_metric *mt, const topo_tree *t, int64_t t0,
-		     int64_t t1, double *own, double *agg);
+/* own[i]: value bound to object i over [t0, t1) (NaN none); agg[i]: aggregated.
+ * under >= 0 reads only the streams bound in that object's subtree (agg is
+ * then right at under and below it, NaN or partial elsewhere): the side
+ * panel's other metrics cost one object's streams, not the machine's. */
+int topo_metric_eval(struct vw_model *m, const topo_metric *mt, const topo_tree *t,
+		     int32_t under, int64_t t0, int64_t t1, double *own, double *agg);
 
 #endif

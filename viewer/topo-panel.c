@@ -94,7 +94,8 @@ int topo_panel_draw(vw_canvas *c, int x, int y, int w, int h, const topo_panel_i
 	row++;
 	vw_canvas_printf(c, x, row++, w, VW_C_TITLE, 0, "%zu %s", nkids,
 			 nkids == 1 ? "child" : "children");
-	int namew = w / 3 > 6 ? w / 3 : 6, valw = 10, barw = w - namew - valw - 2;
+	const char *unit = in->nmetrics ? in->metrics[in->metric].unit : "";
+	int namew = w / 3 > 6 ? w / 3 : 6, valw = 12, barw = w - namew - valw - 2;
 	size_t shown = 0;
 	for (size_t i = (size_t)sel + 1; i < t->n && row < bottom; i++) {
 		if (t->hidden[i] || topo_tree_parent(t, (int32_t)i) != sel)
@@ -105,8 +106,10 @@ int topo_panel_draw(vw_canvas *c, int x, int y, int w, int h, const topo_panel_i
 		}
 		double v = cur ? cur[i] : NAN;
 		topo_tree_label(t, (int32_t)i, 0, lab, sizeof lab);
+		if ((int)strlen(lab) > namew) /* "GPU#4 NVIDIA H100 ..." -> "G4" */
+			topo_tree_label(t, (int32_t)i, 1, lab, sizeof lab);
 		vw_canvas_text(c, x, row, namew, VW_C_LABEL, 0, lab);
-		vw_fmt_si(val, sizeof val, v, "");
+		vw_fmt_si(val, sizeof val, v, unit);
 		vw_canvas_text(c, x + namew + 1 + valw - (int)strlen(val), row, valw, VW_C_VALUE, 0,
 			       val);
 		if (barw > 0 && top > 0)

@@ -58,27 +58,64 @@ void topo_render_geom(const vw_canvas *c, int w, int h, int nrings, int shape, t
 	g->ring = radius / nrings;
 }
 
+/* atan2(x, y) / 2pi in [0, 1): the angle clockwise from 12 o'clock, in
+ * turns.  A minimax polynomial (max error 1e-5 rad, 0.001 pixel at radius
+ * 100) instead of libm's atan2: the raster asks for one per pixel, and
+ * libm's exactness costs a third of a 200x60 redraw. */
+static double topo_render_turns(double x, double y)
+{
+	double ax = fabs(x), ay = fabs(y);
+	if (ax == 0 && ay == 0)
+		return 0;
+	double a = ax < ay ? ax / ay : ay / ax, s = a * a;
+	double r = ((-0.0464964749 * s + 0.15931422) * s - 0.327622764) * s * a + a;
+	if (ax > ay)
+		r = TOPO_PI / 2 - r; /* angle from the y axis */
+	if (y < 0)
+		r = TOPO_PI - r;
+	double t = r / (2 * TOPO_PI);
+	return x < 0 ? (t > 0 ? 1 - t : 0) : t;
+}
+
+/* Segment at ring, angle a; hint: the last answer (pixels in a row mostly
+ * stay in one segment). */
+static int32_t topo_render_seg(const topo_layout *L, int ring, double a, int32_t *hint)
+{
+	if (ring < 0 || ring >= L->nrings)
+		return -1;
+	if (*hint >= 0) {
+		const topo_seg *h = &L->seg[*hint];
+		if (h->ring <= ring && ring < h->ring_out && h->a0 <= a && a < h->a1)
+			return *hint;
+	}
+	int32_t s = topo_layout_at(L, ring, a);
+	if (s >= 0)
+		*hint = s;
+	return s;
+}
+
+/* Segment under pixel (px, py), or -1. */
+static int32_t topo_render_seg_at(const topo_geom *g, const topo_layout *L, int shape, double px,
+				  double py, int32_t *hint)
+{
+	if (L->nrings == 0 || g->ring <= 0 || px < 0 || py < 0 || px >= g->pw || py >= g->ph)
+		return -1;
+	if (shape == TOPO_ICICLE)
+		return topo_render_seg(L, (int)floor(py / g->ring), px / g->pw, hint);
+	double dx = px - g->cx, dy = (py - g->cy) * g->yscale;
+	int ring = (int)floor(sqrt(dx * dx + dy * dy) / g->ring);
+	if (ring >= L->nrings)
+		return -1;
+	if (ring == 0) /* the centre: the root, whatever the angle */
+		return topo_render_seg(L, 0, 0, hint);
+	double a = topo_render_turns(dx, -dy);
+	return topo_render_seg(L, ring, a >= 1 ? 0 : a, hint);
+}
+
 int32_t topo_render_pick(const topo_geom *g, const topo_layout *L, int shape, double px,
 			 double py)
 {
-	int ring;
-	double a;
-
-	if (L->nrings == 0 || g->ring <= 0 || px < 0 || py < 0 || px >= g->pw || py >= g->ph)
-		return -1;
-	if (shape == TOPO_ICICLE) {
-		ring = (int)floor(py / g->ring);
-		a = px / g->pw;
-	} else {
-		double dx = px - g->cx, dy = (py - g->cy) * g->yscale;
-		ring = (int)floor(hypot(dx, dy) / g->ring);
-		a = atan2(dx, -dy) / (2 * TOPO_PI);
-		if (a < 0)
-			a += 1;
-		if (a >= 1)
-			a = 0;
-	}
-	int32_t s = topo_layout_at(L, ring, a);
+	int32_t hint = -1, s = topo_render_seg_at(g, L, shape, px, py, &hint);
 	return s < 0 ? -1 : L->seg[s].node;
 }
 
@@ -88,11 +125,11 @@ static int32_t *topo_render_raster(const topo_geom *g, const topo_layout *L, int
 	int32_t *px = malloc((size_t)g->pw * (size_t)g->ph * sizeof *px);
 	if (!px)
 		return NULL;
-	for (int y = 0; y < g->ph; y++)
-		for (int x = 0; x < g->pw; x++) {
-			int32_t o = topo_render_pick(g, L, shape, x + 0.5, y + 0.5);
-			px[(size_t)y * g->pw + x] = o < 0 ? -1 : L->seg_of[o];
-		}
+	for (int y = 0; y < g->ph; y++) {
+		int32_t hint = -1;
+		for (int x = 0; x < g->pw; x++)
+			px[(size_t)y * g->pw + x] = topo_render_seg_at(g, L, shape, x + 0.5, y + 0.5, &hint);
+	}
 	for (int y = 0; y < g->ph; y++)
 		for (int x = 0; x < g->pw; x++) {
 			int32_t *p = &px[(size_t)y * g->pw + x];
@@ -163,11 +200,11 @@ static void topo_render_anchor(const topo_geom *g, const topo_seg *s, int shape,
 	double mid = (s->a0 + s->a1) / 2, px, py;
 	if (shape == TOPO_ICICLE) {
 		px = mid * g->pw;
-		py = (s->ring + 0.5) * g->ring;
+		py = (s->ring + s->ring_out) / 2.0 * g->ring;
 	} else if (s->ring == 0) {
 		px = g->cx, py = g->cy;
-	} else {
-		double r = (s->ring + 0.5) * g->ring;
+	} else { /* mid-way through the rings it covers */
+		double r = (s->ring + s->ring_out) / 2.0 * g->ring;
 		px = g->cx + r * sin(2 * TOPO_PI * mid);
 		py = g->cy - r * cos(2 * TOPO_PI * mid) / g->yscale;
 	}
@@ -194,6 +231,10 @@ static void topo_render_labels(vw_canvas *c, int x, int y, int w, int h, const t
 			for (int i = 0; ok && i < len; i++)
 				ok = x0 + i >= 0 && x0 + i < w && cellseg[ay * w + x0 + i] == (int32_t)s &&
 				     !used[ay * w + x0 + i];
+			/* a cell of space from any other label, so two never read as one */
+			if (ok && ((x0 > 0 && used[ay * w + x0 - 1]) ||
+				   (x0 + len < w && used[ay * w + x0 + len])))
+				ok = 0;
 			if (!ok)
 				continue;
 			int32_t node = sg->node;

@@ -64,8 +64,17 @@ void topo_tree_aggregate(const topo_tree *t, const double *own, const double *de
 typedef struct topo_seg {
 	int32_t node;   /* object index */
 	int ring;       /* 0 = the centre (the zoom root), 1, 2, ... outwards */
+	int ring_out;   /* drawn over rings [ring, ring_out): ring + 1, or the
+			 * outer edge for a leaf (a GPU's wedge reaches the rim) */
 	double a0, a1;  /* turns: [a0, a1) */
 } topo_seg;
+
+/* What is drawn in one ring over one arc: a segment of that ring, or a leaf
+ * of an inner ring reaching out through it. */
+typedef struct topo_arc {
+	double a0, a1;
+	int32_t seg;    /* index in seg[] */
+} topo_arc;
 
 typedef struct topo_layout {
 	topo_seg *seg;      /* grouped by ring, each ring in angular order */
@@ -74,6 +83,8 @@ typedef struct topo_layout {
 	uint32_t *ring_off; /* segments of ring r: seg[ring_off[r] .. ring_off[r+1]) */
 	int32_t *seg_of;    /* object -> segment, -1 when not drawn */
 	int32_t root;
+	topo_arc *arc;      /* per ring, in angular order: everything drawn there */
+	uint32_t *arc_off;  /* arcs of ring r: arc[arc_off[r] .. arc_off[r+1]) */
 } topo_layout;
 
 /* Segments of the subtree of root: each child's span is its parent's span
@@ -81,7 +92,8 @@ typedef struct topo_layout {
  * the tree's leaf weights when the root's children weigh nothing. */
 int topo_layout_build(topo_layout *L, const topo_tree *t, int32_t root, const double *weight);
 void topo_layout_free(topo_layout *L);
-/* Segment of ring r at angle a (turns), or -1. */
+/* Segment drawn in ring r at angle a (turns): the ring's own, or a leaf of
+ * an inner ring reaching the rim; -1 for none. */
 int32_t topo_layout_at(const topo_layout *L, int ring, double a);
 /* Navigation: the segment's object's neighbour.  dir: -1/+1 along its ring
  * (wrapping when wrap), 0 = parent (inwards), 2 = first child (outwards).

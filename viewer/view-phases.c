@@ -6,7 +6,8 @@
  * Up/Down select a phase (m->phase_sel, shared with every view), n/p go to
  * the next/previous phase in time, s sorts by the next column (start
  * ascending, figures descending), m cycles the extra stream column through
- * the rows, Enter zooms the timeline to the phase and shows it.  Columns
+ * the rows, Enter zooms the timeline to the phase and shows it, ] and [
+ * ask for fewer or more phases (penalty x1.5, /1.5; re-detected at once).  Columns
  * that no phase has a value for are left out, and a line says which
  * streams were missing.  Drawing is a pure function of the model and this
  * view's state; the table's text is also what `mcview --report` prints
@@ -167,8 +168,22 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	}
 	default:
-		return VW_R_NONE;
+		break;
 	}
+	if ((in->key == '[' || in->key == ']') && m->phases->source == VW_PHASES_AUTO) {
+		/* fewer / more boundaries: re-detection on the kept coarse level */
+		vw_phase_params p = m->phases->params;
+		char err[128];
+		p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
+		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
+			snprintf(m->status, sizeof m->status, "%s", err);
+		else
+			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phases", p.penalty,
+				 vw_phases_count(m->phases));
+		s->seen = NULL;
+		return VW_R_REDRAW | VW_R_RECOMPUTE;
+	}
+	return VW_R_NONE;
 }
 
 static void phases_draw(vw_model *m, void *state, vw_canvas *c)
@@ -234,25 +249,35 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 
 void view_phases_band(vw_model *m, vw_canvas *c, int x, int y, int w)
 {
-	if (!vw_phases_count(m->phases))
+	size_t n = vw_phases_count(m->phases);
+	if (!n || w <= 0)
 		return;
-	int last = -1, run = 0;
+	double span = (double)(m->t1 - m->t0);
 	for (int col = 0; col < w; col++) {
-		int64_t a = m->t0 + (int64_t)((double)(m->t1 - m->t0) * col / w);
-		int64_t b = m->t0 + (int64_t)((double)(m->t1 - m->t0) * (col + 1) / w);
+		int64_t a = m->t0 + (int64_t)(span * col / w);
+		int64_t b = m->t0 + (int64_t)(span * (col + 1) / w);
 		int i = vw_phases_find(m->phases, b - 1); /* a boundary inside: the new phase */
 		if (i < 0)
 			i = vw_phases_find(m->phases, a);
 		if (i < 0)
 			continue;
-		const vw_phase *p = &m->phases->v[i];
-		run = i == last ? run + 1 : 0;
-		last = i;
-		char name[8];
-		/* the letter one cell after the start, where a mark does not hide it */
-		uint32_t ch = run == 1 ? (uint32_t)vw_phase_class_name(p->cls, name, sizeof name)[0] : ' ';
-		vw_canvas_put(c, x + col, y, ch, VW_C_PHASE0 + vw_phases_color(p->cls),
+		vw_canvas_put(c, x + col, y, ' ', VW_C_PHASE0 + vw_phases_color(m->phases->v[i].cls),
 			      i == m->phase_sel ? VW_A_BOLD | VW_A_UNDERLINE : 0);
+	}
+	/* each phase's letter in the middle of its part of the band, away from
+	 * the marks that sit at its ends */
+	for (size_t i = 0; i < n; i++) {
+		const vw_phase *p = &m->phases->v[i];
+		if (p->t1 <= m->t0 || p->t0 >= m->t1)
+			continue;
+		int64_t t0 = p->t0 > m->t0 ? p->t0 : m->t0, t1 = p->t1 < m->t1 ? p->t1 : m->t1;
+		int col = (int)((double)((t0 + t1) / 2 - m->t0) / span * w);
+		char name[8];
+		if (col >= 0 && col < w)
+			vw_canvas_put(c, x + col, y,
+				      (uint32_t)vw_phase_class_name(p->cls, name, sizeof name)[0],
+				      VW_C_PHASE0 + vw_phases_color(p->cls),
+				      (int)i == m->phase_sel ? VW_A_BOLD | VW_A_UNDERLINE : 0);
 	}
 }
 
@@ -262,6 +287,7 @@ static const char *const phases_help[] = {
 	"Enter    zoom the timeline to the phase",
 	"s        sort by the next column",
 	"m        add a column: the mean of a stream (cycles)",
+	"[ ]      fewer / more phases (penalty x1.5 / /1.5)",
 	NULL,
 };
 

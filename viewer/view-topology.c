@@ -2,7 +2,8 @@
  * run, drawn as a sunburst (MemAxes-style: the machine, or the zoomed
  * subtree, at the centre, packages, NUMA nodes, L3s, cores and PUs in rings
  * outwards, GPUs and NICs as their own segments) or as an icicle, each
- * segment coloured by a metric over the current phase, selection or window.
+ * segment coloured by a metric over the selected phase (n/p, handled by the
+ * app for every view), else the selected time range, else the window.
  *
  * Layout of the view's canvas (w x h):
  *
@@ -24,6 +25,7 @@
 
 #include "draw.h"
 #include "model.h"
+#include "phase.h"
 #include "topo-draw.h"
 #include "topo-metric.h"
 #include "topo.h"
@@ -42,8 +44,12 @@ typedef struct tv_state {
 	size_t metric;
 	double *vals, *own;   /* ms.n x n */
 	double *level, *ringmax;
+	/* values are for [vt0, vt1): metric k everywhere when have[k], else
+	 * only at part[k] and below (the panel's other metrics), or not at all */
 	int64_t vt0, vt1;
 	int valid;
+	uint8_t *have;
+	int32_t *part;
 	/* where the chart was last drawn, for the mouse */
 	int cx, cy, cw, ch, drawn_shape, ascii, blocks;
 } tv_state;
@@ -74,10 +80,17 @@ static int tv_init(vw_model *m, void **state)
 	mcz_reader *r = m->nfiles ? m->files[0] : NULL;
 	size_t n = r ? mcz_topo_count(r) : 0;
 	if (n == 0) {
-		snprintf(s->why, sizeof s->why,
-			 "No topology in %s: it was recorded without one (a PCP archive, or a "
-			 "recorder that did not capture it). The timeline (Tab) has every stream.",
-			 m->nfiles ? m->paths[0] : "this dataset");
+		const char *name = m->nfiles ? m->paths[0] : "this dataset";
+		if (r && mcz_meta(r, "pcp_archive"))
+			snprintf(s->why, sizeof s->why,
+				 "No topology in %s: it is a PCP archive, and PCP archives carry no "
+				 "hardware topology. The timeline (Tab) has every metric.",
+				 name);
+		else
+			snprintf(s->why, sizeof s->why,
+				 "No topology in %s: it was recorded without one (a recorder that did "
+				 "not capture it, or hwloc failed). The timeline (Tab) has every stream.",
+				 name);
 		return 0;
 	}
 	s->objs = malloc(n * sizeof *s->objs);
@@ -102,7 +115,9 @@ static int tv_init(vw_model *m, void **state)
 	s->own = malloc((s->ms.n ? s->ms.n : 1) * n * sizeof *s->own);
 	s->level = malloc(n * sizeof *s->level);
 	s->ringmax = malloc((n + 1) * sizeof *s->ringmax);
-	if (!s->vals || !s->own || !s->level || !s->ringmax)
+	s->have = calloc(s->ms.n ? s->ms.n : 1, 1);
+	s->part = malloc((s->ms.n ? s->ms.n : 1) * sizeof *s->part);
+	if (!s->vals || !s->own || !s->level || !s->ringmax || !s->have || !s->part)
 		return -1;
 	s->ok = 1;
 	return 0;
@@ -121,6 +136,8 @@ static void tv_free(void *state)
 	free(s->own);
 	free(s->level);
 	free(s->ringmax);
+	free(s->have);
+	free(s->part);
 	free(s);
 }
 
@@ -129,11 +146,21 @@ static void tv_resize(void *state, int w, int h)
 	(void)state, (void)w, (void)h;
 }
 
-/* The time range the colours are over, and its name. */
+/* The time range the colours are over, and its name: the selected phase
+ * (n/p, viewer/phase.h), else the selected range, else the window. */
 static void tv_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
 {
-	char a[32], b[32];
-	if (m->sel1 > m->sel0) {
+	char a[32], b[32], cls[8];
+	const struct vw_phases *ph = m->phases;
+	if (ph && m->phase_sel >= 0 && (size_t)m->phase_sel < ph->n) {
+		const vw_phase *p = &ph->v[m->phase_sel];
+		*t0 = p->t0, *t1 = p->t1;
+		vw_phase_class_name(p->cls, cls, sizeof cls);
+		snprintf(what, len, "phase %d (%s%s%s) %s-%s", m->phase_sel + 1, cls,
+			 p->label[0] ? " " : "", p->label,
+			 vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
+			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
+	} else if (m->sel1 > m->sel0) {
 		*t0 = m->sel0, *t1 = m->sel1;
 		snprintf(what, len, "selection %s-%s", vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
 			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
@@ -148,17 +175,38 @@ static void tv_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, si
 	}
 }
 
-static void tv_values(vw_model *m, tv_state *s, int64_t t0, int64_t t1)
+/* Metric k over the current range, everywhere (under < 0 or the machine) or
+ * at under and below.  Reading the file's summaries is the costly part of a
+ * redraw after the range changed (every stream's edge chunks are decoded),
+ * so only the colouring metric is read everywhere; the panel's other
+ * metrics only for the selected subtree, and each once per range. */
+static void tv_metric(vw_model *m, tv_state *s, size_t k, int32_t under)
 {
 	size_t n = s->tree.n;
-	if (s->valid && s->vt0 == t0 && s->vt1 == t1)
+	if (under <= 0)
+		under = -1;
+	if (s->have[k] || (under >= 0 && s->part[k] == under))
 		return;
-	for (size_t k = 0; k < s->ms.n; k++)
-		if (topo_metric_eval(m, &s->ms.v[k], &s->tree, t0, t1, s->own + k * n,
-				     s->vals + k * n) != 0)
-			for (size_t i = 0; i < n; i++)
-				s->vals[k * n + i] = s->own[k * n + i] = NAN;
-	s->vt0 = t0, s->vt1 = t1, s->valid = 1;
+	if (topo_metric_eval(m, &s->ms.v[k], &s->tree, under, s->vt0, s->vt1, s->own + k * n,
+			     s->vals + k * n) != 0)
+		for (size_t i = 0; i < n; i++)
+			s->vals[k * n + i] = s->own[k * n + i] = NAN;
+	if (under < 0)
+		s->have[k] = 1;
+	else
+		s->part[k] = under;
+}
+
+/* The range changed: forget every value; then the colouring metric. */
+static void tv_values(vw_model *m, tv_state *s, int64_t t0, int64_t t1)
+{
+	if (!s->valid || s->vt0 != t0 || s->vt1 != t1) {
+		for (size_t k = 0; k < s->ms.n; k++)
+			s->have[k] = 0, s->part[k] = -1;
+		s->vt0 = t0, s->vt1 = t1, s->valid = 1;
+	}
+	if (s->ms.n)
+		tv_metric(m, s, s->metric, -1);
 }
 
 /* Geometry for the current root, span mode and values; keeps sel drawn. */
@@ -179,9 +227,11 @@ static const char *tv_agg_name(int agg)
 	return agg == TOPO_AGG_MEAN ? "mean" : agg == TOPO_AGG_RATIO ? "ratio" : "sum";
 }
 
-static void tv_draw_header(vw_canvas *c, const tv_state *s, const char *range)
+static void tv_draw_header(vw_canvas *c, const vw_model *m, const tv_state *s, const char *range)
 {
 	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "Topology  ");
+	if (m->nfiles > 1) /* streams of the other files are bound to their own tables */
+		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_WARN, 0, "file 1 of %zu  ", m->nfiles);
 	if (s->ms.n) {
 		const topo_metric *mt = &s->ms.v[s->metric];
 		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_NORMAL, VW_A_BOLD, "%s", mt->name);
@@ -241,7 +291,7 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 	tv_range(m, &t0, &t1, range, sizeof range);
 	tv_values(m, s, t0, t1);
 	tv_layout(s);
-	tv_draw_header(c, s, range);
+	tv_draw_header(c, m, s, range);
 
 	int side = c->w >= 80, panel_w = side ? (c->w / 3 < 44 ? c->w / 3 : 44) : c->w;
 	int panel_h = side ? c->h - 3 : (c->h - 3) / 3;
@@ -266,6 +316,8 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 	topo_render_opts ro = {shape, v ? s->level : NULL, s->sel, 1};
 	topo_render(c, s->cx, s->cy, s->cw, s->ch, &s->tree, &s->L, &ro);
 
+	for (size_t k = 0; k < s->ms.n; k++) /* the panel's other metrics: at sel */
+		tv_metric(m, s, k, s->sel);
 	topo_panel_in pin = {&s->tree, s->sel, s->ms.v, s->ms.n, s->metric, s->vals,
 			     v ? s->level : NULL};
 	if (side)
@@ -327,6 +379,10 @@ static unsigned tv_key(vw_model *m, void *state, const vw_input *in)
 		return VW_R_REDRAW;
 	}
 	case VW_ACT_BACK:
+		if (s->root == 0 && m->phase_sel >= 0) { /* out of the phase: the window again */
+			m->phase_sel = -1;
+			return VW_R_REDRAW;
+		}
 		if (s->root == 0)
 			return VW_R_NONE;
 		s->root = topo_tree_parent(&s->tree, s->root);
@@ -348,6 +404,7 @@ static unsigned tv_key(vw_model *m, void *state, const vw_input *in)
 	case VW_ACT_PAGE_RIGHT: vw_model_pan(m, 0.5); return VW_R_REDRAW;
 	case VW_ACT_RESET:
 		vw_model_reset(m);
+		m->phase_sel = -1;
 		s->root = 0;
 		tv_layout(s);
 		return VW_R_REDRAW;
@@ -379,8 +436,9 @@ static const char *const tv_help[] = {
 	"Left/Right h/l  previous/next segment on the same ring",
 	"Up/k Down/j     parent (inwards) / first child (outwards)",
 	"Home g          select the centre",
-	"Enter           zoom into the selected subtree (it becomes the centre)",
-	"Bksp Esc        zoom out one level",
+	"Enter           zoom into the selected subtree (the new centre)",
+	"Bksp Esc        zoom out one level; at the machine, leave the phase",
+	"n p             next / previous phase: colours over that phase",
 	"m M             next / previous colouring metric",
 	"L               sunburst <-> icicle",
 	"w               span by leaves <-> span by the metric",

@@ -225,6 +225,21 @@ static void papi_components(char *out, size_t len)
 	}
 }
 
+/* Can PAPI's CPU component attach to a process (tried on ourselves)? */
+static int papi_can_attach(void)
+{
+	int cidx = PAPI_get_component_index("perf_event"), es = PAPI_NULL, ok = 0;
+
+	if (cidx < 0 || PAPI_create_eventset(&es) != PAPI_OK)
+		return 0;
+	if (PAPI_assign_eventset_component(es, cidx) == PAPI_OK && PAPI_attach(es, (unsigned long)getpid()) == PAPI_OK) {
+		ok = 1;
+		PAPI_detach(es);
+	}
+	PAPI_destroy_eventset(&es);
+	return ok;
+}
+
 static int papi_probe(rec_source *s, const rec_ctx *c)
 {
 	int rc = PAPI_is_initialized() ? (int)PAPI_VER_CURRENT : PAPI_library_init(PAPI_VER_CURRENT);
@@ -237,13 +252,18 @@ static int papi_probe(rec_source *s, const rec_ctx *c)
 	if (!(s->priv = calloc(1, sizeof(papi_priv))))
 		return rec_unavailable(s, "out of memory", "");
 	/* An available source's why/fix say what part of it is missing
-	 * (--list prints them): the hardware-event diagnosis first. */
+	 * (--list prints them): whether PAPI can count the command at all,
+	 * the hardware-event diagnosis, the disabled components. */
 	{
 		char hw[256], comp[400];
+		int attach = papi_can_attach();
 		papi_hw_diag(hw, sizeof hw, s->fix, sizeof s->fix);
+		if (!attach)
+			snprintf(s->fix, sizeof s->fix, "the perf source counts the command's software events (perf:task-clock...); PAPI counts other processes where the kernel has a hardware PMU");
 		papi_components(comp, sizeof comp);
-		src_mcsrc_fmt(s->why, sizeof s->why, "%s%s%s", hw[0] ? "hardware events: " : "", hw,
-			      comp[0] ? (hw[0] ? "; " : "") : "");
+		src_mcsrc_fmt(s->why, sizeof s->why, "%s%s%s%s",
+			      attach ? "" : "PAPI cannot attach to another process here, so papi: CPU events cannot count the command; ",
+			      hw[0] ? "hardware events: " : "", hw, comp[0] ? (hw[0] || !attach ? "; " : "") : "");
 		if (comp[0])
 			src_mcsrc_fmt(s->why + strlen(s->why), sizeof s->why - strlen(s->why), "%s", comp);
 	}

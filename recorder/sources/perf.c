@@ -56,36 +56,99 @@ struct perf_priv {
 	struct perf_stream *st;
 	int nst;
 	int ncpus, system_wide;
+	/* Software events of one CPU form a group read with one read(2):
+	 * per CPU the leader's fd, and the raw indexes of its members. */
+	int ngrp, grpn;           /* groups, members per group */
+	int *grp_leader;          /* [ngrp] */
+	int *grp_idx;             /* [ngrp * grpn] raw index of each member */
+	uint8_t *grouped;         /* [nfd] 1: read through its group */
+	uint64_t *grpbuf;
 };
+
+static int perf_open_attr(const src_perf_ev *ev, pid_t pid, int cpu, int enable_on_exec,
+			  int group_fd, int group)
+{
+	struct perf_event_attr a;
+	src_perf_event_attr(ev, pid > 0, enable_on_exec, group_fd < 0, group, &a);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
 
 static int perf_open(const src_perf_ev *ev, pid_t pid, int cpu, int enable_on_exec)
 {
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = ev->type;
-	a.config = ev->config;
-	a.config1 = ev->config1;
-	a.config2 = ev->config2;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (pid > 0) {
-		a.inherit = 1;
-		a.disabled = enable_on_exec;
-		a.enable_on_exec = enable_on_exec;
+	return perf_open_attr(ev, pid, cpu, enable_on_exec, -1, 0);
+}
+
+/* Software events never compete for PMU counters, so grouping them cannot
+ * stop them counting: one read per CPU instead of one per event.  Hardware
+ * events stay apart (a group larger than the counters would never count). */
+static int perf_groupable(const struct perf_priv *p, const struct perf_want *w)
+{
+	return !w->ev.hw && !w->ev.uncore && !w->mem && w->ev.type == PERF_TYPE_SOFTWARE &&
+	       w->nfd == p->ncpus;
+}
+
+/* Open the software events as one group per CPU; 0, or -1 (errno set) to
+ * fall back to single events. */
+static int perf_open_groups(struct perf_priv *p, const int *cpus, pid_t pid, int eoe)
+{
+	int nmem = 0;
+	for (int i = 0; i < p->nwant; i++)
+		nmem += perf_groupable(p, &p->want[i]);
+	if (nmem < 2)
+		return 0;
+	p->grpn = nmem;
+	p->ngrp = p->ncpus;
+	p->grp_leader = malloc(sizeof *p->grp_leader * (size_t)p->ngrp);
+	p->grp_idx = malloc(sizeof *p->grp_idx * (size_t)(p->ngrp * nmem));
+	p->grouped = calloc((size_t)p->nfd, 1);
+	p->grpbuf = malloc(sizeof *p->grpbuf * (size_t)(3 + nmem));
+	if (!p->grp_leader || !p->grp_idx || !p->grouped || !p->grpbuf)
+		return -1;
+	for (int k = 0; k < p->ngrp; k++) {
+		int m = 0, leader = -1;
+		for (int i = 0; i < p->nwant; i++) {
+			struct perf_want *w = &p->want[i];
+			if (!perf_groupable(p, w))
+				continue;
+			int fd = perf_open_attr(&w->ev, pid, cpus[k], eoe, leader, 1);
+			if (fd < 0)
+				return -1;
+			if (leader < 0)
+				leader = fd;
+			p->fd[w->fd_first + k] = fd;
+			p->grouped[w->fd_first + k] = 1;
+			p->grp_idx[k * nmem + m++] = w->fd_first + k;
+		}
+		p->grp_leader[k] = leader;
 	}
-	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return 0;
+}
+
+static void perf_close_all(struct perf_priv *p)
+{
+	for (int i = 0; p && i < p->nfd; i++)
+		if (p->fd[i] >= 0)
+			close(p->fd[i]), p->fd[i] = -1;
+	if (p)
+		p->ngrp = 0;
+}
+
+static int perf_paranoid(void)
+{
+	int v = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
 }
 
 /* Why an open failed, for the user, and what to do. */
 static void perf_explain(const src_perf_ev *ev, int err, char *why, size_t wl, char *fix, size_t fl)
 {
-	int paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
+	int paranoid = perf_paranoid();
 	if (err == EACCES || err == EPERM) {
 		snprintf(why, wl, "%s: kernel.perf_event_paranoid=%d forbids it", ev->name, paranoid);
 		snprintf(fix, fl, "run 'sysctl kernel.perf_event_paranoid=%d' as root, or use the pcp "
@@ -110,7 +173,7 @@ static void perf_explain(const src_perf_ev *ev, int err, char *why, size_t wl, c
 }
 
 /* Can this event be opened here (on ourselves, or system-wide)? 0 or errno. */
-static int perf_try(const src_perf_ev *ev, int system_wide)
+static int perf_try_once(const src_perf_ev *ev, int system_wide)
 {
 	int fd = (ev->uncore || system_wide) ? perf_open(ev, -1, ev->uncore ? ev->cpus[0] : 0, 0)
 					     : perf_open(ev, 0, -1, 0);
@@ -118,6 +181,37 @@ static int perf_try(const src_perf_ev *ev, int system_wide)
 		return errno;
 	close(fd);
 	return 0;
+}
+
+static const char *perf_user_note(void)
+{
+	return "user space only (kernel.perf_event_paranoid forbids kernel counts)";
+}
+
+/* Events counted on the kernel's side: nothing left of them in user space. */
+static int perf_kernel_side(const src_perf_ev *ev)
+{
+	return ev->type == PERF_TYPE_SOFTWARE && (ev->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						  ev->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+/* Can this event be opened here?  0 or errno.  Refused to an unprivileged
+ * user (perf_event_paranoid 2), a counter of the command falls back to user
+ * space only, as perf stat does (":u"), and ev->user_only says so. */
+static int perf_try(src_perf_ev *ev, int system_wide)
+{
+	int e = perf_try_once(ev, system_wide);
+	if ((e == EACCES || e == EPERM) && !ev->user_only && !ev->uncore && !system_wide &&
+	    !perf_kernel_side(ev)) {
+		ev->user_only = 1;
+		int e2 = perf_try_once(ev, system_wide);
+		if (e2 == 0)
+			return 0;
+		ev->user_only = 0;
+		if (e2 != EACCES && e2 != EPERM)
+			return e2; /* the real reason (e.g. no such counter here) */
+	}
+	return e;
 }
 
 /* Append a sentence to the source's note (why) or fix, cut to fit. */
@@ -214,16 +308,29 @@ static int perf_want_defaults(rec_source *s, struct perf_priv *p, const rec_ctx 
 	int n;
 	const src_perf_ev *def = src_perf_event_defaults(&n);
 	int hw_missing = 0, first_err = 0;
+	int user_only = 0, kernel_side = 0;
 	for (int i = 0; i < n; i++) {
-		if (!(def[i].group & c->groups))
+		src_perf_ev ev = def[i];
+		if (!(ev.group & c->groups))
 			continue;
-		int e = perf_try(&def[i], c->system_wide);
+		int e = perf_try(&ev, c->system_wide);
 		if (e) {
-			if (def[i].hw)
+			if (ev.hw)
 				hw_missing++, first_err = first_err ? first_err : e;
+			else if ((e == EACCES || e == EPERM) && perf_kernel_side(&ev))
+				kernel_side++;
 			continue;
 		}
-		perf_add_want(p, &def[i], 0, def[i].scale, "", MCZ_SF_PERCPU);
+		user_only |= ev.user_only;
+		perf_add_want(p, &ev, 0, ev.scale, ev.user_only ? perf_user_note() : "",
+			      MCZ_SF_PERCPU);
+	}
+	if (user_only || kernel_side) {
+		perf_note(s->why, sizeof s->why, "counting user space only (kernel.perf_event_paranoid="
+			  "%d)%s", perf_paranoid(), kernel_side ? "; context switches and CPU "
+			  "migrations, counted in the kernel, not recorded" : "");
+		perf_note(s->fix, sizeof s->fix, "'sysctl kernel.perf_event_paranoid=1' (as root) "
+			  "counts the kernel side too");
 	}
 	if (hw_missing) {
 		char why[256], fix[256];
@@ -259,7 +366,9 @@ static int perf_want_named(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 			perf_explain(&ev, rc, why, sizeof why, fix, sizeof fix);
 			return rec_unavailable(s, why, fix);
 		}
-		perf_add_want(p, &ev, 0, ev.scale, ev.uncore ? "system-wide" : "", ev.uncore ? 0 : MCZ_SF_PERCPU);
+		perf_add_want(p, &ev, 0, ev.scale,
+			      ev.uncore ? "system-wide" : ev.user_only ? perf_user_note() : "",
+			      ev.uncore ? 0 : MCZ_SF_PERCPU);
 	}
 	return 0;
 }
@@ -312,7 +421,7 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 			int n = perf_cpus(p, w, cpus);
 			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 			char native[128], inst[32];
-			snprintf(native, sizeof native, "perf:%s", w->ev.name);
+			snprintf(native, sizeof native, "perf:%s%s", w->ev.name, w->ev.user_only ? ":u" : "");
 			w->fd_first = at;
 			w->nfd = n;
 			d.source = "perf";
@@ -358,11 +467,20 @@ static int src_perf_start(rec_source *s, const rec_ctx *c)
 {
 	struct perf_priv *p = s->priv;
 	static int cpus[SRC_PERF_MAXCPU];
+	int sw_all = p->system_wide || !c->child;
+	perf_cpus(p, &(struct perf_want){0}, cpus);
+	if (perf_open_groups(p, cpus, sw_all ? -1 : c->child, !sw_all) != 0) {
+		perf_close_all(p); /* a kernel refusing groups: one fd per event */
+		free(p->grouped);
+		p->grouped = NULL;
+	}
 	for (int i = 0; i < p->nwant; i++) {
 		struct perf_want *w = &p->want[i];
 		int n = perf_cpus(p, w, cpus);
-		int sw = p->system_wide || w->ev.uncore || !c->child;
+		int sw = sw_all || w->ev.uncore;
 		for (int k = 0; k < n; k++) {
+			if (p->fd[w->fd_first + k] >= 0)
+				continue; /* opened in a group */
 			int fd = perf_open(&w->ev, sw ? -1 : c->child, cpus[k], !sw);
 			if (fd < 0) {
 				char why[256], fix[256];
@@ -399,8 +517,22 @@ static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct perf_priv *p = s->priv;
 	for (int i = 0; i < p->nfd; i++)
-		if (p->fd[i] < 0 || read(p->fd[i], p->raw[i], sizeof p->raw[i]) != (ssize_t)sizeof p->raw[i])
+		if (p->grouped && p->grouped[i])
+			continue;
+		else if (p->fd[i] < 0 || read(p->fd[i], p->raw[i], sizeof p->raw[i]) != (ssize_t)sizeof p->raw[i])
 			p->raw[i][0] = p->raw[i][1] = p->raw[i][2] = UINT64_MAX;
+	/* Group layout: nr, time enabled, time running, then one value each. */
+	ssize_t glen = (ssize_t)(sizeof *p->grpbuf * (size_t)(3 + p->grpn));
+	for (int k = 0; k < p->ngrp; k++) {
+		int ok = read(p->grp_leader[k], p->grpbuf, (size_t)glen) == glen &&
+			 p->grpbuf[0] == (uint64_t)p->grpn;
+		for (int j = 0; j < p->grpn; j++) {
+			uint64_t *r = p->raw[p->grp_idx[k * p->grpn + j]];
+			r[0] = ok ? p->grpbuf[3 + j] : UINT64_MAX;
+			r[1] = ok ? p->grpbuf[1] : UINT64_MAX;
+			r[2] = ok ? p->grpbuf[2] : UINT64_MAX;
+		}
+	}
 	for (int i = 0; i < p->nwant; i++)
 		p->factor[i] = perf_factor(p, &p->want[i], p->want[i].nfd);
 	for (int k = 0; k < p->nst; k++) {
@@ -428,10 +560,7 @@ static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 
 static void src_perf_stop(rec_source *s)
 {
-	struct perf_priv *p = s->priv;
-	for (int i = 0; p && i < p->nfd; i++)
-		if (p->fd[i] >= 0)
-			close(p->fd[i]), p->fd[i] = -1;
+	perf_close_all(s->priv);
 }
 
 static void src_perf_free(rec_source *s)
@@ -441,6 +570,7 @@ static void src_perf_free(rec_source *s)
 		return;
 	src_perf_stop(s);
 	free(p->fd);
+	free(p->grp_leader), free(p->grp_idx), free(p->grouped), free(p->grpbuf);
 	free(p->raw);
 	free(p->factor);
 	free(p->st);

@@ -9,11 +9,14 @@
  *
  * The sampling thread only preads files it keeps open (/proc/stat,
  * /proc/meminfo) and copies the tree's figures.  Finding the tree needs a
- * scan of every /proc/PID/stat (this kernel may lack
+ * scan of every /proc/PID/stat (the kernel may lack
  * /proc/PID/task/TID/children), which costs milliseconds on a busy node, so
  * a helper thread does the tree work every max(interval, 100 ms) — rescanning
- * the tree every second — and publishes the sums under a mutex.  I/O of
- * processes that exit is carried forward, so the counters never go back.
+ * the tree after 1 s, backing off to 8 s while it stays the same — and
+ * publishes the sums under a mutex.  The I/O of a child that exits moves
+ * into its parent's counts when it is reaped (the kernel does that), so the
+ * root's /proc/PID/io holds every finished descendant's; the published
+ * counters never go back.
  */
 #include "../source.h"
 
@@ -47,7 +50,6 @@ struct proc_priv {
 	int64_t period_ns;
 	struct proc_tracked *tr;
 	int ntr;
-	uint64_t carry[PROC_NIO];
 	pthread_t thread;
 	int running;
 	atomic_int stop;
@@ -212,9 +214,9 @@ static void proc_measure(struct proc_priv *p)
 		unsigned long size, res;
 		snprintf(path, sizeof path, "/proc/%d/statm", (int)t->pid);
 		if (proc_slurp(path, buf, sizeof buf) < 0 || sscanf(buf, "%lu %lu", &size, &res) != 2) {
-			/* Gone: keep its last I/O figures, forget it. */
-			for (int k = 0; k < PROC_NIO; k++)
-				p->carry[k] += t->io[k];
+			/* Gone.  Its I/O is not lost: when a process is reaped the
+			 * kernel adds its I/O counts to its parent's (wait_task_zombie),
+			 * which /proc/PID/io includes. */
 			p->tr[i--] = p->tr[--p->ntr];
 			continue;
 		}
@@ -238,7 +240,7 @@ static void proc_measure(struct proc_priv *p)
 	p->pub_rss = rss;
 	p->pub_procs = procs;
 	for (int k = 0; k < PROC_NIO; k++) {
-		uint64_t v = io[k] + p->carry[k];
+		uint64_t v = io[k];
 		if (v > p->pub_io[k])
 			p->pub_io[k] = v;
 	}
@@ -249,10 +251,15 @@ static void proc_measure(struct proc_priv *p)
 static void *proc_main(void *arg)
 {
 	struct proc_priv *p = arg;
-	int64_t since_scan = 1LL << 62;
+	int64_t since_scan = 1LL << 62, every = 1000000000LL;
 	while (!atomic_load(&p->stop)) {
-		if (since_scan >= 1000000000LL) {
+		if (since_scan >= every) {
+			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
+			 * back off to 8 s while the tree stays the same. */
+			int before = p->ntr;
 			proc_rescan(p);
+			every = p->ntr > before ? 1000000000LL
+				: every < 8000000000LL ? every * 2 : every;
 			since_scan = 0;
 		}
 		proc_measure(p);

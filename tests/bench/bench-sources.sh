@@ -13,6 +13,8 @@ BENCH=$B/bench/bench-sources
 [ -x "$BENCH" ] || { echo "no bench-sources binary (make build/bench/bench-sources)"; exit 1; }
 pminfo -h local: pmcd.version >/dev/null 2>&1 || echo "(no pmcd answering: the pcp rows will say unavailable)"
 "$BENCH" || exit 1
+echo "the pcp source at 10 ms (its deadline is half the interval):"
+BENCH_INTERVAL_MS=10 "$BENCH" 300 | grep -A1 '^pcp'
 T=$(mktemp -d /tmp/mcz-bench-rapl.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 for z in intel-rapl:0 intel-rapl:0:0; do

@@ -5,6 +5,8 @@
  *
  *     phase-bench speed [quick]      table: time vs n, d, phases; re-detection
  *     phase-bench accuracy [quick]   table: precision/recall on synthetic cases
+ *     phase-bench model FILE         detection through the viewer's model on a
+ *                                    recording: cold, re-detection, cached
  *
  * Times are CPU seconds of this (single-threaded) process, medians of 3 runs
  * (1 with quick) for mcz, one run for the baselines.  PELT is skipped where
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../viewer/model.h"
 #include "../../viewer/phase.h"
 #include "../unit/phase-synth.h"
 
@@ -397,13 +400,86 @@ static int accuracy(void)
 	return 0;
 }
 
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Detection on a recording, as mcview does it: summaries at the coarse
+ * level, refinement on samples; then re-detection after a parameter change
+ * (the coarse level kept), and the second open (the file's cache). */
+static int model_bench(const char *path)
+{
+	vw_model *m;
+	char err[256];
+	const char *p[1] = {path};
+	vw_open_opts o = {0};
+	o.quiet = 1;
+	double t0 = wall_now();
+	if (vw_model_open(&m, p, 1, &o, err, sizeof err)) {
+		fprintf(stderr, "phase-bench: %s\n", err);
+		return -1;
+	}
+	double topen = wall_now() - t0;
+	const mcz_file_info *fi = mcz_info(m->files[0]);
+	vw_phase_params par = VW_PHASE_PARAMS_INIT;
+	setenv("MCVIEW_PHASE_CACHE", "0", 1);
+	t0 = wall_now();
+	double c0 = cpu_now();
+	if (vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+		return -1;
+	double tcold = wall_now() - t0, ccold = cpu_now() - c0;
+	size_t n1 = vw_phases_count(m->phases);
+	double tp[3], tm[3];
+	for (int r = 0; r < 3; r++) { /* CPU time: the machine may be shared */
+		par.penalty = 1.5 + r;
+		t0 = cpu_now();
+		vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err);
+		tp[r] = cpu_now() - t0;
+		par.penalty = 1;
+		par.min_len = (int64_t)(r + 2) * 1000000000LL;
+		t0 = cpu_now();
+		vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err);
+		tm[r] = cpu_now() - t0;
+		par.min_len = 0;
+	}
+	vw_model_free(m);
+	/* with the cache: one detection writes it, the next open reads it */
+	setenv("MCVIEW_PHASE_CACHE", "1", 1);
+	if (vw_model_open(&m, p, 1, &o, err, sizeof err) ||
+	    vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+		return -1;
+	vw_model_free(m);
+	t0 = wall_now();
+	if (vw_model_open(&m, p, 1, &o, err, sizeof err) ||
+	    vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+		return -1;
+	double tcache = wall_now() - t0;
+	int cached = m->phases->from_cache;
+	vw_model_free(m);
+	printf("recording %s: %llu rows x %zu streams (%.0f MB), %zu phases found\n", path,
+	       (unsigned long long)fi->nrows, (size_t)(fi->nvalues / (fi->nrows ? fi->nrows : 1)),
+	       (double)fi->file_bytes / 1e6, n1);
+	printf("  open %.3f s; detection from the file %.3f s wall (%.3f s CPU)\n", topen, tcold,
+	       ccold);
+	printf("  re-detection (CPU): penalty changed %.4f s, minimum length changed %.4f s (bar 0.050 s)\n",
+	       median3d(tp, 3), median3d(tm, 3));
+	printf("  second open with the cache: open + phases %.4f s (%s)\n", tcache,
+	       cached ? "from the cache" : "NOT from the cache");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "model"))
+		return model_bench(argv[2]) ? 1 : 0;
 	quick = (argc > 2 && !strcmp(argv[2], "quick")) || getenv("BENCH_QUICK");
 	if (argc > 1 && !strcmp(argv[1], "speed"))
 		return speed() ? 1 : 0;
 	if (argc > 1 && !strcmp(argv[1], "accuracy"))
 		return accuracy() ? 1 : 0;
-	fprintf(stderr, "usage: phase-bench speed|accuracy [quick]\n");
+	fprintf(stderr, "usage: phase-bench speed|accuracy [quick] | model FILE\n");
 	return 2;
 }

@@ -3,7 +3,11 @@
  * it: sources set up as for `mcrec -g all` on this process, then read()
  * timed one source at a time.  Printed as a table by bench-rec-tick.sh.
  *
- *   rec-tick [TICKS]      (default 2000) */
+ *   rec-tick [TICKS [mcrec options...]]   (default 2000 ticks, -g all)
+ *
+ * REC_TICK_SLEEP_US=10000 sleeps that long between reads, as the recorder
+ * does: caches and TLB are cold again at every tick, which is what a real
+ * run pays (back to back, the default, is the warm best case). */
 #include "../../recorder/rec.h"
 
 #include <stdlib.h>
@@ -19,14 +23,24 @@ static int cmp_i64(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int ticks = argc > 1 ? atoi(argv[1]) : 2000;
+	const char *gap = getenv("REC_TICK_SLEEP_US");
+	int sleep_us = gap ? atoi(gap) : 0;
 	rec_options o;
-	char *av[] = {"rec-tick", "-q", "--", "true", NULL};
+	char *av[64] = {"rec-tick", "-q"};
+	int ac = 2;
 	char err[512];
 	rec_sourceset ss;
 	rec_ctx base;
 	if (ticks < 10)
 		ticks = 10;
-	rec_options_parse(4, av, &o, err, sizeof err);
+	for (int i = 2; i < argc && ac < 60; i++)
+		av[ac++] = argv[i];
+	av[ac++] = "--";
+	av[ac++] = "true";
+	if (rec_options_parse(ac, av, &o, err, sizeof err)) {
+		fprintf(stderr, "rec-tick: %s\n", err);
+		return 2;
+	}
 	o.interval_ns = 10000000;
 	mcrec_context(&o, &base, NULL);
 	if (rec_sourceset_open(&ss, &o, &base, 0, err, sizeof err) ||
@@ -47,7 +61,9 @@ int main(int argc, char **argv)
 			int64_t a = rec_clock_now();
 			s->ops->read(s, v + s->first, pr + s->first);
 			dt[k] = rec_clock_now() - a;
-			if (k % 100 == 99)
+			if (sleep_us > 0)
+				usleep((useconds_t)sleep_us);
+			else if (k % 100 == 99)
 				usleep(1000); /* let the kernel move on between bursts */
 		}
 		qsort(dt, (size_t)ticks, sizeof *dt, cmp_i64);

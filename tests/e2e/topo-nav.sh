@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # topo-nav.sh: the topology view of a real mcrec recording, in a real
 # terminal (tmux): it opens on the machine, the arrow keys walk the tree
-# (child, sibling, parent), Enter zooms into a subtree and Backspace out, m
+# (child, sibling, parent), Enter zooms into a subtree and Backspace out, n
+# colours it over a phase (Backspace: the whole run again), m
 # changes the colouring metric, L switches to the icicle and back, a narrow
 # terminal gets the icicle by itself, and q leaves the terminal as it was.
-# A file without topology says so instead of drawing nothing.
+# A file without topology, and a PCP archive, say so instead of drawing nothing.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -15,7 +16,8 @@ trap 'tmux_stop; rm -rf "$D"' EXIT
 # two packages whatever the machine, so there is somewhere to go
 N=$(nproc)
 MCREC_TOPOLOGY="pack:2 l3:1 core:$((N > 1 ? N / 2 : 1)) pu:1" \
-	"$B/mcrec" -q -i 50ms -o "$D/run.mcz" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' ||
+	"$B/mcrec" -q -i 20ms -o "$D/run.mcz" -- sh -c 'sleep 0.4; timeout 0.8 sh -c "while :; do :; done";
+		sleep 0.4; timeout 0.8 sh -c "while :; do :; done"; exit 0' ||
 	tmux_fail "mcrec failed"
 
 tmux_start_sh 120 40 "a=\$(stty -g); $B/mcview --view topology $D/run.mcz; rc=\$?;
@@ -55,6 +57,12 @@ tmux_expect_not 'Package#0'
 tmux_keys BSpace BSpace BSpace
 tmux_settle
 tmux_expect_not 'zoom:'
+# n: the next phase (the app's, for every view) recolours the chart over it;
+# Backspace at the machine goes back to the window
+tmux_keys n
+tmux_wait_for 'over phase '
+tmux_keys BSpace
+tmux_wait_for 'over whole run'
 # m: the next metric, in the header
 tmux_keys m
 tmux_wait_for 'Topology  core.context_switches'
@@ -90,4 +98,14 @@ tmux_wait_for 'No topology in'
 tmux_expect 'recorded without one'
 tmux_keys q
 [ "$(tmux_wait_exit)" = 0 ] || tmux_fail "mcview did not exit 0"
+tmux_cmd kill-session -t t
+
+# A PCP archive (the pcp-testsuite's): no topology either, and it says why.
+A=/var/lib/pcp/testsuite/archives/19970807.09.54
+[ -f "$A.meta" ] || tmux_fail "$A is missing: scripts/install-deps.sh installs pcp-testsuite"
+tmux_start 100 30 "$B/mcview" --view topology "$A"
+tmux_wait_for 'No topology in' 10
+tmux_expect 'it is a PCP archive'
+tmux_keys q
+[ "$(tmux_wait_exit)" = 0 ] || tmux_fail "mcview did not exit 0 on the archive"
 echo ok

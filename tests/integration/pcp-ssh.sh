@@ -107,6 +107,19 @@ out=$("$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/sub/nosuch" 2>&1)
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ $out == *"no such PCP archive"* ]] || fail "mcview missing archive: $out"
 echo "ok: mcview: $out"
 
+# a signal while a large archive is fetched and converted: mcview ends by it,
+# leaving neither the fetched files nor the temporary .mcz
+cp "$ARCH"/20180416.10.00.* "$T/plain/"
+"$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/20180416.10.00" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || echo "note: mcview ended with $rc before the signal (fast machine)"
+leftover "signal during import"
+echo "ok: SIGTERM during an ssh:// import: exit $rc, nothing left in TMPDIR"
+
 # 2. errors: one clear line, non-zero exit, nothing run, nothing left
 expect_err() { # what pattern url [extra opts...]
 	local what=$1 pat=$2 url=$3

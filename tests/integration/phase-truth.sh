@@ -9,7 +9,7 @@
 # counters (--phase-streams core.: task clock, context switches, page
 # faults), not machine-wide ones that other tenants move.  Checked, hard:
 #   - every true boundary between a kernel and idle found within 2 sampling
-#     intervals (10 ms here);
+#     intervals (50 ms here);
 #   - no boundary found inside an idle phase;
 #   - the idle phases all in one class, none shared with a kernel.
 # Printed (and asserted only on a quiet machine, load < 0.5): spurious
@@ -25,8 +25,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # Less contention from other work: a higher priority where allowed.
 NICE=
 nice -n -10 true 2>/dev/null && NICE="nice -n -10"
-$NICE "$B"/mcrec -q -i 10ms -o "$T/run.mcz" -- "$B"/samples/phased \
-	--phases triad,idle,gemm,idle,triad,idle,gemm,idle,chase --scale 0.7 >"$T/app.out" 2>&1 ||
+IV=50 # ms: 30 samples a phase; a loaded machine can hold a kernel's start back 20-30 ms
+$NICE "$B"/mcrec -q -i ${IV}ms -o "$T/run.mcz" -- "$B"/samples/phased \
+	--phases triad,idle,gemm,idle,triad,idle,gemm,idle,chase >"$T/app.out" 2>&1 ||
 	fail "mcrec phased: $(tail -3 "$T/app.out")"
 
 # one line per phase: start end class label
@@ -40,12 +41,12 @@ echo "truth (start end class label):"; cat "$T/truth"
 echo "found (start end class mark):"; cat "$T/found"
 grep -q idle "$T/truth" || fail "no idle phase in the marks"
 
-awk -v ld="$(cut -d' ' -f1 /proc/loadavg)" '
+awk -v ld="$(cut -d' ' -f1 /proc/loadavg)" -v iv=$IV '
 	FNR == 1 { f++ }
 	f == 1 { ts[++nt] = $1; te[nt] = $2; tl[nt] = $4 }
 	f == 2 { fs[++nf] = $1; fc[nf] = $3 }
 	END {
-		tol = 0.02 + 1e-9; bad = 0; spur = 0; ntrue = 0
+		tol = 2 * iv / 1000 + 1e-9; bad = 0; spur = 0; ntrue = 0
 		for (i = 2; i <= nt; i++) {              # boundaries between kernel and idle
 			if ((tl[i] == "idle") == (tl[i - 1] == "idle") || tl[i] == "-" || tl[i - 1] == "-")
 				continue   # "-": before the first mark, after the last

@@ -34,8 +34,10 @@ busy() { # begin end -> mean CPUs busy over samples well inside
 tri=$(busy $(region triad 1))
 idl=$(busy $(region idle 1))
 echo "CPU busy inside triad: $tri, inside idle: $idl"
-between "$tri" 0.25 1.5 || fail "triad region not busy in the samples ($tri; the machine may be overloaded)"
-between "$idl" 0 0.1 || fail "idle region not idle in the samples ($idl)"
+# (the share of a CPU the kernel gets depends on the machine's load: only the
+# contrast with the idle region is asserted)
+between "$idl" 0 0.05 || fail "idle region not idle in the samples ($idl)"
+awk -v t="$tri" -v i="$idl" 'BEGIN { exit !(t >= i + 0.1) }' || fail "triad region ($tri) not busier than idle ($idl)"
 
 # The mcmark command from a shell script.
 "$MCREC" -q -i ${IV}ms -o "$T/s.mcz" -- sh -c "'$MCMARK' start; sleep 0.5; '$MCMARK' -b work; '$WORK' --spin 60; '$MCMARK' --end; '$MCMARK' --check" \
@@ -51,7 +53,37 @@ between $gap 500 $((500 + IV + 80)) || fail "begin-start = $gap ms, expected 500
 "$RR" "$T/s.mcz" series core.task_clock >"$T/tc"
 wb=$(busy "$t_b" "$t_e")
 echo "CPU busy inside the work region: $wb"
-between "$wb" 0.25 1.5 || fail "work region not busy ($wb)"
+between "$wb" 0.1 1.5 || fail "work region not busy ($wb)"
+# An application that includes mcmark.h, built as strict ISO C and as C++.
+HDR=$(cd "$(dirname "$0")/../../recorder" && pwd)
+cat >"$T/app.c" <<'APP'
+#include "mcmark.h"
+#include <time.h>
+int main(void)
+{
+	struct timespec ts = {0, 200000000};
+	mcmark("app start");
+	mcmark_begin("nap");
+	nanosleep(&ts, NULL);
+	mcmark_end();
+	return mcmark_active() ? 0 : 3;
+}
+APP
+cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$HDR" -o "$T/app" "$T/app.c" || fail "mcmark.h does not build as -std=c11 -pedantic"
+if command -v c++ >/dev/null; then
+	cp "$T/app.c" "$T/app.cpp"
+	c++ -Wall -Wextra -Werror -I"$HDR" -o "$T/appxx" "$T/app.cpp" || fail "mcmark.h does not build as C++"
+fi
+"$T/app" && fail "the app thinks it runs under mcrec"
+"$MCREC" -q -i ${IV}ms -o "$T/a.mcz" -- "$T/app" || fail "the app under mcrec: exit $?"
+"$RR" "$T/a.mcz" marks >"$T/amarks"
+cat "$T/amarks"
+t_a=$(awk '$2 == "point" && $3 != 0 && $4 == "app" { print $1; exit }' "$T/amarks")
+t_nb=$(awk '$2 == "begin" && $4 == "nap" { print $1 }' "$T/amarks")
+t_ne=$(awk '$2 == "end" { print $1; exit }' "$T/amarks")
+[ -n "$t_a" ] && [ -n "$t_nb" ] && [ -n "$t_ne" ] || fail "the app's marks are missing"
+between $(( (t_ne - t_nb) / 1000000 )) 199 $((200 + IV)) || fail "nap region lasts $(( (t_ne - t_nb) / 1000000 )) ms, slept 200 ms"
+
 "$MCMARK" --check && fail "mcmark --check outside mcrec should fail"
 "$MCMARK" "outside" || fail "mcmark outside mcrec must be a silent no-op"
 ok "marks at the right times"

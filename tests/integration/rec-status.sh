@@ -23,3 +23,11 @@ rc=$?
 "$RR" "$T/c.mcz" info | grep -q '^recovered 0' || fail "file not finalised after SIGTERM"
 [ "$("$RR" "$T/c.mcz" meta exit)" = "killed by SIGTERM" ] || fail "SIGTERM not recorded"
 ok "exit statuses 3, 139, 143 recorded"
+
+# -a: the whole machine, not only the command: task-clock over all CPUs.
+"$MCREC" -q -a -i 100ms -e perf:task-clock -o "$T/d.mcz" -- sleep 1 || fail "-a: exit $?"
+tc=$("$RR" "$T/d.mcz" total core.task_clock)
+n=$(nproc)
+echo "-a: task-clock $tc s over $n CPUs during 1 s"
+between "$tc" $(awk -v n=$n 'BEGIN { print 0.9 * n }') $(awk -v n=$n 'BEGIN { print 1.3 * n }') || fail "-a task-clock $tc s"
+ok "-a counts every CPU"

@@ -4,7 +4,8 @@
 # maps to network.interface.{in,out}.bytes and kernel.percpu.cpu.{user,sys}
 # of that pmcd, not bound to this machine's topology; and the pcp source's
 # loopback bytes agree with the net source's (/proc/net/dev) in the same run
-# within 1 % around a 10 MiB loopback transfer.
+# within 1 % around a 10 MiB loopback transfer.  Also the -e forms: a
+# non-leaf name (all metrics below it) and [instances] (pmval syntax).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/src-common.inc
@@ -27,3 +28,16 @@ echo "lo received: pcp $pcp B, net source $net B"
 [ "$net" -ge $((10 << 20)) ] || src_fail "net source saw only $net B"
 awk -v a="$pcp" -v b="$net" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01 * b) }' ||
 	src_fail "pcp $pcp B and net $net B differ by more than 1 %"
+
+# -e forms: a non-leaf name takes every metric below it; [instances]
+# restricts to those instances (pmval's syntax)
+"$MCREC" --list -e pcp:network.interface.in >"$T/l1" 2>&1 || src_fail "--list -e non-leaf: $(cat "$T/l1")"
+for m in network.interface.in.bytes network.interface.in.packets network.interface.in.errors; do
+	grep -q "^    $m " "$T/l1" || src_fail "non-leaf network.interface.in lacks $m"
+done
+"$MCREC" -q -i 50ms -o "$T/i.mcz" -e 'pcp:network.interface.in.bytes[lo],pcp:kernel.all.load["1 minute"]' -- sleep 0.2 ||
+	src_fail "instance selection refused"
+[ "$("$VALUES" "$T/i.mcz" pcp:network.interface.in.bytes | awk '{print $1}')" = lo ] ||
+	src_fail "[lo] recorded: $("$VALUES" "$T/i.mcz" pcp:network.interface.in.bytes | awk '{print $1}')"
+[ "$("$VALUES" "$T/i.mcz" pcp:kernel.all.load | wc -l)" -eq 1 ] || src_fail "[\"1 minute\"] did not select one instance"
+echo "non-leaf names and [instances] select as pmval does"

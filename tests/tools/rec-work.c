@@ -11,6 +11,7 @@
  *   --fork          ... and once more in a child process (inherit to children)
  *   --loopback B    send B bytes over a TCP connection on 127.0.0.1
  *   --hold S        sleep S seconds at the end
+ *   --keep          keep the touched pages mapped until the end (RSS stays up)
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 static long work_pages, work_spin;
+static int work_keep;
 
 static void *work_run(void *arg)
 {
@@ -38,7 +40,8 @@ static void *work_run(void *arg)
 		}
 		for (long i = 0; i < work_pages; i++)
 			m[i * page] = 1;
-		munmap(m, (size_t)(work_pages * page));
+		if (!work_keep)
+			munmap(m, (size_t)(work_pages * page));
 	}
 	volatile double x = 1.0;
 	for (long i = 0; i < work_spin * 1000000L; i++)
@@ -110,6 +113,10 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--fork")) {
 			forkit = 1;
+			continue;
+		}
+		if (!strcmp(a, "--keep")) {
+			work_keep = 1;
 			continue;
 		}
 		if (!v) {

@@ -10,12 +10,14 @@
  *
  * where first/last are the first and last present raw values (counters:
  * cumulative, as the source read them; gauges: as stored; "-" when none)
- * and kind is "counter" or "gauge".  Exit 1 with one line when the file
- * cannot be read or no stream matches.
+ * and kind is "counter" or "gauge".  With SRC_VALUES_SERIES=1 in the
+ * environment, every present sample follows as "  T_NS VALUE".  Exit 1 with
+ * one line when the file cannot be read or no stream matches.
  */
 #include "../../format/mcz.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put(const mcz_stream_desc *d, mcz_value v)
@@ -73,6 +75,13 @@ int main(int argc, char **argv)
 			printf(" - - - -");
 		}
 		printf(" %d\n", (int)d->topo);
+		if (getenv("SRC_VALUES_SERIES"))
+			for (size_t k = 0; k < s.n; k++)
+				if (s.present[k]) {
+					printf("  %lld", (long long)s.t[k]);
+					put(d, s.v[k]);
+					printf("\n");
+				}
 		mcz_series_free(&s);
 		hits++;
 	}

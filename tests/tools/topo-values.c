@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 		} else {
 			double *own = malloc(n * sizeof *own), *agg = malloc(n * sizeof *agg);
 			if (!own || !agg ||
-			    topo_metric_eval(m, &ms.v[k], &t, m->t_min, m->t_max + 1, own, agg) != 0) {
+			    topo_metric_eval(m, &ms.v[k], &t, -1, m->t_min, m->t_max + 1, own, agg) != 0) {
 				fprintf(stderr, "topo-values: cannot read %s\n", argv[2]);
 				rc = 1;
 			} else {

@@ -51,8 +51,7 @@ static void test_metric_kinds(void **state)
 	assert_int_equal(k.wrap32, 1);
 	assert_string_equal(k.unit, "B");
 	assert_true(k.scale == 1024.0);
-	assert_non_null(strstr(k.note, "Kbyte"));
-	assert_non_null(strstr(k.note, "unwrapped"));
+	assert_string_equal(k.note, "pcp: Kbyte, counter, U32 (unwrapped: stored = raw + k*2^32)");
 
 	d = desc(PM_TYPE_U64, PM_SEM_COUNTER, 0, 1, 0, 0, PM_TIME_MSEC, 0);
 	pcp_metric_kind_of(&d, &k);
@@ -90,7 +89,7 @@ static void test_metric_kinds(void **state)
 	pcp_metric_kind_of(&d, &k);
 	assert_int_equal(k.kind, MCZ_GAUGE); /* mcz counters are U64 only */
 	assert_int_equal(k.type, MCZ_F64);
-	assert_non_null(strstr(k.note, "gauge"));
+	assert_string_equal(k.note, "pcp: count, counter, DOUBLE (cumulative value kept as a gauge)");
 
 	d = desc(PM_TYPE_STRING, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
 	pcp_metric_kind_of(&d, &k);
@@ -236,6 +235,75 @@ static void test_ssh_quote(void **state)
 	}
 }
 
+static char *slurp(const char *dir, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	static char buf[256];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The stream a remote host sends is read defensively: only BASE + a PCP
+ * suffix, never a path, only what the header announced, never twice. */
+static void test_fetch_stream(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-pcp-fetch-XXXXXX", chosen[64], err[300];
+	assert_non_null(mkdtemp(dir));
+	const char good[] = "Welcome to node7\nMCZ-FETCH 1 2 7 x\nF 3 x.0\nabcF 4 x.meta\ndefgEND\n";
+	assert_int_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen, sizeof chosen,
+					 err, sizeof err),
+			 0);
+	assert_string_equal(chosen, "x");
+	assert_string_equal(slurp(dir, "x.0"), "abc");
+	assert_string_equal(slurp(dir, "x.meta"), "defg");
+	/* the same again: files exist, O_EXCL refuses to overwrite */
+	assert_int_not_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen,
+					     sizeof chosen, err, sizeof err),
+			     0);
+	/* the base name as given (it looks like a volume) when the remote chose it */
+	const char alt[] = "MCZ-FETCH 1 1 2 a.10\nF 2 a.10.meta\nhiEND\n";
+	assert_int_equal(pcp_fetch_parse(alt, sizeof alt - 1, "a", "a.10", dir, chosen,
+					 sizeof chosen, err, sizeof err),
+			 0);
+	assert_string_equal(chosen, "a.10");
+	struct { const char *s, *why; } bad[] = {
+		{ "MCZ-FETCH 1 1 3 y\nF 3 ../y.0\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.0/../../z\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 z.0\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.0.sh\nabcEND\n", "file name" },
+		{ "MCZ-FETCH 1 1 3 evil\nF 3 evil.0\nabcEND\n", "reply" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.1\nabcF 1 y.2\nd\nEND\n", "reply" },
+		{ "MCZ-FETCH 1 2 3 y\nF 3 y.3\nabcEND\n", "ended early" },
+		{ "MCZ-FETCH 1 1 3 y\nF 3 y.4\nab", "ended early" },
+		{ "MCZ-FETCH 1 1 3 y\nF x y.5\nabcEND\n", "reply" },
+		{ "no header at all\n", "ended early" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int rc = pcp_fetch_parse(bad[i].s, strlen(bad[i].s), "y", "y", dir, chosen,
+					 sizeof chosen, err, sizeof err);
+		assert_int_not_equal(rc, 0);
+		if (!strstr(err, bad[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].why);
+	}
+	assert_null(slurp("/tmp", "y.0")); /* nothing escaped the folder */
+	/* exact mode (a folio): only that one name */
+	const char folio[] = "MCZ-FETCH 1 1 2 f.folio\nF 2 f.folio\nokEND\n";
+	assert_int_equal(pcp_fetch_parse(folio, sizeof folio - 1, "f.folio", NULL, dir, chosen,
+					 sizeof chosen, err, sizeof err),
+			 0);
+	assert_string_equal(slurp(dir, "f.folio"), "ok");
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_map(void **state)
 {
 	(void)state;
@@ -273,7 +341,16 @@ static void test_claims(void **state)
 	assert_true(pcp_import_claims("ssh://h/x"));
 	assert_false(pcp_import_claims(ARCHIVES "/nosuch"));
 	assert_false(pcp_import_claims(ARCHIVES "/README"));
-	assert_false(pcp_import_claims("/tmp"));
+	char dir[] = "/tmp/test-pcp-dir-XXXXXX", f[64];
+	assert_non_null(mkdtemp(dir));
+	assert_false(pcp_import_claims(dir)); /* a folder without archives */
+	snprintf(f, sizeof f, "%s/x.meta", dir);
+	FILE *fp = fopen(f, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_true(pcp_import_claims(dir)); /* a folder of archives: libpcp opens them all */
+	unlink(f);
+	rmdir(dir);
 	assert_false(pcp_import_claims("run.mcz"));
 }
 
@@ -355,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_suffixes),     cmocka_unit_test(test_folio),
 		cmocka_unit_test(test_ssh_parse),    cmocka_unit_test(test_ssh_quote),
 		cmocka_unit_test(test_map),          cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_fetch_stream),
 		cmocka_unit_test(test_import_real),  cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -282,6 +283,21 @@ static void test_degenerate(void **st)
 	for (int i = 1; i < NPH; i++)
 		assert_true(llabs(m->phases->v[i].t0 - truth[i]) <= 2 * DT);
 	vw_model_free(m);
+
+	/* a file without its trailer (a recorder still writing it, or killed):
+	 * phases detected, the file left untouched (no cache appended) */
+	snprintf(path, sizeof path, "%s/cut.mcz", dir);
+	write_phased(path, truth, 0, 0);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(truncate(path, sb.st_size - 40), 0);
+	m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(vw_phases_count(m->phases) >= NPH - 1);
+	vw_model_free(m);
+	struct stat sa;
+	assert_int_equal(stat(path, &sa), 0);
+	assert_int_equal(sa.st_size, sb.st_size - 40);
 }
 
 static int setup(void **st)

@@ -120,9 +120,18 @@ static void test_gpu_node(void **state)
 	}
 	const topo_seg *ib0 = seg(f, rec_topology_find_nic(&f->rt, "ib0"));
 	assert_int_equal(ib0->ring, 2);
-	/* a GPU's arc has nothing further out */
+	/* a GPU, a leaf two rings from the rim, is drawn out to it as a wedge;
+	 * a package, not a leaf, only in its own ring */
 	const topo_seg *g0 = seg(f, rec_topology_find(&f->rt, MCZ_TOPO_GPU, 0));
-	assert_int_equal(topo_layout_at(&f->L, 3, (g0->a0 + g0->a1) / 2), -1);
+	assert_int_equal(f->L.nrings, 6); /* machine, package, NUMA, L3, core, PU */
+	assert_int_equal(g0->ring_out, 6);
+	for (int r = 2; r < 6; r++)
+		assert_int_equal(topo_layout_at(&f->L, r, (g0->a0 + g0->a1) / 2), f->L.seg_of[g0->node]);
+	assert_int_equal(topo_layout_at(&f->L, 1, (g0->a0 + g0->a1) / 2), f->L.seg_of[pack0]);
+	assert_int_equal(seg(f, pack0)->ring_out, 2);
+	const topo_seg *pu7 = seg(f, rec_topology_find(&f->rt, MCZ_TOPO_PU, 7));
+	assert_int_equal(pu7->ring_out, 6);
+	assert_int_equal(pu7->ring, 5);
 	fix_free(f);
 }
 

@@ -223,8 +223,8 @@ static void test_panel(void **state)
 	assert_non_null(strstr(txt, "100.0% of NUMA#1 (64 GiB)"));
 	assert_non_null(strstr(txt, "26.5%"));
 	assert_non_null(strstr(txt, "2 children"));
-	assert_non_null(strstr(txt, "Core#2             4.10 G ####"));
-	assert_non_null(strstr(txt, "Core#3              200 M #  "));
+	assert_non_null(strstr(txt, "Core#2          4.10 Gins/s ####"));
+	assert_non_null(strstr(txt, "Core#3           200 Mins/s #  "));
 	free(txt);
 	golden("topo-panel", c);
 	vw_canvas_free(c);

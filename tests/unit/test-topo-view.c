@@ -30,6 +30,7 @@
 
 #include "../../recorder/topology.h"
 #include "../../viewer/model.h"
+#include "../../viewer/phase.h"
 #include "../../viewer/topo-metric.h"
 #include "../../viewer/view.h"
 
@@ -269,7 +270,7 @@ static void test_metrics_and_values(void **st)
 	int32_t numa1 = rec_topology_find(&rt, MCZ_TOPO_NUMA, 1);
 
 	/* second half: PU 5 at 4e9, the 7 others 1e8 */
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, mid + DT, t1,
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, -1, mid + DT, t1,
 					  own, agg), 0);
 	near(agg[pu5], 4e9, 0.01);
 	near(agg[pu0], 1e8, 0.01);
@@ -277,20 +278,20 @@ static void test_metrics_and_values(void **st)
 	near(agg[pack1], 4.3e9, 0.01);
 	near(agg[0], 4.7e9, 0.01);
 	/* first half: all even */
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, t0 + DT, mid,
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "core.instructions"), &t, -1, t0 + DT, mid,
 					  own, agg), 0);
 	near(agg[pu5], 1e8, 0.01);
 	near(agg[0], 8e8, 0.01);
 	/* IPC: ratio of sums; busy: means; memory on NUMA nodes sums to the machine */
-	assert_int_equal(topo_metric_eval(f.m, ipc, &t, mid + DT, t1, own, agg), 0);
+	assert_int_equal(topo_metric_eval(f.m, ipc, &t, -1, mid + DT, t1, own, agg), 0);
 	near(agg[pu5], 2.0, 0.01);
 	near(agg[0], 4.7e9 / 16e9, 0.01);
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "os.cpu.busy"), &t, mid, t1, own, agg),
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "os.cpu.busy"), &t, -1, mid, t1, own, agg),
 			 0);
 	near(agg[pu5], 100, 1e-9);
 	near(agg[core2], 55, 1e-9);
 	near(agg[0], (7 * 10 + 100) / 8.0, 1e-9);
-	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "mem.read_bytes"), &t, t0, t1, own, agg),
+	assert_int_equal(topo_metric_eval(f.m, metric(&ms, "mem.read_bytes"), &t, -1, t0, t1, own, agg),
 			 0);
 	near(agg[numa1], 3e9, 0.01);
 	near(agg[pack1], 3e9, 0.01);
@@ -341,6 +342,22 @@ static void test_view_draw_and_keys(void **st)
 	fx_draw(&f);
 	assert_null(strstr(f.txt, "zoom:"));
 	expect(&f, "P0");
+	/* a click selects the segment under it: the centre is the machine, a
+	 * cell near the chart's top edge (12 o'clock, outer ring) a PU */
+	{
+		vw_input click = {.act = VW_ACT_MOUSE, .mouse_button = 1};
+		int cw = 120 - 40 - 1, ch = 40 - 3; /* the chart box left of the panel */
+		click.mouse_x = cw / 2 + 1, click.mouse_y = 1 + 1;
+		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		fx_draw(&f);
+		expect(&f, "PU#0  ");
+		click.mouse_x = cw / 2, click.mouse_y = 1 + ch / 2;
+		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		fx_draw(&f);
+		expect(&f, "Machine (32 GiB)  ");
+		click.mouse_x = 0, click.mouse_y = 1; /* a corner: nothing there */
+		assert_int_equal(view_topology.key(f.m, f.s, &click), VW_R_NONE);
+	}
 	/* m: next metric */
 	fx_act(&f, VW_ACT_METRIC, 'm');
 	fx_draw(&f);
@@ -383,6 +400,40 @@ static void test_recolour_on_window(void **st)
 	fx_close(&f);
 }
 
+/* n/p select a phase (the app does it for every view): the colours are
+ * over that phase, the header says which; Bksp at the machine leaves it. */
+static void test_phase_range(void **st)
+{
+	fx f;
+	fx_open(&f, path_cpu, 100, 40);
+	int64_t mid = f.m->t_min + (ROWS / 2) * DT;
+	vw_phase v[2] = {{.t0 = f.m->t_min, .t1 = mid, .cls = 0},
+			 {.t0 = mid + DT, .t1 = f.m->t_max + 1, .cls = 1}};
+	snprintf(v[1].label, sizeof v[1].label, "busy");
+	struct vw_phases ph = {.v = v, .n = 2, .nclasses = 2};
+	f.m->phases = &ph;
+	f.m->phase_sel = 1;
+	for (int k = 0; k < 5; k++)
+		fx_act(&f, VW_ACT_DOWN, 0);
+	for (int k = 0; k < 5; k++)
+		fx_act(&f, VW_ACT_RIGHT, 0);
+	fx_draw(&f);
+	expect(&f, "over phase 2 (B busy) 5.010s-9.990s");
+	expect(&f, "PU#5");
+	near(panel_value(&f, "core.instructions"), 4e9, 0.01);
+	f.m->phase_sel = 0;
+	fx_draw(&f);
+	expect(&f, "over phase 1 (A) 0");
+	near(panel_value(&f, "core.instructions"), 1e8, 0.01);
+	/* Bksp at the machine: back to the window (zoomed in first: no) */
+	assert_int_equal(fx_act(&f, VW_ACT_BACK, 0), VW_R_REDRAW);
+	assert_int_equal(f.m->phase_sel, -1);
+	fx_draw(&f);
+	expect(&f, "over whole run");
+	f.m->phases = NULL;
+	fx_close(&f);
+}
+
 static void test_gpu_node_view(void **st)
 {
 	fx f;
@@ -411,6 +462,7 @@ static void test_no_topology(void **st)
 	fx_draw(&f);
 	expect(&f, "No topology in");
 	expect(&f, "recorded without one");
+	assert_null(strstr(f.txt, "PCP archive"));
 	assert_int_equal(fx_act(&f, VW_ACT_DOWN, 0), VW_R_NONE);
 	fx_close(&f);
 }
@@ -419,7 +471,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metrics_and_values), cmocka_unit_test(test_view_draw_and_keys),
-		cmocka_unit_test(test_recolour_on_window), cmocka_unit_test(test_gpu_node_view),
+		cmocka_unit_test(test_recolour_on_window), cmocka_unit_test(test_phase_range),
+		cmocka_unit_test(test_gpu_node_view),
 		cmocka_unit_test(test_no_topology),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

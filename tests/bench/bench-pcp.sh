@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench-pcp.sh: PCP archives from pcp-testsuite, imported with `mcz import`:
+#   size  — the archive's files uncompressed (raw), each compressed with
+#           `xz -9` (the usual way archives are kept), and the imported .mcz,
+#           also per stored value; chunk_B/v counts only the .mcz's sample
+#           chunks (the rest is stream descriptors, one per metric and
+#           instance, and the index);
+#   speed — `mcz import` beside `pmdumplog -a` of the same archive (both read
+#           every record through libpcp), medians of N runs (N=3, 1 with
+#           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s).
+set -u
+B=${MCZ_BIN:-build}
+A=/var/lib/pcp/testsuite/archives
+[ -f "$A/count-mark.meta" ] || { echo "skip: pcp-testsuite archives not installed"; exit 0; }
+T=$(mktemp -d /tmp/mcz-bench-pcp.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+N=3
+[ -n "${BENCH_QUICK:-}" ] && N=1
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+secs() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
+
+printf '%-16s %9s %6s %7s %10s %10s %10s %7s %7s %7s %9s %10s %10s %6s\n' archive values rows \
+	streams raw_B xz9_B mcz_B raw_B/v xz_B/v mcz_B/v chunk_B/v pmdumplog_ms import_ms ratio
+for name in count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.10.00; do
+	raw=0 xz=0
+	for f in "$A/$name".meta* "$A/$name".index* "$A/$name".[0-9]*; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.xz) xz -dc "$f" >"$T/f" ;;
+		*) cp "$f" "$T/f" ;;
+		esac
+		raw=$((raw + $(stat -c %s "$T/f")))
+		xz=$((xz + $(xz -9 -c "$T/f" | wc -c)))
+	done
+	line=$("$B/mcz" import "$A/$name" -o "$T/x.mcz") || { echo "$name: import failed"; exit 1; }
+	values=$(sed -n 's/.* rows, \([0-9]*\) values.*/\1/p' <<<"$line")
+	rows=$(sed -n 's/.* streams, \([0-9]*\) rows.*/\1/p' <<<"$line")
+	streams=$(sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p' <<<"$line")
+	mcz=$(stat -c %s "$T/x.mcz")
+	chunk=$("$B/mcz" info "$T/x.mcz" | sed -n 's/.*chunks: \([0-9.]*\) bytes\/value.*/\1/p')
+	n=$N
+	first=$(secs pmdumplog -a "$A/$name")
+	[ "$first" -gt 20000 ] && n=1
+	pm=$( { echo "$first"; for i in $(seq 2 $n); do secs pmdumplog -a "$A/$name"; done; } | median)
+	im=$(for i in $(seq $n); do secs "$B/mcz" import -q "$A/$name" -o "$T/y.mcz"; done | median)
+	awk -v n="$name" -v v="$values" -v r="$rows" -v raw="$raw" -v xz="$xz" -v m="$mcz" \
+		-v pm="$pm" -v im="$im" -v s="$streams" -v c="$chunk" 'BEGIN {
+		printf "%-16s %9d %6d %7d %10d %10d %10d %7.2f %7.2f %7.2f %9.3f %10d %10d %5.1fx\n",
+			n, v, r, s, raw, xz, m, raw / v, xz / v, m / v, c, pm, im, (im > 0 ? pm / im : 0) }'
+done
+echo "(values: numeric values stored; raw/xz: every file of the archive, xz -9 each;"
+echo " ratio: pmdumplog -a time / mcz import time; medians of $N runs, one for the slowest)"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# rec-proc.sh: the proc source on a process tree of known size: app.rss
+# reaches the memory the command keeps touched, app.procs counts a child
+# process, app.io.wchar counts what a short-lived grandchild wrote (its I/O
+# moves into its parent's when it is reaped), os.cpu.busy is a percentage.
+set -u
+. "$(dirname "$0")/rec-common.inc"
+MB=200
+"$MCREC" -q -i 50ms -g os -o "$T/p.mcz" -- sh -c "
+	dd if=/dev/zero of='$T/f' bs=1M count=32 2>/dev/null
+	'$WORK' --pages $((MB * 256)) --keep --hold 1.5 &
+	wait" || fail "mcrec exit $?"
+"$RR" "$T/p.mcz" streams | awk '{ print $2, $3, $5 }' | sort -u | head -20
+rss=$("$RR" "$T/p.mcz" total app.rss)
+procs=$("$RR" "$T/p.mcz" total app.procs)
+wchar=$("$RR" "$T/p.mcz" total app.io.wchar)
+busy=$("$RR" "$T/p.mcz" series os.cpu.busy | awk '$2 > m { m = $2 } END { print m + 0 }')
+echo "app.rss max $rss B, app.procs max $procs, app.io.wchar $wchar B, os.cpu.busy max (sum of CPUs) $busy %"
+between "$rss" $((MB * 1048576)) $((MB * 1048576 * 3 / 2)) || fail "app.rss $rss B for $MB MiB touched"
+between "$procs" 2 10 || fail "app.procs $procs (sh and rec-work at least)"
+between "$wchar" $((32 * 1048576)) $((40 * 1048576)) || fail "app.io.wchar $wchar for dd's 32 MiB"
+ncpu=$(nproc)
+between "$busy" 1 $((ncpu * 100)) || fail "os.cpu.busy $busy"
+ok "proc source"

@@ -1,0 +1,63 @@
+/* phase-int.h: what the phase files share and nobody else includes: the
+ * detector's state (phase-prep.c builds the coarse level, phase.c detects
+ * on it) and the model layer's steps (phase-model.c, called by phases.c). */
+#ifndef VW_PHASE_INT_H
+#define VW_PHASE_INT_H
+
+#include "phase.h"
+
+#define PHASE_COARSE_DEFAULT 8192
+#define PHASE_FLOOR_REL (1.0 / 25.0) /* noise floor, fraction of a stream's range */
+#define PHASE_SUBSAMPLE 16384        /* samples used to estimate clip bounds */
+#define PHASE_MIN_SAMPLES 10         /* default minimum phase length, in samples */
+
+typedef struct phase_cand {
+	uint32_t s, e, t; /* interval [s, e), split t */
+	double gain;
+} phase_cand;
+
+struct vw_phase_prep {
+	size_t d, m;
+	size_t used;       /* streams with scale > 0 */
+	double *v;         /* coarse values in noise units, v[j * m + i] */
+	double *pre;       /* prefix sums, pre[j * (m + 1) + i] */
+	int64_t *edge;     /* m + 1 bucket edges */
+	int64_t sample;    /* position units per sample */
+	double *range;     /* robust range of each stream's coarse level, noise units */
+	double *scale;     /* raw / scale = noise units; 0 = stream ignored */
+	double *center;    /* subtracted before scaling */
+	vw_phase_fine fine;
+	int has_fine;
+	/* array input */
+	const double *const *x;
+	size_t n;
+	double *clip_lo, *clip_hi;
+	/* boundaries placed at full resolution, kept across runs: (c, cprev,
+	 * cnext) -> position, so a re-run with another penalty reads no samples
+	 * for the boundaries it keeps */
+	struct phase_placed {
+		size_t c, cprev, cnext;
+		int64_t pos;
+	} *placed;
+	size_t nplaced, capplaced;
+	/* candidates cached for one minimum length */
+	size_t cand_minc;
+	phase_cand *cand;
+	size_t ncand;
+};
+
+/* Fill NaN with the previous value (leading NaN with the first); 0 if none. */
+int vw_phase_prep_fill(double *y, size_t n);
+
+/* phase-model.c, for phases.c: build the coarse level from the model's rows
+ * (ph->prep, ph->fine), detect with ph->params into ph->v, or take the
+ * marks as phases; 0 or -1 (out of memory). */
+struct vw_model;
+int vw_phase_model_prepare(struct vw_model *m, struct vw_phases *ph);
+int vw_phase_model_run(struct vw_model *m, struct vw_phases *ph);
+int vw_phase_model_marks(struct vw_model *m, struct vw_phases *ph);
+void vw_phase_model_fine_free(void *fine);
+/* Sampling interval of the dataset, ns. */
+int64_t vw_phase_model_interval(const struct vw_model *m);
+
+#endif
