@@ -260,9 +260,10 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
 	if (k && n < (int)sizeof line) {
-		const char *kind = k->kind == MCZ_MARK_END   ? "end "
-				   : k->kind == MCZ_MARK_GAP ? "gap "
-							     : "";
+		const char *kind = k->kind == MCZ_MARK_END	? "end "
+				   : k->kind == MCZ_MARK_GAP	? "gap "
+				   : k->kind == MCZ_MARK_BEGIN ? "begin "
+							       : "";
 		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s%s", kind, k->text);
 	}
 	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
