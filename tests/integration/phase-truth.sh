@@ -20,7 +20,11 @@ set -u
 B=${MCZ_BIN:-build}
 T=$(mktemp -d /tmp/mcz-phase-truth.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { # keep the recording of a failed run for whoever looks at the log
+	mkdir -p "${MCZ_BUILD:-build}/test-logs" && cp "$T/run.mcz" "${MCZ_BUILD:-build}/test-logs/phase-truth-run.mcz" 2>/dev/null &&
+		echo "recording kept: ${MCZ_BUILD:-build}/test-logs/phase-truth-run.mcz"
+	echo "FAIL: $*"; exit 1
+}
 
 # Less contention from other work: a higher priority where allowed.
 NICE=
