@@ -32,6 +32,11 @@ typedef struct imp_metric {
 	pcp_metric_kind k;
 	int use;    /* 1 imported, 0 left out (filtered, not numeric) */
 	int nodesc; /* no descriptor: type unknown, only in-situ values kept */
+	/* the streams of the last record's values, by position: records list
+	 * the same instances in the same order, so most lookups end here */
+	int *slot_inst;
+	uint32_t *slot_id;
+	int nslot;
 } imp_metric;
 
 typedef struct imp_stream {
@@ -49,6 +54,7 @@ typedef struct imp {
 	int multihost;
 	pcp_map *metric_of;  /* per archive: pmID -> metric index */
 	pcp_map *stream_of;  /* per archive: pmID << 32 | inst -> stream id */
+	pcp_indom_cache *indoms; /* per archive: instance names */
 	imp_metric *metrics;
 	size_t nmetrics, capm;
 	imp_stream *streams;
@@ -61,7 +67,8 @@ typedef struct imp {
 	size_t ntopo;
 	char skipped[SKIPPED_LIST];
 	int64_t t_lo, t_hi;
-	struct timespec last_progress;
+	struct timespec last_progress; /* the first line comes 250 ms after the start */
+	const char *label;             /* the source's last name, for progress lines */
 } imp;
 
 static int grow_streams(imp *im, size_t need)
@@ -114,11 +121,11 @@ static int32_t topo_for(imp *im, const char *inst, uint16_t *flags)
 
 static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_t *id)
 {
-	char eb[64], ibuf[320], *iname = NULL;
-	const char *instname = "";
+	char eb[64], ibuf[320];
+	const char *instname = "", *iname;
 	if (m->desc.indom != PM_INDOM_NULL || (m->nodesc && inst != (int)PM_IN_NULL)) {
 		if (m->desc.indom != PM_INDOM_NULL &&
-		    pmNameInDomArchive(m->desc.indom, inst, &iname) >= 0)
+		    (iname = pcp_indom_name(&im->indoms[ai], m->desc.indom, inst)) != NULL)
 			instname = iname;
 		else {
 			snprintf(eb, sizeof eb, "%d", inst);
@@ -144,7 +151,6 @@ static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_
 	d.scale = m->k.scale;
 	d.topo = topo_for(im, instname, &d.flags);
 	int rc = mcz_writer_add_stream(im->w, &d, id);
-	free(iname);
 	if (rc == MCZ_OK)
 		rc = grow_streams(im, (size_t)*id + 1);
 	if (rc)
@@ -273,13 +279,30 @@ static int take_values(imp *im, size_t ai, const pmValueSet *vs)
 		im->st->missing++;
 		return MCZ_OK;
 	}
+	if (vs->numval > m->nslot) {
+		int *si = realloc(m->slot_inst, (size_t)vs->numval * sizeof *si);
+		if (si)
+			m->slot_inst = si;
+		uint32_t *sd = realloc(m->slot_id, (size_t)vs->numval * sizeof *sd);
+		if (sd)
+			m->slot_id = sd;
+		if (!si || !sd)
+			return MCZ_E_NOMEM;
+		for (int j = m->nslot; j < vs->numval; j++)
+			m->slot_inst[j] = (int)PM_IN_NULL - 1; /* matches no instance */
+		m->nslot = vs->numval;
+	}
 	for (int j = 0; j < vs->numval; j++) {
 		const pmValue *pv = &vs->vlist[j];
-		uint32_t id;
-		if (!pcp_map_get(&im->stream_of[ai], (uint64_t)vs->pmid << 32 | (uint32_t)pv->inst,
-				 &id) &&
-		    (rc = new_stream(im, ai, m, pv->inst, &id)) != MCZ_OK)
-			return rc;
+		uint32_t id = m->slot_id[j];
+		if (m->slot_inst[j] != pv->inst) {
+			if (!pcp_map_get(&im->stream_of[ai],
+					 (uint64_t)vs->pmid << 32 | (uint32_t)pv->inst, &id) &&
+			    (rc = new_stream(im, ai, m, pv->inst, &id)) != MCZ_OK)
+				return rc;
+			m->slot_inst[j] = pv->inst;
+			m->slot_id[j] = id;
+		}
 		pmAtomValue atom;
 		if ((m->nodesc && vs->valfmt != PM_VAL_INSITU) ||
 		    pmExtractValue(vs->valfmt, pv, m->desc.type, &atom, m->desc.type) < 0) {
@@ -309,7 +332,7 @@ static void progress(imp *im, int64_t t)
 	double span = (double)(im->t_hi - im->t_lo);
 	int pct = span > 0 ? (int)(100.0 * (double)(t - im->t_lo) / span) : 0;
 	char line[160];
-	snprintf(line, sizeof line, "importing PCP archive: %3d%%  %llu records, %llu values",
+	snprintf(line, sizeof line, "importing %.80s: %3d%%  %llu records, %llu values", im->label,
 		 pct < 0 ? 0 : pct > 100 ? 100 : pct, (unsigned long long)im->st->records,
 		 (unsigned long long)im->st->values);
 	im->o->progress(im->o->progress_arg, line, 0);
@@ -408,13 +431,18 @@ static int finish(imp *im)
 
 static void imp_free(imp *im)
 {
-	for (size_t i = 0; i < im->nmetrics; i++)
+	for (size_t i = 0; i < im->nmetrics; i++) {
 		free(im->metrics[i].name);
+		free(im->metrics[i].slot_inst);
+		free(im->metrics[i].slot_id);
+	}
 	free(im->metrics);
-	for (size_t i = 0; i < im->na && im->metric_of; i++) {
+	for (size_t i = 0; i < im->na && im->metric_of && im->indoms; i++) {
 		pcp_map_free(&im->metric_of[i]);
 		pcp_map_free(&im->stream_of[i]);
+		pcp_indom_free(&im->indoms[i]);
 	}
+	free(im->indoms);
 	free(im->metric_of);
 	free(im->stream_of);
 	for (size_t i = 1; i < im->ntopo; i++)
@@ -438,6 +466,9 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		im->multihost |= strcmp(im->a[i].host, im->a[0].host) != 0;
 	}
 	im->t_lo = im->row_t = im->epoch;
+	clock_gettime(CLOCK_MONOTONIC, &im->last_progress);
+	const char *slash = strrchr(label, '/');
+	im->label = slash && slash[1] ? slash + 1 : label;
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = im->epoch;
 	wo.chunk_ns = 0; /* PCP intervals are seconds to minutes: cut chunks by rows only */
@@ -471,6 +502,12 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		snprintf(err, errlen, "%s", im->st->warning);
 		return rc;
 	}
+	if (rc == MCZ_OK && im->st->metrics == 0 && im->st->filtered > 0) {
+		snprintf(err, errlen, "%s: no metric matches --metrics '%s' (%llu metrics logged)",
+			 label, im->o->metrics,
+			 (unsigned long long)(im->st->filtered + im->st->skipped_metrics));
+		return MCZ_E_NOTFOUND;
+	}
 	rc = rc ? rc : crc;
 	if (rc && !pcp_import_stop)
 		snprintf(err, errlen, "%s: writing: %s%s%s", out_fd >= 0 ? "temporary file" : out_path,
@@ -493,7 +530,8 @@ int pcp_convert(char *const *archives, size_t n, const char *label, const char *
 		return rc;
 	im.metric_of = calloc(im.na, sizeof *im.metric_of);
 	im.stream_of = calloc(im.na, sizeof *im.stream_of);
-	if (!im.metric_of || !im.stream_of) {
+	im.indoms = calloc(im.na, sizeof *im.indoms);
+	if (!im.metric_of || !im.stream_of || !im.indoms) {
 		imp_free(&im);
 		return MCZ_E_NOMEM;
 	}

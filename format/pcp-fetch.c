@@ -357,6 +357,7 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		snprintf(err, errlen, "%s: cannot start ssh: %s", what, strerror(errno));
 		return MCZ_E_IO;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &f.last); /* no progress line for quick fetches */
 	struct pollfd pf[2] = { { out, POLLIN, 0 }, { efd, POLLIN, 0 } };
 	char buf[65536];
 	while ((pf[0].fd >= 0 || pf[1].fd >= 0) && !f.problem[0]) {

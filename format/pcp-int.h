@@ -33,6 +33,19 @@ int pcp_map_get(const pcp_map *m, uint64_t key, uint32_t *val);
 int pcp_map_put(pcp_map *m, uint64_t key, uint32_t val);
 void pcp_map_free(pcp_map *m);
 
+/* ---- pcp-indom.c: instance names, one pmGetInDomArchive per domain -------- */
+
+typedef struct pcp_indom_cache {
+	pcp_map of_indom;          /* pmInDom -> index in v */
+	struct pcp_indom_one *v;
+	size_t nv;
+} pcp_indom_cache;
+
+/* Name of instance inst of indom in the current (archive) context; NULL if
+ * the archive does not name it.  Owned by the cache. */
+const char *pcp_indom_name(pcp_indom_cache *c, pmInDom indom, int inst);
+void pcp_indom_free(pcp_indom_cache *c);
+
 /* ---- pcp-metric.c: PCP descriptor -> mcz stream kind, type, unit, scale ---- */
 
 typedef struct pcp_metric_kind {

@@ -199,6 +199,7 @@ struct mcrec_run {
 	rec_child ch;
 	char path[4096];
 	int64_t t0, ticks;
+	int64_t read_ns;       /* time spent reading sources, all ticks */
 	uint64_t missed;
 	int recording, wstatus, child_done, last_status_s;
 };
@@ -213,6 +214,7 @@ static void mcrec_sample(struct mcrec_run *r)
 		rec_sourceset_read(&r->ss, v, present);
 		rec_spool_commit(r->sp, t - r->t0);
 	}
+	r->read_ns += rec_clock_now() - t;
 	r->ticks++;
 }
 
@@ -423,13 +425,20 @@ int mcrec_run(const rec_options *o)
 			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
 		mcz_writer_meta(r.w, "recorder_cpu_s", num);
 	}
+	/* The sampling thread's own figure: mean time of one tick's reads. */
+	snprintf(num, sizeof num, "%.1f", r.ticks ? (double)r.read_ns / (double)r.ticks / 1e3 : 0.0);
+	mcz_writer_meta(r.w, "tick_read_us", num);
 	int crc = mcz_writer_close(r.w);
+	int cerr = errno;
 	r.w = NULL;
 	if (!o->quiet)
 		mcrec_status(&r, 1);
+	/* Close is error-free when the writer already failed and said so. */
 	if (crc != MCZ_OK && rc == MCZ_OK)
-		fprintf(stderr, "mcrec: %s: closing: %s (the file opens with what was written)\n",
-			r.path, mcz_strerror(crc));
+		fprintf(stderr, "mcrec: %s: %s while closing; the file opens with what was written "
+			"(see mcz check)\n", r.path,
+			crc == MCZ_E_NOSPC || (crc == MCZ_E_IO && cerr == ENOSPC) ? "disk full"
+										 : mcz_strerror(crc));
 	rec_spool_free(r.sp);
 	rec_sourceset_free(&r.ss);
 	return rec_launch_status(r.wstatus);

@@ -13,4 +13,13 @@ void vw_model_rows_free(vw_model *m);
 int vw_model_cache_init(vw_model *m);
 void vw_model_cache_free(vw_model *m);
 
+/* model-query.c: a file's bucket in display units (see model.h). */
+void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *out);
+
+/* model-chunks.c: values of a stream over the window in n columns, for
+ * drawing: exact, or to chunk resolution where exact would decode many
+ * chunks. */
+int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out);
+void vw_model_chunks_free(vw_model *m);
+
 #endif

@@ -69,7 +69,7 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static void convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *out)
+void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *out)
 {
 	double sc = d->scale != 0 ? d->scale : 1.0;
 	out->count = in->count;
@@ -112,7 +112,7 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 	if (rc != MCZ_OK)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		convert(s->desc, &c->raw[i], &out[i]);
+		vw_model_bucket_convert(s->desc, &c->raw[i], &out[i]);
 	if (grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
 		memcpy(e->b, out, n * sizeof *out);
 		e->n = n;
@@ -168,7 +168,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		return -1;
 	const vw_row *r = &m->rows[row];
 	if (r->nmembers == 1) {
-		if (vw_model_stream_buckets(m, r->members[0], m->t0, m->t1, n, out) != 0)
+		if (vw_model_display_buckets(m, r->members[0], n, out) != 0)
 			return -1;
 		fill_between_samples(m, r->members[0], out, n);
 		return 0;
@@ -182,7 +182,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	for (size_t i = 0; i < n; i++)
 		out[i] = (vw_bucket){NAN, NAN, 0, 0};
 	for (size_t k = 0; k < r->nmembers; k++) {
-		if (vw_model_stream_buckets(m, r->members[k], m->t0, m->t1, n, c->tmp) != 0)
+		if (vw_model_display_buckets(m, r->members[k], n, c->tmp) != 0)
 			continue;
 		fill_between_samples(m, r->members[k], c->tmp, n);
 		for (size_t i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../format/pcp-import.h"
@@ -249,12 +250,53 @@ nomem:
 	return -1;
 }
 
+int vw_model_refresh(vw_model *m)
+{
+	int changed = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		struct stat st;
+		if (stat(m->paths[f], &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size != mcz_info(m->files[f])->file_bytes)
+			changed = 1;
+	}
+	if (!changed)
+		return 0;
+	mcz_reader **nr = calloc(m->nfiles, sizeof *nr);
+	if (!nr)
+		return -1;
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (mcz_open(&nr[f], m->paths[f], 0) != MCZ_OK ||
+		    mcz_stream_count(nr[f]) != mcz_stream_count(m->files[f])) {
+			for (size_t g = 0; g <= f; g++)
+				mcz_close(nr[g]);
+			free(nr);
+			return -1;
+		}
+	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
+	for (size_t f = 0; f < m->nfiles; f++) {
+		mcz_close(m->files[f]);
+		m->files[f] = nr[f];
+	}
+	free(nr);
+	/* Same files, same streams in the same order: rows and groups stay. */
+	free(m->streams);
+	free(m->marks);
+	m->streams = NULL;
+	m->marks = NULL;
+	m->nstreams = m->nmarks = 0;
+	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
+		return -1;
+	return 1;
+}
+
 void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
 	vw_phases_free(m->phases);
 	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);

@@ -27,6 +27,7 @@
 
 struct vw_phases; /* viewer/phase.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
+struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 
 /* One stream of one file, as the viewer shows it. */
 typedef struct vw_stream {
@@ -103,11 +104,18 @@ typedef struct vw_model {
 	size_t nmarks;
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
 	struct vw_model_cache *cache;
+	struct vw_chunk_cache *chunks; /* model-chunks.c */
 } vw_model;
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
 void vw_model_free(vw_model *m);
+/* Reopen the files if one changed on disk since it was opened (an aux block
+ * appended, e.g. the phase cache): a reader maps its file and reads its
+ * index lazily, so an append under it would leave it reading the new bytes.
+ * Rows, groups, window and phases stay.  Returns 1 reopened, 0 unchanged,
+ * -1 on error (the old readers are kept). */
+int vw_model_refresh(vw_model *m);
 
 /* Window operations; all clamp to [t_min, t_max]. */
 void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */
@@ -120,7 +128,10 @@ void vw_model_toggle_group(vw_model *m, size_t row);
 /* Per-column values of a row over the window split into n columns, for
  * drawing: zoomed in closer than the sampling, each sample also covers the
  * columns of the time it stands for (a counter's interval before it, a
- * gauge's time until the next sample); gaps over 1.5 intervals stay empty.
+ * gauge's time until the next sample); gaps over 1.5 intervals stay empty;
+ * where exact values would decode many chunks (a column narrower than a
+ * chunk, the window wider than 3 chunks and more than 512 chunk decodes for
+ * all streams) they are exact to chunk resolution (model-chunks.c).
  * vw_model_stream_buckets gives the exact per-bucket statistics. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
 /* Values of one stream over [t0, t1) split into n buckets (any window). */

@@ -32,6 +32,14 @@ struct vw_phase_prep {
 	const double *const *x;
 	size_t n;
 	double *clip_lo, *clip_hi;
+	/* boundaries placed at full resolution, kept across runs: (c, cprev,
+	 * cnext) -> position, so a re-run with another penalty reads no samples
+	 * for the boundaries it keeps */
+	struct phase_placed {
+		size_t c, cprev, cnext;
+		int64_t pos;
+	} *placed;
+	size_t nplaced, capplaced;
 	/* candidates cached for one minimum length */
 	size_t cand_minc;
 	phase_cand *cand;

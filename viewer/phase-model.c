@@ -30,7 +30,8 @@
 typedef struct phase_fine_ctx {
 	vw_model *m;
 	size_t d;
-	const vw_row **rows; /* detector stream j = sum of rows[j]'s members */
+	size_t *rows;        /* detector stream j = sum of m->groups[rows[j]]'s members
+				(indexes: the model may move its arrays) */
 	double *eps;         /* > 0: the row is a rate, detected as log(rate + eps) */
 	int64_t origin;      /* grid: origin + k * dt are bucket edges, samples in the middle */
 	int64_t dt;
@@ -177,7 +178,8 @@ static long phase_fetch_model(void *ctx, int64_t lo, int64_t hi, int64_t **pos, 
 	for (size_t k = 0; k < n; k++)
 		(*pos)[k] = a + (int64_t)k * f->dt;
 	for (size_t j = 0; j < f->d && n; j++) {
-		if (phase_row_values(f, f->rows[j], a, a + (int64_t)n * f->dt, n, *val + j * n))
+		if (phase_row_values(f, &f->m->groups[f->rows[j]], a, a + (int64_t)n * f->dt, n,
+				     *val + j * n))
 			goto fail;
 		phase_log(*val + j * n, n, f->eps[j]);
 	}
@@ -208,7 +210,7 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
 		if (!phase_row_wanted(m, &m->groups[g], ph->params.streams))
 			continue;
-		f->rows[f->d++] = &m->groups[g];
+		f->rows[f->d++] = g;
 		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "",
 				 m->groups[g].label);
 		if (w > 0 && used + (size_t)w < sizeof ph->used)
@@ -231,9 +233,9 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	for (size_t i = 0; i <= nb; i++)
 		edge[i] = f->origin + (int64_t)i * w;
 	for (size_t j = 0; j < f->d; j++) {
-		if (phase_row_values(f, f->rows[j], edge[0], edge[nb], nb, v + j * nb))
+		if (phase_row_values(f, &m->groups[f->rows[j]], edge[0], edge[nb], nb, v + j * nb))
 			goto out;
-		f->eps[j] = phase_eps(m, f->rows[j], v + j * nb, nb);
+		f->eps[j] = phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
 		phase_log(v + j * nb, nb, f->eps[j]);
 	}
 	vw_phase_fine fine = {phase_fetch_model, f};

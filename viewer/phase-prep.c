@@ -325,6 +325,7 @@ void vw_phase_prep_free(vw_phase_prep *pp)
 	free(pp->clip_lo);
 	free(pp->clip_hi);
 	free(pp->cand);
+	free(pp->placed);
 	free(pp);
 }
 

@@ -210,7 +210,27 @@ static double phase_mean(const vw_phase_prep *pp, size_t j, size_t a, size_t b)
  *     S(t) = sum_{i<t} sum_j (muL_j - muR_j) (y_ij - (muL_j + muR_j) / 2)
  * in which streams that do not change weigh nothing, and each y is clipped
  * to 3 noise units beyond the two levels (outliers weigh little). */
-static int64_t phase_refine(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
+static int64_t phase_refine_at(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext);
+
+static int64_t phase_refine(vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
+{
+	for (size_t i = 0; i < pp->nplaced; i++)
+		if (pp->placed[i].c == c && pp->placed[i].cprev == cprev && pp->placed[i].cnext == cnext)
+			return pp->placed[i].pos;
+	int64_t pos = phase_refine_at(pp, c, cprev, cnext);
+	if (pp->nplaced == pp->capplaced) {
+		size_t nc = pp->capplaced ? 2 * pp->capplaced : 64;
+		struct phase_placed *np = realloc(pp->placed, nc * sizeof *np);
+		if (!np)
+			return pos;
+		pp->placed = np;
+		pp->capplaced = nc;
+	}
+	pp->placed[pp->nplaced++] = (struct phase_placed){c, cprev, cnext, pos};
+	return pos;
+}
+
+static int64_t phase_refine_at(const vw_phase_prep *pp, size_t c, size_t cprev, size_t cnext)
 {
 	size_t a = c >= 2 ? c - 2 : 0, b = c + 2 < pp->m ? c + 2 : pp->m;
 	size_t ma = (cprev + c + 1) / 2, mb = (c + cnext) / 2;

@@ -220,7 +220,7 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 int vw_phase_cli_run(struct vw_model *m, const vw_phase_cli *c, char *err, size_t len);
 
 /* view-phases.c: the phases as a band of class colours over w cells at
- * (x, y) for the current window, each phase's letter at its start, the
+ * (x, y) for the current window, each phase's letter in its middle, the
  * selected phase underlined (the timeline draws it above its rows). */
 void view_phases_band(struct vw_model *m, struct vw_canvas *c, int x, int y, int w);
 

@@ -65,9 +65,12 @@ int vw_phases_color(int cls)
 
 /* ---- the door ----------------------------------------------------------------------- */
 
-static void phase_finish_all(vw_model *m, struct vw_phases *ph)
+/* Marks beside boundaries, figures (those of an unchanged phase of the
+ * previous detection, old[0..nold), are kept: re-detection is then mostly
+ * the detector's few milliseconds), descriptions. */
+static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *old, size_t nold)
 {
-	for (size_t i = 0; i < ph->n; i++) {
+	for (size_t i = 0, o = 0; i < ph->n; i++) {
 		vw_phase *p = &ph->v[i];
 		p->mark_dt = INT64_MAX;
 		for (size_t k = 0; i && ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
@@ -75,7 +78,12 @@ static void phase_finish_all(vw_model *m, struct vw_phases *ph)
 			if (d < p->mark_dt && m->marks[k].text && m->marks[k].text[0])
 				p->mark_dt = d; /* named marks only: an END has no text */
 		}
-		vw_phase_stats_compute(m, p);
+		while (o < nold && old[o].t0 < p->t0)
+			o++;
+		if (o < nold && old[o].t0 == p->t0 && old[o].t1 == p->t1)
+			p->st = old[o].st;
+		else
+			vw_phase_stats_compute(m, p);
 	}
 	vw_phase_describe(m, ph->v, ph->n);
 }
@@ -130,6 +138,8 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 	char key[256];
 	vw_phase_cache_key(m, &par, source, key, sizeof key);
 	int rc = 0;
+	vw_phase *old = NULL;
+	size_t nold = 0;
 	if (source == VW_PHASES_MARKS) {
 		if (!m->nmarks) {
 			vw_phases_free(ph);
@@ -138,20 +148,28 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 		rc = vw_phase_model_marks(m, ph);
 	} else if (!reuse && phase_cache_load(m, ph, key) == 0) {
 		ph->from_cache = 1;
-	} else {
-		if (!reuse)
-			rc = vw_phase_model_prepare(m, ph);
+	} else if (!reuse) {
+		rc = vw_phase_model_prepare(m, ph);
 		if (rc == 0)
 			rc = vw_phase_model_run(m, ph);
 		if (rc == 0)
 			phase_cache_store(m, ph, key);
+	} else { /* a parameter changed: the file's cache stays for the options given */
+		old = malloc((ph->n + 1) * sizeof *old);
+		if (old) {
+			memcpy(old, ph->v, ph->n * sizeof *old);
+			nold = ph->n;
+		}
+		rc = vw_phase_model_run(m, ph);
 	}
 	if (rc) {
+		free(old);
 		if (ph != m->phases)
 			vw_phases_free(ph);
 		return phase_err(err, errlen, "out of memory detecting phases");
 	}
-	phase_finish_all(m, ph);
+	phase_finish_all(m, ph, old, nold);
+	free(old);
 	if (ph != m->phases)
 		vw_phases_free(m->phases);
 	m->phases = ph;

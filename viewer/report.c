@@ -98,6 +98,15 @@ int vw_report_next_col(vw_model *m, int col, int has_extra)
 	return VW_PCOL_START;
 }
 
+/* Does the dataset hold a stream of this name? */
+static int report_stream(const vw_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i].desc->name && !strcmp(m->streams[i].desc->name, name))
+			return 1;
+	return 0;
+}
+
 void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, int width,
 		      vw_report_table *t)
 {
@@ -113,7 +122,7 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 				   VW_PCOL_IPC};
 	size_t at = 0;
 	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-		if (!shown[cols[k]] && at < sizeof t->missing) {
+		if (!shown[cols[k]] && !report_stream(m, names[k]) && at < sizeof t->missing) {
 			int w = snprintf(t->missing + at, sizeof t->missing - at, "%s%s",
 					 at ? ", " : "(no ", names[k]);
 			at += w > 0 ? (size_t)w : 0;

@@ -249,25 +249,35 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 
 void view_phases_band(vw_model *m, vw_canvas *c, int x, int y, int w)
 {
-	if (!vw_phases_count(m->phases))
+	size_t n = vw_phases_count(m->phases);
+	if (!n || w <= 0)
 		return;
-	int last = -1, run = 0;
+	double span = (double)(m->t1 - m->t0);
 	for (int col = 0; col < w; col++) {
-		int64_t a = m->t0 + (int64_t)((double)(m->t1 - m->t0) * col / w);
-		int64_t b = m->t0 + (int64_t)((double)(m->t1 - m->t0) * (col + 1) / w);
+		int64_t a = m->t0 + (int64_t)(span * col / w);
+		int64_t b = m->t0 + (int64_t)(span * (col + 1) / w);
 		int i = vw_phases_find(m->phases, b - 1); /* a boundary inside: the new phase */
 		if (i < 0)
 			i = vw_phases_find(m->phases, a);
 		if (i < 0)
 			continue;
-		const vw_phase *p = &m->phases->v[i];
-		run = i == last ? run + 1 : 0;
-		last = i;
-		char name[8];
-		/* the letter one cell after the start, where a mark does not hide it */
-		uint32_t ch = run == 1 ? (uint32_t)vw_phase_class_name(p->cls, name, sizeof name)[0] : ' ';
-		vw_canvas_put(c, x + col, y, ch, VW_C_PHASE0 + vw_phases_color(p->cls),
+		vw_canvas_put(c, x + col, y, ' ', VW_C_PHASE0 + vw_phases_color(m->phases->v[i].cls),
 			      i == m->phase_sel ? VW_A_BOLD | VW_A_UNDERLINE : 0);
+	}
+	/* each phase's letter in the middle of its part of the band, away from
+	 * the marks that sit at its ends */
+	for (size_t i = 0; i < n; i++) {
+		const vw_phase *p = &m->phases->v[i];
+		if (p->t1 <= m->t0 || p->t0 >= m->t1)
+			continue;
+		int64_t t0 = p->t0 > m->t0 ? p->t0 : m->t0, t1 = p->t1 < m->t1 ? p->t1 : m->t1;
+		int col = (int)((double)((t0 + t1) / 2 - m->t0) / span * w);
+		char name[8];
+		if (col >= 0 && col < w)
+			vw_canvas_put(c, x + col, y,
+				      (uint32_t)vw_phase_class_name(p->cls, name, sizeof name)[0],
+				      VW_C_PHASE0 + vw_phases_color(p->cls),
+				      (int)i == m->phase_sel ? VW_A_BOLD | VW_A_UNDERLINE : 0);
 	}
 }
 

@@ -29,6 +29,8 @@ typedef struct tl_state {
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
 	int dragging;
+	double sel_v, sel_mn, sel_mx; /* the selected row at the cursor, from draw_row */
+	int sel_drawn;
 	vw_bucket *b;
 	size_t bcap;
 } tl_state;
@@ -107,9 +109,10 @@ static int reserve(tl_state *s, size_t nb)
 /* The value at the cursor of row ri: a stream's covering sample; for a
  * group, the mean over its members in the cursor's column (and their min
  * and max) — at fine zoom the members' samples at the cursor, without
- * reading every member's samples again. */
-static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri, double *mn,
-			double *mx)
+ * reading every member's samples again.  have_buckets: s->b already holds
+ * the row's columns. */
+static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
+			int have_buckets, double *mn, double *mx)
 {
 	const vw_row *r = &m->rows[ri];
 	*mn = *mx = NAN;
@@ -120,8 +123,11 @@ static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
 	}
 	size_t nb = vw_spark_buckets(c, s->plot_w);
 	int col = vw_model_time_col(m, m->cursor, (int)nb);
-	if (nb == 0 || col < 0 || (size_t)col >= nb || reserve(s, nb) != 0 ||
-	    vw_model_row_buckets(m, ri, nb, s->b) != 0 || s->b[col].count == 0)
+	if (nb == 0 || col < 0 || (size_t)col >= nb || reserve(s, nb) != 0)
+		return NAN;
+	if (!have_buckets && vw_model_row_buckets(m, ri, nb, s->b) != 0)
+		return NAN;
+	if (s->b[col].count == 0)
 		return NAN;
 	*mn = s->b[col].min;
 	*mx = s->b[col].max;
@@ -197,12 +203,19 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 		return;
 	char unit[32], val[48];
 	vw_model_unit(m, r->members[0], unit, sizeof unit);
-	if (vw_model_row_buckets(m, ri, nb, s->b) == 0) {
+	int have = vw_model_row_buckets(m, ri, nb, s->b) == 0;
+	if (have) {
 		double lo, hi;
 		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
 	}
-	double mn, mx, v = row_value(m, s, c, ri, &mn, &mx);
+	double mn, mx, v = row_value(m, s, c, ri, have, &mn, &mx);
+	if (sel) {
+		s->sel_v = v;
+		s->sel_mn = mn;
+		s->sel_mx = mx;
+		s->sel_drawn = 1;
+	}
 	vw_fmt_si(val, sizeof val, v, unit);
 	int vx = s->plot_x + s->plot_w + 1;
 	vw_canvas_text(c, vx, y, w - vx, VW_C_VALUE, sel ? VW_A_BOLD : 0, val);
@@ -226,7 +239,9 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 			      vw_fmt_time(a, sizeof a, m->sel1 - m->sel0, step / 10));
 	if (m->row_sel < m->nrows) {
 		const vw_row *r = &m->rows[m->row_sel];
-		double mn, mx, v = row_value(m, s, c, m->row_sel, &mn, &mx);
+		double mn = s->sel_mn, mx = s->sel_mx, v = s->sel_v;
+		if (!s->sel_drawn)
+			v = row_value(m, s, c, m->row_sel, 0, &mn, &mx);
 		vw_model_unit(m, r->members[0], unit, sizeof unit);
 		if (r->nmembers > 1)
 			n += snprintf(line + n, sizeof line - (size_t)n,
@@ -244,8 +259,13 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	}
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
-	if (k && n < (int)sizeof line)
-		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s", k->text);
+	if (k && n < (int)sizeof line) {
+		const char *kind = k->kind == MCZ_MARK_END	? "end "
+				   : k->kind == MCZ_MARK_GAP	? "gap "
+				   : k->kind == MCZ_MARK_BEGIN ? "begin "
+							       : "";
+		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s%s", kind, k->text);
+	}
 	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
 	vw_canvas_text(c, 0, y, c->w, VW_C_STATUS, 0, line);
 }
@@ -266,6 +286,7 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	if (m->nrows == 0)
 		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
 			       m->filter[0] ? "no stream matches the filter" : "no streams");
+	s->sel_drawn = 0;
 	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
 		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->row_h, w);
 	draw_readout(m, s, c, h - 1);

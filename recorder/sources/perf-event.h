@@ -29,6 +29,8 @@ typedef struct src_perf_ev {
 	int uncore;       /* a PMU with a cpumask: system-wide, on those CPUs only */
 	int ncpus;        /* uncore: CPUs of the cpumask */
 	int cpus[16];
+	int user_only;    /* count user space only (exclude_kernel, perf's ":u"):
+			   * what an unprivileged user may at perf_event_paranoid 2 */
 } src_perf_ev;
 
 /* The default events, in the order recorded. */
@@ -38,6 +40,15 @@ const src_perf_ev *src_perf_event_defaults(int *n);
  * tree).  0, or -1 with err filled. */
 int src_perf_event_parse(const char *name, const char *sysfs_root, src_perf_ev *ev, char *err,
 			 int errlen);
+
+/* What the perf source asks the kernel for (perf_event_open's attr): the
+ * event, time enabled/running in every read (multiplexing), the group's
+ * values in one read when `group`; counting a task (`task`): inherit to its
+ * threads and children, and, when enable_on_exec, only the group leader
+ * waits disabled for the exec (members follow their leader). */
+struct perf_event_attr;
+void src_perf_event_attr(const src_perf_ev *ev, int task, int enable_on_exec, int leader,
+			 int group, struct perf_event_attr *a);
 
 /* The memory-controller read/write events of this machine, if the kernel
  * exposes them (Intel uncore_imc_*, AMD amd_umc_*): up to max of each;

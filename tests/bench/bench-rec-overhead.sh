@@ -34,7 +34,8 @@ for r in $(seq "$R"); do
 		case $c in mcrec*)
 			# mcrec's own CPU time (its threads, not the command's), in us
 			"$B/tests/tools/rec-read" "$T/o.mcz" meta recorder_cpu_s |
-				awk -v w=$(((t1 - t0) / 1000)) '{ printf "%.0f\n", $1 * 1e6 }' >>"$T/$c.cpu" ;;
+				awk -v w=$(((t1 - t0) / 1000)) '{ printf "%.0f\n", $1 * 1e6 }' >>"$T/$c.cpu"
+			"$B/tests/tools/rec-read" "$T/o.mcz" meta tick_read_us >>"$T/$c.tick" ;;
 		esac
 	done
 done
@@ -42,14 +43,16 @@ median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) 
 base=$(median "$T/none")
 echo "wall time of 'phased --steps $STEPS', $R interleaved rounds, medians (the machine is shared: noise is large)"
 echo "recorder_cpu: CPU time of mcrec's own threads, as a share of the run's wall time (immune to the noise)"
-printf '%-22s %12s %10s %12s %14s\n' config median_s overhead spread_s recorder_cpu
+echo "tick_us: wall time of one tick's reads inside the run (includes preemption on a loaded machine)"
+printf '%-22s %12s %10s %12s %14s %9s\n' config median_s overhead spread_s recorder_cpu tick_us
 for c in "${configs[@]}"; do
 	m=$(median "$T/$c")
 	spread=$(sort -n "$T/$c" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", (hi - lo) / 1e6 }')
-	cpu=-
+	cpu=- tick=-
 	[ -f "$T/$c.cpu" ] && cpu=$(awk -v m="$m" -v cpu="$(median "$T/$c.cpu")" 'BEGIN { printf "%.3f%%", cpu / m * 100 }')
-	awk -v c="$c" -v m="$m" -v b="$base" -v s="$spread" -v cpu="$cpu" 'BEGIN {
+	[ -f "$T/$c.tick" ] && tick=$(median "$T/$c.tick")
+	awk -v c="$c" -v m="$m" -v b="$base" -v s="$spread" -v cpu="$cpu" -v tick="$tick" 'BEGIN {
 		name = c; sub(/mcrec/, "mcrec -i ", name); sub(/perf/, "perf stat -I ", name)
 		if (c != "none") name = name " ms"; else name = "alone"
-		printf "%-22s %12.3f %9.2f%% %12s %14s\n", name, m / 1e6, (m - b) / b * 100, s, cpu }'
+		printf "%-22s %12.3f %9.2f%% %12s %14s %9s\n", name, m / 1e6, (m - b) / b * 100, s, cpu, tick }'
 done

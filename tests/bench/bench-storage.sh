@@ -48,7 +48,8 @@ log mandatory on 100 msec {
 }
 CFG
 	echo "recording OS metrics with pmlogger for $secs s at 100 ms..."
-	pmlogger -h localhost -c "$A/pmlogger.conf" -T "${secs}sec" "$A/os" >"$A/pmlogger.out" 2>&1 ||
+	pmlogger -h localhost -l "$A/pmlogger.log" -c "$A/pmlogger.conf" -T "${secs}sec" "$A/os" \
+		>"$A/pmlogger.out" 2>&1 ||
 		{ echo "bench-storage: pmlogger failed: $(tail -2 "$A/pmlogger.out")"; exit 1; }
 fi
 conv="mcz import"
@@ -100,7 +101,13 @@ echo "bytes per stored value (lower is better); mcz = whole file (metadata, inde
 printf '%-38s %9s %8s %8s %10s %11s %9s\n' "corpus" "values" "mcz" "PCP" "PCP xz-9" \
 	"CSV+zstd19" "Gorilla"
 row "(a) OS metrics 100 ms, pmlogger" "$A/os.mcz" "$A/os"
-[ $have_mcrec = 1 ] && row "(b) per-core counters 10 ms, mcrec" "$R/rec.mcz" "$R/rec"
+if [ $have_mcrec = 1 ]; then
+	row "(b) per-core counters 10 ms, mcrec" "$R/rec.mcz" "$R/rec"
+	# the same values rewritten in 1024-row chunks (mcrec flushes chunks
+	# of about half a second, which costs per-chunk column heads)
+	"$B/mcz" check "$R/rec.mcz" --repair "$R/rec-1024.mcz" >/dev/null &&
+		row "(b') the same, 1024-row chunks" "$R/rec-1024.mcz" "$R/rec"
+fi
 row "(c) per-core hw counters 10 ms, gen" "$C/counters.mcz" "$C/counters"
 echo "(a) $(nvalues "$A/os.mcz") values: pmlogger from a real pmcd on $(hostname), $secs s; converted by $conv"
 [ $have_mcrec = 1 ] && echo "(b) $(nvalues "$R/rec.mcz") values: mcrec -i 10ms -g core -a -- samples/phased (software perf events: this VM has no hardware counters)"

@@ -99,14 +99,20 @@ tmux_wait_for() {
 	tmux_fail "waited ${2:-5}s for '$1'"
 }
 
-# tmux_settle: wait until the screen stops changing (after keys).
+# tmux_settle: wait until the screen stops changing (after keys or a
+# resize): unchanged over 0.3 s, at most 6 s.  On a loaded machine a
+# program may take a while to start redrawing.
 tmux_settle() {
-	local a b i
+	local a b i same=0
 	a=$(tmux_screen)
-	for ((i = 0; i < 40; i++)); do
+	for ((i = 0; i < 60 && same < 3; i++)); do
 		sleep 0.1
 		b=$(tmux_screen)
-		[ "$a" = "$b" ] && return 0
+		if [ "$a" = "$b" ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
 		a=$b
 	done
 }
@@ -140,3 +146,23 @@ si_to_num() {
 		if (p in m && length(a[2]) > 1) v *= m[p]
 		printf "%.9g\n", v }'
 }
+
+# Run directly (tests/run.sh does), this file tests itself: a command in a
+# session, keys, the screen, a resize, the exit status, a second session.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	tmux_start 50 8 bash -c 'read -r line; echo "got:$line"; read -r; exit 7'
+	tmux_keys hello Enter
+	tmux_wait_for 'got:hello'
+	tmux_resize 30 6
+	[ "$(tmux_cmd display -p -t t '#{pane_width}x#{pane_height}')" = 30x6 ] ||
+		tmux_fail "resize to 30x6 gave $(tmux_cmd display -p -t t '#{pane_width}x#{pane_height}')"
+	tmux_keys Enter
+	st=$(tmux_wait_exit)
+	[ "$st" = 7 ] || tmux_fail "exit status $st, not 7"
+	tmux_stop
+	tmux_start_sh 40 5 'printf "%s\n" "$(( 6 * 7 ))"; sleep 30'
+	tmux_wait_for 42
+	[ "$(si_to_num '2.50 Gcyc/s')" = 2.5e+09 ] || tmux_fail "si_to_num 2.50 G"
+	[ "$(si_to_num '950 mW')" = 0.95 ] || tmux_fail "si_to_num 950 m"
+	echo "lib-tmux: self-test ok"
+fi

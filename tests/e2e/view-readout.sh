@@ -3,7 +3,8 @@
 # equal the file's values read with libmcz alone (tests/tools/view-probe):
 # for several cursor positions and several streams (a counter shown as a
 # rate, gauges), the read-out "LABEL = VALUE @ TIME" is compared with the
-# probe's value of the sample at TIME, to the 3 digits shown.
+# probe's value of the sample at TIME, to the 3 digits shown.  First on a
+# generated recording, then on a real one: the phased sample under mcrec.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -69,4 +70,35 @@ tmux_keys q
 st=$(tmux_wait_exit)
 [ "$st" = 0 ] || tmux_fail "mcview did not exit with 0 ($st)"
 [ $checked -ge 16 ] || tmux_fail "only $checked read-outs checked"
+tmux_stop
+
+# The phased sample recorded by mcrec (every 20 ms, phases of 0.45 s).
+[ -x "$B/mcrec" ] && [ -x "$B/samples/phased" ] || tmux_fail "mcrec or samples/phased not built"
+F=$D/phased.mcz
+"$B/mcrec" -q -o "$F" -i 20ms -- "$B/samples/phased" --scale 0.3 >/dev/null ||
+	tmux_fail "mcrec failed"
+tmux_start 120 $H "$B/mcview" --at 1.2 "$F"
+tmux_wait_for 'Timeline'
+tmux_keys / t a s k _ c l o c k Enter Enter j
+tmux_wait_for 'core.task_clock[cpu0] ='
+check_readout
+for k in . . + + Right , , j . .; do
+	tmux_keys "$k"
+	tmux_settle
+	check_readout
+done
+for name in os.mem.used app.rss os.ctxt_switches; do
+	tmux_keys / C-u
+	tmux_keys -l "$name"
+	tmux_keys Enter
+	tmux_wait_for "$name ="
+	check_readout
+	tmux_keys . . .
+	tmux_settle
+	check_readout
+done
+tmux_keys q
+st=$(tmux_wait_exit)
+[ "$st" = 0 ] || tmux_fail "mcview did not exit with 0 ($st)"
+[ $checked -ge 31 ] || tmux_fail "only $checked read-outs checked"
 echo "view-readout: $checked read-outs equal the file's values"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make-corpus.sh: regenerate the seed files of tests/fuzz/corpus-reader/
-# (small valid recordings and damaged copies of them).  Files named crash-*
-# are regression inputs found by the fuzzer and are kept as they are.
+# (small valid recordings and damaged copies of them).  Files named crash-* and found-*
+# (inputs found by the fuzzer, merged with -merge=1) are kept as they are.
 #   tests/fuzz/make-corpus.sh [BUILD_DIR]
 set -eu
 cd "$(dirname "$0")/../.."

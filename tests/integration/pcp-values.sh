@@ -87,6 +87,9 @@ printf 'PCPFolio\nVersion: 1\nArchive:\tbozo-vm\t%s\nArchive:\tother\t%s\n' \
 "$B/mcz" info "$T/two.mcz" | grep -q "sample.colour *[^ ]*:red" || fail "two-host folio: no host:red stream"
 # --metrics keeps only matching metrics, and their values still match pmdumplog
 "$B/mcz" import -q --metrics 'kernel.all.*,mem' "$A/20041125" -o "$T/m.mcz" || fail "--metrics"
+python3 "$HERE/pcp-compare.py" "$A/20041125" "$T/m.mcz" "$B/mcz" >"$T/cmp" 2>&1 &&
+	fail "--metrics: the comparison should miss the metrics left out"
+grep -q "mismatches" "$T/cmp" || fail "--metrics: compare did not run: $(cat "$T/cmp")"
 "$B/mcz" dump --json "$T/m.mcz" | python3 -c '
 import json, sys
 s = json.load(sys.stdin)["streams"]
@@ -95,6 +98,10 @@ bad = [n for n in names if not (n.startswith("kernel.all.") or n.startswith("mem
 assert names and not bad, (sorted(names)[:5], bad[:5])
 assert any(n.startswith("mem.") for n in names) and any(n.startswith("kernel.all.") for n in names)
 ' || fail "--metrics kept other metrics"
+
+out=$("$B/mcz" import -q --metrics 'nosuch.*' "$A/20041125" -o "$T/m.mcz" 2>&1) && fail "--metrics matching nothing: exit 0"
+[[ $out == *"no metric matches --metrics 'nosuch.*'"* ]] || fail "--metrics matching nothing: $out"
+[ ! -e "$T/m.mcz" ] || fail "--metrics matching nothing: output left"
 
 # rejected by libpcp: one line naming the archive and libpcp's reason, exit 1
 for b in badlabel-1 badlen-4 badlen-9 badmeta-3 empty ace bug err_v1; do

@@ -60,6 +60,12 @@ grep -q '^B .* phase:memory  *memory-bound' "$T/marks.txt" || fail "marks labels
 "$B"/mcview --report --phase-streams gpu.power "$T/run.mcz" >"$T/gpu.txt" || fail "--phase-streams"
 grep -q "^# streams: gpu.power (2)$" "$T/gpu.txt" || fail "streams line: $(sed -n 2p "$T/gpu.txt")"
 
+# a recording of one sample: one phase, a sensible line
+"$B"/tests/tools/gen-recording -o "$T/one.mcz" --streams 4 --rows 1 || fail "gen one"
+"$B"/mcview --report "$T/one.mcz" >"$T/one.txt" || fail "--report on one sample"
+head -1 "$T/one.txt" | grep -q "1 phase, 1 class" || fail "one sample: $(head -1 "$T/one.txt")"
+[ "$(grep -c '^A ' "$T/one.txt")" -eq 1 ] || fail "one sample: not one phase line"
+
 # bad input: one line, non-zero exit
 check_bad() { # expected-exit pattern args...
 	local want=$1 pat=$2

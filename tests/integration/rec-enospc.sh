@@ -8,7 +8,7 @@ mkdir -p "$T/full"
 mount -t tmpfs -o size=2m tmpfs "$T/full" 2>"$T/mnt.err" || { echo "cannot mount tmpfs: $(cat "$T/mnt.err")"; exit 77; }
 cleanup_hooks+=("umount '$T/full'")
 avail=$(df -k --output=avail "$T/full" | tail -1)
-dd if=/dev/zero of="$T/full/pad" bs=1k count=$((avail - 16)) 2>/dev/null
+dd if=/dev/zero of="$T/full/pad" bs=1k count=$((avail - 12)) 2>/dev/null
 "$MCREC" -i 1ms -o "$T/full/r.mcz" -- sh -c "sleep 5; echo alive > '$T/child-done'; exit 5" 2>"$T/err"
 rc=$?
 cat "$T/err"

@@ -346,12 +346,44 @@ static void bad_files(void **st)
 	unlink(bad);
 }
 
+/* An aux block appended under an open model (the phase cache does this):
+ * vw_model_refresh reopens the file, and every stream still reads right. */
+static void refresh_after_append(void **st)
+{
+	(void)st;
+	char p2[96], cmd[256], err[256];
+	snprintf(p2, sizeof p2, "/tmp/mcz-test-model-%d-aux.mcz", (int)getpid());
+	snprintf(cmd, sizeof cmd, "cp %s %s", path, p2);
+	assert_int_equal(system(cmd), 0);
+	vw_model *m;
+	const char *p[1] = {p2};
+	assert_int_equal(vw_model_open(&m, p, 1, NULL, err, sizeof err), 0);
+	vw_bucket b[4];
+	assert_int_equal(vw_model_stream_buckets(m, 0, 0, 4000000000LL, 4, b), 0);
+	assert_int_equal(vw_model_refresh(m), 0); /* nothing changed yet */
+	static const char blob[] = "phases cache stand-in";
+	assert_int_equal(mcz_append_aux(p2, "phases", blob, sizeof blob), MCZ_OK);
+	assert_int_equal(vw_model_refresh(m), 1);
+	const void *data;
+	size_t len;
+	assert_int_equal(mcz_aux(m->files[0], "phases", &data, &len), MCZ_OK);
+	assert_int_equal(len, sizeof blob);
+	assert_int_equal(m->nstreams, 7);
+	assert_string_equal(m->streams[1].label, "gpu.power[gpu0]");
+	assert_int_equal(m->nmarks, 3);
+	for (size_t s = 0; s < m->nstreams; s++)
+		check_stream(m, s, 0, 10 * 1000000000LL, 5);
+	vw_model_free(m);
+	unlink(p2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rows_and_groups),   cmocka_unit_test(window_ops),
 		cmocka_unit_test(buckets_equal_raw), cmocka_unit_test(value_at_cursor),
 		cmocka_unit_test(two_files_on_wall_clock), cmocka_unit_test(bad_files),
+		cmocka_unit_test(refresh_after_append),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -110,12 +110,44 @@ static void test_imc(void **state)
 	assert_int_equal(src_perf_event_imc("tests/data/nonexistent", rd, wr, 8), 0);
 }
 
+/* What the perf source asks the kernel for (as perf's tests/shell/attr). */
+static void test_attr(void **state)
+{
+	src_perf_ev ev;
+	struct perf_event_attr a;
+	char err[256];
+	assert_int_equal(src_perf_event_parse("uncore_imc_1/cas_count_write/", FIX, &ev, err, sizeof err), 0);
+	/* Counting the command: a group leader waits for exec, inherits. */
+	src_perf_event_attr(&ev, 1, 1, 1, 1, &a);
+	assert_int_equal(a.size, sizeof a);
+	assert_int_equal(a.type, 18);
+	assert_int_equal(a.config, 0x0c04);
+	assert_true(a.inherit && a.disabled && a.enable_on_exec);
+	assert_int_equal(a.read_format, PERF_FORMAT_TOTAL_TIME_ENABLED |
+					PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_GROUP);
+	assert_false(a.sample_period || a.sample_type || a.exclude_kernel || a.pinned);
+	/* A member follows its leader: neither disabled nor waiting. */
+	src_perf_event_attr(&ev, 1, 1, 0, 1, &a);
+	assert_true(a.inherit);
+	assert_false(a.disabled || a.enable_on_exec);
+	/* System-wide (-a, uncore): counts now, no inherit, single read. */
+	src_perf_event_attr(&ev, 0, 0, 1, 0, &a);
+	assert_false(a.inherit || a.disabled || a.enable_on_exec);
+	assert_int_equal(a.read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+	assert_false(a.exclude_kernel || a.exclude_hv);
+	/* An unprivileged user's fallback: user space only, like perf's :u. */
+	ev.user_only = 1;
+	src_perf_event_attr(&ev, 1, 1, 1, 0, &a);
+	assert_true(a.exclude_kernel && a.exclude_hv);
+	assert_false(a.exclude_user);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generic), cmocka_unit_test(test_uncore_alias),
 		cmocka_unit_test(test_terms),   cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_imc),
+		cmocka_unit_test(test_imc),     cmocka_unit_test(test_attr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,6 +197,42 @@ static void filter_and_help(void **st)
 	fx_close(&f);
 }
 
+static unsigned mouse(fx *f, int button, int x, int y)
+{
+	vw_input in = {.act = VW_ACT_MOUSE, .key = VW_KEY_MOUSE, .mouse_x = x, .mouse_y = y,
+		       .mouse_button = button};
+	unsigned r = vw_app_input(&f->a, &in);
+	vw_frame_draw(&f->a, f->c);
+	return r;
+}
+
+static void mouse_cursor_drag_wheel(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 100, 24);
+	/* plot from column 17 (label width) over 70 columns; screen row 5 is a row */
+	int x0 = 17, pw = 70;
+	assert_int_equal(mouse(&f, 1, x0 + 10, 5), VW_R_REDRAW);
+	assert_int_equal(f.m->cursor, vw_model_col_time(f.m, 10, pw));
+	mouse(&f, 6, x0 + 20, 5);
+	mouse(&f, 2, x0 + 30, 5);
+	assert_int_equal(f.m->sel0, vw_model_col_time(f.m, 10, pw));
+	assert_int_equal(f.m->sel1, vw_model_col_time(f.m, 30, pw) + 1);
+	golden("timeline-drag", f.c);
+	/* wheel up zooms in around the time under the mouse */
+	int64_t t = vw_model_col_time(f.m, 50, pw);
+	mouse(&f, 4, x0 + 50, 5);
+	assert_true(llabs(f.m->t1 - f.m->t0 - (f.m->t_max + 1) / 2) <= 2);
+	assert_true(llabs(vw_model_col_time(f.m, 50, pw) - t) < (f.m->t1 - f.m->t0) / pw);
+	mouse(&f, 5, x0 + 50, 5);
+	assert_int_equal(f.m->t1 - f.m->t0, f.m->t_max + 1);
+	/* a click on a label selects the row */
+	mouse(&f, 1, 3, 10);
+	assert_int_equal(f.m->row_sel, 2);
+	fx_close(&f);
+}
+
 static void too_small(void **st)
 {
 	(void)st;
@@ -218,6 +254,7 @@ int main(void)
 		cmocka_unit_test(whole_run),	   cmocka_unit_test(zoom_pan_select),
 		cmocka_unit_test(small_ascii),	   cmocka_unit_test(blocks_expanded),
 		cmocka_unit_test(filter_and_help), cmocka_unit_test(too_small),
+		cmocka_unit_test(mouse_cursor_drag_wheel),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
