@@ -211,8 +211,9 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	if (!e->have || a < e->a || b > e->b) {
 		mcz_series_free(&e->s);
 		e->have = 0;
-		/* Room for pans of half the window, and the sample before it. */
-		int64_t margin = (b - a) / 2 + 2 * vw_model_interval(m, stream);
+		/* Room for pans of a quarter of the window (arrows pan 1/8), and the
+		 * sample before it. */
+		int64_t margin = (b - a) / 4 + 2 * vw_model_interval(m, stream);
 		e->a = a - margin;
 		e->b = b + margin;
 		if (mcz_read(st->file, st->id, e->a, e->b, &e->s) != MCZ_OK)
@@ -352,10 +353,17 @@ static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, si
 	const pyramid *p = pyramid_of(m, stream, cb, nc);
 	int64_t off = m->offsets[s->file_index];
 	double colw = (double)(m->t1 - m->t0) / (double)n;
+	size_t lo = search(cb, nc, m->t0 - off, 0), hi = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = m->t0 + (int64_t)((double)i * colw) - off;
 		int64_t b = m->t0 + (int64_t)((double)(i + 1) * colw) - off;
-		size_t lo = search(cb, nc, a, 0), hi = search(cb, nc, b, 1);
+		/* Columns come in time order: both ends only move forward. */
+		while (lo < nc && cb[lo].last < a)
+			lo++;
+		if (hi < lo)
+			hi = lo;
+		while (hi < nc && cb[hi].first < b)
+			hi++;
 		mcz_bucket mb = {NAN, NAN, 0, 0, 0, 0};
 		if (lo < hi) {
 			if (p)
