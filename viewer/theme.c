@@ -69,7 +69,9 @@ static int parse_color(const char *tok, vw_color *c)
 			return 0;
 		}
 	char *end;
-	if (tok[0] == '#' && strlen(tok) == 7) {
+	/* Six hex digits exactly: strtoul alone would take "#-6b4e9" (negated,
+	 * far above 0xffffff) or "#0x1f2". */
+	if (tok[0] == '#' && strlen(tok) == 7 && strspn(tok + 1, "0123456789abcdefABCDEF") == 6) {
 		unsigned long v = strtoul(tok + 1, &end, 16);
 		if (*end)
 			return -1;
