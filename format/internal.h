@@ -238,6 +238,12 @@ int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
 int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
 /* The column's own bytes (SAME not resolved). */
 int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
+/* Byte offset of every column in ci->cols: off[c] for c = 0..nstreams, and
+ * off[nstreams + 1] the end (nstreams + 2 entries), read once per chunk. */
+int mcz_chunk_dir(const mcz_chunk_info *ci, uint64_t *off);
+/* mcz_chunk_col through the offsets of mcz_chunk_dir, in constant time. */
+int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off, uint32_t col,
+		     const uint8_t **p, size_t *len);
 
 /* ---- index.c ------------------------------------------------------------ */
 typedef struct mcz_index_block {
