@@ -323,17 +323,53 @@ int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n
 	return mcz_summary_multi(r, &stream, 1, t0, t1, n, out);
 }
 
-/* Stream streams[j]'s samples of a decoded chunk into its buckets o[n]. */
+/* Start of the bucket after bucket k, as an offset from t0: the smallest
+ * at with at * n / span >= k + 1 (query_bucket's rule), so that samples in
+ * time order change bucket on a compare instead of a division each. */
+static uint64_t query_bucket_end(size_t k, int64_t t0, int64_t t1, size_t n)
+{
+	uint64_t span = (uint64_t)t1 - (uint64_t)t0;
+	if (k + 1 >= n)
+		return UINT64_MAX;
+	return (uint64_t)(((unsigned __int128)(k + 1) * span + n - 1) / n);
+}
+
+/* Stream s's samples of a decoded chunk into its buckets o[n]: the
+ * arithmetic of mcz_query_sample, kind by kind, in the same order. */
 static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_col *c,
 				int64_t t0, int64_t t1, size_t n, mcz_bucket *o)
 {
+	const mcz_stream_desc *d = &r->streams[s];
+	int counter = d->kind == MCZ_COUNTER, type = d->type;
 	int64_t prev = INT64_MIN;
+	mcz_bucket *b = NULL;
+	uint64_t end = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!c->present[i])
 			continue;
 		int64_t t = c->t[i];
-		if (t >= t0 && t < t1)
-			mcz_query_sample(r, s, c, i, prev, &o[query_bucket(t, t0, t1, n)]);
+		if (t >= t0 && t < t1) {
+			uint64_t at = (uint64_t)t - (uint64_t)t0;
+			if (!b || at >= end) {
+				size_t k = query_bucket(t, t0, t1, n);
+				b = &o[k];
+				end = query_bucket_end(k, t0, t1, n);
+			}
+			double x;
+			if (counter) {
+				int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
+				x = dt > 0 ? (double)c->delta[i] * 1e9 / (double)dt : NAN;
+				mcz_bucket_add(b, x, t);
+				b->sum += (double)c->delta[i];
+			} else {
+				x = type == MCZ_U64   ? (double)c->v[i].u
+				    : type == MCZ_I64 ? (double)c->v[i].i
+						      : c->v[i].f;
+				mcz_bucket_add(b, x, t);
+				if (!isnan(x))
+					b->sum += x;
+			}
+		}
 		prev = t;
 	}
 }
