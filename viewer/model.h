@@ -134,6 +134,11 @@ void vw_model_toggle_group(vw_model *m, size_t row);
  * all streams) they are exact to chunk resolution (model-chunks.c).
  * vw_model_stream_buckets gives the exact per-bucket statistics. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
+/* Before drawing rows [first, first + count) in n columns: the member
+ * streams whose columns are exact summaries read in one pass over the file
+ * (vw_model_streams_buckets), so that each row's vw_model_row_buckets
+ * then finds them in the cache.  Changes no value. */
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n);
 /* Values of one stream over [t0, t1) split into n buckets (any window). */
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
 			    vw_bucket *out);
