@@ -410,21 +410,59 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 	return 0;
 }
 
-static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+/* How a stream's columns of the window are computed. */
+enum { COL_RAW, COL_SUMMARY, COL_PYRAMID };
+
+static int column_path(const vw_model *m, size_t stream)
 {
 	int64_t span = chunk_span(m, stream), w = m->t1 - m->t0;
-	size_t nc;
-	const mcz_bucket *cb;
 	double chunks = (double)w / (double)(span ? span : 1);
 	int big = chunks * (double)m->nstreams > DECODE_BUDGET;
-	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET &&
-	    raw_buckets(m, stream, n, out) == 0)
-		return 0;
+	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET)
+		return COL_RAW;
 	/* Even where the index alone answers (columns wider than a chunk), the
 	 * pyramid answers faster: it is built on the first screen (a one-time
 	 * cost) so that every later redraw is quick. */
-	if (span == 0 || chunks <= EXACT_CHUNKS || !big || !(cb = chunk_sums(m, stream, &nc)))
+	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
+}
+
+static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
+	size_t nc;
+	const mcz_bucket *cb;
+	int path = column_path(m, stream);
+	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
+		return 0;
+	if (path != COL_PYRAMID || !(cb = chunk_sums(m, stream, &nc)))
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	pyramid_columns(m, stream, cb, nc, n, out);
 	return 0;
+}
+
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
+{
+	struct vw_chunk_cache *k = cache(m);
+	size_t ns = 0, cap = 0, *ss = NULL;
+	if (n == 0 || m->t1 <= m->t0)
+		return;
+	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
+		const vw_row *r = &m->rows[ri];
+		for (size_t j = 0; j < r->nmembers; j++) {
+			size_t st = r->members[j];
+			const last_ent *e = k ? &k->last[st] : NULL;
+			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
+			    column_path(m, st) != COL_SUMMARY)
+				continue;
+			if (ns == cap) {
+				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
+				if (!nss)
+					break;
+				ss = nss;
+			}
+			ss[ns++] = st;
+		}
+	}
+	if (ns)
+		vw_model_streams_buckets(m, ss, ns, m->t0, m->t1, n, NULL, NULL);
+	free(ss);
 }
