@@ -38,8 +38,8 @@ CFLAGS ?= -O$(O) -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -MMD -MP -pthread \
 	-DMCZ_DATADIR='"$(DATADIR)"'
 ifneq ($(SAN),)
-override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-override LDFLAGS += -fsanitize=address,undefined
+override CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKGS_FORMAT = libzstd zlib
