@@ -234,9 +234,15 @@ static int reader_scan(mcz_reader *r)
 		}
 		if (rc) {
 			uint64_t io;
-			if (avail == MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
-				good_end = r->size; /* the trailer */
-				break;
+			if (avail >= MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
+				/* "A valid trailer at the very end ends the scan; a
+				 * valid trailer before more blocks was superseded by
+				 * an appended AUX block and is skipped." */
+				off += MCZ_TRAILER_SIZE;
+				good_end = off;
+				if (avail == MCZ_TRAILER_SIZE)
+					break;
+				continue;
 			}
 			reader_problem(r, "damaged block header", off);
 			r->bad_blocks++;

@@ -17,7 +17,11 @@ void tool_common_error(const char *cmd, const char *path, int err)
 		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
 		return;
 	}
-	fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "", d);
+	if (err == MCZ_E_ISDIR) /* not "is a directory: a directory, not a recording" */
+		fprintf(stderr, "mcz %s: %s: %s, not a recording\n", cmd, path, mcz_strerror(err));
+	else
+		fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "",
+			d);
 }
 
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)

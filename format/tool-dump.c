@@ -157,6 +157,10 @@ int tool_dump(int argc, char **argv)
 			from && tool_common_time(from, &f) ? from : to);
 		return 2;
 	}
+	if (from && to && f >= t) { /* as mcview --window: an empty range is a mistake */
+		fprintf(stderr, "mcz dump: --from %s is not before --to %s\n", from, to);
+		return 2;
+	}
 	mcz_reader *r;
 	if (tool_common_open("dump", path, 0, &r))
 		return 1;
