@@ -9,7 +9,8 @@
  * pyramid (level k merges 2^k chunks) in O(log chunks): the envelope is
  * exact to chunk resolution and nothing is decoded.  A stream's per-chunk
  * summaries are read once (one mcz_summary over the whole file with buckets
- * a little wider than a chunk, which the index answers) and kept.
+ * a little wider than a chunk and narrower than the chunks' spacing, which
+ * the index answers) and kept.
  * When the window holds only a few chunks, columns are exact: on a small
  * recording from mcz_summary, on a large one from raw samples (mcz_read)
  * kept around the window, so pans and zooms near it decode nothing again.
@@ -126,8 +127,13 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 	if (!k->per[stream]) {
 		const vw_stream *s = &m->streams[stream];
 		const mcz_file_info *fi = mcz_info(s->file);
-		int64_t span = chunk_span(m, stream);
-		size_t nb = (size_t)((double)(fi->t_last + 1 - fi->t_first) / ((double)span * 1.05));
+		/* Buckets wider than a chunk (so the index answers) and narrower
+		 * than the spacing of chunks (so each holds one): chunks of r rows
+		 * span r - 1 intervals and start r intervals apart. */
+		double r = (double)fi->nrows / (double)fi->nchunks;
+		double iv = (double)vw_model_interval(m, stream);
+		double width = r >= 2 && iv > 0 ? (r - 0.5) * iv : (double)chunk_span(m, stream) * 1.05;
+		size_t nb = (size_t)((double)(fi->t_last + 1 - fi->t_first) / width);
 		if (nb == 0)
 			nb = 1;
 		mcz_bucket *b = malloc(nb * sizeof *b);
@@ -135,6 +141,12 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 			free(b);
 			return NULL;
 		}
+		/* Keep the non-empty ones: searches over them are then monotone. */
+		size_t j = 0;
+		for (size_t i = 0; i < nb; i++)
+			if (b[i].count)
+				b[j++] = b[i];
+		nb = j;
 		k->per[stream] = b;
 		k->n[stream] = nb;
 	}
@@ -169,13 +181,14 @@ static void merge_range(const mcz_bucket *cb, size_t n, size_t *from, int64_t a,
 	}
 }
 
-/* First summary whose last sample is at or after a. */
-static size_t first_at(const mcz_bucket *cb, size_t n, int64_t a)
+/* Index of the first summary whose last (by_first: first) sample is at or
+ * after t; the summaries are non-empty and in time order. */
+static size_t search(const mcz_bucket *cb, size_t n, int64_t t, int by_first)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cb[mid].count == 0 || cb[mid].last < a)
+		if ((by_first ? cb[mid].first : cb[mid].last) < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -198,8 +211,9 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	if (!e->have || a < e->a || b > e->b) {
 		mcz_series_free(&e->s);
 		e->have = 0;
-		/* Room for pans of half the window, and the sample before it. */
-		int64_t margin = (b - a) / 2 + 2 * vw_model_interval(m, stream);
+		/* Room for pans of a quarter of the window (arrows pan 1/8), and the
+		 * sample before it. */
+		int64_t margin = (b - a) / 4 + 2 * vw_model_interval(m, stream);
 		e->a = a - margin;
 		e->b = b + margin;
 		if (mcz_read(st->file, st->id, e->a, e->b, &e->s) != MCZ_OK)
@@ -331,20 +345,6 @@ static void pyramid_merge(const pyramid *p, const mcz_bucket *cb, size_t lo, siz
 	out->count = acc.count;
 }
 
-/* First chunk whose first sample is at or after b (chunks in time order). */
-static size_t first_from(const mcz_bucket *cb, size_t n, int64_t b)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cb[mid].count == 0 || cb[mid].first < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Columns from the pyramid: each takes every chunk its time overlaps. */
 static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, size_t nc,
 			    size_t n, vw_bucket *out)
@@ -353,10 +353,17 @@ static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, si
 	const pyramid *p = pyramid_of(m, stream, cb, nc);
 	int64_t off = m->offsets[s->file_index];
 	double colw = (double)(m->t1 - m->t0) / (double)n;
+	size_t lo = search(cb, nc, m->t0 - off, 0), hi = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = m->t0 + (int64_t)((double)i * colw) - off;
 		int64_t b = m->t0 + (int64_t)((double)(i + 1) * colw) - off;
-		size_t lo = first_at(cb, nc, a), hi = first_from(cb, nc, b);
+		/* Columns come in time order: both ends only move forward. */
+		while (lo < nc && cb[lo].last < a)
+			lo++;
+		if (hi < lo)
+			hi = lo;
+		while (hi < nc && cb[hi].first < b)
+			hi++;
 		mcz_bucket mb = {NAN, NAN, 0, 0, 0, 0};
 		if (lo < hi) {
 			if (p)
@@ -403,21 +410,59 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 	return 0;
 }
 
-static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+/* How a stream's columns of the window are computed. */
+enum { COL_RAW, COL_SUMMARY, COL_PYRAMID };
+
+static int column_path(const vw_model *m, size_t stream)
 {
 	int64_t span = chunk_span(m, stream), w = m->t1 - m->t0;
-	size_t nc;
-	const mcz_bucket *cb;
 	double chunks = (double)w / (double)(span ? span : 1);
 	int big = chunks * (double)m->nstreams > DECODE_BUDGET;
-	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET &&
-	    raw_buckets(m, stream, n, out) == 0)
-		return 0;
+	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET)
+		return COL_RAW;
 	/* Even where the index alone answers (columns wider than a chunk), the
 	 * pyramid answers faster: it is built on the first screen (a one-time
 	 * cost) so that every later redraw is quick. */
-	if (span == 0 || chunks <= EXACT_CHUNKS || !big || !(cb = chunk_sums(m, stream, &nc)))
+	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
+}
+
+static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
+	size_t nc;
+	const mcz_bucket *cb;
+	int path = column_path(m, stream);
+	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
+		return 0;
+	if (path != COL_PYRAMID || !(cb = chunk_sums(m, stream, &nc)))
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	pyramid_columns(m, stream, cb, nc, n, out);
 	return 0;
+}
+
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
+{
+	struct vw_chunk_cache *k = cache(m);
+	size_t ns = 0, cap = 0, *ss = NULL;
+	if (n == 0 || m->t1 <= m->t0)
+		return;
+	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
+		const vw_row *r = &m->rows[ri];
+		for (size_t j = 0; j < r->nmembers; j++) {
+			size_t st = r->members[j];
+			const last_ent *e = k ? &k->last[st] : NULL;
+			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
+			    column_path(m, st) != COL_SUMMARY)
+				continue;
+			if (ns == cap) {
+				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
+				if (!nss)
+					break;
+				ss = nss;
+			}
+			ss[ns++] = st;
+		}
+	}
+	if (ns)
+		vw_model_streams_buckets(m, ss, ns, m->t0, m->t1, n, NULL, NULL);
+	free(ss);
 }

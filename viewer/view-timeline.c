@@ -287,6 +287,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
 			       m->filter[0] ? "no stream matches the filter" : "no streams");
 	s->sel_drawn = 0;
+	vw_model_rows_prefetch(m, m->row_top, (size_t)(s->nvis > 0 ? s->nvis : 0),
+			       vw_spark_buckets(c, s->plot_w));
 	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
 		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->row_h, w);
 	draw_readout(m, s, c, h - 1);
