@@ -252,6 +252,16 @@ static void test_report_and_view(void **st)
 	assert_true(view_phases.key(m, state, &in) & VW_R_REDRAW);
 	assert_true(m->t0 <= m->phases->v[2].t0 && m->t1 >= m->phases->v[2].t1);
 	assert_int_equal(m->view, 0); /* back to the timeline */
+	/* '[' asks for more phases (a lower penalty), as its help line says */
+	const char *hl = NULL;
+	for (const char *const *h = view_phases.help; *h; h++)
+		if (!strncmp(*h, "[ ]", 3))
+			hl = *h;
+	assert_non_null(hl);
+	assert_non_null(strstr(hl, "more / fewer"));
+	vw_input br = {.key = '['};
+	view_phases.key(m, state, &br);
+	assert_true(m->phases->params.penalty < 1);
 	view_phases.free(state);
 	vw_canvas_free(c);
 	vw_model_free(m);
