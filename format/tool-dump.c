@@ -130,10 +130,14 @@ int tool_dump(int argc, char **argv)
 	int fmt = DUMP_TEXT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--csv"))
-			fmt = DUMP_CSV;
-		else if (!strcmp(a, "--json"))
-			fmt = DUMP_JSON;
+		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
+			int want = a[2] == 'c' ? DUMP_CSV : DUMP_JSON;
+			if (fmt != DUMP_TEXT && fmt != want) { /* was: the last one won */
+				fprintf(stderr, "mcz dump: --csv and --json: choose one\n");
+				return 2;
+			}
+			fmt = want;
+		}
 		else if (!strcmp(a, "--streams") && i + 1 < argc)
 			globs = argv[++i];
 		else if (!strcmp(a, "--from") && i + 1 < argc)

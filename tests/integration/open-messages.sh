@@ -66,6 +66,10 @@ rc=$?
 [ $rc = 2 ] || fail "dump --from 5 --to 2: exit $rc"
 grep -qx "mcz dump: --from 5 is not before --to 2" "$T/e" || fail "dump range: $(cat "$T/e")"
 [ -s "$T/d" ] && fail "dump range printed a table"
+"$B"/mcz dump "$T/run.mcz" --csv --json >"$T/d" 2>"$T/e"
+rc=$?
+[ $rc = 2 ] && [ "$(cat "$T/e")" = "mcz dump: --csv and --json: choose one" ] ||
+	fail "dump --csv --json: exit $rc, $(cat "$T/e")"
 "$B"/mcz check "$T" 2>"$T/e"
 [ $? = 1 ] || fail "check DIR: exit not 1"
 grep -qx "mcz check: $T: is a directory, not a recording" "$T/e" || fail "check DIR: $(cat "$T/e")"
