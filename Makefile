@@ -38,8 +38,8 @@ CFLAGS ?= -O$(O) -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -MMD -MP -pthread \
 	-DMCZ_DATADIR='"$(DATADIR)"'
 ifneq ($(SAN),)
-override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-override LDFLAGS += -fsanitize=address,undefined
+override CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKGS_FORMAT = libzstd zlib
@@ -146,8 +146,9 @@ check: all units
 bench: all $(BENCHES) $(TOOLS)
 	$(Q)MCZ_BUILD=$(B) tests/bench/run.sh
 
-# libFuzzer builds: clang only, separate objects.
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -pthread
+# libFuzzer builds: clang only, separate objects.  UBSan findings abort (as in
+# SAN=1), so that the fuzzer reports them as crashes instead of printing on.
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 fuzz: $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
 # The theme parser is viewer code; its target takes only theme.c.
 build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c

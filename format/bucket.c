@@ -9,6 +9,8 @@
  *     mcz_bucket_init(&b);
  *     mcz_bucket_add(&b, x, t); b.sum += x;
  *     mcz_bucket_merge(&total, &b);
+ *
+ * mcz_bucket_add is inline in internal.h (the readers' inner loop).
  */
 #include <math.h>
 
@@ -20,21 +22,6 @@ void mcz_bucket_init(mcz_bucket *b)
 	b->sum = 0;
 	b->count = 0;
 	b->first = b->last = 0;
-}
-
-void mcz_bucket_add(mcz_bucket *b, double x, int64_t t)
-{
-	if (b->count == 0 || t < b->first)
-		b->first = t;
-	if (b->count == 0 || t > b->last)
-		b->last = t;
-	b->count++;
-	if (isnan(x))
-		return;
-	if (isnan(b->min) || x < b->min)
-		b->min = x;
-	if (isnan(b->max) || x > b->max)
-		b->max = x;
 }
 
 void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from)

@@ -41,8 +41,15 @@ int mcz_check(const char *path, mcz_check_report *rep)
 	uint64_t ok = 0;
 	while (off < r->size) {
 		mcz_block_hdr h;
-		if (mcz_block_parse(r->base + off, r->size - off, &h))
+		uint64_t io;
+		if (mcz_block_parse(r->base + off, r->size - off, &h)) {
+			if (r->size - off > MCZ_TRAILER_SIZE &&
+			    !mcz_block_parse_trailer(r->base + off, &io)) {
+				off += MCZ_TRAILER_SIZE; /* superseded by an appended AUX block */
+				continue;
+			}
 			break;
+		}
 		if (!mcz_block_verify(r->base + off, &h))
 			ok++;
 		off += MCZ_BLOCK_OVERHEAD + h.len;
@@ -166,7 +173,10 @@ int mcz_append_aux(const char *path, const char *name, const void *data, size_t 
 	mcz_buf_str(&p, name);
 	mcz_buf_put(&p, data, len);
 	mcz_block_frame(&blk, MCZ_BT_AUX, 0, p.p, p.len);
-	uint64_t at = r->data_end;
+	/* "a writer appends the new AUX block, a new INDEX block and a new
+	 * trailer after the old trailer": bytes already in the file never
+	 * change, so a reader that mapped it keeps a consistent view. */
+	uint64_t at = r->size;
 	if (!rc)
 		rc = blk.err ? blk.err : mcz_index_add_block(&r->ix, MCZ_BT_AUX, at, blk.len);
 	int fd = rc ? -1 : open(path, O_WRONLY | O_CLOEXEC);

@@ -144,22 +144,65 @@ int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p,
 	return 0;
 }
 
+/* "A SAME column: codec 11, flags 0, rawlen 0, then a varint: the id of
+ * an earlier stream of the chunk whose column is not SAME; it decodes as
+ * that column's bytes would."  The column number that one is, in *ref. */
+static int chunk_same_ref(const uint8_t *p, size_t len, uint32_t col, uint32_t *ref)
+{
+	mcz_cur c = mcz_cur_make(p, len);
+	mcz_cur_u8(&c);
+	uint8_t flags = mcz_cur_u8(&c);
+	uint64_t rl = mcz_cur_uv(&c), id = mcz_cur_uv(&c);
+	if (c.err || flags || rl || mcz_cur_left(&c) || col == 0 || id + 1 >= col)
+		return MCZ_E_CORRUPT;
+	*ref = (uint32_t)id + 1;
+	return 0;
+}
+
 int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, size_t *len)
 {
 	int rc = mcz_chunk_col_raw(ci, col, p, len);
 	if (rc || *len == 0 || (*p)[0] != MCZ_CODEC_SAME)
 		return rc;
-	/* "A SAME column: codec 11, flags 0, rawlen 0, then a varint: the id of
-	 * an earlier stream of the chunk whose column is not SAME; it decodes as
-	 * that column's bytes would." */
-	mcz_cur c = mcz_cur_make(*p, *len);
-	mcz_cur_u8(&c);
-	uint8_t flags = mcz_cur_u8(&c);
-	uint64_t rl = mcz_cur_uv(&c), ref = mcz_cur_uv(&c);
-	if (c.err || flags || rl || mcz_cur_left(&c) || col == 0 || ref + 1 >= col)
-		return MCZ_E_CORRUPT;
-	if ((rc = mcz_chunk_col_raw(ci, (uint32_t)ref + 1, p, len)))
+	uint32_t ref;
+	if ((rc = chunk_same_ref(*p, *len, col, &ref)) || (rc = mcz_chunk_col_raw(ci, ref, p, len)))
 		return rc;
+	if (*len == 0 || (*p)[0] == MCZ_CODEC_SAME)
+		return MCZ_E_CORRUPT;
+	return 0;
+}
+
+int mcz_chunk_dir(const mcz_chunk_info *ci, uint64_t *off)
+{
+	mcz_cur c = mcz_cur_make(ci->dir, ci->dir_len);
+	uint64_t at = 0;
+	for (uint64_t s = 0; s <= ci->nstreams; s++) {
+		off[s] = at;
+		at += mcz_cur_uv(&c);
+		if (at > ci->cols_len)
+			return MCZ_E_CORRUPT;
+	}
+	off[ci->nstreams + 1] = at;
+	return c.err ? MCZ_E_CORRUPT : 0;
+}
+
+int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off, uint32_t col,
+		     const uint8_t **p, size_t *len)
+{
+	*p = NULL;
+	*len = 0;
+	if (col > nstreams)
+		return 0; /* stream added after this chunk */
+	*p = cols + off[col];
+	*len = (size_t)(off[col + 1] - off[col]);
+	if (*len == 0 || (*p)[0] != MCZ_CODEC_SAME)
+		return 0;
+	uint32_t ref;
+	int rc = chunk_same_ref(*p, *len, col, &ref);
+	if (rc)
+		return rc;
+	*p = cols + off[ref];
+	*len = (size_t)(off[ref + 1] - off[ref]);
 	if (*len == 0 || (*p)[0] == MCZ_CODEC_SAME)
 		return MCZ_E_CORRUPT;
 	return 0;

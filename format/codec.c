@@ -464,22 +464,23 @@ static int codec_values(mcz_codec_ctx *cx, const mcz_stream_desc *d, mcz_cur *c,
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
 		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
 {
-	memset(present, 0, n);
-	memset(v, 0, n * sizeof *v);
-	if (delta)
-		memset(delta, 0, n * sizeof *delta);
+	/* every row of v, delta and present is written below: on success the
+	 * absent rows read 0 (the content after an error is unspecified) */
 	if (first_dt)
 		*first_dt = 0;
-	if (len == 0)
-		return 0; /* stream absent from this chunk */
-	uint8_t codec, flags;
-	const uint8_t *raw;
-	size_t rl, nb = (n + 7) / 8;
-	int rc = codec_open(cx, p, len, nb + 32 + 10 * n, &codec, &flags, &raw, &rl);
+	uint8_t codec = MCZ_CODEC_EMPTY, flags = 0;
+	const uint8_t *raw = NULL;
+	size_t rl = 0, nb = (n + 7) / 8;
+	int rc = len ? codec_open(cx, p, len, nb + 32 + 10 * n, &codec, &flags, &raw, &rl) : 0;
 	if (rc)
 		return rc;
-	if (codec == MCZ_CODEC_EMPTY)
+	if (codec == MCZ_CODEC_EMPTY) { /* or len 0: stream absent from this chunk */
+		memset(present, 0, n);
+		memset(v, 0, n * sizeof *v);
+		if (delta)
+			memset(delta, 0, n * sizeof *delta);
 		return rl == 0 && flags == 0 ? 0 : MCZ_E_CORRUPT;
+	}
 	if (!codec_allowed(d, codec))
 		return MCZ_E_CORRUPT;
 	mcz_cur c = mcz_cur_make(raw, rl);
@@ -498,24 +499,42 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 	} else {
 		memset(present, 1, n);
 	}
-	/* x holds the values, and for counters the scratch of v holds deltas */
-	if (mcz_codec_scratch(cx, 3 * m))
+	/* Every row present: values and deltas are decoded in place, else into
+	 * scratch (x values, dl deltas, pt the present rows' times) and spread
+	 * over the rows after. */
+	int counter = d->kind == MCZ_COUNTER, direct = m == n;
+	if (mcz_codec_scratch(cx, direct ? m : 3 * m))
 		return MCZ_E_NOMEM;
-	uint64_t *x = cx->x, *dl = cx->x + m;
-	int64_t *pt = (int64_t *)(cx->x + 2 * m), fdt = 0;
-	for (size_t i = 0, j = 0; i < n; i++)
-		if (present[i])
-			pt[j++] = t[i];
+	uint64_t *x = direct ? &v[0].u : cx->x;
+	uint64_t *dl = direct ? (delta ? delta : cx->x) : cx->x + m;
+	const int64_t *pt = t;
+	int64_t fdt = 0;
+	if (!direct) {
+		int64_t *g = (int64_t *)(cx->x + 2 * m);
+		for (size_t i = 0, j = 0; i < n; i++)
+			if (present[i])
+				g[j++] = t[i];
+		pt = g;
+	}
 	if (codec_values(cx, d, &c, codec, m, pt, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	if (first_dt)
 		*first_dt = fdt;
+	if (direct) {
+		if (delta && !counter)
+			memset(delta, 0, n * sizeof *delta);
+		return 0;
+	}
 	for (size_t i = 0, j = 0; i < n; i++) {
-		if (!present[i])
+		if (!present[i]) {
+			v[i].u = 0;
+			if (delta)
+				delta[i] = 0;
 			continue;
+		}
 		v[i].u = x[j];
-		if (delta && d->kind == MCZ_COUNTER)
-			delta[i] = dl[j];
+		if (delta)
+			delta[i] = counter ? dl[j] : 0;
 		j++;
 	}
 	return 0;

@@ -10,6 +10,7 @@
 #ifndef MCZ_INTERNAL_H
 #define MCZ_INTERNAL_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -216,7 +217,22 @@ int mcz_pack_get(mcz_cur *c, int packing, uint64_t *x, size_t m);
 
 /* ---- bucket.c: the bucket arithmetic -------------------------------------- */
 void mcz_bucket_init(mcz_bucket *b);
-void mcz_bucket_add(mcz_bucket *b, double x, int64_t t);
+/* One sample x at time t (count, first, last; min and max unless NaN);
+ * the caller adds to sum.  Inline: the readers' inner loop. */
+static inline void mcz_bucket_add(mcz_bucket *b, double x, int64_t t)
+{
+	if (b->count == 0 || t < b->first)
+		b->first = t;
+	if (b->count == 0 || t > b->last)
+		b->last = t;
+	b->count++;
+	if (isnan(x))
+		return;
+	if (isnan(b->min) || x < b->min)
+		b->min = x;
+	if (isnan(b->max) || x > b->max)
+		b->max = x;
+}
 void mcz_bucket_merge(mcz_bucket *into, const mcz_bucket *from);
 
 /* ---- chunk.c: chunk blocks --------------------------------------------- */
@@ -238,6 +254,12 @@ int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
 int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
 /* The column's own bytes (SAME not resolved). */
 int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, size_t *len);
+/* Byte offset of every column in ci->cols: off[c] for c = 0..nstreams, and
+ * off[nstreams + 1] the end (nstreams + 2 entries), read once per chunk. */
+int mcz_chunk_dir(const mcz_chunk_info *ci, uint64_t *off);
+/* mcz_chunk_col through the offsets of mcz_chunk_dir, in constant time. */
+int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off, uint32_t col,
+		     const uint8_t **p, size_t *len);
 
 /* ---- index.c ------------------------------------------------------------ */
 typedef struct mcz_index_block {

@@ -32,6 +32,9 @@
  *     mcz_read(r, 0, fi->t_first, fi->t_last, &s);    // raw samples
  *     mcz_bucket b[200];
  *     mcz_summary(r, 0, fi->t_first, fi->t_last + 1, 200, b);  // zoomed out
+ *     uint32_t ids[2] = {0, 1};
+ *     mcz_bucket bb[2 * 200];                         // ids x buckets
+ *     mcz_summary_multi(r, ids, 2, fi->t_first, fi->t_last + 1, 200, bb);
  *     mcz_series_free(&s);
  *     mcz_close(r);
  *
@@ -308,6 +311,20 @@ typedef struct mcz_bucket {
  * resolution, and exact per sample when a bucket is smaller than a chunk. */
 int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n,
 		mcz_bucket *out);
+
+/* mcz_summary of several streams at once, with exactly the same results as
+ * calling it for each: out[j * n + b] is bucket b of streams[j] (out holds
+ * nstreams x n buckets).  The chunks are walked once: a decoded chunk's
+ * timestamps serve every stream, and only the requested columns are
+ * decoded.  Streams may repeat.  MCZ_E_RANGE if any id is out of range. */
+int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t nstreams, int64_t t0,
+		      int64_t t1, size_t n, mcz_bucket *out);
+
+/* The reader keeps decoded columns (timestamps, values) of recently read
+ * chunks, so repeated queries (zoom, pan, stream after stream) decode a
+ * column once.  Bound of that cache in bytes (default 8 MiB; 0: keep only
+ * what the current query needs).  Results never depend on it. */
+void mcz_cache_limit(mcz_reader *r, size_t bytes);
 
 /* Aux blocks: the most recent one named `name`.  *data points into reader
  * memory. */

@@ -1,8 +1,12 @@
 /* query.c: reading samples and summaries out of an open recording
- * (mcz_read, mcz_summary).
+ * (mcz_read, mcz_summary, mcz_summary_multi).
  *
- * A chunk is decoded for one stream at a time: its CRC is checked, then
- * the time column and that stream's column only.  mcz_summary() answers
+ * A chunk is decoded column by column: its CRC is checked once, its time
+ * column and directory decoded once, then only the columns of the streams
+ * asked.  Decoded columns are kept in a bounded cache (dcache.c), so
+ * queries of several streams, zooms and pans over the same chunks decode
+ * each column once.  mcz_summary_multi() walks the chunks once for many
+ * streams; mcz_summary() is it for one stream.  It answers
  * from the index's per-chunk summaries wherever a chunk is narrower than a
  * bucket and lies wholly inside the window, and decodes only chunks that
  * are wider than a bucket or cut by the window's ends.
@@ -11,6 +15,7 @@
  *     mcz_summary(r, id, t0, t1, 200, b);
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +43,12 @@ static int query_cols_reserve(reader_cols *c, size_t n)
 	return 0;
 }
 
-int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
+/* Chunk ci's entry in the cache: its CRC checked (once), its header matched
+ * against the index, its timestamps decoded and its column directory read. */
+static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 {
+	if ((*out = mcz_dcache_get(&r->dc, ci, 0)))
+		return 0;
 	const mcz_index_chunk *k = &r->ix.chunks[ci];
 	mcz_block_hdr h;
 	const uint8_t *p = r->base + k->off;
@@ -57,38 +66,104 @@ int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 	mcz_chunk_info info;
 	const uint8_t *cp;
 	size_t cl;
+	mcz_dcache_ent *e = NULL;
 	int rc = mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info);
 	if (!rc && (info.nrows != k->nrows || info.t_first != k->t_first ||
 		    info.t_last != k->t_last || info.nstreams != k->nstreams))
 		rc = MCZ_E_CORRUPT;
+	size_t n = info.nrows;
+	if (!rc && !(e = mcz_dcache_put(&r->dc, ci, 0, (n + (size_t)info.nstreams + 2) * 8)))
+		rc = MCZ_E_NOMEM;
+	if (!rc) {
+		e->n = n;
+		e->t = (int64_t *)(e + 1);
+		e->off = (uint64_t *)(e->t + n);
+		e->cols = info.cols;
+		e->nstreams = info.nstreams;
+		rc = mcz_chunk_dir(&info, e->off);
+	}
 	if (!rc)
-		rc = query_cols_reserve(&r->cols, info.nrows);
+		rc = mcz_chunk_col_at(e->cols, e->nstreams, e->off, 0, &cp, &cl);
 	if (!rc)
-		rc = mcz_chunk_col(&info, 0, &cp, &cl);
-	if (!rc)
-		rc = mcz_codec_get_time(&r->cx, cp, cl, r->cols.t, info.nrows);
-	if (!rc && (info.nrows && (r->cols.t[0] != k->t_first ||
-				   r->cols.t[info.nrows - 1] != k->t_last)))
+		rc = mcz_codec_get_time(&r->cx, cp, cl, e->t, n);
+	if (!rc && (e->t[0] != k->t_first || e->t[n - 1] != k->t_last))
 		rc = MCZ_E_CORRUPT;
-	for (size_t i = 1; !rc && i < info.nrows; i++)
-		if (r->cols.t[i] <= r->cols.t[i - 1])
+	for (size_t i = 1; !rc && i < n; i++)
+		if (e->t[i] <= e->t[i - 1])
 			rc = MCZ_E_CORRUPT;
-	if (!rc)
-		rc = mcz_chunk_col(&info, 1 + s, &cp, &cl);
-	if (!rc)
-		rc = mcz_codec_get_col(&r->cx, cp, cl, &r->streams[s], r->cols.t, info.nrows, r->cols.v,
-				       r->cols.delta, r->cols.present, &r->cols.first_dt);
-	if (rc)
+	if (rc) {
+		if (e)
+			mcz_dcache_drop(&r->dc, e);
 		return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)k->off,
 				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
-	r->cols.n = info.nrows;
+	}
+	*out = e;
 	return 0;
 }
 
-void mcz_query_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t, mcz_bucket *b)
+int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c)
+{
+	mcz_dcache_ent *ch, *e;
+	/* the chunk's entry is now the most recent: adding the column keeps it */
+	int rc = query_chunk(r, ci, &ch);
+	if (rc)
+		return rc;
+	size_t n = ch->n;
+	if (!(e = mcz_dcache_get(&r->dc, ci, 1 + s))) {
+		const mcz_stream_desc *d = &r->streams[s];
+		size_t nd = d->kind == MCZ_COUNTER ? n : 0;
+		const uint8_t *cp;
+		size_t cl;
+		if (!(e = mcz_dcache_put(&r->dc, ci, 1 + s, (n + nd) * 8 + n)))
+			return mcz_error_set(MCZ_E_NOMEM, "out of memory");
+		e->n = n;
+		e->v = (mcz_value *)(e + 1);
+		e->delta = nd ? (uint64_t *)(e->v + n) : NULL;
+		e->present = (uint8_t *)(e->v + n + nd);
+		rc = mcz_chunk_col_at(ch->cols, ch->nstreams, ch->off, 1 + s, &cp, &cl);
+		if (!rc)
+			rc = mcz_codec_get_col(&r->cx, cp, cl, d, ch->t, n, e->v, e->delta,
+					       e->present, &e->first_dt);
+		if (rc) {
+			mcz_dcache_drop(&r->dc, e);
+			return mcz_error_set(rc, "chunk at offset %llu: %s",
+					     (unsigned long long)r->ix.chunks[ci].off,
+					     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+		}
+	}
+	c->n = n;
+	c->t = ch->t;
+	c->v = e->v;
+	c->delta = e->delta;
+	c->present = e->present;
+	c->first_dt = e->first_dt;
+	return 0;
+}
+
+int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
+{
+	reader_col c;
+	int rc = mcz_query_col(r, ci, s, &c);
+	if (!rc && query_cols_reserve(&r->cols, c.n))
+		rc = MCZ_E_NOMEM;
+	if (rc)
+		return rc;
+	memcpy(r->cols.t, c.t, c.n * sizeof *c.t);
+	memcpy(r->cols.v, c.v, c.n * sizeof *c.v);
+	if (c.delta)
+		memcpy(r->cols.delta, c.delta, c.n * sizeof *c.delta);
+	else
+		memset(r->cols.delta, 0, c.n * sizeof *c.delta);
+	memcpy(r->cols.present, c.present, c.n);
+	r->cols.first_dt = c.first_dt;
+	r->cols.n = c.n;
+	return 0;
+}
+
+void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size_t i,
+		       int64_t prev_t, mcz_bucket *b)
 {
 	const mcz_stream_desc *d = &r->streams[s];
-	const reader_cols *c = &r->cols;
 	double x;
 	if (d->kind == MCZ_COUNTER) {
 		int64_t dt = prev_t == INT64_MIN ? c->first_dt : c->t[i] - prev_t;
@@ -118,13 +193,14 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
-				if ((rc = mcz_query_decode(r, ci, s)))
+				reader_col c;
+				if ((rc = mcz_query_col(r, ci, s, &c)))
 					break;
 				int64_t prev = INT64_MIN;
-				for (size_t i = 0; i < r->cols.n; i++)
-					if (r->cols.present[i]) {
-						mcz_query_sample(r, s, i, prev, &b[ci]);
-						prev = r->cols.t[i];
+				for (size_t i = 0; i < c.n; i++)
+					if (c.present[i]) {
+						mcz_query_sample(r, s, &c, i, prev, &b[ci]);
+						prev = c.t[i];
 					}
 			}
 		}
@@ -185,21 +261,14 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 	size_t total = 0, cap = 0;
 	for (size_t ci = query_first_chunk(r, t0);
 	     ci < r->ix.nchunks && r->ix.chunks[ci].t_first < t1; ci++) {
-		const mcz_index_chunk *k = &r->ix.chunks[ci];
-		size_t n = k->nrows;
-		int rc;
-		if (k->nstreams > stream) {
-			rc = mcz_query_decode(r, ci, stream);
-		} else {
-			/* the stream did not exist yet: rows without it */
-			rc = mcz_query_decode(r, ci, 0);
-			if (!rc)
-				memset(r->cols.present, 0, n);
-		}
+		reader_col c;
+		/* a chunk older than the stream has it absent from every row */
+		int rc = mcz_query_col(r, ci, stream, &c);
 		if (rc) {
 			mcz_series_free(out);
 			return rc;
 		}
+		size_t n = c.n;
 		if (total + n > cap) {
 			cap = 2 * (total + n);
 			if (query_series_grow(out, cap, counter)) {
@@ -208,13 +277,13 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 			}
 		}
 		for (size_t i = 0; i < n; i++) {
-			if (r->cols.t[i] < t0 || r->cols.t[i] >= t1)
+			if (c.t[i] < t0 || c.t[i] >= t1)
 				continue;
-			out->t[total] = r->cols.t[i];
-			out->present[total] = r->cols.present[i];
-			out->v[total] = r->cols.present[i] ? r->cols.v[i] : (mcz_value){0};
+			out->t[total] = c.t[i];
+			out->present[total] = c.present[i];
+			out->v[total] = c.present[i] ? c.v[i] : (mcz_value){0};
 			if (counter)
-				out->delta[total] = r->cols.present[i] ? r->cols.delta[i] : 0;
+				out->delta[total] = c.present[i] ? c.delta[i] : 0;
 			total++;
 		}
 	}
@@ -249,41 +318,114 @@ static size_t query_bucket(int64_t t, int64_t t0, int64_t t1, size_t n)
 int mcz_summary(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, size_t n,
 		mcz_bucket *out)
 {
-	if (!r || !out || n == 0 || t1 <= t0)
+	if (!out)
 		return MCZ_E_ARG;
-	if (stream >= r->nstreams)
-		return MCZ_E_RANGE;
-	for (size_t b = 0; b < n; b++)
-		mcz_bucket_init(&out[b]);
-	const mcz_bucket *sums;
-	int rc = mcz_query_sums(r, stream, &sums);
-	if (rc)
-		return rc;
-	__int128 width = ((__int128)t1 - t0) / (__int128)n;
-	for (size_t ci = query_first_chunk(r, t0);
-	     ci < r->ix.nchunks && r->ix.chunks[ci].t_first < t1; ci++) {
-		const mcz_index_chunk *k = &r->ix.chunks[ci];
-		if (sums[ci].count == 0)
+	return mcz_summary_multi(r, &stream, 1, t0, t1, n, out);
+}
+
+/* Start of the bucket after bucket k, as an offset from t0: the smallest
+ * at with at * n / span >= k + 1 (query_bucket's rule), so that samples in
+ * time order change bucket on a compare instead of a division each. */
+static uint64_t query_bucket_end(size_t k, int64_t t0, int64_t t1, size_t n)
+{
+	uint64_t span = (uint64_t)t1 - (uint64_t)t0;
+	if (k + 1 >= n)
+		return UINT64_MAX;
+	return (uint64_t)(((unsigned __int128)(k + 1) * span + n - 1) / n);
+}
+
+/* Stream s's samples of a decoded chunk into its buckets o[n]: the
+ * arithmetic of mcz_query_sample, kind by kind, in the same order. */
+static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_col *c,
+				int64_t t0, int64_t t1, size_t n, mcz_bucket *o)
+{
+	const mcz_stream_desc *d = &r->streams[s];
+	int counter = d->kind == MCZ_COUNTER, type = d->type;
+	int64_t prev = INT64_MIN;
+	mcz_bucket *b = NULL, acc; /* acc: bucket *b while its samples come */
+	uint64_t end = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->present[i])
 			continue;
-		int inside = k->t_first >= t0 && k->t_last < t1;
-		if (inside && (__int128)k->t_last - k->t_first < width) {
-			mcz_bucket_merge(&out[query_bucket(sums[ci].first, t0, t1, n)], &sums[ci]);
-			continue;
+		int64_t t = c->t[i];
+		if (t >= t0 && t < t1) {
+			uint64_t at = (uint64_t)t - (uint64_t)t0;
+			if (!b || at >= end) {
+				if (b)
+					*b = acc;
+				size_t k = query_bucket(t, t0, t1, n);
+				b = &o[k];
+				acc = *b;
+				end = query_bucket_end(k, t0, t1, n);
+			}
+			double x;
+			if (counter) {
+				int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
+				x = dt > 0 ? (double)c->delta[i] * 1e9 / (double)dt : NAN;
+				mcz_bucket_add(&acc, x, t);
+				acc.sum += (double)c->delta[i];
+			} else {
+				x = type == MCZ_U64   ? (double)c->v[i].u
+				    : type == MCZ_I64 ? (double)c->v[i].i
+						      : c->v[i].f;
+				mcz_bucket_add(&acc, x, t);
+				if (!isnan(x))
+					acc.sum += x;
+			}
 		}
-		if ((rc = mcz_query_decode(r, ci, stream)))
-			return rc;
-		int64_t prev = INT64_MIN;
-		for (size_t i = 0; i < r->cols.n; i++) {
-			if (!r->cols.present[i])
+		prev = t;
+	}
+	if (b)
+		*b = acc;
+}
+
+int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t t0, int64_t t1,
+		      size_t n, mcz_bucket *out)
+{
+	if (!r || n == 0 || t1 <= t0 || (ns && (!streams || !out)) || (ns && n > SIZE_MAX / ns))
+		return MCZ_E_ARG;
+	for (size_t j = 0; j < ns; j++)
+		if (streams[j] >= r->nstreams)
+			return MCZ_E_RANGE;
+	for (size_t b = 0; b < ns * n; b++)
+		mcz_bucket_init(&out[b]);
+	if (ns == 0)
+		return 0;
+	const mcz_bucket **sums = malloc(ns * sizeof *sums);
+	if (!sums)
+		return MCZ_E_NOMEM;
+	int rc = 0;
+	for (size_t j = 0; j < ns && !rc; j++)
+		rc = mcz_query_sums(r, streams[j], &sums[j]);
+	__int128 width = ((__int128)t1 - t0) / (__int128)n;
+	/* chunk by chunk, then stream by stream: a chunk's timestamps and
+	 * directory are decoded once for all the streams, each bucket sees its
+	 * chunks in the same order as a query of its stream alone */
+	for (size_t ci = query_first_chunk(r, t0);
+	     !rc && ci < r->ix.nchunks && r->ix.chunks[ci].t_first < t1; ci++) {
+		const mcz_index_chunk *k = &r->ix.chunks[ci];
+		int inside = k->t_first >= t0 && k->t_last < t1;
+		int narrow = inside && (__int128)k->t_last - k->t_first < width;
+		for (size_t j = 0; j < ns && !rc; j++) {
+			const mcz_bucket *cs = &sums[j][ci];
+			mcz_bucket *o = out + j * n;
+			reader_col c;
+			if (cs->count == 0)
 				continue;
-			int64_t t = r->cols.t[i];
-			if (t >= t0 && t < t1)
-				mcz_query_sample(r, stream, i, prev,
-						  &out[query_bucket(t, t0, t1, n)]);
-			prev = t;
+			if (narrow)
+				mcz_bucket_merge(&o[query_bucket(cs->first, t0, t1, n)], cs);
+			else if (!(rc = mcz_query_col(r, ci, streams[j], &c)))
+				query_chunk_buckets(r, streams[j], &c, t0, t1, n, o);
 		}
 	}
-	return 0;
+	free(sums);
+	return rc;
+}
+
+void mcz_cache_limit(mcz_reader *r, size_t bytes)
+{
+	if (r)
+		mcz_dcache_limit(&r->dc, bytes);
 }
 
 int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)

@@ -55,6 +55,7 @@ static void reader_reset(mcz_reader *r)
 	r->aux = NULL;
 	r->naux = r->cap_aux = 0;
 	mcz_index_free(&r->ix);
+	mcz_dcache_free(&r->dc); /* keyed by chunk number */
 	free(r->secs);
 	r->secs = NULL;
 	r->nsecs = 0;
@@ -233,9 +234,15 @@ static int reader_scan(mcz_reader *r)
 		}
 		if (rc) {
 			uint64_t io;
-			if (avail == MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
-				good_end = r->size; /* the trailer */
-				break;
+			if (avail >= MCZ_TRAILER_SIZE && !mcz_block_parse_trailer(p, &io)) {
+				/* "A valid trailer at the very end ends the scan; a
+				 * valid trailer before more blocks was superseded by
+				 * an appended AUX block and is skipped." */
+				off += MCZ_TRAILER_SIZE;
+				good_end = off;
+				if (avail == MCZ_TRAILER_SIZE)
+					break;
+				continue;
 			}
 			reader_problem(r, "damaged block header", off);
 			r->bad_blocks++;
@@ -302,6 +309,7 @@ int mcz_open_mem(mcz_reader **rp, const void *buf, size_t len, unsigned flags)
 	r->size = len;
 	r->flags = flags;
 	r->cx.level = 3;
+	r->dc.budget = MCZ_DCACHE_DEFAULT;
 	r->info.file_bytes = len;
 	int rc = mcz_block_check_header(r->base, len, &r->info.version_major,
 					 &r->info.version_minor);
@@ -374,6 +382,7 @@ void mcz_close(mcz_reader *r)
 	reader_reset(r);
 	mcz_codec_ctx_free(&r->cx);
 	free(r->verified);
+	mcz_dcache_free(&r->dc);
 	free(r->cols.t);
 	free(r->cols.v);
 	free(r->cols.delta);

@@ -22,6 +22,58 @@ typedef struct reader_cols {
 	int64_t first_dt;
 } reader_cols;
 
+/* A decoded column in the cache (dcache.c).  The chunk entry (col 0) holds
+ * t[n] and the column directory off[nstreams + 2] (byte offsets into cols);
+ * a stream's entry (col 1 + s) holds v[n], delta[n] (counters, else NULL)
+ * and present[n]. */
+typedef struct mcz_dcache_ent {
+	size_t ci;
+	uint32_t col;
+	struct mcz_dcache_ent *hnext, *prev, *next;
+	size_t bytes;
+	size_t n;
+	int64_t first_dt;
+	const uint8_t *cols;
+	uint32_t nstreams;
+	int64_t *t;
+	uint64_t *off;
+	mcz_value *v;
+	uint64_t *delta;
+	uint8_t *present;
+} mcz_dcache_ent;
+
+typedef struct mcz_dcache {
+	mcz_dcache_ent **slot;
+	size_t nslot, count;
+	mcz_dcache_ent *head, *tail; /* most recently used first */
+	size_t bytes, budget;
+	uint64_t hits, misses;
+} mcz_dcache;
+
+/* Default bound of the decoded-column cache. */
+#define MCZ_DCACHE_DEFAULT (8u << 20)
+
+/* Entry (ci, col) made most recent, or NULL. */
+mcz_dcache_ent *mcz_dcache_get(mcz_dcache *c, size_t ci, uint32_t col);
+/* A new entry with `bytes` of payload after the struct, most recent; older
+ * entries but the most recent are evicted to stay in budget.  NULL: no memory. */
+mcz_dcache_ent *mcz_dcache_put(mcz_dcache *c, size_t ci, uint32_t col, size_t bytes);
+void mcz_dcache_drop(mcz_dcache *c, mcz_dcache_ent *e);
+void mcz_dcache_limit(mcz_dcache *c, size_t budget);
+/* Empty it (the budget is kept). */
+void mcz_dcache_free(mcz_dcache *c);
+
+/* One chunk's column of one stream, decoded (pointers into the cache, valid
+ * until the next query call). */
+typedef struct reader_col {
+	size_t n;
+	const int64_t *t;
+	const mcz_value *v;
+	const uint64_t *delta; /* counters only */
+	const uint8_t *present;
+	int64_t first_dt;
+} reader_col;
+
 struct mcz_reader {
 	const uint8_t *base;
 	size_t size;
@@ -42,19 +94,23 @@ struct mcz_reader {
 	size_t nsecs;
 	mcz_codec_ctx cx;
 	reader_cols cols;
+	mcz_dcache dc;       /* decoded columns, bounded */
 	uint8_t *verified;  /* per chunk: CRC checked once (1) */
 	uint64_t data_end;  /* where an appended block would go */
 	uint64_t bad_blocks; /* damaged blocks met while scanning */
 	char problem[160];   /* first problem met, "" if none */
 };
 
-/* Decode chunk ci for stream s into r->cols. */
+/* Chunk ci's column of stream s, decoded or from the cache. */
+int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c);
+/* Decode chunk ci for stream s into r->cols (a copy the caller may keep
+ * across further queries). */
 int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s);
 /* Level-0 summaries of stream s (loaded or computed on first use). */
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
-/* Bucket of one decoded sample i of r->cols for stream s. */
-void mcz_query_sample(const mcz_reader *r, uint32_t s, size_t i, int64_t prev_t,
-		       mcz_bucket *b);
+/* Bucket of one decoded sample i of c for stream s. */
+void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size_t i,
+		       int64_t prev_t, mcz_bucket *b);
 
 /* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
  * time column). */

@@ -13,9 +13,15 @@
 void tool_common_error(const char *cmd, const char *path, int err)
 {
 	const char *d = mcz_errdetail();
-	if (err == MCZ_E_IO && !*d)
-		d = strerror(errno);
-	fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "", d);
+	if (err == MCZ_E_IO) { /* the system's reason says it better than "I/O error" */
+		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
+		return;
+	}
+	if (err == MCZ_E_ISDIR) /* not "is a directory: a directory, not a recording" */
+		fprintf(stderr, "mcz %s: %s: %s, not a recording\n", cmd, path, mcz_strerror(err));
+	else
+		fprintf(stderr, "mcz %s: %s: %s%s%s\n", cmd, path, mcz_strerror(err), *d ? ": " : "",
+			d);
 }
 
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
@@ -104,8 +110,8 @@ const char *tool_common_usage(const char *cmd)
 		       "(inclusive) and T (exclusive), times in seconds from the start of the\n"
 		       "recording.  GLOB matches the stream name or name[instance], e.g.\n"
 		       "'core.*' or 'core.instructions[cpu3]'.  Counters are printed as the raw\n"
-		       "cumulative values recorded; a missing value is '-' (text), empty (CSV)\n"
-		       "or null (JSON).\n";
+		       "cumulative values recorded, floats in the shortest form that reads back\n"
+		       "bit-identical; a missing value is '-' (text), empty (CSV) or null (JSON).\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"

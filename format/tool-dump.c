@@ -2,8 +2,8 @@
  * [--from T] [--to T]`: the samples of the chosen streams as a text table,
  * CSV or JSON, read window by window so that a large file streams out in
  * bounded memory.  Values are printed as stored: counters as the raw
- * cumulative values, floats with 17 significant digits (bit-exact round
- * trip), missing values as '-', '' or null.
+ * cumulative values, floats in the shortest form that reads back to the
+ * same bits, missing values as '-', '' or null.
  */
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -40,7 +40,14 @@ static void dump_value(const mcz_stream_desc *d, mcz_value v, int fmt)
 		const char *s = isnan(v.f) ? "nan" : v.f > 0 ? "inf" : "-inf";
 		printf(fmt == DUMP_JSON ? "\"%s\"" : "%s", s);
 	} else {
-		printf("%.17g", v.f);
+		/* the shortest form that reads back to the same bits */
+		char buf[40];
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(buf, sizeof buf, "%.*g", prec, v.f);
+			if (strtod(buf, NULL) == v.f)
+				break;
+		}
+		fputs(buf, stdout);
 	}
 }
 
@@ -148,6 +155,10 @@ int tool_dump(int argc, char **argv)
 	if ((from && tool_common_time(from, &f)) || (to && tool_common_time(to, &t))) {
 		fprintf(stderr, "mcz dump: bad time '%s' (seconds, or with ms/us/ns)\n",
 			from && tool_common_time(from, &f) ? from : to);
+		return 2;
+	}
+	if (from && to && f >= t) { /* as mcview --window: an empty range is a mistake */
+		fprintf(stderr, "mcz dump: --from %s is not before --to %s\n", from, to);
 		return 2;
 	}
 	mcz_reader *r;

@@ -51,7 +51,10 @@ int tool_info(int argc, char **argv)
 	tool_common_bytes(b2, sizeof b2, fi->sample_bytes);
 	printf("values     %" PRIu64 " stored in %s of chunks: %.3f bytes/value\n", fi->nvalues, b2,
 	       fi->nvalues ? (double)fi->sample_bytes / (double)fi->nvalues : 0.0);
-	if (fi->recovered)
+	if (fi->recovered && !fi->nrows && !mcz_stream_count(r))
+		printf("index      MISSING or damaged, and nothing readable by scanning (run mcz "
+		       "check)\n");
+	else if (fi->recovered)
 		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
 		       " bytes of %" PRIu64 " readable (run mcz check)\n",
 		       fi->valid_bytes, fi->file_bytes);

@@ -45,7 +45,8 @@ char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
 		e++;
 		x /= 1000;
 	}
-	int dec = x >= 100 ? 0 : x >= 10 ? 1 : 2;
+	/* the decimals of what will be printed: 99.96 shows as "100", not "100.0" */
+	int dec = x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
 	snprintf(buf, len, "%s%.*f %s%s", v < 0 ? "-" : "", dec, x, pre[e + 3], unit);
 	if (!*unit && !*pre[e + 3])
 		buf[strlen(buf) - 1] = '\0'; /* no trailing space */

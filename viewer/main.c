@@ -214,9 +214,9 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
 	}
+	/* Detection may append its cache to the file; the reader's view stays
+	 * valid (mcz_append_aux never changes bytes already written). */
 	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
-	/* Detection may have appended its cache to the file: read it afresh. */
-	vw_model_refresh(m);
 	if (pr != 0) { /* 1: the report is printed */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", err);

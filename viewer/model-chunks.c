@@ -1,18 +1,21 @@
-/* model-chunks.c: column values from whole-chunk summaries, when exact
- * ones would mean decoding every chunk of the window.
+/* model-chunks.c: column values of large recordings without decoding the
+ * whole window.
  *
  * mcz_summary answers from the index alone while each bucket is wider than
  * a chunk; once buckets are narrower, it decodes every chunk it touches, for
- * every stream asked, which on a wide window costs seconds.  Between those
- * zooms (a column narrower than a chunk, and more chunks in the window than
- * a redraw can decode) each column takes the summaries of the chunks its
- * time overlaps: the
- * envelope is exact to chunk resolution, and nothing is decoded.  The
- * per-chunk summaries of a stream are read once (one mcz_summary over the
- * whole file with buckets a little wider than a chunk) and kept.  When the
- * window holds only a few chunks, columns are exact again: from mcz_summary
- * on a small recording, and on a large one from raw samples (mcz_read) kept
- * around the window, so pans and zooms near it decode nothing again.
+ * every stream asked, which on a wide window costs seconds.  So, on a large
+ * recording (more chunk decodes than a redraw can afford), each column
+ * takes the summaries of the chunks its time overlaps, merged through a
+ * pyramid (level k merges 2^k chunks) in O(log chunks): the envelope is
+ * exact to chunk resolution and nothing is decoded.  A stream's per-chunk
+ * summaries are read once (one mcz_summary over the whole file with buckets
+ * a little wider than a chunk and narrower than the chunks' spacing, which
+ * the index answers) and kept.
+ * When the window holds only a few chunks, columns are exact: on a small
+ * recording from mcz_summary, on a large one from raw samples (mcz_read)
+ * kept around the window, so pans and zooms near it decode nothing again.
+ * The last columns of each stream are kept too: a redraw of an unchanged
+ * window costs a copy.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,10 +36,35 @@ typedef struct raw_ent {
 	mcz_series s;
 } raw_ent;
 
+/* A pyramid over a stream's chunk summaries: level k node i merges chunks
+ * [i << k, (i + 1) << k), so a column of any width merges O(log n) nodes.
+ * Level 0 is the chunk summaries themselves; levels >= 1 are compact. */
+typedef struct pnode {
+	float min, max; /* NaN when empty */
+	double sum;
+	uint32_t count;
+} pnode;
+
+typedef struct pyramid {
+	pnode *node;       /* levels 1.. concatenated */
+	size_t lvl_off[48], lvl_n[48];
+	int nlvl;          /* levels >= 1 */
+} pyramid;
+
+/* The last columns given for a stream: a redraw of the same window (a key
+ * that changed nothing in it) costs a copy. */
+typedef struct last_ent {
+	int64_t t0, t1;
+	size_t n, cap;
+	vw_bucket *b;
+} last_ent;
+
 struct vw_chunk_cache {
 	mcz_bucket **per;  /* per stream: summaries about one chunk each, or NULL */
 	size_t *n;
 	raw_ent *raw;      /* per stream */
+	pyramid *pyr;      /* per stream */
+	last_ent *last;    /* per stream */
 };
 
 void vw_model_chunks_free(vw_model *m)
@@ -47,10 +75,14 @@ void vw_model_chunks_free(vw_model *m)
 	for (size_t i = 0; i < m->nstreams; i++) {
 		free(k->per[i]);
 		mcz_series_free(&k->raw[i].s);
+		free(k->pyr[i].node);
+		free(k->last[i].b);
 	}
+	free(k->last);
 	free(k->per);
 	free(k->n);
 	free(k->raw);
+	free(k->pyr);
 	free(k);
 	m->chunks = NULL;
 }
@@ -70,10 +102,14 @@ static struct vw_chunk_cache *cache(vw_model *m)
 		struct vw_chunk_cache *k = calloc(1, sizeof *k);
 		if (!k || !(k->per = calloc(m->nstreams, sizeof *k->per)) ||
 		    !(k->n = calloc(m->nstreams, sizeof *k->n)) ||
-		    !(k->raw = calloc(m->nstreams, sizeof *k->raw))) {
+		    !(k->raw = calloc(m->nstreams, sizeof *k->raw)) ||
+		    !(k->pyr = calloc(m->nstreams, sizeof *k->pyr)) ||
+		    !(k->last = calloc(m->nstreams, sizeof *k->last))) {
 			if (k) {
 				free(k->per);
 				free(k->n);
+				free(k->raw);
+				free(k->pyr);
 			}
 			free(k);
 			return NULL;
@@ -91,8 +127,13 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 	if (!k->per[stream]) {
 		const vw_stream *s = &m->streams[stream];
 		const mcz_file_info *fi = mcz_info(s->file);
-		int64_t span = chunk_span(m, stream);
-		size_t nb = (size_t)((double)(fi->t_last + 1 - fi->t_first) / ((double)span * 1.05));
+		/* Buckets wider than a chunk (so the index answers) and narrower
+		 * than the spacing of chunks (so each holds one): chunks of r rows
+		 * span r - 1 intervals and start r intervals apart. */
+		double r = (double)fi->nrows / (double)fi->nchunks;
+		double iv = (double)vw_model_interval(m, stream);
+		double width = r >= 2 && iv > 0 ? (r - 0.5) * iv : (double)chunk_span(m, stream) * 1.05;
+		size_t nb = (size_t)((double)(fi->t_last + 1 - fi->t_first) / width);
 		if (nb == 0)
 			nb = 1;
 		mcz_bucket *b = malloc(nb * sizeof *b);
@@ -100,6 +141,12 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 			free(b);
 			return NULL;
 		}
+		/* Keep the non-empty ones: searches over them are then monotone. */
+		size_t j = 0;
+		for (size_t i = 0; i < nb; i++)
+			if (b[i].count)
+				b[j++] = b[i];
+		nb = j;
 		k->per[stream] = b;
 		k->n[stream] = nb;
 	}
@@ -134,13 +181,14 @@ static void merge_range(const mcz_bucket *cb, size_t n, size_t *from, int64_t a,
 	}
 }
 
-/* First summary whose last sample is at or after a. */
-static size_t first_at(const mcz_bucket *cb, size_t n, int64_t a)
+/* Index of the first summary whose last (by_first: first) sample is at or
+ * after t; the summaries are non-empty and in time order. */
+static size_t search(const mcz_bucket *cb, size_t n, int64_t t, int by_first)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cb[mid].count == 0 || cb[mid].last < a)
+		if ((by_first ? cb[mid].first : cb[mid].last) < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -163,8 +211,9 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	if (!e->have || a < e->a || b > e->b) {
 		mcz_series_free(&e->s);
 		e->have = 0;
-		/* Room for pans of half the window, and the sample before it. */
-		int64_t margin = (b - a) / 2 + 2 * vw_model_interval(m, stream);
+		/* Room for pans of a quarter of the window (arrows pan 1/8), and the
+		 * sample before it. */
+		int64_t margin = (b - a) / 4 + 2 * vw_model_interval(m, stream);
 		e->a = a - margin;
 		e->b = b + margin;
 		if (mcz_read(st->file, st->id, e->a, e->b, &e->s) != MCZ_OK)
@@ -215,29 +264,205 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	return 0;
 }
 
-int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+static void pnode_add(pnode *o, float mn, float mx, double sum, uint32_t count)
 {
-	int64_t span = chunk_span(m, stream), w = m->t1 - m->t0;
-	double colw = (double)w / (double)n;
-	size_t nc;
-	const mcz_bucket *cb;
-	double chunks = (double)w / (double)(span ? span : 1);
-	int big = chunks * (double)m->nstreams > DECODE_BUDGET;
-	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET &&
-	    raw_buckets(m, stream, n, out) == 0)
-		return 0;
-	if (span == 0 || colw >= (double)span || chunks <= EXACT_CHUNKS || !big ||
-	    !(cb = chunk_sums(m, stream, &nc)))
-		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
+	if (count == 0)
+		return;
+	if (!isnan(mn) && (isnan(o->min) || mn < o->min))
+		o->min = mn;
+	if (!isnan(mx) && (isnan(o->max) || mx > o->max))
+		o->max = mx;
+	o->sum += sum;
+	o->count += count;
+}
+
+static const pyramid *pyramid_of(vw_model *m, size_t stream, const mcz_bucket *cb, size_t nc)
+{
+	pyramid *p = &m->chunks->pyr[stream];
+	if (p->node || nc < 2)
+		return p->node ? p : NULL;
+	size_t total = 0, n = nc;
+	int l = 0;
+	while (n > 1 && l < 47) {
+		n = (n + 1) / 2;
+		p->lvl_off[l] = total;
+		p->lvl_n[l] = n;
+		total += n;
+		l++;
+	}
+	p->nlvl = l;
+	if (!(p->node = malloc(total * sizeof *p->node)))
+		return NULL;
+	for (int k = 0; k < l; k++)
+		for (size_t i = 0; i < p->lvl_n[k]; i++) {
+			pnode *o = &p->node[p->lvl_off[k] + i];
+			*o = (pnode){NAN, NAN, 0, 0};
+			for (size_t c = 2 * i; c < 2 * i + 2; c++) {
+				if (k == 0 && c < nc)
+					pnode_add(o, (float)cb[c].min, (float)cb[c].max, cb[c].sum,
+						  (uint32_t)cb[c].count);
+				else if (k > 0 && c < p->lvl_n[k - 1]) {
+					const pnode *q = &p->node[p->lvl_off[k - 1] + c];
+					pnode_add(o, q->min, q->max, q->sum, q->count);
+				}
+			}
+		}
+	return p;
+}
+
+/* Merge chunks [lo, hi) through the pyramid (bottom-up segment tree). */
+static void pyramid_merge(const pyramid *p, const mcz_bucket *cb, size_t lo, size_t hi,
+			  mcz_bucket *out)
+{
+	pnode acc = {NAN, NAN, 0, 0};
+	for (int k = -1; lo < hi; k++) {
+		if (lo & 1) {
+			if (k < 0)
+				pnode_add(&acc, (float)cb[lo].min, (float)cb[lo].max, cb[lo].sum,
+					  (uint32_t)cb[lo].count);
+			else
+				pnode_add(&acc, p->node[p->lvl_off[k] + lo].min,
+					  p->node[p->lvl_off[k] + lo].max, p->node[p->lvl_off[k] + lo].sum,
+					  p->node[p->lvl_off[k] + lo].count);
+			lo++;
+		}
+		if (hi & 1) {
+			hi--;
+			if (k < 0)
+				pnode_add(&acc, (float)cb[hi].min, (float)cb[hi].max, cb[hi].sum,
+					  (uint32_t)cb[hi].count);
+			else
+				pnode_add(&acc, p->node[p->lvl_off[k] + hi].min,
+					  p->node[p->lvl_off[k] + hi].max, p->node[p->lvl_off[k] + hi].sum,
+					  p->node[p->lvl_off[k] + hi].count);
+		}
+		lo >>= 1;
+		hi >>= 1;
+	}
+	out->min = acc.min;
+	out->max = acc.max;
+	out->sum = acc.sum;
+	out->count = acc.count;
+}
+
+/* Columns from the pyramid: each takes every chunk its time overlaps. */
+static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, size_t nc,
+			    size_t n, vw_bucket *out)
+{
 	const vw_stream *s = &m->streams[stream];
+	const pyramid *p = pyramid_of(m, stream, cb, nc);
 	int64_t off = m->offsets[s->file_index];
-	size_t from = first_at(cb, nc, m->t0 - off);
+	double colw = (double)(m->t1 - m->t0) / (double)n;
+	size_t lo = search(cb, nc, m->t0 - off, 0), hi = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = m->t0 + (int64_t)((double)i * colw) - off;
 		int64_t b = m->t0 + (int64_t)((double)(i + 1) * colw) - off;
-		mcz_bucket mb;
-		merge_range(cb, nc, &from, a, b, &mb);
+		/* Columns come in time order: both ends only move forward. */
+		while (lo < nc && cb[lo].last < a)
+			lo++;
+		if (hi < lo)
+			hi = lo;
+		while (hi < nc && cb[hi].first < b)
+			hi++;
+		mcz_bucket mb = {NAN, NAN, 0, 0, 0, 0};
+		if (lo < hi) {
+			if (p)
+				pyramid_merge(p, cb, lo, hi, &mb);
+			else
+				merge_range(cb, nc, &lo, a, b, &mb);
+			size_t f = lo, l = hi - 1;
+			while (f < hi && cb[f].count == 0)
+				f++;
+			while (l > f && cb[l].count == 0)
+				l--;
+			mb.first = f < hi ? cb[f].first : 0;
+			mb.last = f < hi ? cb[l].last : 0;
+		}
 		vw_model_bucket_convert(s->desc, &mb, &out[i]);
 	}
+}
+
+static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
+
+int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
+	struct vw_chunk_cache *k = cache(m);
+	last_ent *e = k ? &k->last[stream] : NULL;
+	if (e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) {
+		memcpy(out, e->b, n * sizeof *out);
+		return 0;
+	}
+	if (columns(m, stream, n, out) != 0)
+		return -1;
+	if (e && n > e->cap) {
+		vw_bucket *nb = realloc(e->b, n * sizeof *nb);
+		if (nb) {
+			e->b = nb;
+			e->cap = n;
+		}
+	}
+	if (e && n <= e->cap) {
+		memcpy(e->b, out, n * sizeof *out);
+		e->n = n;
+		e->t0 = m->t0;
+		e->t1 = m->t1;
+	}
 	return 0;
+}
+
+/* How a stream's columns of the window are computed. */
+enum { COL_RAW, COL_SUMMARY, COL_PYRAMID };
+
+static int column_path(const vw_model *m, size_t stream)
+{
+	int64_t span = chunk_span(m, stream), w = m->t1 - m->t0;
+	double chunks = (double)w / (double)(span ? span : 1);
+	int big = chunks * (double)m->nstreams > DECODE_BUDGET;
+	if (span && chunks <= EXACT_CHUNKS && (double)m->nstreams * EXACT_CHUNKS > DECODE_BUDGET)
+		return COL_RAW;
+	/* Even where the index alone answers (columns wider than a chunk), the
+	 * pyramid answers faster: it is built on the first screen (a one-time
+	 * cost) so that every later redraw is quick. */
+	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
+}
+
+static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
+	size_t nc;
+	const mcz_bucket *cb;
+	int path = column_path(m, stream);
+	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
+		return 0;
+	if (path != COL_PYRAMID || !(cb = chunk_sums(m, stream, &nc)))
+		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
+	pyramid_columns(m, stream, cb, nc, n, out);
+	return 0;
+}
+
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
+{
+	struct vw_chunk_cache *k = cache(m);
+	size_t ns = 0, cap = 0, *ss = NULL;
+	if (n == 0 || m->t1 <= m->t0)
+		return;
+	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
+		const vw_row *r = &m->rows[ri];
+		for (size_t j = 0; j < r->nmembers; j++) {
+			size_t st = r->members[j];
+			const last_ent *e = k ? &k->last[st] : NULL;
+			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
+			    column_path(m, st) != COL_SUMMARY)
+				continue;
+			if (ns == cap) {
+				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
+				if (!nss)
+					break;
+				ss = nss;
+			}
+			ss[ns++] = st;
+		}
+	}
+	if (ns)
+		vw_model_streams_buckets(m, ss, ns, m->t0, m->t1, n, NULL, NULL);
+	free(ss);
 }

@@ -93,6 +93,22 @@ void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_
 		out->mean = out->min; /* one sample: its rate (NaN for the first) */
 }
 
+/* Keep stream's buckets of [t0, t1) as its last query. */
+static void cache_keep(cache_ent *e, int64_t t0, int64_t t1, size_t n, const vw_bucket *b)
+{
+	if (grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
+		memcpy(e->b, b, n * sizeof *b);
+		e->n = n;
+		e->t0 = t0;
+		e->t1 = t1;
+	}
+}
+
+static int cache_hit(const cache_ent *e, int64_t t0, int64_t t1, size_t n)
+{
+	return e->b && e->n == n && e->t0 == t0 && e->t1 == t1;
+}
+
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
 			    vw_bucket *out)
 {
@@ -100,7 +116,7 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 		return -1;
 	struct vw_model_cache *c = m->cache;
 	cache_ent *e = &c->e[stream];
-	if (e->b && e->n == n && e->t0 == t0 && e->t1 == t1) {
+	if (cache_hit(e, t0, t1, n)) {
 		memcpy(out, e->b, n * sizeof *out);
 		return 0;
 	}
@@ -113,13 +129,70 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		vw_model_bucket_convert(s->desc, &c->raw[i], &out[i]);
-	if (grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
-		memcpy(e->b, out, n * sizeof *out);
-		e->n = n;
-		e->t0 = t0;
-		e->t1 = t1;
-	}
+	cache_keep(e, t0, t1, n, out);
 	return 0;
+}
+
+/* The streams of one file not in the cache, in one mcz_summary_multi; their
+ * buckets go to the cache.  Streams whose query fails are left out. */
+static void streams_of_file(vw_model *m, const size_t *streams, size_t ns, size_t file,
+			    int64_t t0, int64_t t1, size_t n, uint8_t *done)
+{
+	size_t k = 0;
+	uint32_t *ids = malloc(ns * sizeof *ids);
+	size_t *which = malloc(ns * sizeof *which);
+	mcz_bucket *raw = NULL;
+	vw_bucket *conv = malloc(n * sizeof *conv);
+	for (size_t j = 0; ids && which && j < ns; j++) {
+		const vw_stream *s = &m->streams[streams[j]];
+		if (done[j] || s->file_index != file)
+			continue;
+		done[j] = 2; /* this file's turn */
+		if (!cache_hit(&m->cache->e[streams[j]], t0, t1, n))
+			ids[k] = s->id, which[k++] = streams[j];
+	}
+	int64_t off = m->offsets[file];
+	if (k && conv && (raw = malloc(k * n * sizeof *raw)) &&
+	    mcz_summary_multi(m->streams[which[0]].file, ids, k, t0 - off, t1 - off, n, raw) == 0)
+		for (size_t j = 0; j < k; j++) {
+			for (size_t i = 0; i < n; i++)
+				vw_model_bucket_convert(m->streams[which[j]].desc, &raw[j * n + i],
+							&conv[i]);
+			cache_keep(&m->cache->e[which[j]], t0, t1, n, conv);
+		}
+	free(ids), free(which), free(raw), free(conv);
+}
+
+int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
+			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok)
+{
+	if (n == 0 || t1 <= t0)
+		return -1;
+	uint8_t *done = calloc(ns + 1, 1);
+	if (!done)
+		return -1;
+	for (size_t j = 0; j < ns; j++)
+		if (streams[j] >= m->nstreams)
+			done[j] = 1; /* fails below */
+	for (size_t j = 0; j < ns; j++)
+		if (!done[j])
+			streams_of_file(m, streams, ns, m->streams[streams[j]].file_index, t0, t1, n,
+					done);
+	free(done);
+	/* from the cache now; what missed it (a failed query) tries alone and fails
+	 * as vw_model_stream_buckets fails */
+	int rc = 0;
+	vw_bucket *tmp = out ? NULL : malloc(n * sizeof *tmp);
+	for (size_t j = 0; j < ns; j++) {
+		int r = (out || tmp) && vw_model_stream_buckets(m, streams[j], t0, t1, n,
+								 out ? out + j * n : tmp) == 0;
+		if (ok)
+			ok[j] = (uint8_t)r;
+		if (!r)
+			rc = -1;
+	}
+	free(tmp);
+	return rc;
 }
 
 int64_t vw_model_interval(const vw_model *m, size_t stream)

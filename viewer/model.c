@@ -174,6 +174,19 @@ static void damaged_status(vw_model *m)
 		const mcz_file_info *fi = mcz_info(m->files[f]);
 		if (!fi->recovered)
 			continue;
+		if (!fi->nrows && !mcz_stream_count(m->files[f])) {
+			/* every block may pass its CRC and still hold nothing this
+			 * reader understands (a file of an incompatible dev build):
+			 * "N of N bytes readable" would contradict "damaged" */
+			mcz_check_report rep;
+			if (mcz_check(m->paths[f], &rep) != MCZ_OK || !rep.first_problem[0])
+				snprintf(rep.first_problem, sizeof rep.first_problem, "no streams");
+			snprintf(m->status, sizeof m->status,
+				 "warning: %s holds nothing readable: %s",
+				 base_name(m->paths[f]), rep.first_problem);
+			m->status_warn = 1;
+			return;
+		}
 		snprintf(m->status, sizeof m->status,
 			 "warning: %s is damaged: showing what it holds (%llu rows, %llu of %llu "
 			 "bytes readable)",

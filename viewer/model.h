@@ -134,9 +134,22 @@ void vw_model_toggle_group(vw_model *m, size_t row);
  * all streams) they are exact to chunk resolution (model-chunks.c).
  * vw_model_stream_buckets gives the exact per-bucket statistics. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
+/* Before drawing rows [first, first + count) in n columns: the member
+ * streams whose columns are exact summaries read in one pass over the file
+ * (vw_model_streams_buckets), so that each row's vw_model_row_buckets
+ * then finds them in the cache.  Changes no value. */
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n);
 /* Values of one stream over [t0, t1) split into n buckets (any window). */
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
 			    vw_bucket *out);
+/* The same for ns streams at once (out: ns x n, or NULL to only fill the
+ * per-stream cache, so that the stream's next vw_model_stream_buckets of
+ * this window is a copy): one pass over each file's chunks for all of
+ * them (mcz_summary_multi).  ok[k] (may be NULL) is set to 1 where stream
+ * k has values, 0 where vw_model_stream_buckets would fail; returns 0 when
+ * all have, else -1. */
+int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
+			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok);
 /* The value of a stream at time t (the sample covering t), display units; NaN if none. */
 double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
 /* The same, also giving the covering sample's time (dataset axis) in *ts.

@@ -127,6 +127,25 @@ static int phase_row_values(phase_fine_ctx *f, const vw_row *r, int64_t a, int64
 	return 0;
 }
 
+/* The members of every detector row over [a, b) in n buckets, read in one
+ * pass over the file (mcz_summary_multi); phase_row_values then finds them
+ * in the model's cache instead of decoding each stream's chunks again. */
+static void phase_prefetch(phase_fine_ctx *f, int64_t a, int64_t b, size_t n)
+{
+	size_t k = 0, tot = 0;
+	for (size_t j = 0; j < f->d; j++)
+		tot += f->m->groups[f->rows[j]].nmembers;
+	size_t *ss = malloc((tot + 1) * sizeof *ss);
+	for (size_t j = 0; ss && j < f->d; j++) {
+		const vw_row *r = &f->m->groups[f->rows[j]];
+		for (size_t i = 0; i < r->nmembers; i++)
+			ss[k++] = r->members[i];
+	}
+	if (ss && k)
+		vw_model_streams_buckets(f->m, ss, k, a, b, n, NULL, NULL);
+	free(ss);
+}
+
 /* Rates are compared on a log scale: a phase that doubles a rate is as
  * distinct at 1 MB/s as at 1 GB/s, and a rate that only wavers with the CPU
  * share a shared machine gives the command (0.4 to 0.9 CPUs) weighs less
@@ -177,6 +196,8 @@ static long phase_fetch_model(void *ctx, int64_t lo, int64_t hi, int64_t **pos, 
 	int64_t a = f->origin + k0 * f->dt;
 	for (size_t k = 0; k < n; k++)
 		(*pos)[k] = a + (int64_t)k * f->dt;
+	if (n)
+		phase_prefetch(f, a, a + (int64_t)n * f->dt, n);
 	for (size_t j = 0; j < f->d && n; j++) {
 		if (phase_row_values(f, &f->m->groups[f->rows[j]], a, a + (int64_t)n * f->dt, n,
 				     *val + j * n))
@@ -232,6 +253,7 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		goto out;
 	for (size_t i = 0; i <= nb; i++)
 		edge[i] = f->origin + (int64_t)i * w;
+	phase_prefetch(f, edge[0], edge[nb], nb);
 	for (size_t j = 0; j < f->d; j++) {
 		if (phase_row_values(f, &m->groups[f->rows[j]], edge[0], edge[nb], nb, v + j * nb))
 			goto out;

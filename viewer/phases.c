@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../format/pcp-import.h"
 #include "model.h"
@@ -108,12 +109,17 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 		return;
 	if (pcp_import_claims(m->paths[0]))
 		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
+	/* A file we may not write (a shared or archived recording) is normal:
+	 * detect again on each open and say nothing; only a failed write of a
+	 * writable file is worth a line. */
+	if (access(m->paths[0], W_OK) != 0)
+		return;
 	unsigned char *buf;
 	size_t len;
 	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
 		if (mcz_append_aux(m->paths[0], "phases", buf, len) != MCZ_OK)
-			snprintf(m->status, sizeof m->status, "phases not cached: %s is read-only",
-				 m->paths[0]);
+			snprintf(m->status, sizeof m->status, "phases not cached in %s: %s",
+				 m->paths[0], *mcz_errdetail() ? mcz_errdetail() : "write failed");
 		free(buf);
 	}
 }

@@ -187,6 +187,16 @@ static void report_mark(vw_model *m, size_t i, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", k->text, d);
 }
 
+/* A time that fits its column: "475.000ms" (9 cells) would lose its unit
+ * in a column of 8, so coarser steps are tried until it fits ("475.0ms"). */
+static void report_time(char *buf, size_t len, int64_t ns, int width)
+{
+	static const int64_t steps[] = {0, 100000, 1000000, 100000000, 1000000000};
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
+		if ((int)strlen(vw_fmt_time(buf, len, ns, steps[k])) <= width)
+			return;
+}
+
 void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
 {
 	const vw_phase *p = vw_phases_at(m->phases, i);
@@ -198,8 +208,8 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 		return;
 	switch (col) {
 	case VW_PCOL_CLASS: vw_phase_class_name(p->cls, buf, len); break;
-	case VW_PCOL_START: vw_fmt_time(buf, len, p->t0 - m->t_min, 0); break;
-	case VW_PCOL_DUR: vw_fmt_time(buf, len, p->t1 - p->t0, 0); break;
+	case VW_PCOL_START: report_time(buf, len, p->t0 - m->t_min, t->width[k]); break;
+	case VW_PCOL_DUR: report_time(buf, len, p->t1 - p->t0, t->width[k]); break;
 	case VW_PCOL_READ:
 	case VW_PCOL_WRITE: vw_fmt_si(buf, len, v, "B"); break;
 	case VW_PCOL_BW:
@@ -330,6 +340,14 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	if (t.missing[0])
 		fprintf(f, "# %s\n", t.missing);
+	/* no screen to fit: each column as wide as its widest cell, so a mark
+	 * longer than its column does not push the next one out of line */
+	for (int k = 0; k + 1 < t.ncols; k++)
+		for (size_t i = 0; i < m->phases->n; i++) {
+			vw_report_cell(m, &t, k, i, cell, sizeof cell);
+			int w = (int)strlen(cell);
+			t.width[k] = w > t.width[k] ? w : t.width[k];
+		}
 	for (int k = 0; k < t.ncols; k++)
 		fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k],
 			vw_report_head(&t, k));

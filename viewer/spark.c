@@ -25,7 +25,8 @@ size_t vw_spark_buckets(const vw_canvas *c, int w)
 /* Level of v among total levels over [lo, hi], clamped. */
 static int level(double v, double lo, double hi, int total)
 {
-	double f = hi > lo ? (v - lo) / (hi - lo) : 1.0;
+	/* A flat row: zero at the bottom, any other value at the top. */
+	double f = hi > lo ? (v - lo) / (hi - lo) : v != 0 ? 1.0 : 0.0;
 	int l = (int)floor(f * total);
 	return l < 0 ? 0 : l >= total ? total - 1 : l;
 }

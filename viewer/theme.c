@@ -6,6 +6,7 @@
  * conversions (true colour to the xterm 256 palette and to the 8 basic
  * colours) are the usual nearest-colour searches; ncurses offers none.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,9 +71,10 @@ static int parse_color(const char *tok, vw_color *c)
 		}
 	char *end;
 	if (tok[0] == '#' && strlen(tok) == 7) {
+		for (int i = 1; i < 7; i++) /* strtoul alone would take "-1234f" */
+			if (!isxdigit((unsigned char)tok[i]))
+				return -1;
 		unsigned long v = strtoul(tok + 1, &end, 16);
-		if (*end)
-			return -1;
 		*c = (vw_color){VW_COLOR_RGB, (uint32_t)v};
 		return 0;
 	}

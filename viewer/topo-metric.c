@@ -152,6 +152,14 @@ static int topo_metric_fill(vw_model *m, const size_t *ss, size_t n, size_t nobj
 {
 	for (size_t i = 0; i < nobj; i++)
 		own[i] = NAN, cnt[i] = 0;
+	/* all the streams in one pass over the file; the loop reads the cache */
+	size_t *want = malloc((n + 1) * sizeof *want), nw = 0;
+	for (size_t k = 0; want && k < n; k++)
+		if (!in || in[m->streams[ss[k]].desc->topo])
+			want[nw++] = ss[k];
+	if (want && nw)
+		vw_model_streams_buckets(m, want, nw, t0, t1, 1, NULL, NULL);
+	free(want);
 	for (size_t k = 0; k < n; k++) {
 		vw_bucket b;
 		int32_t o = m->streams[ss[k]].desc->topo;

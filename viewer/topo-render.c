@@ -25,12 +25,19 @@
 static const char topo_ramp[] = "-:=+*oO#%@"; /* ASCII levels 0..9 */
 #define TOPO_NODATA_ASCII '.'
 
+/* The step 0..9 of a level on the colour ramp, clamped before the
+ * conversion to int (a NaN or huge level converted first is undefined). */
+static int topo_render_step(double level)
+{
+	double k = floor(level * 10);
+	return !(k >= 0) ? 0 : k > 9 ? 9 : (int)k;
+}
+
 int topo_render_role(double level)
 {
 	if (isnan(level))
 		return VW_C_DIM;
-	int k = (int)floor(level * 10);
-	return VW_C_SCALE0 + (k < 0 ? 0 : k > 9 ? 9 : k);
+	return VW_C_SCALE0 + topo_render_step(level);
 }
 
 void topo_render_geom(const vw_canvas *c, int w, int h, int nrings, int shape, topo_geom *g)
@@ -271,9 +278,8 @@ void topo_render(vw_canvas *c, int x, int y, int w, int h, const topo_tree *t,
 			double lv = o->level ? o->level[node] : NAN;
 			int role = node == o->selected ? VW_C_SELECT : topo_render_role(lv);
 			if (c->ascii && glyph != ' ') {
-				int k = (int)floor(lv * 10);
 				glyph = isnan(lv) ? TOPO_NODATA_ASCII
-						  : (uint32_t)topo_ramp[k < 0 ? 0 : k > 9 ? 9 : k];
+						  : (uint32_t)topo_ramp[topo_render_step(lv)];
 			}
 			vw_canvas_put(c, x + cx, y + cy, glyph, role,
 				      node == o->selected ? VW_A_BOLD : 0);

@@ -206,6 +206,10 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_report_title(m, title, sizeof title);
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "%s", title);
 	int x = 0, y = 1;
+	if (t.missing[0]) { /* above the header, which stays on top of its rows */
+		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0, t.missing);
+		y++;
+	}
 	for (int k = 0; k < t.ncols; k++) {
 		const char *arrow = t.col[k] == s->sort ? (c->ascii ? "v" : "\u25be") : "";
 		const char *h = vw_report_head(&t, k);
@@ -216,10 +220,6 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 		x += t.width[k] + 1;
 	}
 	y++;
-	if (t.missing[0]) {
-		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0, t.missing);
-		y++;
-	}
 	int rows = c->h - y;
 	int sel = m->phase_sel >= 0 ? phases_line_of(s, m->phase_sel) : -1;
 	if (sel >= 0 && sel < s->top)

@@ -259,8 +259,13 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	}
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
-	if (k && n < (int)sizeof line)
-		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s", k->text);
+	if (k && n < (int)sizeof line) {
+		const char *kind = k->kind == MCZ_MARK_END	? "end "
+				   : k->kind == MCZ_MARK_GAP	? "gap "
+				   : k->kind == MCZ_MARK_BEGIN ? "begin "
+							       : "";
+		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s%s", kind, k->text);
+	}
 	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
 	vw_canvas_text(c, 0, y, c->w, VW_C_STATUS, 0, line);
 }
@@ -282,6 +287,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
 			       m->filter[0] ? "no stream matches the filter" : "no streams");
 	s->sel_drawn = 0;
+	vw_model_rows_prefetch(m, m->row_top, (size_t)(s->nvis > 0 ? s->nvis : 0),
+			       vw_spark_buckets(c, s->plot_w));
 	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
 		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->row_h, w);
 	draw_readout(m, s, c, h - 1);

@@ -235,9 +235,14 @@ static void tv_draw_header(vw_canvas *c, const vw_model *m, const tv_state *s, c
 	if (s->ms.n) {
 		const topo_metric *mt = &s->ms.v[s->metric];
 		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_NORMAL, VW_A_BOLD, "%s", mt->name);
-		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_DIM, 0, " [%s, %s%s] %zu/%zu  ",
-				      mt->unit, tv_agg_name(mt->agg),
-				      mt->estimated ? ", estimated" : "", s->metric + 1, s->ms.n);
+		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_DIM, 0, " [%s, %s%s]", mt->unit,
+				      tv_agg_name(mt->agg), mt->estimated ? ", estimated" : "");
+		/* whole or not at all: "1/17" cut to "1/1" reads as the last metric */
+		char cnt[48];
+		int cl = snprintf(cnt, sizeof cnt, " %zu/%zu", (size_t)s->metric + 1, s->ms.n);
+		if (cl <= c->w - x)
+			x += vw_canvas_text(c, x, 0, c->w - x, VW_C_DIM, 0, cnt);
+		x += vw_canvas_text(c, x, 0, c->w - x, VW_C_DIM, 0, "  ");
 	} else {
 		x += vw_canvas_text(c, x, 0, c->w - x, VW_C_WARN, 0,
 				    "no stream is bound to a topology object: structure only  ");

@@ -27,9 +27,9 @@
 #define LLC_RD_MISS CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS)
 #define LLC_WR_MISS CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_WRITE, PERF_COUNT_HW_CACHE_RESULT_MISS)
 
-#define HWE(n, s, u, c) { n, s, u, PERF_TYPE_HARDWARE, c, 0, 0, 1.0, REC_G_CORE, 1, 0, 0, {0} }
-#define CAE(n, s, c) { n, s, "misses", PERF_TYPE_HW_CACHE, c, 0, 0, 1.0, REC_G_CORE, 1, 0, 0, {0} }
-#define SWE(n, s, u, c, sc) { n, s, u, PERF_TYPE_SOFTWARE, c, 0, 0, sc, REC_G_CORE, 0, 0, 0, {0} }
+#define HWE(n, s, u, c) { n, s, u, PERF_TYPE_HARDWARE, c, 0, 0, 1.0, REC_G_CORE, 1, 0, 0, {0}, 0 }
+#define CAE(n, s, c) { n, s, "misses", PERF_TYPE_HW_CACHE, c, 0, 0, 1.0, REC_G_CORE, 1, 0, 0, {0}, 0 }
+#define SWE(n, s, u, c, sc) { n, s, u, PERF_TYPE_SOFTWARE, c, 0, 0, sc, REC_G_CORE, 0, 0, 0, {0}, 0 }
 
 /* The defaults, recorded in this order when available: two fixed counters
  * (cycles, instructions) and four general ones, so that they fit the
@@ -300,6 +300,7 @@ void src_perf_event_attr(const src_perf_ev *ev, int task, int enable_on_exec, in
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (group)
 		a->read_format |= PERF_FORMAT_GROUP;
+	a->exclude_kernel = a->exclude_hv = (unsigned)(ev->user_only != 0);
 	if (task) {
 		a->inherit = 1;
 		a->disabled = enable_on_exec && leader;

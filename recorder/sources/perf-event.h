@@ -29,6 +29,8 @@ typedef struct src_perf_ev {
 	int uncore;       /* a PMU with a cpumask: system-wide, on those CPUs only */
 	int ncpus;        /* uncore: CPUs of the cpumask */
 	int cpus[16];
+	int user_only;    /* count user space only (exclude_kernel, perf's ":u"):
+			   * what an unprivileged user may at perf_event_paranoid 2 */
 } src_perf_ev;
 
 /* The default events, in the order recorded. */

@@ -133,16 +133,22 @@ static void perf_close_all(struct perf_priv *p)
 		p->ngrp = 0;
 }
 
+static int perf_paranoid(void)
+{
+	int v = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 /* Why an open failed, for the user, and what to do. */
 static void perf_explain(const src_perf_ev *ev, int err, char *why, size_t wl, char *fix, size_t fl)
 {
-	int paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
+	int paranoid = perf_paranoid();
 	if (err == EACCES || err == EPERM) {
 		snprintf(why, wl, "%s: kernel.perf_event_paranoid=%d forbids it", ev->name, paranoid);
 		snprintf(fix, fl, "run 'sysctl kernel.perf_event_paranoid=%d' as root, or use the pcp "
@@ -167,7 +173,7 @@ static void perf_explain(const src_perf_ev *ev, int err, char *why, size_t wl, c
 }
 
 /* Can this event be opened here (on ourselves, or system-wide)? 0 or errno. */
-static int perf_try(const src_perf_ev *ev, int system_wide)
+static int perf_try_once(const src_perf_ev *ev, int system_wide)
 {
 	int fd = (ev->uncore || system_wide) ? perf_open(ev, -1, ev->uncore ? ev->cpus[0] : 0, 0)
 					     : perf_open(ev, 0, -1, 0);
@@ -175,6 +181,37 @@ static int perf_try(const src_perf_ev *ev, int system_wide)
 		return errno;
 	close(fd);
 	return 0;
+}
+
+static const char *perf_user_note(void)
+{
+	return "user space only (kernel.perf_event_paranoid forbids kernel counts)";
+}
+
+/* Events counted on the kernel's side: nothing left of them in user space. */
+static int perf_kernel_side(const src_perf_ev *ev)
+{
+	return ev->type == PERF_TYPE_SOFTWARE && (ev->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						  ev->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+/* Can this event be opened here?  0 or errno.  Refused to an unprivileged
+ * user (perf_event_paranoid 2), a counter of the command falls back to user
+ * space only, as perf stat does (":u"), and ev->user_only says so. */
+static int perf_try(src_perf_ev *ev, int system_wide)
+{
+	int e = perf_try_once(ev, system_wide);
+	if ((e == EACCES || e == EPERM) && !ev->user_only && !ev->uncore && !system_wide &&
+	    !perf_kernel_side(ev)) {
+		ev->user_only = 1;
+		int e2 = perf_try_once(ev, system_wide);
+		if (e2 == 0)
+			return 0;
+		ev->user_only = 0;
+		if (e2 != EACCES && e2 != EPERM)
+			return e2; /* the real reason (e.g. no such counter here) */
+	}
+	return e;
 }
 
 /* Append a sentence to the source's note (why) or fix, cut to fit. */
@@ -271,16 +308,29 @@ static int perf_want_defaults(rec_source *s, struct perf_priv *p, const rec_ctx 
 	int n;
 	const src_perf_ev *def = src_perf_event_defaults(&n);
 	int hw_missing = 0, first_err = 0;
+	int user_only = 0, kernel_side = 0;
 	for (int i = 0; i < n; i++) {
-		if (!(def[i].group & c->groups))
+		src_perf_ev ev = def[i];
+		if (!(ev.group & c->groups))
 			continue;
-		int e = perf_try(&def[i], c->system_wide);
+		int e = perf_try(&ev, c->system_wide);
 		if (e) {
-			if (def[i].hw)
+			if (ev.hw)
 				hw_missing++, first_err = first_err ? first_err : e;
+			else if ((e == EACCES || e == EPERM) && perf_kernel_side(&ev))
+				kernel_side++;
 			continue;
 		}
-		perf_add_want(p, &def[i], 0, def[i].scale, "", MCZ_SF_PERCPU);
+		user_only |= ev.user_only;
+		perf_add_want(p, &ev, 0, ev.scale, ev.user_only ? perf_user_note() : "",
+			      MCZ_SF_PERCPU);
+	}
+	if (user_only || kernel_side) {
+		perf_note(s->why, sizeof s->why, "counting user space only (kernel.perf_event_paranoid="
+			  "%d)%s", perf_paranoid(), kernel_side ? "; context switches and CPU "
+			  "migrations, counted in the kernel, not recorded" : "");
+		perf_note(s->fix, sizeof s->fix, "'sysctl kernel.perf_event_paranoid=1' (as root) "
+			  "counts the kernel side too");
 	}
 	if (hw_missing) {
 		char why[256], fix[256];
@@ -316,7 +366,9 @@ static int perf_want_named(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 			perf_explain(&ev, rc, why, sizeof why, fix, sizeof fix);
 			return rec_unavailable(s, why, fix);
 		}
-		perf_add_want(p, &ev, 0, ev.scale, ev.uncore ? "system-wide" : "", ev.uncore ? 0 : MCZ_SF_PERCPU);
+		perf_add_want(p, &ev, 0, ev.scale,
+			      ev.uncore ? "system-wide" : ev.user_only ? perf_user_note() : "",
+			      ev.uncore ? 0 : MCZ_SF_PERCPU);
 	}
 	return 0;
 }
@@ -369,7 +421,7 @@ static int src_perf_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 			int n = perf_cpus(p, w, cpus);
 			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 			char native[128], inst[32];
-			snprintf(native, sizeof native, "perf:%s", w->ev.name);
+			snprintf(native, sizeof native, "perf:%s%s", w->ev.name, w->ev.user_only ? ":u" : "");
 			w->fd_first = at;
 			w->nfd = n;
 			d.source = "perf";

@@ -7,8 +7,11 @@ set -u
 B=${MCZ_BIN:-build}
 N=2000
 [ "${BENCH_QUICK:-}" = 1 ] && N=500
-echo "cost of one tick per source (this process as the command; $N ticks)"
+echo "cost of one tick per source (this process as the command; $N ticks back to back: warm caches)"
 "$B/bench/rec-tick" "$N"
+echo
+echo "the same, 10 ms apart as at -i 10ms (cold caches and TLB at each tick: what a run pays)"
+REC_TICK_SLEEP_US=10000 "$B/bench/rec-tick" $((N / 10))
 # Many perf streams: 60 software-event instances per CPU.
 ev=$(for i in $(seq 15); do printf 'perf:task-clock,perf:page-faults,perf:context-switches,perf:cpu-migrations,'; done)
 echo

@@ -48,7 +48,8 @@ log mandatory on 100 msec {
 }
 CFG
 	echo "recording OS metrics with pmlogger for $secs s at 100 ms..."
-	pmlogger -h localhost -c "$A/pmlogger.conf" -T "${secs}sec" "$A/os" >"$A/pmlogger.out" 2>&1 ||
+	pmlogger -h localhost -l "$A/pmlogger.log" -c "$A/pmlogger.conf" -T "${secs}sec" "$A/os" \
+		>"$A/pmlogger.out" 2>&1 ||
 		{ echo "bench-storage: pmlogger failed: $(tail -2 "$A/pmlogger.out")"; exit 1; }
 fi
 conv="mcz import"

@@ -51,7 +51,7 @@ done
 med() { printf '%s\n' "${res[@]}" | awk -v c="$1" '{ print $c }' | sort -g |
 	awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 open=$(med 1) first=$(med 2) steps=$(med 3) p50=$(med 4) p99=$(med 5) max=$(med 6) rss=$(med 7)
-p95=$(med 8)
+p95=$(med 8) walkw=$(med 9) walkc=$(med 10)
 
 # Reference: pmdumplog over the largest uncompressed testsuite archive.
 ref="(pmdumplog or the PCP testsuite archives not installed)"
@@ -74,6 +74,8 @@ printf '| %-34s | %9s ms | %8s | %-4s |\n' "redraw p50 ($steps steps)" "$p50" ""
 printf '| %-34s | %9s ms | %8s | %-4s |\n' "redraw p95" "$p95" "" ""
 printf '| %-34s | %9s ms | %8s | %-4s |\n' "redraw p99" "$p99" "16 ms" "$(ok "$p99" 16)"
 printf '| %-34s | %9s ms | %8s | %-4s |\n' "redraw max" "$max" "" ""
+printf '| %-34s | %9s ms | %8s | %-4s |\n' "all redraws, wall" "$walkw" "" ""
+printf '| %-34s | %9s ms | %8s | %-4s |\n' "all redraws, CPU (process clock)" "$walkc" "" ""
 printf '| %-34s | %9s MB | %8s | %-4s |\n' "peak memory (RSS)" "$rss" "200 MB" "$(ok "$rss" 200)"
 echo "reference: $ref"
 echo "load average while measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"

@@ -3,7 +3,11 @@
  * it: sources set up as for `mcrec -g all` on this process, then read()
  * timed one source at a time.  Printed as a table by bench-rec-tick.sh.
  *
- *   rec-tick [TICKS [mcrec options...]]   (default 2000 ticks, -g all) */
+ *   rec-tick [TICKS [mcrec options...]]   (default 2000 ticks, -g all)
+ *
+ * REC_TICK_SLEEP_US=10000 sleeps that long between reads, as the recorder
+ * does: caches and TLB are cold again at every tick, which is what a real
+ * run pays (back to back, the default, is the warm best case). */
 #include "../../recorder/rec.h"
 
 #include <stdlib.h>
@@ -19,6 +23,8 @@ static int cmp_i64(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int ticks = argc > 1 ? atoi(argv[1]) : 2000;
+	const char *gap = getenv("REC_TICK_SLEEP_US");
+	int sleep_us = gap ? atoi(gap) : 0;
 	rec_options o;
 	char *av[64] = {"rec-tick", "-q"};
 	int ac = 2;
@@ -55,7 +61,9 @@ int main(int argc, char **argv)
 			int64_t a = rec_clock_now();
 			s->ops->read(s, v + s->first, pr + s->first);
 			dt[k] = rec_clock_now() - a;
-			if (k % 100 == 99)
+			if (sleep_us > 0)
+				usleep((useconds_t)sleep_us);
+			else if (k % 100 == 99)
 				usleep(1000); /* let the kernel move on between bursts */
 		}
 		qsort(dt, (size_t)ticks, sizeof *dt, cmp_i64);

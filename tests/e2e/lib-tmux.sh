@@ -99,14 +99,20 @@ tmux_wait_for() {
 	tmux_fail "waited ${2:-5}s for '$1'"
 }
 
-# tmux_settle: wait until the screen stops changing (after keys).
+# tmux_settle: wait until the screen stops changing (after keys or a
+# resize): unchanged over 0.3 s, at most 6 s.  On a loaded machine a
+# program may take a while to start redrawing.
 tmux_settle() {
-	local a b i
+	local a b i same=0
 	a=$(tmux_screen)
-	for ((i = 0; i < 40; i++)); do
+	for ((i = 0; i < 60 && same < 3; i++)); do
 		sleep 0.1
 		b=$(tmux_screen)
-		[ "$a" = "$b" ] && return 0
+		if [ "$a" = "$b" ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
 		a=$b
 	done
 }

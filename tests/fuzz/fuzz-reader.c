@@ -53,14 +53,54 @@ static void fuzz_walk(mcz_reader *r)
 	}
 }
 
+/* mcz_summary_multi over the first streams (reversed, one repeated) must
+ * give what mcz_summary gives stream by stream. */
+static void fuzz_multi(mcz_reader *r, int64_t t0, int64_t t1, size_t n)
+{
+	enum { MAXS = 65, MAXN = 64 };
+	static mcz_bucket multi[MAXS * MAXN];
+	uint32_t ids[MAXS];
+	size_t ns = mcz_stream_count(r), k = 0;
+	if (ns > MAXS - 1)
+		ns = MAXS - 1;
+	for (size_t s = ns; s-- > 0;)
+		ids[k++] = (uint32_t)s;
+	if (ns)
+		ids[k++] = 0;
+	if (t1 <= t0 || n > MAXN || mcz_summary_multi(r, ids, k, t0, t1, n, multi) != 0)
+		return;
+	for (size_t j = 0; j < k; j++) {
+		mcz_bucket one[MAXN];
+		if (mcz_summary(r, ids[j], t0, t1, n, one) == 0 &&
+		    memcmp(one, multi + j * n, n * sizeof *one) != 0)
+			__builtin_trap(); /* the two must agree bit for bit */
+		fuzz_sink += multi[j * n].count;
+	}
+}
+
+static void fuzz_summaries(mcz_reader *r)
+{
+	const mcz_file_info *fi = mcz_info(r);
+	int64_t t0 = fi->t_first, t1 = fi->t_last + (fi->t_last < INT64_MAX);
+	fuzz_multi(r, t0, t1, 16);
+	uint64_t span = (uint64_t)t1 - (uint64_t)t0;
+	int64_t z0 = (int64_t)((uint64_t)t0 + span / 2);
+	int64_t z1 = (int64_t)((uint64_t)z0 + span / 100 + 1);
+	if (z1 > z0)
+		fuzz_multi(r, z0, z1, 64);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mcz_reader *r;
 	if (mcz_open_mem(&r, data, size, 0) == MCZ_OK) {
 		fuzz_walk(r);
+		fuzz_summaries(r);
 		mcz_close(r);
 	}
 	if (mcz_open_mem(&r, data, size, MCZ_OPEN_VERIFY) == MCZ_OK) {
+		mcz_cache_limit(r, 4096);
+		fuzz_summaries(r);
 		fuzz_walk(r);
 		mcz_close(r);
 	}

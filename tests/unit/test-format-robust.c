@@ -121,6 +121,62 @@ static void rb_rows_ok(mcz_reader *r, size_t n)
 	mcz_series_free(&s);
 }
 
+/* mcz_append_aux appends after the old trailer: a reader opened before the
+ * append still reads every row (its mapping never changes under it), the
+ * new aux block is found after reopening, and recovery by scanning (the
+ * last index and trailer cut off) steps over the superseded trailer and
+ * returns every row. */
+static void test_append_aux_keeps_bytes(void **state)
+{
+	size_t len;
+	uint8_t *orig = rb_file(&len);
+	mcz_reader *before;
+	assert_int_equal(mcz_open(&before, rb_path, 0), MCZ_OK);
+	assert_int_equal(mcz_append_aux(rb_path, "phases", "one", 3), MCZ_OK);
+	assert_int_equal(mcz_append_aux(rb_path, "phases", "two!", 4), MCZ_OK);
+	rb_rows_ok(before, NROWS); /* opened before both appends */
+	mcz_close(before);
+
+	size_t len2;
+	FILE *f = fopen(rb_path, "rb");
+	assert_non_null(f);
+	uint8_t *buf = malloc(1 << 20);
+	len2 = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	assert_true(len2 > len);
+	assert_memory_equal(buf, orig, len); /* no byte of the old file changed */
+
+	mcz_reader *r;
+	const void *data;
+	size_t n;
+	assert_int_equal(mcz_open(&r, rb_path, 0), MCZ_OK);
+	assert_false(mcz_info(r)->recovered);
+	assert_int_equal(mcz_aux(r, "phases", &data, &n), MCZ_OK);
+	assert_int_equal(n, 4);
+	assert_memory_equal(data, "two!", 4);
+	rb_rows_ok(r, NROWS);
+	mcz_close(r);
+
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(rb_path, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 0);
+	assert_true(rep.index_ok);
+	assert_string_equal(rep.first_problem, "");
+
+	/* cut the newest trailer: recovery scans over both superseded ones */
+	rb_put(rb_path2, buf, len2 - 24);
+	assert_int_equal(mcz_open(&r, rb_path2, 0), MCZ_OK);
+	assert_true(mcz_info(r)->recovered);
+	assert_int_equal(mcz_aux(r, "phases", &data, &n), MCZ_OK);
+	assert_memory_equal(data, "two!", 4);
+	rb_rows_ok(r, NROWS);
+	mcz_close(r);
+	unlink(rb_path);
+	unlink(rb_path2);
+	free(buf);
+	free(orig);
+}
+
 static void test_truncate_every_offset(void **state)
 {
 	size_t len;
@@ -300,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_unknown_blocks),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_append_aux_keeps_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

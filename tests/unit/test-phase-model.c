@@ -222,7 +222,27 @@ static void test_report_and_view(void **st)
 	assert_non_null(strstr(scr, "5 phases, 3 classes"));
 	assert_non_null(strstr(scr, "start\xe2\x96\xbe"));
 	assert_non_null(strstr(scr, "memory-bound: 20.0 GB/s read"));
+	/* the note on missing streams sits above the header, not between it and its rows */
+	assert_true(strstr(scr, "(no gpu.power") < strstr(scr, "class   start"));
 	free(scr);
+	/* a sub-second time keeps its unit in its column of 8 cells: "625.0ms",
+	 * not "625.000ms" cut to "625.000m" */
+	int64_t t1 = m->phases->v[1].t1;
+	m->phases->v[1].t1 = m->phases->v[1].t0 + 625000000;
+	vw_report_table tb;
+	vw_report_layout(m, NULL, NULL, 120, &tb);
+	int seen = 0;
+	for (int k = 0; k < tb.ncols; k++) {
+		char cell[64];
+		if (tb.col[k] != VW_PCOL_DUR)
+			continue;
+		vw_report_cell(m, &tb, k, 1, cell, sizeof cell);
+		assert_string_equal(cell, "625.0ms");
+		assert_true((int)strlen(cell) <= tb.width[k]);
+		seen = 1;
+	}
+	assert_true(seen);
+	m->phases->v[1].t1 = t1;
 	vw_input in = {.act = VW_ACT_SORT};
 	view_phases.key(m, state, &in); /* start -> duration */
 	in.act = VW_ACT_DOWN;

@@ -134,6 +134,12 @@ static void test_attr(void **state)
 	src_perf_event_attr(&ev, 0, 0, 1, 0, &a);
 	assert_false(a.inherit || a.disabled || a.enable_on_exec);
 	assert_int_equal(a.read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+	assert_false(a.exclude_kernel || a.exclude_hv);
+	/* An unprivileged user's fallback: user space only, like perf's :u. */
+	ev.user_only = 1;
+	src_perf_event_attr(&ev, 1, 1, 1, 0, &a);
+	assert_true(a.exclude_kernel && a.exclude_hv);
+	assert_false(a.exclude_user);
 }
 
 int main(void)

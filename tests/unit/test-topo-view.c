@@ -311,6 +311,14 @@ static void test_view_draw_and_keys(void **st)
 	fx_open(&f, path_cpu, 120, 40);
 	fx_draw(&f);
 	expect(&f, "Topology  core.instructions [ins/s, sum] 1/5  over whole run  span: leaves");
+	fx_close(&f);
+	/* narrow: the metric's number whole or not at all ("1/17" cut to "1/1" lies) */
+	fx_open(&f, path_cpu, 42, 20);
+	fx_draw(&f);
+	expect(&f, "Topology  core.instructions [ins/s, sum]  \n");
+	fx_close(&f);
+	fx_open(&f, path_cpu, 120, 40);
+	fx_draw(&f);
 	expect(&f, "Machine (32 GiB)");
 	expect(&f, "2 children");
 	expect(&f, "Package#1");

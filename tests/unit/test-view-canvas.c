@@ -48,6 +48,9 @@ static void fmt_si(void **st)
 	assert_string_equal(vw_fmt_si(b, sizeof b, 12.3e9, "B/s"), "12.3 GB/s");
 	assert_string_equal(vw_fmt_si(b, sizeof b, 0.95, "W"), "950 mW");
 	assert_string_equal(vw_fmt_si(b, sizeof b, 999.96, "W"), "1.00 kW");
+	/* rounding to the next decade keeps three digits: "100 sw/s", not "100.0" */
+	assert_string_equal(vw_fmt_si(b, sizeof b, 99.96, "sw/s"), "100 sw/s");
+	assert_string_equal(vw_fmt_si(b, sizeof b, 9.996, "W"), "10.0 W");
 	assert_string_equal(vw_fmt_si(b, sizeof b, 1500, ""), "1.50 k");
 	assert_string_equal(vw_fmt_si(b, sizeof b, 42, ""), "42.0");
 	assert_string_equal(vw_fmt_si(b, sizeof b, -2.5e6, "B/s"), "-2.50 MB/s");

@@ -24,7 +24,8 @@ static void parse_values(void **st)
 	assert_int_equal(t.ignored, 0);
 	assert_string_equal(t.name, "default");
 	const char txt[] = "  # a comment\nname = mine\nseries0 = #ff0000 on 17 bold # red\n"
-			   "cursor = reverse\nwhat = 3\nwarn = #12345 bold\nrange=blue on default\n";
+			   "cursor = reverse\nwhat = 3\nwarn = #12345 bold\nrange=blue on default\n"
+			   "mark = #-12345\n";
 	vw_style warn = t.role[VW_C_WARN];
 	vw_theme_parse(&t, txt, sizeof txt - 1);
 	assert_string_equal(t.name, "mine");
@@ -36,8 +37,11 @@ static void parse_values(void **st)
 	assert_int_equal(t.role[VW_C_CURSOR].attr, VW_A_REVERSE);
 	assert_int_equal(t.role[VW_C_CURSOR].fg.kind, VW_COLOR_DEFAULT);
 	assert_int_equal(t.role[VW_C_RANGE].fg.v, 4);
-	/* unknown key and a bad colour: ignored, the old value kept */
-	assert_int_equal(t.ignored, 2);
+	/* unknown key and bad colours (short; signed, which strtoul would take):
+	 * ignored, the old value kept */
+	assert_int_equal(t.ignored, 3);
+	assert_int_equal(t.role[VW_C_MARK].fg.kind, VW_COLOR_RGB);
+	assert_int_equal(t.role[VW_C_MARK].fg.v, 0xff87d7);
 	assert_true(style_eq(&t.role[VW_C_WARN], &warn));
 }
 

@@ -1,7 +1,8 @@
 /* view-fixture.h: a small recording with known values for the viewer's unit
  * tests (test-model.c, test-view-timeline.c), written with libmcz.
  *
- * 1000 rows every 10 ms (t = 0 .. 9.99 s), chunks of 100 rows (1 s):
+ * 1000 rows every 10 ms (t = 0 .. 9.99 s), chunks of 100 rows (1 s; or
+ * chunk_rows with fx_write_chunks):
  *   0 mem.read_bytes  counter, B: 1 GB/s, 4 GB/s from 3 s to 6 s, plus a
  *                     sawtooth of 10 MB/s x (row % 7)
  *   1 gpu.power       gauge F64, W: 100 + 50 sin(row / 20), 300 from 6 s
@@ -37,12 +38,13 @@ static inline double fx_cycles_rate(long r, int cpu)
 	return (1.0 + cpu) * 1e9 * (r >= 600 ? 0.25 : 1.0);
 }
 
-static inline int fx_write(const char *path, int64_t wall_epoch, const char *rank)
+static inline int fx_write_chunks(const char *path, int64_t wall_epoch, const char *rank,
+				  uint32_t chunk_rows)
 {
 	mcz_writer *w;
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
 	o.wall_epoch_ns = wall_epoch;
-	o.chunk_rows = 100;
+	o.chunk_rows = chunk_rows;
 	int rc = mcz_writer_open(&w, path, &o);
 	if (rc)
 		return rc;
@@ -88,6 +90,11 @@ static inline int fx_write(const char *path, int64_t wall_epoch, const char *ran
 	mcz_writer_mark(w, 850 * FX_DT, MCZ_MARK_POINT, 0, "note");
 	int rc2 = mcz_writer_close(w);
 	return rc ? rc : rc2;
+}
+
+static inline int fx_write(const char *path, int64_t wall_epoch, const char *rank)
+{
+	return fx_write_chunks(path, wall_epoch, rank, 100);
 }
 
 #endif
