@@ -499,19 +499,32 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 	} else {
 		memset(present, 1, n);
 	}
-	/* x holds the values, and for counters the scratch of v holds deltas */
-	if (mcz_codec_scratch(cx, 3 * m))
+	/* Every row present: values and deltas are decoded in place, else into
+	 * scratch (x values, dl deltas, pt the present rows' times) and spread
+	 * over the rows after. */
+	int counter = d->kind == MCZ_COUNTER, direct = m == n;
+	if (mcz_codec_scratch(cx, direct ? m : 3 * m))
 		return MCZ_E_NOMEM;
-	uint64_t *x = cx->x, *dl = cx->x + m;
-	int64_t *pt = (int64_t *)(cx->x + 2 * m), fdt = 0;
-	for (size_t i = 0, j = 0; i < n; i++)
-		if (present[i])
-			pt[j++] = t[i];
+	uint64_t *x = direct ? &v[0].u : cx->x;
+	uint64_t *dl = direct ? (delta ? delta : cx->x) : cx->x + m;
+	const int64_t *pt = t;
+	int64_t fdt = 0;
+	if (!direct) {
+		int64_t *g = (int64_t *)(cx->x + 2 * m);
+		for (size_t i = 0, j = 0; i < n; i++)
+			if (present[i])
+				g[j++] = t[i];
+		pt = g;
+	}
 	if (codec_values(cx, d, &c, codec, m, pt, x, dl, &fdt) || c.err || mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	if (first_dt)
 		*first_dt = fdt;
-	int counter = d->kind == MCZ_COUNTER;
+	if (direct) {
+		if (delta && !counter)
+			memset(delta, 0, n * sizeof *delta);
+		return 0;
+	}
 	for (size_t i = 0, j = 0; i < n; i++) {
 		if (!present[i]) {
 			v[i].u = 0;

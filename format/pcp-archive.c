@@ -18,9 +18,11 @@
  * archive: everything before it is kept and `status` holds the error, so
  * the importer can warn.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mcz.h"
 #include "pcp-int.h"
@@ -38,6 +40,13 @@ static int open_one(pcp_archive *a, const char *name, char *err, size_t errlen)
 	if (!(a->name = strdup(name)))
 		return MCZ_E_NOMEM;
 	int c = pmNewContext(PM_CONTEXT_ARCHIVE, name);
+	struct stat st;
+	if (c == -ENOENT && stat(name, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* libpcp's "No such file or directory" about a file that is there:
+		 * it looked for the archive's NAME.meta */
+		snprintf(err, errlen, "%s: not a PCP archive (no %s.meta beside it)", name, name);
+		return MCZ_E_IO;
+	}
 	if (c < 0) {
 		snprintf(err, errlen, "%s: not a readable PCP archive: %s", name,
 			 pmErrStr_r(c, eb, sizeof eb));

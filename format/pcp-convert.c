@@ -67,7 +67,7 @@ typedef struct imp {
 	size_t ntopo;
 	char skipped[SKIPPED_LIST];
 	int64_t t_lo, t_hi;
-	struct timespec last_progress; /* the first line comes 250 ms after the start */
+	struct timespec last_progress; /* at most one line per 250 ms (the first at once) */
 	const char *label;             /* the source's last name, for progress lines */
 } imp;
 
@@ -466,7 +466,6 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		im->multihost |= strcmp(im->a[i].host, im->a[0].host) != 0;
 	}
 	im->t_lo = im->row_t = im->epoch;
-	clock_gettime(CLOCK_MONOTONIC, &im->last_progress);
 	const char *slash = strrchr(label, '/');
 	im->label = slash && slash[1] ? slash + 1 : label;
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;

@@ -342,7 +342,7 @@ static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_co
 	const mcz_stream_desc *d = &r->streams[s];
 	int counter = d->kind == MCZ_COUNTER, type = d->type;
 	int64_t prev = INT64_MIN;
-	mcz_bucket *b = NULL;
+	mcz_bucket *b = NULL, acc; /* acc: bucket *b while its samples come */
 	uint64_t end = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!c->present[i])
@@ -351,27 +351,32 @@ static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_co
 		if (t >= t0 && t < t1) {
 			uint64_t at = (uint64_t)t - (uint64_t)t0;
 			if (!b || at >= end) {
+				if (b)
+					*b = acc;
 				size_t k = query_bucket(t, t0, t1, n);
 				b = &o[k];
+				acc = *b;
 				end = query_bucket_end(k, t0, t1, n);
 			}
 			double x;
 			if (counter) {
 				int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
 				x = dt > 0 ? (double)c->delta[i] * 1e9 / (double)dt : NAN;
-				mcz_bucket_add(b, x, t);
-				b->sum += (double)c->delta[i];
+				mcz_bucket_add(&acc, x, t);
+				acc.sum += (double)c->delta[i];
 			} else {
 				x = type == MCZ_U64   ? (double)c->v[i].u
 				    : type == MCZ_I64 ? (double)c->v[i].i
 						      : c->v[i].f;
-				mcz_bucket_add(b, x, t);
+				mcz_bucket_add(&acc, x, t);
 				if (!isnan(x))
-					b->sum += x;
+					acc.sum += x;
 			}
 		}
 		prev = t;
 	}
+	if (b)
+		*b = acc;
 }
 
 int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t t0, int64_t t1,

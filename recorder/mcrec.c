@@ -173,7 +173,7 @@ static int mcrec_open_file(mcz_writer **w, const char *path, const rec_options *
 {
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = wall0;
-	wo.chunk_ns = 1000000000LL; /* SIGKILL loses at most about a second */
+	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses at most about this much */
 	int rc = mcz_writer_open(w, path, &wo);
 	if (rc != MCZ_OK)
 		return rc;
@@ -186,7 +186,9 @@ static int mcrec_open_file(mcz_writer **w, const char *path, const rec_options *
 			if ((rc = mcz_writer_add_stream(*w, &ss->st[i].d[k], &id)) != MCZ_OK)
 				return rc;
 		}
-	return MCZ_OK;
+	/* Metadata, topology and streams on disk now: a recorder killed before
+	 * its first chunk still leaves a file that says what it was recording. */
+	return mcz_writer_flush(*w);
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -364,7 +366,7 @@ int mcrec_run(const rec_options *o)
 		return mcrec_fail(&r, 2);
 	}
 	size_t cap = (size_t)(4000000000LL / o->interval_ns) + 64;
-	if (rec_spool_new(&r.sp, r.w, r.ss.nstreams, cap, r.t0, 1000000000LL)) {
+	if (rec_spool_new(&r.sp, r.w, r.ss.nstreams, cap, r.t0, o->chunk_ns)) {
 		fprintf(stderr, "mcrec: out of memory\n");
 		return mcrec_fail(&r, 1);
 	}

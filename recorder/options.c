@@ -28,6 +28,9 @@ void rec_options_usage(FILE *f)
 		"  -g, --groups LIST     core, mem, net, os, gpu, power, all (default: all that are\n"
 		"                        available and cheap)\n"
 		"  -a, --all-cpus        count the whole machine, not only the command\n"
+		"      --chunk TIME      write a chunk to the file at least every TIME (default\n"
+		"                        5s): a recorder killed with SIGKILL loses at most that;\n"
+		"                        longer chunks compress better\n"
 		"  -r, --realtime[=PRIO] sample from a SCHED_FIFO thread (default priority 1), as\n"
 		"                        perf record -r: steadier ticks on a busy machine\n"
 		"      --pcp-host HOST   pmcd to ask for pcp: events (default local)\n"
@@ -83,11 +86,13 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"list", no_argument, 0, 'l'},         {"pcp-host", required_argument, 0, 'P'},
 		{"realtime", optional_argument, 0, 'r'},
 		{"papi-multiplex", no_argument, 0, 'M'},
+		{"chunk", required_argument, 0, 'C'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
 	memset(o, 0, sizeof *o);
 	o->interval_ns = 100000000LL;
+	o->chunk_ns = REC_CHUNK_NS_DEFAULT;
 	o->groups = REC_G_ALL;
 	opterr = 0;
 	optind = 1;
@@ -126,6 +131,14 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
 		case 'M': o->papi_multiplex = 1; break;
+		case 'C': {
+			char why[200];
+			if (rec_clock_parse_interval(optarg, &o->chunk_ns, why, sizeof why)) {
+				snprintf(err, errlen, "--chunk: %s", why);
+				return 2;
+			}
+			break;
+		}
 		case 'h': rec_options_usage(stdout); return 1;
 		case 'V': printf("mcrec (mcz) %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
 		case ':':

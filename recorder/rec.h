@@ -118,8 +118,13 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
 
 /* ---- options.c ----------------------------------------------------------- */
 
+/* Default --chunk: what SIGKILL may lose, against bytes per value (longer
+ * chunks compress better; see tests/bench/bench-storage.sh). */
+#define REC_CHUNK_NS_DEFAULT 5000000000LL
+
 typedef struct rec_options {
 	int64_t interval_ns;     /* -i, default 100 ms */
+	int64_t chunk_ns;        /* --chunk: longest time between chunk writes */
 	const char *output;      /* -o pattern, NULL = default name */
 	char **events;           /* -e items split at commas (owned) */
 	size_t nevents;

@@ -8,8 +8,8 @@
  * come from several places, so they use a small mutex-protected queue.
  *
  * The writer thread wakes every 50 ms, appends what arrived, and flushes a
- * chunk once a second of rows is pending, so a SIGKILL of mcrec loses at most
- * about a second.  The first write error (a full disk) is kept, the thread
+ * chunk once --chunk (default 5 s) of rows is pending, so a SIGKILL of mcrec
+ * loses at most about that much.  The first write error (a full disk) is kept, the thread
  * stops writing and discards what follows, and the sampler learns of it
  * through rec_spool_failed().
  */

@@ -140,7 +140,8 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	size_t nssh = 0;
 	vw_open_opts oo = {NULL, sshopt, 0};
 	setlocale(LC_ALL, "");
-	while ((c = getopt_long(argc, argv, "hVq", lo, NULL)) != -1) {
+	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
+	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {
 		switch (c) {
 		case O_SNAPSHOT: {
 			char x;
@@ -183,7 +184,17 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		case 'q': oo.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
-		default: usage(stderr); return 2;
+		case ':':
+			fprintf(stderr, "mcview: option '%s' needs a value (see --help)\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			if (optopt)
+				fprintf(stderr, "mcview: unknown option '-%c' (see --help)\n", optopt);
+			else
+				fprintf(stderr, "mcview: unknown option '%s' (see --help)\n",
+					argv[optind - 1]);
+			return 2;
 		}
 	}
 	if (optind >= argc) {

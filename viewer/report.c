@@ -246,7 +246,7 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 	if (ph->source == VW_PHASES_MARKS)
 		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %g%s)", ph->n,
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s)", ph->n,
 			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
 			 ph->from_cache ? ", cached" : "");
 }

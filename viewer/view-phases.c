@@ -287,7 +287,7 @@ static const char *const phases_help[] = {
 	"Enter    zoom the timeline to the phase",
 	"s        sort by the next column",
 	"m        add a column: the mean of a stream (cycles)",
-	"[ ]      fewer / more phases (penalty x1.5 / /1.5)",
+	"[ ]      more / fewer phases (penalty /1.5 / x1.5)",
 	NULL,
 };
 

@@ -54,5 +54,5 @@ for desc in "pack:2 numa:2 core:8 pu:2" "pack:4 numa:2 l3:2 core:8 pu:2" "pack:8
 done
 echo "(ms, medians; new_range_cpu: CPU time of that redraw (process CPU clock); first: init + first draw; same range: after a key moving the selection (the"
 echo " panel reads its other metrics for the new subtree); new range: after"
-echo " the window moved, every colouring stream's value read again: libmcz decodes the two chunks"
-echo " at the window's edges of each stream, ~90 us per stream on the test VM)"
+echo " the window moved, every colouring stream's value read again in one mcz_summary_multi: libmcz"
+echo " decodes the two chunks at the window's edges, their timestamps once, each stream's column once)"

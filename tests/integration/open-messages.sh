@@ -10,7 +10,9 @@
 #  - mcz dump --from 5 --to 2 printed an empty table with exit 0 (mcview
 #    --window refuses the same range); mcz on a directory said "is a
 #    directory: a directory, not a recording" (now "is a directory, not a
-#    recording").
+#    recording");
+#  - mcview --bogus printed getopt's line and the whole usage;
+#  - mcz import of a plain file said "No such file or directory".
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}
@@ -67,6 +69,24 @@ grep -qx "mcz dump: --from 5 is not before --to 2" "$T/e" || fail "dump range: $
 "$B"/mcz check "$T" 2>"$T/e"
 [ $? = 1 ] || fail "check DIR: exit not 1"
 grep -qx "mcz check: $T: is a directory, not a recording" "$T/e" || fail "check DIR: $(cat "$T/e")"
+
+# mcz import of a file that is no PCP archive: not "No such file or directory"
+echo hello >"$T/text.mcz"
+"$B"/mcz import "$T/text.mcz" -o "$T/x.mcz" 2>"$T/e"
+rc=$?
+[ $rc = 1 ] || fail "import text: exit $rc"
+[ "$(cat "$T/e")" = "mcz import: $T/text.mcz: not a PCP archive (no $T/text.mcz.meta beside it)" ] ||
+	fail "import text: $(cat "$T/e")"
+
+# mcview: a bad option is one line, as mcrec says it (was getopt's line
+# with the full program path, then the whole usage)
+"$B"/mcview --bogus "$T/run.mcz" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc = 2 ] || fail "mcview --bogus: exit $rc"
+[ "$(cat "$T/e")" = "mcview: unknown option '--bogus' (see --help)" ] || fail "mcview --bogus: $(cat "$T/e")"
+"$B"/mcview "$T/run.mcz" --snapshot >"$T/o" 2>"$T/e"
+[ "$(cat "$T/e")" = "mcview: option '--snapshot' needs a value (see --help)" ] ||
+	fail "mcview --snapshot without value: $(cat "$T/e")"
 
 [ $bad -eq 0 ] && echo "open messages: ok"
 exit $bad

@@ -65,6 +65,14 @@ done
 "$B/mcz" import -q "$BAD/ok-truncbin" -o "$T/x.mcz" 2>"$T/err"
 grep -q "warning: .*ok-truncbin: read stopped after 20" "$T/err" || fail "no truncation warning: $(cat "$T/err")"
 
+# on a terminal a progress line names the archive (script(1) gives a pty)
+if command -v script >/dev/null; then
+	script -qc "$B/mcz import $A/20180127.08.40 -o $T/p.mcz" /dev/null >"$T/tty.txt" 2>&1
+	grep -q "importing 20180127.08.40: .*records" "$T/tty.txt" || fail "no progress line on a tty"
+	"$B/mcz" import "$A/20180127.08.40" -o "$T/p.mcz" 2>"$T/notty.txt" >/dev/null
+	[ ! -s "$T/notty.txt" ] || fail "progress line without a tty: $(cat "$T/notty.txt")"
+fi
+
 # the same archive by base, volume, .meta, .index and compressed names
 "$B/mcz" dump "$T/x.mcz" >/dev/null || fail "dump"
 ref() { "$B/mcz" import -q "$1" -o "$T/r.mcz" && "$B/mcz" dump --json "$T/r.mcz"; }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # rec-kill9.sh: SIGKILL of mcrec mid-run leaves a file that opens with all
-# chunks but the last (chunks are flushed every second of data).
+# chunks but the last (--chunk 1s: a chunk every second of data); killed
+# before its first chunk (default --chunk 5s), the file still holds the
+# metadata and stream descriptors.
 set -u
 . "$(dirname "$0")/rec-common.inc"
-"$MCREC" -q -i 10ms -o "$T/k.mcz" -- "$WORK" --hold 6 &
+"$MCREC" -q -i 10ms --chunk 1s -o "$T/k.mcz" -- "$WORK" --hold 6 &
 m=$!
 sleep 3
 c=$(pgrep -P $m)
@@ -22,4 +24,18 @@ if [ -x "$B/mcz" ]; then
 	"$B/mcz" check "$T/k.mcz"
 	echo "(mcz check exit $?)"
 fi
-ok "killed recording opens: $rows rows up to $tl ns"
+
+# killed inside the first (default 5 s) chunk: no rows, but what was recorded
+"$MCREC" -q -i 10ms -o "$T/k0.mcz" -- "$WORK" --hold 4 &
+m=$!
+sleep 1
+c=$(pgrep -P $m)
+kill -9 $m
+wait $m 2>/dev/null
+[ -n "$c" ] && kill "$c" 2>/dev/null
+"$RR" "$T/k0.mcz" info >"$T/info0" || fail "the recording killed in its first chunk does not open"
+streams0=$(awk '$1 == "streams" { print $2 }' "$T/info0")
+rows0=$(awk '$1 == "rows" { print $2 }' "$T/info0")
+[ "${rows0:-x}" = 0 ] || fail "killed after 1 s with 5 s chunks: expected 0 rows, got $rows0"
+[ "${streams0:-0}" -gt 0 ] || fail "killed in the first chunk: no stream descriptors in the file"
+ok "killed recording opens: $rows rows up to $tl ns; killed in its first chunk: $streams0 streams described"

@@ -252,8 +252,58 @@ static void test_report_and_view(void **st)
 	assert_true(view_phases.key(m, state, &in) & VW_R_REDRAW);
 	assert_true(m->t0 <= m->phases->v[2].t0 && m->t1 >= m->phases->v[2].t1);
 	assert_int_equal(m->view, 0); /* back to the timeline */
+	/* '[' asks for more phases (a lower penalty), as its help line says */
+	const char *hl = NULL;
+	for (const char *const *h = view_phases.help; *h; h++)
+		if (!strncmp(*h, "[ ]", 3))
+			hl = *h;
+	assert_non_null(hl);
+	assert_non_null(strstr(hl, "more / fewer"));
+	vw_input br = {.key = '['};
+	view_phases.key(m, state, &br);
+	assert_true(m->phases->params.penalty < 1);
 	view_phases.free(state);
 	vw_canvas_free(c);
+	vw_model_free(m);
+}
+
+/* A phase told apart by a group of rows (two CPUs' clocks) is described
+ * with the group's value as the timeline reads it out: the mean of its
+ * members, 3.00 GHz then 1.00 GHz, not their sum. */
+static void test_desc_group_mean(void **st)
+{
+	(void)st;
+	char path[96], err[256];
+	snprintf(path, sizeof path, "%s/clock.mcz", dir);
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	mcz_writer_meta(w, "interval_ns", "10000000");
+	const char *inst[3] = {"", "cpu0", "cpu1"};
+	uint32_t id;
+	for (int i = 0; i < 3; i++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		d.name = i ? "hinv.cpu.clock" : "core.task_clock";
+		d.instance = inst[i];
+		d.unit = i ? "Hz" : "s";
+		d.kind = i ? MCZ_GAUGE : MCZ_COUNTER;
+		d.type = i ? MCZ_F64 : MCZ_U64;
+		d.scale = i ? 1.0 : 1e-9; /* task clock in ns */
+		assert_int_equal(mcz_writer_add_stream(w, &d, &id), MCZ_OK);
+	}
+	uint64_t busy = 0;
+	for (int k = 0; k < 300; k++) {
+		int hi = k < 150;
+		busy += 5000000; /* half a CPU throughout: only the clocks change */
+		mcz_value v[3] = {{.u = busy}, {.f = hi ? 3e9 : 1e9}, {.f = hi ? 3e9 : 1e9}};
+		uint8_t pres[3] = {1, 1, 1};
+		assert_int_equal(mcz_writer_append(w, DT * (k + 1), v, pres), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	vw_model *m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(m->phases), 2);
+	assert_non_null(strstr(m->phases->v[0].desc, "high hinv.cpu.clock (2): 3.00 GHz"));
+	assert_non_null(strstr(m->phases->v[1].desc, "low hinv.cpu.clock (2): 1.00 GHz"));
 	vw_model_free(m);
 }
 
@@ -340,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_truth),
 		cmocka_unit_test(test_report_and_view),
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_desc_group_mean),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
