@@ -163,6 +163,10 @@ build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/topo-tree.c viewer/topo-layo
 build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
+# Targets that compile another module's .c file in (#include) rebuild with it.
+build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
+build/fuzz/fuzz-phasecache: viewer/phase-cache.c
+build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)
