@@ -79,8 +79,10 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
 	mcz_buf_uv(f, raw->len);
 	size_t z = 0;
-	/* small columns are cheap to compress hard, and gain the most from it */
-	int level = raw->len < 1024 && cx->level < 19 ? 19 : cx->level;
+	/* Small columns gain from a harder level, but not from the hardest:
+	 * importing PCP archive 20201109 (20 615 streams) took 7.1 s at 19 and
+	 * 2.2 s at 9, for a file 1.4 % larger (and equal sizes at 3 to 9). */
+	int level = raw->len < 1024 && cx->level < 9 ? 9 : cx->level;
 	if (raw->len >= 16 && (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
 				      level);
