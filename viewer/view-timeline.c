@@ -430,6 +430,7 @@ static const char *const tl_help[] = {
 	"0                whole run",
 	"Up/Down j/k      select a row; Ctrl-U/Ctrl-D a page",
 	"Esc              drop the selection",
+	"n p              next/previous phase (every view)",
 	NULL,
 };
 
