@@ -386,6 +386,10 @@ int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t 
 	 * program that records).  GPU names come from the GPU's own OS device
 	 * (NVML, CUDA, RSMI) when hwloc has it, else from the vendor id. */
 	hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+	/* The "gl" component opens X displays :0 to :9 to name GPUs (10 ms
+	 * here, and over `ssh -X` it would talk to the user's own X server);
+	 * the GPU objects come from sysfs and NVML without it. */
+	hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	if (synthetic && topo_is_xml(synthetic)) {
 		if (access(synthetic, R_OK) != 0) {
 			topo_seterr(err, errlen, "hwloc XML %s: %s", synthetic, strerror(errno));
