@@ -5,13 +5,21 @@
 # metadata and stream descriptors.
 set -u
 . "$(dirname "$0")/rec-common.inc"
-"$MCREC" -q -i 10ms --chunk 1s -o "$T/k.mcz" -- "$WORK" --hold 6 &
-m=$!
-sleep 3
-c=$(pgrep -P $m)
-kill -9 $m
-wait $m 2>/dev/null
-[ -n "$c" ] && kill "$c" 2>/dev/null
+# record_killed FILE SECONDS MCREC-OPTIONS...: SIGKILL mcrec after SECONDS,
+# then end the command it left behind.
+record_killed() {
+	local out=$1 after=$2
+	shift 2
+	"$MCREC" -q -i 10ms "$@" -o "$out" -- "$WORK" --hold 6 &
+	local m=$!
+	sleep "$after"
+	local c
+	c=$(pgrep -P $m)
+	kill -9 $m
+	wait $m 2>/dev/null
+	[ -n "$c" ] && kill "$c" 2>/dev/null
+}
+record_killed "$T/k.mcz" 3 --chunk 1s
 "$RR" "$T/k.mcz" info >"$T/info" || fail "the killed recording does not open"
 cat "$T/info"
 grep -q '^recovered 1' "$T/info" || fail "expected a recovered file (no index)"
@@ -26,13 +34,7 @@ if [ -x "$B/mcz" ]; then
 fi
 
 # killed inside the first (default 5 s) chunk: no rows, but what was recorded
-"$MCREC" -q -i 10ms -o "$T/k0.mcz" -- "$WORK" --hold 4 &
-m=$!
-sleep 1
-c=$(pgrep -P $m)
-kill -9 $m
-wait $m 2>/dev/null
-[ -n "$c" ] && kill "$c" 2>/dev/null
+record_killed "$T/k0.mcz" 1
 "$RR" "$T/k0.mcz" info >"$T/info0" || fail "the recording killed in its first chunk does not open"
 streams0=$(awk '$1 == "streams" { print $2 }' "$T/info0")
 rows0=$(awk '$1 == "rows" { print $2 }' "$T/info0")

@@ -25,6 +25,7 @@
 #include "../../viewer/draw.h"
 #include "../../viewer/keys.h"
 #include "view-fixture.h"
+#include "golden.h"
 
 static char dir[64], path[96];
 
@@ -43,40 +44,6 @@ static int teardown(void **st)
 	unlink(path);
 	rmdir(dir);
 	return 0;
-}
-
-static char *slurp(const char *p)
-{
-	FILE *f = fopen(p, "rb");
-	if (!f)
-		return NULL;
-	static char buf[1 << 18];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
-static void golden(const char *name, const vw_canvas *c)
-{
-	char p[128];
-	snprintf(p, sizeof p, "tests/unit/golden/%s.txt", name);
-	char *txt = vw_canvas_to_text(c);
-	assert_non_null(txt);
-	const char *up = getenv("UPDATE_GOLDEN");
-	if (up && *up && strcmp(up, "0") != 0) {
-		FILE *f = fopen(p, "wb");
-		assert_non_null(f);
-		fputs(txt, f);
-		fclose(f);
-	}
-	char *want = slurp(p);
-	if (!want || strcmp(want, txt) != 0) {
-		fprintf(stderr, "%s differs from %s; got:\n%s\n", name, p, txt);
-		free(txt);
-		fail_msg("golden %s (UPDATE_GOLDEN=1 rewrites it)", p);
-	}
-	free(txt);
 }
 
 typedef struct fx {
