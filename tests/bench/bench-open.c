@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../../format/mcz.h"
+#include "bench-clock.h"
 
 static double bench_clock(clockid_t id)
 {
@@ -33,15 +34,9 @@ static double bench_cpu(void)
 	return bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-static int bench_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double bench_median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, bench_cmp);
+	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -17,27 +17,7 @@
 
 #include "../../viewer/app.h"
 #include "../../viewer/keys.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of this process (ms): the machine may be shared and loaded. */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "bench-clock.h"
 
 /* The walk: key names as in the help ("Wheel@X" is a wheel-up at column X). */
 static const char *const walk[] = {
@@ -61,19 +41,19 @@ int main(int argc, char **argv)
 	const char *p[1] = {argv[1]};
 	char err[256];
 	vw_model *m;
-	double t0 = now_ms();
+	double t0 = bench_wall_ms();
 	if (vw_model_open(&m, p, 1, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "bench-view: %s\n", err);
 		return 1;
 	}
-	double t_open = now_ms() - t0;
+	double t_open = bench_wall_ms() - t0;
 	vw_app a;
 	vw_canvas *c = vw_canvas_new(w, h);
 	if (vw_app_init(&a, m, 0) != 0 || !c)
 		return 1;
-	t0 = now_ms();
+	t0 = bench_wall_ms();
 	vw_frame_draw(&a, c);
-	double t_first = now_ms() - t0;
+	double t_first = bench_wall_ms() - t0;
 	size_t n = sizeof walk / sizeof walk[0];
 	double *dt = calloc(n, sizeof *dt), cpu = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -85,16 +65,16 @@ int main(int argc, char **argv)
 		} else {
 			vw_app_key(&a, vw_keys_parse(walk[i]));
 		}
-		t0 = now_ms();
-		double c0 = cpu_ms();
+		t0 = bench_wall_ms();
+		double c0 = bench_cpu_ms();
 		vw_frame_draw(&a, c);
-		dt[i] = now_ms() - t0;
-		cpu += cpu_ms() - c0;
+		dt[i] = bench_wall_ms() - t0;
+		cpu += bench_cpu_ms() - c0;
 		if (getenv("BENCH_VERBOSE"))
 			fprintf(stderr, "%-12s %9.2f ms  window %.3f s\n", walk[i], dt[i],
 				(double)(m->t1 - m->t0) / 1e9);
 	}
-	qsort(dt, n, sizeof *dt, cmp);
+	qsort(dt, n, sizeof *dt, bench_cmp_double);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	double wall = 0;

@@ -27,31 +27,11 @@
 #include "../../viewer/topo-draw.h"
 #include "../../viewer/topo.h"
 #include "../../viewer/view.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of this process (ms): the machine may be shared and loaded. */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "bench-clock.h"
 
 static double median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp);
+	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -123,18 +103,18 @@ static int bench_chart(int argc, char **argv)
 	vw_canvas *c = vw_canvas_new(200, 60);
 	topo_layout L;
 	for (int r = 0; r < reps; r++) {
-		double t0 = now_ms();
+		double t0 = bench_wall_ms();
 		topo_layout_build(&L, &t, 0, t.leafw);
-		double t1 = now_ms();
+		double t1 = bench_wall_ms();
 		/* the view's chart box at 200 x 60: left of a 44-column panel */
 		topo_render_opts o = {TOPO_SUNBURST, level, 0, 1};
 		vw_canvas_clear(c);
 		topo_render(c, 0, 1, 155, 57, &t, &L, &o);
-		double t2 = now_ms();
+		double t2 = bench_wall_ms();
 		o.shape = TOPO_ICICLE;
 		vw_canvas_clear(c);
 		topo_render(c, 0, 1, 155, 57, &t, &L, &o);
-		double t3 = now_ms();
+		double t3 = bench_wall_ms();
 		topo_layout_free(&L);
 		tl[r] = t1 - t0, ts[r] = t2 - t1, ti[r] = t3 - t2;
 	}
@@ -185,18 +165,18 @@ static int bench_view(int argc, char **argv)
 			fprintf(stderr, "topo-draw: %s\n", err);
 			return 1;
 		}
-		double t0 = now_ms();
+		double t0 = bench_wall_ms();
 		view_topology.init(m, &st);
 		view_topology.draw(m, st, c);
-		double t1 = now_ms();
+		double t1 = bench_wall_ms();
 		vw_input in = {.act = VW_ACT_DOWN};
 		view_topology.key(m, st, &in);
 		view_topology.draw(m, st, c);
-		double t2 = now_ms(), c2 = cpu_ms();
+		double t2 = bench_wall_ms(), c2 = bench_cpu_ms();
 		vw_model_zoom(m, 0.5, (m->t0 + m->t1) / 2 + r * 1000000LL);
 		view_topology.draw(m, st, c);
-		double t3 = now_ms();
-		moved_cpu[r] = cpu_ms() - c2;
+		double t3 = bench_wall_ms();
+		moved_cpu[r] = bench_cpu_ms() - c2;
 		first[r] = t1 - t0, same[r] = t2 - t1, moved[r] = t3 - t2;
 		view_topology.free(st);
 		vw_model_free(m);
