@@ -42,9 +42,13 @@ typedef struct rec_spool rec_spool;
 
 /* Rows of nvals values; capacity rows in the ring.  The spool owns the
  * writer thread, which calls mcz_writer_append/mark/flush on w (no other
- * thread touches w until rec_spool_stop returns). */
+ * thread touches w until rec_spool_stop returns).  w may be NULL here and
+ * attached later: rows and marks wait in the ring until the writer starts. */
 int rec_spool_new(rec_spool **sp, mcz_writer *w, size_t nvals, size_t capacity,
 		  int64_t t0_mono, int64_t flush_ns);
+void rec_spool_attach(rec_spool *sp, mcz_writer *w);
+/* Start the writer thread (w attached).  It sleeps until a chunk is due
+ * (flush_ns), the ring or the mark queue is half full, or the stop. */
 int rec_spool_start(rec_spool *sp);
 /* Sampling side: a row to fill (values, present bytes), or NULL when the
  * ring is full (the row is counted as dropped). */
@@ -62,6 +66,8 @@ int rec_spool_stop(rec_spool *sp);
 int rec_spool_failed(const rec_spool *sp, int *err_no);
 /* Counters for the status line. */
 void rec_spool_stats(const rec_spool *sp, uint64_t *rows, uint64_t *dropped, uint64_t *bytes);
+/* CPU time of the writer thread, ns (known once rec_spool_stop returned). */
+int64_t rec_spool_writer_cpu(const rec_spool *sp);
 void rec_spool_free(rec_spool *sp);
 
 /* ---- launch.c ------------------------------------------------------------ */

@@ -7,11 +7,19 @@
  * the row is dropped and counted, never waited for.  Marks are rare and
  * come from several places, so they use a small mutex-protected queue.
  *
- * The writer thread wakes every 50 ms, appends what arrived, and flushes a
- * chunk once --chunk (default 5 s) of rows is pending, so a SIGKILL of mcrec
- * loses at most about that much.  The first write error (a full disk) is kept, the thread
- * stops writing and discards what follows, and the sampler learns of it
- * through rec_spool_failed().
+ * The writer thread sleeps on a condition variable until a chunk is due
+ * (--chunk, default 5 s: a SIGKILL of mcrec loses at most about that much),
+ * the ring is half full, the mark queue is half full, or the recording
+ * stops; then it appends what arrived and, when due, flushes a chunk.  So it
+ * wakes a few times per chunk instead of every few tens of ms, and a stop
+ * is answered at once (the sampler signals only at those crossings: one
+ * futex call per half ring, nothing per tick).  The first write error (a
+ * full disk) is kept, the thread stops writing and discards what follows,
+ * and the sampler learns of it through rec_spool_failed().
+ *
+ * The writer (mcz_writer) may be attached after the first rows: mcrec
+ * takes its baseline row and lets the command exec before it opens the
+ * file (rec_spool_attach).
  */
 #include "rec.h"
 
@@ -22,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { SPOOL_MARKS = 1024, SPOOL_MARK_TEXT = 256, SPOOL_POLL_MS = 50 };
+enum { SPOOL_MARKS = 1024, SPOOL_MARK_TEXT = 256 };
 
 struct spool_mark {
 	int64_t t;
@@ -48,6 +56,10 @@ struct rec_spool {
 	pthread_t thread;
 	int running;
 	atomic_int stop;
+	pthread_mutex_t wlock;           /* the writer's sleep: wcond, kick */
+	pthread_cond_t wcond;
+	int kick;
+	atomic_llong writer_cpu_ns;
 	atomic_int failed, failed_errno;
 	atomic_uint_fast64_t rows, dropped, bytes;
 };
@@ -72,12 +84,44 @@ int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
 	sp->t0 = t0_mono;
 	sp->flush_ns = flush_ns;
 	pthread_mutex_init(&sp->mlock, NULL);
+	pthread_mutex_init(&sp->wlock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* rec_clock_now's clock */
+	pthread_cond_init(&sp->wcond, &ca);
+	pthread_condattr_destroy(&ca);
 	if (!sp->slots || !sp->marks) {
 		rec_spool_free(sp);
 		return -1;
 	}
 	*out = sp;
 	return 0;
+}
+
+void rec_spool_attach(rec_spool *sp, mcz_writer *w)
+{
+	sp->w = w;
+}
+
+/* Wake the writer now (any thread). */
+static void spool_kick(rec_spool *sp)
+{
+	pthread_mutex_lock(&sp->wlock);
+	sp->kick = 1;
+	pthread_cond_signal(&sp->wcond);
+	pthread_mutex_unlock(&sp->wlock);
+}
+
+/* The writer: sleep until the deadline or a kick. */
+static void spool_wait(rec_spool *sp, int64_t deadline)
+{
+	struct timespec ts = {deadline / 1000000000LL, deadline % 1000000000LL};
+	pthread_mutex_lock(&sp->wlock);
+	while (!sp->kick && !atomic_load(&sp->stop))
+		if (pthread_cond_timedwait(&sp->wcond, &sp->wlock, &ts) != 0)
+			break; /* ETIMEDOUT */
+	sp->kick = 0;
+	pthread_mutex_unlock(&sp->wlock);
 }
 
 int rec_spool_row(rec_spool *sp, mcz_value **v, uint8_t **present)
@@ -104,6 +148,11 @@ void rec_spool_commit(rec_spool *sp, int64_t t)
 	*spool_t(sp, head) = t;
 	sp->pending = 0;
 	atomic_store_explicit(&sp->head, head + 1, memory_order_release);
+	/* Half full: the writer drains before rows are dropped.  Exactly at
+	 * the crossing, so one wake-up per half ring. */
+	size_t tail = atomic_load_explicit(&sp->tail, memory_order_acquire);
+	if (head + 1 - tail == sp->cap / 2)
+		spool_kick(sp);
 }
 
 int rec_spool_mark(rec_spool *sp, int64_t t_mono, mcz_mark_kind kind, uint32_t src,
@@ -122,7 +171,10 @@ int rec_spool_mark(rec_spool *sp, int64_t t_mono, mcz_mark_kind kind, uint32_t s
 		m->src = src;
 		snprintf(m->text, sizeof m->text, "%s", text ? text : "");
 	}
+	int half = sp->mcount == SPOOL_MARKS / 2;
 	pthread_mutex_unlock(&sp->mlock);
+	if (half)
+		spool_kick(sp);
 	return rc;
 }
 
@@ -182,27 +234,31 @@ static size_t spool_drain_rows(rec_spool *sp)
 static void *spool_main(void *arg)
 {
 	rec_spool *sp = arg;
-	int64_t last_flush = rec_clock_now();
+	int64_t due = rec_clock_now() + sp->flush_ns;
 	size_t unflushed = 0;
 	for (;;) {
 		int stopping = atomic_load(&sp->stop);
 		spool_drain_marks(sp);
 		unflushed += spool_drain_rows(sp);
 		int64_t now = rec_clock_now();
-		if (unflushed && now - last_flush >= sp->flush_ns && !atomic_load(&sp->failed)) {
-			int rc = mcz_writer_flush(sp->w);
-			if (rc != MCZ_OK)
-				spool_fail(sp, rc);
+		if (now >= due) {
+			if (unflushed && !atomic_load(&sp->failed)) {
+				int rc = mcz_writer_flush(sp->w);
+				if (rc != MCZ_OK)
+					spool_fail(sp, rc);
+			}
 			unflushed = 0;
-			last_flush = now;
+			due = now + sp->flush_ns;
 		}
 		if (!atomic_load(&sp->failed))
 			atomic_store(&sp->bytes, mcz_writer_bytes(sp->w));
 		if (stopping)
 			break;
-		struct timespec ts = {0, SPOOL_POLL_MS * 1000000L};
-		nanosleep(&ts, NULL);
+		spool_wait(sp, due);
 	}
+	struct timespec cpu;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+		atomic_store(&sp->writer_cpu_ns, (long long)cpu.tv_sec * 1000000000LL + cpu.tv_nsec);
 	return NULL;
 }
 
@@ -218,12 +274,15 @@ int rec_spool_stop(rec_spool *sp)
 {
 	if (sp->running) {
 		atomic_store(&sp->stop, 1);
+		spool_kick(sp);
 		pthread_join(sp->thread, NULL);
 		sp->running = 0;
 	}
 	/* Anything published after the thread's last pass. */
-	spool_drain_marks(sp);
-	spool_drain_rows(sp);
+	if (sp->w) {
+		spool_drain_marks(sp);
+		spool_drain_rows(sp);
+	}
 	return atomic_load(&sp->failed);
 }
 
@@ -244,6 +303,11 @@ void rec_spool_stats(const rec_spool *sp, uint64_t *rows, uint64_t *dropped, uin
 		*bytes = atomic_load(&sp->bytes);
 }
 
+int64_t rec_spool_writer_cpu(const rec_spool *sp)
+{
+	return atomic_load(&sp->writer_cpu_ns);
+}
+
 void rec_spool_free(rec_spool *sp)
 {
 	if (!sp)
@@ -251,6 +315,8 @@ void rec_spool_free(rec_spool *sp)
 	if (sp->running)
 		rec_spool_stop(sp);
 	pthread_mutex_destroy(&sp->mlock);
+	pthread_mutex_destroy(&sp->wlock);
+	pthread_cond_destroy(&sp->wcond);
 	free(sp->slots);
 	free(sp->marks);
 	free(sp);

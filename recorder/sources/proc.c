@@ -8,15 +8,25 @@
  * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
  *
  * The sampling thread only preads files it keeps open (/proc/stat,
- * /proc/meminfo) and copies the tree's figures.  Finding the tree needs a
- * scan of every /proc/PID/stat (the kernel may lack
- * /proc/PID/task/TID/children), which costs milliseconds on a busy node, so
- * a helper thread does the tree work every max(interval, 100 ms) — rescanning
- * the tree after 1 s, backing off to 8 s while it stays the same — and
- * publishes the sums under a mutex.  The I/O of a child that exits moves
- * into its parent's counts when it is reaped (the kernel does that), so the
+ * /proc/meminfo) and copies the tree's figures; a helper thread does the
+ * tree work every max(interval, 100 ms) and publishes the sums under a
+ * mutex.  It follows the tree down from the root through
+ * /proc/PID/task/TID/children (every thread's children: a fork from any
+ * thread is seen) and reads each tracked process's statm and io through
+ * kept descriptors (pread; the first 128 processes, the rest by open/read/
+ * close).  Only a kernel without the children files (CONFIG_PROC_CHILDREN
+ * off) needs a scan of every /proc/PID/stat, which costs milliseconds on a
+ * busy node: there the tree is rescanned after 1 s, backing off to 8 s
+ * while it stays the same.
+ *
+ * The trade-off: a process that lives less than one helper period (or, on
+ * the fallback, between two scans) is never seen, so its memory is not in
+ * app.rss nor in app.procs.  Its I/O is not lost: when a child is reaped
+ * the kernel adds its I/O counts to its parent's (wait_task_zombie), so the
  * root's /proc/PID/io holds every finished descendant's; the published
- * counters never go back.
+ * counters never go back.  The children file may miss a process being
+ * created at the moment it is read (proc(5)); the next period finds it.
+ * The helper sleeps on a condition variable, so stopping is immediate.
  */
 #include "../source.h"
 
@@ -24,19 +34,18 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { PROC_MAX_TREE = 4096, PROC_NIO = 4 };
+enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 128 };
 
 struct proc_tracked {
 	pid_t pid;
+	int fd[2];             /* kept /proc/PID/statm and io, or -1 */
 	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
-	int seen;
 };
 
 struct proc_priv {
@@ -49,11 +58,12 @@ struct proc_priv {
 	pid_t root;
 	int64_t period_ns;
 	struct proc_tracked *tr;
-	int ntr;
+	int ntr, nkept;
 	pthread_t thread;
 	int running;
-	atomic_int stop;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;          /* the published sums, stopping */
+	pthread_cond_t wake;           /* the helper's sleep */
+	int stopping;
 	uint64_t pub_rss, pub_io[PROC_NIO], pub_procs; /* published under lock */
 	int pub_ok;
 };
@@ -78,6 +88,11 @@ static int src_proc_probe(rec_source *s, const rec_ctx *c)
 	p->prev_total = calloc((size_t)c->ncpus + 1, sizeof *p->prev_total);
 	p->tr = calloc(PROC_MAX_TREE, sizeof *p->tr);
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->wake, &ca);
+	pthread_condattr_destroy(&ca);
 	s->priv = p;
 	if (!p->buf || !p->prev_busy || !p->prev_total || !p->tr)
 		return rec_unavailable(s, "out of memory", "");
@@ -172,7 +187,21 @@ static int proc_find(struct proc_priv *p, pid_t pid)
 	return -1;
 }
 
-/* Rescan /proc: add every descendant of root not tracked yet. */
+static void proc_track(struct proc_priv *p, pid_t pid)
+{
+	if (pid > 0 && p->ntr < PROC_MAX_TREE && proc_find(p, pid) < 0)
+		p->tr[p->ntr++] = (struct proc_tracked){.pid = pid, .fd = {-1, -1}};
+}
+
+static void proc_untrack(struct proc_priv *p, int i)
+{
+	for (int k = 0; k < 2; k++)
+		if (p->tr[i].fd[k] >= 0)
+			close(p->tr[i].fd[k]), p->nkept--;
+	p->tr[i] = p->tr[--p->ntr];
+}
+
+/* Full scan of /proc: add every descendant of root not tracked yet. */
 static void proc_rescan(struct proc_priv *p)
 {
 	static pid_t pids[65536], ppids[65536];
@@ -191,39 +220,88 @@ static void proc_rescan(struct proc_priv *p)
 	}
 	closedir(d);
 	/* Grow the set from the root until nothing changes. */
-	if (proc_find(p, p->root) < 0 && p->ntr < PROC_MAX_TREE)
-		p->tr[p->ntr++] = (struct proc_tracked){.pid = p->root};
+	proc_track(p, p->root);
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (int i = 0; i < n; i++)
 			if (proc_find(p, pids[i]) < 0 && proc_find(p, ppids[i]) >= 0 &&
 			    p->ntr < PROC_MAX_TREE) {
-				p->tr[p->ntr++] = (struct proc_tracked){.pid = pids[i]};
+				proc_track(p, pids[i]);
 				changed = 1;
 			}
 	}
+}
+
+/* Follow the tree down from the root through the children files of every
+ * thread of every tracked process (new entries are walked in turn). */
+static void proc_walk_children(struct proc_priv *p)
+{
+	char path[96], buf[4096];
+	proc_track(p, p->root);
+	for (int i = 0; i < p->ntr; i++) {
+		snprintf(path, sizeof path, "/proc/%d/task", (int)p->tr[i].pid);
+		DIR *d = opendir(path);
+		if (!d)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			snprintf(path, sizeof path, "/proc/%d/task/%.20s/children", (int)p->tr[i].pid,
+				 e->d_name);
+			if (proc_slurp(path, buf, sizeof buf) <= 0)
+				continue;
+			for (char *at = buf, *end; *at; at = end) {
+				long c = strtol(at, &end, 10);
+				if (end == at)
+					break;
+				proc_track(p, (pid_t)c);
+			}
+		}
+		closedir(d);
+	}
+}
+
+/* /proc/PID/statm (k = 0) or io (k = 1) of a tracked process into buf:
+ * through a kept descriptor (one pread) for the first PROC_KEEP_FDS
+ * processes, by open/read/close for the rest. */
+static int proc_read_file(struct proc_priv *p, struct proc_tracked *t, int k, char *buf,
+			  size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, k ? "io" : "statm");
+	if (t->fd[k] < 0 && p->nkept < PROC_KEEP_FDS) {
+		t->fd[k] = open(path, O_RDONLY | O_CLOEXEC);
+		p->nkept += t->fd[k] >= 0;
+	}
+	if (t->fd[k] < 0)
+		return proc_slurp(path, buf, len);
+	ssize_t n = pread(t->fd[k], buf, len - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
 }
 
 static void proc_measure(struct proc_priv *p)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t rss = 0, io[PROC_NIO] = {0}, procs = 0;
-	char path[64], buf[1024];
+	char buf[1024];
 	for (int i = 0; i < p->ntr; i++) {
 		struct proc_tracked *t = &p->tr[i];
 		unsigned long size, res;
-		snprintf(path, sizeof path, "/proc/%d/statm", (int)t->pid);
-		if (proc_slurp(path, buf, sizeof buf) < 0 || sscanf(buf, "%lu %lu", &size, &res) != 2) {
+		if (proc_read_file(p, t, 0, buf, sizeof buf) <= 0 ||
+		    sscanf(buf, "%lu %lu", &size, &res) != 2) {
 			/* Gone.  Its I/O is not lost: when a process is reaped the
 			 * kernel adds its I/O counts to its parent's (wait_task_zombie),
 			 * which /proc/PID/io includes. */
-			p->tr[i--] = p->tr[--p->ntr];
+			proc_untrack(p, i--);
 			continue;
 		}
 		rss += (uint64_t)res * (uint64_t)page;
 		procs++;
-		snprintf(path, sizeof path, "/proc/%d/io", (int)t->pid);
-		if (proc_slurp(path, buf, sizeof buf) > 0) {
+		if (proc_read_file(p, t, 1, buf, sizeof buf) > 0) {
 			static const char *const keys[PROC_NIO] = {"read_bytes:", "write_bytes:",
 								   "rchar:", "wchar:"};
 			for (int k = 0; k < PROC_NIO; k++) {
@@ -251,9 +329,18 @@ static void proc_measure(struct proc_priv *p)
 static void *proc_main(void *arg)
 {
 	struct proc_priv *p = arg;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
+	int children = access(path, R_OK) == 0;
 	int64_t since_scan = 1LL << 62, every = 1000000000LL;
-	while (!atomic_load(&p->stop)) {
-		if (since_scan >= every) {
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&p->lock);
+	while (!p->stopping) {
+		pthread_mutex_unlock(&p->lock);
+		if (children) {
+			proc_walk_children(p);
+		} else if (since_scan >= every) {
 			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
 			 * back off to 8 s while the tree stays the same. */
 			int before = p->ntr;
@@ -263,10 +350,16 @@ static void *proc_main(void *arg)
 			since_scan = 0;
 		}
 		proc_measure(p);
-		struct timespec ts = {p->period_ns / 1000000000LL, p->period_ns % 1000000000LL};
-		nanosleep(&ts, NULL);
 		since_scan += p->period_ns;
+		int64_t ns = next.tv_nsec + p->period_ns;
+		next.tv_sec += (time_t)(ns / 1000000000LL);
+		next.tv_nsec = (long)(ns % 1000000000LL);
+		pthread_mutex_lock(&p->lock);
+		/* Sleep a period; src_proc_stop wakes us at once. */
+		while (!p->stopping && pthread_cond_timedwait(&p->wake, &p->lock, &next) == 0)
+			;
 	}
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -371,7 +464,10 @@ static void src_proc_stop(rec_source *s)
 {
 	struct proc_priv *p = s->priv;
 	if (p && p->running) {
-		atomic_store(&p->stop, 1);
+		pthread_mutex_lock(&p->lock);
+		p->stopping = 1;
+		pthread_cond_signal(&p->wake);
+		pthread_mutex_unlock(&p->lock);
 		pthread_join(p->thread, NULL);
 		p->running = 0;
 	}
@@ -387,7 +483,10 @@ static void src_proc_free(rec_source *s)
 		close(p->stat_fd);
 	if (p->mem_fd >= 0)
 		close(p->mem_fd);
+	while (p->ntr)
+		proc_untrack(p, 0);
 	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->wake);
 	free(p->buf), free(p->prev_busy), free(p->prev_total), free(p->tr);
 	free(p);
 	s->priv = NULL;
