@@ -14,7 +14,6 @@
  * stops the recording with one message while the command keeps running.
  */
 #include "rec.h"
-#include "topology.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -31,64 +30,31 @@
 #include <time.h>
 #include <unistd.h>
 
-static rec_topology mcrec_topo;
-static int mcrec_topo_loaded;
 static rec_spool *mcrec_spool;
 static volatile sig_atomic_t mcrec_child_pid;
 static volatile sig_atomic_t mcrec_forwarded; /* last signal passed on to the command */
 
-/* ---- topology lookups for sources --------------------------------------- */
-
-static int32_t mcrec_topo_pu(int cpu)
+static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 {
-	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_PU, cpu) : -1;
-}
-static int32_t mcrec_topo_numa(int node)
-{
-	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_NUMA, node) : -1;
-}
-static int32_t mcrec_topo_package(int pkg)
-{
-	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_PACKAGE, pkg) : -1;
-}
-static int32_t mcrec_topo_machine(void)
-{
-	return mcrec_topo_loaded && mcrec_topo.n ? 0 : -1;
-}
-static int32_t mcrec_topo_gpu(int index)
-{
-	return mcrec_topo_loaded ? rec_topology_find(&mcrec_topo, MCZ_TOPO_GPU, index) : -1;
-}
-static int32_t mcrec_topo_nic(const char *ifname)
-{
-	return mcrec_topo_loaded ? rec_topology_find_nic(&mcrec_topo, ifname) : -1;
-}
-
-void mcrec_context(const rec_options *o, rec_ctx *c, const char *const *events)
-{
-	char err[256];
-	if (!mcrec_topo_loaded) {
-		if (rec_topology_load(&mcrec_topo, getenv("MCREC_TOPOLOGY"), err, sizeof err) == 0)
-			mcrec_topo_loaded = 1;
-		else if (!o->quiet)
-			fprintf(stderr, "mcrec: no topology (%s); streams are not bound to CPUs\n", err);
-	}
 	memset(c, 0, sizeof *c);
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	c->ncpus = n > 0 ? (int)n : 1;
 	c->system_wide = o->system_wide;
 	c->groups = o->groups;
 	c->interval_ns = o->interval_ns;
-	c->events = events;
 	c->pcp_host = o->pcp_host;
 	c->papi_multiplex = o->papi_multiplex;
-	c->topo_pu = mcrec_topo_pu;
-	c->topo_numa = mcrec_topo_numa;
-	c->topo_package = mcrec_topo_package;
-	c->topo_machine = mcrec_topo_machine;
-	c->topo_gpu = mcrec_topo_gpu;
-	c->topo_nic = mcrec_topo_nic;
+	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
+}
+
+void mcrec_context(const rec_options *o, rec_ctx *c, const char *const *events)
+{
+	char err[256];
+	if (rec_topobind_load(err, sizeof err) != 0 && !o->quiet)
+		fprintf(stderr, "mcrec: no topology (%s); streams are not bound to CPUs\n", err);
+	mcrec_base_ctx(o, c);
+	c->events = events;
 }
 
 int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const char *text)
@@ -168,27 +134,38 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 	mcz_writer_meta(w, "mode", o->system_wide ? "system-wide" : "command");
 }
 
-static int mcrec_open_file(mcz_writer **w, const char *path, const rec_options *o,
-			   const rec_sourceset *ss, int64_t wall0)
+/* On the writer thread, before its first chunk: the topology (deferred so
+ * that the command did not wait for hwloc), each stream bound to its object,
+ * and the file's header. */
+struct mcrec_header {
+	mcz_writer *w;
+	const rec_options *o;
+	rec_sourceset *ss;
+	int64_t wall0;
+};
+
+static int mcrec_header(void *arg)
 {
-	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
-	wo.wall_epoch_ns = wall0;
-	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses at most about this much */
-	int rc = mcz_writer_open(w, path, &wo);
-	if (rc != MCZ_OK)
-		return rc;
-	mcrec_meta(*w, o, wall0);
-	if (mcrec_topo_loaded)
-		mcz_writer_topology(*w, mcrec_topo.objs, mcrec_topo.n);
-	for (size_t i = 0; i < ss->n; i++)
-		for (size_t k = 0; ss->state[i] == 1 && k < ss->st[i].n; k++) {
+	struct mcrec_header *h = arg;
+	char err[256];
+	if (rec_topobind_load(err, sizeof err) != 0 && !h->o->quiet)
+		fprintf(stderr, "%smcrec: no topology (%s); streams are not bound to CPUs\n",
+			isatty(2) ? "\r\033[K" : "", err);
+	mcrec_meta(h->w, h->o, h->wall0);
+	size_t ntopo;
+	const mcz_topo_obj *topo = rec_topobind_objects(&ntopo);
+	int rc = ntopo ? mcz_writer_topology(h->w, topo, ntopo) : MCZ_OK;
+	for (size_t i = 0; rc == MCZ_OK && i < h->ss->n; i++)
+		for (size_t k = 0; h->ss->state[i] == 1 && k < h->ss->st[i].n; k++) {
 			uint32_t id;
-			if ((rc = mcz_writer_add_stream(*w, &ss->st[i].d[k], &id)) != MCZ_OK)
-				return rc;
+			mcz_stream_desc *d = &h->ss->st[i].d[k];
+			d->topo = rec_topobind_resolve(d->topo);
+			if ((rc = mcz_writer_add_stream(h->w, d, &id)) != MCZ_OK)
+				break;
 		}
 	/* Metadata, topology and streams on disk now: a recorder killed before
 	 * its first chunk still leaves a file that says what it was recording. */
-	return mcz_writer_flush(*w);
+	return rc == MCZ_OK ? mcz_writer_flush(h->w) : rc;
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -199,6 +176,7 @@ struct mcrec_run {
 	mcz_writer *w;
 	rec_spool *sp;
 	rec_child ch;
+	struct mcrec_header hdr;
 	char path[4096];
 	int64_t t0, ticks;
 	int64_t read_ns;       /* time spent reading sources, all ticks */
@@ -325,7 +303,10 @@ int mcrec_run(const rec_options *o)
 	r.o = o;
 	r.ch.pid = -1;
 
-	mcrec_context(o, &base, NULL);
+	/* Streams are bound to the topology later, on the writer thread: the
+	 * command does not wait for hwloc (topobind.c). */
+	rec_topobind_defer();
+	mcrec_base_ctx(o, &base);
 	if (rec_sourceset_open(&r.ss, o, &base, 0, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
 		rec_sourceset_free(&r.ss);
@@ -357,7 +338,10 @@ int mcrec_run(const rec_options *o)
 	}
 	r.t0 = rec_clock_now();
 	wall0 = rec_clock_wall();
-	int rc = mcrec_open_file(&r.w, r.path, o, &r.ss, wall0);
+	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
+	wo.wall_epoch_ns = wall0;
+	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses at most about this much */
+	int rc = mcz_writer_open(&r.w, r.path, &wo);
 	if (rc != MCZ_OK) {
 		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,
 			rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
@@ -370,6 +354,8 @@ int mcrec_run(const rec_options *o)
 		fprintf(stderr, "mcrec: out of memory\n");
 		return mcrec_fail(&r, 1);
 	}
+	r.hdr = (struct mcrec_header){r.w, o, &r.ss, wall0};
+	rec_spool_attach(r.sp, r.w, mcrec_header, &r.hdr);
 	mcrec_spool = r.sp;
 	/* The first row before the command runs: every counter's starting
 	 * point (perf counters are still 0 until its exec). */

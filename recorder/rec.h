@@ -9,6 +9,7 @@
  *   options.c  the command line
  *   sourceset.c the sources of one recording: select, probe, start, read, stop
  *   listing.c  --list
+ *   topobind.c the topology and the rec_ctx.topo_* lookups, now or deferred
  *   mcrec.c    ties them together: mcrec_run()
  */
 #ifndef REC_H
@@ -46,7 +47,10 @@ typedef struct rec_spool rec_spool;
  * attached later: rows and marks wait in the ring until the writer starts. */
 int rec_spool_new(rec_spool **sp, mcz_writer *w, size_t nvals, size_t capacity,
 		  int64_t t0_mono, int64_t flush_ns);
-void rec_spool_attach(rec_spool *sp, mcz_writer *w);
+/* Attach the writer; first (may be NULL) runs on the writer thread before
+ * any row or mark is written, and its non-zero return (an mcz_err) is the
+ * writer's first error. */
+void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), void *arg);
 /* Start the writer thread (w attached).  It sleeps until a chunk is due
  * (flush_ns), the ring or the mark queue is half full, or the stop. */
 int rec_spool_start(rec_spool *sp);
@@ -180,6 +184,19 @@ void rec_sourceset_free(rec_sourceset *ss);
 /* --list: every source, its streams, and for each unavailable one why and
  * the fix.  Returns the exit status. */
 int rec_listing_print(const rec_options *o, FILE *f);
+
+/* ---- topobind.c ---------------------------------------------------------- */
+
+/* Set c's topo_* lookups. */
+void rec_topobind_ctx(rec_ctx *c);
+/* Load the topology (hwloc, or $MCREC_TOPOLOGY); once.  0, or -1 with err. */
+int rec_topobind_load(char *err, size_t errlen);
+/* From now on the lookups hand out late ids, which rec_topobind_resolve
+ * turns into object indexes once the topology is loaded (or -1 without). */
+void rec_topobind_defer(void);
+int32_t rec_topobind_resolve(int32_t id);
+/* The loaded table (NULL, *n = 0 when none). */
+const mcz_topo_obj *rec_topobind_objects(size_t *n);
 
 /* ---- mcrec.c ------------------------------------------------------------- */
 

@@ -17,9 +17,9 @@
  * full disk) is kept, the thread stops writing and discards what follows,
  * and the sampler learns of it through rec_spool_failed().
  *
- * The writer (mcz_writer) may be attached after the first rows: mcrec
- * takes its baseline row and lets the command exec before it opens the
- * file (rec_spool_attach).
+ * The writer (mcz_writer) may be attached after the first rows, with a
+ * function the writer thread runs before anything else: mcrec writes the
+ * file's header there, after the command has started (rec_spool_attach).
  */
 #include "rec.h"
 
@@ -59,6 +59,8 @@ struct rec_spool {
 	pthread_mutex_t wlock;           /* the writer's sleep: wcond, kick */
 	pthread_cond_t wcond;
 	int kick;
+	int (*first)(void *arg);         /* run by the writer thread first */
+	void *first_arg;
 	atomic_llong writer_cpu_ns;
 	atomic_int failed, failed_errno;
 	atomic_uint_fast64_t rows, dropped, bytes;
@@ -98,9 +100,11 @@ int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
 	return 0;
 }
 
-void rec_spool_attach(rec_spool *sp, mcz_writer *w)
+void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), void *arg)
 {
 	sp->w = w;
+	sp->first = first;
+	sp->first_arg = arg;
 }
 
 /* Wake the writer now (any thread). */
@@ -234,6 +238,11 @@ static size_t spool_drain_rows(rec_spool *sp)
 static void *spool_main(void *arg)
 {
 	rec_spool *sp = arg;
+	if (sp->first) {
+		int rc = sp->first(sp->first_arg);
+		if (rc != MCZ_OK)
+			spool_fail(sp, rc);
+	}
 	int64_t due = rec_clock_now() + sp->flush_ns;
 	size_t unflushed = 0;
 	for (;;) {
