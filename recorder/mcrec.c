@@ -33,6 +33,7 @@
 static rec_spool *mcrec_spool;
 static volatile sig_atomic_t mcrec_child_pid;
 static volatile sig_atomic_t mcrec_forwarded; /* last signal passed on to the command */
+static volatile sig_atomic_t mcrec_chld;      /* a SIGCHLD came: time to waitpid */
 
 static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 {
@@ -77,7 +78,8 @@ static void mcrec_on_signal(int sig, siginfo_t *si, void *uc)
 
 static void mcrec_on_chld(int sig)
 {
-	(void)sig; /* only to interrupt the sleep */
+	(void)sig; /* interrupts the sleep too */
+	mcrec_chld = 1;
 }
 
 static void mcrec_signals(void)
@@ -180,6 +182,8 @@ struct mcrec_run {
 	char path[4096];
 	int64_t t0, ticks;
 	int64_t read_ns;       /* time spent reading sources, all ticks */
+	int64_t startup_ns;    /* mcrec_run to the command's exec */
+	int64_t loop_cpu_ns;   /* CPU time of the sampling loop */
 	uint64_t missed;
 	int recording, wstatus, child_done, last_status_s;
 };
@@ -245,38 +249,79 @@ static void mcrec_check_writer(struct mcrec_run *r)
 			e ? ": " : "", e ? strerror(e) : "", r->o->argv[0]);
 }
 
+/* Has the command ended?  waitpid only after a SIGCHLD: no system call
+ * per tick.  A SIGCHLD that lands between this check and the sleep is seen
+ * at the next tick. */
+static int mcrec_reaped(struct mcrec_run *r)
+{
+	if (!mcrec_chld)
+		return 0;
+	mcrec_chld = 0;
+	if (waitpid(r->ch.pid, &r->wstatus, WNOHANG) == r->ch.pid)
+		r->child_done = 1;
+	return r->child_done;
+}
+
 static void mcrec_loop(struct mcrec_run *r)
 {
 	int64_t planned = rec_clock_now();
 	while (!r->child_done) {
 		if (r->recording)
 			mcrec_sample(r);
-		pid_t w = waitpid(r->ch.pid, &r->wstatus, WNOHANG);
-		if (w == r->ch.pid) {
-			r->child_done = 1;
+		if (mcrec_reaped(r))
 			break;
-		}
 		mcrec_check_writer(r);
-		int el = (int)((rec_clock_now() - r->t0) / 1000000000LL);
-		if (r->recording && !r->o->quiet && isatty(2) && el != r->last_status_s) {
-			r->last_status_s = el;
-			mcrec_status(r, 0);
+		if (r->recording && !r->o->quiet) {
+			int el = (int)((rec_clock_now() - r->t0) / 1000000000LL);
+			if (el != r->last_status_s && isatty(2)) {
+				r->last_status_s = el;
+				mcrec_status(r, 0);
+			}
 		}
 		uint64_t missed;
 		planned = rec_clock_next(planned, rec_clock_now(), r->o->interval_ns, &missed);
 		r->missed += missed;
 		/* Sleep to the deadline; a signal (SIGCHLD) wakes us to check the child. */
-		while (rec_clock_sleep_until(planned) != 0) {
-			w = waitpid(r->ch.pid, &r->wstatus, WNOHANG);
-			if (w == r->ch.pid) {
-				r->child_done = 1;
+		while (rec_clock_sleep_until(planned) != 0)
+			if (mcrec_reaped(r))
 				break;
-			}
-		}
 	}
 	/* The last sample: final counts, the marks the command sent last. */
 	if (r->recording)
 		mcrec_sample(r);
+}
+
+static int64_t mcrec_thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void mcrec_meta_num(mcz_writer *w, const char *key, int decimals, double v)
+{
+	char num[32];
+	snprintf(num, sizeof num, "%.*f", decimals, v);
+	mcz_writer_meta(w, key, num);
+}
+
+/* What recording cost (tests/bench/bench-rec-overhead.sh reads these). */
+static void mcrec_costs(struct mcrec_run *r)
+{
+	struct rusage ru;
+	/* CPU time of mcrec's own threads (not the command's), start-up included */
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		mcrec_meta_num(r->w, "recorder_cpu_s", 6,
+			       (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+			       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+	/* the sampling thread while the command ran, and the writer thread */
+	mcrec_meta_num(r->w, "sampler_cpu_s", 6, (double)r->loop_cpu_ns * 1e-9);
+	mcrec_meta_num(r->w, "writer_cpu_s", 6, (double)rec_spool_writer_cpu(r->sp) * 1e-9);
+	/* mean wall time of one tick's reads */
+	mcrec_meta_num(r->w, "tick_read_us", 1,
+		       r->ticks ? (double)r->read_ns / (double)r->ticks / 1e3 : 0.0);
+	/* from mcrec_run to the command let go (its exec), on mcrec's clock */
+	mcrec_meta_num(r->w, "startup_ms", 3, (double)r->startup_ns * 1e-6);
 }
 
 static int mcrec_fail(struct mcrec_run *r, int status)
@@ -300,6 +345,7 @@ int mcrec_run(const rec_options *o)
 	char err[512];
 	rec_ctx base;
 	memset(&r, 0, sizeof r);
+	int64_t start = rec_clock_now();
 	r.o = o;
 	r.ch.pid = -1;
 
@@ -368,6 +414,7 @@ int mcrec_run(const rec_options *o)
 		mcrec_spool = NULL;
 		return mcrec_fail(&r, status);
 	}
+	r.startup_ns = rec_clock_now() - start;
 	/* Said once the command runs, so that a failed start is one line. */
 	if (!o->quiet)
 		for (size_t i = 0; i < r.ss.n; i++)
@@ -392,7 +439,9 @@ int mcrec_run(const rec_options *o)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r.recording = 1;
+	int64_t cpu0 = mcrec_thread_cpu();
 	mcrec_loop(&r);
+	r.loop_cpu_ns = mcrec_thread_cpu() - cpu0;
 	mcrec_child_pid = 0;
 
 	char how[128];
@@ -406,16 +455,7 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
-	/* What recording cost: CPU time of mcrec's own threads (not the command's). */
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) == 0) {
-		snprintf(num, sizeof num, "%.6f", (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-			 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
-		mcz_writer_meta(r.w, "recorder_cpu_s", num);
-	}
-	/* The sampling thread's own figure: mean time of one tick's reads. */
-	snprintf(num, sizeof num, "%.1f", r.ticks ? (double)r.read_ns / (double)r.ticks / 1e3 : 0.0);
-	mcz_writer_meta(r.w, "tick_read_us", num);
+	mcrec_costs(&r);
 	int crc = mcz_writer_close(r.w);
 	int cerr = errno;
 	r.w = NULL;

@@ -8,7 +8,12 @@
  * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
  *
  * The sampling thread only preads files it keeps open (/proc/stat,
- * /proc/meminfo) and copies the tree's figures; a helper thread does the
+ * /proc/meminfo) and copies the tree's figures.  The node-wide files are
+ * read at most every 50 ms (every tick from -i 50ms up): /proc/stat counts
+ * CPU time in USER_HZ units (10 ms), so at -i 10ms a CPU's busy share
+ * could only be 0 % or 100 %, and the two reads are most of this source's
+ * cost per tick (~15 us of kernel formatting); in between, those streams are
+ * absent from the row.  A helper thread does the
  * tree work every max(interval, 100 ms) and publishes the sums under a
  * mutex.  It follows the tree down from the root through
  * /proc/PID/task/TID/children (every thread's children: a fork from any
@@ -48,8 +53,11 @@ struct proc_tracked {
 	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
 };
 
+enum { PROC_NODE_PERIOD_NS = 50000000 };
+
 struct proc_priv {
 	int ncpus, node, stat_fd, mem_fd;
+	int node_every, node_tick; /* node-wide reads every node_every ticks */
 	uint64_t *prev_busy, *prev_total;
 	int have_prev;
 	char *buf;
@@ -82,6 +90,8 @@ static int src_proc_probe(rec_source *s, const rec_ctx *c)
 	p->mem_fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
 	p->ncpus = c->ncpus;
 	p->node = c->node_streams;
+	p->node_every = c->interval_ns >= PROC_NODE_PERIOD_NS ? 1
+		: (int)((PROC_NODE_PERIOD_NS + c->interval_ns - 1) / c->interval_ns);
 	p->buflen = 4096 + 256 * (size_t)c->ncpus;
 	p->buf = malloc(p->buflen);
 	p->prev_busy = calloc((size_t)c->ncpus + 1, sizeof *p->prev_busy);
@@ -435,7 +445,9 @@ static int src_proc_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct proc_priv *p = s->priv;
 	size_t at = 0;
-	if (p->node) {
+	if (p->node && p->node_tick++ % p->node_every != 0) {
+		at = (size_t)p->ncpus + 2;
+	} else if (p->node) {
 		proc_read_stat(p, v, present);
 		at = (size_t)p->ncpus + 1;
 		if (proc_pread(p, p->mem_fd) > 0) {

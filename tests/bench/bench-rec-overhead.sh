@@ -1,58 +1,136 @@
 #!/usr/bin/env bash
-# bench-rec-overhead.sh: wall time of the phased sample doing a fixed amount
-# of work (--steps), alone and under mcrec at 100 ms and 10 ms, beside
-# perf stat -I at the same intervals; runs interleaved (one of each per
-# round), medians reported.  BENCH_QUICK=1: fewer rounds.  REC_OVH_ROUNDS
-# and REC_OVH_STEPS override.  The bar: <= 1 % at 10 ms, <= 0.2 % at 100 ms.
+# bench-rec-overhead.sh: what mcrec costs the command it records.
+#
+# 1. Wall time of the phased sample doing a fixed amount of work (--steps),
+#    alone and under mcrec at 100 ms and 10 ms, beside perf stat -I at the
+#    same intervals; runs interleaved (one of each per round), medians.  The
+#    bar: <= 1 % at 10 ms, <= 0.2 % at 100 ms.
+# 2. Where mcrec's own time goes in those runs (medians, from the metadata
+#    mcrec writes): start-up on its clock (mcrec_run to the command's exec),
+#    the sampling thread's CPU per tick, the writer thread's CPU, the rest
+#    (hwloc, helper threads, process start), all of it as a share of wall.
+# 3. The fixed costs seen from outside: from starting mcrec to the command's
+#    exec, and from the command's exit to mcrec's exit, with a command that
+#    prints the time when it starts and ends, minus the same without mcrec
+#    (and beside perf stat), REC_OVH_FIXED runs each, medians.
+# The per-tick cost of each source is tests/bench/bench-sources.sh's table.
+#
+# BENCH_QUICK=1: fewer rounds.  REC_OVH_ROUNDS, REC_OVH_STEPS, REC_OVH_FIXED
+# override.  REC_OVH_OTHER=/path/to/another/mcrec adds its rows to tables 1
+# and 3 in the same interleaved runs (before/after comparisons).
 set -u
 B=${MCZ_BIN:-build}
 R=${REC_OVH_ROUNDS:-5}
 [ "${BENCH_QUICK:-}" = 1 ] && R=${REC_OVH_ROUNDS:-3}
 STEPS=${REC_OVH_STEPS:-30}
+NFIX=${REC_OVH_FIXED:-15}
+OTHER=${REC_OVH_OTHER:-}
+RR=$B/tests/tools/rec-read
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 W=("$B/samples/phased" -q --steps "$STEPS")
 have_perf=0
 command -v perf >/dev/null && have_perf=1
 configs=(none mcrec100 mcrec10)
+[ -n "$OTHER" ] && configs+=(other100 other10)
 [ $have_perf = 1 ] && configs+=(perf100 perf10)
+# run CONFIG COMMAND...: the command alone, under mcrec or perf stat -I
 run() {
-	case $1 in
-	none) "${W[@]}" ;;
-	mcrec100) "$B/mcrec" -q -i 100ms -o "$T/o.mcz" -- "${W[@]}" ;;
-	mcrec10) "$B/mcrec" -q -i 10ms -o "$T/o.mcz" -- "${W[@]}" ;;
-	perf100) perf stat -I 100 -o "$T/p.txt" -- "${W[@]}" ;;
-	perf10) perf stat -I 10 -o "$T/p.txt" -- "${W[@]}" ;;
+	local c=$1
+	shift
+	case $c in
+	none) "$@" ;;
+	mcrec100) "$B/mcrec" -q -i 100ms -o "$T/o.mcz" -- "$@" ;;
+	mcrec10) "$B/mcrec" -q -i 10ms -o "$T/o.mcz" -- "$@" ;;
+	other100) "$OTHER" -q -i 100ms -o "$T/o.mcz" -- "$@" ;;
+	other10) "$OTHER" -q -i 10ms -o "$T/o.mcz" -- "$@" ;;
+	perf100) perf stat -I 100 -o "$T/p.txt" -- "$@" ;;
+	perf10) perf stat -I 10 -o "$T/p.txt" -- "$@" ;;
 	esac
 }
+meta() { "$RR" "$T/o.mcz" meta "$1" 2>/dev/null || echo -; }
+median() { sort -n "$1" | awk '{ a[NR] = $1 } END { if (!NR) print "-"; else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+label() {
+	case $1 in
+	none) echo alone ;;
+	mcrec*) echo "mcrec -i ${1#mcrec} ms" ;;
+	other*) echo "other mcrec -i ${1#other} ms" ;;
+	perf*) echo "perf stat -I ${1#perf} ms" ;;
+	esac
+}
+# mcrec's costs in this run, from its metadata: startup_ms, us per tick of
+# the sampling thread, writer and the rest of mcrec's CPU in % of wall
+costs() { # config wall_us
+	local cpu s wr up rows
+	cpu=$(meta recorder_cpu_s) s=$(meta sampler_cpu_s) wr=$(meta writer_cpu_s)
+	up=$(meta startup_ms) rows=$("$RR" "$T/o.mcz" info | awk '$1 == "rows" { print $2 }')
+	awk -v w="$2" -v cpu="$cpu" 'BEGIN { if (cpu != "-") printf "%.0f\n", cpu * 1e6 }' >>"$T/$1.cpu"
+	[ "$s" = - ] && return
+	echo "$up" >>"$T/$1.up"
+	awk -v s="$s" -v n="$rows" 'BEGIN { printf "%.2f\n", n ? s * 1e6 / n : 0 }' >>"$T/$1.tick"
+	awk -v x="$wr" -v w="$2" 'BEGIN { printf "%.4f\n", x * 1e6 / w * 100 }' >>"$T/$1.writer"
+	awk -v x="$cpu" -v s="$s" -v wr="$wr" -v w="$2" 'BEGIN { printf "%.4f\n", (x - s - wr) * 1e6 / w * 100 }' >>"$T/$1.rest"
+	awk -v x="$s" -v w="$2" 'BEGIN { printf "%.4f\n", x * 1e6 / w * 100 }' >>"$T/$1.sampler"
+}
+
 for r in $(seq "$R"); do
 	for c in "${configs[@]}"; do
 		t0=$(date +%s%N)
-		run "$c" >/dev/null 2>&1
+		run "$c" "${W[@]}" >/dev/null 2>&1
 		t1=$(date +%s%N)
-		echo "$(((t1 - t0) / 1000)) " >>"$T/$c"
-		case $c in mcrec*)
-			# mcrec's own CPU time (its threads, not the command's), in us
-			"$B/tests/tools/rec-read" "$T/o.mcz" meta recorder_cpu_s |
-				awk -v w=$(((t1 - t0) / 1000)) '{ printf "%.0f\n", $1 * 1e6 }' >>"$T/$c.cpu"
-			"$B/tests/tools/rec-read" "$T/o.mcz" meta tick_read_us >>"$T/$c.tick" ;;
-		esac
+		wall=$(((t1 - t0) / 1000))
+		echo "$wall" >>"$T/$c"
+		case $c in mcrec* | other*) costs "$c" "$wall" ;; esac
 	done
 done
-median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 base=$(median "$T/none")
-echo "wall time of 'phased --steps $STEPS', $R interleaved rounds, medians (the machine is shared: noise is large)"
-echo "recorder_cpu: CPU time of mcrec's own threads, as a share of the run's wall time (immune to the noise)"
-echo "tick_us: wall time of one tick's reads inside the run (includes preemption on a loaded machine)"
-printf '%-22s %12s %10s %12s %14s %9s\n' config median_s overhead spread_s recorder_cpu tick_us
+echo "1. wall time of 'phased --steps $STEPS', $R interleaved rounds, medians (the machine is shared: noise is large)"
+echo "   recorder_cpu: CPU time of all of mcrec's threads, as a share of the run's wall time (immune to the noise)"
+printf '%-26s %10s %10s %10s %13s\n' config median_s overhead spread_s recorder_cpu
 for c in "${configs[@]}"; do
 	m=$(median "$T/$c")
 	spread=$(sort -n "$T/$c" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f", (hi - lo) / 1e6 }')
-	cpu=- tick=-
-	[ -f "$T/$c.cpu" ] && cpu=$(awk -v m="$m" -v cpu="$(median "$T/$c.cpu")" 'BEGIN { printf "%.3f%%", cpu / m * 100 }')
-	[ -f "$T/$c.tick" ] && tick=$(median "$T/$c.tick")
-	awk -v c="$c" -v m="$m" -v b="$base" -v s="$spread" -v cpu="$cpu" -v tick="$tick" 'BEGIN {
-		name = c; sub(/mcrec/, "mcrec -i ", name); sub(/perf/, "perf stat -I ", name)
-		if (c != "none") name = name " ms"; else name = "alone"
-		printf "%-22s %12.3f %9.2f%% %12s %14s %9s\n", name, m / 1e6, (m - b) / b * 100, s, cpu, tick }'
+	cpu=-
+	[ -s "$T/$c.cpu" ] && cpu=$(awk -v m="$m" -v cpu="$(median "$T/$c.cpu")" 'BEGIN { printf "%.3f%%", cpu / m * 100 }')
+	awk -v n="$(label "$c")" -v m="$m" -v b="$base" -v s="$spread" -v cpu="$cpu" 'BEGIN {
+		printf "%-26s %10.3f %9.2f%% %10s %13s\n", n, m / 1e6, (m - b) / b * 100, s, cpu }'
+done
+echo
+echo "2. where mcrec's time goes in those runs (medians): startup_ms = mcrec_run to the command's exec;"
+echo "   sampler = the sampling thread's CPU (us per tick, % of wall); writer = the writer thread (hwloc"
+echo "   topology, file header, encoding, I/O); rest = the other threads and the process (proc helper,"
+echo "   start-up, finalisation)"
+printf '%-26s %10s %10s %10s %10s %10s\n' config startup_ms tick_us sampler writer rest
+for c in "${configs[@]}"; do
+	[ -s "$T/$c.tick" ] || continue
+	printf '%-26s %10s %10s %9s%% %9s%% %9s%%\n' "$(label "$c")" "$(median "$T/$c.up")" "$(median "$T/$c.tick")" \
+		"$(median "$T/$c.sampler")" "$(median "$T/$c.writer")" "$(median "$T/$c.rest")"
+done
+echo
+
+# 3. fixed costs from outside: the command prints the time when it starts
+# and when it ends (date +%s%N, 0.3 s apart, so that mcrec's deferred work
+# -- hwloc, the file's header -- is done by then, as in any real run); the
+# shell's clock before and after ($EPOCHREALTIME, no fork)
+fixed=(none mcrec100)
+[ -n "$OTHER" ] && fixed+=(other100)
+[ $have_perf = 1 ] && fixed+=(perf100)
+for r in $(seq "$NFIX"); do
+	for c in "${fixed[@]}"; do
+		a=${EPOCHREALTIME/./}
+		out=$(run "$c" sh -c 'date +%s%N; sleep 0.3; date +%s%N' 2>/dev/null)
+		z=${EPOCHREALTIME/./}
+		read -r d1 d2 <<<"$(echo $out)"
+		echo $((${d1:0:16} - a)) >>"$T/fix-$c.start" # ns -> us
+		echo $((z - ${d2:0:16})) >>"$T/fix-$c.end"
+	done
+done
+s0=$(median "$T/fix-none.start") e0=$(median "$T/fix-none.end")
+echo "3. fixed costs, ms: start = launching it to the command's exec, end = the command's exit to its own;"
+echo "   each minus the same without it (sh and date alone: start $(awk -v x="$s0" 'BEGIN { printf "%.2f", x / 1e3 }') ms, end $(awk -v x="$e0" 'BEGIN { printf "%.2f", x / 1e3 }') ms); $NFIX runs, medians"
+printf '%-26s %10s %10s\n' config start_ms end_ms
+for c in "${fixed[@]}"; do
+	[ "$c" = none ] && continue
+	awk -v n="$(label "$c")" -v s="$(median "$T/fix-$c.start")" -v e="$(median "$T/fix-$c.end")" -v s0="$s0" -v e0="$e0" \
+		'BEGIN { printf "%-26s %10.2f %10.2f\n", n, (s - s0) / 1e3, (e - e0) / 1e3 }'
 done
