@@ -17,8 +17,9 @@
  * tree work every max(interval, 100 ms) and publishes the sums under a
  * mutex.  It follows the tree down from the root through
  * /proc/PID/task/TID/children (every thread's children: a fork from any
- * thread is seen) and reads each tracked process's statm and io through
- * kept descriptors (pread; the first 128 processes, the rest by open/read/
+ * thread is seen), skipping the walk when no task was created anywhere since
+ * the last one (/proc/loadavg's newest PID is unchanged), and reads each
+ * tracked process's statm and io through kept descriptors (pread; the first 128 processes, the rest by open/read/
  * close).  Only a kernel without the children files (CONFIG_PROC_CHILDREN
  * off) needs a scan of every /proc/PID/stat, which costs milliseconds on a
  * busy node: there the tree is rescanned after 1 s, backing off to 8 s
@@ -67,6 +68,8 @@ struct proc_priv {
 	int64_t period_ns;
 	struct proc_tracked *tr;
 	int ntr, nkept;
+	int load_fd;                   /* /proc/loadavg: the newest PID */
+	long walked_pid;               /* the newest PID at the last walk */
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;          /* the published sums, stopping */
@@ -88,6 +91,8 @@ static int src_proc_probe(rec_source *s, const rec_ctx *c)
 	}
 	p->stat_fd = fd;
 	p->mem_fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	p->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	p->walked_pid = -1;
 	p->ncpus = c->ncpus;
 	p->node = c->node_streams;
 	p->node_every = c->interval_ns >= PROC_NODE_PERIOD_NS ? 1
@@ -336,6 +341,19 @@ static void proc_measure(struct proc_priv *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* The PID given to the newest task on the machine: /proc/loadavg's last
+ * field ("0.20 0.18 0.12 1/80 11206"), or -1. */
+static long proc_last_pid(struct proc_priv *p)
+{
+	char buf[128];
+	ssize_t n = p->load_fd >= 0 ? pread(p->load_fd, buf, sizeof buf - 1, 0) : -1;
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *sp = strrchr(buf, ' ');
+	return sp ? strtol(sp + 1, NULL, 10) : -1;
+}
+
 static void *proc_main(void *arg)
 {
 	struct proc_priv *p = arg;
@@ -349,7 +367,12 @@ static void *proc_main(void *arg)
 	while (!p->stopping) {
 		pthread_mutex_unlock(&p->lock);
 		if (children) {
-			proc_walk_children(p);
+			/* No task created anywhere since the last walk (the
+			 * newest PID is the same): no new child either. */
+			long last = proc_last_pid(p);
+			if (last < 0 || last != p->walked_pid)
+				proc_walk_children(p);
+			p->walked_pid = last;
 		} else if (since_scan >= every) {
 			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
 			 * back off to 8 s while the tree stays the same. */
@@ -495,6 +518,8 @@ static void src_proc_free(rec_source *s)
 		close(p->stat_fd);
 	if (p->mem_fd >= 0)
 		close(p->mem_fd);
+	if (p->load_fd >= 0)
+		close(p->load_fd);
 	while (p->ntr)
 		proc_untrack(p, 0);
 	pthread_mutex_destroy(&p->lock);
