@@ -6,6 +6,7 @@
  *            core.task_clock        s         x2  cpu0..cpu1   perf:task-clock
  *            note: hardware events (...) not recorded: no hardware PMU (...)
  *            fix:  on a VM, ask for a virtual PMU ...
+ *   papi     -          available: streams chosen with -e papi:EVENT (...)
  *   nvml     gpu,power  unavailable: libnvidia-ml.so.1 not found
  *            fix:  install the NVIDIA driver
  */
@@ -61,8 +62,16 @@ int rec_listing_print(const rec_options *o, FILE *f)
 				fprintf(f, "  %-8s %-10s fix: %s\n", "", "", s->fix);
 			continue;
 		}
-		fprintf(f, "  %-8s %-10s available, %zu streams\n", s->ops->name, g, ss.st[i].n);
+		/* papi records only what -e names, pcp mostly: "0 streams" would
+		 * read as "nothing to record here" */
+		if (ss.st[i].n == 0 && s->on_request)
+			fprintf(f, "  %-8s %-10s available: %s\n", s->ops->name, g, s->on_request);
+		else
+			fprintf(f, "  %-8s %-10s available, %zu stream%s\n", s->ops->name, g, ss.st[i].n,
+				ss.st[i].n == 1 ? "" : "s");
 		listing_streams(&ss.st[i], f);
+		if (ss.st[i].n > 0 && s->on_request)
+			fprintf(f, "    more: %s\n", s->on_request);
 		if (s->why[0])
 			fprintf(f, "    note: %s\n", s->why);
 		if (s->fix[0])
