@@ -30,7 +30,10 @@ grep -qF "available: $hint" "$T/list" ||
 
 "$MCREC" --list -e pcp:kernel.all.load >"$T/list" 2>&1 || src_fail "--list -e pcp:kernel.all.load exit $?"
 grep -q '^  pcp .*available, 3 streams$' "$T/list" || src_fail "pcp line: $(grep '^  pcp' "$T/list")"
-grep -q '^    kernel.all.load .* x3 1 minute..15 minute *pcp:kernel.all.load' "$T/list" ||
+# a dimensionless metric's unit is "-", not a blank that shifts the columns;
+# pcp's groups column says "all" (it serves every group) within its width
+grep -q '^  pcp      all        available' "$T/list" || src_fail "pcp groups: $(grep '^  pcp' "$T/list")"
+grep -q '^    kernel.all.load  *- *x3 1 minute..15 minute *pcp:kernel.all.load' "$T/list" ||
 	src_fail "kernel.all.load not listed: $(cat "$T/list")"
 grep -qF "    more: $hint" "$T/list" || src_fail "no 'more:' line: $(cat "$T/list")"
 echo "ok: pcp says how its streams are chosen, and lists the named ones"
