@@ -109,8 +109,7 @@ void vw_model_budget(vw_model *m, int ms)
 	m->refining = 0;
 }
 
-/* The frame's budget is spent: work that decodes should wait for the next. */
-static int spent(const vw_model *m)
+int vw_model_budget_spent(const vw_model *m)
 {
 	return m->budget_end && now_ns() >= m->budget_end;
 }
@@ -475,7 +474,7 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	const mcz_bucket *cb;
 	int path = column_path(m, stream);
 	struct vw_chunk_cache *k = cache(m);
-	if (path == COL_RAW && k && !raw_ready(m, stream) && spent(m)) {
+	if (path == COL_RAW && k && !raw_ready(m, stream) && vw_model_budget_spent(m)) {
 		m->refining = 1;
 		if (!k->per[stream])
 			return VW_PENDING;
@@ -485,7 +484,7 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	}
 	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
 		return 0;
-	if (path == COL_PYRAMID && k && !k->per[stream] && spent(m)) {
+	if (path == COL_PYRAMID && k && !k->per[stream] && vw_model_budget_spent(m)) {
 		m->refining = 1;
 		return VW_PENDING;
 	}

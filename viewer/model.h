@@ -124,6 +124,9 @@ void vw_model_free(vw_model *m);
 /* Start a frame with ms of work allowed before queries answer coarsely
  * (ms <= 0: exact, no limit); clears m->refining. */
 void vw_model_budget(vw_model *m, int ms);
+/* The frame's budget is spent: work that decodes should set m->refining and
+ * wait for the next frame. */
+int vw_model_budget_spent(const vw_model *m);
 /* Reopen the files if one changed on disk since it was opened (an aux block
  * appended, e.g. the phase cache): a reader maps its file and reads its
  * index lazily, so an append under it would leave it reading the new bytes.
