@@ -31,7 +31,8 @@ static void listing_streams(const rec_streams *st, FILE *f)
 			snprintf(inst, sizeof inst, "x%zu %s..%s", n, d->instance, st->d[last].instance);
 		else
 			snprintf(inst, sizeof inst, "%s", d->instance);
-		fprintf(f, "    %-26s %-10s %-18s %s%s%s\n", d->name, d->unit[0] ? d->unit : "-", inst, d->native,
+		fprintf(f, "    %-26s %-10s %-18s %s%s%s\n", d->name, d->unit[0] ? d->unit : "-", inst,
+			d->native,
 			d->kind == MCZ_COUNTER ? " (counter)" : "",
 			(d->flags & MCZ_SF_ESTIMATED) ? " ESTIMATED" : "");
 		if (d->note[0])
@@ -56,11 +57,11 @@ int rec_listing_print(const rec_options *o, FILE *f)
 		const char *g = s->ops->groups[0] ? s->ops->groups : "-";
 		unsigned mask = 0;
 		char gerr[128];
+		if (ss.state[i] == 0)
+			continue;
 		/* pcp serves every group: "all" fits the column */
 		if (rec_registry_groups(s->ops->groups, &mask, gerr, sizeof gerr) == 0 && mask == REC_G_ALL)
 			g = "all";
-		if (ss.state[i] == 0)
-			continue;
 		if (ss.state[i] < 0) {
 			fprintf(f, "  %-8s %-10s unavailable: %s\n", s->ops->name, g, s->why);
 			if (s->fix[0])

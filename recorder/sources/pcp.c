@@ -128,7 +128,8 @@ static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	 * only when the mem group is wanted */
 	const rec_mem_choice *mc = (c->groups & REC_G_MEM) ? rec_memtraffic_choose(c) : NULL;
 
-	s->on_request = "streams chosen with -e pcp:METRIC or pcp@HOST:METRIC (pminfo lists pmcd's metrics)";
+	s->on_request = "streams chosen with -e pcp:METRIC or pcp@HOST:METRIC "
+			"(pminfo lists pmcd's metrics)";
 
 	for (const char *const *e = c->events; e && *e; e++)
 		if (src_pcp_metrics_add_spec(s, &p->hs, c, *e) != 0)
