@@ -29,6 +29,8 @@ typedef struct vw_app {
 	vw_canvas *body;   /* the current view's canvas (frame.c) */
 	int budget_ms;     /* work a frame may do before drawing coarsely (model.h);
 			    * 0: every frame exact (snapshots, tests) */
+	const struct vw_phase_cli *phases_later; /* detect after the first screen
+			    * (app-run.c); an error goes to the status line */
 } vw_app;
 
 int vw_app_init(vw_app *a, vw_model *m, int view);

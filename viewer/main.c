@@ -239,8 +239,10 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		return 1;
 	}
 	/* Detection may append its cache to the file; the reader's view stays
-	 * valid (mcz_append_aux never changes bytes already written). */
-	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
+	 * valid (mcz_append_aux never changes bytes already written).  On the
+	 * terminal it runs after the first screen (app-run.c). */
+	int later = !snap_w && !pc.report && pc.mode >= 0;
+	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", err);
@@ -297,6 +299,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		rc = 1;
 		goto out;
 	}
+	a.phases_later = later ? &pc : NULL;
 	vw_term_opts to = {.color = color, .ascii = ascii, .blocks = blocks, .mouse = mouse,
 			   .theme = &th};
 	rc = vw_app_run(&a, &to, keys, err, sizeof err);

@@ -84,5 +84,11 @@ row "settle p99" "$(med 10)" ms "$(med 10 exact)" "" ""
 row "settle max" "$(med 11)" ms "$(med 11 exact)" "" ""
 row "CPU, open to last step" "$(med 14)" ms "$(med 14 exact)" "" ""
 row "peak memory (RSS)" "$(med 13)" MB "$(med 13 exact)" "200 MB" "$(ok "$(med 13)" 200)"
+# Phase detection, as on the first open of the file (nothing cached yet:
+# mcview shows the first screen, then detects): wall time and peak RSS.
+if command -v /usr/bin/time >/dev/null; then
+	ph=$( { /usr/bin/time -f "%e %M" env MCVIEW_PHASE_CACHE=0 "$B/mcview" --report "$F" >/dev/null; } 2>&1 | tail -n 1)
+	echo "phase detection on the first open (mcview --report, no cache): ${ph% *} s, peak RSS $(( ${ph#* } / 1024 )) MB"
+fi
 echo "reference: $ref"
 echo "load average while measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
