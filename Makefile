@@ -112,8 +112,8 @@ endef
 
 $(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_PCP) $(LIBS_FORMAT))
-$(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBMCZ)
-	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
+$(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
 $(B)/mcview: $(call obj,viewer/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)

@@ -88,4 +88,45 @@ int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 		    pcp_import_stats *stats, char *err, size_t errlen);
 
+/* ---- one PCP metric descriptor as an mcz stream (pcp-metric.c) ----------
+ * The one mapping of PCP semantics, types and units to mcz kinds, types and
+ * units, shared by this importer and mcrec's live pcp source, so that a
+ * metric recorded from pmcd and the same metric read from pmlogger's archive
+ * become the same stream.
+ *   - values are stored raw, exactly as libpcp returns them; `scale` turns
+ *     them into SI base units: bytes (PCP Kbyte x 1024 ...), seconds (msec x
+ *     1e-3 ...) and counts (count x 10^n); a time dimension of -1 alone is
+ *     a frequency, "Hz" (hinv.cpu.clock is in / usec).
+ *   - PM_SEM_COUNTER with an integer type -> MCZ_COUNTER (U64), shown as a
+ *     rate.  A 32-bit counter wraps at 2^32 and mcz counters at 2^64, so the
+ *     reader unwraps it (wrap32): stored = raw + k x 2^32, k counting the
+ *     decreases seen.
+ *   - a counter of type float/double cannot be an mcz counter (U64 only, and
+ *     rounding would lose a seconds counter's fractions): stored as an F64
+ *     gauge of its cumulative value, and the note says so.
+ *   - instant and discrete metrics -> MCZ_GAUGE: signed integers I64,
+ *     unsigned U64, float/double F64.
+ *   - string, aggregate and event metrics are not numeric: skip, with why.
+ *
+ *     pmLookupDesc(pmid, &desc);
+ *     pcp_metric_kind k;
+ *     pcp_metric_kind_of(&desc, &k);
+ *     if (k.skip) fail("metric %s %s", name, k.why);
+ *     d.kind = k.kind; d.type = k.type; d.unit = k.unit; d.scale = k.scale; d.note = k.note;
+ */
+struct pmDesc; /* <pcp/pmapi.h> */
+
+typedef struct pcp_metric_kind {
+	int skip;          /* 1: not numeric (string, aggregate, event...) */
+	const char *why;   /* skip: "is a string metric; only numeric metrics are kept" */
+	uint8_t kind;      /* mcz_kind */
+	uint8_t type;      /* mcz_type */
+	int wrap32;        /* 32-bit counter: to be unwrapped into 64 bits */
+	double scale;      /* stored value x scale = SI base unit */
+	char unit[32];     /* "B", "s", "count", "B/s", "Hz", "" (dimensionless) */
+	char note[256];    /* "pcp: Kbyte, counter, U32 (unwrapped: ...)" */
+} pcp_metric_kind;
+
+void pcp_metric_kind_of(const struct pmDesc *d, pcp_metric_kind *k);
+
 #endif

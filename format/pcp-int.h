@@ -46,19 +46,9 @@ typedef struct pcp_indom_cache {
 const char *pcp_indom_name(pcp_indom_cache *c, pmInDom indom, int inst);
 void pcp_indom_free(pcp_indom_cache *c);
 
-/* ---- pcp-metric.c: PCP descriptor -> mcz stream kind, type, unit, scale ---- */
+/* ---- pcp-metric.c: the --metrics filter ---------------------------------- */
+/* (pcp_metric_kind_of() is declared in pcp-import.h: mcrec uses it too.) */
 
-typedef struct pcp_metric_kind {
-	int skip;          /* 1: not numeric (string, aggregate, event...) */
-	uint8_t kind;      /* mcz_kind */
-	uint8_t type;      /* mcz_type */
-	int wrap32;        /* 32-bit counter: unwrapped into 64 bits (see the note) */
-	double scale;      /* PCP units x scale = SI base unit */
-	char unit[32];     /* "B", "s", "count", "B/s", "" (dimensionless) */
-	char note[256];    /* PCP units, semantics, type and how it was stored */
-} pcp_metric_kind;
-
-void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k);
 /* 1 if name matches one of the comma-separated globs of patterns (a pattern
  * without glob characters also matches its PMNS subtree: "kernel.all"
  * matches "kernel.all.load"); NULL or "" matches everything. */

@@ -1,46 +1,20 @@
 /* pcp-metric.c: how one PCP metric descriptor (pmDesc) becomes an mcz
  * stream — kind, value type, SI unit and scale, and the provenance note —
- * and the --metrics name filter.
+ * and the --metrics name filter.  The mapping's rules are in pcp-import.h:
+ * the archive importer (pcp-convert.c) and mcrec's live pcp source
+ * (recorder/sources/pcp*.c) both use pcp_metric_kind_of(), so a metric
+ * recorded live and the same metric imported from an archive agree.
  *
  *     pcp_metric_kind k;
  *     pcp_metric_kind_of(&desc, &k);
  *     if (!k.skip) { d.kind = k.kind; d.type = k.type; d.unit = k.unit; d.scale = k.scale; }
- *
- * Rules (format/SPEC.md's PCP note quotes them):
- *   - values are stored raw, exactly as libpcp returns them; `scale` turns
- *     them into SI base units: bytes (PCP Kbyte x 1024 ...), seconds (msec x
- *     1e-3 ...) and counts (count x 10^n).  PCP's own units go into the note.
- *   - PM_SEM_COUNTER with an integer type -> MCZ_COUNTER (U64), shown as a
- *     rate.  A 32-bit counter wraps at 2^32; mcz counters wrap at 2^64, so
- *     the importer unwraps it: stored = raw + k x 2^32, k counting the
- *     decreases seen (the note says so; stored mod 2^32 = raw).
- *   - a counter of type float/double cannot be an mcz counter (U64 only):
- *     stored as a gauge of its cumulative value, and the note says so.
- *   - instant and discrete metrics -> MCZ_GAUGE: signed integers I64,
- *     unsigned U64, float/double F64.
- *   - string, aggregate and event metrics are skipped (counted in a note).
  */
 #include <fnmatch.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mcz.h"
 #include "pcp-int.h"
-
-static double space_factor(int s)
-{
-	double f = 1;
-	for (int i = 0; i < s && i < 10; i++)
-		f *= 1024;
-	return f;
-}
-
-static double time_factor(int s)
-{
-	static const double f[] = { 1e-9, 1e-6, 1e-3, 1, 60, 3600 };
-	return s >= 0 && s <= 5 ? f[s] : 1;
-}
 
 /* Append "sym" or "sym^n" for |dim| to buf, separated by '.'. */
 static void unit_part(char *buf, size_t len, const char *sym, int dim)
@@ -72,11 +46,19 @@ static void unit_string(const pmUnits *pu, char *buf, size_t len)
 		snprintf(buf, len, "%s", num);
 }
 
-static double unit_scale(const pmUnits *pu)
+/* 1.0 in the metric's units, in bytes, seconds and counts: libpcp's own
+ * conversion (pmConvScale), so PCP's scale codes are read one way only.
+ * Scales libpcp rejects (damaged metadata) leave the values as they are. */
+static double unit_scale(const pmUnits *pu, int *bad)
 {
-	return pow(space_factor(pu->scaleSpace), pu->dimSpace) *
-	       pow(time_factor(pu->scaleTime), pu->dimTime) *
-	       pow(10.0, (double)pu->scaleCount * pu->dimCount);
+	pmUnits base = *pu;
+	pmAtomValue one = { .d = 1.0 }, conv;
+
+	base.scaleSpace = PM_SPACE_BYTE;
+	base.scaleTime = PM_TIME_SEC;
+	base.scaleCount = PM_COUNT_ONE;
+	*bad = pmConvScale(PM_TYPE_DOUBLE, &one, pu, &conv, &base) < 0;
+	return *bad ? 1.0 : conv.d;
 }
 
 void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
@@ -88,7 +70,7 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 	pmSemStr_r(d->sem, sbuf, sizeof sbuf);
 	pmTypeStr_r(d->type, tbuf, sizeof tbuf);
 	const char *how = "";
-	int integer = 1, is_signed = 0;
+	int integer = 1, is_signed = 0, bad = 0;
 	switch (d->type) {
 	case PM_TYPE_32:
 	case PM_TYPE_64:
@@ -103,6 +85,9 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 		break;
 	default:
 		k->skip = 1;
+		k->why = d->type == PM_TYPE_STRING
+				 ? "is a string metric; only numeric metrics can be recorded"
+				 : "has a non-numeric type (aggregate or event); only numeric metrics can be recorded";
 		snprintf(k->note, sizeof k->note, "pcp %s %s: not numeric, skipped", tbuf, sbuf);
 		return;
 	}
@@ -120,9 +105,9 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 			how = " (cumulative value kept as a gauge)";
 	}
 	unit_string(&d->units, k->unit, sizeof k->unit);
-	k->scale = unit_scale(&d->units);
-	snprintf(k->note, sizeof k->note, "pcp: %s%s%s, %s%s", ubuf, *ubuf ? ", " : "", sbuf, tbuf,
-		 how);
+	k->scale = unit_scale(&d->units, &bad);
+	snprintf(k->note, sizeof k->note, "pcp: %s%s%s, %s%s%s", ubuf, *ubuf ? ", " : "", sbuf, tbuf,
+		 how, bad ? " (scale unknown: values as stored)" : "");
 }
 
 static int has_glob(const char *s, size_t n)

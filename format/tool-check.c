@@ -1,8 +1,9 @@
 /* tool-check.c: `mcz check FILE [--repair OUT]`: verifies the header,
  * every block's CRC, every chunk's columns and the index, and says what a
- * damaged or truncated file still holds; --repair writes a clean copy of
- * everything readable.  Like fsck: exit 0 when clean (or repaired), 1 when
- * damaged.
+ * damaged or truncated file still holds (a file whose blocks are all good
+ * but lacks its index is INCOMPLETE: still being recorded, or its recorder
+ * was killed); --repair writes a clean copy of everything readable.  Like
+ * fsck: exit 0 when clean (or repaired), 1 when damaged or incomplete.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,10 +39,21 @@ int tool_check(int argc, char **argv)
 	tool_common_bytes(vb, sizeof vb, rep.valid_bytes);
 	tool_common_bytes(fb, sizeof fb, rep.file_bytes);
 	int clean = rep.index_ok && !rep.blocks_bad && !rep.first_problem[0];
+	/* every byte readable, only the index and trailer missing: what a
+	 * recording still being written looks like (or one whose recorder was
+	 * killed); "DAMAGED" would alarm a user who looks during a run */
+	int incomplete = !clean && !rep.index_ok && !rep.blocks_bad &&
+			 rep.valid_bytes == rep.file_bytes;
 	if (clean)
 		printf("%s: ok: %" PRIu64 " blocks, %" PRIu64 " chunks, %" PRIu64
 		       " rows, %s, every CRC verified\n",
 		       path, rep.blocks_ok, rep.chunks_ok, rep.rows_ok, fb);
+	else if (incomplete)
+		printf("%s: INCOMPLETE: no index or trailer at the end: still being recorded, or "
+		       "its recorder was killed\n"
+		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64
+		       " good blocks, every byte of %s\n",
+		       path, rep.chunks_ok, rep.rows_ok, rep.blocks_ok, fb);
 	else
 		printf("%s: DAMAGED: %s\n"
 		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64

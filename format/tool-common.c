@@ -88,7 +88,7 @@ const char *tool_common_usage(const char *cmd)
 		       "  dump FILE [--csv|--json] [--streams GLOB,...] [--from T] [--to T]\n"
 		       "                            print samples (T: seconds from the start,\n"
 		       "                            or with a suffix: 1500ms, 20us, 7ns)\n"
-		       "  import ARCHIVE -o FILE    convert a PCP archive\n"
+		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
 		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"

@@ -16,6 +16,15 @@ static const char *info_type[] = {"u64", "i64", "f64"};
 static const char *info_topo[] = {"machine", "package", "numa", "l3", "l2", "l1",
 				  "core",    "pu",	"gpu",	"nic", "other"};
 
+/* Widen column *w to fit s, up to 48 characters (a longer cell overflows
+ * its own row only). */
+static void info_widen(int *w, const char *s)
+{
+	int n = (int)strlen(s);
+	if (n > *w)
+		*w = n < 48 ? n : 48;
+}
+
 static void info_wall(char *buf, size_t n, int64_t ns)
 {
 	time_t s = (time_t)(ns / 1000000000);
@@ -82,8 +91,22 @@ int tool_info(int argc, char **argv)
 	mcz_query_col_bytes(r, UINT32_MAX, &tb);
 	tool_common_bytes(b1, sizeof b1, tb);
 	printf("streams    %zu (timestamps: %s)\n", mcz_stream_count(r), b1);
-	printf("  %4s  %-24s %-10s %-7s %-4s %-12s %-6s %-28s %-10s %9s %7s\n", "ID", "NAME",
-	       "INSTANCE", "KIND", "TYPE", "UNIT", "SOURCE", "NATIVE", "TOPO", "BYTES", "B/VAL");
+	/* columns as wide as their longest cell (a pcp native name or a
+	 * "Machine (11.6 GiB)" topology object would push the rest out) */
+	int wn = 24, wi = 10, wu = 12, wv = 28, wt = 10;
+	for (size_t s = 0; s < mcz_stream_count(r); s++) {
+		const mcz_stream_desc *d = mcz_stream(r, s);
+		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
+		info_widen(&wn, d->name);
+		info_widen(&wi, d->instance);
+		info_widen(&wu, d->unit);
+		info_widen(&wv, d->native);
+		if (o)
+			info_widen(&wt, o->name);
+	}
+	printf("  %4s  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9s %7s\n", "ID", wn, "NAME", wi,
+	       "INSTANCE", "KIND", "TYPE", wu, "UNIT", "SOURCE", wv, "NATIVE", wt, "TOPO", "BYTES",
+	       "B/VAL");
 	for (size_t s = 0; s < mcz_stream_count(r); s++) {
 		const mcz_stream_desc *d = mcz_stream(r, s);
 		uint64_t bytes = 0;
@@ -93,18 +116,15 @@ int tool_info(int argc, char **argv)
 		if (mcz_query_sums(r, (uint32_t)s, &sums) == 0)
 			for (size_t c = 0; c < fi->nchunks; c++)
 				n += sums[c].count;
-		char topo[24] = "-", bpv[16] = "-";
+		char bpv[16] = "-";
 		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
-		if (o)
-			snprintf(topo, sizeof topo, "%s", o->name);
 		if (n)
 			snprintf(bpv, sizeof bpv, "%.3f", (double)bytes / (double)n);
-		printf("  %4zu  %-24s %-10s %-7s %-4s %-12s %-6s %-28s %-10s %9" PRIu64 " %7s%s%s\n",
-		       s, d->name, *d->instance ? d->instance : "-", info_kind[d->kind],
-		       info_type[d->type], *d->unit ? d->unit : "-", d->source,
-		       *d->native ? d->native : "-", topo, bytes, bpv,
-		       d->flags & MCZ_SF_ESTIMATED ? "  estimated" : "",
-		       *d->note ? "" : "");
+		printf("  %4zu  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9" PRIu64 " %7s%s\n", s, wn,
+		       d->name, wi, *d->instance ? d->instance : "-", info_kind[d->kind],
+		       info_type[d->type], wu, *d->unit ? d->unit : "-", d->source, wv,
+		       *d->native ? d->native : "-", wt, o ? o->name : "-", bytes, bpv,
+		       d->flags & MCZ_SF_ESTIMATED ? "  estimated" : "");
 		if (*d->note)
 			printf("        note: %s\n", d->note);
 	}

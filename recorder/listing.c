@@ -6,6 +6,7 @@
  *            core.task_clock        s         x2  cpu0..cpu1   perf:task-clock
  *            note: hardware events (...) not recorded: no hardware PMU (...)
  *            fix:  on a VM, ask for a virtual PMU ...
+ *   papi     -          available: streams chosen with -e papi:EVENT (...)
  *   nvml     gpu,power  unavailable: libnvidia-ml.so.1 not found
  *            fix:  install the NVIDIA driver
  */
@@ -30,7 +31,8 @@ static void listing_streams(const rec_streams *st, FILE *f)
 			snprintf(inst, sizeof inst, "x%zu %s..%s", n, d->instance, st->d[last].instance);
 		else
 			snprintf(inst, sizeof inst, "%s", d->instance);
-		fprintf(f, "    %-26s %-10s %-18s %s%s%s\n", d->name, d->unit, inst, d->native,
+		fprintf(f, "    %-26s %-10s %-18s %s%s%s\n", d->name, d->unit[0] ? d->unit : "-", inst,
+			d->native,
 			d->kind == MCZ_COUNTER ? " (counter)" : "",
 			(d->flags & MCZ_SF_ESTIMATED) ? " ESTIMATED" : "");
 		if (d->note[0])
@@ -53,16 +55,29 @@ int rec_listing_print(const rec_options *o, FILE *f)
 	for (size_t i = 0; i < ss.n; i++) {
 		const rec_source *s = &ss.src[i];
 		const char *g = s->ops->groups[0] ? s->ops->groups : "-";
+		unsigned mask = 0;
+		char gerr[128];
 		if (ss.state[i] == 0)
 			continue;
+		/* pcp serves every group: "all" fits the column */
+		if (rec_registry_groups(s->ops->groups, &mask, gerr, sizeof gerr) == 0 && mask == REC_G_ALL)
+			g = "all";
 		if (ss.state[i] < 0) {
 			fprintf(f, "  %-8s %-10s unavailable: %s\n", s->ops->name, g, s->why);
 			if (s->fix[0])
 				fprintf(f, "  %-8s %-10s fix: %s\n", "", "", s->fix);
 			continue;
 		}
-		fprintf(f, "  %-8s %-10s available, %zu streams\n", s->ops->name, g, ss.st[i].n);
+		/* papi records only what -e names, pcp mostly: "0 streams" would
+		 * read as "nothing to record here" */
+		if (ss.st[i].n == 0 && s->on_request)
+			fprintf(f, "  %-8s %-10s available: %s\n", s->ops->name, g, s->on_request);
+		else
+			fprintf(f, "  %-8s %-10s available, %zu stream%s\n", s->ops->name, g, ss.st[i].n,
+				ss.st[i].n == 1 ? "" : "s");
 		listing_streams(&ss.st[i], f);
+		if (ss.st[i].n > 0 && s->on_request)
+			fprintf(f, "    more: %s\n", s->on_request);
 		if (s->why[0])
 			fprintf(f, "    note: %s\n", s->why);
 		if (s->fix[0])

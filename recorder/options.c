@@ -40,7 +40,7 @@ void rec_options_usage(FILE *f)
 		"  -h, --help            this help      -V, --version  version\n"
 		"\n"
 		"The command's exit status is mcrec's (128+N when signal N killed it).\n"
-		"Applications add marks with recorder/mcmark.h, shell scripts with mcmark(1).\n"
+		"Applications add marks with mcmark.h, shell scripts with mcmark(1).\n"
 		"See mcrec(1).\n");
 }
 

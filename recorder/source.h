@@ -110,6 +110,10 @@ struct rec_source {
 				library is not on this machine (no GPU, no RAPL,
 				no local pmcd): --list says why, a recording
 				does not repeat it on every run */
+	const char *on_request; /* set by streams() of a source whose streams
+				are (mostly) named with -e, or that records
+				marks instead: what --list says of them, e.g.
+				"streams chosen with -e papi:EVENT (...)" */
 };
 
 /* Record why a source cannot run and how to fix it; returns -1.  An

@@ -27,6 +27,10 @@ typedef struct vw_app {
 	char before[64];   /* filter before the prompt opened (Esc restores it) */
 	int quit;
 	vw_canvas *body;   /* the current view's canvas (frame.c) */
+	int budget_ms;     /* work a frame may do before drawing coarsely (model.h);
+			    * 0: every frame exact (snapshots, tests) */
+	const struct vw_phase_cli *phases_later; /* detect after the first screen
+			    * (app-run.c); an error goes to the status line */
 } vw_app;
 
 int vw_app_init(vw_app *a, vw_model *m, int view);
@@ -37,7 +41,9 @@ unsigned vw_app_input(vw_app *a, const vw_input *in);
 unsigned vw_app_key(vw_app *a, int key);
 
 /* frame.c: draw the whole screen (tab bar, view, status line, overlays)
- * into c; a canvas under VW_MIN_W x VW_MIN_H gets a "too small" line. */
+ * into c; a canvas under VW_MIN_W x VW_MIN_H gets a "too small" line.
+ * Within a->budget_ms where set: a->m->refining then says whether another
+ * frame would draw more exactly. */
 void vw_frame_draw(vw_app *a, vw_canvas *c);
 
 #endif

@@ -114,6 +114,7 @@ static void help_overlay(vw_app *a, vw_canvas *c)
 
 void vw_frame_draw(vw_app *a, vw_canvas *c)
 {
+	vw_model_budget(a->m, a->budget_ms);
 	vw_canvas_clear(c);
 	if (c->w < VW_MIN_W || c->h < VW_MIN_H) {
 		char msg[96];

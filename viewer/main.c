@@ -23,6 +23,19 @@
 #include "theme.h"
 #include "view.h"
 
+/* "timeline, phases, topology": the view table's names, for --help and
+ * the --view error (so a new view needs no edit here). */
+static const char *view_names(void)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	for (int i = 0; vw_views[i]; i++) {
+		size_t u = strlen(buf);
+		snprintf(buf + u, sizeof buf - u, "%s%s", i ? ", " : "", vw_views[i]->name);
+	}
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -32,7 +45,7 @@ static void usage(FILE *f)
 		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
 		"\n"
 		"  --snapshot WxH     print one rendered screen as text and exit\n"
-		"  --view NAME        start in view NAME (timeline, ...)\n"
+		"  --view NAME        start in view NAME: %s\n"
 		"  --at T             put the cursor at time T (12.5, 12.5s, 300ms, 2m)\n"
 		"  --window T0,T1     show the window [T0, T1) instead of the whole run\n"
 		"  --filter PATTERN   show only rows whose name contains PATTERN\n"
@@ -50,7 +63,7 @@ static void usage(FILE *f)
 		"  -V, --version      version\n"
 		"\n"
 		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter.\n"
-		"See mcview(1).\n", vw_phase_cli_help);
+		"See mcview(1).\n", view_names(), vw_phase_cli_help);
 }
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
@@ -202,7 +215,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		return 2;
 	}
 	if (view_name && (view = vw_views_find(view_name)) < 0)
-		return fail("--view: no view named '%s' (try timeline)", view_name);
+		return fail("--view: no view named '%s' (views: %s)", view_name, view_names());
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
 		color = 0;
 	const char *cs = nl_langinfo(CODESET);
@@ -226,8 +239,10 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		return 1;
 	}
 	/* Detection may append its cache to the file; the reader's view stays
-	 * valid (mcz_append_aux never changes bytes already written). */
-	int pr = vw_phase_cli_run(m, &pc, err, sizeof err);
+	 * valid (mcz_append_aux never changes bytes already written).  On the
+	 * terminal it runs after the first screen (app-run.c). */
+	int later = !snap_w && !pc.report && pc.mode >= 0;
+	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", err);
@@ -284,6 +299,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		rc = 1;
 		goto out;
 	}
+	a.phases_later = later ? &pc : NULL;
 	vw_term_opts to = {.color = color, .ascii = ascii, .blocks = blocks, .mouse = mouse,
 			   .theme = &th};
 	rc = vw_app_run(&a, &to, keys, err, sizeof err);

@@ -16,10 +16,19 @@
  * kept around the window, so pans and zooms near it decode nothing again.
  * The last columns of each stream are kept too: a redraw of an unchanged
  * window costs a copy.
+ *
+ * A frame has a budget (vw_model_budget): once it is spent, a stream whose
+ * raw samples are not at hand is drawn from its chunk summaries (exact to
+ * chunk resolution, as at wider zoom), and a stream whose chunk summaries
+ * are not read yet is left out; m->refining asks the loop for another
+ * frame, which goes on where this one stopped.  So a key is answered within
+ * the budget even when the window needs a million values decoded, and the
+ * screen sharpens over the next frames unless another key comes first.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model-int.h"
 
@@ -85,6 +94,24 @@ void vw_model_chunks_free(vw_model *m)
 	free(k->pyr);
 	free(k);
 	m->chunks = NULL;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void vw_model_budget(vw_model *m, int ms)
+{
+	m->budget_end = ms > 0 ? now_ns() + (int64_t)ms * 1000000 : 0;
+	m->refining = 0;
+}
+
+int vw_model_budget_spent(const vw_model *m)
+{
+	return m->budget_end && now_ns() >= m->budget_end;
 }
 
 /* Mean span of a chunk in the stream's file (ns), 0 if one chunk or none. */
@@ -200,6 +227,13 @@ static size_t search(const mcz_bucket *cb, size_t n, int64_t t, int by_first)
  * pans and zooms that stay near it decode nothing again.  The statistics
  * are mcz_summary's, per sample: a counter's rate over the interval since
  * the previous present sample, a gauge's value. */
+static int raw_ready(const vw_model *m, size_t stream)
+{
+	const raw_ent *e = &m->chunks->raw[stream];
+	int64_t off = m->offsets[m->streams[stream].file_index];
+	return e->have && m->t0 - off >= e->a && m->t1 - off <= e->b;
+}
+
 static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
 	struct vw_chunk_cache *k = cache(m);
@@ -382,6 +416,9 @@ static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, si
 	}
 }
 
+/* columns(): drawn to chunk resolution for want of budget (after VW_PENDING). */
+enum { COARSE = VW_PENDING + 1 };
+
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
@@ -392,8 +429,11 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 		memcpy(out, e->b, n * sizeof *out);
 		return 0;
 	}
-	if (columns(m, stream, n, out) != 0)
-		return -1;
+	int rc = columns(m, stream, n, out);
+	if (rc == COARSE)
+		return 0; /* drawn, not kept: the next frame refines it */
+	if (rc != 0)
+		return rc;
 	if (e && n > e->cap) {
 		vw_bucket *nb = realloc(e->b, n * sizeof *nb);
 		if (nb) {
@@ -426,13 +466,28 @@ static int column_path(const vw_model *m, size_t stream)
 	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
 }
 
+/* 0 exact (or to chunk resolution where that is the path), -1, VW_PENDING,
+ * or COARSE: to chunk resolution for want of budget, to be drawn again. */
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
 	size_t nc;
 	const mcz_bucket *cb;
 	int path = column_path(m, stream);
+	struct vw_chunk_cache *k = cache(m);
+	if (path == COL_RAW && k && !raw_ready(m, stream) && vw_model_budget_spent(m)) {
+		m->refining = 1;
+		if (!k->per[stream])
+			return VW_PENDING;
+		cb = chunk_sums(m, stream, &nc);
+		pyramid_columns(m, stream, cb, nc, n, out);
+		return COARSE;
+	}
 	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
 		return 0;
+	if (path == COL_PYRAMID && k && !k->per[stream] && vw_model_budget_spent(m)) {
+		m->refining = 1;
+		return VW_PENDING;
+	}
 	if (path != COL_PYRAMID || !(cb = chunk_sums(m, stream, &nc)))
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	pyramid_columns(m, stream, cb, nc, n, out);

@@ -241,8 +241,9 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		return -1;
 	const vw_row *r = &m->rows[row];
 	if (r->nmembers == 1) {
-		if (vw_model_display_buckets(m, r->members[0], n, out) != 0)
-			return -1;
+		int rc = vw_model_display_buckets(m, r->members[0], n, out);
+		if (rc != 0)
+			return rc;
 		fill_between_samples(m, r->members[0], out, n);
 		return 0;
 	}
@@ -255,7 +256,12 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	for (size_t i = 0; i < n; i++)
 		out[i] = (vw_bucket){NAN, NAN, 0, 0};
 	for (size_t k = 0; k < r->nmembers; k++) {
-		if (vw_model_display_buckets(m, r->members[k], n, c->tmp) != 0)
+		int rc = vw_model_display_buckets(m, r->members[k], n, c->tmp);
+		if (rc == VW_PENDING) {
+			free(nmean);
+			return VW_PENDING; /* a band of some members would mislead */
+		}
+		if (rc != 0)
 			continue;
 		fill_between_samples(m, r->members[k], c->tmp, n);
 		for (size_t i = 0; i < n; i++) {

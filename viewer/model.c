@@ -187,6 +187,17 @@ static void damaged_status(vw_model *m)
 			m->status_warn = 1;
 			return;
 		}
+		if (fi->valid_bytes == fi->file_bytes) {
+			/* every block good, only the index missing: a recording still
+			 * being written (or whose recorder was killed), as mcz check
+			 * says; "damaged" would alarm whoever looks during a run */
+			snprintf(m->status, sizeof m->status,
+				 "%s is incomplete (still recording, or its recorder was killed): "
+				 "showing its %llu rows",
+				 base_name(m->paths[f]), (unsigned long long)fi->nrows);
+			m->status_warn = 1;
+			return;
+		}
 		snprintf(m->status, sizeof m->status,
 			 "warning: %s is damaged: showing what it holds (%llu rows, %llu of %llu "
 			 "bytes readable)",

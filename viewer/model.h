@@ -105,11 +105,28 @@ typedef struct vw_model {
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
 	struct vw_model_cache *cache;
 	struct vw_chunk_cache *chunks; /* model-chunks.c */
+	/* Redraw budget (model-chunks.c).  While budget_end is set (CLOCK_MONOTONIC
+	 * ns), a stream whose columns would need chunks decoded after it is given
+	 * at chunk resolution, or left out (VW_PENDING) where even that needs its
+	 * index read; `refining` then says the screen is not final and the loop
+	 * draws again as soon as no key is waiting.  0 (the default: snapshots,
+	 * tests, reports) = always exact. */
+	int64_t budget_end;
+	int refining;
 } vw_model;
+
+/* vw_model_row_buckets' answer for a row not computed within the budget. */
+#define VW_PENDING 1
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
 void vw_model_free(vw_model *m);
+/* Start a frame with ms of work allowed before queries answer coarsely
+ * (ms <= 0: exact, no limit); clears m->refining. */
+void vw_model_budget(vw_model *m, int ms);
+/* The frame's budget is spent: work that decodes should set m->refining and
+ * wait for the next frame. */
+int vw_model_budget_spent(const vw_model *m);
 /* Reopen the files if one changed on disk since it was opened (an aux block
  * appended, e.g. the phase cache): a reader maps its file and reads its
  * index lazily, so an append under it would leave it reading the new bytes.
@@ -132,7 +149,8 @@ void vw_model_toggle_group(vw_model *m, size_t row);
  * where exact values would decode many chunks (a column narrower than a
  * chunk, the window wider than 3 chunks and more than 512 chunk decodes for
  * all streams) they are exact to chunk resolution (model-chunks.c).
- * vw_model_stream_buckets gives the exact per-bucket statistics. */
+ * vw_model_stream_buckets gives the exact per-bucket statistics.
+ * Returns 0, VW_PENDING (past the budget: nothing to draw yet), or -1. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
 /* Before drawing rows [first, first + count) in n columns: the member
  * streams whose columns are exact summaries read in one pass over the file

@@ -26,6 +26,7 @@
 #define PHASE_MAX_STREAMS 64
 #define PHASE_COARSE 8192
 #define PHASE_FINE_MAX (1 << 20)
+#define PHASE_DECODE_BUDGET 100000 /* chunk columns: ~2 s at ~20 us each */
 
 typedef struct phase_fine_ctx {
 	vw_model *m;
@@ -215,6 +216,33 @@ fail:
 
 /* ---- detection ------------------------------------------------------------------- */
 
+/* Samples per coarse bucket so that every bucket holds whole chunks, when
+ * an exact coarse level would decode more than PHASE_DECODE_BUDGET chunk
+ * columns (a large recording: 10^9 values would take 20 s and map the whole
+ * 2 GB file); else 0.  mcz_summary then answers from the index alone (a
+ * chunk counts in the bucket of its first sample), the coarse level is at
+ * chunk resolution, and the refinement still places each boundary on a
+ * sample, decoding only the chunks around it. */
+static size_t phase_chunk_bucket(const vw_model *m, const phase_fine_ctx *f)
+{
+	size_t members = 0, chunks = 0;
+	double rows = 0;
+	for (size_t j = 0; j < f->d; j++)
+		members += m->groups[f->rows[j]].nmembers;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const mcz_file_info *fi = mcz_info(m->files[i]);
+		if (fi->nchunks > chunks) {
+			chunks = fi->nchunks;
+			rows = (double)fi->nrows / (double)fi->nchunks;
+		}
+	}
+	if ((double)chunks * (double)members <= PHASE_DECODE_BUDGET)
+		return 0;
+	/* a chunk of r rows spans r - 1 intervals: a little more than r keeps
+	 * the chunks of uneven length (time-flushed ones) inside a bucket */
+	return (size_t)ceil(rows * 1.1);
+}
+
 /* Build the coarse level and the detector. */
 int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 {
@@ -243,6 +271,9 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	size_t nsamp = (size_t)(span / f->dt), b = (nsamp + PHASE_COARSE - 1) / PHASE_COARSE;
 	if (b == 0)
 		b = 1;
+	size_t bc = phase_chunk_bucket(m, f);
+	if (bc > b)
+		b = bc;
 	int64_t w = (int64_t)b * f->dt;
 	size_t nb = (size_t)((span + w - 1) / w);
 	f->origin = m->t_min - f->dt / 2;

@@ -145,21 +145,44 @@ oom:
 	return -1;
 }
 
+/* Streams read per pass over the file: each pass decodes the chunks at the
+ * range's edges once for all its streams; between passes the frame budget
+ * is checked (1024 PUs x 3 metrics take ~30 ms in one pass). */
+#define TOPO_METRIC_BATCH 128
+
+/* Read the streams bound to objects with in[o] set (all when in is NULL)
+ * into the model's per-stream cache, in passes of TOPO_METRIC_BATCH; 0 when
+ * all are, VW_PENDING when the budget ran out first. */
+static int topo_metric_read(vw_model *m, const size_t *ss, size_t n, int64_t t0, int64_t t1,
+			    const uint8_t *in)
+{
+	size_t *want = malloc((n + 1) * sizeof *want), nw = 0;
+	if (!want)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		if (!in || in[m->streams[ss[k]].desc->topo])
+			want[nw++] = ss[k];
+		if (nw == TOPO_METRIC_BATCH || (k + 1 == n && nw)) {
+			if (vw_model_budget_spent(m)) {
+				free(want);
+				m->refining = 1;
+				return VW_PENDING;
+			}
+			vw_model_streams_buckets(m, want, nw, t0, t1, 1, NULL, NULL);
+			nw = 0;
+		}
+	}
+	free(want);
+	return 0;
+}
+
 /* Sum of the means of streams bound to each object over [t0, t1), for the
- * objects with in[o] set (all when in is NULL). */
+ * objects with in[o] set (all when in is NULL), from the cache. */
 static int topo_metric_fill(vw_model *m, const size_t *ss, size_t n, size_t nobj, int64_t t0,
 			    int64_t t1, const uint8_t *in, double *own, int *cnt)
 {
 	for (size_t i = 0; i < nobj; i++)
 		own[i] = NAN, cnt[i] = 0;
-	/* all the streams in one pass over the file; the loop reads the cache */
-	size_t *want = malloc((n + 1) * sizeof *want), nw = 0;
-	for (size_t k = 0; want && k < n; k++)
-		if (!in || in[m->streams[ss[k]].desc->topo])
-			want[nw++] = ss[k];
-	if (want && nw)
-		vw_model_streams_buckets(m, want, nw, t0, t1, 1, NULL, NULL);
-	free(want);
 	for (size_t k = 0; k < n; k++) {
 		vw_bucket b;
 		int32_t o = m->streams[ss[k]].desc->topo;
@@ -193,6 +216,14 @@ int topo_metric_eval(vw_model *m, const topo_metric *mt, const topo_tree *t, int
 		for (size_t i = 0; i < n; i++)
 			own[i] = agg[i] = NAN;
 		rc = 0;
+		goto out;
+	}
+	/* read everything first: a pending read leaves own and agg as they were */
+	int r = topo_metric_read(m, mt->num, mt->nnum, t0, t1, in);
+	if (r == 0 && den)
+		r = topo_metric_read(m, mt->den, mt->nden, t0, t1, in);
+	if (r != 0) {
+		rc = r;
 		goto out;
 	}
 	if (topo_metric_fill(m, mt->num, mt->nnum, n, t0, t1, in, own, cnt) != 0)

@@ -42,7 +42,10 @@ int topo_metric_agg(const char *name, const char *unit);
 /* own[i]: value bound to object i over [t0, t1) (NaN none); agg[i]: aggregated.
  * under >= 0 reads only the streams bound in that object's subtree (agg is
  * then right at under and below it, NaN or partial elsewhere): the side
- * panel's other metrics cost one object's streams, not the machine's. */
+ * panel's other metrics cost one object's streams, not the machine's.
+ * Returns 0, -1, or VW_PENDING when the model's frame budget ran out while
+ * reading (own and agg untouched; the streams read so far are kept by the
+ * model, so the next call goes on from there). */
 int topo_metric_eval(struct vw_model *m, const topo_metric *mt, const topo_tree *t,
 		     int32_t under, int64_t t0, int64_t t1, double *own, double *agg);
 

@@ -127,6 +127,13 @@ static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
 		return NAN;
 	if (!have_buckets && vw_model_row_buckets(m, ri, nb, s->b) != 0)
 		return NAN;
+	/* Columns narrower than the sampling interval may hold no sample: the
+	 * covering one is then in the next column (a counter's delta ends
+	 * there) or the previous one (a gauge's value holds from there). */
+	int dir = m->streams[r->members[0]].desc->kind == MCZ_COUNTER ? 1 : -1;
+	for (int k = 0; k < 2 && s->b[col].count == 0; k++, dir = -dir)
+		if (col + dir >= 0 && (size_t)(col + dir) < nb && s->b[col + dir].count)
+			col += dir;
 	if (s->b[col].count == 0)
 		return NAN;
 	*mn = s->b[col].min;
@@ -203,11 +210,13 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 		return;
 	char unit[32], val[48];
 	vw_model_unit(m, r->members[0], unit, sizeof unit);
-	int have = vw_model_row_buckets(m, ri, nb, s->b) == 0;
+	int rc = vw_model_row_buckets(m, ri, nb, s->b), have = rc == 0;
 	if (have) {
 		double lo, hi;
 		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
+	} else if (rc == VW_PENDING) {
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading...");
 	}
 	double mn, mx, v = row_value(m, s, c, ri, have, &mn, &mx);
 	if (sel) {

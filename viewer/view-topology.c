@@ -48,6 +48,7 @@ typedef struct tv_state {
 	 * only at part[k] and below (the panel's other metrics), or not at all */
 	int64_t vt0, vt1;
 	int valid;
+	int updating;         /* this frame's budget ran out before every value was read */
 	uint8_t *have;
 	int32_t *part;
 	/* where the chart was last drawn, for the mouse */
@@ -119,6 +120,8 @@ static int tv_init(vw_model *m, void **state)
 	s->part = malloc((s->ms.n ? s->ms.n : 1) * sizeof *s->part);
 	if (!s->vals || !s->own || !s->level || !s->ringmax || !s->have || !s->part)
 		return -1;
+	for (size_t i = 0; i < (s->ms.n ? s->ms.n : 1) * n; i++) /* nothing read yet */
+		s->vals[i] = s->own[i] = NAN;
 	s->ok = 1;
 	return 0;
 }
@@ -187,8 +190,13 @@ static void tv_metric(vw_model *m, tv_state *s, size_t k, int32_t under)
 		under = -1;
 	if (s->have[k] || (under >= 0 && s->part[k] == under))
 		return;
-	if (topo_metric_eval(m, &s->ms.v[k], &s->tree, under, s->vt0, s->vt1, s->own + k * n,
-			     s->vals + k * n) != 0)
+	int rc = topo_metric_eval(m, &s->ms.v[k], &s->tree, under, s->vt0, s->vt1,
+				  s->own + k * n, s->vals + k * n);
+	if (rc == VW_PENDING) { /* the last range's values stay drawn meanwhile */
+		s->updating = 1;
+		return;
+	}
+	if (rc != 0)
 		for (size_t i = 0; i < n; i++)
 			s->vals[k * n + i] = s->own[k * n + i] = NAN;
 	if (under < 0)
@@ -253,8 +261,10 @@ static void tv_draw_header(vw_canvas *c, const vw_model *m, const tv_state *s, c
 	if (s->root != 0) {
 		char lab[96];
 		topo_tree_label(&s->tree, s->root, 0, lab, sizeof lab);
-		vw_canvas_printf(c, x, 0, c->w - x, VW_C_WARN, 0, "  zoom: %s", lab);
+		x += vw_canvas_printf(c, x, 0, c->w - x, VW_C_WARN, 0, "  zoom: %s", lab);
 	}
+	if (s->updating) /* values of the last range until this one is read */
+		vw_canvas_text(c, x, 0, c->w - x, VW_C_WARN, VW_A_BOLD, "  updating...");
 }
 
 static void tv_draw_message(vw_canvas *c, const char *msg)
@@ -294,9 +304,9 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 		return;
 	}
 	tv_range(m, &t0, &t1, range, sizeof range);
+	s->updating = 0;
 	tv_values(m, s, t0, t1);
 	tv_layout(s);
-	tv_draw_header(c, m, s, range);
 
 	int side = c->w >= 80, panel_w = side ? (c->w / 3 < 44 ? c->w / 3 : 44) : c->w;
 	int panel_h = side ? c->h - 3 : (c->h - 3) / 3;
@@ -323,6 +333,7 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 
 	for (size_t k = 0; k < s->ms.n; k++) /* the panel's other metrics: at sel */
 		tv_metric(m, s, k, s->sel);
+	tv_draw_header(c, m, s, range); /* after every read: it says if one is pending */
 	topo_panel_in pin = {&s->tree, s->sel, s->ms.v, s->ms.n, s->metric, s->vals,
 			     v ? s->level : NULL};
 	if (side)

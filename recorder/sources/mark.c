@@ -49,6 +49,7 @@ static int src_mark_probe(rec_source *s, const rec_ctx *c)
 
 static int src_mark_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 {
+	s->on_request = "marks (no streams) sent by the command: 'mcmark TEXT' or mcmark.h";
 	return 0;
 }
 

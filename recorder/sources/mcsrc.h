@@ -1,14 +1,14 @@
 /* mcsrc.h: the pure parts of the multi-component sources (papi, pcp, nvml,
  * rapl), exported so that unit tests can check them without the hardware:
- * RAPL counter wrap and power, NVML value decoding, PCP descriptor to stream
- * descriptor mapping, PAPI event naming.  Only recorder/sources/ and the
+ * RAPL counter wrap and power, NVML value decoding, PCP instance to
+ * topology object, PAPI event naming.  Only recorder/sources/ and the
  * tests include this header; the recorder core sees the sources through
  * recorder/source.h alone.
  *
  *     uint64_t d = src_rapl_wrap_delta(prev_uj, cur_uj, max_range_uj);
  *     double w = src_rapl_power_w(d, dt_ns);
  *     src_nvml_decode(&raw, &prev_state, dt_ns, v, present);
- *     src_pcp_desc_map(&desc, &sd);              // kind, type, unit, scale
+ *     int32_t topo = src_pcp_desc_topo(ctx, "kernel.percpu.cpu.user", "cpu3");
  */
 #ifndef REC_MCSRC_H
 #define REC_MCSRC_H
@@ -141,21 +141,8 @@ void src_nvml_sample(const src_nvml_api *api, void *dev, src_nvml_raw *raw);
 
 /* ---- pcp ----------------------------------------------------------------- */
 
-/* A PCP metric descriptor, as far as mapping needs it (pmDesc fields). */
-typedef struct src_pcp_descin {
-	int type;  /* PM_TYPE_* */
-	int sem;   /* PM_SEM_* */
-	int dimSpace, dimTime, dimCount;
-	unsigned scaleSpace, scaleTime;
-	int scaleCount;
-} src_pcp_descin;
-
-/* Map a descriptor to the stream's kind, type, SI unit and scale (stored
- * value x scale = SI value).  unit receives e.g. "B", "s", "B/s", "count/s",
- * "" (dimensionless).  Returns 0, or -1 for a metric that cannot be a
- * stream (string, aggregate, event types): *why says so. */
-int src_pcp_desc_map(const src_pcp_descin *d, uint8_t *kind, uint8_t *type, char *unit,
-		     size_t unitlen, double *scale, const char **why);
+/* Kind, type, SI unit and scale of a PCP metric: pcp_metric_kind_of() of
+ * format/pcp-import.h, the importer's own mapping (mcrec links libmczpcp). */
 /* Topology object of a PCP instance name: "cpu3" -> PU 3, "node1" -> NUMA
  * 1, "gpu0"/"nvidia0" -> GPU 0, an interface name -> its NIC; else the
  * machine (or -1).  `metric` helps decide (network.* -> NIC). */

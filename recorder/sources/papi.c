@@ -408,6 +408,8 @@ static int papi_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 {
 	papi_priv *p = s->priv;
 
+	s->on_request = "streams chosen with -e papi:EVENT "
+			"('papi_avail -a' and 'papi_native_avail' list the events)";
 	for (const char *const *e = c->events; e && *e; e++)
 		if (papi_add(s, p, c, *e, out) != 0)
 			return -1;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../../format/pcp-import.h"
 #include "mcsrc.h"
 #include "pcp-metrics.h"
 
@@ -105,10 +106,7 @@ static int metrics_add(src_pcp_host *h, const char *name, int ninst, char *const
 			  double bytes, char *why, size_t whylen)
 {
 	char err[PM_MAXERRMSGLEN];
-	const char *bad;
-	char unit[64];
-	double scale;
-	src_pcp_descin in;
+	pcp_metric_kind k;
 	src_pcp_metric *m;
 	pmID pmid;
 	pmDesc desc;
@@ -122,17 +120,17 @@ static int metrics_add(src_pcp_host *h, const char *name, int ninst, char *const
 		src_mcsrc_fmt(why, whylen, "PCP metric '%s': no descriptor (%s)", name, pmErrStr_r(rc, err, sizeof err));
 		return -1;
 	}
-	in = (src_pcp_descin){ desc.type, desc.sem, desc.units.dimSpace, desc.units.dimTime, desc.units.dimCount,
-			       desc.units.scaleSpace, desc.units.scaleTime, desc.units.scaleCount };
+	pcp_metric_kind_of(&desc, &k);
+	if (k.skip) {
+		src_mcsrc_fmt(why, whylen, "PCP metric '%s' %s", name, k.why);
+		return -1;
+	}
 	if (!(m = metrics_new(h))) {
 		src_mcsrc_fmt(why, whylen, "out of memory");
 		return -1;
 	}
-	if (src_pcp_desc_map(&in, &m->kind, &m->type, unit, sizeof unit, &scale, &bad) != 0) {
-		h->nm--;
-		src_mcsrc_fmt(why, whylen, "PCP metric '%s' %s", name, bad);
-		return -1;
-	}
+	m->kind = k.kind;
+	m->type = k.type;
 	snprintf(m->name, sizeof m->name, "%s", name);
 	m->pmid = pmid;
 	m->desc = desc;

@@ -7,10 +7,15 @@
  *
  * Every instance of a metric's instance domain becomes its own stream, bound
  * to the topology object the instance names (cpu3 -> PU 3, eth0 -> its NIC).
- * Counter/gauge and the SI unit and scale come from the descriptor
- * (pcp-desc.c); which metrics of which hosts is pcp-metrics.c's business.  Each tick is one pmFetch per host, on a fetch thread per
- * host with a deadline (pcp-fetch.c).  32-bit PCP counters are
- * unwrapped into 64-bit ones, since mcz counters wrap at 2^64 only.
+ * Counter/gauge and the SI unit and scale come from the descriptor through
+ * pcp_metric_kind_of() (format/pcp-import.h), the archive importer's own
+ * mapping, so a live recording and an imported pmlogger archive agree;
+ * which metrics of which hosts is pcp-metrics.c's business.  Each tick is
+ * one pmFetch per host, on a fetch thread per host with a deadline
+ * (pcp-fetch.c).  32-bit PCP counters are unwrapped into 64-bit ones, since
+ * mcz counters wrap at 2^64 only; float/double counters are kept as gauges
+ * of their cumulative value (rounding them into a U64 counter lost the
+ * fractions of a seconds counter).
  *
  * This is also the unprivileged path to memory traffic: when
  * rec_memtraffic_choose() picks pmcd's perfevent.hwcounters, this source
@@ -30,6 +35,7 @@
 
 #include <pcp/pmapi.h>
 
+#include "../../format/pcp-import.h"
 #include "../memtraffic.h"
 #include "mcsrc.h"
 #include "pcp-fetch.h"
@@ -72,7 +78,8 @@ static int pcp_probe(rec_source *s, const rec_ctx *c)
 static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_host *h, src_pcp_metric *m,
 		       rec_streams *out)
 {
-	char native[300], note[200], inst[128], units[64];
+	char native[300], note[320], inst[128];
+	pcp_metric_kind mk;
 
 	m->first = p->n;
 	if (m->mem)
@@ -81,14 +88,11 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_hos
 		src_mcsrc_fmt(native, sizeof native, "pcp:%s", m->name);
 	else
 		src_mcsrc_fmt(native, sizeof native, "pcp@%s:%s", h->name, m->name);
-	pmUnitsStr_r(&m->desc.units, units, sizeof units);
+	pcp_metric_kind_of(&m->desc, &mk);
+	/* "pcp: Kbyte, counter, U64; pmcd local:", as the importer's note */
+	src_mcsrc_fmt(note, sizeof note, "%s; pmcd %s", mk.note, h->name);
 	for (int k = 0; k < m->ninst; k++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
-		src_pcp_descin in = { m->desc.type, m->desc.sem, m->desc.units.dimSpace, m->desc.units.dimTime,
-				      m->desc.units.dimCount, m->desc.units.scaleSpace, m->desc.units.scaleTime,
-				      m->desc.units.scaleCount };
-		char unit[64];
-		const char *bad;
 		char *iname = NULL;
 
 		inst[0] = '\0';
@@ -98,13 +102,13 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_hos
 				snprintf(inst, sizeof inst, "%s", iname);
 			free(iname);
 		}
-		src_pcp_desc_map(&in, &d.kind, &d.type, unit, sizeof unit, &d.scale, &bad);
-		src_mcsrc_fmt(note, sizeof note, "pmcd %s; %s%s%s", h->name,
-			 m->desc.sem == PM_SEM_COUNTER ? "counter" : "instant", units[0] ? ", " : "", units);
+		d.kind = mk.kind;
+		d.type = mk.type;
+		d.scale = mk.scale;
 		d.name = m->name;
 		d.source = "pcp";
 		d.native = native;
-		d.unit = unit;
+		d.unit = mk.unit;
 		d.note = note;
 		d.instance = inst;
 		d.flags = m->inst ? MCZ_SF_PERCPU * (strncmp(inst, "cpu", 3) == 0) : 0;
@@ -123,6 +127,9 @@ static int pcp_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	/* the memory-traffic decision costs a pmcd query and perf probes:
 	 * only when the mem group is wanted */
 	const rec_mem_choice *mc = (c->groups & REC_G_MEM) ? rec_memtraffic_choose(c) : NULL;
+
+	s->on_request = "streams chosen with -e pcp:METRIC or pcp@HOST:METRIC "
+			"(pminfo lists pmcd's metrics)";
 
 	for (const char *const *e = c->events; e && *e; e++)
 		if (src_pcp_metrics_add_spec(s, &p->hs, c, *e) != 0)

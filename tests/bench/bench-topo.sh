@@ -45,14 +45,17 @@ echo "(ms, medians of $R; lstopo: the whole process, loading the topology and wr
 # The whole view (values of every metric, layout, chart, panel, legend) on a
 # recording of per-PU counters (3 streams per PU, 6000 rows at 10 ms).
 echo
-printf '%-34s %7s %5s %7s %9s %13s %12s %12s\n' "view on a recording of" objects PUs streams first_ms same_range_ms new_range_ms new_range_cpu
+printf '%-34s %7s %5s %7s %9s %13s %12s %12s %12s %12s\n' "view on a recording of" objects PUs streams \
+	first_ms same_range_ms new_range_ms settled_ms settled_cpu exact_ms
 for desc in "pack:2 numa:2 core:8 pu:2" "pack:4 numa:2 l3:2 core:8 pu:2" "pack:8 numa:2 l3:4 core:8 pu:2"; do
-	read -r n pus ns first same moved mcpu < <("$prog" view "$desc" 6000 "$((R > 9 ? 9 : R))") ||
+	read -r n pus ns first same moved mcpu settled exact < <("$prog" view "$desc" 6000 "$((R > 9 ? 9 : R))") ||
 		{ echo "topo-view failed on '$desc'"; exit 1; }
-	printf '%-34s %7d %5d %7d %9.2f %13.2f %12.2f %12.2f\n' "$desc" "$n" "$pus" "$ns" "$first" "$same" \
-		"$moved" "$mcpu"
+	printf '%-34s %7d %5d %7d %9.2f %13.2f %12.2f %12.2f %12.2f %12.2f\n' "$desc" "$n" "$pus" "$ns" \
+		"$first" "$same" "$moved" "$settled" "$mcpu" "$exact"
 done
-echo "(ms, medians; new_range_cpu: CPU time of that redraw (process CPU clock); first: init + first draw; same range: after a key moving the selection (the"
-echo " panel reads its other metrics for the new subtree); new range: after"
-echo " the window moved, every colouring stream's value read again in one mcz_summary_multi: libmcz"
-echo " decodes the two chunks at the window's edges, their timestamps once, each stream's column once)"
+echo "(ms, medians; first: init + first draw; same range: after a key moving the selection (the"
+echo " panel reads its other metrics for the new subtree); new range: the frame after the window"
+echo " moved, as mcview draws it within an 8 ms decode budget (the last range's colours stay, marked"
+echo " 'updating...', until every stream is read); settled: from the move to the last frame, and"
+echo " its CPU time; exact: a move drawn without budget, every colouring stream read in one frame"
+echo " (libmcz decodes the chunks at the window's edges once for each pass of 128 streams))"

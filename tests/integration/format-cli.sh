@@ -70,6 +70,16 @@ grep -q 'DAMAGED' "$T/chk" || fail "check does not say DAMAGED: $(cat "$T/chk")"
 rows=$(sed -n 's/.*readable: [0-9]* chunks, \([0-9]*\) rows.*/\1/p' "$T/chk")
 [ -n "$rows" ] && [ "$rows" -gt 0 ] && [ "$rows" -lt 3000 ] && [ $((rows % 256)) -eq 0 ] ||
 	fail "check: readable rows '$rows'"
+# the readable prefix alone (every block good, no index): what a recording
+# looks like while mcrec writes it, so INCOMPLETE, not DAMAGED
+good=$(sed -n 's/.*(up to byte \([0-9]*\)).*/\1/p' "$T/chk")
+[ -n "$good" ] || fail "check: no 'up to byte N': $(cat "$T/chk")"
+head -c "$good" "$T/run.mcz" >"$T/prefix.mcz"
+"$MCZ" check "$T/prefix.mcz" >"$T/chk2"
+[ $? -eq 1 ] || fail "check of an unfinished file should exit 1"
+grep -q 'INCOMPLETE: .*still being recorded' "$T/chk2" && ! grep -q DAMAGED "$T/chk2" ||
+	fail "check of an unfinished file: $(cat "$T/chk2")"
+grep -q "readable: [0-9]* chunks, $rows rows" "$T/chk2" || fail "unfinished file: rows: $(cat "$T/chk2")"
 "$MCZ" check "$T/cut.mcz" --repair "$T/fixed.mcz" >/dev/null || fail "repair exited $?"
 "$MCZ" check "$T/fixed.mcz" >/dev/null || fail "the repaired file is not clean"
 a=$("$MCZ" dump "$T/fixed.mcz" --csv | md5sum)

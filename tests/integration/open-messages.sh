@@ -42,6 +42,23 @@ head -c $((size * 2 / 3)) "$T/run.mcz" >"$T/cut.mcz"
 grep -q "warning: cut.mcz is damaged: showing what it holds ([1-9][0-9]* rows" "$T/cut" ||
 	fail "truncated: $(tail -1 "$T/cut")"
 
+# a recording whose recorder was killed (or still running): every block
+# whole, no index — "incomplete", not "damaged"
+"$B"/mcrec -q -i 20ms --chunk 200ms -o "$T/live.mcz" -- sleep 30 &
+rec=$!
+for _ in $(seq 50); do
+	[ "$(stat -c %s "$T/live.mcz" 2>/dev/null || echo 0)" -gt 4096 ] && break
+	sleep 0.1
+done
+sleep 0.5
+child=$(pgrep -P "$rec")
+kill -9 "$rec"
+wait "$rec" 2>/dev/null
+[ -n "$child" ] && kill "$child" 2>/dev/null
+"$B"/mcview --snapshot 120x12 "$T/live.mcz" >"$T/live" 2>&1 || fail "mcview live: $(cat "$T/live")"
+grep -q "live.mcz is incomplete (still recording, or its recorder was killed): showing its [1-9][0-9]* rows" \
+	"$T/live" || fail "killed recorder: $(tail -1 "$T/live")"
+
 # read-only for the user: no line about the phase cache
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$T"

@@ -93,6 +93,10 @@ printf 'PCPFolio\nVersion: 1\nArchive:\tbozo-vm\t%s\nArchive:\tother\t%s\n' \
 "$B/mcz" import -q "$T/two.folio" -o "$T/two.mcz" || fail "two-host folio"
 "$B/mcz" info "$T/two.mcz" | grep -q "kernel.all.pswitch *bozo-vm " || fail "two-host folio: no bozo-vm stream"
 "$B/mcz" info "$T/two.mcz" | grep -q "sample.colour *[^ ]*:red" || fail "two-host folio: no host:red stream"
+# the stream table's columns line up however long a PCP name is
+"$B/mcz" info "$T/two.mcz" | awk '/^ +ID  NAME/ { w = length($0); next }
+	w && /^ +[0-9]+  / && length($0) != w { print "misaligned: " $0; bad = 1 } END { exit bad || !w }' ||
+	fail "mcz info: stream table not aligned"
 # --metrics keeps only matching metrics, and their values still match pmdumplog
 "$B/mcz" import -q --metrics 'kernel.all.*,mem' "$A/20041125" -o "$T/m.mcz" || fail "--metrics"
 python3 "$HERE/pcp-compare.py" "$A/20041125" "$T/m.mcz" "$B/mcz" >"$T/cmp" 2>&1 &&

@@ -4,6 +4,7 @@
  *
  *   rec-read FILE info        rows, chunks, streams, t_first, t_last, recovered
  *   rec-read FILE streams     id name instance source unit kind flags topo native
+ *   rec-read FILE kinds       name|instance|kind|type|unit|scale|note, one per stream
  *   rec-read FILE total NAME  sum over instances of NAME: counters' last raw
  *                             value x scale (the count since the start), gauges' max
  *   rec-read FILE marks       t_ns kind source text
@@ -31,7 +32,7 @@ int main(int argc, char **argv)
 	mcz_reader *r;
 	int rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: rec-read FILE info|streams|total NAME|marks|times|meta KEY\n");
+		fprintf(stderr, "usage: rec-read FILE info|streams|kinds|total NAME|marks|times|meta KEY\n");
 		return 2;
 	}
 	if ((rc = mcz_open(&r, argv[1], 0)) != MCZ_OK)
@@ -51,6 +52,14 @@ int main(int argc, char **argv)
 			printf("%zu %s %s %s %s %s %u %d %s\n", i, d->name, d->instance[0] ? d->instance : "-",
 			       d->source, d->unit[0] ? d->unit : "-",
 			       d->kind == MCZ_COUNTER ? "counter" : "gauge", d->flags, d->topo, d->native);
+		}
+	} else if (!strcmp(cmd, "kinds")) {
+		static const char *const type[] = {"u64", "i64", "f64"};
+		for (size_t i = 0; i < ns; i++) {
+			const mcz_stream_desc *d = mcz_stream(r, i);
+			printf("%s|%s|%s|%s|%s|%.17g|%s\n", d->name, d->instance,
+			       d->kind == MCZ_COUNTER ? "counter" : "gauge",
+			       d->type < 3 ? type[d->type] : "?", d->unit, d->scale, d->note);
 		}
 	} else if (!strcmp(cmd, "total") && argc > 3) {
 		double total = 0;

@@ -1,10 +1,8 @@
-/* test-pcp.c: unit tests of libmczpcp's pieces — PCP descriptor -> stream
- * kind/unit/scale, the --metrics filter, archive suffixes and folios, ssh
- * URLs and remote quoting (checked by a real /bin/sh), the hash map — and
+/* test-pcp.c: unit tests of libmczpcp's pieces — the --metrics filter,
+ * archive suffixes and folios, ssh URLs and remote quoting (checked by a real /bin/sh), the hash map — and
  * one real archive from pcp-testsuite imported and read back through
  * format/mcz.h.
  */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,83 +19,6 @@
 #include "../../format/pcp-int.h"
 
 #define ARCHIVES "/var/lib/pcp/testsuite/archives"
-
-static pmDesc desc(int type, int sem, int ds, int dt, int dc, int ss, int st, int sc)
-{
-	pmDesc d;
-	memset(&d, 0, sizeof d);
-	d.pmid = 1;
-	d.indom = PM_INDOM_NULL;
-	d.type = type;
-	d.sem = sem;
-	d.units.dimSpace = ds;
-	d.units.dimTime = dt;
-	d.units.dimCount = dc;
-	d.units.scaleSpace = (unsigned)ss;
-	d.units.scaleTime = (unsigned)st;
-	d.units.scaleCount = sc;
-	return d;
-}
-
-static void test_metric_kinds(void **state)
-{
-	(void)state;
-	pcp_metric_kind k;
-	pmDesc d = desc(PM_TYPE_U32, PM_SEM_COUNTER, 1, 0, 0, PM_SPACE_KBYTE, 0, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.skip, 0);
-	assert_int_equal(k.kind, MCZ_COUNTER);
-	assert_int_equal(k.type, MCZ_U64);
-	assert_int_equal(k.wrap32, 1);
-	assert_string_equal(k.unit, "B");
-	assert_true(k.scale == 1024.0);
-	assert_string_equal(k.note, "pcp: Kbyte, counter, U32 (unwrapped: stored = raw + k*2^32)");
-
-	d = desc(PM_TYPE_U64, PM_SEM_COUNTER, 0, 1, 0, 0, PM_TIME_MSEC, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.kind, MCZ_COUNTER);
-	assert_int_equal(k.wrap32, 0);
-	assert_string_equal(k.unit, "s");
-	assert_true(fabs(k.scale - 1e-3) < 1e-15);
-
-	d = desc(PM_TYPE_DOUBLE, PM_SEM_INSTANT, 1, -1, 0, PM_SPACE_MBYTE, PM_TIME_SEC, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.kind, MCZ_GAUGE);
-	assert_int_equal(k.type, MCZ_F64);
-	assert_string_equal(k.unit, "B/s");
-	assert_true(k.scale == 1048576.0);
-
-	d = desc(PM_TYPE_64, PM_SEM_INSTANT, 0, -1, 1, 0, PM_TIME_MIN, 3);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.type, MCZ_I64);
-	assert_string_equal(k.unit, "count/s");
-	assert_true(fabs(k.scale - 1000.0 / 60.0) < 1e-9);
-
-	d = desc(PM_TYPE_FLOAT, PM_SEM_DISCRETE, 0, -1, 0, 0, PM_TIME_USEC, 0);
-	pcp_metric_kind_of(&d, &k); /* hinv.cpu.clock */
-	assert_string_equal(k.unit, "Hz");
-	assert_true(k.scale == 1e6);
-
-	d = desc(PM_TYPE_32, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.kind, MCZ_GAUGE);
-	assert_int_equal(k.type, MCZ_I64);
-	assert_string_equal(k.unit, "");
-	assert_true(k.scale == 1.0);
-
-	d = desc(PM_TYPE_DOUBLE, PM_SEM_COUNTER, 0, 0, 1, 0, 0, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.kind, MCZ_GAUGE); /* mcz counters are U64 only */
-	assert_int_equal(k.type, MCZ_F64);
-	assert_string_equal(k.note, "pcp: count, counter, DOUBLE (cumulative value kept as a gauge)");
-
-	d = desc(PM_TYPE_STRING, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.skip, 1);
-	d = desc(PM_TYPE_EVENT, PM_SEM_INSTANT, 0, 0, 0, 0, 0, 0);
-	pcp_metric_kind_of(&d, &k);
-	assert_int_equal(k.skip, 1);
-}
 
 static void test_metric_match(void **state)
 {
@@ -428,7 +349,7 @@ static void test_import_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_metric_kinds), cmocka_unit_test(test_metric_match),
+		cmocka_unit_test(test_metric_match),
 		cmocka_unit_test(test_suffixes),     cmocka_unit_test(test_folio),
 		cmocka_unit_test(test_ssh_parse),    cmocka_unit_test(test_ssh_quote),
 		cmocka_unit_test(test_map),          cmocka_unit_test(test_claims),

@@ -1,7 +1,7 @@
-/* test-src-pcp.c: PCP descriptor -> stream descriptor mapping (counter or
- * gauge, stored type, SI unit and scale from pmUnits), PCP instance ->
- * topology object, and the memory-traffic metric patterns of the perfevent
- * PMDA (the paper's POWER9 nest names, Intel IMC CAS counts).
+/* test-src-pcp.c: PCP instance -> topology object (the descriptor ->
+ * stream mapping is test-pcp-metric.c's), and the memory-traffic metric
+ * patterns of the perfevent PMDA (the paper's POWER9 nest names, Intel IMC
+ * CAS counts).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,61 +15,6 @@
 
 #include "../../recorder/memtraffic.h"
 #include "../../recorder/sources/mcsrc.h"
-
-static void map(src_pcp_descin in, uint8_t kind, uint8_t type, const char *unit, double scale)
-{
-	uint8_t k = 99, t = 99;
-	char u[64];
-	double sc = -1;
-	const char *why = "unset";
-
-	assert_int_equal(src_pcp_desc_map(&in, &k, &t, u, sizeof u, &sc, &why), 0);
-	assert_null(why);
-	assert_int_equal(k, kind);
-	assert_int_equal(t, type);
-	assert_string_equal(u, unit);
-	assert_true(sc > scale * (1 - 1e-12) && sc < scale * (1 + 1e-12));
-}
-
-static void test_units(void **state)
-{
-	/* kernel.percpu.cpu.user: u64 counter, millisec */
-	map((src_pcp_descin){ PM_TYPE_U64, PM_SEM_COUNTER, 0, 1, 0, 0, PM_TIME_MSEC, 0 }, MCZ_COUNTER, MCZ_U64, "s", 1e-3);
-	/* network.interface.in.bytes: u64 counter, byte */
-	map((src_pcp_descin){ PM_TYPE_U64, PM_SEM_COUNTER, 1, 0, 0, PM_SPACE_BYTE, 0, 0 }, MCZ_COUNTER, MCZ_U64, "B", 1);
-	/* mem.util.used: u64 instant, Kbyte */
-	map((src_pcp_descin){ PM_TYPE_U64, PM_SEM_INSTANT, 1, 0, 0, PM_SPACE_KBYTE, 0, 0 }, MCZ_GAUGE, MCZ_U64, "B", 1024);
-	/* kernel.all.load: float instant, none */
-	map((src_pcp_descin){ PM_TYPE_FLOAT, PM_SEM_INSTANT, 0, 0, 0, 0, 0, 0 }, MCZ_GAUGE, MCZ_F64, "", 1);
-	/* a 32-bit signed discrete count */
-	map((src_pcp_descin){ PM_TYPE_32, PM_SEM_DISCRETE, 0, 0, 1, 0, 0, 0 }, MCZ_GAUGE, MCZ_I64, "count", 1);
-	/* 32-bit counter -> U64 counter (unwrapped by the source) */
-	map((src_pcp_descin){ PM_TYPE_U32, PM_SEM_COUNTER, 0, 0, 1, 0, 0, 0 }, MCZ_COUNTER, MCZ_U64, "count", 1);
-	/* Mbyte / sec, and count x 10^3 / usec */
-	map((src_pcp_descin){ PM_TYPE_DOUBLE, PM_SEM_INSTANT, 1, -1, 0, PM_SPACE_MBYTE, PM_TIME_SEC, 0 }, MCZ_GAUGE, MCZ_F64,
-	    "B/s", 1048576.0);
-	map((src_pcp_descin){ PM_TYPE_DOUBLE, PM_SEM_INSTANT, 0, -1, 1, 0, PM_TIME_USEC, 3 }, MCZ_GAUGE, MCZ_F64,
-	    "count/s", 1e9);
-	/* per-second with no numerator: "1/s" */
-	map((src_pcp_descin){ PM_TYPE_DOUBLE, PM_SEM_INSTANT, 0, -1, 0, 0, PM_TIME_SEC, 0 }, MCZ_GAUGE, MCZ_F64, "1/s", 1);
-	/* a double counter still stores as U64 */
-	map((src_pcp_descin){ PM_TYPE_DOUBLE, PM_SEM_COUNTER, 0, 1, 0, 0, PM_TIME_NSEC, 0 }, MCZ_COUNTER, MCZ_U64, "s", 1e-9);
-}
-
-static void test_unsupported(void **state)
-{
-	src_pcp_descin in = { PM_TYPE_STRING, PM_SEM_DISCRETE, 0, 0, 0, 0, 0, 0 };
-	uint8_t k, t;
-	char u[16];
-	double sc;
-	const char *why = NULL;
-
-	assert_int_equal(src_pcp_desc_map(&in, &k, &t, u, sizeof u, &sc, &why), -1);
-	assert_non_null(strstr(why, "string"));
-	in.type = PM_TYPE_EVENT;
-	assert_int_equal(src_pcp_desc_map(&in, &k, &t, u, sizeof u, &sc, &why), -1);
-	assert_non_null(strstr(why, "event"));
-}
 
 static int32_t pu(int cpu) { return 100 + cpu; }
 static int32_t numa(int n) { return 50 + n; }
@@ -140,8 +85,6 @@ static void test_mem_spec(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_units),
-		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_topo),
 		cmocka_unit_test(test_mem_patterns),
 		cmocka_unit_test(test_mem_spec),

@@ -408,6 +408,43 @@ static void test_recolour_on_window(void **st)
 	fx_close(&f);
 }
 
+/* Past the frame budget (vw_model_budget), values not read yet are not
+ * read: the header says "updating...", the last range's values stay drawn
+ * (none at first); the next frame with time reads them. */
+static void test_budget_keeps_last_range(void **st)
+{
+	fx f;
+	fx_open(&f, path_cpu, 100, 40);
+	int64_t mid = f.m->t_min + (ROWS / 2) * DT;
+	vw_model_set_window(f.m, mid + DT, f.m->t_max + 1);
+	for (int k = 0; k < 5; k++) /* PU 5, as above */
+		fx_act(&f, VW_ACT_DOWN, 0);
+	for (int k = 0; k < 5; k++)
+		fx_act(&f, VW_ACT_RIGHT, 0);
+	f.m->budget_end = 1; /* CLOCK_MONOTONIC ns 1: spent */
+	fx_draw(&f);
+	expect(&f, "updating...");
+	assert_true(f.m->refining);
+	assert_null(strstr(f.txt, "Gins/s"));
+	vw_model_budget(f.m, 0);
+	fx_draw(&f);
+	assert_null(strstr(f.txt, "updating..."));
+	assert_false(f.m->refining);
+	expect(&f, "PU#5");
+	expect(&f, "4.00 Gins/s");
+	/* the window moves: the last values stay until the new ones are read */
+	vw_model_set_window(f.m, f.m->t_min + DT, mid);
+	f.m->budget_end = 1;
+	fx_draw(&f);
+	expect(&f, "updating...");
+	expect(&f, "4.00 Gins/s");
+	vw_model_budget(f.m, 0);
+	fx_draw(&f);
+	assert_null(strstr(f.txt, "updating..."));
+	expect(&f, "100 Mins/s");
+	fx_close(&f);
+}
+
 /* n/p select a phase (the app does it for every view): the colours are
  * over that phase, the header says which; Bksp at the machine leaves it. */
 static void test_phase_range(void **st)
@@ -480,6 +517,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metrics_and_values), cmocka_unit_test(test_view_draw_and_keys),
 		cmocka_unit_test(test_recolour_on_window), cmocka_unit_test(test_phase_range),
+		cmocka_unit_test(test_budget_keeps_last_range),
 		cmocka_unit_test(test_gpu_node_view),
 		cmocka_unit_test(test_no_topology),
 	};

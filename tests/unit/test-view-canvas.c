@@ -113,6 +113,25 @@ static void spark_glyphs(void **st)
 	vw_canvas_free(c);
 }
 
+/* A constant row (app.procs = 1, lo == hi) is a flat line at the top, a
+ * row of zeros one at the bottom: never blank, which reads as "no data". */
+static void spark_flat(void **st)
+{
+	(void)st;
+	vw_canvas *c = vw_canvas_new(2, 2);
+	vw_bucket one[4] = {bk(1, 1), bk(1, 1), bk(1, 1), bk(1, 1)};
+	vw_spark_draw(c, 0, 0, 2, 2, one, 4, 1, 1, 0);
+	char *t = vw_canvas_to_text(c);
+	assert_string_equal(t, "\xe2\xa0\x89\xe2\xa0\x89\n  \n"); /* top dots 1+4 */
+	free(t);
+	vw_bucket zero[4] = {bk(0, 0), bk(0, 0), bk(0, 0), bk(0, 0)};
+	vw_spark_draw(c, 0, 0, 2, 2, zero, 4, 0, 0, 0);
+	t = vw_canvas_to_text(c);
+	assert_string_equal(t, "  \n\xe2\xa3\x80\xe2\xa3\x80\n"); /* bottom dots 7+8 */
+	free(t);
+	vw_canvas_free(c);
+}
+
 static void ruler(void **st)
 {
 	(void)st;
@@ -155,7 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(canvas_text_and_clip), cmocka_unit_test(fmt_si),
-		cmocka_unit_test(fmt_time),		cmocka_unit_test(spark_glyphs),
+		cmocka_unit_test(fmt_time),		cmocka_unit_test(spark_glyphs), cmocka_unit_test(spark_flat),
 		cmocka_unit_test(ruler),		cmocka_unit_test(keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
