@@ -138,12 +138,11 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 
 /* On the writer thread, before its first chunk: the topology (deferred so
  * that the command did not wait for hwloc), each stream bound to its object,
- * and the file's header. */
+ * and the rest of the file's header (the metadata went first). */
 struct mcrec_header {
 	mcz_writer *w;
 	const rec_options *o;
 	rec_sourceset *ss;
-	int64_t wall0;
 };
 
 static int mcrec_header(void *arg)
@@ -153,7 +152,6 @@ static int mcrec_header(void *arg)
 	if (rec_topobind_load(err, sizeof err) != 0 && !h->o->quiet)
 		fprintf(stderr, "%smcrec: no topology (%s); streams are not bound to CPUs\n",
 			isatty(2) ? "\r\033[K" : "", err);
-	mcrec_meta(h->w, h->o, h->wall0);
 	size_t ntopo;
 	const mcz_topo_obj *topo = rec_topobind_objects(&ntopo);
 	int rc = ntopo ? mcz_writer_topology(h->w, topo, ntopo) : MCZ_OK;
@@ -400,7 +398,7 @@ int mcrec_run(const rec_options *o)
 		fprintf(stderr, "mcrec: out of memory\n");
 		return mcrec_fail(&r, 1);
 	}
-	r.hdr = (struct mcrec_header){r.w, o, &r.ss, wall0};
+	r.hdr = (struct mcrec_header){r.w, o, &r.ss};
 	rec_spool_attach(r.sp, r.w, mcrec_header, &r.hdr);
 	mcrec_spool = r.sp;
 	/* The first row before the command runs: every counter's starting
@@ -422,6 +420,12 @@ int mcrec_run(const rec_options *o)
 			    strncmp(r.ss.src[i].why, "group", 5) != 0)
 				fprintf(stderr, "mcrec: not recording %s: %s\n", r.ss.src[i].ops->name,
 					r.ss.src[i].why);
+	/* The metadata now (no hwloc in it, a write of a few hundred bytes), so
+	 * that a recorder killed before the writer thread's header still leaves
+	 * a file that says what ran; the writer thread owns w from here on (an
+	 * error sticks to w and the writer reports it). */
+	mcrec_meta(r.w, o, wall0);
+	mcz_writer_flush(r.w);
 	if (rec_spool_start(r.sp)) {
 		fprintf(stderr, "mcrec: cannot start the writer thread\n");
 		return mcrec_fail(&r, 1);
