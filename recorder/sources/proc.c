@@ -13,17 +13,18 @@
  * CPU time in USER_HZ units (10 ms), so at -i 10ms a CPU's busy share
  * could only be 0 % or 100 %, and the two reads are most of this source's
  * cost per tick (~15 us of kernel formatting); in between, those streams are
- * absent from the row.  A helper thread does the
- * tree work every max(interval, 100 ms) and publishes the sums under a
- * mutex.  It follows the tree down from the root through
- * /proc/PID/task/TID/children (every thread's children: a fork from any
- * thread is seen), skipping the walk when no task was created anywhere since
- * the last one (/proc/loadavg's newest PID is unchanged), and reads each
- * tracked process's statm and io through kept descriptors (pread; the first 128 processes, the rest by open/read/
- * close).  Only a kernel without the children files (CONFIG_PROC_CHILDREN
- * off) needs a scan of every /proc/PID/stat, which costs milliseconds on a
- * busy node: there the tree is rescanned after 1 s, backing off to 8 s
- * while it stays the same.
+ * absent from the row.  A helper thread does the tree work every
+ * max(interval, 100 ms) and publishes the sums under a mutex.  It follows
+ * the tree down from the root through /proc/PID/task/TID/children (every
+ * thread's children: a fork from any thread is seen), skipping the walk
+ * while no task was created anywhere (/proc/loadavg's newest PID unchanged
+ * over two walks), and reads each tracked process's statm and io through
+ * kept descriptors (pread; the first 32 processes, the rest by
+ * open/read/close).  Only a kernel without the children files
+ * (CONFIG_PROC_CHILDREN off) needs a scan of every /proc/PID/stat, which
+ * costs milliseconds on a busy node: there the tree is rescanned after 1 s,
+ * backing off to 8 s while it stays the same (MCREC_PROC_SCAN=1 forces
+ * this path, for tests).
  *
  * The trade-off: a process that lives less than one helper period (or, on
  * the fallback, between two scans) is never seen, so its memory is not in
@@ -46,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 128 };
+enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 32 };
 
 struct proc_tracked {
 	pid_t pid;
@@ -70,6 +71,7 @@ struct proc_priv {
 	int ntr, nkept;
 	int load_fd;                   /* /proc/loadavg: the newest PID */
 	long walked_pid;               /* the newest PID at the last walk */
+	int walk_settled;              /* the last two walks saw the same */
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;          /* the published sums, stopping */
@@ -359,7 +361,8 @@ static void *proc_main(void *arg)
 	struct proc_priv *p = arg;
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
-	int children = access(path, R_OK) == 0;
+	/* MCREC_PROC_SCAN=1: the fallback even here (tests) */
+	int children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
 	int64_t since_scan = 1LL << 62, every = 1000000000LL;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -367,12 +370,17 @@ static void *proc_main(void *arg)
 	while (!p->stopping) {
 		pthread_mutex_unlock(&p->lock);
 		if (children) {
-			/* No task created anywhere since the last walk (the
-			 * newest PID is the same): no new child either. */
+			/* No task created anywhere since the last two walks (the
+			 * newest PID is the same): no new child either.  Two:
+			 * a fork takes its PID a moment before the child shows
+			 * in its parent's children file, so the walk right after
+			 * a change may miss it; the next one cannot. */
 			long last = proc_last_pid(p);
-			if (last < 0 || last != p->walked_pid)
+			if (last < 0 || last != p->walked_pid || !p->walk_settled) {
 				proc_walk_children(p);
-			p->walked_pid = last;
+				p->walk_settled = last >= 0 && last == p->walked_pid;
+				p->walked_pid = last;
+			}
 		} else if (since_scan >= every) {
 			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
 			 * back off to 8 s while the tree stays the same. */

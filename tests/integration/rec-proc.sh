@@ -2,7 +2,9 @@
 # rec-proc.sh: the proc source on a process tree of known size: app.rss
 # reaches the memory the command keeps touched, app.procs counts a child
 # process, app.io.wchar counts what a short-lived grandchild wrote (its I/O
-# moves into its parent's when it is reaped), os.cpu.busy is a percentage.
+# moves into its parent's when it is reaped), os.cpu.busy is a percentage;
+# and the tree again through the /proc scan that kernels without the
+# children files need (MCREC_PROC_SCAN=1).
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MB=200
@@ -22,3 +24,15 @@ between "$wchar" $((32 * 1048576)) $((40 * 1048576)) || fail "app.io.wchar $wcha
 ncpu=$(nproc)
 between "$busy" 1 $((ncpu * 100)) || fail "os.cpu.busy $busy"
 ok "proc source"
+
+# The same tree through the fallback for kernels without
+# /proc/PID/task/TID/children: a scan of every /proc/PID/stat.
+MCREC_PROC_SCAN=1 "$MCREC" -q -i 50ms -g os -o "$T/s.mcz" -- sh -c "
+	'$WORK' --pages $((MB * 256)) --keep --hold 1.5 &
+	wait" || fail "mcrec (scan) exit $?"
+rss=$("$RR" "$T/s.mcz" total app.rss)
+procs=$("$RR" "$T/s.mcz" total app.procs)
+echo "scan: app.rss max $rss B, app.procs max $procs"
+between "$rss" $((MB * 1048576)) $((MB * 1048576 * 3 / 2)) || fail "scan: app.rss $rss B for $MB MiB touched"
+between "$procs" 2 10 || fail "scan: app.procs $procs"
+ok "proc source, /proc scan fallback"

@@ -2,7 +2,8 @@
  * thread (recorder/spool.c) into a real .mcz file read back with libmcz:
  * every committed row arrives in order with its values and presence, marks
  * arrive with their times relative to t0, a full ring drops (and counts)
- * instead of blocking; and the net source reads InfiniBand port counters
+ * instead of blocking, the sleeping writer is woken at half a ring and at
+ * the stop; and the net source reads InfiniBand port counters
  * from a fixture sysfs tree (MCREC_SYSFS). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,6 +95,76 @@ static void test_rows_and_marks(void **state)
 	unlink(path);
 }
 
+/* The writer sleeps until a chunk is due (here 10 s away), so only the
+ * sampler's kick at half a ring brings it to drain: rows committed slower
+ * than the writer drains are never dropped; and a stop is answered at once,
+ * not at the chunk's due time.  The header function runs on the writer
+ * thread before any row (mcrec writes the file's header there). */
+static int header_calls;
+static int header_first(void *arg)
+{
+	mcz_writer *w = arg;
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	uint32_t id;
+	d.name = "late";
+	d.kind = MCZ_GAUGE;
+	d.type = MCZ_F64;
+	header_calls++;
+	return mcz_writer_add_stream(w, &d, &id);
+}
+
+static void test_half_ring_and_stop(void **state)
+{
+	char path[] = "/tmp/test-rec-spool-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	rec_spool *sp;
+	assert_int_equal(rec_spool_new(&sp, NULL, 1, 64, 0, 10000000000LL), 0);
+	/* rows before the writer exists wait in the ring */
+	mcz_value *v;
+	uint8_t *pr;
+	assert_int_equal(rec_spool_row(sp, &v, &pr), 0);
+	v[0].f = -1;
+	pr[0] = 1;
+	rec_spool_commit(sp, 1);
+	rec_spool_attach(sp, w, header_first, w);
+	assert_int_equal(rec_spool_start(sp), 0);
+	const int N = 400; /* six rings' worth, 2 ms apart */
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(rec_spool_row(sp, &v, &pr), 0); /* never full */
+		v[0].f = i;
+		pr[0] = 1;
+		rec_spool_commit(sp, (int64_t)(i + 2) * 1000);
+		usleep(2000);
+	}
+	int64_t t = rec_clock_now();
+	assert_int_equal(rec_spool_stop(sp), 0);
+	assert_true(rec_clock_now() - t < 1000000000LL); /* not the 10 s chunk */
+	uint64_t rows, drops;
+	rec_spool_stats(sp, &rows, &drops, NULL);
+	assert_int_equal(rows, N + 1);
+	assert_int_equal(drops, 0);
+	assert_int_equal(header_calls, 1);
+	assert_true(rec_spool_writer_cpu(sp) > 0);
+	rec_spool_free(sp);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	assert_int_equal(mcz_info(r)->nrows, N + 1);
+	mcz_series s = {0};
+	assert_int_equal(mcz_read(r, 0, 0, INT64_MAX, &s), MCZ_OK);
+	assert_int_equal(s.n, N + 1);
+	assert_true(s.v[0].f == -1 && s.v[N].f == N - 1);
+	mcz_series_free(&s);
+	mcz_close(r);
+	unlink(path);
+	(void)state;
+}
+
 static void test_net_infiniband(void **state)
 {
 	rec_source s;
@@ -140,6 +211,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_marks),
+		cmocka_unit_test(test_half_ring_and_stop),
 		cmocka_unit_test(test_net_infiniband),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
