@@ -18,14 +18,21 @@
 
 #include "../../recorder/rec.h"
 
-static void test_rows_and_marks(void **state)
+/* A writer on a new temporary file (path: a mkstemp template). */
+static mcz_writer *tmp_writer(char *path)
 {
-	char path[] = "/tmp/test-rec-spool-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	return w;
+}
+
+static void test_rows_and_marks(void **state)
+{
+	char path[] = "/tmp/test-rec-spool-XXXXXX";
+	mcz_writer *w = tmp_writer(path);
 	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 	uint32_t id;
 	d.name = "c";
@@ -116,11 +123,7 @@ static int header_first(void *arg)
 static void test_half_ring_and_stop(void **state)
 {
 	char path[] = "/tmp/test-rec-spool-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	mcz_writer *w;
-	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	mcz_writer *w = tmp_writer(path);
 	rec_spool *sp;
 	assert_int_equal(rec_spool_new(&sp, NULL, 1, 64, 0, 10000000000LL), 0);
 	/* rows before the writer exists wait in the ring */
