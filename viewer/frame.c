@@ -142,6 +142,8 @@ void vw_frame_draw(vw_app *a, vw_canvas *c)
 	v->draw(a->m, a->states[a->m->view], b);
 	memcpy(c->cells + c->w, b->cells, (size_t)b->w * (size_t)b->h * sizeof *b->cells);
 	tab_bar(a, c);
+	if (a->m->refining) /* the next frames sharpen the screen (model.h) */
+		vw_canvas_text(c, c->w - 12, 0, 12, VW_C_DIM, 0, " refining...");
 	status_line(a, c);
 	if (a->help)
 		help_overlay(a, c);

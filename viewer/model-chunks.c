@@ -107,10 +107,18 @@ void vw_model_budget(vw_model *m, int ms)
 {
 	m->budget_end = ms > 0 ? now_ns() + (int64_t)ms * 1000000 : 0;
 	m->refining = 0;
+	m->budget_work = 0;
 }
 
-int vw_model_budget_spent(const vw_model *m)
+int vw_model_budget_spent(vw_model *m)
 {
+	/* The first piece of work of a frame is always done: a loaded machine
+	 * could spend the budget on drawing alone, and frames that never get to
+	 * the work would refine forever without progress. */
+	if (!m->budget_work) {
+		m->budget_work = 1;
+		return 0;
+	}
 	return m->budget_end && now_ns() >= m->budget_end;
 }
 

@@ -113,6 +113,7 @@ typedef struct vw_model {
 	 * tests, reports) = always exact. */
 	int64_t budget_end;
 	int refining;
+	int budget_work;            /* a piece of this frame's work was let through */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -125,8 +126,9 @@ void vw_model_free(vw_model *m);
  * (ms <= 0: exact, no limit); clears m->refining. */
 void vw_model_budget(vw_model *m, int ms);
 /* The frame's budget is spent: work that decodes should set m->refining and
- * wait for the next frame. */
-int vw_model_budget_spent(const vw_model *m);
+ * wait for the next frame.  Asked before a piece of work; the first piece
+ * of each frame is always allowed (so every frame makes progress). */
+int vw_model_budget_spent(vw_model *m);
 /* Reopen the files if one changed on disk since it was opened (an aux block
  * appended, e.g. the phase cache): a reader maps its file and reads its
  * index lazily, so an append under it would leave it reading the new bytes.

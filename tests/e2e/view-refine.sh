@@ -17,6 +17,17 @@ F=$D/run.mcz
 	tmux_fail "gen-recording failed"
 W=150 H=40
 
+# refined: until the screen says no more frames are coming, then settled
+refined() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		tmux_screen | grep -qF 'refining...' || break
+		sleep 0.05
+	done
+	tmux_settle
+	tmux_expect_not 'refining...'
+}
+
 # same KEYS: the settled terminal equals the snapshot after KEYS
 same() {
 	local keys=$1 want got
@@ -34,15 +45,15 @@ same() {
 tmux_cmd set-environment -g MCVIEW_FRAME_BUDGET_MS 1 2>/dev/null
 tmux_start_sh $W $H "MCVIEW_FRAME_BUDGET_MS=1 $(printf %q "$B/mcview") $(printf %q "$F")"
 tmux_wait_for 'Timeline'
-tmux_settle
+refined
 same ""
 # deep zoom: 8 x '+' halves the window each time, to under 3 chunks
 tmux_keys + + + + + + + +
-tmux_settle
+refined
 same "+,+,+,+,+,+,+,+"
 # pans that leave the decoded samples
 tmux_keys NPage NPage
-tmux_settle
+refined
 same "+,+,+,+,+,+,+,+,PgDn,PgDn"
 tmux_keys q
 echo "ok: quit"

@@ -96,6 +96,7 @@ static void spent_budget(vw_model *m)
 {
 	vw_model_budget(m, 0);
 	m->budget_end = 1; /* CLOCK_MONOTONIC ns 1: long past */
+	m->budget_work = 1; /* and this frame has already worked */
 }
 
 static void wide_window_pending_then_exact(void **st)

@@ -422,6 +422,7 @@ static void test_budget_keeps_last_range(void **st)
 	for (int k = 0; k < 5; k++)
 		fx_act(&f, VW_ACT_RIGHT, 0);
 	f.m->budget_end = 1; /* CLOCK_MONOTONIC ns 1: spent */
+	f.m->budget_work = 1;
 	fx_draw(&f);
 	expect(&f, "updating...");
 	assert_true(f.m->refining);
@@ -435,6 +436,7 @@ static void test_budget_keeps_last_range(void **st)
 	/* the window moves: the last values stay until the new ones are read */
 	vw_model_set_window(f.m, f.m->t_min + DT, mid);
 	f.m->budget_end = 1;
+	f.m->budget_work = 1;
 	fx_draw(&f);
 	expect(&f, "updating...");
 	expect(&f, "4.00 Gins/s");
