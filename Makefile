@@ -81,7 +81,7 @@ FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
 BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 
-.PHONY: all check bench fuzz demo install deps clean units
+.PHONY: all check bench fuzz demo install deps deps-build clean units
 # Keep objects of pattern-built programs (no rebuild on every make).
 .SECONDARY:
 all: $(PROGS) $(SAMPLES) bin
@@ -90,7 +90,10 @@ all: $(PROGS) $(SAMPLES) bin
 bin: $(PROGS) $(SAMPLES)
 	$(Q)mkdir -p bin && for p in $(PROGS) $(SAMPLES); do ln -sf ../$$p bin/; done
 
-$(B)/%.o: %.c
+# Every compile waits for the build packages (installed when missing: a fresh
+# machine has no libpcp or hwloc headers); the test targets also want the
+# test packages (deps).  install-deps.sh takes a lock, so both may run at once.
+$(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
@@ -134,45 +137,47 @@ $(B)/bench/%: $(B)/tests/bench/%.o $(ALL_LIBS)
 	$(call link,$(ALL_LDLIBS))
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(ALL_LIBS)
 	$(call link,$(ALL_LDLIBS))
-$(B)/tests/fuzz/replay.o: tests/fuzz/replay.c
+$(B)/tests/fuzz/replay.o: tests/fuzz/replay.c | deps-build
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 units: $(UNITS) $(FUZZ_REPLAY) $(BENCHES) $(TOOLS)
 
-check: all units
+check: deps all units
 	$(Q)MCZ_BUILD=$(B) tests/run.sh
 
-bench: all $(BENCHES) $(TOOLS)
+bench: deps all $(BENCHES) $(TOOLS)
 	$(Q)MCZ_BUILD=$(B) tests/bench/run.sh
 
 # libFuzzer builds: clang only, separate objects.  UBSan findings abort (as in
 # SAN=1), so that the fuzzer reports them as crashes instead of printing on.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
-fuzz: $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
+fuzz: deps $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
 # The theme parser is viewer code; its target takes only theme.c.
-build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c
+build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^
 # The topology view's tree, layout and raster are viewer code too.
 build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/topo-tree.c viewer/topo-layout.c \
-		viewer/topo-render.c viewer/canvas.c
+		viewer/topo-render.c viewer/canvas.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lm
 # The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.
-build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC)
+build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
 # Targets that compile another module's .c file in (#include) rebuild with it.
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/phase-cache.c
 build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
-build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC)
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)
 
 deps:
 	$(Q)scripts/install-deps.sh all
+deps-build:
+	$(Q)scripts/install-deps.sh build
 
 demo: deps all
 	$(Q)scripts/demo.sh

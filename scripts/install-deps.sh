@@ -6,9 +6,11 @@
 # for installing; without either it names what is missing and exits 1.
 #
 # The `pcp` package's post-install step calls systemctl, which fails where
-# systemd is not PID 1 (containers, CI).  We put a no-op systemctl first on
-# PATH (with deb-systemd-helper, which calls it) for the duration of the install and start pmcd ourselves when needed
-# (scripts/pmcd-start.sh).
+# systemd is not PID 1 (containers, CI).  We put a no-op systemctl (with
+# deb-systemd-helper and invoke-rc.d) first on the PATH that apt gives dpkg
+# (DPkg::Path) for the duration of the install, check that every package ended
+# up installed (naming those that did not), and start pmcd ourselves when
+# needed (scripts/pmcd-start.sh).
 set -euo pipefail
 
 BUILD_PKGS="build-essential pkg-config libncurses-dev libzstd-dev libpapi-dev
@@ -23,10 +25,23 @@ all) want="$BUILD_PKGS $TEST_PKGS" ;;
 *) echo "usage: $0 [build|all]" >&2; exit 2 ;;
 esac
 
-missing=()
-for p in $want; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+# The packages of $* that are not fully installed (one dpkg-query for all:
+# every `make` asks, so this is the fast path).
+not_installed() {
+  local have
+  have=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }')
+  for p in "$@"; do
+    grep -qx "$p" <<<"$have" || echo "$p"
+  done
+}
+mapfile -t missing < <(not_installed $want)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+# `make -j` may ask for two sets at once: one install at a time, and the
+# second one sees what the first installed.
+exec 9>"${TMPDIR:-/tmp}/mcz-install-deps.lock"
+flock 9
+mapfile -t missing < <(not_installed $want)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 SUDO=""
@@ -44,10 +59,26 @@ if ! pidof systemd >/dev/null 2>&1; then
     printf '#!/bin/sh\nexit 0\n' >"$shim/$t"; chmod +x "$shim/$t"
   done
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO env PATH="$shim:$PATH" DEBIAN_FRONTEND=noninteractive apt-get update -qq
-$SUDO env PATH="$shim:$PATH" DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# A half-configured pcp (post-install refused) is finished here.
-$SUDO env PATH="$shim:$PATH" dpkg --configure -a >/dev/null 2>&1 || true
+# apt runs dpkg (and so the maintainer scripts) with PATH set from its own
+# DPkg::Path, not ours: the shim has to be named there too.
+dpkg_path="$shim:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+apt() {
+  $SUDO env PATH="$shim:$PATH" DEBIAN_FRONTEND=noninteractive \
+    apt-get -o DPkg::Path="$dpkg_path" -o Dpkg::Use-Pty=0 "$@"
+}
+log=$(mktemp)
+trap 'rm -rf "$shim" "$log"' EXIT
+apt update -qq >"$log" 2>&1 || { tail -n 5 "$log" >&2; echo "install-deps: apt-get update failed (see above)" >&2; exit 1; }
+rc=0
+apt install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1 || rc=$?
+# A package whose post-install still refused (a maintainer script that does
+# not go through PATH) is finished here, with the shim in place.
+$SUDO env PATH="$shim:$PATH" dpkg --configure -a >>"$log" 2>&1 || true
+
+mapfile -t still < <(not_installed "${missing[@]}")
+if [ ${#still[@]} -gt 0 ]; then
+  grep -E '^(E|W):|error' "$log" | tail -n 5 >&2
+  echo "install-deps: could not install ${still[*]} (apt-get exit $rc; see above)" >&2
+  exit 1
+fi
 echo "install-deps: done"
