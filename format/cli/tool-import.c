@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pcp-import.h"
-#include "pcp-int.h"
+#include "../pcp/pcp.h"
+#include "../pcp/pcp-int.h"
 #include "tool.h"
 
 static void usage(FILE *f)

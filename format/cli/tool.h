@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 
 int tool_info(int argc, char **argv);
 int tool_check(int argc, char **argv);

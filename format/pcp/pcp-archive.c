@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 int64_t pcp_archive_ns(const struct timespec *ts)

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 #define SKIPPED_LIST 160 /* characters of skipped metric names kept for the note */

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 /* Arguments: DIR MODE BASE [NAME].  MODE "exact": send the file BASE.

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 void pcp_import_progress_tty(void *arg, const char *line, int final)

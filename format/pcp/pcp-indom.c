@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 struct pcp_indom_one {

@@ -11,7 +11,7 @@
 
 #include <pcp/pmapi.h>
 
-#include "pcp-import.h"
+#include "pcp.h"
 
 #include <signal.h>
 

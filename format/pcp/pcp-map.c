@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 #define EMPTY UINT64_MAX

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 /* Append "sym" or "sym^n" for |dim| to buf, separated by '.'. */

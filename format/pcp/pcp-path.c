@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 #define FOLIO_MAX (1 << 20) /* a folio lists archives: 1 MiB is plenty */

@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 #include "pcp-int.h"
 
 static int bad_chars(const char *s)

@@ -35,7 +35,7 @@
 
 #include <pcp/pmapi.h>
 
-#include "../../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 #include "../memtraffic.h"
 #include "mcsrc.h"
 #include "pcp-fetch.h"

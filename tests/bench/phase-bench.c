@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
 #include "../unit/phase-synth.h"
 
 static int quick;

@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/model.h"
-#include "../../viewer/topo-draw.h"
-#include "../../viewer/topo.h"
-#include "../../viewer/view.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/analysis/topo.h"
+#include "../../viewer/views/view.h"
 #include "bench-clock.h"
 
 static double median(double *v, int n)

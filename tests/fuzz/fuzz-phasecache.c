@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/phase-cache.c"
+#include "../../viewer/analysis/phase-cache.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../viewer/theme.h"
+#include "../../viewer/term/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../viewer/topo-draw.h"
-#include "../../viewer/topo.h"
+#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/analysis/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

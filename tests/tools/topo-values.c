@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/topo-metric.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/topo-metric.h"
 
 int main(int argc, char **argv)
 {

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
-#include "../../viewer/model.h"
+#include "../../viewer/model/model.h"
 
 #define NS 200
 #define ROWS 4000

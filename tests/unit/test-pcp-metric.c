@@ -18,7 +18,7 @@
 #include <pcp/pmapi.h>
 
 #include "../../format/mcz.h"
-#include "../../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 
 #define ARCHIVE "/var/lib/pcp/testsuite/archives/20180416.10.00"
 

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
 
 static struct vw_phases *sample_phases(void)
 {

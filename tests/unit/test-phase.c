@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/phase.h"
+#include "../../viewer/analysis/phase.h"
 #include "phase-synth.h"
 
 /* Detect on s; boundaries into det (starts of segments 1..), returns count. */

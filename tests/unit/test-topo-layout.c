@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/topo.h"
+#include "../../viewer/analysis/topo.h"
 #include "topo-fixture.h"
 
 static const topo_seg *seg(const fix *f, int32_t obj)

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/topo-draw.h"
+#include "../../viewer/views/topo-draw.h"
 #include "golden.h"
 #include "topo-fixture.h"
 

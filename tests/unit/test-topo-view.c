@@ -29,10 +29,10 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
-#include "../../viewer/topo-metric.h"
-#include "../../viewer/view.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/topo-metric.h"
+#include "../../viewer/views/view.h"
 
 #define ROWS 1000
 #define DT 10000000LL

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "../model/model.h"
 #include "phase.h"
 
 static const char phase_magic[8] = "MCZPHS1";

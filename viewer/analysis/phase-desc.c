@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "model.h"
+#include "../views/draw.h"
+#include "../model/model.h"
 #include "phase.h"
 
 enum { R_MEM, R_GPU, R_NET, R_CPU, R_COUNT };

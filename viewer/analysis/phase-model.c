@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "../model/model.h"
 #include "phase-int.h"
 
 #define PHASE_MAX_STREAMS 64

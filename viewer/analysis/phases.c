@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../format/pcp-import.h"
-#include "model.h"
+#include "../../format/pcp/pcp.h"
+#include "../model/model.h"
 #include "phase-int.h"
 
 static int phase_err(char *err, size_t len, const char *msg)

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "model.h"
+#include "../views/draw.h"
+#include "../model/model.h"
 #include "phase.h"
 #include "report.h"
 

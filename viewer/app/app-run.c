@@ -17,8 +17,8 @@
 
 #include "app.h"
 #include "keys.h"
-#include "phase.h"
-#include "term.h"
+#include "../analysis/phase.h"
+#include "../term/term.h"
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
 #define VW_FRAME_BUDGET_MS 8

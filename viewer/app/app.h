@@ -12,8 +12,8 @@
 #ifndef VW_APP_H
 #define VW_APP_H
 
-#include "model.h"
-#include "view.h"
+#include "../model/model.h"
+#include "../views/view.h"
 
 #define VW_MIN_W 40
 #define VW_MIN_H 12

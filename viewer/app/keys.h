@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "view.h"
+#include "../views/view.h"
 
 /* Keys that are not characters (above the Unicode range). */
 enum vw_key {

@@ -17,11 +17,11 @@
 
 #include "app.h"
 #include "keys.h"
-#include "model.h"
-#include "phase.h"
-#include "term.h"
-#include "theme.h"
-#include "view.h"
+#include "../model/model.h"
+#include "../analysis/phase.h"
+#include "../term/term.h"
+#include "../term/theme.h"
+#include "../views/view.h"
 
 /* "timeline, phases, topology": the view table's names, for --help and
  * the --view error (so a new view needs no edit here). */

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "phase.h"
-#include "report.h"
+#include "../model/model.h"
+#include "../analysis/phase.h"
+#include "../analysis/report.h"
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 #include "model.h"
 #include "model-int.h"
-#include "phase.h"
+#include "../analysis/phase.h"
 
 static const char *base_name(const char *p)
 {

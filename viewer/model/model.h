@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../format/mcz.h"
+#include "../../format/mcz.h"
 
 struct vw_phases; /* viewer/phase.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */

@@ -16,7 +16,7 @@
 #include <term.h>
 #include <wchar.h>
 
-#include "keys.h"
+#include "../app/keys.h"
 #include "term.h"
 
 static SCREEN *scr;

@@ -12,9 +12,9 @@
 
 #include <stddef.h>
 
-#include "app.h"
+#include "../app/app.h"
 #include "theme.h"
-#include "view.h"
+#include "../views/view.h"
 
 typedef struct vw_term_opts {
 	int color;   /* 0: attributes only (--no-color, NO_COLOR) */

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "view.h"
+#include "../views/view.h"
 
 enum vw_color_kind { VW_COLOR_DEFAULT = 0, VW_COLOR_INDEX, VW_COLOR_RGB };
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "../model/model.h"
 #include "view.h"
 
 /* v with an SI prefix (k M G T P E; m u n) and 3 significant digits, then

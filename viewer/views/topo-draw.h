@@ -9,8 +9,8 @@
 #ifndef VW_TOPO_DRAW_H
 #define VW_TOPO_DRAW_H
 
-#include "topo-metric.h"
-#include "topo.h"
+#include "../analysis/topo-metric.h"
+#include "../analysis/topo.h"
 #include "view.h"
 
 /* ---- topo-render.c: pixels and cells ------------------------------------ */

@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "draw.h"
-#include "model.h"
-#include "phase.h"
-#include "report.h"
+#include "../model/model.h"
+#include "../analysis/phase.h"
+#include "../analysis/report.h"
 #include "view.h"
 
 typedef struct phases_state {

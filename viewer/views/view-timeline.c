@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "draw.h"
-#include "model.h"
-#include "phase.h"
+#include "../model/model.h"
+#include "../analysis/phase.h"
 #include "view.h"
 
 typedef struct tl_state {

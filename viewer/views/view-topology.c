@@ -24,11 +24,11 @@
 #include <string.h>
 
 #include "draw.h"
-#include "model.h"
-#include "phase.h"
+#include "../model/model.h"
+#include "../analysis/phase.h"
 #include "topo-draw.h"
-#include "topo-metric.h"
-#include "topo.h"
+#include "../analysis/topo-metric.h"
+#include "../analysis/topo.h"
 #include "view.h"
 
 typedef struct tv_state {
