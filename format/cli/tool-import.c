@@ -1,5 +1,5 @@
 /* tool-import.c: `mcz import` — convert a PCP archive (local, folio, or
- * ssh://) into an .mcz recording with libmczpcp (format/pcp-import.h).
+ * ssh://) into an .mcz recording with libmczpcp (format/pcp/pcp.h).
  *
  *     mcz import /var/log/pcp/pmlogger/node7/20261122 -o node7.mcz
  *     mcz import ssh://me@node7/var/log/pcp/pmlogger/node7/20261122.0.xz --metrics 'kernel.*'
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "../pcp/pcp.h"
-#include "../pcp/pcp-int.h"
 #include "tool.h"
 
 static void usage(FILE *f)

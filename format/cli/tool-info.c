@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../reader.h"
+#include "../mcz.h"
 #include "tool.h"
 
 static const char *info_kind[] = {"counter", "gauge"};

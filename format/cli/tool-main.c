@@ -1,5 +1,5 @@
 /* tool-main.c: the `mcz` program: dispatches to the subcommands
- * (format/tool-*.c) and answers --help, --version and `mcz help CMD`.
+ * (format/cli/tool-*.c) and answers --help, --version and `mcz help CMD`.
  *
  *     mcz info run.mcz
  *     mcz check run.mcz --repair fixed.mcz

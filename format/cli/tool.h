@@ -1,8 +1,8 @@
 /* tool.h: the subcommands of the `mcz` program and what they share.
- * Each subcommand is one file format/tool-NAME.c with an entry point
+ * Each subcommand is one file format/cli/tool-NAME.c with an entry point
  * `int tool_NAME(int argc, char **argv)` (argv[0] is the subcommand name)
  * returning the exit status: 0 success, 1 the file is bad or the work
- * failed, 2 bad usage.  format/tool-main.c dispatches.
+ * failed, 2 bad usage.  format/cli/tool-main.c dispatches.
  */
 #ifndef MCZ_TOOL_H
 #define MCZ_TOOL_H
@@ -15,7 +15,7 @@
 int tool_info(int argc, char **argv);
 int tool_check(int argc, char **argv);
 int tool_dump(int argc, char **argv);
-/* mcz import: PCP archive -> .mcz (format/tool-import.c, the PCP engineer's). */
+/* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
 int tool_import(int argc, char **argv);
 
 /* Open path for reading; on failure print one line "mcz CMD: PATH: why"

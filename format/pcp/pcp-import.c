@@ -1,4 +1,4 @@
-/* pcp-import.c: the entry points of libmczpcp (pcp-import.h) — decide what
+/* pcp-import.c: the entry points of libmczpcp (pcp.h) — decide what
  * a source name is (ssh URL, folio, archive), fetch or expand it, and hand
  * the local archive names to pcp_convert().  Also the progress printer
  * programs may pass as opts->progress (the only output of the library, and

@@ -1,5 +1,5 @@
-/* pcp-int.h: what the files of libmczpcp (format/pcp-*.c) share among
- * themselves; not a public door (that is pcp-import.h).  Unit tests include
+/* pcp-int.h: what the files of libmczpcp (format/pcp/pcp-*.c) share among
+ * themselves; not a public door (that is pcp.h).  Unit tests include
  * it to test the pieces: metric mapping, folio and path parsing, ssh URLs and
  * remote quoting.
  */
@@ -47,7 +47,7 @@ const char *pcp_indom_name(pcp_indom_cache *c, pmInDom indom, int inst);
 void pcp_indom_free(pcp_indom_cache *c);
 
 /* ---- pcp-metric.c: the --metrics filter ---------------------------------- */
-/* (pcp_metric_kind_of() is declared in pcp-import.h: mcrec uses it too.) */
+/* (pcp_metric_kind_of() is declared in pcp.h: mcrec uses it too.) */
 
 /* 1 if name matches one of the comma-separated globs of patterns (a pattern
  * without glob characters also matches its PMNS subtree: "kernel.all"
@@ -62,9 +62,7 @@ int pcp_path_is_ssh(const char *path);
  * each optionally followed by a compression suffix ".xz", ".gz", ".bz2",
  * ".zst", ".lzma") if it makes up all of s; 0 otherwise. */
 size_t pcp_path_suffix_len(const char *s);
-/* Split an archive name into its folder and base name, dropping a volume,
- * .meta or .index suffix: "/a/b/x.0.xz" -> "/a/b", "x".  Both malloc'd. */
-int pcp_path_split(const char *path, char **dir, char **base);
+/* pcp_path_split() is in pcp.h (mcz import names its output with it). */
 /* Parse a pmafm folio's text: the archives it lists, each joined to dir
  * (the folio's folder).  Returns 0, MCZ_E_CORRUPT (not a folio, or no
  * archive listed; err says which) or MCZ_E_NOMEM. */

@@ -1,6 +1,6 @@
 /* pcp-metric.c: how one PCP metric descriptor (pmDesc) becomes an mcz
  * stream — kind, value type, SI unit and scale, and the provenance note —
- * and the --metrics name filter.  The mapping's rules are in pcp-import.h:
+ * and the --metrics name filter.  The mapping's rules are in pcp.h:
  * the archive importer (pcp-convert.c) and mcrec's live pcp source
  * (recorder/sources/pcp*.c) both use pcp_metric_kind_of(), so a metric
  * recorded live and the same metric imported from an archive agree.

@@ -1,5 +1,6 @@
-/* pcp-import.h: libmczpcp, the door to PCP archives — local or over ssh —
- * converted into .mcz recordings.
+/* pcp.h: the door to format/pcp/ (libmczpcp): PCP archives — local or over
+ * ssh — converted into .mcz recordings, and pcp_open_any(), which opens
+ * anything a user can name (.mcz, archive, folder, folio, ssh://) as a reader.
  *
  * A PCP archive is read only through libpcp's archive context (PMAPI): its
  * metric descriptors, instance domains, units, semantics, volumes (also
@@ -31,11 +32,13 @@
  * (no newline) into err.  The library never prints: progress lines go to
  * opts->progress, which the program may print (e.g. only on a tty).
  */
-#ifndef MCZ_PCP_IMPORT_H
-#define MCZ_PCP_IMPORT_H
+#ifndef MCZ_PCP_H
+#define MCZ_PCP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../mcz.h"
 
 /* Called now and then with a one-line progress report ("" text and final=1
  * when done, so the program can clear its line). */
@@ -87,6 +90,23 @@ int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
  * *out_path; the caller opens it and unlinks it (the viewer's open path). */
 int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 		    pcp_import_stats *stats, char *err, size_t errlen);
+
+/* Open path as a reader: an .mcz with libmcz; anything pcp_import_claims()
+ * with pcp_import_temp() into a private temporary .mcz that is unlinked as
+ * soon as it is open (o may be NULL).  Returns MCZ_OK, or a negative mcz_err
+ * code with one line in err naming the path and the reason.
+ *
+ *     mcz_reader *r;
+ *     if (pcp_open_any(&r, "ssh://me@node7/var/log/pcp/pmlogger/node7/20261122",
+ *                      NULL, err, sizeof err) != MCZ_OK)
+ *             die("%s", err);
+ */
+int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
+		 size_t errlen);
+
+/* Split an archive name into its folder and base name, dropping a volume,
+ * .meta or .index suffix: "/a/b/x.0.xz" -> "/a/b", "x".  Both malloc'd. */
+int pcp_path_split(const char *path, char **dir, char **base);
 
 /* ---- one PCP metric descriptor as an mcz stream (pcp-metric.c) ----------
  * The one mapping of PCP semantics, types and units to mcz kinds, types and

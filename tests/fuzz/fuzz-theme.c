@@ -1,4 +1,4 @@
-/* fuzz-theme.c: libFuzzer target for the theme parser (viewer/theme.c).
+/* fuzz-theme.c: libFuzzer target for the theme parser (viewer/term/theme.c).
  * Any bytes must parse without a crash, and every role must keep a valid
  * style (colour kinds in range, indexes <= 255, RGB <= 0xffffff). */
 #include <stdint.h>

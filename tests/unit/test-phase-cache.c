@@ -1,4 +1,4 @@
-/* test-phase-cache.c: the "phases" aux block (viewer/phase-cache.c) — a
+/* test-phase-cache.c: the "phases" aux block (viewer/analysis/phase-cache.c) — a
  * round trip, a changed key refused, and hostile bytes (truncated at every
  * length, counts that lie, phases out of order) refused without a crash.
  */

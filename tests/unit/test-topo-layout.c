@@ -1,5 +1,5 @@
 /* test-topo-layout.c: the topology view's tree, aggregation and geometry
- * (viewer/topo-tree.c, viewer/topo-layout.c)
+ * (viewer/analysis/topo-tree.c, viewer/analysis/topo-layout.c)
  * on real hwloc topologies built by recorder/topology.c from synthetic
  * descriptions and the GPU-node XML fixture, and on hand-made tables.
  *

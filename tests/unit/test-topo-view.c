@@ -1,4 +1,4 @@
-/* test-topo-view.c: the topology view (viewer/view-topology.c, topo-metric.c)
+/* test-topo-view.c: the topology view (viewer/views/view-topology.c, topo-metric.c)
  * on recordings written here with libmcz and a real hwloc topology
  * (recorder/topology.c): 2 packages x (NUMA, L3, 2 cores x 2 PUs) = 8 PUs,
  * plus the GPU-node fixture's devices in a second recording.

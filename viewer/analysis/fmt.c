@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../views/draw.h"
+#include "fmt.h"
 
 char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
 {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../views/draw.h"
+#include "fmt.h"
 #include "../model/model.h"
 #include "phase.h"
 

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../format/pcp/pcp.h"
 #include "../model/model.h"
 #include "phase-int.h"
 
@@ -107,7 +106,7 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 	 * short): appending to it would race the recorder */
 	if (m->nfiles != 1 || (env && !strcmp(env, "0")) || mcz_info(m->files[0])->recovered)
 		return;
-	if (pcp_import_claims(m->paths[0]))
+	if (m->imported[0])
 		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
 	/* A file we may not write (a shared or archived recording) is normal:
 	 * detect again on each open and say nothing; only a failed write of a
@@ -179,6 +178,7 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 	if (ph != m->phases)
 		vw_phases_free(m->phases);
 	m->phases = ph;
+	m->phases_free = vw_phases_free;
 	m->phase_sel = -1;
 	return 0;
 }

@@ -17,7 +17,7 @@
 
 #include "app.h"
 #include "keys.h"
-#include "../analysis/phase.h"
+#include "../analysis/analysis.h"
 #include "../term/term.h"
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */

@@ -12,7 +12,7 @@
 
 #include "app.h"
 #include "keys.h"
-#include "../analysis/phase.h"
+#include "../analysis/analysis.h"
 
 int vw_app_init(vw_app *a, vw_model *m, int view)
 {

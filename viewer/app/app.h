@@ -1,4 +1,8 @@
-/* app.h: the viewer application — the views' states, the overlays (help,
+/* app.h: the door to viewer/app/, mcview itself (main.c, the loop, keys,
+ * the frame) — the top of the viewer's layers: it uses the model, the
+ * analyses, the views and the terminal, and nothing uses it.
+ *
+ * The viewer application — the views' states, the overlays (help,
  * filter prompt) and the screen frame around the current view.  Shared by
  * the interactive loop (app.c), the snapshot mode and the tests; knows
  * nothing of the terminal.
@@ -45,5 +49,10 @@ unsigned vw_app_key(vw_app *a, int key);
  * Within a->budget_ms where set: a->m->refining then says whether another
  * frame would draw more exactly. */
 void vw_frame_draw(vw_app *a, vw_canvas *c);
+
+/* app-run.c: the interactive loop; keys (may be NULL) are fed first, as
+ * with --keys. Returns 0, or -1 with a reason in err. */
+struct vw_term_opts;
+int vw_app_run(vw_app *a, const struct vw_term_opts *o, const char *keys, char *err, size_t errlen);
 
 #endif

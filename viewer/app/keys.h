@@ -1,6 +1,7 @@
 /* keys.h: key codes independent of the terminal library, and the table that
- * maps keys to actions (nnn's bindings[]).  term-curses.c translates ncurses
- * codes into these; tests feed them directly.
+ * maps keys to actions (nnn's bindings[]).  The key codes themselves are in
+ * views/view.h (term-curses.c translates ncurses codes into them; tests feed
+ * them directly).
  *
  *     vw_action a = vw_keys_action('+');         // VW_ACT_ZOOM_IN
  */
@@ -10,30 +11,6 @@
 #include <stddef.h>
 
 #include "../views/view.h"
-
-/* Keys that are not characters (above the Unicode range). */
-enum vw_key {
-	VW_KEY_UP = 0x110000,
-	VW_KEY_DOWN,
-	VW_KEY_LEFT,
-	VW_KEY_RIGHT,
-	VW_KEY_SLEFT,   /* shift-left */
-	VW_KEY_SRIGHT,
-	VW_KEY_PPAGE,
-	VW_KEY_NPAGE,
-	VW_KEY_HOME,
-	VW_KEY_END,
-	VW_KEY_ENTER,
-	VW_KEY_ESC,
-	VW_KEY_BACKSPACE,
-	VW_KEY_TAB,
-	VW_KEY_BTAB,    /* shift-tab */
-	VW_KEY_F1,
-	VW_KEY_RESIZE,
-	VW_KEY_MOUSE,
-};
-
-#define VW_CTRL(c) ((c) & 0x1f)
 
 typedef struct vw_binding {
 	int key;

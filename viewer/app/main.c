@@ -18,9 +18,8 @@
 #include "app.h"
 #include "keys.h"
 #include "../model/model.h"
-#include "../analysis/phase.h"
+#include "../analysis/analysis.h"
 #include "../term/term.h"
-#include "../term/theme.h"
 #include "../views/view.h"
 
 /* "timeline, phases, topology": the view table's names, for --help and

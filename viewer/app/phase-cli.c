@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "../model/model.h"
-#include "../analysis/phase.h"
-#include "../analysis/report.h"
+#include "../analysis/analysis.h"
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"

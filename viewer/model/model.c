@@ -24,23 +24,11 @@
 #include "../../format/pcp/pcp.h"
 #include "model.h"
 #include "model-int.h"
-#include "../analysis/phase.h"
 
 static const char *base_name(const char *p)
 {
 	const char *s = strrchr(p, '/');
 	return s && s[1] ? s + 1 : p;
-}
-
-static void open_error(const char *path, int rc, char *err, size_t errlen)
-{
-	const char *detail = mcz_errdetail();
-	if (rc == MCZ_E_IO)
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	else if (detail && *detail && rc != MCZ_E_ISDIR && rc != MCZ_E_EMPTY)
-		snprintf(err, errlen, "%s: %s (%s)", path, mcz_strerror(rc), detail);
-	else
-		snprintf(err, errlen, "%s: %s", path, mcz_strerror(rc));
 }
 
 static int cmp_mark(const void *a, const void *b)
@@ -208,27 +196,6 @@ static void damaged_status(vw_model *m)
 	}
 }
 
-/* A PCP archive, folio or ssh:// URL (format/pcp-import.h): converted into
- * a private temporary .mcz, opened, and unlinked at once (the reader maps
- * it, so nothing is left behind however mcview ends). */
-static int open_pcp(mcz_reader **r, const char *path, const vw_open_opts *o, char *err,
-		    size_t errlen)
-{
-	pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
-	po.metrics = o ? o->metrics : NULL;
-	po.ssh_options = o ? o->ssh_options : NULL;
-	po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
-	char *tmp;
-	if (pcp_import_temp(path, &po, &tmp, NULL, err, errlen) != 0)
-		return -1;
-	int rc = mcz_open(r, tmp, 0);
-	unlink(tmp);
-	free(tmp);
-	if (rc != MCZ_OK)
-		open_error(path, rc, err, errlen);
-	return rc != MCZ_OK ? -1 : 0;
-}
-
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
@@ -243,19 +210,20 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	m->files = calloc(npaths, sizeof *m->files);
 	m->paths = calloc(npaths, sizeof *m->paths);
 	m->offsets = calloc(npaths, sizeof *m->offsets);
-	if (!m->files || !m->paths || !m->offsets)
+	m->imported = calloc(npaths, 1);
+	if (!m->files || !m->paths || !m->offsets || !m->imported)
 		goto nomem;
 	for (size_t i = 0; i < npaths; i++) {
-		int pcp = pcp_import_claims(paths[i]);
-		int rc = pcp ? open_pcp(&m->files[i], paths[i], o, err, errlen)
-			     : mcz_open(&m->files[i], paths[i], 0);
-		if (rc != MCZ_OK) {
-			if (!pcp)
-				open_error(paths[i], rc, err, errlen);
+		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
+		po.metrics = o ? o->metrics : NULL;
+		po.ssh_options = o ? o->ssh_options : NULL;
+		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+		if (pcp_open_any(&m->files[i], paths[i], &po, err, errlen) != MCZ_OK) {
 			m->files[i] = NULL;
 			vw_model_free(m);
 			return -1;
 		}
+		m->imported[i] = (unsigned char)pcp_import_claims(paths[i]);
 		m->nfiles++;
 		if (!(m->paths[i] = strdup(paths[i])))
 			goto nomem;
@@ -318,7 +286,8 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
-	vw_phases_free(m->phases);
+	if (m->phases_free)
+		m->phases_free(m->phases);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
@@ -330,6 +299,7 @@ void vw_model_free(vw_model *m)
 	free(m->files);
 	free(m->paths);
 	free(m->offsets);
+	free(m->imported);
 	free(m->streams);
 	free(m->marks);
 	free(m);

@@ -25,7 +25,7 @@
 
 #include "../../format/mcz.h"
 
-struct vw_phases; /* viewer/phase.h */
+struct vw_phases; /* viewer/analysis/phase.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 
@@ -76,6 +76,8 @@ typedef struct vw_model {
 	mcz_reader **files;
 	size_t nfiles;
 	char **paths;
+	unsigned char *imported;    /* per file: 1 = a PCP source converted on open
+				       (no .mcz of its own to keep a cache in) */
 	vw_stream *streams;
 	size_t nstreams;
 	int64_t t_min, t_max;       /* whole dataset */
@@ -91,8 +93,11 @@ typedef struct vw_model {
 	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
 	size_t row_sel;             /* selected row (timeline) */
 	size_t row_top;             /* first row shown */
-	/* phases (viewer/phase.h), NULL until detected */
+	/* phases (viewer/analysis/phase.h), NULL until detected; the analysis
+	 * that sets them also sets how they are freed (the model knows nothing
+	 * of phases: arrows run analysis -> model) */
 	struct vw_phases *phases;
+	void (*phases_free)(struct vw_phases *);
 	int phase_sel;              /* current phase, -1 none */
 	/* status line: a warning (damaged file) or a message */
 	char status[256];

@@ -16,7 +16,6 @@
 #include <term.h>
 #include <wchar.h>
 
-#include "../app/keys.h"
 #include "term.h"
 
 static SCREEN *scr;

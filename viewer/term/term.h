@@ -1,5 +1,6 @@
 /* term.h: the terminal backend (term-curses.c, the one file that includes
- * curses) and the interactive loop on top of it (app-run.c).
+ * curses), with the colour themes it puts on screen (theme.h).  The door to
+ * viewer/term/: the app (viewer/app/) runs its loop on top of it.
  *
  *     vw_term_opts o = {.color = 1, .theme = &theme};
  *     if (vw_term_open(&o, err, sizeof err) != 0) die(err);
@@ -12,7 +13,6 @@
 
 #include <stddef.h>
 
-#include "../app/app.h"
 #include "theme.h"
 #include "../views/view.h"
 
@@ -37,8 +37,5 @@ void vw_term_draw(const vw_canvas *c);
  * timeout. */
 int vw_term_read(vw_input *in, int wait_ms);
 
-/* app-run.c: the interactive loop; keys (may be NULL) are fed first, as
- * with --keys. Returns 0, or -1 with a reason in err. */
-int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, size_t errlen);
 
 #endif

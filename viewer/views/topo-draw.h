@@ -9,8 +9,7 @@
 #ifndef VW_TOPO_DRAW_H
 #define VW_TOPO_DRAW_H
 
-#include "../analysis/topo-metric.h"
-#include "../analysis/topo.h"
+#include "../analysis/analysis.h"
 #include "view.h"
 
 /* ---- topo-render.c: pixels and cells ------------------------------------ */

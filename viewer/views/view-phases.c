@@ -20,8 +20,7 @@
 
 #include "draw.h"
 #include "../model/model.h"
-#include "../analysis/phase.h"
-#include "../analysis/report.h"
+#include "../analysis/analysis.h"
 #include "view.h"
 
 typedef struct phases_state {

@@ -20,7 +20,7 @@
 
 #include "draw.h"
 #include "../model/model.h"
-#include "../analysis/phase.h"
+#include "../analysis/analysis.h"
 #include "view.h"
 
 typedef struct tl_state {

@@ -25,10 +25,8 @@
 
 #include "draw.h"
 #include "../model/model.h"
-#include "../analysis/phase.h"
+#include "../analysis/analysis.h"
 #include "topo-draw.h"
-#include "../analysis/topo-metric.h"
-#include "../analysis/topo.h"
 #include "view.h"
 
 typedef struct tv_state {

@@ -1,5 +1,8 @@
-/* view.h: the cell canvas every view draws into, and the table of function
- * pointers a view is (tmux window_mode, htop PanelClass).
+/* view.h: the door to viewer/views/ — the cell canvas every view draws into,
+ * the key codes and actions views receive, and the table of function
+ * pointers a view is (tmux window_mode, htop PanelClass).  The views draw
+ * what viewer/analysis/ computes from viewer/model/; viewer/term/ puts a
+ * canvas on the terminal and viewer/app/ routes input to the views.
  *
  * Views are pure: draw() writes {glyph, colour role, attribute} cells into a
  * vw_canvas and never touches the terminal; term-curses.c alone copies a
@@ -85,6 +88,30 @@ enum vw_result {
 
 /* Actions: keys map to these through the table in viewer/keys.c (keys.h), so help,
  * remapping and tests are data. */
+/* Keys that are not characters (above the Unicode range). */
+enum vw_key {
+	VW_KEY_UP = 0x110000,
+	VW_KEY_DOWN,
+	VW_KEY_LEFT,
+	VW_KEY_RIGHT,
+	VW_KEY_SLEFT,   /* shift-left */
+	VW_KEY_SRIGHT,
+	VW_KEY_PPAGE,
+	VW_KEY_NPAGE,
+	VW_KEY_HOME,
+	VW_KEY_END,
+	VW_KEY_ENTER,
+	VW_KEY_ESC,
+	VW_KEY_BACKSPACE,
+	VW_KEY_TAB,
+	VW_KEY_BTAB,    /* shift-tab */
+	VW_KEY_F1,
+	VW_KEY_RESIZE,
+	VW_KEY_MOUSE,
+};
+
+#define VW_CTRL(c) ((c) & 0x1f)
+
 typedef enum vw_action {
 	VW_ACT_NONE = 0,
 	VW_ACT_QUIT,
