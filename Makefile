@@ -56,16 +56,17 @@ Q = @
 endif
 
 # ---- sources ----------------------------------------------------------------
-FORMAT_LIB_SRC = $(filter-out format/tool-%.c format/pcp-%.c,$(wildcard format/*.c))
-PCP_SRC        = $(wildcard format/pcp-*.c)
-TOOL_SRC       = $(wildcard format/tool-*.c)
+FORMAT_LIB_SRC = $(wildcard format/*.c)
+PCP_SRC        = $(wildcard format/pcp/*.c)
+TOOL_SRC       = $(wildcard format/cli/*.c)
 REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c))
-VIEW_SRC       = $(filter-out viewer/main.c,$(wildcard viewer/*.c))
+VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c))
 SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
 UNIT_SRC       = $(wildcard tests/unit/test-*.c)
 FUZZ_SRC       = $(wildcard tests/fuzz/fuzz-*.c)
 BENCH_SRC      = $(wildcard tests/bench/*.c)
 TOOLS_SRC      = $(wildcard tests/tools/*.c)
+MANPAGES       = $(wildcard format/cli/*.1 recorder/*.1 viewer/app/*.1)
 
 obj = $(patsubst %.c,$(B)/%.o,$(1))
 
@@ -119,7 +120,7 @@ $(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
-$(B)/mcview: $(call obj,viewer/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
+$(B)/mcview: $(call obj,viewer/app/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
 	$(call link,-lm)
@@ -154,12 +155,12 @@ bench: deps all $(BENCHES) $(TOOLS)
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 fuzz: deps $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
 # The theme parser is viewer code; its target takes only theme.c.
-build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/theme.c | deps
+build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/term/theme.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^
 # The topology view's tree, layout and raster are viewer code too.
-build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/topo-tree.c viewer/topo-layout.c \
-		viewer/topo-render.c viewer/canvas.c | deps
+build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topo-tree.c viewer/analysis/topo-layout.c \
+		viewer/views/topo-render.c viewer/views/canvas.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lm
 # The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.
@@ -168,7 +169,7 @@ build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
 # Targets that compile another module's .c file in (#include) rebuild with it.
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
-build/fuzz/fuzz-phasecache: viewer/phase-cache.c
+build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c
 build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
@@ -186,7 +187,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR)/themes
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 format/mcz.h recorder/mcmark.h $(DESTDIR)$(INCDIR)/
-	for m in $(wildcard */*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for t in $(wildcard themes/*.theme); do install -m 644 $$t $(DESTDIR)$(DATADIR)/themes/; done
 
 clean:

@@ -303,6 +303,13 @@ typedef struct mcz_bucket {
 	int64_t first, last;
 } mcz_bucket;
 
+/* Level-0 summaries of stream s, one per chunk (loaded from the index or
+ * computed on first use; owned by the reader). */
+int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
+/* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
+ * time column): what each stream costs on disk. */
+int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes);
+
 /* Split [t0, t1) into n equal buckets and summarise each.  Uses the index's
  * summaries where a bucket covers whole chunks, decoding only the chunks that
  * straddle bucket edges (so a zoomed-out query decodes nothing).  Bucket

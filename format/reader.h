@@ -106,14 +106,10 @@ int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c);
 /* Decode chunk ci for stream s into r->cols (a copy the caller may keep
  * across further queries). */
 int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s);
-/* Level-0 summaries of stream s (loaded or computed on first use). */
-int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
+/* mcz_query_sums and mcz_query_col_bytes are in mcz.h (mcz info uses them). */
 /* Bucket of one decoded sample i of c for stream s. */
 void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size_t i,
 		       int64_t prev_t, mcz_bucket *b);
 
-/* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
- * time column). */
-int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes);
 
 #endif

@@ -142,7 +142,7 @@ void src_nvml_sample(const src_nvml_api *api, void *dev, src_nvml_raw *raw);
 /* ---- pcp ----------------------------------------------------------------- */
 
 /* Kind, type, SI unit and scale of a PCP metric: pcp_metric_kind_of() of
- * format/pcp-import.h, the importer's own mapping (mcrec links libmczpcp). */
+ * format/pcp/pcp.h, the importer's own mapping (mcrec links libmczpcp). */
 /* Topology object of a PCP instance name: "cpu3" -> PU 3, "node1" -> NUMA
  * 1, "gpu0"/"nvidia0" -> GPU 0, an interface name -> its NIC; else the
  * machine (or -1).  `metric` helps decide (network.* -> NIC). */

@@ -1,7 +1,7 @@
 /* pcp-desc.c: which topology object a PCP instance belongs to ("cpu3" ->
  * PU 3, "node1" -> NUMA node 1, "eth0" of a network metric -> its NIC).
  * What a descriptor means for a stream (counter or gauge, type, SI unit and
- * scale) is pcp_metric_kind_of() of format/pcp-import.h, shared with the
+ * scale) is pcp_metric_kind_of() of format/pcp/pcp.h, shared with the
  * archive importer.  Kept apart from pcp.c (which talks to pmcd) so it is
  * unit-tested without a daemon.
  *

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 #include "mcsrc.h"
 #include "pcp-metrics.h"
 

@@ -8,7 +8,7 @@
  * Every instance of a metric's instance domain becomes its own stream, bound
  * to the topology object the instance names (cpu3 -> PU 3, eth0 -> its NIC).
  * Counter/gauge and the SI unit and scale come from the descriptor through
- * pcp_metric_kind_of() (format/pcp-import.h), the archive importer's own
+ * pcp_metric_kind_of() (format/pcp/pcp.h), the archive importer's own
  * mapping, so a live recording and an imported pmlogger archive agree;
  * which metrics of which hosts is pcp-metrics.c's business.  Each tick is
  * one pmFetch per host, on a fetch thread per host with a deadline
@@ -35,7 +35,7 @@
 
 #include <pcp/pmapi.h>
 
-#include "../../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 #include "../memtraffic.h"
 #include "mcsrc.h"
 #include "pcp-fetch.h"

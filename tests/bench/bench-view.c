@@ -22,8 +22,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../../viewer/app.h"
-#include "../../viewer/keys.h"
+#include "../../viewer/app/app.h"
+#include "../../viewer/app/keys.h"
 #include "bench-clock.h"
 
 /* The walk: key names as in the help ("Wheel@X" is a wheel-up at column X). */

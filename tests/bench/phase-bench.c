@@ -1,4 +1,4 @@
-/* phase-bench.c: speed and accuracy of the phase detector (viewer/phase.c)
+/* phase-bench.c: speed and accuracy of the phase detector (viewer/analysis/phase.c)
  * beside two plain baselines run on the same data in the same process:
  * binary segmentation and PELT at full resolution, with the same scaling,
  * cost (multivariate Gaussian change in mean) and penalty.
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
 #include "../unit/phase-synth.h"
 
 static int quick;

@@ -10,7 +10,7 @@
  *     topo-draw view DESC ROWS REPS   -> objects pus streams first_ms same_range_ms new_range_ms
  *                                        new_range_cpu_ms new_range_settled_ms new_range_exact_ms
  *
- * the whole view (viewer/view-topology.c: every metric's values, layout,
+ * the whole view (viewer/views/view-topology.c: every metric's values, layout,
  * chart, panel, legend) on a recording written here: per PU
  * core.instructions, core.cycles (counters) and os.cpu.busy (gauge), ROWS
  * rows at 10 ms.  first: init + first draw; same range: a redraw after a key
@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/model.h"
-#include "../../viewer/topo-draw.h"
-#include "../../viewer/topo.h"
-#include "../../viewer/view.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/analysis/topo.h"
+#include "../../viewer/views/view.h"
 #include "bench-clock.h"
 
 static double median(double *v, int n)

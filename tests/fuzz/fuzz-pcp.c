@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../format/pcp-int.h"
+#include "../../format/pcp/pcp-int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,10 @@
-/* fuzz-theme.c: libFuzzer target for the theme parser (viewer/theme.c).
+/* fuzz-theme.c: libFuzzer target for the theme parser (viewer/term/theme.c).
  * Any bytes must parse without a crash, and every role must keep a valid
  * style (colour kinds in range, indexes <= 255, RGB <= 0xffffff). */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../viewer/theme.h"
+#include "../../viewer/term/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

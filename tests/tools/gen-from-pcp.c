@@ -1,6 +1,6 @@
 /* gen-from-pcp.c: converts a PCP archive into a .mcz recording, for the
  * storage benchmark (tests/bench/bench-storage.sh) until `mcz import`
- * (format/tool-import.c) is available everywhere.  Every numeric metric
+ * (format/cli/tool-import.c) is available everywhere.  Every numeric metric
  * instance becomes a stream (counters stay counters; 32-bit values widen to
  * 64), every archive record a row (records with the same timestamp are
  * merged).  Prints "values N" (values written) on stdout.

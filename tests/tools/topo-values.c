@@ -1,7 +1,7 @@
 /* topo-values.c: prints what the topology view colours by: for one metric
  * of a recording, each topology object's own value and its value
  * aggregated up the tree, over the whole run, computed by the viewer's own
- * code (viewer/model.h, topo-metric.c, topo-tree.c).  For shell tests on
+ * code (viewer/model/model.h, topo-metric.c, topo-tree.c).  For shell tests on
  * real mcrec recordings.
  *
  *     topo-values FILE.mcz                 list the metrics
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/topo-metric.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/topo-metric.h"
 
 int main(int argc, char **argv)
 {

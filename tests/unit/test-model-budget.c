@@ -1,5 +1,5 @@
 /* test-model-budget.c: the redraw budget of the viewer's model
- * (viewer/model-chunks.c, vw_model_budget): past the budget, a stream
+ * (viewer/model/model-chunks.c, vw_model_budget): past the budget, a stream
  * needing decoding is drawn to chunk resolution — an envelope that holds
  * the exact columns — and m->refining is set; a stream whose chunk
  * summaries are not read yet is VW_PENDING, and a group with such a member
@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
-#include "../../viewer/model.h"
+#include "../../viewer/model/model.h"
 
 #define NS 200
 #define ROWS 4000

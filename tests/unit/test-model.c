@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/model.h"
+#include "../../viewer/model/model.h"
 #include "view-fixture.h"
 
 static char path[64], path2[64];

@@ -1,5 +1,5 @@
 /* test-pcp-metric.c: the one PCP descriptor -> mcz stream mapping
- * (pcp_metric_kind_of, format/pcp-import.h) that the archive importer and
+ * (pcp_metric_kind_of, format/pcp/pcp.h) that the archive importer and
  * mcrec's live pcp source share: kind, stored type, SI unit, scale, 32-bit
  * unwrapping and the note — on hand-made descriptors for the corner cases,
  * and on the real descriptors of a pcp-testsuite archive (pmLookupDesc
@@ -18,7 +18,7 @@
 #include <pcp/pmapi.h>
 
 #include "../../format/mcz.h"
-#include "../../format/pcp-import.h"
+#include "../../format/pcp/pcp.h"
 
 #define ARCHIVE "/var/lib/pcp/testsuite/archives/20180416.10.00"
 

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
-#include "../../format/pcp-import.h"
-#include "../../format/pcp-int.h"
+#include "../../format/pcp/pcp.h"
+#include "../../format/pcp/pcp-int.h"
 
 #define ARCHIVES "/var/lib/pcp/testsuite/archives"
 

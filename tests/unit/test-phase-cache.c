@@ -1,4 +1,4 @@
-/* test-phase-cache.c: the "phases" aux block (viewer/phase-cache.c) — a
+/* test-phase-cache.c: the "phases" aux block (viewer/analysis/phase-cache.c) — a
  * round trip, a changed key refused, and hostile bytes (truncated at every
  * length, counts that lie, phases out of order) refused without a crash.
  */
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
 
 static struct vw_phases *sample_phases(void)
 {

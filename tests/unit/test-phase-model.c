@@ -19,10 +19,10 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
-#include "../../viewer/report.h"
-#include "../../viewer/view.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/report.h"
+#include "../../viewer/views/view.h"
 
 #define DT 10000000LL /* 10 ms */
 

@@ -1,4 +1,4 @@
-/* test-phase.c: the phase detector (viewer/phase.c, phase-class.c) on
+/* test-phase.c: the phase detector (viewer/analysis/phase.c, phase-class.c) on
  * synthetic streams with known change points, noise, outliers and NaN, and
  * on degenerate input (no sample, one sample, constant, all NaN, no stream).
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/phase.h"
+#include "../../viewer/analysis/phase.h"
 #include "phase-synth.h"
 
 /* Detect on s; boundaries into det (starts of segments 1..), returns count. */

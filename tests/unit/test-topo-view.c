@@ -1,4 +1,4 @@
-/* test-topo-view.c: the topology view (viewer/view-topology.c, topo-metric.c)
+/* test-topo-view.c: the topology view (viewer/views/view-topology.c, topo-metric.c)
  * on recordings written here with libmcz and a real hwloc topology
  * (recorder/topology.c): 2 packages x (NUMA, L3, 2 cores x 2 PUs) = 8 PUs,
  * plus the GPU-node fixture's devices in a second recording.
@@ -29,10 +29,10 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/model.h"
-#include "../../viewer/phase.h"
-#include "../../viewer/topo-metric.h"
-#include "../../viewer/view.h"
+#include "../../viewer/model/model.h"
+#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/topo-metric.h"
+#include "../../viewer/views/view.h"
 
 #define ROWS 1000
 #define DT 10000000LL

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/draw.h"
-#include "../../viewer/keys.h"
-#include "../../viewer/view.h"
+#include "../../viewer/views/draw.h"
+#include "../../viewer/app/keys.h"
+#include "../../viewer/views/view.h"
 
 static void canvas_text_and_clip(void **st)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/theme.h"
+#include "../../viewer/term/theme.h"
 
 static int style_eq(const vw_style *a, const vw_style *b)
 {

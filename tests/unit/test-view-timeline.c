@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/app.h"
-#include "../../viewer/draw.h"
-#include "../../viewer/keys.h"
+#include "../../viewer/app/app.h"
+#include "../../viewer/views/draw.h"
+#include "../../viewer/app/keys.h"
 #include "view-fixture.h"
 #include "golden.h"
 

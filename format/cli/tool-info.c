@@ -1,0 +1,133 @@
+/* tool-info.c: `mcz info FILE`: what a recording holds, in the spirit of
+ * `pmdumplog -l -L`: host, command, time range, metadata, topology, and a
+ * table of streams with their units, sources, native events and the bytes
+ * each takes on disk.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../mcz.h"
+#include "tool.h"
+
+static const char *info_kind[] = {"counter", "gauge"};
+static const char *info_type[] = {"u64", "i64", "f64"};
+static const char *info_topo[] = {"machine", "package", "numa", "l3", "l2", "l1",
+				  "core",    "pu",	"gpu",	"nic", "other"};
+
+/* Widen column *w to fit s, up to 48 characters (a longer cell overflows
+ * its own row only). */
+static void info_widen(int *w, const char *s)
+{
+	int n = (int)strlen(s);
+	if (n > *w)
+		*w = n < 48 ? n : 48;
+}
+
+static void info_wall(char *buf, size_t n, int64_t ns)
+{
+	time_t s = (time_t)(ns / 1000000000);
+	struct tm tm;
+	if (ns <= 0 || !gmtime_r(&s, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, n, "unknown");
+}
+
+int tool_info(int argc, char **argv)
+{
+	if (argc != 2) {
+		fputs(tool_common_usage("info"), stderr);
+		return 2;
+	}
+	const char *path = argv[1];
+	mcz_reader *r;
+	if (tool_common_open("info", path, 0, &r))
+		return 1;
+	const mcz_file_info *fi = mcz_info(r);
+	char b1[32], b2[32], wall[40];
+	tool_common_bytes(b1, sizeof b1, fi->file_bytes);
+	printf("file       %s (%s, format %u.%u)\n", path, b1, fi->version_major,
+	       fi->version_minor);
+	const char *host = mcz_meta(r, "host"), *cmd = mcz_meta(r, "command");
+	printf("host       %s\n", host ? host : "unknown");
+	printf("command    %s\n", cmd ? cmd : "unknown");
+	info_wall(wall, sizeof wall, fi->wall_epoch_ns + fi->t_first);
+	double dur = (double)(fi->t_last - fi->t_first) / 1e9;
+	printf("recorded   %s, %.3f s (t = %.6f .. %.6f s), %" PRIu64 " rows in %" PRIu64
+	       " chunks\n",
+	       wall, dur, (double)fi->t_first / 1e9, (double)fi->t_last / 1e9, fi->nrows,
+	       fi->nchunks);
+	tool_common_bytes(b2, sizeof b2, fi->sample_bytes);
+	printf("values     %" PRIu64 " stored in %s of chunks: %.3f bytes/value\n", fi->nvalues, b2,
+	       fi->nvalues ? (double)fi->sample_bytes / (double)fi->nvalues : 0.0);
+	if (fi->recovered && !fi->nrows && !mcz_stream_count(r))
+		printf("index      MISSING or damaged, and nothing readable by scanning (run mcz "
+		       "check)\n");
+	else if (fi->recovered)
+		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
+		       " bytes of %" PRIu64 " readable (run mcz check)\n",
+		       fi->valid_bytes, fi->file_bytes);
+	else
+		printf("index      ok\n");
+	if (fi->skipped_blocks)
+		printf("skipped    %" PRIu64 " blocks of a newer minor version\n",
+		       fi->skipped_blocks);
+	printf("marks      %zu\n", mcz_mark_count(r));
+	for (size_t i = 0; i < mcz_meta_count(r); i++) {
+		const char *k, *v;
+		mcz_meta_at(r, i, &k, &v);
+		if (strcmp(k, "host") && strcmp(k, "command"))
+			printf("meta       %s = %s\n", k, v);
+	}
+	size_t count[11] = {0};
+	for (size_t i = 0; i < mcz_topo_count(r); i++)
+		count[mcz_topo(r, i)->type]++;
+	printf("topology   %zu objects", mcz_topo_count(r));
+	for (int t = 0; t < 11; t++)
+		if (count[t])
+			printf(", %zu %s", count[t], info_topo[t]);
+	printf("\n");
+	uint64_t tb = 0;
+	mcz_query_col_bytes(r, UINT32_MAX, &tb);
+	tool_common_bytes(b1, sizeof b1, tb);
+	printf("streams    %zu (timestamps: %s)\n", mcz_stream_count(r), b1);
+	/* columns as wide as their longest cell (a pcp native name or a
+	 * "Machine (11.6 GiB)" topology object would push the rest out) */
+	int wn = 24, wi = 10, wu = 12, wv = 28, wt = 10;
+	for (size_t s = 0; s < mcz_stream_count(r); s++) {
+		const mcz_stream_desc *d = mcz_stream(r, s);
+		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
+		info_widen(&wn, d->name);
+		info_widen(&wi, d->instance);
+		info_widen(&wu, d->unit);
+		info_widen(&wv, d->native);
+		if (o)
+			info_widen(&wt, o->name);
+	}
+	printf("  %4s  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9s %7s\n", "ID", wn, "NAME", wi,
+	       "INSTANCE", "KIND", "TYPE", wu, "UNIT", "SOURCE", wv, "NATIVE", wt, "TOPO", "BYTES",
+	       "B/VAL");
+	for (size_t s = 0; s < mcz_stream_count(r); s++) {
+		const mcz_stream_desc *d = mcz_stream(r, s);
+		uint64_t bytes = 0;
+		mcz_query_col_bytes(r, (uint32_t)s, &bytes);
+		const mcz_bucket *sums;
+		uint64_t n = 0;
+		if (mcz_query_sums(r, (uint32_t)s, &sums) == 0)
+			for (size_t c = 0; c < fi->nchunks; c++)
+				n += sums[c].count;
+		char bpv[16] = "-";
+		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
+		if (n)
+			snprintf(bpv, sizeof bpv, "%.3f", (double)bytes / (double)n);
+		printf("  %4zu  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9" PRIu64 " %7s%s\n", s, wn,
+		       d->name, wi, *d->instance ? d->instance : "-", info_kind[d->kind],
+		       info_type[d->type], wu, *d->unit ? d->unit : "-", d->source, wv,
+		       *d->native ? d->native : "-", wt, o ? o->name : "-", bytes, bpv,
+		       d->flags & MCZ_SF_ESTIMATED ? "  estimated" : "");
+		if (*d->note)
+			printf("        note: %s\n", d->note);
+	}
+	mcz_close(r);
+	return 0;
+}

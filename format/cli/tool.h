@@ -1,0 +1,33 @@
+/* tool.h: the subcommands of the `mcz` program and what they share.
+ * Each subcommand is one file format/cli/tool-NAME.c with an entry point
+ * `int tool_NAME(int argc, char **argv)` (argv[0] is the subcommand name)
+ * returning the exit status: 0 success, 1 the file is bad or the work
+ * failed, 2 bad usage.  format/cli/tool-main.c dispatches.
+ */
+#ifndef MCZ_TOOL_H
+#define MCZ_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../mcz.h"
+
+int tool_info(int argc, char **argv);
+int tool_check(int argc, char **argv);
+int tool_dump(int argc, char **argv);
+/* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
+int tool_import(int argc, char **argv);
+
+/* Open path for reading; on failure print one line "mcz CMD: PATH: why"
+ * on stderr and return non-zero. */
+int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r);
+/* Print "mcz CMD: PATH: <error>[: detail]" for a libmcz error. */
+void tool_common_error(const char *cmd, const char *path, int err);
+/* Parse a time "12.5", "12.5s", "1500ms", "20us", "7ns" into ns; 0 or -1. */
+int tool_common_time(const char *s, int64_t *ns);
+/* "1.2 MiB" */
+void tool_common_bytes(char *buf, size_t n, uint64_t bytes);
+/* The usage text of a subcommand (NULL: the overview). */
+const char *tool_common_usage(const char *cmd);
+
+#endif

@@ -1,0 +1,547 @@
+/* pcp-convert.c: PCP archive records -> mcz rows, the heart of libmczpcp.
+ *
+ *     char *names[] = { "node7/20261122.0.xz" };
+ *     pcp_convert(names, 1, "node7/20261122", "run.mcz", -1, &opts, &stats, err, sizeof err);
+ *
+ * Each record (pmHighResResult) becomes one row at its timestamp; records of
+ * the same time (two pmlogger groups, two hosts) merge into one row.  A
+ * (metric, instance) pair becomes a stream the first time it has a value;
+ * rows where it has none leave it missing, so instances that come and go
+ * are gaps, not zeros.  Per-metric errors and "no values" are missing too.
+ * <mark> records (pmlogger restarts, pmlogextract joins) become
+ * MCZ_MARK_GAP marks.  Values are stored raw (see pcp-metric.c for kinds,
+ * units, scale and 32-bit counter unwrapping).  Time 0 of the recording is
+ * the earliest archive label start (or first record if earlier).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../mcz.h"
+#include "pcp-int.h"
+
+#define SKIPPED_LIST 160 /* characters of skipped metric names kept for the note */
+
+typedef struct imp_metric {
+	char *name;
+	pmDesc desc;
+	pcp_metric_kind k;
+	int use;    /* 1 imported, 0 left out (filtered, not numeric) */
+	int nodesc; /* no descriptor: type unknown, only in-situ values kept */
+	/* the streams of the last record's values, by position: records list
+	 * the same instances in the same order, so most lookups end here */
+	int *slot_inst;
+	uint32_t *slot_id;
+	int nslot;
+} imp_metric;
+
+typedef struct imp_stream {
+	uint32_t arch;     /* index of its archive */
+	uint8_t wrap32, have_last;
+	uint32_t last_raw; /* 32-bit counters: last raw value, to see wraps */
+	uint64_t wraps;
+} imp_stream;
+
+typedef struct imp {
+	const pcp_import_opts *o;
+	pcp_import_stats *st;
+	pcp_archive *a;
+	size_t na;
+	int multihost;
+	pcp_map *metric_of;  /* per archive: pmID -> metric index */
+	pcp_map *stream_of;  /* per archive: pmID << 32 | inst -> stream id */
+	pcp_indom_cache *indoms; /* per archive: instance names */
+	imp_metric *metrics;
+	size_t nmetrics, capm;
+	imp_stream *streams;
+	mcz_value *vals;
+	uint8_t *present;
+	size_t caps;
+	int64_t epoch, row_t, row_n; /* row_n: values in the pending row */
+	mcz_writer *w;
+	mcz_topo_obj topo[1 + 4096];
+	size_t ntopo;
+	char skipped[SKIPPED_LIST];
+	int64_t t_lo, t_hi;
+	struct timespec last_progress; /* at most one line per 250 ms (the first at once) */
+	const char *label;             /* the source's last name, for progress lines */
+} imp;
+
+static int grow_streams(imp *im, size_t need)
+{
+	if (need <= im->caps)
+		return MCZ_OK;
+	size_t cap = im->caps ? im->caps * 2 : 256;
+	while (cap < need)
+		cap *= 2;
+	imp_stream *s = realloc(im->streams, cap * sizeof *s);
+	if (s)
+		im->streams = s;
+	mcz_value *v = realloc(im->vals, cap * sizeof *v);
+	if (v)
+		im->vals = v;
+	uint8_t *p = realloc(im->present, cap);
+	if (p)
+		im->present = p;
+	if (!s || !v || !p)
+		return MCZ_E_NOMEM;
+	memset(p + im->caps, 0, cap - im->caps);
+	im->caps = cap;
+	return MCZ_OK;
+}
+
+/* Topology object for a per-CPU instance "cpuN" (PU#N under the machine). */
+static int32_t topo_for(imp *im, const char *inst, uint16_t *flags)
+{
+	int cpu, len = 0;
+	if (im->multihost || sscanf(inst, "cpu%d%n", &cpu, &len) != 1 || inst[len] || cpu < 0)
+		return -1;
+	*flags |= MCZ_SF_PERCPU;
+	for (size_t i = 1; i < im->ntopo; i++)
+		if (im->topo[i].os_index == cpu)
+			return (int32_t)i;
+	if (im->ntopo >= sizeof im->topo / sizeof im->topo[0])
+		return -1;
+	char *name = malloc(24);
+	if (!name)
+		return -1;
+	snprintf(name, 24, "PU#%d", cpu);
+	mcz_topo_obj *t = &im->topo[im->ntopo];
+	t->parent = 0;
+	t->type = MCZ_TOPO_PU;
+	t->os_index = cpu;
+	t->size = 0;
+	t->name = name;
+	return (int32_t)im->ntopo++;
+}
+
+static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_t *id)
+{
+	char eb[64], ibuf[320];
+	const char *instname = "", *iname;
+	if (m->desc.indom != PM_INDOM_NULL || (m->nodesc && inst != (int)PM_IN_NULL)) {
+		if (m->desc.indom != PM_INDOM_NULL &&
+		    (iname = pcp_indom_name(&im->indoms[ai], m->desc.indom, inst)) != NULL)
+			instname = iname;
+		else {
+			snprintf(eb, sizeof eb, "%d", inst);
+			instname = eb;
+		}
+	}
+	if (im->multihost) {
+		snprintf(ibuf, sizeof ibuf, "%s%s%s", im->a[ai].host, *instname ? ":" : "",
+			 instname);
+		instname = ibuf;
+	}
+	char native[300];
+	snprintf(native, sizeof native, "pcp:%s", m->name);
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = m->name;
+	d.source = "pcp";
+	d.native = native;
+	d.unit = m->k.unit;
+	d.note = m->k.note;
+	d.instance = instname;
+	d.kind = m->k.kind;
+	d.type = m->k.type;
+	d.scale = m->k.scale;
+	d.topo = topo_for(im, instname, &d.flags);
+	int rc = mcz_writer_add_stream(im->w, &d, id);
+	if (rc == MCZ_OK)
+		rc = grow_streams(im, (size_t)*id + 1);
+	if (rc)
+		return rc;
+	imp_stream *s = &im->streams[*id];
+	memset(s, 0, sizeof *s);
+	s->arch = (uint32_t)ai;
+	s->wrap32 = (uint8_t)m->k.wrap32;
+	im->present[*id] = 0;
+	im->st->streams++;
+	return pcp_map_put(&im->stream_of[ai], (uint64_t)m->desc.pmid << 32 | (uint32_t)inst, *id);
+}
+
+static void note_skipped(imp *im, const char *name)
+{
+	size_t u = strlen(im->skipped);
+	if (u + strlen(name) + 3 < sizeof im->skipped)
+		snprintf(im->skipped + u, sizeof im->skipped - u, "%s%s", u ? ", " : "", name);
+	else if (u + 5 < sizeof im->skipped && strcmp(im->skipped + u - 3, "...") != 0)
+		snprintf(im->skipped + u, sizeof im->skipped - u, ", ...");
+}
+
+static int new_metric(imp *im, size_t ai, pmID pmid, uint32_t *mi)
+{
+	if (im->nmetrics == im->capm) {
+		size_t cap = im->capm ? im->capm * 2 : 256;
+		imp_metric *m = realloc(im->metrics, cap * sizeof *m);
+		if (!m)
+			return MCZ_E_NOMEM;
+		im->metrics = m;
+		im->capm = cap;
+	}
+	imp_metric *m = &im->metrics[im->nmetrics];
+	memset(m, 0, sizeof *m);
+	char *name = NULL;
+	if (pmNameID(pmid, &name) < 0 || !name) {
+		char idb[32];
+		free(name);
+		name = strdup(pmIDStr_r(pmid, idb, sizeof idb));
+		if (!name)
+			return MCZ_E_NOMEM;
+	}
+	m->name = name;
+	if (!pcp_metric_match(im->o->metrics, name))
+		im->st->filtered++;
+	else if (pmLookupDesc(pmid, &m->desc) < 0) {
+		/* damaged metadata: values without a descriptor; pmdumplog still
+		 * prints the in-situ ones as 32-bit integers, so keep those */
+		m->desc = (pmDesc){ .pmid = pmid, .type = PM_TYPE_32, .indom = PM_INDOM_NULL,
+				    .sem = PM_SEM_INSTANT };
+		pcp_metric_kind_of(&m->desc, &m->k);
+		snprintf(m->k.note, sizeof m->k.note,
+			 "no descriptor in the PCP archive (damaged metadata): raw 32-bit values");
+		m->use = m->nodesc = 1;
+		im->st->metrics++;
+	} else {
+		pcp_metric_kind_of(&m->desc, &m->k);
+		m->use = !m->k.skip;
+		if (m->k.skip) {
+			im->st->skipped_metrics++;
+			note_skipped(im, name);
+		} else
+			im->st->metrics++;
+	}
+	*mi = (uint32_t)im->nmetrics++;
+	return pcp_map_put(&im->metric_of[ai], pmid, *mi);
+}
+
+static int flush_row(imp *im)
+{
+	if (im->row_n == 0)
+		return MCZ_OK;
+	size_t n = im->st->streams;
+	int rc = mcz_writer_append(im->w, im->row_t - im->epoch, im->vals, im->present);
+	memset(im->present, 0, n);
+	im->row_n = 0;
+	im->st->rows++;
+	return rc;
+}
+
+static mcz_value to_value(imp_stream *s, const pmDesc *d, const pmAtomValue *a)
+{
+	mcz_value v;
+	switch (d->type) {
+	case PM_TYPE_32:
+		v.i = a->l;
+		break;
+	case PM_TYPE_U32:
+		v.u = a->ul;
+		break;
+	case PM_TYPE_64:
+		v.i = a->ll;
+		break;
+	case PM_TYPE_U64:
+		v.u = a->ull;
+		break;
+	case PM_TYPE_FLOAT:
+		v.f = a->f;
+		break;
+	default:
+		v.f = a->d;
+		break;
+	}
+	if (s->wrap32) {
+		uint32_t raw = (uint32_t)v.u;
+		if (s->have_last && raw < s->last_raw)
+			s->wraps++;
+		s->have_last = 1;
+		s->last_raw = raw;
+		v.u = raw + (s->wraps << 32);
+	}
+	return v;
+}
+
+static int take_values(imp *im, size_t ai, const pmValueSet *vs)
+{
+	uint32_t mi;
+	int rc;
+	if (!pcp_map_get(&im->metric_of[ai], vs->pmid, &mi) &&
+	    (rc = new_metric(im, ai, vs->pmid, &mi)) != MCZ_OK)
+		return rc;
+	imp_metric *m = &im->metrics[mi];
+	if (!m->use)
+		return MCZ_OK;
+	if (vs->numval <= 0) {
+		im->st->missing++;
+		return MCZ_OK;
+	}
+	if (vs->numval > m->nslot) {
+		int *si = realloc(m->slot_inst, (size_t)vs->numval * sizeof *si);
+		if (si)
+			m->slot_inst = si;
+		uint32_t *sd = realloc(m->slot_id, (size_t)vs->numval * sizeof *sd);
+		if (sd)
+			m->slot_id = sd;
+		if (!si || !sd)
+			return MCZ_E_NOMEM;
+		for (int j = m->nslot; j < vs->numval; j++)
+			m->slot_inst[j] = (int)PM_IN_NULL - 1; /* matches no instance */
+		m->nslot = vs->numval;
+	}
+	for (int j = 0; j < vs->numval; j++) {
+		const pmValue *pv = &vs->vlist[j];
+		uint32_t id = m->slot_id[j];
+		if (m->slot_inst[j] != pv->inst) {
+			if (!pcp_map_get(&im->stream_of[ai],
+					 (uint64_t)vs->pmid << 32 | (uint32_t)pv->inst, &id) &&
+			    (rc = new_stream(im, ai, m, pv->inst, &id)) != MCZ_OK)
+				return rc;
+			m->slot_inst[j] = pv->inst;
+			m->slot_id[j] = id;
+		}
+		pmAtomValue atom;
+		if ((m->nodesc && vs->valfmt != PM_VAL_INSITU) ||
+		    pmExtractValue(vs->valfmt, pv, m->desc.type, &atom, m->desc.type) < 0) {
+			im->st->missing++;
+			continue;
+		}
+		im->vals[id] = to_value(&im->streams[id], &m->desc, &atom);
+		if (!im->present[id]) {
+			im->present[id] = 1;
+			im->row_n++;
+			im->st->values++;
+		}
+	}
+	return MCZ_OK;
+}
+
+static void progress(imp *im, int64_t t)
+{
+	if (!im->o->progress)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - im->last_progress.tv_sec) * 1000000000LL +
+		    (now.tv_nsec - im->last_progress.tv_nsec) < 250000000LL)
+		return;
+	im->last_progress = now;
+	double span = (double)(im->t_hi - im->t_lo);
+	int pct = span > 0 ? (int)(100.0 * (double)(t - im->t_lo) / span) : 0;
+	char line[160];
+	snprintf(line, sizeof line, "importing %.80s: %3d%%  %llu records, %llu values", im->label,
+		 pct < 0 ? 0 : pct > 100 ? 100 : pct, (unsigned long long)im->st->records,
+		 (unsigned long long)im->st->values);
+	im->o->progress(im->o->progress_arg, line, 0);
+}
+
+static int take_record(imp *im, size_t ai, const pmHighResResult *r)
+{
+	int64_t t = pcp_archive_ns(&r->timestamp);
+	im->st->records++;
+	progress(im, t);
+	if (t < im->row_t) {
+		im->st->out_of_order++;
+		return MCZ_OK;
+	}
+	int rc;
+	if (t > im->row_t && (rc = flush_row(im)) != MCZ_OK)
+		return rc;
+	im->row_t = t;
+	if (r->numpmid == 0) { /* <mark>: a gap in this archive's data */
+		char text[PM_MAX_HOSTNAMELEN + 64];
+		snprintf(text, sizeof text, "%s%s<mark> (no PCP data logged)",
+			 im->multihost ? im->a[ai].host : "", im->multihost ? ": " : "");
+		for (size_t i = 0; i < im->st->streams; i++)
+			if (im->streams[i].arch == ai)
+				im->streams[i].have_last = 0;
+		im->st->marks++;
+		return mcz_writer_mark(im->w, t - im->epoch, MCZ_MARK_GAP, 0, text);
+	}
+	for (int i = 0; i < r->numpmid; i++)
+		if ((rc = take_values(im, ai, r->vset[i])) != MCZ_OK)
+			return rc;
+	return MCZ_OK;
+}
+
+static void iso8601(int64_t ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000LL);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	char d[32];
+	strftime(d, sizeof d, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%06lldZ", d, (long long)(ns % 1000000000LL) / 1000);
+}
+
+static void write_meta(imp *im, const char *label)
+{
+	char buf[1024] = "", tz[256] = "";
+	for (size_t i = 0; i < im->na; i++) {
+		size_t u = strlen(buf), v = strlen(tz);
+		snprintf(buf + u, sizeof buf - u, "%s%s", i ? "," : "", im->a[i].host);
+		snprintf(tz + v, sizeof tz - v, "%s%.80s", i ? "," : "", im->a[i].tz);
+	}
+	mcz_writer_meta(im->w, "host", buf);
+	mcz_writer_meta(im->w, "timezone", tz);
+	iso8601(im->epoch, buf, sizeof buf);
+	mcz_writer_meta(im->w, "start_wall", buf);
+	snprintf(buf, sizeof buf, "pmlogger (PCP archive v%d), imported by mcz import",
+		 im->a[0].version);
+	mcz_writer_meta(im->w, "recorder", buf);
+	mcz_writer_meta(im->w, "pcp_archive", label);
+	mcz_writer_meta(im->w, "import_note",
+			"PCP values stored raw; stream scale converts PCP units to SI base units "
+			"(bytes, seconds, counts); 32-bit counters unwrapped (stored = raw + "
+			"k*2^32); floating-point counters stored as gauges; <mark> = gap mark");
+}
+
+static int finish(imp *im)
+{
+	int rc = flush_row(im);
+	if (im->st->skipped_metrics) {
+		char buf[SKIPPED_LIST + 96];
+		snprintf(buf, sizeof buf, "%llu metrics not numeric: %s",
+			 (unsigned long long)im->st->skipped_metrics, im->skipped);
+		mcz_writer_meta(im->w, "import_skipped", buf);
+	}
+	for (size_t i = 0; i < im->na; i++)
+		if (im->a[i].status) {
+			char eb[PM_MAXERRMSGLEN], tb[48];
+			iso8601(im->a[i].last_ns, tb, sizeof tb);
+			pmErrStr_r(im->a[i].status, eb, sizeof eb);
+			if (im->a[i].last_ns == 0) {
+				snprintf(im->st->warning, sizeof im->st->warning,
+					 "%s: no record readable: %s", im->a[i].name, eb);
+				if (im->st->records == 0)
+					return MCZ_E_CORRUPT; /* nothing at all: an error */
+			} else
+				snprintf(im->st->warning, sizeof im->st->warning,
+					 "%s: read stopped after %s: %s", im->a[i].name, tb, eb);
+			im->st->truncated = 1;
+			mcz_writer_meta(im->w, "import_warning", im->st->warning);
+		}
+	if (im->ntopo > 1 && rc == MCZ_OK)
+		rc = mcz_writer_topology(im->w, im->topo, im->ntopo);
+	return rc;
+}
+
+static void imp_free(imp *im)
+{
+	for (size_t i = 0; i < im->nmetrics; i++) {
+		free(im->metrics[i].name);
+		free(im->metrics[i].slot_inst);
+		free(im->metrics[i].slot_id);
+	}
+	free(im->metrics);
+	for (size_t i = 0; i < im->na && im->metric_of && im->indoms; i++) {
+		pcp_map_free(&im->metric_of[i]);
+		pcp_map_free(&im->stream_of[i]);
+		pcp_indom_free(&im->indoms[i]);
+	}
+	free(im->indoms);
+	free(im->metric_of);
+	free(im->stream_of);
+	for (size_t i = 1; i < im->ntopo; i++)
+		free((char *)im->topo[i].name);
+	free(im->streams);
+	free(im->vals);
+	free(im->present);
+	pcp_archive_close_all(im->a, im->na);
+}
+
+static int convert(imp *im, const char *label, const char *out_path, int out_fd, char *err,
+		   size_t errlen)
+{
+	im->epoch = INT64_MAX;
+	im->t_hi = INT64_MIN;
+	for (size_t i = 0; i < im->na; i++) {
+		int64_t first = im->a[i].next ? pcp_archive_ns(&im->a[i].next->timestamp) : INT64_MAX;
+		int64_t s = im->a[i].start_ns < first ? im->a[i].start_ns : first;
+		im->epoch = s < im->epoch ? s : im->epoch;
+		im->t_hi = im->a[i].end_ns > im->t_hi ? im->a[i].end_ns : im->t_hi;
+		im->multihost |= strcmp(im->a[i].host, im->a[0].host) != 0;
+	}
+	im->t_lo = im->row_t = im->epoch;
+	const char *slash = strrchr(label, '/');
+	im->label = slash && slash[1] ? slash + 1 : label;
+	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
+	wo.wall_epoch_ns = im->epoch;
+	wo.chunk_ns = 0; /* PCP intervals are seconds to minutes: cut chunks by rows only */
+	if (im->o->zstd_level)
+		wo.zstd_level = im->o->zstd_level;
+	int rc = out_fd >= 0 ? mcz_writer_open_fd(&im->w, out_fd, &wo)
+			     : mcz_writer_open(&im->w, out_path, &wo);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", out_fd >= 0 ? "temporary file" : out_path,
+			 rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
+		return rc;
+	}
+	im->topo[0] = (mcz_topo_obj){ -1, MCZ_TOPO_MACHINE, -1, 0, im->a[0].host };
+	im->ntopo = 1;
+	write_meta(im, label);
+	int i;
+	while (rc == MCZ_OK && (i = pcp_archive_earliest(im->a, im->na)) >= 0) {
+		if (pcp_import_stop) {
+			rc = MCZ_E_IO;
+			snprintf(err, errlen, "interrupted");
+			break;
+		}
+		pmUseContext(im->a[i].ctx);
+		rc = take_record(im, (size_t)i, im->a[i].next);
+		pcp_archive_advance(&im->a[i]);
+	}
+	if (rc == MCZ_OK)
+		rc = finish(im);
+	int crc = mcz_writer_close(im->w);
+	if (rc == MCZ_E_CORRUPT && im->st->records == 0) {
+		snprintf(err, errlen, "%s", im->st->warning);
+		return rc;
+	}
+	if (rc == MCZ_OK && im->st->metrics == 0 && im->st->filtered > 0) {
+		snprintf(err, errlen, "%s: no metric matches --metrics '%s' (%llu metrics logged)",
+			 label, im->o->metrics,
+			 (unsigned long long)(im->st->filtered + im->st->skipped_metrics));
+		return MCZ_E_NOTFOUND;
+	}
+	rc = rc ? rc : crc;
+	if (rc && !pcp_import_stop)
+		snprintf(err, errlen, "%s: writing: %s%s%s", out_fd >= 0 ? "temporary file" : out_path,
+			 mcz_strerror(rc), *mcz_errdetail() ? ": " : "", mcz_errdetail());
+	return rc;
+}
+
+int pcp_convert(char *const *archives, size_t n, const char *label, const char *out_path,
+		int out_fd, const pcp_import_opts *o, pcp_import_stats *stats, char *err,
+			size_t errlen)
+{
+	static const pcp_import_opts defaults = PCP_IMPORT_OPTS_INIT;
+	pcp_import_stats local;
+	imp im = { 0 };
+	im.o = o ? o : &defaults;
+	im.st = stats ? stats : &local;
+	memset(im.st, 0, sizeof *im.st);
+	int rc = pcp_archive_open_all(archives, n, &im.a, &im.na, err, errlen);
+	if (rc)
+		return rc;
+	im.metric_of = calloc(im.na, sizeof *im.metric_of);
+	im.stream_of = calloc(im.na, sizeof *im.stream_of);
+	im.indoms = calloc(im.na, sizeof *im.indoms);
+	if (!im.metric_of || !im.stream_of || !im.indoms) {
+		imp_free(&im);
+		return MCZ_E_NOMEM;
+	}
+	rc = convert(&im, label, out_path, out_fd, err, errlen);
+	if (im.o->progress)
+		im.o->progress(im.o->progress_arg, "", 1);
+	imp_free(&im);
+	struct stat sb;
+	if (rc == MCZ_OK && (out_fd >= 0 ? fstat(out_fd, &sb) : stat(out_path, &sb)) == 0)
+		im.st->out_bytes = (uint64_t)sb.st_size;
+	if (rc && out_fd < 0)
+		unlink(out_path);
+	return rc;
+}

@@ -1,0 +1,202 @@
+/* pcp-import.c: the entry points of libmczpcp (pcp.h) — decide what
+ * a source name is (ssh URL, folio, archive), fetch or expand it, and hand
+ * the local archive names to pcp_convert().  Also the progress printer
+ * programs may pass as opts->progress (the only output of the library, and
+ * only when a program asks for it).
+ *
+ *     if (pcp_import_claims(path))
+ *             rc = pcp_import(path, "run.mcz", &opts, &stats, err, sizeof err);
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../mcz.h"
+#include "pcp-int.h"
+
+void pcp_import_progress_tty(void *arg, const char *line, int final)
+{
+	(void)arg;
+	if (!isatty(2))
+		return;
+	if (final)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+}
+
+/* 1 if the last dot-part(s) of name are a PCP file suffix. */
+static int has_pcp_suffix(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	const char *b = slash ? slash + 1 : name;
+	for (const char *p = b + 1; *p; p++)
+		if (*p == '.' && pcp_path_suffix_len(p) == strlen(p))
+			return 1;
+	return 0;
+}
+
+static int exists_with(const char *base, const char *suffix)
+{
+	char path[4096];
+	struct stat st;
+	return snprintf(path, sizeof path, "%s%s", base, suffix) < (int)sizeof path &&
+	       stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int dir_has_archive(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int found = 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		const char *m = strstr(e->d_name, ".meta");
+		found = m && m != e->d_name && pcp_path_suffix_len(m) == strlen(m);
+	}
+	closedir(d);
+	return found;
+}
+
+int pcp_import_claims(const char *src)
+{
+	if (!src || !*src)
+		return 0;
+	if (pcp_path_is_ssh(src))
+		return 1;
+	const char *comma = strchr(src, ',');
+	if (comma) { /* libpcp's "a,b,c" list: claimed if its first member is */
+		char first[4096];
+		size_t n = (size_t)(comma - src);
+		if (n == 0 || n >= sizeof first)
+			return 0;
+		memcpy(first, src, n);
+		first[n] = '\0';
+		return pcp_import_claims(first);
+	}
+	struct stat st;
+	if (stat(src, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return dir_has_archive(src);
+		if (!S_ISREG(st.st_mode))
+			return 0;
+		char **a;
+		size_t n;
+		char e[8];
+		int f = pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
+		if (f == 1)
+			pcp_path_free_list(a, n);
+		return f != 0 || has_pcp_suffix(src);
+	}
+	static const char *const meta[] = { ".meta", ".meta.xz", ".meta.gz", ".meta.bz2",
+					    ".meta.zst", ".meta.lzma" };
+	for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
+		if (exists_with(src, meta[i]))
+			return 1;
+	return 0;
+}
+
+static int import_to(const char *src, const char *out_path, int out_fd, const pcp_import_opts *o,
+		     pcp_import_stats *stats, char *err, size_t errlen)
+{
+	char **a = NULL;
+	size_t n = 0;
+	int rc;
+	if (pcp_path_is_ssh(src)) {
+		char *tmp = NULL;
+		rc = pcp_ssh_fetch(src, o, &tmp, &a, &n, err, errlen);
+		if (rc == MCZ_OK)
+			rc = pcp_convert(a, n, src, out_path, out_fd, o, stats, err, errlen);
+		pcp_path_free_list(a, n);
+		pcp_ssh_cleanup(tmp);
+		return rc;
+	}
+	rc = pcp_path_folio(src, NULL, &a, &n, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		rc = pcp_convert(a, n, src, out_path, out_fd, o, stats, err, errlen);
+		pcp_path_free_list(a, n);
+		return rc;
+	}
+	char *one[] = { (char *)src };
+	return pcp_convert(one, 1, src, out_path, out_fd, o, stats, err, errlen);
+}
+
+/* While an import runs, SIGINT, SIGTERM and SIGHUP only set pcp_import_stop:
+ * the loops stop, the temporary folder and files are removed, the caller's
+ * own handling is restored, and then the signal is raised again, so that
+ * mcz or mcview end as they would have, leaving nothing behind. */
+volatile sig_atomic_t pcp_import_stop;
+static const int guarded[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	pcp_import_stop = sig;
+}
+
+static void guard(struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	pcp_import_stop = 0;
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		if (sigaction(guarded[i], &sa, &old[i]) == 0 && old[i].sa_handler == SIG_IGN)
+			sigaction(guarded[i], &old[i], NULL); /* ignored by the caller: stays so */
+}
+
+static void unguard(const struct sigaction *old)
+{
+	for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		sigaction(guarded[i], &old[i], NULL);
+	int sig = pcp_import_stop;
+	pcp_import_stop = 0;
+	if (sig)
+		raise(sig);
+}
+
+int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
+	       pcp_import_stats *stats, char *err, size_t errlen)
+{
+	struct sigaction old[3];
+	guard(old);
+	int rc = import_to(src, out_path, -1, o, stats, err, errlen);
+	unguard(old);
+	return rc;
+}
+
+int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
+		    pcp_import_stats *stats, char *err, size_t errlen)
+{
+	char *path = pcp_path_temp("mcz-pcp-XXXXXX.mcz");
+	if (!path)
+		return MCZ_E_NOMEM;
+	int fd = mkstemps(path, 4);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return MCZ_E_IO;
+	}
+	struct sigaction old[3];
+	guard(old);
+	int rc = import_to(src, path, fd, o, stats, err, errlen);
+	close(fd);
+	if (rc) {
+		unlink(path);
+		free(path);
+		unguard(old);
+		return rc;
+	}
+	unguard(old);
+	*out_path = path;
+	return MCZ_OK;
+}

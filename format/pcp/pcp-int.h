@@ -1,0 +1,151 @@
+/* pcp-int.h: what the files of libmczpcp (format/pcp/pcp-*.c) share among
+ * themselves; not a public door (that is pcp.h).  Unit tests include
+ * it to test the pieces: metric mapping, folio and path parsing, ssh URLs and
+ * remote quoting.
+ */
+#ifndef MCZ_PCP_INT_H
+#define MCZ_PCP_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pcp/pmapi.h>
+
+#include "pcp.h"
+
+#include <signal.h>
+
+/* Set (to the signal number) when SIGINT, SIGTERM or SIGHUP arrives during
+ * pcp_import(): the fetch and convert loops stop and clean up (pcp-import.c). */
+extern volatile sig_atomic_t pcp_import_stop;
+
+/* ---- pcp-map.c: open-addressing hash, uint64 key -> uint32 value ---------- */
+
+typedef struct pcp_map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n; /* cap: power of two; 0 = empty map */
+} pcp_map;
+
+/* Value of key in *val; returns 1 if found, 0 if not. */
+int pcp_map_get(const pcp_map *m, uint64_t key, uint32_t *val);
+/* Insert or replace; returns 0 or MCZ_E_NOMEM. */
+int pcp_map_put(pcp_map *m, uint64_t key, uint32_t val);
+void pcp_map_free(pcp_map *m);
+
+/* ---- pcp-indom.c: instance names, one pmGetInDomArchive per domain -------- */
+
+typedef struct pcp_indom_cache {
+	pcp_map of_indom;          /* pmInDom -> index in v */
+	struct pcp_indom_one *v;
+	size_t nv;
+} pcp_indom_cache;
+
+/* Name of instance inst of indom in the current (archive) context; NULL if
+ * the archive does not name it.  Owned by the cache. */
+const char *pcp_indom_name(pcp_indom_cache *c, pmInDom indom, int inst);
+void pcp_indom_free(pcp_indom_cache *c);
+
+/* ---- pcp-metric.c: the --metrics filter ---------------------------------- */
+/* (pcp_metric_kind_of() is declared in pcp.h: mcrec uses it too.) */
+
+/* 1 if name matches one of the comma-separated globs of patterns (a pattern
+ * without glob characters also matches its PMNS subtree: "kernel.all"
+ * matches "kernel.all.load"); NULL or "" matches everything. */
+int pcp_metric_match(const char *patterns, const char *name);
+
+/* ---- pcp-path.c: naming archives ------------------------------------------ */
+
+/* 1 if path starts with "ssh://". */
+int pcp_path_is_ssh(const char *path);
+/* Length of a PCP file suffix at the start of s (".meta", ".index", ".7",
+ * each optionally followed by a compression suffix ".xz", ".gz", ".bz2",
+ * ".zst", ".lzma") if it makes up all of s; 0 otherwise. */
+size_t pcp_path_suffix_len(const char *s);
+/* pcp_path_split() is in pcp.h (mcz import names its output with it). */
+/* Parse a pmafm folio's text: the archives it lists, each joined to dir
+ * (the folio's folder).  Returns 0, MCZ_E_CORRUPT (not a folio, or no
+ * archive listed; err says which) or MCZ_E_NOMEM. */
+int pcp_path_folio_parse(const char *text, size_t len, const char *dir, char ***archives,
+			 size_t *n, char *err, size_t errlen);
+/* If path is a folio file, its archives joined to join_dir (NULL: the
+ * folio's folder) and 1; 0 if it is not a folio; negative on error. */
+int pcp_path_folio(const char *path, const char *join_dir, char ***archives, size_t *n, char *err,
+		   size_t errlen);
+void pcp_path_free_list(char **v, size_t n);
+/* "$TMPDIR/pattern" ("/tmp" without TMPDIR), malloc'd, for mkstemps/mkdtemp. */
+char *pcp_path_temp(const char *pattern);
+
+/* ---- pcp-ssh.c: ssh://[user@]host[:port]/path ----------------------------- */
+
+typedef struct pcp_ssh_url {
+	char user[64];  /* "" = ssh's default (~/.ssh/config, $USER) */
+	char host[256];
+	int port;       /* 0 = ssh's default */
+	char path[4096];/* "/abs/path" or, for "/~/x", the home-relative "x" */
+} pcp_ssh_url;
+
+int pcp_ssh_parse(const char *url, pcp_ssh_url *u, char *err, size_t errlen);
+/* s single-quoted for a POSIX shell ("it's" -> 'it'\''s'); malloc'd. */
+char *pcp_ssh_quote(const char *s);
+/* Fetch the archive(s) named by url into a new private folder: *tmpdir (to
+ * give to pcp_ssh_cleanup) and the local archive names in *archives. */
+int pcp_ssh_fetch(const char *url, const pcp_import_opts *o, char **tmpdir, char ***archives,
+		  size_t *n, char *err, size_t errlen);
+/* Remove the folder made by pcp_ssh_fetch and everything in it; frees tmpdir. */
+void pcp_ssh_cleanup(char *tmpdir);
+
+/* ---- pcp-fetch.c: one ssh transfer ---------------------------------------- */
+
+/* Run ssh to u's host and copy into the local folder localdir the files of
+ * the archive in remote folder DIR named alt (the name as the user gave it)
+ * if alt.meta exists there, else base (alt without its volume suffix);
+ * the base name used goes to chosen.  alt NULL: copy the one file DIR/BASE.
+ * what names the source in progress lines and errors. */
+int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+		  const char *base, const char *alt, const char *localdir, const char *what,
+		  char *chosen, size_t chosenlen, char *err, size_t errlen);
+
+/* The same reading of the remote stream, over a buffer (tests, fuzzing):
+ * files go to localdir; returns MCZ_OK when the stream is complete and
+ * well-formed, else MCZ_E_CORRUPT with the reason in err. */
+int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
+
+/* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
+
+typedef struct pcp_archive {
+	int ctx;                 /* libpcp context handle */
+	char *name;              /* as opened: one archive, or a comma list of one host's */
+	char host[PM_MAX_HOSTNAMELEN];
+	char tz[PM_MAX_ZONEINFOLEN];
+	int version;             /* archive format: 2 or 3 */
+	int64_t start_ns, end_ns;/* label start and archive end, ns since the Unix epoch */
+	pmHighResResult *next;   /* the next record; NULL once read to the end */
+	int status;              /* 0, or the libpcp error that stopped reading early */
+	int64_t last_ns;         /* time of the last record read */
+} pcp_archive;
+
+/* Open every archive named (archives of one host share one context, so
+ * libpcp joins their volumes and puts <mark>s between them), read each
+ * one's label and first record.  On error err names the archive and libpcp's
+ * reason. */
+int pcp_archive_open_all(char *const *names, size_t n, pcp_archive **out, size_t *nout,
+			 char *err, size_t errlen);
+/* Index of the archive whose next record is earliest; -1 when all are read. */
+int pcp_archive_earliest(const pcp_archive *a, size_t n);
+/* Record time in ns since the Unix epoch. */
+int64_t pcp_archive_ns(const struct timespec *ts);
+/* Free a->next and read the following record (selects a's context). */
+void pcp_archive_advance(pcp_archive *a);
+void pcp_archive_close_all(pcp_archive *a, size_t n);
+
+/* ---- pcp-convert.c --------------------------------------------------------- */
+
+/* Convert local archives (folios expanded) into out_fd when it is >= 0,
+ * else into out_path.  label names the source in messages and meta. */
+int pcp_convert(char *const *archives, size_t n, const char *label, const char *out_path,
+		int out_fd, const pcp_import_opts *o, pcp_import_stats *stats, char *err,
+		size_t errlen);
+
+#endif

@@ -1,0 +1,152 @@
+/* pcp.h: the door to format/pcp/ (libmczpcp): PCP archives — local or over
+ * ssh — converted into .mcz recordings, and pcp_open_any(), which opens
+ * anything a user can name (.mcz, archive, folder, folio, ssh://) as a reader.
+ *
+ * A PCP archive is read only through libpcp's archive context (PMAPI): its
+ * metric descriptors, instance domains, units, semantics, volumes (also
+ * compressed), labels and <mark> records.  Every (metric, instance) with
+ * numeric values becomes one mcz stream: name = PCP metric name, native =
+ * "pcp:NAME", instance = PCP instance name, unit = SI base unit, scale = the
+ * factor from PCP's units to it, note = PCP's own units and semantics.
+ *
+ *     pcp_import_opts o = PCP_IMPORT_OPTS_INIT;
+ *     o.metrics = "kernel.*,mem.util";           // NULL = every metric
+ *     pcp_import_stats st;
+ *     char err[512];
+ *     if (pcp_import("/var/log/pcp/pmlogger/node7/20261122", "run.mcz", &o, &st,
+ *                    err, sizeof err) != 0)
+ *             die("%s", err);                    // one line, no newline
+ *
+ * Sources (pcp_import_claims() says whether a path is one):
+ *   - an archive by base name, by any volume ("x.0", "x.2.xz"), by "x.meta"
+ *     or "x.index", a directory of archives, or a comma-separated list
+ *     (libpcp's multi-archive context);
+ *   - a pmafm folio (a file starting with "PCPFolio"): every archive it lists;
+ *     archives of one host are read as one context, several hosts are merged
+ *     on time and their streams' instances get a "HOST:" prefix;
+ *   - ssh://[user@]host[:port]/path (see pcp-ssh.h): the archive's files are
+ *     fetched with the system ssh into a private temporary folder (mode
+ *     0700) that is removed before pcp_import() returns.
+ *
+ * Errors: functions return 0 or a negative mcz_err code and write one line
+ * (no newline) into err.  The library never prints: progress lines go to
+ * opts->progress, which the program may print (e.g. only on a tty).
+ */
+#ifndef MCZ_PCP_H
+#define MCZ_PCP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../mcz.h"
+
+/* Called now and then with a one-line progress report ("" text and final=1
+ * when done, so the program can clear its line). */
+typedef void pcp_import_progress_fn(void *arg, const char *line, int final);
+
+typedef struct pcp_import_opts {
+	const char *metrics;                /* comma-separated globs on metric names; a
+					       plain name also matches its subtree; NULL = all */
+	const char *const *ssh_options;     /* "-o" values for ssh, NULL-terminated; may be NULL */
+	pcp_import_progress_fn *progress;   /* NULL: no progress */
+	void *progress_arg;
+	int zstd_level;                     /* 0 = the writer's default */
+} pcp_import_opts;
+
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0 }
+
+typedef struct pcp_import_stats {
+	uint64_t records;        /* pmResults read (marks included) */
+	uint64_t rows;           /* mcz rows written (records of equal time merge) */
+	uint64_t values;         /* values stored */
+	uint64_t missing;        /* per-metric errors / no values in a record */
+	uint64_t marks;          /* <mark> records -> MCZ_MARK_GAP */
+	uint64_t streams;
+	uint64_t metrics;        /* metrics imported */
+	uint64_t skipped_metrics;/* string, aggregate, event: not numeric */
+	uint64_t filtered;       /* metrics left out by --metrics */
+	uint64_t out_of_order;   /* records older than the previous one: dropped */
+	uint64_t out_bytes;      /* size of the .mcz written */
+	int truncated;           /* 1: an archive ended early (damaged); see warning */
+	char warning[256];       /* "" or one line about data that could not be read */
+} pcp_import_stats;
+
+/* A progress function for programs: prints the line on stderr (rewriting
+ * it in place) when stderr is a terminal, nothing otherwise. */
+void pcp_import_progress_tty(void *arg, const char *line, int final);
+
+/* 1 if src names something pcp_import() reads (an archive, volume, .meta,
+ * .index, folio, directory of archives, or an ssh:// URL); 0 otherwise (for
+ * example an .mcz file). */
+int pcp_import_claims(const char *src);
+
+/* Convert src (see above) into the .mcz file out_path.  stats may be NULL.
+ * On error the output file is removed. */
+int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
+	       pcp_import_stats *stats, char *err, size_t errlen);
+
+/* The same into a new private temporary file ($TMPDIR or /tmp,
+ * "mcz-pcp-XXXXXX.mcz", mode 0600) whose malloc'd name is stored in
+ * *out_path; the caller opens it and unlinks it (the viewer's open path). */
+int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
+		    pcp_import_stats *stats, char *err, size_t errlen);
+
+/* Open path as a reader: an .mcz with libmcz; anything pcp_import_claims()
+ * with pcp_import_temp() into a private temporary .mcz that is unlinked as
+ * soon as it is open (o may be NULL).  Returns MCZ_OK, or a negative mcz_err
+ * code with one line in err naming the path and the reason.
+ *
+ *     mcz_reader *r;
+ *     if (pcp_open_any(&r, "ssh://me@node7/var/log/pcp/pmlogger/node7/20261122",
+ *                      NULL, err, sizeof err) != MCZ_OK)
+ *             die("%s", err);
+ */
+int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
+		 size_t errlen);
+
+/* Split an archive name into its folder and base name, dropping a volume,
+ * .meta or .index suffix: "/a/b/x.0.xz" -> "/a/b", "x".  Both malloc'd. */
+int pcp_path_split(const char *path, char **dir, char **base);
+
+/* ---- one PCP metric descriptor as an mcz stream (pcp-metric.c) ----------
+ * The one mapping of PCP semantics, types and units to mcz kinds, types and
+ * units, shared by this importer and mcrec's live pcp source, so that a
+ * metric recorded from pmcd and the same metric read from pmlogger's archive
+ * become the same stream.
+ *   - values are stored raw, exactly as libpcp returns them; `scale` turns
+ *     them into SI base units: bytes (PCP Kbyte x 1024 ...), seconds (msec x
+ *     1e-3 ...) and counts (count x 10^n); a time dimension of -1 alone is
+ *     a frequency, "Hz" (hinv.cpu.clock is in / usec).
+ *   - PM_SEM_COUNTER with an integer type -> MCZ_COUNTER (U64), shown as a
+ *     rate.  A 32-bit counter wraps at 2^32 and mcz counters at 2^64, so the
+ *     reader unwraps it (wrap32): stored = raw + k x 2^32, k counting the
+ *     decreases seen.
+ *   - a counter of type float/double cannot be an mcz counter (U64 only, and
+ *     rounding would lose a seconds counter's fractions): stored as an F64
+ *     gauge of its cumulative value, and the note says so.
+ *   - instant and discrete metrics -> MCZ_GAUGE: signed integers I64,
+ *     unsigned U64, float/double F64.
+ *   - string, aggregate and event metrics are not numeric: skip, with why.
+ *
+ *     pmLookupDesc(pmid, &desc);
+ *     pcp_metric_kind k;
+ *     pcp_metric_kind_of(&desc, &k);
+ *     if (k.skip) fail("metric %s %s", name, k.why);
+ *     d.kind = k.kind; d.type = k.type; d.unit = k.unit; d.scale = k.scale; d.note = k.note;
+ */
+struct pmDesc; /* <pcp/pmapi.h> */
+
+typedef struct pcp_metric_kind {
+	int skip;          /* 1: not numeric (string, aggregate, event...) */
+	const char *why;   /* skip: "is a string metric; only numeric metrics are kept" */
+	uint8_t kind;      /* mcz_kind */
+	uint8_t type;      /* mcz_type */
+	int wrap32;        /* 32-bit counter: to be unwrapped into 64 bits */
+	double scale;      /* stored value x scale = SI base unit */
+	char unit[32];     /* "B", "s", "count", "B/s", "Hz", "" (dimensionless) */
+	char note[256];    /* "pcp: Kbyte, counter, U32 (unwrapped: ...)" */
+} pcp_metric_kind;
+
+void pcp_metric_kind_of(const struct pmDesc *d, pcp_metric_kind *k);
+
+#endif

@@ -1,0 +1,21 @@
+/* analysis.h: the door to viewer/analysis/ — what a recording's data means,
+ * as pure functions of the model (viewer/model/model.h), without a screen:
+ *   - phases: change-point detection, classes, figures and descriptions,
+ *     the cache in the file, the phase table as text (phase.h, report.h);
+ *   - topology: the machine tree, values per object from the model, the
+ *     sunburst / icicle geometry (topo.h, topo-metric.h);
+ *   - numbers and times as people read them (fmt.h).
+ * Nothing here draws or includes views or the terminal: the views draw what
+ * these compute, `mcview --report` prints it, tests call it directly.
+ * Files outside this folder include this header only.
+ */
+#ifndef VW_ANALYSIS_H
+#define VW_ANALYSIS_H
+
+#include "fmt.h"
+#include "phase.h"
+#include "report.h"
+#include "topo-metric.h"
+#include "topo.h"
+
+#endif

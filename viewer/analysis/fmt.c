@@ -1,0 +1,92 @@
+/* fmt.c: numbers and times as people read them on a screen.
+ *
+ * vw_fmt_si gives three significant digits and an SI prefix, the way
+ * `perf stat`, btop and pmrep show rates ("12.3 GB/s", "950 mW"); prefixes
+ * are decimal (G = 1e9), the convention of bandwidth figures.  The micro
+ * prefix is written "u" so the text is ASCII-safe.  vw_fmt_time writes
+ * run-relative times for the ruler and the read-out ("1.5s", "250ms",
+ * "2m05s").  Written here rather than taken from a library because no
+ * installed library formats SI quantities this way.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
+{
+	static const char *const pre[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
+	const char *sp = unit && *unit ? " " : "";
+	if (!unit)
+		unit = "";
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (unit[0] == '%') {
+		snprintf(buf, len, "%.3g%s", v, unit);
+		return buf;
+	}
+	if (v == 0 || isinf(v)) {
+		snprintf(buf, len, "%g%s%s", v, sp, unit);
+		return buf;
+	}
+	double a = fabs(v);
+	int e = (int)floor(log10(a) / 3);
+	if (e < -3)
+		e = -3;
+	if (e > 6)
+		e = 6;
+	double x = a / pow(10, 3 * e);
+	/* 999.96 would print as "1000": move to the next prefix. */
+	if (x >= 999.5 && e < 6) {
+		e++;
+		x /= 1000;
+	}
+	/* the decimals of what will be printed: 99.96 shows as "100", not "100.0" */
+	int dec = x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
+	snprintf(buf, len, "%s%.*f %s%s", v < 0 ? "-" : "", dec, x, pre[e + 3], unit);
+	if (!*unit && !*pre[e + 3])
+		buf[strlen(buf) - 1] = '\0'; /* no trailing space */
+	return buf;
+}
+
+/* Decimals needed to show multiples of step (ns) in a unit of u ns. */
+static int decimals(int64_t step, double u)
+{
+	int d = 0;
+	for (double s = u; d < 3 && step > 0 && (double)step < s * 0.999; s /= 10)
+		d++;
+	return d;
+}
+
+char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	int64_t a = ns < 0 ? -ns : ns;
+	if (a == 0) {
+		snprintf(buf, len, "0s");
+	} else if (a >= 3600000000000LL) {
+		int64_t s = a / 1000000000;
+		snprintf(buf, len, "%s%lldh%02lldm", sign, (long long)(s / 3600),
+			 (long long)(s % 3600 / 60));
+	} else if (a >= 60000000000LL) {
+		int d = decimals(step ? step : 1000000000, 1e9);
+		double s = fmod((double)a / 1e9, 60);
+		snprintf(buf, len, "%s%lldm%0*.*fs", sign, (long long)(a / 60000000000LL),
+			 d ? d + 3 : 2, d, s);
+	} else if (a >= 1000000000 || step >= 100000000) {
+		snprintf(buf, len, "%s%.*fs", sign, step ? decimals(step, 1e9) : 3, (double)a / 1e9);
+	} else if (a >= 1000000 || step >= 100000) {
+		snprintf(buf, len, "%s%.*fms", sign, step ? decimals(step, 1e6) : 3,
+			 (double)a / 1e6);
+	} else if (a >= 1000 || step >= 100) {
+		snprintf(buf, len, "%s%.*fus", sign, step ? decimals(step, 1e3) : 3,
+			 (double)a / 1e3);
+	} else {
+		snprintf(buf, len, "%s%lldns", sign, (long long)a);
+	}
+	return buf;
+}

@@ -1,0 +1,409 @@
+/* phase-model.c: the phases of a model — streams chosen, detector run on
+ * summaries, boundaries refined on samples, phases taken from marks.
+ *
+ * The detector sees one stream per row group of the model (a per-CPU family
+ * summed, e.g. all core.instructions[cpuN] as one), skipping marks and
+ * gauges of bytes (RSS and other sizes grow with the run and would cut it
+ * into slices).  The coarse level comes from vw_model_stream_buckets on a
+ * grid aligned to the sampling interval (so that a bucket holds whole
+ * samples), at most 8192 buckets, each value a trimmed mean (the bucket's
+ * min and max left out when it holds 5 samples or more: a spike weighs
+ * little).  Refinement asks for the same at one bucket per sample around
+ * each boundary; a boundary is the edge between the last sample of one
+ * phase and the first of the next.
+ *
+ * The door (vw_phases_detect, selection, zoom) is phases.c; this file is
+ * what it calls: vw_phase_model_prepare, _run, _marks (phase-int.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/model.h"
+#include "phase-int.h"
+
+#define PHASE_MAX_STREAMS 64
+#define PHASE_COARSE 8192
+#define PHASE_FINE_MAX (1 << 20)
+#define PHASE_DECODE_BUDGET 100000 /* chunk columns: ~2 s at ~20 us each */
+
+typedef struct phase_fine_ctx {
+	vw_model *m;
+	size_t d;
+	size_t *rows;        /* detector stream j = sum of m->groups[rows[j]]'s members
+				(indexes: the model may move its arrays) */
+	double *eps;         /* > 0: the row is a rate, detected as log(rate + eps) */
+	int64_t origin;      /* grid: origin + k * dt are bucket edges, samples in the middle */
+	int64_t dt;
+	vw_bucket *buf;
+	size_t cap;
+} phase_fine_ctx;
+
+void vw_phase_model_fine_free(void *fine)
+{
+	phase_fine_ctx *f = fine;
+	if (!f)
+		return;
+	free(f->rows);
+	free(f->eps);
+	free(f->buf);
+	free(f);
+}
+
+/* ---- which streams ------------------------------------------------------------ */
+
+/* Does the label contain one of the comma-separated words of list? */
+static int phase_listed(const char *list, const char *label)
+{
+	char w[96];
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n && n < sizeof w) {
+			memcpy(w, p, n);
+			w[n] = '\0';
+			if (strstr(label, w))
+				return 1;
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static int phase_row_wanted(const vw_model *m, const vw_row *r, const char *list)
+{
+	if (!r->nmembers)
+		return 0;
+	const mcz_stream_desc *d = m->streams[r->members[0]].desc;
+	if (d->source && !strcmp(d->source, "mark"))
+		return 0;
+	if (list[0])
+		return phase_listed(list, r->label);
+	if (d->kind == MCZ_GAUGE && d->unit && !strcmp(d->unit, "B"))
+		return 0; /* sizes: RSS, cache size... */
+	return 1;
+}
+
+/* Sampling interval of the dataset (ns): the recorder's interval_ns, else
+ * the mean spacing of the first file's rows. */
+int64_t vw_phase_model_interval(const vw_model *m)
+{
+	const char *s = m->nfiles ? mcz_meta(m->files[0], "interval_ns") : NULL;
+	long long v = s ? atoll(s) : 0;
+	if (v > 0)
+		return v;
+	const mcz_file_info *fi = m->nfiles ? mcz_info(m->files[0]) : NULL;
+	if (fi && fi->nrows > 1 && fi->t_last > fi->t_first)
+		return (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1);
+	return 1000000; /* 1 ms: a single-sample recording */
+}
+
+/* Sum of a row's members over [a, b) split into n buckets, into out[n];
+ * trimmed means; NaN where no member has data. */
+static int phase_row_values(phase_fine_ctx *f, const vw_row *r, int64_t a, int64_t b, size_t n,
+			    double *out)
+{
+	if (n > f->cap) {
+		vw_bucket *nb = realloc(f->buf, n * sizeof *nb);
+		if (!nb)
+			return -1;
+		f->buf = nb;
+		f->cap = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = NAN;
+	for (size_t k = 0; k < r->nmembers; k++) {
+		if (vw_model_stream_buckets(f->m, r->members[k], a, b, n, f->buf) != 0)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const vw_bucket *q = &f->buf[i];
+			if (!q->count || isnan(q->mean))
+				continue;
+			double v = q->mean;
+			if (q->count >= 5)
+				v = (q->mean * (double)q->count - q->min - q->max) / (double)(q->count - 2);
+			out[i] = isnan(out[i]) ? v : out[i] + v;
+		}
+	}
+	return 0;
+}
+
+/* The members of every detector row over [a, b) in n buckets, read in one
+ * pass over the file (mcz_summary_multi); phase_row_values then finds them
+ * in the model's cache instead of decoding each stream's chunks again. */
+static void phase_prefetch(phase_fine_ctx *f, int64_t a, int64_t b, size_t n)
+{
+	size_t k = 0, tot = 0;
+	for (size_t j = 0; j < f->d; j++)
+		tot += f->m->groups[f->rows[j]].nmembers;
+	size_t *ss = malloc((tot + 1) * sizeof *ss);
+	for (size_t j = 0; ss && j < f->d; j++) {
+		const vw_row *r = &f->m->groups[f->rows[j]];
+		for (size_t i = 0; i < r->nmembers; i++)
+			ss[k++] = r->members[i];
+	}
+	if (ss && k)
+		vw_model_streams_buckets(f->m, ss, k, a, b, n, NULL, NULL);
+	free(ss);
+}
+
+/* Rates are compared on a log scale: a phase that doubles a rate is as
+ * distinct at 1 MB/s as at 1 GB/s, and a rate that only wavers with the CPU
+ * share a shared machine gives the command (0.4 to 0.9 CPUs) weighs less
+ * than busy against idle (0.005 to 0.4).  eps, 1 % of the row's 99th
+ * percentile, keeps values near 0 from dominating. */
+static void phase_log(double *v, size_t n, double eps)
+{
+	for (size_t i = 0; eps > 0 && i < n; i++)
+		if (!isnan(v[i]))
+			v[i] = log((v[i] > 0 ? v[i] : 0) + eps);
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double phase_eps(const vw_model *m, const vw_row *r, const double *v, size_t n)
+{
+	if (m->streams[r->members[0]].desc->kind != MCZ_COUNTER)
+		return 0;
+	double *t = malloc((n + 1) * sizeof *t);
+	size_t k = 0;
+	for (size_t i = 0; t && i < n; i++)
+		if (!isnan(v[i]))
+			t[k++] = v[i];
+	double q = 0;
+	if (k) {
+		qsort(t, k, sizeof *t, dbl_cmp);
+		q = t[(size_t)(0.99 * (double)(k - 1))];
+	}
+	free(t);
+	return q > 0 ? 0.01 * q : 0;
+}
+
+static long phase_fetch_model(void *ctx, int64_t lo, int64_t hi, int64_t **pos, double **val)
+{
+	phase_fine_ctx *f = ctx;
+	int64_t k0 = (lo - f->origin) / f->dt, k1 = (hi - f->origin + f->dt - 1) / f->dt;
+	size_t n = k1 > k0 ? (size_t)(k1 - k0) : 0;
+	if (n > PHASE_FINE_MAX)
+		n = PHASE_FINE_MAX;
+	*pos = malloc((n + 1) * sizeof **pos);
+	*val = malloc((f->d * n + 1) * sizeof **val);
+	if (!*pos || !*val)
+		goto fail;
+	int64_t a = f->origin + k0 * f->dt;
+	for (size_t k = 0; k < n; k++)
+		(*pos)[k] = a + (int64_t)k * f->dt;
+	if (n)
+		phase_prefetch(f, a, a + (int64_t)n * f->dt, n);
+	for (size_t j = 0; j < f->d && n; j++) {
+		if (phase_row_values(f, &f->m->groups[f->rows[j]], a, a + (int64_t)n * f->dt, n,
+				     *val + j * n))
+			goto fail;
+		phase_log(*val + j * n, n, f->eps[j]);
+	}
+	return (long)n;
+fail:
+	free(*pos);
+	free(*val);
+	*pos = NULL;
+	*val = NULL;
+	return -1;
+}
+
+/* ---- detection ------------------------------------------------------------------- */
+
+/* Samples per coarse bucket so that every bucket holds whole chunks, when
+ * an exact coarse level would decode more than PHASE_DECODE_BUDGET chunk
+ * columns (a large recording: 10^9 values would take 20 s and map the whole
+ * 2 GB file); else 0.  mcz_summary then answers from the index alone (a
+ * chunk counts in the bucket of its first sample), the coarse level is at
+ * chunk resolution, and the refinement still places each boundary on a
+ * sample, decoding only the chunks around it. */
+static size_t phase_chunk_bucket(const vw_model *m, const phase_fine_ctx *f)
+{
+	size_t members = 0, chunks = 0;
+	double rows = 0;
+	for (size_t j = 0; j < f->d; j++)
+		members += m->groups[f->rows[j]].nmembers;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const mcz_file_info *fi = mcz_info(m->files[i]);
+		if (fi->nchunks > chunks) {
+			chunks = fi->nchunks;
+			rows = (double)fi->nrows / (double)fi->nchunks;
+		}
+	}
+	if ((double)chunks * (double)members <= PHASE_DECODE_BUDGET)
+		return 0;
+	/* a chunk of r rows spans r - 1 intervals: a little more than r keeps
+	 * the chunks of uneven length (time-flushed ones) inside a bucket */
+	return (size_t)ceil(rows * 1.1);
+}
+
+/* Build the coarse level and the detector. */
+int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
+{
+	phase_fine_ctx *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	ph->fine = f;
+	f->m = m;
+	f->rows = calloc(m->ngroups + 1, sizeof *f->rows);
+	f->eps = calloc(m->ngroups + 1, sizeof *f->eps);
+	if (!f->rows || !f->eps)
+		return -1;
+	size_t used = 0;
+	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
+		if (!phase_row_wanted(m, &m->groups[g], ph->params.streams))
+			continue;
+		f->rows[f->d++] = g;
+		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "",
+				 m->groups[g].label);
+		if (w > 0 && used + (size_t)w < sizeof ph->used)
+			used += (size_t)w;
+	}
+	ph->nused = f->d;
+	f->dt = vw_phase_model_interval(m);
+	int64_t span = m->t_max - m->t_min + f->dt;
+	size_t nsamp = (size_t)(span / f->dt), b = (nsamp + PHASE_COARSE - 1) / PHASE_COARSE;
+	if (b == 0)
+		b = 1;
+	size_t bc = phase_chunk_bucket(m, f);
+	if (bc > b)
+		b = bc;
+	int64_t w = (int64_t)b * f->dt;
+	size_t nb = (size_t)((span + w - 1) / w);
+	f->origin = m->t_min - f->dt / 2;
+	double *v = malloc((f->d * nb + 1) * sizeof *v);
+	int64_t *edge = malloc((nb + 1) * sizeof *edge);
+	int rc = -1;
+	if (!v || !edge)
+		goto out;
+	for (size_t i = 0; i <= nb; i++)
+		edge[i] = f->origin + (int64_t)i * w;
+	phase_prefetch(f, edge[0], edge[nb], nb);
+	for (size_t j = 0; j < f->d; j++) {
+		if (phase_row_values(f, &m->groups[f->rows[j]], edge[0], edge[nb], nb, v + j * nb))
+			goto out;
+		f->eps[j] = phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
+		phase_log(v + j * nb, nb, f->eps[j]);
+	}
+	vw_phase_fine fine = {phase_fetch_model, f};
+	rc = vw_phase_prep_coarse(&ph->prep, f->d, nb, v, edge, f->dt, b > 1 ? &fine : NULL);
+out:
+	free(v);
+	free(edge);
+	return rc;
+}
+
+int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
+{
+	vw_phase_seg *seg;
+	size_t n;
+	if (vw_phase_run(ph->prep, &ph->params, &seg, &n))
+		return -1;
+	free(ph->v);
+	ph->v = calloc(n + 1, sizeof *ph->v);
+	if (!ph->v) {
+		free(seg);
+		return -1;
+	}
+	ph->n = n;
+	ph->nclasses = 0;
+	for (size_t i = 0; i < n; i++) {
+		vw_phase *p = &ph->v[i];
+		p->t0 = i ? seg[i].start : m->t_min;
+		p->t1 = i + 1 < n ? seg[i].end : m->t_max + 1;
+		p->cls = seg[i].cls;
+		p->gain = seg[i].gain;
+		if (p->cls + 1 > ph->nclasses)
+			ph->nclasses = p->cls + 1;
+	}
+	free(seg);
+	return 0;
+}
+
+/* ---- marks as phases --------------------------------------------------------------- */
+
+static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, const char *label)
+{
+	if (t1 <= t0)
+		return 0;
+	if (ph->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		vw_phase *nv = realloc(ph->v, nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		ph->v = nv;
+		*cap = nc;
+	}
+	vw_phase *p = &ph->v[ph->n++];
+	memset(p, 0, sizeof *p);
+	p->t0 = t0;
+	p->t1 = t1;
+	p->mark_dt = 0;
+	snprintf(p->label, sizeof p->label, "%s", label ? label : "");
+	return 0;
+}
+
+/* Begin/end regions become phases — a region ends at the next END or BEGIN
+ * mark, so begin-only marks cut the run and nested regions come out flat;
+ * what lies between regions is a phase too, unlabelled, when longer than
+ * two intervals.  Without regions, point marks cut the run, each phase
+ * named by the mark that opens it.  Same text, same class. */
+int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
+{
+	size_t cap = 0, nreg = 0;
+	int64_t dt = vw_phase_model_interval(m), at = m->t_min;
+	const char *label = "";
+	for (size_t i = 0; i < m->nmarks; i++)
+		nreg += m->marks[i].kind == MCZ_MARK_BEGIN;
+	for (size_t i = 0; i < m->nmarks; i++) {
+		const vw_mark *k = &m->marks[i];
+		if (nreg && k->kind == MCZ_MARK_BEGIN) {
+			size_t e = i + 1;
+			while (e < m->nmarks && m->marks[e].kind != MCZ_MARK_END &&
+			       m->marks[e].kind != MCZ_MARK_BEGIN)
+				e++;
+			int64_t end = e < m->nmarks ? m->marks[e].t : m->t_max + 1;
+			if (end <= at)
+				continue; /* before the first sample, or overlapped */
+			int gap = k->t - at > 2 * dt; /* else the region absorbs it */
+			if (gap && phase_add(ph, &cap, at, k->t, ""))
+				return -1;
+			if (phase_add(ph, &cap, gap ? k->t : at, end, k->text))
+				return -1;
+			at = end;
+		} else if (!nreg && k->kind == MCZ_MARK_POINT && k->t >= at) {
+			if (phase_add(ph, &cap, at, k->t, label))
+				return -1;
+			label = k->text;
+			at = k->t;
+		}
+	}
+	if (nreg && ph->n && m->t_max + 1 - at <= 2 * dt)
+		ph->v[ph->n - 1].t1 = m->t_max + 1; /* absorb the tail */
+	else if (phase_add(ph, &cap, at, m->t_max + 1, nreg ? "" : label))
+		return -1;
+	size_t k = 0; /* within the samples: [t_min, t_max + 1) */
+	for (size_t i = 0; i < ph->n; i++) {
+		vw_phase *p = &ph->v[i];
+		p->t1 = p->t1 > m->t_max + 1 ? m->t_max + 1 : p->t1;
+		if (p->t1 > p->t0)
+			ph->v[k++] = *p;
+	}
+	ph->n = k;
+	ph->nclasses = 0;
+	for (size_t i = 0; i < ph->n; i++) {
+		ph->v[i].cls = -1;
+		for (size_t j = 0; j < i && ph->v[i].cls < 0; j++)
+			if (!strcmp(ph->v[j].label, ph->v[i].label))
+				ph->v[i].cls = ph->v[j].cls;
+		if (ph->v[i].cls < 0)
+			ph->v[i].cls = ph->nclasses++;
+	}
+	return 0;
+}

@@ -1,0 +1,241 @@
+/* phases.c: the door to a model's phases — detect (or take from marks, or
+ * from the file's cache), then the accessors, selection, n/p stepping and
+ * zoom every view uses.  The work is in phase-model.c (streams, coarse level,
+ * refinement, marks), phase-desc.c (figures, descriptions) and
+ * phase-cache.c (the "phases" block).
+ *
+ *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
+ *     if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
+ *     vw_phases_step(m, +1);              // n
+ *     vw_phases_zoom(m, m->phase_sel);    // Enter
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../model/model.h"
+#include "phase-int.h"
+
+static int phase_err(char *err, size_t len, const char *msg)
+{
+	if (err && len)
+		snprintf(err, len, "%s", msg);
+	return -1;
+}
+
+void vw_phases_free(struct vw_phases *ph)
+{
+	if (!ph)
+		return;
+	vw_phase_prep_free(ph->prep);
+	vw_phase_model_fine_free(ph->fine);
+	free(ph->v);
+	free(ph);
+}
+
+size_t vw_phases_count(const struct vw_phases *ph)
+{
+	return ph ? ph->n : 0;
+}
+
+const vw_phase *vw_phases_at(const struct vw_phases *ph, size_t i)
+{
+	return ph && i < ph->n ? &ph->v[i] : NULL;
+}
+
+int vw_phases_find(const struct vw_phases *ph, int64_t t)
+{
+	size_t lo = 0, hi = vw_phases_count(ph);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ph->v[mid].t1 <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < vw_phases_count(ph) && ph->v[lo].t0 <= t ? (int)lo : -1;
+}
+
+int vw_phases_color(int cls)
+{
+	return cls < 0 ? 0 : cls % 8;
+}
+
+/* ---- the door ----------------------------------------------------------------------- */
+
+/* Marks beside boundaries, figures (those of an unchanged phase of the
+ * previous detection, old[0..nold), are kept: re-detection is then mostly
+ * the detector's few milliseconds), descriptions. */
+static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *old, size_t nold)
+{
+	for (size_t i = 0, o = 0; i < ph->n; i++) {
+		vw_phase *p = &ph->v[i];
+		p->mark_dt = INT64_MAX;
+		for (size_t k = 0; i && ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
+			int64_t d = llabs(m->marks[k].t - p->t0);
+			if (d < p->mark_dt && m->marks[k].text && m->marks[k].text[0])
+				p->mark_dt = d; /* named marks only: an END has no text */
+		}
+		while (o < nold && old[o].t0 < p->t0)
+			o++;
+		if (o < nold && old[o].t0 == p->t0 && old[o].t1 == p->t1)
+			p->st = old[o].st;
+		else
+			vw_phase_stats_compute(m, p);
+	}
+	vw_phase_describe(m, ph->v, ph->n);
+}
+
+static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
+{
+	const void *data;
+	size_t len;
+	const char *env = getenv("MCVIEW_PHASE_CACHE");
+	if (m->nfiles != 1 || (env && !strcmp(env, "0")) ||
+	    mcz_aux(m->files[0], "phases", &data, &len) != MCZ_OK)
+		return -1;
+	return vw_phase_cache_decode(data, len, key, ph);
+}
+
+static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key)
+{
+	const char *env = getenv("MCVIEW_PHASE_CACHE");
+	/* a file without its trailer is still being written (or was cut
+	 * short): appending to it would race the recorder */
+	if (m->nfiles != 1 || (env && !strcmp(env, "0")) || mcz_info(m->files[0])->recovered)
+		return;
+	if (m->imported[0])
+		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
+	/* A file we may not write (a shared or archived recording) is normal:
+	 * detect again on each open and say nothing; only a failed write of a
+	 * writable file is worth a line. */
+	if (access(m->paths[0], W_OK) != 0)
+		return;
+	unsigned char *buf;
+	size_t len;
+	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
+		if (mcz_append_aux(m->paths[0], "phases", buf, len) != MCZ_OK)
+			snprintf(m->status, sizeof m->status, "phases not cached in %s: %s",
+				 m->paths[0], *mcz_errdetail() ? mcz_errdetail() : "write failed");
+		free(buf);
+	}
+}
+
+int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *err, size_t errlen)
+{
+	vw_phase_params par = VW_PHASE_PARAMS_INIT;
+	if (p)
+		par = *p;
+	struct vw_phases *ph = m->phases;
+	par.streams[sizeof par.streams - 1] = '\0';
+	int reuse = ph && ph->prep && source == VW_PHASES_AUTO && ph->source == VW_PHASES_AUTO &&
+		    !strcmp(ph->params.streams, par.streams);
+	if (!reuse) {
+		ph = calloc(1, sizeof *ph);
+		if (!ph)
+			return phase_err(err, errlen, "out of memory");
+	}
+	ph->params = par;
+	ph->source = source;
+	ph->from_cache = 0;
+	char key[256];
+	vw_phase_cache_key(m, &par, source, key, sizeof key);
+	int rc = 0;
+	vw_phase *old = NULL;
+	size_t nold = 0;
+	if (source == VW_PHASES_MARKS) {
+		if (!m->nmarks) {
+			vw_phases_free(ph);
+			return phase_err(err, errlen, "the recording has no marks (use --phases auto)");
+		}
+		rc = vw_phase_model_marks(m, ph);
+	} else if (!reuse && phase_cache_load(m, ph, key) == 0) {
+		ph->from_cache = 1;
+	} else if (!reuse) {
+		rc = vw_phase_model_prepare(m, ph);
+		if (rc == 0)
+			rc = vw_phase_model_run(m, ph);
+		if (rc == 0)
+			phase_cache_store(m, ph, key);
+	} else { /* a parameter changed: the file's cache stays for the options given */
+		old = malloc((ph->n + 1) * sizeof *old);
+		if (old) {
+			memcpy(old, ph->v, ph->n * sizeof *old);
+			nold = ph->n;
+		}
+		rc = vw_phase_model_run(m, ph);
+	}
+	if (rc) {
+		free(old);
+		if (ph != m->phases)
+			vw_phases_free(ph);
+		return phase_err(err, errlen, "out of memory detecting phases");
+	}
+	phase_finish_all(m, ph, old, nold);
+	free(old);
+	if (ph != m->phases)
+		vw_phases_free(m->phases);
+	m->phases = ph;
+	m->phases_free = vw_phases_free;
+	m->phase_sel = -1;
+	return 0;
+}
+
+/* ---- navigation ------------------------------------------------------------------- */
+
+void vw_phases_select(vw_model *m, int i)
+{
+	size_t n = vw_phases_count(m->phases);
+	if (!n)
+		return;
+	i = i < 0 ? 0 : (size_t)i >= n ? (int)n - 1 : i;
+	m->phase_sel = i;
+	const vw_phase *p = &m->phases->v[i];
+	if (p->t0 < m->t0 || p->t0 >= m->t1) { /* bring it into the window, same width */
+		int64_t w = m->t1 - m->t0;
+		vw_model_set_window(m, p->t0 - w / 10, p->t0 - w / 10 + w);
+	}
+	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0 >= m->t1 ? m->t1 - 1 : p->t0;
+}
+
+int vw_phases_step(vw_model *m, int dir)
+{
+	size_t n = vw_phases_count(m->phases);
+	if (!n)
+		return 0;
+	int cur = m->phase_sel;
+	if (cur < 0) {
+		cur = vw_phases_find(m->phases, m->cursor);
+		if (cur < 0)
+			cur = dir > 0 ? -1 : (int)n;
+		else if (dir < 0 && m->phases->v[cur].t0 < m->cursor)
+			cur++; /* p: the start of the phase the cursor is in */
+	}
+	int next = cur + (dir > 0 ? 1 : -1);
+	if (next < 0 || (size_t)next >= n)
+		return 0;
+	vw_phases_select(m, next);
+	return 1;
+}
+
+void vw_phases_zoom(vw_model *m, int i)
+{
+	const vw_phase *p = vw_phases_at(m->phases, i < 0 ? 0 : (size_t)i);
+	if (!p)
+		return;
+	int64_t margin = (p->t1 - p->t0) / 20;
+	m->phase_sel = i;
+	vw_model_set_window(m, p->t0 - margin, p->t1 + margin);
+	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0;
+}
+
+double vw_phases_stream_mean(vw_model *m, size_t i, size_t stream)
+{
+	const vw_phase *p = vw_phases_at(m->phases, i);
+	vw_bucket b;
+	if (!p || vw_model_stream_buckets(m, stream, p->t0, p->t1, 1, &b) != 0 || !b.count)
+		return NAN;
+	return b.mean;
+}

@@ -1,0 +1,363 @@
+/* report.c: the phase table as text — cells for the phases view, and
+ * `mcview --report` (an aligned text table, or JSON with --report=json) for
+ * scripts and CI.
+ *
+ * A column appears when at least one phase has a value for it, so a
+ * recording without memory counters shows no empty bandwidth column; a line
+ * names the conventional streams that were missing instead.  Numbers use the
+ * viewer's SI formatting ("12.3 GB/s"); JSON gives plain numbers in base
+ * units (bytes, B/s, W, s) and null where there is no value.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "../model/model.h"
+#include "phase.h"
+#include "report.h"
+
+static const struct {
+	const char *head, *json;
+	int width, right, prio; /* prio: dropped first when the screen is narrow (high first) */
+} report_cols[VW_PCOL_COUNT] = {
+	[VW_PCOL_CLASS] = {"class", "class", 5, 0, 0},
+	[VW_PCOL_START] = {"start", "start_s", 8, 1, 0},
+	[VW_PCOL_DUR] = {"duration", "duration_s", 8, 1, 0},
+	[VW_PCOL_READ] = {"read", "read_bytes", 9, 1, 3},
+	[VW_PCOL_WRITE] = {"write", "write_bytes", 9, 1, 3},
+	[VW_PCOL_RATIO] = {"r/w", "reads_per_write", 5, 1, 4},
+	[VW_PCOL_BW] = {"mem BW", "mem_bandwidth_Bps", 10, 1, 1},
+	[VW_PCOL_GPU] = {"GPU", "gpu_W", 8, 1, 1},
+	[VW_PCOL_NET] = {"network", "net_Bps", 10, 1, 1},
+	[VW_PCOL_IPC] = {"IPC", "ipc", 5, 1, 2},
+	[VW_PCOL_CPUS] = {"CPUs", "cpus_busy", 5, 1, 2},
+	[VW_PCOL_EXTRA] = {"", "extra_mean", 10, 1, 2},
+	[VW_PCOL_MARK] = {"mark", "mark", 20, 0, 5},
+	[VW_PCOL_DESC] = {"description", "description", 0, 0, 0},
+};
+
+static double sum2(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a + b;
+}
+
+static double report_value(vw_model *m, size_t i, int col, const double *extra)
+{
+	const vw_phase *p = vw_phases_at(m->phases, i);
+	if (!p)
+		return NAN;
+	const vw_phase_stats *s = &p->st;
+	switch (col) {
+	case VW_PCOL_CLASS: return p->cls;
+	case VW_PCOL_START: return (double)(p->t0 - m->t_min) * 1e-9;
+	case VW_PCOL_DUR: return (double)(p->t1 - p->t0) * 1e-9;
+	case VW_PCOL_READ: return s->read_bytes;
+	case VW_PCOL_WRITE: return s->write_bytes;
+	case VW_PCOL_RATIO: return s->rw_ratio;
+	case VW_PCOL_BW: return sum2(s->read_bps, s->write_bps);
+	case VW_PCOL_GPU: return s->gpu_w;
+	case VW_PCOL_NET: return sum2(s->net_rx_bps, s->net_tx_bps);
+	case VW_PCOL_IPC: return s->ipc;
+	case VW_PCOL_CPUS: return s->cpus;
+	case VW_PCOL_EXTRA: return extra ? extra[i] : NAN;
+	default: return NAN;
+	}
+}
+
+double vw_report_sortval(vw_model *m, int i, int col, const double *extra)
+{
+	return report_value(m, (size_t)i, col, extra);
+}
+
+static int report_has(vw_model *m, int col, int has_extra)
+{
+	size_t n = vw_phases_count(m->phases);
+	if (col == VW_PCOL_MARK)
+		return m->nmarks > 0;
+	if (col == VW_PCOL_EXTRA)
+		return has_extra;
+	if (col <= VW_PCOL_DUR || col == VW_PCOL_DESC)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(report_value(m, i, col, NULL)))
+			return 1;
+	return 0;
+}
+
+int vw_report_next_col(vw_model *m, int col, int has_extra)
+{
+	for (int k = 1; k <= VW_PCOL_COUNT; k++) {
+		int c = (col + k) % VW_PCOL_COUNT;
+		if (c != VW_PCOL_MARK && c != VW_PCOL_DESC &&
+		    report_has(m, c, has_extra))
+			return c;
+	}
+	return VW_PCOL_START;
+}
+
+/* Does the dataset hold a stream of this name? */
+static int report_stream(const vw_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i].desc->name && !strcmp(m->streams[i].desc->name, name))
+			return 1;
+	return 0;
+}
+
+void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, int width,
+		      vw_report_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->extra = extra;
+	snprintf(t->extra_name, sizeof t->extra_name, "%s", extra_name ? extra_name : "");
+	int shown[VW_PCOL_COUNT] = {0};
+	for (int c = 0; c < VW_PCOL_COUNT; c++)
+		shown[c] = report_has(m, c, extra != NULL);
+	static const char *const names[] = {"mem.read_bytes", "mem.write_bytes", "gpu.power",
+					    "net.rx_bytes", "core.instructions"};
+	static const int cols[] = {VW_PCOL_READ, VW_PCOL_WRITE, VW_PCOL_GPU, VW_PCOL_NET,
+				   VW_PCOL_IPC};
+	size_t at = 0;
+	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+		if (!shown[cols[k]] && !report_stream(m, names[k]) && at < sizeof t->missing) {
+			int w = snprintf(t->missing + at, sizeof t->missing - at, "%s%s",
+					 at ? ", " : "(no ", names[k]);
+			at += w > 0 ? (size_t)w : 0;
+		}
+	if (at && at < sizeof t->missing)
+		snprintf(t->missing + at, sizeof t->missing - at, " in this recording)");
+	/* narrow screen: drop the least wanted columns until the description has 16 cells */
+	for (int prio = 5; width > 0 && prio > 0; prio--) {
+		int used = 0;
+		for (int c = 0; c < VW_PCOL_DESC; c++)
+			used += shown[c] ? report_cols[c].width + 1 : 0;
+		if (width - used >= 16)
+			break;
+		for (int c = 0; c < VW_PCOL_DESC; c++)
+			if (report_cols[c].prio == prio)
+				shown[c] = 0;
+	}
+	int used = 0;
+	for (int c = 0; c < VW_PCOL_COUNT; c++) {
+		if (!shown[c])
+			continue;
+		int k = t->ncols++;
+		t->col[k] = c;
+		t->right[k] = report_cols[c].right;
+		t->width[k] = report_cols[c].width;
+		if (c == VW_PCOL_EXTRA) {
+			int w = (int)strlen(t->extra_name);
+			t->width[k] = w > 10 ? (w < 24 ? w : 24) : 10;
+		}
+		if (c == VW_PCOL_DESC)
+			t->width[k] = width > 0 ? (width - used > 0 ? width - used : 0) : 0;
+		used += t->width[k] + 1;
+	}
+}
+
+const char *vw_report_head(const vw_report_table *t, int k)
+{
+	return t->col[k] == VW_PCOL_EXTRA ? t->extra_name : report_cols[t->col[k]].head;
+}
+
+static void report_mark(vw_model *m, size_t i, char *buf, size_t len)
+{
+	const vw_phase *p = &m->phases->v[i];
+	if (m->phases->source == VW_PHASES_MARKS) {
+		snprintf(buf, len, "%s", p->label[0] ? p->label : "-");
+		return;
+	}
+	const vw_mark *k = NULL; /* the named mark nearest the boundary */
+	for (size_t j = 0; i && p->mark_dt != INT64_MAX && j < m->nmarks && !k; j++)
+		if (llabs(m->marks[j].t - p->t0) == p->mark_dt && m->marks[j].text[0])
+			k = &m->marks[j];
+	if (!k) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	char d[32];
+	int64_t dt = k->t - p->t0;
+	if (llabs(dt) < 1000000000)
+		snprintf(d, sizeof d, "%+.0fms", (double)dt * 1e-6);
+	else
+		vw_fmt_time(d + 1, sizeof d - 1, llabs(dt), 0), d[0] = dt < 0 ? '-' : '+';
+	snprintf(buf, len, "%s %s", k->text, d);
+}
+
+/* A time that fits its column: "475.000ms" (9 cells) would lose its unit
+ * in a column of 8, so coarser steps are tried until it fits ("475.0ms"). */
+static void report_time(char *buf, size_t len, int64_t ns, int width)
+{
+	static const int64_t steps[] = {0, 100000, 1000000, 100000000, 1000000000};
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
+		if ((int)strlen(vw_fmt_time(buf, len, ns, steps[k])) <= width)
+			return;
+}
+
+void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
+{
+	const vw_phase *p = vw_phases_at(m->phases, i);
+	int col = t->col[k];
+	double v = report_value(m, i, col, t->extra);
+	char u[24];
+	buf[0] = '\0';
+	if (!p)
+		return;
+	switch (col) {
+	case VW_PCOL_CLASS: vw_phase_class_name(p->cls, buf, len); break;
+	case VW_PCOL_START: report_time(buf, len, p->t0 - m->t_min, t->width[k]); break;
+	case VW_PCOL_DUR: report_time(buf, len, p->t1 - p->t0, t->width[k]); break;
+	case VW_PCOL_READ:
+	case VW_PCOL_WRITE: vw_fmt_si(buf, len, v, "B"); break;
+	case VW_PCOL_BW:
+	case VW_PCOL_NET: vw_fmt_si(buf, len, v, "B/s"); break;
+	case VW_PCOL_GPU: vw_fmt_si(buf, len, v, "W"); break;
+	case VW_PCOL_RATIO:
+	case VW_PCOL_IPC:
+	case VW_PCOL_CPUS: snprintf(buf, len, isnan(v) ? "-" : "%.2f", v); break;
+	case VW_PCOL_EXTRA: {
+		size_t g = 0; /* unit of the extra row: its first member's */
+		while (g < m->ngroups && strcmp(m->groups[g].label, t->extra_name))
+			g++;
+		if (g < m->ngroups && m->groups[g].nmembers)
+			vw_model_unit(m, m->groups[g].members[0], u, sizeof u);
+		else
+			u[0] = '\0';
+		vw_fmt_si(buf, len, v, u);
+		break;
+	}
+	case VW_PCOL_MARK: report_mark(m, i, buf, len); break;
+	case VW_PCOL_DESC: snprintf(buf, len, "%s", p->desc); break;
+	default: break;
+	}
+}
+
+void vw_report_title(vw_model *m, char *buf, size_t len)
+{
+	const struct vw_phases *ph = m->phases;
+	if (!ph) {
+		snprintf(buf, len, "no phases");
+		return;
+	}
+	const char *ps = ph->n == 1 ? "" : "s", *cs = ph->nclasses == 1 ? "" : "es";
+	if (ph->source == VW_PHASES_MARKS)
+		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
+	else
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s)", ph->n,
+			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+			 ph->from_cache ? ", cached" : "");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.17g", v);
+}
+
+static void report_json(vw_model *m, FILE *f)
+{
+	const struct vw_phases *ph = m->phases;
+	fputs("{\"files\":[", f);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		fputs(i ? "," : "", f);
+		json_str(f, m->paths[i]);
+	}
+	fprintf(f, "],\"source\":\"%s\",\"penalty\":", ph->source == VW_PHASES_MARKS ? "marks" : "auto");
+	json_num(f, ph->params.penalty);
+	fprintf(f, ",\"min_len_s\":");
+	json_num(f, (double)ph->params.min_len * 1e-9);
+	fprintf(f, ",\"classes\":%d,\"streams_used\":", ph->nclasses);
+	json_str(f, ph->used);
+	fputs(",\"phases\":[", f);
+	vw_report_table t;
+	vw_report_layout(m, NULL, NULL, 0, &t);
+	for (size_t i = 0; i < ph->n; i++) {
+		const vw_phase *p = &ph->v[i];
+		char cls[8], mk[96];
+		fprintf(f, "%s\n{\"index\":%zu,\"class\":\"%s\",\"start_s\":", i ? "," : "", i,
+			vw_phase_class_name(p->cls, cls, sizeof cls));
+		json_num(f, (double)(p->t0 - m->t_min) * 1e-9);
+		fputs(",\"end_s\":", f);
+		json_num(f, (double)(p->t1 - m->t_min) * 1e-9);
+		for (int c = VW_PCOL_DUR; c <= VW_PCOL_CPUS; c++) {
+			fprintf(f, ",\"%s\":", report_cols[c].json);
+			json_num(f, report_value(m, i, c, NULL));
+		}
+		fputs(",\"net_rx_Bps\":", f);
+		json_num(f, p->st.net_rx_bps);
+		fputs(",\"net_tx_Bps\":", f);
+		json_num(f, p->st.net_tx_bps);
+		fputs(",\"boundary_strength\":", f);
+		json_num(f, p->gain);
+		report_mark(m, i, mk, sizeof mk);
+		fputs(",\"mark\":", f);
+		json_str(f, mk);
+		fputs(",\"description\":", f);
+		json_str(f, p->desc);
+		fputc('}', f);
+	}
+	fputs("\n]}\n", f);
+}
+
+int vw_report_print(vw_model *m, FILE *f, int json)
+{
+	if (!m->phases)
+		return -1;
+	if (json) {
+		report_json(m, f);
+		return ferror(f) ? -1 : 0;
+	}
+	char title[256], cell[160];
+	vw_report_title(m, title, sizeof title);
+	if (m->nfiles > 1)
+		fprintf(f, "# %s and %zu more file%s: %s\n", m->paths[0], m->nfiles - 1,
+			m->nfiles > 2 ? "s" : "", title);
+	else
+		fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
+	if (m->phases->source == VW_PHASES_AUTO)
+		fprintf(f, "# streams: %s\n", m->phases->used[0] ? m->phases->used : "(none)");
+	vw_report_table t;
+	vw_report_layout(m, NULL, NULL, 0, &t);
+	if (t.missing[0])
+		fprintf(f, "# %s\n", t.missing);
+	/* no screen to fit: each column as wide as its widest cell, so a mark
+	 * longer than its column does not push the next one out of line */
+	for (int k = 0; k + 1 < t.ncols; k++)
+		for (size_t i = 0; i < m->phases->n; i++) {
+			vw_report_cell(m, &t, k, i, cell, sizeof cell);
+			int w = (int)strlen(cell);
+			t.width[k] = w > t.width[k] ? w : t.width[k];
+		}
+	for (int k = 0; k < t.ncols; k++)
+		fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k],
+			vw_report_head(&t, k));
+	fputc('\n', f);
+	for (size_t i = 0; i < m->phases->n; i++) {
+		for (int k = 0; k < t.ncols; k++) {
+			vw_report_cell(m, &t, k, i, cell, sizeof cell);
+			fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k], cell);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,96 @@
+/* app-run.c: the interactive loop.
+ *
+ * Input only changes the model; the screen is drawn once after all pending
+ * input has been taken (tmux PANE_REDRAW, htop ScreenManager_run), so a burst
+ * of keys or wheel events costs one redraw.  A resize is handled here and
+ * nowhere else: the canvas takes the new size and the frame is drawn again.
+ * A frame may decode for VW_FRAME_BUDGET_MS; what it could not reach is
+ * drawn coarsely (model.h) and the loop draws again while no key waits, so
+ * a key is answered at once and the screen sharpens after it.  Phase
+ * detection (a->phases_later) runs after the first screen is shown: the
+ * first time a large recording is opened it reads the whole run's summaries
+ * (about a second for 10^9 values; later opens find them in the file).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "keys.h"
+#include "../analysis/analysis.h"
+#include "../term/term.h"
+
+/* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
+#define VW_FRAME_BUDGET_MS 8
+
+int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, size_t errlen)
+{
+	/* MCVIEW_FRAME_BUDGET_MS: another budget; 0 draws every frame exactly */
+	const char *e = getenv("MCVIEW_FRAME_BUDGET_MS");
+	a->budget_ms = e && *e ? atoi(e) : VW_FRAME_BUDGET_MS;
+	if (vw_term_open(o, err, errlen) != 0)
+		return -1;
+	int w, h;
+	vw_term_size(&w, &h);
+	vw_canvas *c = vw_canvas_new(w, h);
+	if (!c) {
+		vw_term_close();
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->ascii = o->ascii;
+	c->blocks = o->blocks;
+	vw_frame_draw(a, c);
+	if (a->phases_later) {
+		vw_model *m = a->m;
+		char perr[256];
+		int had_warning = m->status_warn;
+		char before[sizeof m->status];
+		memcpy(before, m->status, sizeof before);
+		if (!had_warning)
+			snprintf(m->status, sizeof m->status, "detecting phases...");
+		vw_frame_draw(a, c);
+		vw_term_draw(c);
+		if (vw_phase_cli_run(m, a->phases_later, perr, sizeof perr) < 0) {
+			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
+			m->status_warn = 1;
+		} else if (!had_warning) {
+			memcpy(m->status, before, sizeof before);
+		}
+		vw_frame_draw(a, c);
+	}
+	if (keys) {
+		char buf[1024];
+		snprintf(buf, sizeof buf, "%s", keys);
+		for (char *sv, *k = strtok_r(buf, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
+			vw_app_key(a, vw_keys_parse(k));
+	}
+	int dirty = 1;
+	while (!a->quit) {
+		if (dirty) {
+			vw_frame_draw(a, c);
+			vw_term_draw(c);
+			dirty = 0;
+		}
+		vw_input in;
+		/* A coarse frame is drawn again, sharper, unless a key waits. */
+		if (!vw_term_read(&in, a->m->refining ? 0 : -1)) {
+			dirty = a->m->refining;
+			continue;
+		}
+		do {
+			if (in.key == VW_KEY_RESIZE) {
+				vw_term_size(&w, &h);
+				if (vw_canvas_resize(c, w, h) == 0)
+					dirty = 1;
+				continue;
+			}
+			in.act = in.key == VW_KEY_MOUSE ? VW_ACT_MOUSE : vw_keys_action(in.key);
+			if (vw_app_input(a, &in) != VW_R_NONE)
+				dirty = 1;
+		} while (!a->quit && vw_term_read(&in, 0));
+	}
+	vw_canvas_free(c);
+	vw_term_close();
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* app.c: what the viewer does with input, apart from any terminal.
+ *
+ * Global actions (quit, help, next view, the '/' filter prompt) are handled
+ * here; the rest goes to the current view's key().  While the filter prompt
+ * is open, keys edit the pattern and the rows follow as it is typed; Enter
+ * keeps it, Esc restores the previous one.  Mouse rows are given to the
+ * view relative to its canvas (the tab bar is line 0 of the screen).
+ * Nothing here draws: the result bits tell the loop to redraw once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "keys.h"
+#include "../analysis/analysis.h"
+
+int vw_app_init(vw_app *a, vw_model *m, int view)
+{
+	memset(a, 0, sizeof *a);
+	a->m = m;
+	while (vw_views[a->nviews])
+		a->nviews++;
+	a->states = calloc((size_t)a->nviews, sizeof *a->states);
+	if (!a->states)
+		return -1;
+	for (int i = 0; i < a->nviews; i++)
+		if (vw_views[i]->init && vw_views[i]->init(m, &a->states[i]) != 0)
+			return -1;
+	m->view = view >= 0 && view < a->nviews ? view : 0;
+	return 0;
+}
+
+void vw_app_free(vw_app *a)
+{
+	for (int i = 0; a->states && i < a->nviews; i++)
+		if (vw_views[i]->free)
+			vw_views[i]->free(a->states[i]);
+	free(a->states);
+	a->states = NULL;
+	vw_canvas_free(a->body);
+	a->body = NULL;
+}
+
+static unsigned prompt_key(vw_app *a, int key)
+{
+	vw_model *m = a->m;
+	char f[64];
+	size_t n = strlen(m->filter);
+	memcpy(f, m->filter, n + 1);
+	if (key == VW_KEY_ENTER) {
+		a->prompt = 0;
+	} else if (key == VW_KEY_ESC) {
+		a->prompt = 0;
+		vw_model_set_filter(m, a->before);
+	} else if (key == VW_KEY_BACKSPACE || key == 0x7f || key == 8) {
+		if (n == 0)
+			return VW_R_NONE;
+		f[n - 1] = '\0';
+		vw_model_set_filter(m, f);
+	} else if (key == VW_CTRL('u')) {
+		vw_model_set_filter(m, "");
+	} else if (key >= 0x20 && key < 0x7f && n + 1 < sizeof f) {
+		f[n] = (char)key;
+		f[n + 1] = '\0';
+		vw_model_set_filter(m, f);
+	} else {
+		return VW_R_NONE;
+	}
+	return VW_R_REDRAW;
+}
+
+unsigned vw_app_input(vw_app *a, const vw_input *in)
+{
+	vw_model *m = a->m;
+	if (a->prompt)
+		return prompt_key(a, in->key);
+	if (a->help) {
+		/* Any key closes the help; q still quits. */
+		a->help = 0;
+		if (in->act == VW_ACT_QUIT)
+			a->quit = 1;
+		return VW_R_REDRAW | (a->quit ? VW_R_QUIT : 0);
+	}
+	switch (in->act) {
+	case VW_ACT_QUIT: a->quit = 1; return VW_R_QUIT;
+	case VW_ACT_HELP: a->help = 1; return VW_R_REDRAW;
+	case VW_ACT_NEXT_VIEW: m->view = (m->view + 1) % a->nviews; return VW_R_REDRAW;
+	case VW_ACT_PREV_VIEW: m->view = (m->view + a->nviews - 1) % a->nviews; return VW_R_REDRAW;
+	case VW_ACT_NEXT_PHASE: /* every view: viewer/phase.h */
+	case VW_ACT_PREV_PHASE:
+		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW : VW_R_NONE;
+	case VW_ACT_FILTER:
+		a->prompt = 1;
+		memcpy(a->before, m->filter, sizeof a->before);
+		return VW_R_REDRAW;
+	default: break;
+	}
+	const vw_view *v = vw_views[m->view];
+	if (!v->key)
+		return VW_R_NONE;
+	vw_input vin = *in;
+	if (in->act == VW_ACT_MOUSE)
+		vin.mouse_y = in->mouse_y - 1;
+	unsigned r = v->key(m, a->states[m->view], &vin);
+	if (r & VW_R_QUIT)
+		a->quit = 1;
+	if (r & VW_R_HELP)
+		a->help = 1;
+	if (r & VW_R_NEXT_VIEW)
+		m->view = (m->view + 1) % a->nviews;
+	return r;
+}
+
+unsigned vw_app_key(vw_app *a, int key)
+{
+	vw_input in = {.act = vw_keys_action(key), .key = key};
+	return vw_app_input(a, &in);
+}

@@ -1,0 +1,58 @@
+/* app.h: the door to viewer/app/, mcview itself (main.c, the loop, keys,
+ * the frame) — the top of the viewer's layers: it uses the model, the
+ * analyses, the views and the terminal, and nothing uses it.
+ *
+ * The viewer application — the views' states, the overlays (help,
+ * filter prompt) and the screen frame around the current view.  Shared by
+ * the interactive loop (app.c), the snapshot mode and the tests; knows
+ * nothing of the terminal.
+ *
+ *     vw_app a;
+ *     vw_app_init(&a, model, 0);
+ *     vw_app_input(&a, &(vw_input){.act = VW_ACT_ZOOM_IN, .key = '+'});
+ *     vw_frame_draw(&a, canvas);         // the whole screen
+ *     vw_app_free(&a);
+ */
+#ifndef VW_APP_H
+#define VW_APP_H
+
+#include "../model/model.h"
+#include "../views/view.h"
+
+#define VW_MIN_W 40
+#define VW_MIN_H 12
+
+typedef struct vw_app {
+	vw_model *m;
+	void **states;     /* one per view in vw_views[] */
+	int nviews;
+	int help;          /* the help overlay is shown */
+	int prompt;        /* the '/' filter prompt is open */
+	char before[64];   /* filter before the prompt opened (Esc restores it) */
+	int quit;
+	vw_canvas *body;   /* the current view's canvas (frame.c) */
+	int budget_ms;     /* work a frame may do before drawing coarsely (model.h);
+			    * 0: every frame exact (snapshots, tests) */
+	const struct vw_phase_cli *phases_later; /* detect after the first screen
+			    * (app-run.c); an error goes to the status line */
+} vw_app;
+
+int vw_app_init(vw_app *a, vw_model *m, int view);
+void vw_app_free(vw_app *a);
+/* Turn one input into model changes; returns VW_R_* bits (never draws). */
+unsigned vw_app_input(vw_app *a, const vw_input *in);
+/* Feed a raw key (VW_KEY_* or a character) through the key table. */
+unsigned vw_app_key(vw_app *a, int key);
+
+/* frame.c: draw the whole screen (tab bar, view, status line, overlays)
+ * into c; a canvas under VW_MIN_W x VW_MIN_H gets a "too small" line.
+ * Within a->budget_ms where set: a->m->refining then says whether another
+ * frame would draw more exactly. */
+void vw_frame_draw(vw_app *a, vw_canvas *c);
+
+/* app-run.c: the interactive loop; keys (may be NULL) are fed first, as
+ * with --keys. Returns 0, or -1 with a reason in err. */
+struct vw_term_opts;
+int vw_app_run(vw_app *a, const struct vw_term_opts *o, const char *keys, char *err, size_t errlen);
+
+#endif

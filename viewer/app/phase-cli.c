@@ -1,0 +1,113 @@
+/* phase-cli.c: mcview's phase options and the report mode.
+ *
+ *     --phases auto|marks|off   detect phases (default), take the marks as
+ *                               phases, or neither
+ *     --report[=text|json]      print the phase table and exit (no terminal)
+ *     --phase-penalty X         penalty factor: > 1 fewer boundaries, < 1 more
+ *     --phase-min TIME          minimum phase length (default 10 samples)
+ *     --phase-streams W1,W2     detect on the rows whose name contains a word
+ *
+ * Kept out of main.c so that the viewer's program grows by a few lines; the
+ * options are parsed here and acted on once the model is open.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/model.h"
+#include "../analysis/analysis.h"
+
+const char vw_phase_cli_help[] =
+	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
+	"  --report[=json]    print the phase table (text or JSON) and exit\n"
+	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
+	"  --phase-min TIME   shortest phase (default 10 samples): 0.5, 500ms, 2s\n"
+	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n";
+
+__attribute__((format(printf, 3, 4))) static int cli_err(char *err, size_t len, const char *fmt,
+								 ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "1.5", "1.5s", "300ms", "20us" -> ns */
+static int cli_time(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	double mul = !*end || !strcmp(end, "s") ? 1e9 : !strcmp(end, "ms") ? 1e6
+						   : !strcmp(end, "us") ? 1e3 : -1;
+	if (end == s || errno || mul < 0 || !(v >= 0) || v * mul > 9e18)
+		return -1;
+	*out = (int64_t)(v * mul);
+	return 0;
+}
+
+int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_t len)
+{
+	switch (opt) {
+	case VW_CLI_PHASES:
+		if (!strcmp(arg, "auto"))
+			c->mode = VW_PHASES_AUTO;
+		else if (!strcmp(arg, "marks"))
+			c->mode = VW_PHASES_MARKS;
+		else if (!strcmp(arg, "off"))
+			c->mode = -1;
+		else
+			return cli_err(err, len, "--phases wants auto, marks or off, not '%s'", arg);
+		return 0;
+	case VW_CLI_REPORT:
+		if (!arg || !strcmp(arg, "text"))
+			c->report = 1;
+		else if (!strcmp(arg, "json"))
+			c->report = 2;
+		else
+			return cli_err(err, len, "--report takes =text or =json, not '%s'", arg);
+		return 0;
+	case VW_CLI_PENALTY: {
+		char *end;
+		double v = strtod(arg, &end);
+		if (end == arg || *end || !(v > 0 && v < 1e6))
+			return cli_err(err, len, "--phase-penalty wants a number > 0, not '%s'", arg);
+		c->p.penalty = v;
+		return 0;
+	}
+	case VW_CLI_MIN:
+		if (cli_time(arg, &c->p.min_len))
+			return cli_err(err, len, "--phase-min wants a time (0.5, 500ms, 2s), not '%s'",
+				       arg);
+		return 0;
+	case VW_CLI_STREAMS:
+		if (strlen(arg) >= sizeof c->p.streams)
+			return cli_err(err, len, "--phase-streams: list too long: '%.40s...'", arg);
+		snprintf(c->p.streams, sizeof c->p.streams, "%s", arg);
+		return 0;
+	default:
+		return cli_err(err, len, "unknown phase option %d", opt);
+	}
+}
+
+int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
+{
+	if (c->mode < 0) {
+		if (c->report)
+			return cli_err(err, len, "--report needs phases (not --phases off)");
+		return 0;
+	}
+	if (vw_phases_detect(m, &c->p, c->mode, err, len) != 0)
+		return -1;
+	if (c->p.streams[0] && m->phases->nused == 0 && c->mode == VW_PHASES_AUTO)
+		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
+	if (!c->report)
+		return 0;
+	if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
+		return cli_err(err, len, "writing the report: %s", strerror(errno));
+	return 1;
+}

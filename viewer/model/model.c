@@ -1,0 +1,410 @@
+/* model.c: the viewer's dataset and its shared time window (see model.h).
+ *
+ * Opening a dataset opens every file with libmcz, puts them on one time axis
+ * (one file: its own recording time; several: wall-clock time, aligned on
+ * each file's wall epoch), lists their streams and marks, builds the timeline
+ * rows (model-rows.c) and sets the window to the whole run.  The window
+ * operations (zoom, pan, reset) keep the window inside the data and never
+ * narrower than a few sample intervals.  Nothing here draws or prints.
+ *
+ *     vw_model *m;
+ *     char err[256];
+ *     if (vw_model_open(&m, paths, 1, NULL, err, sizeof err) != 0) ...
+ *     vw_model_zoom(m, 0.5, m->cursor);
+ *     vw_model_free(m);
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../format/pcp/pcp.h"
+#include "model.h"
+#include "model-int.h"
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const vw_mark *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static const vw_stream *label_base; /* qsort has no context argument in C11 */
+
+static int cmp_label(const void *a, const void *b)
+{
+	return strcmp(label_base[*(const size_t *)a].label, label_base[*(const size_t *)b].label);
+}
+
+/* Streams whose labels collide (same name, no instance) get "#id" added, so
+ * every label names one stream. */
+static int unique_labels(vw_model *m)
+{
+	size_t n = m->nstreams, *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	label_base = m->streams;
+	qsort(idx, n, sizeof *idx, cmp_label);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && strcmp(m->streams[idx[i]].label, m->streams[idx[j]].label) == 0)
+			j++;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			vw_stream *s = &m->streams[idx[k]];
+			size_t len = strlen(s->label);
+			if (len > sizeof s->label - 12)
+				len = sizeof s->label - 12;
+			snprintf(s->label + len, sizeof s->label - len, "#%u", s->id);
+		}
+		i = j;
+	}
+	free(idx);
+	return 0;
+}
+
+/* Streams and marks of every file, on the dataset axis. */
+static int collect(vw_model *m)
+{
+	size_t ns = 0, nk = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		ns += mcz_stream_count(m->files[f]);
+		nk += mcz_mark_count(m->files[f]);
+	}
+	m->streams = calloc(ns ? ns : 1, sizeof *m->streams);
+	m->marks = calloc(nk ? nk : 1, sizeof *m->marks);
+	if (!m->streams || !m->marks)
+		return -1;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		mcz_reader *r = m->files[f];
+		const char *rank = mcz_meta(r, "rank");
+		for (size_t i = 0; i < mcz_stream_count(r); i++) {
+			vw_stream *s = &m->streams[m->nstreams++];
+			s->file = r;
+			s->file_index = f;
+			s->id = (uint32_t)i;
+			s->desc = mcz_stream(r, i);
+			char pre[32] = "";
+			if (m->nfiles > 1) {
+				if (rank && *rank)
+					snprintf(pre, sizeof pre, "r%.8s:", rank);
+				else
+					snprintf(pre, sizeof pre, "f%zu:", f);
+			}
+			const char *inst = s->desc->instance ? s->desc->instance : "";
+			if (*inst)
+				snprintf(s->label, sizeof s->label, "%s%s[%s]", pre, s->desc->name,
+					 inst);
+			else
+				snprintf(s->label, sizeof s->label, "%s%s", pre, s->desc->name);
+		}
+		for (size_t i = 0; i < mcz_mark_count(r); i++) {
+			const mcz_mark *k = mcz_mark_at(r, i);
+			m->marks[m->nmarks++] =
+				(vw_mark){k->t + m->offsets[f], k->kind, k->text ? k->text : "", f};
+		}
+	}
+	qsort(m->marks, m->nmarks, sizeof *m->marks, cmp_mark);
+	return unique_labels(m);
+}
+
+/* Time axis: offsets per file, the data's extent, the narrowest window. */
+static void set_axis(vw_model *m)
+{
+	int64_t wmin = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		int64_t we = mcz_info(m->files[f])->wall_epoch_ns;
+		if (f == 0 || we < wmin)
+			wmin = we;
+	}
+	int have = 0;
+	uint64_t rows = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const mcz_file_info *fi = mcz_info(m->files[f]);
+		m->offsets[f] = m->nfiles > 1 ? fi->wall_epoch_ns - wmin : 0;
+		if (fi->nrows == 0)
+			continue;
+		int64_t a = fi->t_first + m->offsets[f], b = fi->t_last + m->offsets[f];
+		if (!have || a < m->t_min)
+			m->t_min = a;
+		if (!have || b > m->t_max)
+			m->t_max = b;
+		have = 1;
+		rows += fi->nrows;
+	}
+	if (!have) {
+		m->t_min = 0;
+		m->t_max = 1000000000;
+	}
+	if (m->t_max <= m->t_min)
+		m->t_max = m->t_min + 1;
+	/* Never narrower than about four sample intervals (and 1 us). */
+	double per = rows > 1 ? (double)(m->t_max - m->t_min) * (double)m->nfiles / (double)rows : 0;
+	m->min_width = (int64_t)(per * 4);
+	if (m->min_width < 1000)
+		m->min_width = 1000;
+	if (m->min_width > m->t_max - m->t_min + 1)
+		m->min_width = m->t_max - m->t_min + 1;
+}
+
+static void damaged_status(vw_model *m)
+{
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const mcz_file_info *fi = mcz_info(m->files[f]);
+		if (!fi->recovered)
+			continue;
+		if (!fi->nrows && !mcz_stream_count(m->files[f])) {
+			/* every block may pass its CRC and still hold nothing this
+			 * reader understands (a file of an incompatible dev build):
+			 * "N of N bytes readable" would contradict "damaged" */
+			mcz_check_report rep;
+			if (mcz_check(m->paths[f], &rep) != MCZ_OK || !rep.first_problem[0])
+				snprintf(rep.first_problem, sizeof rep.first_problem, "no streams");
+			snprintf(m->status, sizeof m->status,
+				 "warning: %s holds nothing readable: %s",
+				 base_name(m->paths[f]), rep.first_problem);
+			m->status_warn = 1;
+			return;
+		}
+		if (fi->valid_bytes == fi->file_bytes) {
+			/* every block good, only the index missing: a recording still
+			 * being written (or whose recorder was killed), as mcz check
+			 * says; "damaged" would alarm whoever looks during a run */
+			snprintf(m->status, sizeof m->status,
+				 "%s is incomplete (still recording, or its recorder was killed): "
+				 "showing its %llu rows",
+				 base_name(m->paths[f]), (unsigned long long)fi->nrows);
+			m->status_warn = 1;
+			return;
+		}
+		snprintf(m->status, sizeof m->status,
+			 "warning: %s is damaged: showing what it holds (%llu rows, %llu of %llu "
+			 "bytes readable)",
+			 base_name(m->paths[f]), (unsigned long long)fi->nrows,
+			 (unsigned long long)fi->valid_bytes, (unsigned long long)fi->file_bytes);
+		m->status_warn = 1;
+		return;
+	}
+}
+
+int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
+		  const vw_open_opts *o, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (npaths == 0) {
+		snprintf(err, errlen, "no recording given");
+		return -1;
+	}
+	vw_model *m = calloc(1, sizeof *m);
+	if (!m)
+		goto nomem;
+	m->files = calloc(npaths, sizeof *m->files);
+	m->paths = calloc(npaths, sizeof *m->paths);
+	m->offsets = calloc(npaths, sizeof *m->offsets);
+	m->imported = calloc(npaths, 1);
+	if (!m->files || !m->paths || !m->offsets || !m->imported)
+		goto nomem;
+	for (size_t i = 0; i < npaths; i++) {
+		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
+		po.metrics = o ? o->metrics : NULL;
+		po.ssh_options = o ? o->ssh_options : NULL;
+		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+		if (pcp_open_any(&m->files[i], paths[i], &po, err, errlen) != MCZ_OK) {
+			m->files[i] = NULL;
+			vw_model_free(m);
+			return -1;
+		}
+		m->imported[i] = (unsigned char)pcp_import_claims(paths[i]);
+		m->nfiles++;
+		if (!(m->paths[i] = strdup(paths[i])))
+			goto nomem;
+	}
+	set_axis(m);
+	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
+		goto nomem;
+	m->phase_sel = -1;
+	vw_model_reset(m);
+	damaged_status(m);
+	*out = m;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	vw_model_free(m);
+	return -1;
+}
+
+int vw_model_refresh(vw_model *m)
+{
+	int changed = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		struct stat st;
+		if (stat(m->paths[f], &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size != mcz_info(m->files[f])->file_bytes)
+			changed = 1;
+	}
+	if (!changed)
+		return 0;
+	mcz_reader **nr = calloc(m->nfiles, sizeof *nr);
+	if (!nr)
+		return -1;
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (mcz_open(&nr[f], m->paths[f], 0) != MCZ_OK ||
+		    mcz_stream_count(nr[f]) != mcz_stream_count(m->files[f])) {
+			for (size_t g = 0; g <= f; g++)
+				mcz_close(nr[g]);
+			free(nr);
+			return -1;
+		}
+	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
+	for (size_t f = 0; f < m->nfiles; f++) {
+		mcz_close(m->files[f]);
+		m->files[f] = nr[f];
+	}
+	free(nr);
+	/* Same files, same streams in the same order: rows and groups stay. */
+	free(m->streams);
+	free(m->marks);
+	m->streams = NULL;
+	m->marks = NULL;
+	m->nstreams = m->nmarks = 0;
+	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
+		return -1;
+	return 1;
+}
+
+void vw_model_free(vw_model *m)
+{
+	if (!m)
+		return;
+	if (m->phases_free)
+		m->phases_free(m->phases);
+	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
+	vw_model_rows_free(m);
+	for (size_t i = 0; i < m->nfiles; i++)
+		mcz_close(m->files[i]);
+	if (m->paths)
+		for (size_t i = 0; i < m->nfiles; i++)
+			free(m->paths[i]);
+	free(m->files);
+	free(m->paths);
+	free(m->offsets);
+	free(m->imported);
+	free(m->streams);
+	free(m->marks);
+	free(m);
+}
+
+/* ---- window ---------------------------------------------------------------- */
+
+void vw_model_set_cursor(vw_model *m, int64_t t)
+{
+	if (t < m->t0)
+		t = m->t0;
+	if (t >= m->t1)
+		t = m->t1 - 1;
+	m->cursor = t;
+}
+
+void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1)
+{
+	int64_t lo = m->t_min, hi = m->t_max + 1;
+	if (t1 < t0) {
+		int64_t x = t0;
+		t0 = t1;
+		t1 = x;
+	}
+	if (t1 - t0 < m->min_width) {
+		int64_t mid = t0 + (t1 - t0) / 2;
+		t0 = mid - m->min_width / 2;
+		t1 = t0 + m->min_width;
+	}
+	if (t1 - t0 > hi - lo) {
+		t0 = lo;
+		t1 = hi;
+	}
+	if (t0 < lo) {
+		t1 += lo - t0;
+		t0 = lo;
+	}
+	if (t1 > hi) {
+		t0 -= t1 - hi;
+		t1 = hi;
+	}
+	m->t0 = t0;
+	m->t1 = t1;
+	vw_model_set_cursor(m, m->cursor);
+}
+
+void vw_model_zoom(vw_model *m, double factor, int64_t around)
+{
+	if (!(factor > 0))
+		return;
+	if (around < m->t0 || around >= m->t1)
+		around = m->t0 + (m->t1 - m->t0) / 2;
+	double w = (double)(m->t1 - m->t0) * factor;
+	double left = (double)(around - m->t0) * factor;
+	int64_t t0 = around - (int64_t)llround(left);
+	int64_t t1 = t0 + (int64_t)llround(w);
+	if (t1 - t0 < m->min_width) {
+		/* Keep `around` where it was on the screen, at the narrowest width. */
+		double frac = (double)(around - m->t0) / (double)(m->t1 - m->t0);
+		t0 = around - (int64_t)llround(frac * (double)m->min_width);
+		t1 = t0 + m->min_width;
+	}
+	vw_model_set_window(m, t0, t1);
+}
+
+void vw_model_pan(vw_model *m, double fraction)
+{
+	int64_t d = (int64_t)llround((double)(m->t1 - m->t0) * fraction);
+	int64_t c = m->cursor - m->t0;
+	vw_model_set_window(m, m->t0 + d, m->t1 + d);
+	vw_model_set_cursor(m, m->t0 + c);
+}
+
+void vw_model_reset(vw_model *m)
+{
+	m->t0 = m->t_min;
+	m->t1 = m->t_max + 1;
+	m->sel0 = m->sel1 = 0;
+	m->cursor = m->t0 + (m->t1 - m->t0) / 2;
+}
+
+int64_t vw_model_col_time(const vw_model *m, int col, int n)
+{
+	if (n <= 0)
+		return m->t0;
+	double w = (double)(m->t1 - m->t0);
+	return m->t0 + (int64_t)(w * ((double)col + 0.5) / (double)n);
+}
+
+int vw_model_time_col(const vw_model *m, int64_t t, int n)
+{
+	double w = (double)(m->t1 - m->t0);
+	return (int)floor((double)(t - m->t0) * (double)n / w);
+}
+
+const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol)
+{
+	const vw_mark *best = NULL;
+	int64_t bd = 0;
+	for (size_t i = 0; i < m->nmarks; i++) {
+		int64_t d = llabs(m->marks[i].t - t);
+		if (d <= tol && (!best || d < bd)) {
+			best = &m->marks[i];
+			bd = d;
+		}
+	}
+	return best;
+}

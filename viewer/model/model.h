@@ -1,0 +1,199 @@
+/* model.h: the viewer's model — the door between views and data.
+ *
+ * A model holds one dataset (one or more opened recordings, or PCP archives
+ * converted on open), the shared time window, cursor and selection, the
+ * stream rows shown (with per-core groups), the phases, and the status line.
+ * It never includes curses and never parses bytes: data comes through
+ * format/mcz.h.
+ *
+ *     vw_model *m;
+ *     char err[256];
+ *     if (vw_model_open(&m, paths, npaths, &opts, err, sizeof err) != 0) { fprintf(stderr, "mcview: %s\n", err); exit(1); }
+ *     vw_model_zoom(m, 0.5, m->cursor);          // zoom in around the cursor
+ *     vw_bucket b[200];
+ *     vw_model_row_buckets(m, row, 200, b);       // rates/values per column
+ *     vw_model_free(m);
+ *
+ * Times are ns on the dataset's axis: recording time for one file; for
+ * several files, wall-clock time minus the earliest file's wall epoch.
+ */
+#ifndef VW_MODEL_H
+#define VW_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../format/mcz.h"
+
+struct vw_phases; /* viewer/analysis/phase.h */
+struct vw_model_cache; /* model-query.c: per-stream bucket cache */
+struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
+
+/* One stream of one file, as the viewer shows it. */
+typedef struct vw_stream {
+	mcz_reader *file;
+	size_t file_index;
+	uint32_t id;                /* stream id in that file */
+	const mcz_stream_desc *desc;
+	char label[96];             /* "mem.read_bytes", "core.instructions[cpu3]", "rank1:..." */
+} vw_stream;
+
+/* A row of the timeline: one stream, or a group (e.g. every per-CPU stream
+ * of the same name) drawn as a min/mean/max band, expandable. */
+typedef struct vw_row {
+	char label[96];
+	size_t *members;            /* indexes into m->streams */
+	size_t nmembers;
+	int expanded;               /* groups only */
+	int is_group;
+	int depth;                  /* 1 for members shown under an expanded group */
+	size_t group;               /* for members: the group row's index in m->groups */
+} vw_row;
+
+/* A mark of any file, on the dataset's time axis (sorted by t). */
+typedef struct vw_mark {
+	int64_t t;
+	int kind;                   /* mcz_mark_kind */
+	const char *text;           /* owned by the file's reader */
+	size_t file_index;
+} vw_mark;
+
+/* Value of a row over one column of time, in display units (counters as per-second rates
+ * times scale; gauges as values times scale). */
+typedef struct vw_bucket {
+	double min, max, mean;      /* NaN when count == 0 */
+	uint64_t count;
+} vw_bucket;
+
+typedef struct vw_open_opts {
+	const char *metrics;        /* --metrics PATTERN for PCP archives (NULL = all) */
+	const char *const *ssh_options; /* --ssh-option values, NULL-terminated */
+	int quiet;                  /* no progress lines */
+} vw_open_opts;
+
+typedef struct vw_model {
+	/* dataset */
+	mcz_reader **files;
+	size_t nfiles;
+	char **paths;
+	unsigned char *imported;    /* per file: 1 = a PCP source converted on open
+				       (no .mcz of its own to keep a cache in) */
+	vw_stream *streams;
+	size_t nstreams;
+	int64_t t_min, t_max;       /* whole dataset */
+	/* rows shown by the timeline (after grouping and filter) */
+	vw_row *groups;             /* the grouped rows, before expansion and filter */
+	size_t ngroups;
+	vw_row *rows;               /* visible rows: filtered, groups expanded */
+	size_t nrows;
+	char filter[64];            /* '/' filter, "" = all */
+	/* shared window, cursor, selection */
+	int64_t t0, t1;             /* window [t0, t1) */
+	int64_t cursor;
+	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
+	size_t row_sel;             /* selected row (timeline) */
+	size_t row_top;             /* first row shown */
+	/* phases (viewer/analysis/phase.h), NULL until detected; the analysis
+	 * that sets them also sets how they are freed (the model knows nothing
+	 * of phases: arrows run analysis -> model) */
+	struct vw_phases *phases;
+	void (*phases_free)(struct vw_phases *);
+	int phase_sel;              /* current phase, -1 none */
+	/* status line: a warning (damaged file) or a message */
+	char status[256];
+	int status_warn;
+	int view;                   /* index of the current view */
+	/* added by the viewer engineer (extensions; existing fields unchanged) */
+	int64_t *offsets;           /* per file: add to file time to get dataset time */
+	vw_mark *marks;             /* every file's marks, dataset time, sorted */
+	size_t nmarks;
+	int64_t min_width;          /* narrowest window zoom allows (ns) */
+	struct vw_model_cache *cache;
+	struct vw_chunk_cache *chunks; /* model-chunks.c */
+	/* Redraw budget (model-chunks.c).  While budget_end is set (CLOCK_MONOTONIC
+	 * ns), a stream whose columns would need chunks decoded after it is given
+	 * at chunk resolution, or left out (VW_PENDING) where even that needs its
+	 * index read; `refining` then says the screen is not final and the loop
+	 * draws again as soon as no key is waiting.  0 (the default: snapshots,
+	 * tests, reports) = always exact. */
+	int64_t budget_end;
+	int refining;
+	int budget_work;            /* a piece of this frame's work was let through */
+} vw_model;
+
+/* vw_model_row_buckets' answer for a row not computed within the budget. */
+#define VW_PENDING 1
+
+int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
+		  const vw_open_opts *o, char *err, size_t errlen);
+void vw_model_free(vw_model *m);
+/* Start a frame with ms of work allowed before queries answer coarsely
+ * (ms <= 0: exact, no limit); clears m->refining. */
+void vw_model_budget(vw_model *m, int ms);
+/* The frame's budget is spent: work that decodes should set m->refining and
+ * wait for the next frame.  Asked before a piece of work; the first piece
+ * of each frame is always allowed (so every frame makes progress). */
+int vw_model_budget_spent(vw_model *m);
+/* Reopen the files if one changed on disk since it was opened (an aux block
+ * appended, e.g. the phase cache): a reader maps its file and reads its
+ * index lazily, so an append under it would leave it reading the new bytes.
+ * Rows, groups, window and phases stay.  Returns 1 reopened, 0 unchanged,
+ * -1 on error (the old readers are kept). */
+int vw_model_refresh(vw_model *m);
+
+/* Window operations; all clamp to [t_min, t_max]. */
+void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */
+void vw_model_pan(vw_model *m, double fraction);                /* of the window width */
+void vw_model_reset(vw_model *m);
+void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
+void vw_model_set_filter(vw_model *m, const char *pattern);
+void vw_model_toggle_group(vw_model *m, size_t row);
+
+/* Per-column values of a row over the window split into n columns, for
+ * drawing: zoomed in closer than the sampling, each sample also covers the
+ * columns of the time it stands for (a counter's interval before it, a
+ * gauge's time until the next sample); gaps over 1.5 intervals stay empty;
+ * where exact values would decode many chunks (a column narrower than a
+ * chunk, the window wider than 3 chunks and more than 512 chunk decodes for
+ * all streams) they are exact to chunk resolution (model-chunks.c).
+ * vw_model_stream_buckets gives the exact per-bucket statistics.
+ * Returns 0, VW_PENDING (past the budget: nothing to draw yet), or -1. */
+int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
+/* Before drawing rows [first, first + count) in n columns: the member
+ * streams whose columns are exact summaries read in one pass over the file
+ * (vw_model_streams_buckets), so that each row's vw_model_row_buckets
+ * then finds them in the cache.  Changes no value. */
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n);
+/* Values of one stream over [t0, t1) split into n buckets (any window). */
+int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
+			    vw_bucket *out);
+/* The same for ns streams at once (out: ns x n, or NULL to only fill the
+ * per-stream cache, so that the stream's next vw_model_stream_buckets of
+ * this window is a copy): one pass over each file's chunks for all of
+ * them (mcz_summary_multi).  ok[k] (may be NULL) is set to 1 where stream
+ * k has values, 0 where vw_model_stream_buckets would fail; returns 0 when
+ * all have, else -1. */
+int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
+			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok);
+/* The value of a stream at time t (the sample covering t), display units; NaN if none. */
+double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
+/* The same, also giving the covering sample's time (dataset axis) in *ts.
+ * Covering sample: for counters the first sample at or after t (its delta is
+ * the interval that contains t); for gauges the last sample at or before t
+ * (the first one if t is earlier).  Returns 0, or -1 when there is none. */
+int vw_model_sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *ts);
+
+/* Time of the centre of column col of n over the window, and the column of
+ * time t (may be < 0 or >= n when t is outside the window). */
+int64_t vw_model_col_time(const vw_model *m, int col, int n);
+int vw_model_time_col(const vw_model *m, int64_t t, int n);
+/* Move the cursor to t (clamped to the window); drops nothing else. */
+void vw_model_set_cursor(vw_model *m, int64_t t);
+/* Display unit of a stream: "B/s" for a counter in "B", "W" for a gauge in W. */
+const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
+/* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
+int64_t vw_model_interval(const vw_model *m, size_t stream);
+/* Mark nearest to t within tol ns, or NULL. */
+const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
+
+#endif

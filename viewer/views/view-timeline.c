@@ -1,0 +1,455 @@
+/* view-timeline.c: the timeline — one sparkline row per stream or group.
+ *
+ * Layout of the view's canvas (w x h):
+ *
+ *     line 0        time ruler over the plot
+ *     line 1        marks (ticks), the selected range, the cursor
+ *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
+ *     line h-1      read-out: cursor time, the selected row's values, the mark
+ *
+ * Each row is scaled to its own range over the window ([min(0, lo), hi],
+ * hi robust to a few spikes, which are clipped at the top).
+ * Rows are 1 to 3 lines high, as the screen allows; when they do not fit,
+ * the list scrolls to keep the selected row visible.  Drawing is a pure
+ * function of the model; key() changes the model and returns VW_R_* bits.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "../model/model.h"
+#include "../analysis/analysis.h"
+#include "view.h"
+
+typedef struct tl_state {
+	/* geometry of the last draw, for keys and the mouse */
+	int plot_x, plot_w, rows_y, row_h, nvis;
+	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
+	int selecting;
+	int dragging;
+	double sel_v, sel_mn, sel_mx; /* the selected row at the cursor, from draw_row */
+	int sel_drawn;
+	vw_bucket *b;
+	size_t bcap;
+} tl_state;
+
+static int tl_init(vw_model *m, void **state)
+{
+	(void)m;
+	*state = calloc(1, sizeof(tl_state));
+	return *state ? 0 : -1;
+}
+
+static void tl_free(void *state)
+{
+	tl_state *s = state;
+	if (s)
+		free(s->b);
+	free(s);
+}
+
+static void tl_resize(void *state, int w, int h)
+{
+	(void)state;
+	(void)w;
+	(void)h;
+}
+
+/* Label column width: the longest label, within [10, w/4]. */
+static int label_width(const vw_model *m, int w)
+{
+	int lw = 10;
+	for (size_t i = 0; i < m->nrows; i++) {
+		int n = (int)strlen(m->rows[i].label) + 2 + 2 * m->rows[i].depth;
+		if (n > lw)
+			lw = n;
+	}
+	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
+}
+
+static void geometry(const vw_model *m, tl_state *s, int w, int h)
+{
+	int vw = w >= 60 ? 12 : 11;
+	s->plot_x = label_width(m, w);
+	s->plot_w = w - s->plot_x - vw - 1;
+	s->rows_y = 2;
+	int avail = h - 3;
+	s->row_h = m->nrows ? avail / (int)m->nrows : 1;
+	s->row_h = s->row_h < 1 ? 1 : s->row_h > 3 ? 3 : s->row_h;
+	s->nvis = avail / s->row_h;
+}
+
+static void scroll_to_sel(vw_model *m, const tl_state *s)
+{
+	if (s->nvis <= 0)
+		return;
+	if (m->row_sel < m->row_top)
+		m->row_top = m->row_sel;
+	if (m->row_sel >= m->row_top + (size_t)s->nvis)
+		m->row_top = m->row_sel - (size_t)s->nvis + 1;
+	if (m->row_top + (size_t)s->nvis > m->nrows)
+		m->row_top = m->nrows > (size_t)s->nvis ? m->nrows - (size_t)s->nvis : 0;
+}
+
+/* Make room for nb buckets in s->b. */
+static int reserve(tl_state *s, size_t nb)
+{
+	if (nb <= s->bcap)
+		return 0;
+	vw_bucket *b = realloc(s->b, nb * sizeof *b);
+	if (!b)
+		return -1;
+	s->b = b;
+	s->bcap = nb;
+	return 0;
+}
+
+/* The value at the cursor of row ri: a stream's covering sample; for a
+ * group, the mean over its members in the cursor's column (and their min
+ * and max) — at fine zoom the members' samples at the cursor, without
+ * reading every member's samples again.  have_buckets: s->b already holds
+ * the row's columns. */
+static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
+			int have_buckets, double *mn, double *mx)
+{
+	const vw_row *r = &m->rows[ri];
+	*mn = *mx = NAN;
+	if (r->nmembers == 1) {
+		double v = vw_model_value_at(m, r->members[0], m->cursor);
+		*mn = *mx = v;
+		return v;
+	}
+	size_t nb = vw_spark_buckets(c, s->plot_w);
+	int col = vw_model_time_col(m, m->cursor, (int)nb);
+	if (nb == 0 || col < 0 || (size_t)col >= nb || reserve(s, nb) != 0)
+		return NAN;
+	if (!have_buckets && vw_model_row_buckets(m, ri, nb, s->b) != 0)
+		return NAN;
+	/* Columns narrower than the sampling interval may hold no sample: the
+	 * covering one is then in the next column (a counter's delta ends
+	 * there) or the previous one (a gauge's value holds from there). */
+	int dir = m->streams[r->members[0]].desc->kind == MCZ_COUNTER ? 1 : -1;
+	for (int k = 0; k < 2 && s->b[col].count == 0; k++, dir = -dir)
+		if (col + dir >= 0 && (size_t)(col + dir) < nb && s->b[col + dir].count)
+			col += dir;
+	if (s->b[col].count == 0)
+		return NAN;
+	*mn = s->b[col].min;
+	*mx = s->b[col].max;
+	return s->b[col].mean;
+}
+
+static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
+{
+	int px = s->plot_x, pw = s->plot_w;
+	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->phases ? "phases" : m->nmarks ? "marks" : "");
+	view_phases_band(m, c, px, y, s->plot_w); /* viewer/phase.h */
+	if (m->sel1 > m->sel0) {
+		int a = vw_model_time_col(m, m->sel0, pw), b = vw_model_time_col(m, m->sel1 - 1, pw);
+		for (int x = a < 0 ? 0 : a; x <= b && x < pw; x++)
+			vw_canvas_put(c, px + x, y, c->ascii ? '=' : 0x2501, VW_C_RANGE, 0);
+	}
+	for (size_t i = 0; i < m->nmarks; i++) {
+		int x = vw_model_time_col(m, m->marks[i].t, pw);
+		if (x >= 0 && x < pw)
+			vw_canvas_put(c, px + x, y, c->ascii ? 'v' : 0x25be, VW_C_MARK, VW_A_BOLD);
+	}
+	int cx = vw_model_time_col(m, m->cursor, pw);
+	if (cx >= 0 && cx < pw)
+		vw_canvas_put(c, px + cx, y, c->ascii ? '|' : 0x2503, VW_C_CURSOR, VW_A_BOLD);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The value range a row is drawn over: from min(0, lowest) to the highest
+ * value, or to the 98th percentile of the column maxima when the highest is
+ * over twice that: then a few isolated spikes (drawn clipped at the top) do
+ * not flatten the rest of the row. */
+static void row_range(tl_state *s, size_t nb, double *lo, double *hi)
+{
+	double *mx = malloc(nb * sizeof *mx);
+	size_t n = 0;
+	*lo = 0;
+	*hi = 0;
+	for (size_t i = 0; i < nb; i++) {
+		const vw_bucket *b = &s->b[i];
+		if (b->count == 0 || isnan(b->max))
+			continue;
+		*lo = b->min < *lo ? b->min : *lo;
+		*hi = b->max > *hi ? b->max : *hi;
+		if (mx)
+			mx[n++] = b->max;
+	}
+	if (mx && n >= 50) {
+		qsort(mx, n, sizeof *mx, cmp_double);
+		double p98 = mx[n * 98 / 100];
+		if (*hi - *lo > 2 * (p98 - *lo))
+			*hi = p98;
+	}
+	free(mx);
+}
+
+static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
+{
+	const vw_row *r = &m->rows[ri];
+	int sel = ri == m->row_sel;
+	int role = VW_C_SERIES0 + (int)(r->group % 8);
+	int lrole = sel ? VW_C_SELECT : VW_C_LABEL, lattr = sel ? VW_A_BOLD : 0;
+	const char *open = c->ascii ? (r->expanded ? "-" : "+") : (r->expanded ? "\u25be" : "\u25b8");
+	vw_canvas_fill(c, 0, y, s->plot_x - 1, 1, ' ', lrole, lattr);
+	vw_canvas_printf(c, 2 * r->depth, y, s->plot_x - 1 - 2 * r->depth, lrole, lattr, "%s%s",
+			 r->is_group ? open : "", r->label);
+	size_t nb = vw_spark_buckets(c, s->plot_w);
+	if (reserve(s, nb) != 0)
+		return;
+	char unit[32], val[48];
+	vw_model_unit(m, r->members[0], unit, sizeof unit);
+	int rc = vw_model_row_buckets(m, ri, nb, s->b), have = rc == 0;
+	if (have) {
+		double lo, hi;
+		row_range(s, nb, &lo, &hi);
+		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
+	} else if (rc == VW_PENDING) {
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading...");
+	}
+	double mn, mx, v = row_value(m, s, c, ri, have, &mn, &mx);
+	if (sel) {
+		s->sel_v = v;
+		s->sel_mn = mn;
+		s->sel_mx = mx;
+		s->sel_drawn = 1;
+	}
+	vw_fmt_si(val, sizeof val, v, unit);
+	int vx = s->plot_x + s->plot_w + 1;
+	vw_canvas_text(c, vx, y, w - vx, VW_C_VALUE, sel ? VW_A_BOLD : 0, val);
+	int cx = vw_model_time_col(m, m->cursor, s->plot_w);
+	for (int k = 0; k < s->row_h && cx >= 0 && cx < s->plot_w; k++) {
+		vw_cell *cell = &c->cells[(size_t)(y + k) * (size_t)c->w + (size_t)(s->plot_x + cx)];
+		if (cell->ch == ' ')
+			cell->ch = c->ascii ? ':' : 0x2502;
+		cell->role = VW_C_CURSOR;
+	}
+}
+
+/* The bottom line: cursor time, the selected row at the cursor, a mark. */
+static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
+{
+	char t[32], a[48], b[48], d[48], unit[32], line[512];
+	int64_t step = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
+	int n = snprintf(line, sizeof line, "%s", vw_fmt_time(t, sizeof t, m->cursor, step / 10));
+	if (m->sel1 > m->sel0)
+		n += snprintf(line + n, sizeof line - (size_t)n, "  sel %s",
+			      vw_fmt_time(a, sizeof a, m->sel1 - m->sel0, step / 10));
+	if (m->row_sel < m->nrows) {
+		const vw_row *r = &m->rows[m->row_sel];
+		double mn = s->sel_mn, mx = s->sel_mx, v = s->sel_v;
+		if (!s->sel_drawn)
+			v = row_value(m, s, c, m->row_sel, 0, &mn, &mx);
+		vw_model_unit(m, r->members[0], unit, sizeof unit);
+		if (r->nmembers > 1)
+			n += snprintf(line + n, sizeof line - (size_t)n,
+				      "  %s: min %s  mean %s  max %s", r->label,
+				      vw_fmt_si(a, sizeof a, mn, unit), vw_fmt_si(b, sizeof b, v, unit),
+				      vw_fmt_si(d, sizeof d, mx, unit));
+		else {
+			int64_t ts;
+			vw_model_sample_at(m, r->members[0], m->cursor, &v, &ts);
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %s = %s @ %s",
+				      m->streams[r->members[0]].label,
+				      vw_fmt_si(a, sizeof a, v, unit),
+				      isnan(v) ? "-" : vw_fmt_time(d, sizeof d, ts, 1000));
+		}
+	}
+	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
+	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
+	if (k && n < (int)sizeof line) {
+		const char *kind = k->kind == MCZ_MARK_END	? "end "
+				   : k->kind == MCZ_MARK_GAP	? "gap "
+				   : k->kind == MCZ_MARK_BEGIN ? "begin "
+							       : "";
+		snprintf(line + n, sizeof line - (size_t)n, "  mark: %s%s", kind, k->text);
+	}
+	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
+	vw_canvas_text(c, 0, y, c->w, VW_C_STATUS, 0, line);
+}
+
+static void tl_draw(vw_model *m, void *state, vw_canvas *c)
+{
+	tl_state *s = state;
+	int w = c->w, h = c->h;
+	geometry(m, s, w, h);
+	if (s->plot_w < 4 || h < 4)
+		return;
+	char lab[64];
+	vw_canvas_printf(c, 0, 0, s->plot_x - 1, VW_C_AXIS, 0, "win %s",
+			 vw_fmt_time(lab, sizeof lab, m->t1 - m->t0, (m->t1 - m->t0) / 100));
+	vw_ruler_draw(c, s->plot_x, 0, s->plot_w, m->t0, m->t1);
+	draw_marks(m, s, c, 1);
+	scroll_to_sel(m, s);
+	if (m->nrows == 0)
+		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
+			       m->filter[0] ? "no stream matches the filter" : "no streams");
+	s->sel_drawn = 0;
+	vw_model_rows_prefetch(m, m->row_top, (size_t)(s->nvis > 0 ? s->nvis : 0),
+			       vw_spark_buckets(c, s->plot_w));
+	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
+		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->row_h, w);
+	draw_readout(m, s, c, h - 1);
+}
+
+static int64_t col_step(const vw_model *m, const tl_state *s)
+{
+	int64_t d = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 80);
+	return d > 0 ? d : 1;
+}
+
+/* Move the cursor by dt, panning when it leaves the window. */
+static void move_cursor(vw_model *m, int64_t dt)
+{
+	int64_t t = m->cursor + dt;
+	if (t < m->t0)
+		vw_model_set_window(m, t, t + (m->t1 - m->t0));
+	else if (t >= m->t1)
+		vw_model_set_window(m, t + 1 - (m->t1 - m->t0), t + 1);
+	vw_model_set_cursor(m, t);
+}
+
+static void extend_selection(vw_model *m, tl_state *s, int64_t dt)
+{
+	if (m->sel1 <= m->sel0)
+		s->anchor = m->cursor;
+	move_cursor(m, dt);
+	m->sel0 = s->anchor < m->cursor ? s->anchor : m->cursor;
+	m->sel1 = (s->anchor < m->cursor ? m->cursor : s->anchor) + 1;
+}
+
+static unsigned tl_mouse(vw_model *m, tl_state *s, const vw_input *in)
+{
+	int col = in->mouse_x - s->plot_x;
+	int inplot = col >= 0 && col < s->plot_w;
+	int64_t t = vw_model_col_time(m, col, s->plot_w);
+	switch (in->mouse_button) {
+	case 4:
+	case 5:
+		vw_model_zoom(m, in->mouse_button == 4 ? 0.5 : 2.0, inplot ? t : m->cursor);
+		return VW_R_REDRAW;
+	case 1:
+		if (in->mouse_y >= s->rows_y && in->mouse_y < s->rows_y + s->nvis * s->row_h &&
+		    !inplot) {
+			size_t r = m->row_top + (size_t)((in->mouse_y - s->rows_y) / s->row_h);
+			if (r < m->nrows)
+				m->row_sel = r;
+			return VW_R_REDRAW;
+		}
+		if (!inplot)
+			return VW_R_NONE;
+		vw_model_set_cursor(m, t);
+		s->anchor = m->cursor;
+		s->dragging = 1;
+		m->sel0 = m->sel1 = 0;
+		return VW_R_REDRAW;
+	case 6:
+	case 2:
+		if (!s->dragging)
+			return VW_R_NONE;
+		if (in->mouse_button == 2)
+			s->dragging = 0;
+		col = col < 0 ? 0 : col >= s->plot_w ? s->plot_w - 1 : col;
+		vw_model_set_cursor(m, vw_model_col_time(m, col, s->plot_w));
+		if (m->cursor != s->anchor) {
+			m->sel0 = s->anchor < m->cursor ? s->anchor : m->cursor;
+			m->sel1 = (s->anchor < m->cursor ? m->cursor : s->anchor) + 1;
+		}
+		return VW_R_REDRAW;
+	}
+	return VW_R_NONE;
+}
+
+static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
+{
+	tl_state *s = state;
+	int64_t w = m->t1 - m->t0;
+	switch (in->act) {
+	case VW_ACT_LEFT: vw_model_pan(m, -0.125); break;
+	case VW_ACT_RIGHT: vw_model_pan(m, 0.125); break;
+	case VW_ACT_PAGE_LEFT: vw_model_pan(m, -1.0); break;
+	case VW_ACT_PAGE_RIGHT: vw_model_pan(m, 1.0); break;
+	case VW_ACT_HOME: vw_model_set_window(m, m->t_min, m->t_min + w); break;
+	case VW_ACT_END: vw_model_set_window(m, m->t_max + 1 - w, m->t_max + 1); break;
+	case VW_ACT_CURSOR_LEFT: move_cursor(m, -col_step(m, s)); break;
+	case VW_ACT_CURSOR_RIGHT: move_cursor(m, col_step(m, s)); break;
+	case VW_ACT_SEL_LEFT: extend_selection(m, s, -col_step(m, s)); break;
+	case VW_ACT_SEL_RIGHT: extend_selection(m, s, col_step(m, s)); break;
+	case VW_ACT_ZOOM_IN: vw_model_zoom(m, 0.5, m->cursor); break;
+	case VW_ACT_ZOOM_OUT: vw_model_zoom(m, 2.0, m->cursor); break;
+	case VW_ACT_RESET: vw_model_reset(m); break;
+	case VW_ACT_UP:
+		if (m->row_sel > 0)
+			m->row_sel--;
+		break;
+	case VW_ACT_DOWN:
+		if (m->row_sel + 1 < m->nrows)
+			m->row_sel++;
+		break;
+	case VW_ACT_PAGE_UP:
+		m->row_sel = m->row_sel > (size_t)s->nvis ? m->row_sel - (size_t)s->nvis : 0;
+		break;
+	case VW_ACT_PAGE_DOWN:
+		m->row_sel += (size_t)s->nvis;
+		if (m->row_sel >= m->nrows)
+			m->row_sel = m->nrows ? m->nrows - 1 : 0;
+		break;
+	case VW_ACT_ZOOM_SEL:
+	case VW_ACT_ENTER:
+		if (m->sel1 > m->sel0) {
+			int64_t a = m->sel0, b = m->sel1;
+			m->sel0 = m->sel1 = 0;
+			vw_model_set_window(m, a, b);
+		} else if (in->act == VW_ACT_ENTER) {
+			vw_model_toggle_group(m, m->row_sel);
+		} else {
+			return VW_R_NONE;
+		}
+		break;
+	case VW_ACT_BACK:
+		if (m->sel1 <= m->sel0)
+			return VW_R_NONE;
+		m->sel0 = m->sel1 = 0;
+		break;
+	case VW_ACT_MOUSE: return tl_mouse(m, s, in);
+	default: return VW_R_NONE;
+	}
+	return VW_R_REDRAW;
+}
+
+static const char *const tl_help[] = {
+	"Left/Right h/l   pan by 1/8 of the window",
+	"PgUp/PgDn        pan by a whole window",
+	"Home/End         start/end of the run",
+	", .              move the cursor one column",
+	"Shift-Left/Right select a range (or drag)",
+	"+ - wheel        zoom in/out around the cursor",
+	"Enter z          zoom to the selection; Enter: open/close a group",
+	"0                whole run",
+	"Up/Down j/k      select a row; Ctrl-U/Ctrl-D a page",
+	"Esc              drop the selection",
+	"n p              next/previous phase (every view)",
+	NULL,
+};
+
+const vw_view view_timeline = {
+	.name = "timeline",
+	.title = "Timeline",
+	.init = tl_init,
+	.free = tl_free,
+	.resize = tl_resize,
+	.key = tl_key,
+	.draw = tl_draw,
+	.help = tl_help,
+};
