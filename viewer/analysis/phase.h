@@ -173,6 +173,10 @@ struct vw_phases {
 int vw_phases_detect(struct vw_model *m, const vw_phase_params *p, int source, char *err,
 		     size_t errlen);
 void vw_phases_free(struct vw_phases *ph);
+/* The recording grew (a file being written): detect again, keeping every
+ * phase that had ended as it was, so that old boundaries never move; only
+ * the last, open phase may be cut.  0, or -1 with a reason in err. */
+int vw_phases_extend(struct vw_model *m, char *err, size_t errlen);
 
 size_t vw_phases_count(const struct vw_phases *ph);           /* 0 for NULL */
 const vw_phase *vw_phases_at(const struct vw_phases *ph, size_t i);

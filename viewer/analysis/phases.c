@@ -183,6 +183,63 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 	return 0;
 }
 
+/* A recording that grew (mcview following a file being written): detect
+ * again on all that is there, then keep every phase that had already ended
+ * as it was — its boundaries, class and figures — and take the new
+ * detection only from the start of the last, still open, phase on.  So old
+ * boundaries never jump as data arrives; the open phase may be cut. */
+int vw_phases_extend(vw_model *m, char *err, size_t errlen)
+{
+	struct vw_phases *cur = m->phases;
+	if (!cur || cur->n == 0)
+		return 0;
+	vw_phase_params par = cur->params;
+	int source = cur->source;
+	size_t keep = cur->n - 1;
+	int64_t cut = cur->v[keep].t0;
+	vw_phase *old = malloc(cur->n * sizeof *old);
+	if (!old)
+		return phase_err(err, errlen, "out of memory");
+	memcpy(old, cur->v, cur->n * sizeof *old);
+	int sel = m->phase_sel;
+	/* a fresh detection: the kept coarse level describes the shorter run */
+	vw_phases_free(cur);
+	m->phases = NULL;
+	if (vw_phases_detect(m, &par, source, err, errlen) != 0) {
+		free(old);
+		return -1;
+	}
+	struct vw_phases *ph = m->phases;
+	size_t first = 0;
+	while (first < ph->n && ph->v[first].t1 <= cut)
+		first++;
+	size_t n = keep + (ph->n - first);
+	vw_phase *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v) {
+		free(old);
+		return phase_err(err, errlen, "out of memory");
+	}
+	memcpy(v, old, keep * sizeof *v);
+	memcpy(v + keep, ph->v + first, (ph->n - first) * sizeof *v);
+	if (first < ph->n && v[keep].t0 != cut) {
+		v[keep].t0 = cut;
+		v[keep].gain = old[keep].gain;
+		vw_phase_stats_compute(m, &v[keep]);
+	}
+	int ncls = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].cls + 1 > ncls)
+			ncls = v[i].cls + 1;
+	free(ph->v);
+	ph->v = v;
+	ph->n = n;
+	ph->nclasses = ncls;
+	vw_phase_describe(m, ph->v, ph->n);
+	m->phase_sel = sel < (int)n ? sel : -1;
+	free(old);
+	return 0;
+}
+
 /* ---- navigation ------------------------------------------------------------------- */
 
 void vw_phases_select(vw_model *m, int i)

@@ -10,10 +10,17 @@
  * detection (a->phases_later) runs after the first screen is shown: the
  * first time a large recording is opened it reads the whole run's summaries
  * (about a second for 10^9 values; later opens find them in the file).
+ *
+ * A recording still being written (no trailer yet) is followed, as `less +F`:
+ * every VW_FOLLOW_MS the loop asks the model for what was appended
+ * (vw_model_follow); a window at the end of the data grows with it, phases
+ * are extended at most every VW_FOLLOW_PHASES_MS without moving the ones
+ * that ended (vw_phases_extend).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app.h"
 #include "keys.h"
@@ -22,6 +29,45 @@
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
 #define VW_FRAME_BUDGET_MS 8
+/* A followed file is looked at this often; phases are extended at most this
+ * often; "LIVE" goes after the file has not grown for this long. */
+#define VW_FOLLOW_MS 250
+#define VW_FOLLOW_PHASES_MS 2000
+#define VW_FOLLOW_STALE_MS 5000
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One look at a followed file: 1 when the screen changed. */
+static int follow_tick(vw_app *a, int64_t now, int64_t *grew, int64_t *detected, int *stale)
+{
+	vw_model *m = a->m;
+	int rc = vw_model_follow(m);
+	if (rc == 1) {
+		*grew = now;
+		*stale = 1;
+	}
+	if (*stale && m->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
+		char perr[256];
+		if (vw_phases_extend(m, perr, sizeof perr) != 0) {
+			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
+			m->status_warn = 1;
+		}
+		*detected = now;
+		*stale = 0;
+		rc = 1;
+	}
+	int live = m->live && now - *grew < VW_FOLLOW_STALE_MS;
+	if (live != a->live) {
+		a->live = live;
+		rc = 1;
+	}
+	return rc == 1;
+}
 
 int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, size_t errlen)
 {
@@ -65,16 +111,23 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		for (char *sv, *k = strtok_r(buf, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
 			vw_app_key(a, vw_keys_parse(k));
 	}
-	int dirty = 1;
+	int dirty = 1, stale = 0;
+	int64_t grew = now_ms(), detected = grew, looked = grew;
+	a->live = a->m->live;
 	while (!a->quit) {
+		if (a->m->live && now_ms() - looked >= VW_FOLLOW_MS) {
+			looked = now_ms();
+			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
+		}
 		if (dirty) {
 			vw_frame_draw(a, c);
 			vw_term_draw(c);
 			dirty = 0;
 		}
 		vw_input in;
-		/* A coarse frame is drawn again, sharper, unless a key waits. */
-		if (!vw_term_read(&in, a->m->refining ? 0 : -1)) {
+		/* A coarse frame is drawn again, sharper, unless a key waits; a
+		 * followed file is looked at again after VW_FOLLOW_MS. */
+		if (!vw_term_read(&in, a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : -1)) {
 			dirty = a->m->refining;
 			continue;
 		}

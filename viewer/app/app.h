@@ -35,6 +35,7 @@ typedef struct vw_app {
 			    * 0: every frame exact (snapshots, tests) */
 	const struct vw_phase_cli *phases_later; /* detect after the first screen
 			    * (app-run.c); an error goes to the status line */
+	int live;          /* following a file being written: it grew lately (app-run.c) */
 } vw_app;
 
 int vw_app_init(vw_app *a, vw_model *m, int view);

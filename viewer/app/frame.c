@@ -19,6 +19,7 @@ static const char *const global_help[] = {
 	"?  F1            this help (any key closes it)",
 	"Tab  S-Tab       next/previous view",
 	"/                filter rows by name (Enter keeps, Esc restores)",
+	"F  End           follow a recording in progress (scrolling back pauses)",
 	NULL,
 };
 
@@ -45,7 +46,11 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 	if (m->nfiles > 1)
 		n += snprintf(right + n, sizeof right - (size_t)n, " +%zu", m->nfiles - 1);
 	if (m->filter[0])
-		snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+		n += snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+	/* a file still being written: whether the window follows its end */
+	if (a->live)
+		snprintf(right + n, sizeof right - (size_t)n, "  %s",
+			 m->t1 > m->t_max ? "LIVE following" : "LIVE paused (F: follow)");
 	int len = (int)strlen(right) + 1;
 	if (c->w - len > x)
 		vw_canvas_text(c, c->w - len, 0, len, VW_C_TITLE, 0, right);

@@ -33,6 +33,7 @@ const vw_binding vw_keys_table[] = {
 	{'g', VW_ACT_HOME},
 	{VW_KEY_END, VW_ACT_END},
 	{'G', VW_ACT_END},
+	{'F', VW_ACT_END}, /* less +F: to the end, and follow it while it grows */
 	{',', VW_ACT_CURSOR_LEFT},
 	{'.', VW_ACT_CURSOR_RIGHT},
 	{VW_KEY_SLEFT, VW_ACT_SEL_LEFT},

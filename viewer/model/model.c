@@ -233,6 +233,8 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		goto nomem;
 	m->phase_sel = -1;
 	vw_model_reset(m);
+	for (size_t f = 0; f < m->nfiles; f++)
+		m->live |= mcz_info(m->files[f])->recovered;
 	damaged_status(m);
 	*out = m;
 	return 0;
@@ -407,4 +409,24 @@ const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol)
 		}
 	}
 	return best;
+}
+
+int vw_model_follow(vw_model *m)
+{
+	int64_t old_max = m->t_max;
+	int at_end = m->t1 > old_max; /* the window reaches the last sample */
+	int rc = vw_model_refresh(m);
+	if (rc != 1)
+		return rc;
+	set_axis(m);
+	/* the file's state line ("incomplete: N rows") is said again */
+	m->status[0] = '\0';
+	m->status_warn = 0;
+	damaged_status(m);
+	m->live = 0;
+	for (size_t f = 0; f < m->nfiles; f++)
+		m->live |= mcz_info(m->files[f])->recovered;
+	if (at_end && m->t_max > old_max)
+		vw_model_set_window(m, m->t0, m->t_max + 1);
+	return 1;
 }

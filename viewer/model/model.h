@@ -105,6 +105,7 @@ typedef struct vw_model {
 	int view;                   /* index of the current view */
 	/* added by the viewer engineer (extensions; existing fields unchanged) */
 	int64_t *offsets;           /* per file: add to file time to get dataset time */
+	int live;                   /* a file is still being written (no trailer yet) */
 	vw_mark *marks;             /* every file's marks, dataset time, sorted */
 	size_t nmarks;
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
@@ -140,6 +141,13 @@ int vw_model_budget_spent(vw_model *m);
  * Rows, groups, window and phases stay.  Returns 1 reopened, 0 unchanged,
  * -1 on error (the old readers are kept). */
 int vw_model_refresh(vw_model *m);
+/* Follow files being written (mcview on a live recording, as `less +F`):
+ * reopen what grew (vw_model_refresh) and put the new data on the time axis;
+ * a window that reached the end of the data grows to the new end (its start
+ * stays), one scrolled back stays where it is.  m->live says whether a file
+ * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
+ * -1 on error. */
+int vw_model_follow(vw_model *m);
 
 /* Window operations; all clamp to [t_min, t_max]. */
 void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */
