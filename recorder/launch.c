@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void launch_child(int gate, int errw, char *const argv[])
+static void launch_child(int gate, int errw, int out_fd, char *const argv[])
 {
 	char c;
 	/* Defaults for the command, whatever mcrec set up for itself. */
@@ -33,6 +33,8 @@ static void launch_child(int gate, int errw, char *const argv[])
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
 	close(gate);
+	if (out_fd >= 0)
+		dup2(out_fd, 1), dup2(out_fd, 2); /* dup2 clears close-on-exec */
 	execvp(argv[0], argv);
 	int e = errno;
 	while (write(errw, &e, sizeof e) < 0 && errno == EINTR)
@@ -40,7 +42,7 @@ static void launch_child(int gate, int errw, char *const argv[])
 	_exit(e == ENOENT ? 127 : 126);
 }
 
-int rec_launch_fork(rec_child *ch, char *const argv[], char *err, size_t errlen)
+int rec_launch_fork(rec_child *ch, char *const argv[], int out_fd, char *err, size_t errlen)
 {
 	int gate[2], ep[2];
 	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
@@ -56,7 +58,7 @@ int rec_launch_fork(rec_child *ch, char *const argv[], char *err, size_t errlen)
 	if (pid == 0) {
 		close(gate[1]);
 		close(ep[0]);
-		launch_child(gate[0], ep[1], argv);
+		launch_child(gate[0], ep[1], out_fd, argv);
 	}
 	close(gate[0]);
 	close(ep[1]);

@@ -176,6 +176,10 @@ struct mcrec_run {
 	mcz_writer *w;
 	rec_spool *sp;
 	rec_child ch;
+	int viewing;           /* --view: mcview has the terminal (no status line) */
+	int64_t t_end;         /* the command's end (the summary's duration) */
+	pid_t viewer;          /* --view: mcview's pid once started */
+	uint64_t view_bytes0;  /* --view: the file's size once its header was written */
 	struct mcrec_header hdr;
 	char path[4096];
 	int64_t t0, ticks;
@@ -204,7 +208,7 @@ static void mcrec_status(struct mcrec_run *r, int final)
 {
 	uint64_t rows, dropped, bytes;
 	rec_spool_stats(r->sp, &rows, &dropped, &bytes);
-	double el = (double)(rec_clock_now() - r->t0) * 1e-9;
+	double el = (double)((r->t_end ? r->t_end : rec_clock_now()) - r->t0) * 1e-9;
 	if (!final) {
 		fprintf(stderr, "\rmcrec: %6.1f s  %llu samples  %zu streams  %.1f %s%s\033[K", el,
 			(unsigned long long)r->ticks, r->ss.nstreams,
@@ -260,6 +264,25 @@ static int mcrec_reaped(struct mcrec_run *r)
 	return r->child_done;
 }
 
+/* --view: start mcview once the file has rows (or now, at the end). */
+static void mcrec_view_start(struct mcrec_run *r, int now)
+{
+	uint64_t rows, dropped, bytes;
+	rec_spool_stats(r->sp, &rows, &dropped, &bytes);
+	/* the first size seen is the header's; rows are in once it grows */
+	if (!now && (bytes == 0 || !r->view_bytes0 || bytes <= r->view_bytes0)) {
+		if (!r->view_bytes0)
+			r->view_bytes0 = bytes;
+		return;
+	}
+	char err[256];
+	r->viewer = rec_view_start(r->path, err, sizeof err);
+	if (r->viewer < 0) {
+		r->viewing = 0;
+		fprintf(stderr, "mcrec: %s; recording without it\n", err);
+	}
+}
+
 static void mcrec_loop(struct mcrec_run *r)
 {
 	int64_t planned = rec_clock_now();
@@ -269,7 +292,9 @@ static void mcrec_loop(struct mcrec_run *r)
 		if (mcrec_reaped(r))
 			break;
 		mcrec_check_writer(r);
-		if (r->recording && !r->o->quiet) {
+		if (r->viewing && r->viewer <= 0)
+			mcrec_view_start(r, 0);
+		if (r->recording && !r->o->quiet && !r->viewing) {
 			int el = (int)((rec_clock_now() - r->t0) / 1000000000LL);
 			if (el != r->last_status_s && isatty(2)) {
 				r->last_status_s = el;
@@ -371,7 +396,17 @@ int mcrec_run(const rec_options *o)
 	sigaddset(&sigs, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	mcrec_signals();
-	if (rec_launch_fork(&r.ch, o->argv, err, sizeof err)) {
+	int out_fd = -1;
+	char out_name[sizeof r.path + 8];
+	if (o->view && (out_fd = rec_view_output(r.path, out_name, sizeof out_name, err,
+						  sizeof err)) < 0) {
+		fprintf(stderr, "mcrec: %s\n", err);
+		return mcrec_fail(&r, 2);
+	}
+	int frc = rec_launch_fork(&r.ch, o->argv, out_fd, err, sizeof err);
+	if (out_fd >= 0)
+		close(out_fd);
+	if (frc) {
 		fprintf(stderr, "mcrec: %s\n", err);
 		return mcrec_fail(&r, 1);
 	}
@@ -441,10 +476,16 @@ int mcrec_run(const rec_options *o)
 			fprintf(stderr, "mcrec: --realtime: %s; sampling at normal priority\n",
 				strerror(e));
 	}
+	/* --view: the viewer takes the terminal once the writer's first rows
+	 * are in the file (its header, with the streams bound to the topology,
+	 * comes first); mcrec's status line would write over it, so mcrec
+	 * speaks again only once the viewer is gone. */
+	r.viewing = o->view;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r.recording = 1;
 	int64_t cpu0 = mcrec_thread_cpu();
 	mcrec_loop(&r);
+	r.t_end = rec_clock_now();
 	r.loop_cpu_ns = mcrec_thread_cpu() - cpu0;
 	mcrec_child_pid = 0;
 
@@ -463,6 +504,14 @@ int mcrec_run(const rec_options *o)
 	int crc = mcz_writer_close(r.w);
 	int cerr = errno;
 	r.w = NULL;
+	if (r.viewing && r.viewer <= 0) /* the command ended before the first rows */
+		mcrec_view_start(&r, 1);
+	if (r.viewer > 0) {
+		rec_view_wait(r.viewer);
+		r.viewing = 0;
+		if (!o->quiet)
+			fprintf(stderr, "mcrec: the command's output is in %s\n", out_name);
+	}
 	if (!o->quiet)
 		mcrec_status(&r, 1);
 	/* Close is error-free when the writer already failed and said so. */

@@ -37,6 +37,8 @@ void rec_options_usage(FILE *f)
 		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
+		"      --view            show the recording live in this terminal (mcview follows\n"
+		"                        the file); the command's output goes to FILE.out\n"
 		"  -h, --help            this help      -V, --version  version\n"
 		"\n"
 		"The command's exit status is mcrec's (128+N when signal N killed it).\n"
@@ -87,6 +89,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"realtime", optional_argument, 0, 'r'},
 		{"papi-multiplex", no_argument, 0, 'M'},
 		{"chunk", required_argument, 0, 'C'},
+		{"view", no_argument, 0, 'W'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
@@ -128,6 +131,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			break;
 		}
 		case 'q': o->quiet = 1; break;
+		case 'W': o->view = 1; break;
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
 		case 'M': o->papi_multiplex = 1; break;

@@ -9,6 +9,7 @@
  *   options.c  the command line
  *   sourceset.c the sources of one recording: select, probe, start, read, stop
  *   listing.c  --list
+ *   view.c     --view: mcview on the file being written, the command's output to FILE.out
  *   topobind.c the topology and the rec_ctx.topo_* lookups, now or deferred
  *   mcrec.c    ties them together: mcrec_run()
  */
@@ -83,7 +84,8 @@ typedef struct rec_child {
 } rec_child;
 
 /* Fork the child, which waits for rec_launch_go() and then execs argv. */
-int rec_launch_fork(rec_child *ch, char *const argv[], char *err, size_t errlen);
+/* out_fd >= 0: the command's standard output and error (mcrec --view). */
+int rec_launch_fork(rec_child *ch, char *const argv[], int out_fd, char *err, size_t errlen);
 /* Let the child exec.  0 if it did; else its errno, and *status is the
  * shell's status (127 not found, 126 not executable) with err filled with
  * the shell's message ("nosuch: command not found"). */
@@ -92,6 +94,16 @@ int rec_launch_go(rec_child *ch, const char *cmd, int *status, char *err, size_t
 int rec_launch_status(int wstatus);
 /* "exited with status 3", "killed by SIGSEGV (core dumped)". */
 void rec_launch_describe(int wstatus, char *buf, size_t len);
+
+/* ---- view.c ------------------------------------------------------------- */
+
+/* Create path.out (its name in out) for the command's output; the fd, or -1
+ * with one line in err. */
+int rec_view_output(const char *path, char *out, size_t outlen, char *err, size_t errlen);
+/* Start mcview on path in this terminal; its pid, or -1 with one line in err. */
+pid_t rec_view_start(const char *path, char *err, size_t errlen);
+/* Wait for the viewer (the user quits it); its exit status, -1 on error. */
+int rec_view_wait(pid_t pid);
 
 /* ---- registry.c ---------------------------------------------------------- */
 
@@ -142,6 +154,7 @@ typedef struct rec_options {
 	int groups_given;
 	int system_wide;         /* -a */
 	int quiet;               /* -q */
+	int view;                /* --view: mcview follows the file in this terminal */
 	int list;                /* --list */
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */

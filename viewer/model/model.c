@@ -414,6 +414,9 @@ const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol)
 int vw_model_follow(vw_model *m)
 {
 	int64_t old_max = m->t_max;
+	uint64_t old_rows = 0;
+	for (size_t f = 0; f < m->nfiles; f++)
+		old_rows += mcz_info(m->files[f])->nrows;
 	int at_end = m->t1 > old_max; /* the window reaches the last sample */
 	int rc = vw_model_refresh(m);
 	if (rc != 1)
@@ -426,7 +429,9 @@ int vw_model_follow(vw_model *m)
 	m->live = 0;
 	for (size_t f = 0; f < m->nfiles; f++)
 		m->live |= mcz_info(m->files[f])->recovered;
-	if (at_end && m->t_max > old_max)
+	if (!old_rows)
+		vw_model_reset(m); /* the first rows: the axis was a placeholder */
+	else if (at_end && m->t_max > old_max)
 		vw_model_set_window(m, m->t0, m->t_max + 1);
 	return 1;
 }
