@@ -1,6 +1,7 @@
 /* frame.c: the screen around the current view.
  *
- *     line 0      tab bar: the views (current one highlighted), file, filter
+ *     line 0      tab bar: the views (current one highlighted), file, filter,
+ *                 the rows' order (timeline: 's' cycles it)
  *     lines 1..   the current view, drawn into its own canvas
  *     last line   status: a warning (damaged file), the filter prompt, or
  *                 the key hints
@@ -45,7 +46,9 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 	if (m->nfiles > 1)
 		n += snprintf(right + n, sizeof right - (size_t)n, " +%zu", m->nfiles - 1);
 	if (m->filter[0])
-		snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+		n += snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+	if (vw_views[m->view] == &view_timeline)
+		snprintf(right + n, sizeof right - (size_t)n, "  sort:%s", vw_model_sort_name(m->sort));
 	int len = (int)strlen(right) + 1;
 	if (c->w - len > x)
 		vw_canvas_text(c, c->w - len, 0, len, VW_C_TITLE, 0, right);
