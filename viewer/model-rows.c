@@ -8,8 +8,9 @@
  * their first stream appears in the file (phases and reports index them).
  * Streams that never change (model-activity.c: constant, or without values)
  * are the members of one folded row, "N constant streams", kept at
- * m->groups[m->ngroups] and shown first; a group whose members are all
- * constant is not shown apart.  The other rows follow m->sort: the most
+ * m->groups[m->ngroups] and shown first: a group whose members are all
+ * constant is not shown apart, a constant member of a group that varies
+ * stays in its group.  The other rows follow m->sort: the most
  * active first (a group is as active as its most active member), by label,
  * or by source.  The visible rows (m->rows) are the rows that match the '/'
  * filter (a case-insensitive substring of the row's or a member's label),
@@ -220,11 +221,13 @@ static void apply_activity(vw_model *m)
 			if (m->act[gr->members[k]] > gr->activity)
 				gr->activity = m->act[gr->members[k]];
 	}
+	/* a constant member of a group that varies stays in its group: each
+	 * stream is listed once */
 	vw_row *c = &m->groups[m->ngroups];
 	c->nmembers = 0;
-	for (size_t k = 0; k < m->nstreams; k++)
-		if (m->act[k] == 0)
-			c->members[c->nmembers++] = k;
+	for (size_t g = 0; g < m->ngroups; g++)
+		for (size_t k = 0; m->groups[g].activity == 0 && k < m->groups[g].nmembers; k++)
+			c->members[c->nmembers++] = m->groups[g].members[k];
 	m->nconstant = c->nmembers;
 	snprintf(c->label, sizeof c->label, "%zu constant stream%s", c->nmembers,
 		 c->nmembers == 1 ? "" : "s");
