@@ -41,8 +41,10 @@
  * costs (about 0.3 us each), so a batch is a few ms. */
 #define ACT_BATCH 2048
 #define ACT_ENTRIES 32768
-/* What a stream costs beyond its chunk summaries, in summaries. */
+/* What a stream costs beyond its chunk summaries, in summaries; what a
+ * chunk decoded costs, in summaries. */
 #define ACT_STREAM_COST 8
+#define ACT_DECODE_COST 64
 /* The score of a stream that varies, however little. */
 #define ACT_MIN 1e-12
 
@@ -108,10 +110,17 @@ double vw_activity_score(const vw_bucket *b, size_t n)
 /* Streams of a file are consecutive in m->streams (model.c collect): the
  * batch from stream s is the next streams of its file, about ACT_ENTRIES
  * chunk summaries in all (a piece of a frame's work). */
+/* A stream's cost in chunk summaries read from the index; a file opened
+ * without its index (recovered) has its summaries computed by decoding its
+ * chunks, at about ACT_DECODE_COST summaries' worth each. */
+static size_t stream_cost(const mcz_file_info *fi)
+{
+	return (size_t)fi->nchunks * (fi->recovered ? ACT_DECODE_COST : 1) + ACT_STREAM_COST;
+}
+
 static size_t batch_end(const vw_model *m, size_t s)
 {
-	const mcz_file_info *fi = mcz_info(m->streams[s].file);
-	size_t per = (size_t)fi->nchunks + ACT_STREAM_COST, max = ACT_ENTRIES / per, e = s;
+	size_t per = stream_cost(mcz_info(m->streams[s].file)), max = ACT_ENTRIES / per, e = s;
 	max = max < 1 ? 1 : max > ACT_BATCH ? ACT_BATCH : max;
 	while (e < m->nstreams && m->streams[e].file == m->streams[s].file && e - s < max)
 		e++;
@@ -122,8 +131,7 @@ size_t vw_model_activity_cost(const vw_model *m)
 {
 	size_t cost = 0;
 	for (size_t f = 0; f < m->nfiles; f++)
-		cost += mcz_stream_count(m->files[f]) *
-			((size_t)mcz_info(m->files[f])->nchunks + ACT_STREAM_COST);
+		cost += mcz_stream_count(m->files[f]) * stream_cost(mcz_info(m->files[f]));
 	return cost;
 }
 
@@ -158,9 +166,9 @@ int vw_model_activity_step(vw_model *m, double *act, size_t *next)
 			double a = vw_activity_score(conv, nb) * (cover < 1 ? cover : 1);
 			act[j] = a > 0 && a < ACT_MIN ? ACT_MIN : a;
 		}
-	else if (!raw || !ids)
+	else if (fi->nrows > 0)
 		for (size_t j = s; j < e; j++)
-			act[j] = 1; /* unknown: not folded */
+			act[j] = ACT_MIN; /* unknown (no memory, a damaged chunk): not folded */
 	free(raw);
 	free(ids);
 	*next = e;
