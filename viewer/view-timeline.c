@@ -76,13 +76,15 @@ static const char *rule_word(const vw_row *r, int ascii)
 	return r->rule == VW_RULE_SUM ? (ascii ? "sum" : "\u03a3") : "avg";
 }
 
-/* Label column width: the longest label, within [10, w/4]. */
-static int label_width(const vw_model *m, int w)
+/* Label column width: the longest label (and Σ/avg tag), within [10, w/4]. */
+static int label_width(const vw_model *m, int w, int ascii)
 {
 	int lw = 10;
 	for (size_t i = 0; i < m->nrows; i++) {
 		const vw_row *r = &m->rows[i];
-		int tag = !r->is_group || r->constants ? 0 : r->rule == VW_RULE_SUM ? 2 : 4;
+		int tag = !r->is_group || r->constants	      ? 0
+			  : r->rule == VW_RULE_SUM && !ascii ? 2
+							      : 4;
 		int n = (int)strlen(r->label) + 2 + 2 * r->depth + tag;
 		if (n > lw)
 			lw = n;
@@ -90,10 +92,10 @@ static int label_width(const vw_model *m, int w)
 	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
 }
 
-static void geometry(const vw_model *m, tl_state *s, int w, int h)
+static void geometry(const vw_model *m, tl_state *s, int w, int h, int ascii)
 {
 	int vw = w >= 60 ? 12 : 11;
-	s->plot_x = label_width(m, w);
+	s->plot_x = label_width(m, w, ascii);
 	s->plot_w = w - s->plot_x - vw - 1;
 	s->rows_y = 2;
 	int avail = h - 3;
@@ -328,7 +330,7 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	tl_state *s = state;
 	int w = c->w, h = c->h;
 	vw_model_rows_settle(m); /* a large recording's rows take their order */
-	geometry(m, s, w, h);
+	geometry(m, s, w, h, c->ascii);
 	if (s->plot_w < 4 || h < 4)
 		return;
 	char lab[64];
