@@ -5,9 +5,10 @@
 # (--snapshot 120x40) has one folded "N constant streams" row, then rows whose
 # values do change in the file (checked with mcz dump, not with mcview), and
 # none of the constants a new user met first.  Then in a real terminal
-# (tmux): 's' orders the rows by name (the tab bar says so, the rows are in
-# order), Enter on the constants row lists constant streams by their whole
-# name, and the read-out of one of them is its value in the file.
+# (tmux): the same rows in the same order as the snapshot; 's' orders the
+# rows by name (the tab bar says so, the rows are in order), Enter on the
+# constants row lists constant streams by their whole name, and the
+# read-out of one of them is its value in the file.
 set -u
 export LC_ALL=C.UTF-8 # labels are cut by characters (▸, Σ)
 cd "$(dirname "$0")/../.."
@@ -75,6 +76,9 @@ echo "ok: the first screen: $nconst constant streams folded, $rows rows that cha
 tmux_start 120 40 "$B/mcview" --at 30 "$F"
 tmux_wait_for 'sort:activity' 60
 tmux_settle
+# the same rows, in the same order, as the snapshot
+diff <(tmux_screen | sed -n '4,38p' | cut -c1-30) <(sed -n '4,38p' "$D/first.txt" | cut -c1-30) ||
+	tmux_fail "the terminal's rows differ from --snapshot's"
 # the selection starts on the first row that changes; Up is the constants row
 tmux_keys k
 tmux_wait_for 'constant streams: the same value all along (Enter lists them)'
