@@ -116,7 +116,8 @@ static int cmp_constant(const void *a, const void *b)
 	int c = sort_model->sort == VW_SORT_SOURCE ? strcmp(x->desc->source, y->desc->source) : 0;
 	if (!c)
 		c = strcmp(x->label, y->label);
-	return c ? c : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return c ? c : (i > j) - (i < j);
 }
 
 static void order_rows(vw_model *m)

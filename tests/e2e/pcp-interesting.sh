@@ -63,8 +63,10 @@ while IFS= read -r l; do
 		NR == 1 { next }
 		{ for (i = 2; i <= NF; i++) if ($i != "") {
 			v = $i
-			if (counter) { if (i in last) { d = v - last[i]; if (i in d0 && d != d0[i]) ok = 1; d0[i] = d } last[i] = v }
-			else { if (i in v0 && v != v0[i]) ok = 1; v0[i] = v }
+			if (counter) {
+				if (i in last) { d = v - last[i]; if (i in d0 && d != d0[i]) ok = 1; d0[i] = d }
+				last[i] = v
+			} else { if (i in v0 && v != v0[i]) ok = 1; v0[i] = v }
 		} }
 		END { exit !ok }' "$D/row.csv" || tmux_fail "row '$label' ($kind) does not change in the file"
 	rows=$((rows + 1))
