@@ -7,6 +7,7 @@
  *            note: hardware events (...) not recorded: no hardware PMU (...)
  *            fix:  on a VM, ask for a virtual PMU ...
  *   papi     -          available: streams chosen with -e papi:EVENT (...)
+ *   perf     core,mem   available, streams chosen with -e perf:EVENT   (-g power)
  *   nvml     gpu,power  unavailable: libnvidia-ml.so.1 not found
  *            fix:  install the NVIDIA driver
  */
@@ -68,10 +69,14 @@ int rec_listing_print(const rec_options *o, FILE *f)
 				fprintf(f, "  %-8s %-10s fix: %s\n", "", "", s->fix);
 			continue;
 		}
-		/* papi records only what -e names, pcp mostly: "0 streams" would
-		 * read as "nothing to record here" */
+		/* papi records only what -e names, pcp mostly, and a source with
+		 * nothing to record by default for the groups asked (perf under
+		 * -g power): "0 streams" would read as "nothing to record here" */
 		if (ss.st[i].n == 0 && s->on_request)
 			fprintf(f, "  %-8s %-10s available: %s\n", s->ops->name, g, s->on_request);
+		else if (ss.st[i].n == 0)
+			fprintf(f, "  %-8s %-10s available, streams chosen with -e %s:EVENT\n",
+				s->ops->name, g, s->ops->name);
 		else
 			fprintf(f, "  %-8s %-10s available, %zu stream%s\n", s->ops->name, g, ss.st[i].n,
 				ss.st[i].n == 1 ? "" : "s");

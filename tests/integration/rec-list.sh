@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rec-list.sh: `mcrec --list` for the sources whose streams are named with
-# -e (papi, pcp) or that record marks, not streams (mark): each says how its
+# -e (papi, pcp), that record marks, not streams (mark), or that have no
+# default streams for the groups asked (perf under -g power): each says how its
 # streams are chosen instead of "available, 0 streams", which read as
 # "nothing to record here"; with -e, the named metric's streams are listed
 # and the hint follows as "more:".  The pcp part needs a real pmcd.
@@ -18,6 +19,15 @@ if grep -q '^  papi .* available' "$T/list"; then
 		src_fail "papi line: $(grep '^  papi' "$T/list")"
 fi
 echo "ok: mark and papi say how their streams are chosen"
+
+# a source that is ready but records nothing by default for the groups asked
+# (perf under -g power) says how to choose its streams, not "0 streams"
+"$MCREC" --list -g power >"$T/list" 2>&1 || src_fail "--list -g power exit $?: $(tail -3 "$T/list")"
+grep -q 'available, 0 streams' "$T/list" && src_fail "-g power says '0 streams': $(grep '0 streams' "$T/list")"
+grep -q '^  perf .*unavailable' "$T/list" ||
+	grep -q '^  perf     core,mem   available, streams chosen with -e perf:EVENT$' "$T/list" ||
+	src_fail "perf line under -g power: $(grep '^  perf' "$T/list")"
+echo "ok: a ready source without default streams says they are chosen with -e"
 
 src_need_pmcd
 "$MCREC" --list >"$T/list" 2>&1 || src_fail "--list exit $?"

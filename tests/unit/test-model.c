@@ -247,14 +247,17 @@ static void buckets_equal_raw(void **st)
 	vw_bucket b[10];
 	assert_int_equal(vw_model_stream_buckets(m, 0, 3000000000LL, 4000000000LL, 10, b), 0);
 	assert_true(b[0].min >= 4e9 - 1 && b[0].max <= 4.06e9 + 1);
-	/* a group row: min of minima, max of maxima, mean of means */
+	/* a group row: min of minima, max of maxima, and as its value the
+	 * sum of the means for cycles (extensive: 1 + 2 + 3 + 4 GHz) */
 	vw_model_set_window(m, 0, 5000000000LL);
+	assert_string_equal(m->rows[2].label, "core.cycles (4)");
+	assert_int_equal(m->rows[2].rule, VW_RULE_SUM);
 	assert_int_equal(vw_model_row_buckets(m, 2, 10, b), 0);
 	for (int k = 0; k < 10; k++) {
 		assert_close(b[k].max, 4e9);
 		if (k > 0) {
 			assert_close(b[k].min, 1e9);
-			assert_close(b[k].mean, 2.5e9);
+			assert_close(b[k].mean, 10e9);
 		}
 	}
 	/* proc.rss is missing in rows 400-449: that column is empty */

@@ -178,8 +178,9 @@ static void mouse_cursor_drag_wheel(void **st)
 	(void)st;
 	fx f;
 	fx_open(&f, 100, 24);
-	/* plot from column 17 (label width) over 70 columns; screen row 5 is a row */
-	int x0 = 17, pw = 70;
+	/* plot from column 19 (label width, "▸core.cycles (4) Σ") over 68 columns;
+	 * screen row 5 is a row */
+	int x0 = 19, pw = 68;
 	assert_int_equal(mouse(&f, 1, x0 + 10, 5), VW_R_REDRAW);
 	assert_int_equal(f.m->cursor, vw_model_col_time(f.m, 10, pw));
 	mouse(&f, 6, x0 + 20, 5);

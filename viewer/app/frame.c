@@ -1,6 +1,7 @@
 /* frame.c: the screen around the current view.
  *
- *     line 0      tab bar: the views (current one highlighted), file, filter
+ *     line 0      tab bar: the views (current one highlighted), file, filter,
+ *                 the rows' order (timeline: 's' cycles it)
  *     lines 1..   the current view, drawn into its own canvas
  *     last line   status: a warning (damaged file), the filter prompt, or
  *                 the key hints
@@ -47,6 +48,9 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 		n += snprintf(right + n, sizeof right - (size_t)n, " +%zu", m->nfiles - 1);
 	if (m->filter[0])
 		n += snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
+	if (vw_views[m->view] == &view_timeline)
+		n += snprintf(right + n, sizeof right - (size_t)n, "  sort:%s",
+			      vw_model_sort_name(m->sort));
 	/* a file still being written: whether the window follows its end */
 	if (a->live)
 		snprintf(right + n, sizeof right - (size_t)n, "  %s",

@@ -61,7 +61,8 @@ static void usage(FILE *f)
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
-		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter.\n"
+		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter,\n"
+		"s order the rows (activity, name, source).\n"
 		"See mcview(1).\n", view_names(), vw_phase_cli_help);
 }
 

@@ -510,6 +510,8 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		return;
 	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
 		const vw_row *r = &m->rows[ri];
+		if (r->constants && r->depth == 0)
+			continue; /* drawn without values */
 		for (size_t j = 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
 			const last_ent *e = k ? &k->last[st] : NULL;

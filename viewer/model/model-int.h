@@ -9,6 +9,13 @@
 int vw_model_rows_build(vw_model *m);
 void vw_model_rows_free(vw_model *m);
 
+/* model-activity.c: the next batch of streams' activity (from *next, which
+ * moves past them) into act[], from the files' chunk summaries (nothing
+ * decoded); returns 1 once every stream has its score.  The cost of all,
+ * in chunk summaries read. */
+int vw_model_activity_step(vw_model *m, double *act, size_t *next);
+size_t vw_model_activity_cost(const vw_model *m);
+
 /* model-query.c: the per-stream bucket cache. */
 int vw_model_cache_init(vw_model *m);
 void vw_model_cache_free(vw_model *m);

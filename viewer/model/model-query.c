@@ -7,8 +7,10 @@
  * rate of a counter over a bucket of `count` samples spread over
  * [first, last] is sum x (count - 1) / (count x (last - first)): the deltas
  * cover count intervals of mean length (last - first) / (count - 1).  A
- * group row combines its members: min of minima, max of maxima, mean of
- * means.  The last query of each stream is cached, so a redraw that changed
+ * group row combines its members: min of minima, max of maxima, and as its
+ * value the sum of their means (extensive quantities, VW_RULE_SUM) or the
+ * mean of their means (VW_RULE_AVG).  The folded row of constant streams
+ * has no values of its own.  The last query of each stream is cached, so a redraw that changed
  * nothing in the window costs no file access.
  */
 #include <math.h>
@@ -240,6 +242,8 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	if (row >= m->nrows || n == 0)
 		return -1;
 	const vw_row *r = &m->rows[row];
+	if (r->constants && r->depth == 0)
+		return -1; /* streams of every unit: no band, no value */
 	if (r->nmembers == 1) {
 		int rc = vw_model_display_buckets(m, r->members[0], n, out);
 		if (rc != 0)
@@ -278,7 +282,9 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		out[i].mean = nmean[i] ? out[i].mean / (double)nmean[i] : NAN;
+		out[i].mean = !nmean[i] ? NAN
+			      : r->rule == VW_RULE_SUM ? out[i].mean
+						       : out[i].mean / (double)nmean[i];
 	free(nmean);
 	return 0;
 }

@@ -1,12 +1,20 @@
-/* model-rows.c: the timeline's rows — streams grouped, filtered, expanded.
+/* model-rows.c: the timeline's rows — streams grouped, ordered, filtered,
+ * expanded.
  *
  * Streams of one file that share a name (per-CPU counters: core.cycles[cpu0],
  * core.cycles[cpu1], ...) collapse into one group row drawn as a
- * min/mean/max band; every other stream is a row of its own.  Groups keep
- * the order in which their first stream appears in the file.  The visible
- * rows (m->rows) are the groups that match the '/' filter (a
- * case-insensitive substring of the row's or a member's label), with the
- * members of expanded groups listed under them.
+ * min/mean/max band, whose value is the members' sum or mean (vw_rule);
+ * every other stream is a row of its own.  m->groups keep the order in which
+ * their first stream appears in the file (phases and reports index them).
+ * Streams that never change (model-activity.c: constant, or without values)
+ * are the members of one folded row, "N constant streams", kept at
+ * m->groups[m->ngroups] and shown first: a group whose members are all
+ * constant is not shown apart, a constant member of a group that varies
+ * stays in its group.  The other rows follow m->sort: the most
+ * active first (a group is as active as its most active member), by label,
+ * or by source.  The visible rows (m->rows) are the rows that match the '/'
+ * filter (a case-insensitive substring of the row's or a member's label),
+ * with the members of expanded groups listed under them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +64,8 @@ static int make_groups(vw_model *m, const size_t *idx)
 		memcpy(g->members, idx + i, (j - i) * sizeof *g->members);
 		g->nmembers = j - i;
 		g->is_group = g->nmembers > 1;
+		g->rule = vw_model_rule(m->streams[idx[i]].desc);
+		g->activity = 1; /* until the scores are known (vw_model_rows_settle) */
 		const vw_stream *s = &m->streams[idx[i]];
 		if (g->is_group) {
 			const char *colon = strchr(s->label, ':');
@@ -70,7 +80,59 @@ static int make_groups(vw_model *m, const size_t *idx)
 	qsort(m->groups, m->ngroups, sizeof *m->groups, cmp_group);
 	for (size_t k = 0; k < m->ngroups; k++)
 		m->groups[k].group = k;
+	/* the folded row of constant streams, after the groups; empty until
+	 * the scores are known */
+	vw_row *c = &m->groups[m->ngroups];
+	memset(c, 0, sizeof *c);
+	if (!(c->members = malloc((n ? n : 1) * sizeof *c->members)))
+		return -1;
+	c->is_group = 1;
+	c->constants = 1;
+	c->group = m->ngroups;
 	return 0;
+}
+
+/* Row order: the sort key, then the label, then file order. */
+static int cmp_order(const void *a, const void *b)
+{
+	const vw_row *x = &sort_model->groups[*(const size_t *)a];
+	const vw_row *y = &sort_model->groups[*(const size_t *)b];
+	int c = 0;
+	if (sort_model->sort == VW_SORT_ACTIVITY)
+		c = (x->activity < y->activity) - (x->activity > y->activity);
+	else if (sort_model->sort == VW_SORT_SOURCE)
+		c = strcmp(sort_model->streams[x->members[0]].desc->source,
+			   sort_model->streams[y->members[0]].desc->source);
+	if (!c)
+		c = strcmp(x->label, y->label);
+	return c ? c : (x->group > y->group) - (x->group < y->group);
+}
+
+/* Members of the constants row: by source (when sorted so), then label. */
+static int cmp_constant(const void *a, const void *b)
+{
+	const vw_stream *x = &sort_model->streams[*(const size_t *)a];
+	const vw_stream *y = &sort_model->streams[*(const size_t *)b];
+	int c = sort_model->sort == VW_SORT_SOURCE ? strcmp(x->desc->source, y->desc->source) : 0;
+	if (!c)
+		c = strcmp(x->label, y->label);
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return c ? c : (i > j) - (i < j);
+}
+
+static void order_rows(vw_model *m)
+{
+	for (size_t g = 0; g < m->ngroups; g++)
+		m->order[g] = g;
+	sort_model = m;
+	qsort(m->order, m->ngroups, sizeof *m->order, cmp_order);
+	vw_row *c = &m->groups[m->ngroups];
+	qsort(c->members, c->nmembers, sizeof *c->members, cmp_constant);
+}
+
+const char *vw_model_sort_name(int s)
+{
+	return s == VW_SORT_NAME ? "name" : s == VW_SORT_SOURCE ? "source" : "activity";
 }
 
 static int matches(const vw_model *m, const char *label)
@@ -78,72 +140,178 @@ static int matches(const vw_model *m, const char *label)
 	return m->filter[0] == '\0' || strcasestr(label, m->filter) != NULL;
 }
 
-/* Recompute m->rows from the groups, the filter and the expanded flags. */
+/* Group g's row, and its members when it is expanded, onto m->rows. */
+static void derive_group(vw_model *m, size_t g)
+{
+	vw_row *gr = &m->groups[g];
+	int self = matches(m, gr->label), any = self;
+	for (size_t k = 0; !any && k < gr->nmembers; k++)
+		any = matches(m, m->streams[gr->members[k]].label);
+	if (!any)
+		return;
+	m->rows[m->nrows++] = *gr;
+	if (!gr->is_group || !gr->expanded)
+		return;
+	for (size_t k = 0; k < gr->nmembers; k++) {
+		const vw_stream *s = &m->streams[gr->members[k]];
+		if (!self && !matches(m, s->label))
+			continue;
+		vw_row *r = &m->rows[m->nrows++];
+		memset(r, 0, sizeof *r);
+		r->members = &gr->members[k];
+		r->nmembers = 1;
+		r->depth = 1;
+		r->group = g;
+		r->constants = gr->constants;
+		r->activity = gr->constants ? 0 : gr->activity;
+		if (gr->constants) /* streams of every name: the whole label */
+			snprintf(r->label, sizeof r->label, "%s", s->label);
+		else if (s->desc->instance && *s->desc->instance)
+			snprintf(r->label, sizeof r->label, "%s", s->desc->instance);
+		else
+			snprintf(r->label, sizeof r->label, "#%u", s->id);
+	}
+}
+
+/* Recompute m->rows from the groups, the order, the filter and the
+ * expanded flags. */
 static void derive_rows(vw_model *m)
 {
 	m->nrows = 0;
-	for (size_t g = 0; g < m->ngroups; g++) {
-		vw_row *gr = &m->groups[g];
-		int self = matches(m, gr->label), any = self;
-		for (size_t k = 0; !any && k < gr->nmembers; k++)
-			any = matches(m, m->streams[gr->members[k]].label);
-		if (!any)
-			continue;
-		m->rows[m->nrows++] = *gr;
-		if (!gr->is_group || !gr->expanded)
-			continue;
-		for (size_t k = 0; k < gr->nmembers; k++) {
-			const vw_stream *s = &m->streams[gr->members[k]];
-			if (!self && !matches(m, s->label))
-				continue;
-			vw_row *r = &m->rows[m->nrows++];
-			memset(r, 0, sizeof *r);
-			r->members = &gr->members[k];
-			r->nmembers = 1;
-			r->depth = 1;
-			r->group = g;
-			if (s->desc->instance && *s->desc->instance)
-				snprintf(r->label, sizeof r->label, "%s", s->desc->instance);
-			else
-				snprintf(r->label, sizeof r->label, "#%u", s->id);
-		}
-	}
+	if (m->nconstant)
+		derive_group(m, m->ngroups);
+	for (size_t k = 0; k < m->ngroups; k++)
+		if (m->groups[m->order[k]].activity > 0)
+			derive_group(m, m->order[k]);
 	if (m->row_sel >= m->nrows)
 		m->row_sel = m->nrows ? m->nrows - 1 : 0;
 	if (m->row_top > m->row_sel)
 		m->row_top = m->row_sel;
 }
 
+/* Recompute m->rows and keep the selected row selected (by its group and
+ * stream); or, with top and the first row selected (nothing chosen yet),
+ * select the most active row, not the folded one. */
+static void derive_keep(vw_model *m, int top)
+{
+	const vw_row *r = m->row_sel < m->nrows ? &m->rows[m->row_sel] : NULL;
+	size_t g = r ? r->group : 0, st = r ? r->members[0] : 0;
+	int depth = r ? r->depth : 0;
+	top = top && m->row_sel == 0;
+	derive_rows(m);
+	if (top) {
+		m->row_sel = m->nrows > 1 && m->rows[0].constants ? 1 : 0;
+		return;
+	}
+	for (size_t i = 0; r && i < m->nrows; i++)
+		if (m->rows[i].group == g && m->rows[i].depth == depth &&
+		    (depth == 0 || m->rows[i].members[0] == st)) {
+			m->row_sel = i;
+			break;
+		}
+}
+
+/* The scores are known: each group is as active as its most active member,
+ * constant streams go to the folded row, the rows take their order. */
+static void apply_activity(vw_model *m)
+{
+	for (size_t g = 0; g < m->ngroups; g++) {
+		vw_row *gr = &m->groups[g];
+		gr->activity = 0;
+		for (size_t k = 0; k < gr->nmembers; k++)
+			if (m->act[gr->members[k]] > gr->activity)
+				gr->activity = m->act[gr->members[k]];
+	}
+	/* a constant member of a group that varies stays in its group: each
+	 * stream is listed once */
+	vw_row *c = &m->groups[m->ngroups];
+	c->nmembers = 0;
+	for (size_t g = 0; g < m->ngroups; g++)
+		for (size_t k = 0; m->groups[g].activity == 0 && k < m->groups[g].nmembers; k++)
+			c->members[c->nmembers++] = m->groups[g].members[k];
+	m->nconstant = c->nmembers;
+	snprintf(c->label, sizeof c->label, "%zu constant stream%s", c->nmembers,
+		 c->nmembers == 1 ? "" : "s");
+	m->act_applied = 1;
+	order_rows(m);
+	derive_keep(m, 1);
+}
+
+int vw_model_rows_settle(vw_model *m)
+{
+	if (m->act_applied)
+		return 1;
+	while (m->act && m->act_next < m->nstreams) {
+		if (vw_model_budget_spent(m)) {
+			m->refining = 1;
+			return 0;
+		}
+		vw_model_activity_step(m, m->act, &m->act_next);
+	}
+	if (m->act)
+		apply_activity(m);
+	return 1;
+}
+
+/* A recording whose scores cost at most this many chunk summaries read
+ * (about 0.3 us each) is scored when it opens. */
+#define OPEN_SCORE_COST 400000
+
 int vw_model_rows_build(vw_model *m)
 {
 	size_t n = m->nstreams;
 	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-	m->groups = calloc(n ? n : 1, sizeof *m->groups);
-	/* At most every group plus every member: 2n rows. */
-	m->rows = calloc(n ? 2 * n : 1, sizeof *m->rows);
-	if (!idx || !m->groups || !m->rows) {
-		free(idx);
-		return -1;
-	}
+	m->act = calloc(n ? n : 1, sizeof *m->act);
+	/* every group, and the constants row after them */
+	m->groups = calloc(n + 1, sizeof *m->groups);
+	m->order = calloc(n ? n : 1, sizeof *m->order);
+	/* At most every group, the constants row and every member: 2n + 1 rows. */
+	m->rows = calloc(2 * n + 1, sizeof *m->rows);
+	int rc = -1;
+	if (!idx || !m->act || !m->groups || !m->order || !m->rows)
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	sort_model = m;
 	qsort(idx, n, sizeof *idx, cmp_name);
-	int rc = make_groups(m, idx);
+	if ((rc = make_groups(m, idx)) != 0)
+		goto out;
+	m->sort = VW_SORT_ACTIVITY;
+	order_rows(m);
+	derive_rows(m);
+	if (vw_model_activity_cost(m) <= OPEN_SCORE_COST) {
+		while (!vw_model_activity_step(m, m->act, &m->act_next))
+			;
+		apply_activity(m);
+	}
+out:
 	free(idx);
-	if (rc == 0)
-		derive_rows(m);
 	return rc;
 }
 
 void vw_model_rows_free(vw_model *m)
 {
-	for (size_t g = 0; m->groups && g < m->ngroups; g++)
+	for (size_t g = 0; m->groups && g <= m->ngroups; g++)
 		free(m->groups[g].members);
 	free(m->groups);
 	free(m->rows);
+	free(m->order);
+	free(m->act);
 	m->groups = m->rows = NULL;
-	m->ngroups = m->nrows = 0;
+	m->order = NULL;
+	m->act = NULL;
+	m->act_next = 0;
+	m->act_applied = 0;
+	m->ngroups = m->nrows = m->nconstant = 0;
+}
+
+void vw_model_set_sort(vw_model *m, int s)
+{
+	if (s < 0 || s >= VW_SORT_COUNT || !m->order)
+		return;
+	m->sort = s;
+	order_rows(m);
+	derive_keep(m, 0);
 }
 
 void vw_model_set_filter(vw_model *m, const char *pattern)

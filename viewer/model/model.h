@@ -38,8 +38,23 @@ typedef struct vw_stream {
 	char label[96];             /* "mem.read_bytes", "core.instructions[cpu3]", "rank1:..." */
 } vw_stream;
 
+/* How a group row combines its members' values at one time: extensive
+ * quantities (bytes, counts, joules, watts, and rates of them) add up (Σ);
+ * intensive ones (%, ratios, temperatures, frequencies, unitless levels,
+ * durations) average.  vw_model_rule decides from a stream's unit and kind. */
+typedef enum vw_rule { VW_RULE_AVG = 0, VW_RULE_SUM = 1 } vw_rule;
+
+/* Orders of the timeline's rows ('s' cycles them). */
+typedef enum vw_sort {
+	VW_SORT_ACTIVITY = 0,       /* most varying first (the default) */
+	VW_SORT_NAME,               /* by label */
+	VW_SORT_SOURCE,             /* by source (perf, pcp, ...), then label */
+	VW_SORT_COUNT
+} vw_sort;
+
 /* A row of the timeline: one stream, or a group (e.g. every per-CPU stream
- * of the same name) drawn as a min/mean/max band, expandable. */
+ * of the same name) drawn as a min/mean/max band, expandable; or the row of
+ * every constant stream, folded (constants). */
 typedef struct vw_row {
 	char label[96];
 	size_t *members;            /* indexes into m->streams */
@@ -48,6 +63,10 @@ typedef struct vw_row {
 	int is_group;
 	int depth;                  /* 1 for members shown under an expanded group */
 	size_t group;               /* for members: the group row's index in m->groups */
+	/* how the row combines and orders (model-rows.c) */
+	int rule;                   /* vw_rule: a group's value is the members' Σ or mean */
+	double activity;            /* vw_activity_score, the highest of the members' */
+	int constants;              /* 1: the folded row of constant streams (and its members) */
 } vw_row;
 
 /* A mark of any file, on the dataset's time axis (sorted by t). */
@@ -120,6 +139,16 @@ typedef struct vw_model {
 	int64_t budget_end;
 	int refining;
 	int budget_work;            /* a piece of this frame's work was let through */
+	/* Row order (model-rows.c): m->groups stay in file order (phases and
+	 * reports index them); the rows follow `sort`.  Streams that never
+	 * change are members of one folded row, m->groups[m->ngroups], listed
+	 * first; groups whose members are all constant are not shown apart. */
+	int sort;                   /* vw_sort */
+	size_t nconstant;           /* streams in the constants row */
+	size_t *order;              /* m->groups indexes in the order of the rows */
+	double *act;                /* per stream: activity, known for [0, act_next) */
+	size_t act_next;
+	int act_applied;            /* the rows have the scores (folded, ordered) */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -156,6 +185,24 @@ void vw_model_reset(vw_model *m);
 void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
 void vw_model_set_filter(vw_model *m, const char *pattern);
 void vw_model_toggle_group(vw_model *m, size_t row);
+/* Scores for the order and the constants row: a small recording has them
+ * once opened; a large one gets them in batches, as many as the frame's
+ * budget allows (m->refining stays set until the last), and its rows are
+ * folded and ordered once all are known (the selected row stays selected).
+ * Views that show rows call it before drawing; returns 1 when settled. */
+int vw_model_rows_settle(vw_model *m);
+/* Order the rows by s (vw_sort); the selected row stays selected. */
+void vw_model_set_sort(vw_model *m, int s);
+/* "activity", "name", "source". */
+const char *vw_model_sort_name(int s);
+
+/* model-activity.c.  How much a stream varies, from n buckets of it over
+ * the run (display units): 0 when every value is the same or there is
+ * none, else in (0, 1] — an upper bound of the standard deviation over the
+ * typical magnitude, robust to a few spikes.  Pure. */
+double vw_activity_score(const vw_bucket *b, size_t n);
+/* Σ or avg for a group of streams like d (see vw_rule).  Pure. */
+vw_rule vw_model_rule(const mcz_stream_desc *d);
 
 /* Per-column values of a row over the window split into n columns, for
  * drawing: zoomed in closer than the sampling, each sample also covers the
@@ -164,7 +211,9 @@ void vw_model_toggle_group(vw_model *m, size_t row);
  * where exact values would decode many chunks (a column narrower than a
  * chunk, the window wider than 3 chunks and more than 512 chunk decodes for
  * all streams) they are exact to chunk resolution (model-chunks.c).
- * vw_model_stream_buckets gives the exact per-bucket statistics.
+ * vw_model_stream_buckets gives the exact per-bucket statistics.  A
+ * group's min and max are its members' extremes, its mean their sum or
+ * mean as row->rule says; the constants row has none (-1).
  * Returns 0, VW_PENDING (past the budget: nothing to draw yet), or -1. */
 int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out);
 /* Before drawing rows [first, first + count) in n columns: the member

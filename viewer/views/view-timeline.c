@@ -7,6 +7,11 @@
  *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
  *     line h-1      read-out: cursor time, the selected row's values, the mark
  *
+ * Rows come in the model's order (most active first by default; 's' cycles
+ * activity, name, source), the folded row of constant streams first.  A
+ * group's label ends with how its value combines the members: Σ (a sum:
+ * bytes, counts, watts) or avg (a mean: %, temperatures, frequencies).
+ *
  * Each row is scaled to its own range over the window ([min(0, lo), hi],
  * hi robust to a few spikes, which are clipped at the top).
  * Rows are 1 to 3 lines high, as the screen allows; when they do not fit,
@@ -57,22 +62,40 @@ static void tl_resize(void *state, int w, int h)
 	(void)h;
 }
 
-/* Label column width: the longest label, within [10, w/4]. */
-static int label_width(const vw_model *m, int w)
+/* " Σ" or " avg" after a group's label; "" for other rows. */
+static const char *rule_tag(const vw_row *r, int ascii)
+{
+	if (!r->is_group || r->constants)
+		return "";
+	return r->rule == VW_RULE_SUM ? (ascii ? " sum" : " \u03a3") : " avg";
+}
+
+/* "Σ" or "avg" (the read-out's word for a group's value). */
+static const char *rule_word(const vw_row *r, int ascii)
+{
+	return r->rule == VW_RULE_SUM ? (ascii ? "sum" : "\u03a3") : "avg";
+}
+
+/* Label column width: the longest label (and Σ/avg tag), within [10, w/4]. */
+static int label_width(const vw_model *m, int w, int ascii)
 {
 	int lw = 10;
 	for (size_t i = 0; i < m->nrows; i++) {
-		int n = (int)strlen(m->rows[i].label) + 2 + 2 * m->rows[i].depth;
+		const vw_row *r = &m->rows[i];
+		int tag = !r->is_group || r->constants	      ? 0
+			  : r->rule == VW_RULE_SUM && !ascii ? 2
+							      : 4;
+		int n = (int)strlen(r->label) + 2 + 2 * r->depth + tag;
 		if (n > lw)
 			lw = n;
 	}
 	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
 }
 
-static void geometry(const vw_model *m, tl_state *s, int w, int h)
+static void geometry(const vw_model *m, tl_state *s, int w, int h, int ascii)
 {
 	int vw = w >= 60 ? 12 : 11;
-	s->plot_x = label_width(m, w);
+	s->plot_x = label_width(m, w, ascii);
 	s->plot_w = w - s->plot_x - vw - 1;
 	s->rows_y = 2;
 	int avail = h - 3;
@@ -203,8 +226,27 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	int lrole = sel ? VW_C_SELECT : VW_C_LABEL, lattr = sel ? VW_A_BOLD : 0;
 	const char *open = c->ascii ? (r->expanded ? "-" : "+") : (r->expanded ? "\u25be" : "\u25b8");
 	vw_canvas_fill(c, 0, y, s->plot_x - 1, 1, ' ', lrole, lattr);
-	vw_canvas_printf(c, 2 * r->depth, y, s->plot_x - 1 - 2 * r->depth, lrole, lattr, "%s%s",
-			 r->is_group ? open : "", r->label);
+	/* the label, cut where it must be so that the Σ/avg tag stays */
+	const char *tag = rule_tag(r, c->ascii);
+	int aw = s->plot_x - 1 - 2 * r->depth, tw = 0;
+	for (const char *p = tag; *p; p++)
+		tw += (*p & 0xc0) != 0x80; /* cells: UTF-8 lead bytes */
+	int lx = 2 * r->depth + vw_canvas_text(c, 2 * r->depth, y, aw, lrole, lattr,
+					       r->is_group ? open : "");
+	lx += vw_canvas_text(c, lx, y, s->plot_x - 1 - lx - tw, r->constants && !sel ? VW_C_DIM : lrole,
+			     lattr, r->label);
+	vw_canvas_text(c, lx, y, s->plot_x - 1 - lx, VW_C_DIM, lattr, tag);
+	if (r->constants && r->depth == 0) {
+		/* streams of every unit: nothing to draw but what the row holds */
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0,
+			       r->expanded ? "values that never change over the run"
+					   : "values that never change over the run (Enter lists them)");
+		if (sel) {
+			s->sel_v = s->sel_mn = s->sel_mx = NAN;
+			s->sel_drawn = 1;
+		}
+		return;
+	}
 	size_t nb = vw_spark_buckets(c, s->plot_w);
 	if (reserve(s, nb) != 0)
 		return;
@@ -252,11 +294,15 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 		if (!s->sel_drawn)
 			v = row_value(m, s, c, m->row_sel, 0, &mn, &mx);
 		vw_model_unit(m, r->members[0], unit, sizeof unit);
-		if (r->nmembers > 1)
+		if (r->constants && r->depth == 0)
 			n += snprintf(line + n, sizeof line - (size_t)n,
-				      "  %s: min %s  mean %s  max %s", r->label,
-				      vw_fmt_si(a, sizeof a, mn, unit), vw_fmt_si(b, sizeof b, v, unit),
-				      vw_fmt_si(d, sizeof d, mx, unit));
+				      "  %s: the same value all along (Enter %s them)", r->label,
+				      r->expanded ? "folds" : "lists");
+		else if (r->is_group)
+			n += snprintf(line + n, sizeof line - (size_t)n,
+				      "  %s: %s %s  (members: min %s  max %s)", r->label,
+				      rule_word(r, c->ascii), vw_fmt_si(b, sizeof b, v, unit),
+				      vw_fmt_si(a, sizeof a, mn, unit), vw_fmt_si(d, sizeof d, mx, unit));
 		else {
 			int64_t ts;
 			vw_model_sample_at(m, r->members[0], m->cursor, &v, &ts);
@@ -283,7 +329,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	tl_state *s = state;
 	int w = c->w, h = c->h;
-	geometry(m, s, w, h);
+	vw_model_rows_settle(m); /* a large recording's rows take their order */
+	geometry(m, s, w, h, c->ascii);
 	if (s->plot_w < 4 || h < 4)
 		return;
 	char lab[64];
@@ -422,6 +469,7 @@ static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
 			return VW_R_NONE;
 		m->sel0 = m->sel1 = 0;
 		break;
+	case VW_ACT_SORT: vw_model_set_sort(m, (m->sort + 1) % VW_SORT_COUNT); break;
 	case VW_ACT_MOUSE: return tl_mouse(m, s, in);
 	default: return VW_R_NONE;
 	}
@@ -433,12 +481,12 @@ static const char *const tl_help[] = {
 	"PgUp/PgDn        pan by a whole window",
 	"Home/End         start/end of the run",
 	", .              move the cursor one column",
-	"Shift-Left/Right select a range (or drag)",
-	"+ - wheel        zoom in/out around the cursor",
+	"Shift-Left/Right select a range (or drag); Esc drops it",
+	"+ - wheel  0     zoom in/out around the cursor; 0: the whole run",
 	"Enter z          zoom to the selection; Enter: open/close a group",
-	"0                whole run",
 	"Up/Down j/k      select a row; Ctrl-U/Ctrl-D a page",
-	"Esc              drop the selection",
+	"s                sort: activity (most varying first), name, source",
+	"\u03a3 avg            a group's value: sum (bytes, counts, W) or mean (%)",
 	"n p              next/previous phase (every view)",
 	NULL,
 };
