@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/app.h"
-#include "../../viewer/keys.h"
-#include "../../viewer/model.h"
+#include "../../viewer/app/app.h"
+#include "../../viewer/app/keys.h"
+#include "../../viewer/model/model.h"
 
 static char path[64], big[64];
 
