@@ -20,7 +20,6 @@ static const char *const global_help[] = {
 	"?  F1            this help (any key closes it)",
 	"Tab  S-Tab       next/previous view",
 	"/                filter rows by name (Enter keeps, Esc restores)",
-	"F  End           follow a recording in progress (scrolling back pauses)",
 	NULL,
 };
 

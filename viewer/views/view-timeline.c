@@ -479,7 +479,7 @@ static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
 static const char *const tl_help[] = {
 	"Left/Right h/l   pan by 1/8 of the window",
 	"PgUp/PgDn        pan by a whole window",
-	"Home/End         start/end of the run",
+	"Home  End F      start, end of the run (a live one: follow it)",
 	", .              move the cursor one column",
 	"Shift-Left/Right select a range (or drag); Esc drops it",
 	"+ - wheel  0     zoom in/out around the cursor; 0: the whole run",
