@@ -69,6 +69,7 @@ void mcz_reader_reset(mcz_reader *r)
 	r->info.skipped_blocks = 0;
 	r->nparts = 0;
 	r->cut = 0;
+	r->scan_resync = 0;
 	free(r->verified);
 	r->verified = NULL;
 	r->nverified = 0;
@@ -231,11 +232,27 @@ static size_t reader_resync(const mcz_reader *r, size_t from)
 	return r->size;
 }
 
+/* reader_resync, and where a refresh goes on looking if no header is found
+ * (*resync_at, else 0): the first offset where a header may still begin,
+ * its 16 bytes not all there yet. */
+static size_t reader_resync_at(const mcz_reader *r, size_t from, size_t *resync_at)
+{
+	size_t o = reader_resync(r, from);
+	size_t last = r->size >= MCZ_BLOCK_HDR ? r->size - (MCZ_BLOCK_HDR - 1) : 0;
+	*resync_at = o < r->size ? 0 : from > last ? from : last;
+	return o;
+}
+
 /* Walk the blocks from `off` (the header's end, or where the last scan
  * stopped).  Used for recovery, VERIFY and refresh. */
 int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 {
 	int rc;
+	size_t resync_at = 0; /* the scan ended looking for a block header */
+	if (r->scan_resync) {
+		r->scan_resync = 0;
+		off = reader_resync_at(r, off, &resync_at);
+	}
 	while (off < r->size) {
 		mcz_block_hdr h;
 		const uint8_t *p = r->base + off;
@@ -261,9 +278,17 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 					break;
 				continue;
 			}
+			if (avail < MCZ_TRAILER_SIZE) {
+				/* too short for a block header or a trailer: the
+				 * start of either, still being written */
+				if (!r->problem[0])
+					r->cut = 1;
+				reader_problem(r, "file ends inside the block", off);
+				break;
+			}
 			reader_problem(r, "damaged block header", off);
 			r->bad_blocks++;
-			off = reader_resync(r, off + 1);
+			off = reader_resync_at(r, off + 1, &resync_at);
 			continue;
 		}
 		size_t next = off + MCZ_BLOCK_OVERHEAD + h.len;
@@ -307,7 +332,8 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 		good_end = next;
 		off = next;
 	}
-	r->scan_off = off < r->size ? off : r->size;
+	r->scan_off = resync_at ? resync_at : off < r->size ? off : r->size;
+	r->scan_resync = resync_at != 0;
 	r->scan_good = good_end;
 	r->info.valid_bytes = good_end;
 	r->data_end = good_end;

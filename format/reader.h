@@ -107,6 +107,7 @@ struct mcz_reader {
 	size_t scan_off;     /* where the scan stopped (a cut block, or size) */
 	uint64_t scan_good;  /* the end of the last good block then */
 	int cut;             /* problem[] says the scan stopped in a cut block */
+	int scan_resync;     /* it stopped looking for a block header at scan_off */
 	size_t nparts;       /* the last nparts chunks are PART blocks */
 	size_t nverified;    /* entries of verified[] */
 	size_t *sums_n;      /* scan mode: chunks whose summaries ix.sums[s] holds */

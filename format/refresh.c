@@ -91,7 +91,8 @@ static int refresh_to(mcz_reader *r, const uint8_t *base, size_t len, mcz_refres
 	mcz_index_chunk *old = malloc((nold ? nold : 1) * sizeof *old);
 	if (!old)
 		return MCZ_E_NOMEM;
-	memcpy(old, r->ix.chunks, nold * sizeof *old);
+	if (nold)
+		memcpy(old, r->ix.chunks, nold * sizeof *old);
 	if (base != r->base) {
 		/* pointers into the old bytes: the aux blocks' data, the
 		 * decoded columns' directory */
