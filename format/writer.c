@@ -178,7 +178,10 @@ int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opt
 		return rc;
 	}
 	(*wp)->own_fd = 1;
-	(*wp)->path = realpath(path, NULL); /* NULL: no copy at close */
+	/* only a regular file is copied at close (never /dev/null's name) */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		(*wp)->path = realpath(path, NULL); /* NULL: no copy at close */
 	return 0;
 }
 
@@ -566,8 +569,12 @@ static void writer_compact(mcz_writer *w)
 	size_t plen = strlen(w->path) + 32;
 	char *tmp = malloc(plen);
 	uint8_t *buf = malloc(1 << 16);
-	struct stat st;
+	struct stat st, pst;
 	int tfd = -1, rc = !tmp || !buf || fstat(w->fd, &st) ? MCZ_E_NOMEM : 0;
+	/* the path still names this file (not moved away meanwhile) */
+	if (!rc && (stat(w->path, &pst) != 0 || pst.st_dev != st.st_dev ||
+		    pst.st_ino != st.st_ino || !S_ISREG(st.st_mode) || st.st_nlink != 1))
+		rc = MCZ_E_STATE;
 	if (!rc) {
 		snprintf(tmp, plen, "%s.%ld.tmp", w->path, (long)getpid());
 		tfd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
