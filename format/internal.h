@@ -189,7 +189,7 @@ typedef struct mcz_codec_prev {
 typedef struct mcz_codec_ctx {
 	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
 	int level;
-	int fast;      /* PART blocks: zstd at `level`, no harder level for small columns */
+	int fast;      /* PART blocks: no zstd, the codecs alone */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;

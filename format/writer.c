@@ -139,8 +139,8 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	if (w->o.zstd_level == 0)
 		w->o.zstd_level = def.zstd_level;
 	w->cx.level = w->o.zstd_level;
-	w->pcx.level = 1; /* PART blocks are short-lived: encode them fast */
-	w->pcx.fast = 1;
+	w->pcx.level = 1;
+	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
 	uint8_t h[MCZ_HEADER_SIZE];
 	mcz_block_header(h, MCZ_VERSION_MINOR);
 	int rc = writer_write(w, h, sizeof h);
