@@ -140,3 +140,12 @@ void mcz_dcache_limit(mcz_dcache *c, size_t budget)
 	while (c->tail && c->bytes > budget)
 		mcz_dcache_drop(c, c->tail);
 }
+
+void mcz_dcache_drop_from(mcz_dcache *c, size_t from)
+{
+	for (mcz_dcache_ent *e = c->head, *next; e; e = next) {
+		next = e->next;
+		if (e->ci >= from)
+			mcz_dcache_drop(c, e);
+	}
+}

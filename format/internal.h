@@ -123,6 +123,7 @@ enum mcz_block_type {
 	MCZ_BT_MARKS = 5,
 	MCZ_BT_AUX = 6,
 	MCZ_BT_INDEX = 7,
+	MCZ_BT_PART = 8, /* since 1.1: rows of the chunk being gathered */
 };
 #define MCZ_BF_CRITICAL 0x0001u
 #define MCZ_BF_RESERVED 0xfffeu
@@ -188,6 +189,7 @@ typedef struct mcz_codec_prev {
 typedef struct mcz_codec_ctx {
 	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
 	int level;
+	int fast;      /* PART blocks: no zstd, the codecs alone */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;

@@ -60,7 +60,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 0
+#define MCZ_VERSION_MINOR 1
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -219,6 +219,17 @@ int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len
 /* Write the pending chunk now (the recorder calls this on a timer). */
 int mcz_writer_flush(mcz_writer *w);
 
+/* Make every row appended so far readable from the file without ending the
+ * chunk: the rows not yet in the file go into a PART block (SPEC.md 6.4),
+ * with the pending descriptors, metadata and marks.  The chunk keeps
+ * gathering rows and is written whole later (mcz_writer_flush or when
+ * full), so small PART blocks do not make the file larger for good: when
+ * the writer was opened by path and wrote PART blocks, mcz_writer_close
+ * writes the file again without them and renames it over the path (readers
+ * that have the old file open keep a consistent view).  The recorder calls
+ * this every second: a SIGKILL or a full disk loses at most that. */
+int mcz_writer_sync(mcz_writer *w);
+
 /* Bytes written so far (for progress lines). */
 uint64_t mcz_writer_bytes(const mcz_writer *w);
 
@@ -246,6 +257,9 @@ typedef struct mcz_file_info {
 	uint64_t valid_bytes;   /* bytes up to the end of the last good block */
 	uint64_t skipped_blocks;/* unknown optional blocks skipped */
 	uint64_t sample_bytes;  /* bytes in chunk blocks (for bytes/value) */
+	uint64_t nparts;        /* of nchunks, PART blocks: rows of a chunk still being
+				   gathered (a file being written, or cut) */
+	uint64_t part_rows;     /* rows in those PART blocks */
 } mcz_file_info;
 
 enum mcz_open_flags {
@@ -259,6 +273,30 @@ int mcz_open(mcz_reader **r, const char *path, unsigned flags);
 /* Open from memory (the buffer must outlive the reader; used by fuzzers). */
 int mcz_open_mem(mcz_reader **r, const void *buf, size_t len, unsigned flags);
 void mcz_close(mcz_reader *r);
+
+/* What mcz_reader_refresh found. */
+typedef struct mcz_refresh {
+	int64_t new_rows;      /* rows now minus rows before (negative only for a
+				  file that is not the reference writer's) */
+	size_t nchunks;        /* chunks now */
+	size_t first_changed;  /* chunks from this one on are new or replaced (a
+				  whole chunk replaces the PART blocks it repeats);
+				  those before are unchanged: caches keyed by chunk
+				  number stay valid below it */
+	int replaced;          /* the path names a new file now (the recorder's
+				  final copy, written at close); the reader reopened it */
+} mcz_refresh;
+
+/* See what was appended to the file since it was opened or last refreshed
+ * (a recording still being written): new blocks are read with the same
+ * checks as at open, new streams, marks and metadata are added.  out may be
+ * NULL.  Pointers returned earlier by mcz_stream(), mcz_mark_at(),
+ * mcz_aux() and mcz_topo() are invalid afterwards.  MCZ_E_STATE if the
+ * file shrank.  Readers opened from memory use mcz_reader_refresh_mem. */
+int mcz_reader_refresh(mcz_reader *r, mcz_refresh *out);
+/* The same for a reader opened by mcz_open_mem: buf (len bytes) holds the
+ * bytes given before, then the new ones. */
+int mcz_reader_refresh_mem(mcz_reader *r, const void *buf, size_t len, mcz_refresh *out);
 
 
 const mcz_file_info *mcz_info(const mcz_reader *r);

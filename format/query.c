@@ -52,14 +52,18 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 	const mcz_index_chunk *k = &r->ix.chunks[ci];
 	mcz_block_hdr h;
 	const uint8_t *p = r->base + k->off;
-	if (!r->verified) {
-		r->verified = calloc(r->ix.nchunks ? r->ix.nchunks : 1, 1);
-		if (!r->verified)
+	if (r->nverified < r->ix.nchunks) { /* a refresh may add chunks */
+		uint8_t *v = realloc(r->verified, r->ix.nchunks);
+		if (!v)
 			return MCZ_E_NOMEM;
+		memset(v + r->nverified, 0, r->ix.nchunks - r->nverified);
+		r->verified = v;
+		r->nverified = r->ix.nchunks;
 	}
 	/* the CRC covers every column: check it once per chunk, not per stream */
 	if (k->off > r->size || mcz_block_parse(p, r->size - k->off, &h) ||
-	    h.type != MCZ_BT_CHUNK || (!r->verified[ci] && mcz_block_verify(p, &h)))
+	    (h.type != MCZ_BT_CHUNK && h.type != MCZ_BT_PART) ||
+	    (!r->verified[ci] && mcz_block_verify(p, &h)))
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
 				     (unsigned long long)k->off);
 	r->verified[ci] = 1;
@@ -181,15 +185,27 @@ void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size
 
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 {
-	if (!r->ix.sums[s]) {
-		mcz_bucket *b = malloc((r->ix.nchunks ? r->ix.nchunks : 1) * sizeof *b);
+	/* scan mode: summaries computed for chunks [0, sums_n[s]); a refresh
+	 * adds chunks or lowers sums_n[s] */
+	if (!r->secs && r->cap_sums_n < r->ix.nstreams) {
+		size_t *n = realloc(r->sums_n, r->ix.nstreams * sizeof *n);
+		if (!n)
+			return MCZ_E_NOMEM;
+		memset(n + r->cap_sums_n, 0, (r->ix.nstreams - r->cap_sums_n) * sizeof *n);
+		r->sums_n = n;
+		r->cap_sums_n = r->ix.nstreams;
+	}
+	size_t from = r->ix.sums[s] && !r->secs ? r->sums_n[s] : 0;
+	if (!r->ix.sums[s] || (!r->secs && from < r->ix.nchunks)) {
+		mcz_bucket *b = realloc(r->ix.sums[s], (r->ix.nchunks ? r->ix.nchunks : 1) * sizeof *b);
 		if (!b)
 			return MCZ_E_NOMEM;
+		r->ix.sums[s] = NULL;
 		int rc = 0;
 		if (r->secs) {
 			rc = mcz_index_load(&r->ix, &r->secs[s], &r->cx, b);
 		} else {
-			for (size_t ci = 0; ci < r->ix.nchunks && !rc; ci++) {
+			for (size_t ci = from; ci < r->ix.nchunks && !rc; ci++) {
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
@@ -209,6 +225,8 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			return rc;
 		}
 		r->ix.sums[s] = b;
+		if (!r->secs)
+			r->sums_n[s] = r->ix.nchunks;
 	}
 	*sums = r->ix.sums[s];
 	return 0;

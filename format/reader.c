@@ -8,6 +8,13 @@
  * ones, and sets info.recovered.  Every length, count and offset is checked
  * against the bytes that hold it before use.
  *
+ * A file still being written has no index: the scan reads its chunks and
+ * the PART blocks after the last chunk (the rows of the chunk being
+ * gathered).  mcz_reader_refresh() continues the scan where it stopped
+ * (the file is mapped with room to grow), or reopens the path when the
+ * recorder has replaced the file by its final copy, and tells the caller
+ * from which chunk on its caches are stale.
+ *
  *     mcz_reader *r;
  *     if (mcz_open(&r, "run.mcz", 0) == MCZ_OK) {
  *         printf("%zu streams\n", mcz_stream_count(r));
@@ -33,7 +40,7 @@ static void reader_problem(mcz_reader *r, const char *what, unsigned long long o
 }
 
 /* Forget everything loaded from blocks (before a rescan). */
-static void reader_reset(mcz_reader *r)
+void mcz_reader_reset(mcz_reader *r)
 {
 	mcz_meta_free_kv(&r->meta);
 	mcz_meta_free_topo(r->topo, r->ntopo);
@@ -60,6 +67,12 @@ static void reader_reset(mcz_reader *r)
 	r->secs = NULL;
 	r->nsecs = 0;
 	r->info.skipped_blocks = 0;
+	r->nparts = 0;
+	r->cut = 0;
+	r->scan_resync = 0;
+	free(r->verified);
+	r->verified = NULL;
+	r->nverified = 0;
 }
 
 /* Apply a META, TOPO, STREAMS or MARKS body. */
@@ -148,6 +161,10 @@ static int reader_finish(mcz_reader *r)
 		fi->nvalues += k->nvalues;
 		fi->sample_bytes += k->size;
 	}
+	fi->nparts = r->nparts;
+	fi->part_rows = 0;
+	for (size_t i = r->ix.nchunks - r->nparts; i < r->ix.nchunks; i++)
+		fi->part_rows += r->ix.chunks[i].nrows;
 	fi->t_first = fi->nchunks ? r->ix.chunks[0].t_first : 0;
 	fi->t_last = fi->nchunks ? r->ix.chunks[fi->nchunks - 1].t_last : 0;
 	const char *e = NULL;
@@ -215,12 +232,27 @@ static size_t reader_resync(const mcz_reader *r, size_t from)
 	return r->size;
 }
 
-/* Walk every block from the header.  Used for recovery and for VERIFY. */
-static int reader_scan(mcz_reader *r)
+/* reader_resync, and where a refresh goes on looking if no header is found
+ * (*resync_at, else 0): the first offset where a header may still begin,
+ * its 16 bytes not all there yet. */
+static size_t reader_resync_at(const mcz_reader *r, size_t from, size_t *resync_at)
 {
-	size_t off = MCZ_HEADER_SIZE;
-	uint64_t good_end = MCZ_HEADER_SIZE;
+	size_t o = reader_resync(r, from);
+	size_t last = r->size >= MCZ_BLOCK_HDR ? r->size - (MCZ_BLOCK_HDR - 1) : 0;
+	*resync_at = o < r->size ? 0 : from > last ? from : last;
+	return o;
+}
+
+/* Walk the blocks from `off` (the header's end, or where the last scan
+ * stopped).  Used for recovery, VERIFY and refresh. */
+int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
+{
 	int rc;
+	size_t resync_at = 0; /* the scan ended looking for a block header */
+	if (r->scan_resync) {
+		r->scan_resync = 0;
+		off = reader_resync_at(r, off, &resync_at);
+	}
 	while (off < r->size) {
 		mcz_block_hdr h;
 		const uint8_t *p = r->base + off;
@@ -229,6 +261,8 @@ static int reader_scan(mcz_reader *r)
 		if (rc == MCZ_E_TRUNCATED &&
 		    !memcmp(p, MCZ_BLOCK_SYNC, avail < 4 ? avail : 4) &&
 		    (avail < MCZ_BLOCK_HDR || mcz_cur_le32(p + 12) == mcz_block_crc(p, 12))) {
+			if (!r->problem[0])
+				r->cut = 1; /* a refresh may find it whole */
 			reader_problem(r, "file ends inside the block", off);
 			break; /* the last block was cut short */
 		}
@@ -244,9 +278,17 @@ static int reader_scan(mcz_reader *r)
 					break;
 				continue;
 			}
+			if (avail < MCZ_TRAILER_SIZE) {
+				/* too short for a block header or a trailer: the
+				 * start of either, still being written */
+				if (!r->problem[0])
+					r->cut = 1;
+				reader_problem(r, "file ends inside the block", off);
+				break;
+			}
 			reader_problem(r, "damaged block header", off);
 			r->bad_blocks++;
-			off = reader_resync(r, off + 1);
+			off = reader_resync_at(r, off + 1, &resync_at);
 			continue;
 		}
 		size_t next = off + MCZ_BLOCK_OVERHEAD + h.len;
@@ -257,19 +299,26 @@ static int reader_scan(mcz_reader *r)
 			continue;
 		}
 		const uint8_t *pl = p + MCZ_BLOCK_HDR;
-		if (h.type == MCZ_BT_CHUNK) {
+		if (h.type == MCZ_BT_CHUNK || h.type == MCZ_BT_PART) {
+			/* "A CHUNK block replaces the PART blocks met since the
+			 * previous CHUNK block: it must start after that CHUNK";
+			 * a PART block must start after the block before it. */
+			size_t keep = r->ix.nchunks - (h.type == MCZ_BT_CHUNK ? r->nparts : 0);
 			mcz_chunk_info ci;
-			const mcz_index_chunk *last =
-				r->ix.nchunks ? &r->ix.chunks[r->ix.nchunks - 1] : NULL;
+			const mcz_index_chunk *last = keep ? &r->ix.chunks[keep - 1] : NULL;
 			if (mcz_chunk_parse(pl, h.len, &ci) || ci.nstreams > r->nstreams ||
 			    (last && ci.t_first <= last->t_last)) {
-				reader_problem(r, "inconsistent chunk", off);
+				reader_problem(r, h.type == MCZ_BT_CHUNK ? "inconsistent chunk"
+									 : "inconsistent part",
+					       off);
 				r->bad_blocks++;
 				off = next;
 				continue;
 			}
 			mcz_index_chunk k = {off,	    next - off, ci.t_first,  ci.t_last,
 					     ci.nrows, ci.nstreams, ci.nvalues};
+			r->ix.nchunks = keep;
+			r->nparts = h.type == MCZ_BT_PART ? r->nparts + 1 : 0;
 			if (mcz_index_add_chunk(&r->ix, &k, NULL, 0))
 				return MCZ_E_NOMEM;
 		} else if ((rc = reader_apply(r, &h, pl))) {
@@ -283,15 +332,60 @@ static int reader_scan(mcz_reader *r)
 		good_end = next;
 		off = next;
 	}
+	r->scan_off = resync_at ? resync_at : off < r->size ? off : r->size;
+	r->scan_resync = resync_at != 0;
+	r->scan_good = good_end;
 	r->info.valid_bytes = good_end;
 	r->data_end = good_end;
 	return reader_finish(r);
+}
+
+static int reader_scan(mcz_reader *r)
+{
+	return mcz_reader_scan_from(r, MCZ_HEADER_SIZE, MCZ_HEADER_SIZE);
 }
 
 static int reader_mark_cmp(const void *a, const void *b)
 {
 	const mcz_mark *x = a, *y = b;
 	return (x->t > y->t) - (x->t < y->t);
+}
+
+void mcz_reader_sort_marks(mcz_reader *r)
+{
+	if (r->nmarks)
+		qsort(r->marks, r->nmarks, sizeof *r->marks, reader_mark_cmp);
+}
+
+/* Read r->base[0, size): by the index, else by scanning. */
+int mcz_reader_load(mcz_reader *r)
+{
+	r->info.file_bytes = r->size;
+	r->info.recovered = 0;
+	int rc = mcz_block_check_header(r->base, r->size, &r->info.version_major,
+					 &r->info.version_minor);
+	if (!rc && ((r->flags & MCZ_OPEN_VERIFY) || (rc = reader_by_index(r)) != 0)) {
+		if (rc == MCZ_E_VERSION || rc == MCZ_E_NOMEM)
+			return rc;
+		mcz_reader_reset(r);
+		r->info.recovered = !(r->flags & MCZ_OPEN_VERIFY);
+		rc = reader_scan(r);
+		if (!rc && (r->flags & MCZ_OPEN_VERIFY)) {
+			/* keep the scan's view but say whether the index agreed */
+			r->info.recovered = 0;
+		}
+	}
+	if (!rc)
+		mcz_reader_sort_marks(r);
+	return rc;
+}
+
+/* Bytes to map for a file of n bytes: room for it to grow, so that a
+ * refresh seldom maps it again (pages past the end are never touched). */
+size_t mcz_reader_map_len(size_t n)
+{
+	size_t extra = n / 2 > (64u << 20) ? n / 2 : (64u << 20);
+	return n > SIZE_MAX - extra ? n : n + extra;
 }
 
 int mcz_open_mem(mcz_reader **rp, const void *buf, size_t len, unsigned flags)
@@ -305,33 +399,17 @@ int mcz_open_mem(mcz_reader **rp, const void *buf, size_t len, unsigned flags)
 	mcz_reader *r = calloc(1, sizeof *r);
 	if (!r)
 		return MCZ_E_NOMEM;
+	r->fd = -1;
 	r->base = buf;
 	r->size = len;
 	r->flags = flags;
 	r->cx.level = 3;
 	r->dc.budget = MCZ_DCACHE_DEFAULT;
-	r->info.file_bytes = len;
-	int rc = mcz_block_check_header(r->base, len, &r->info.version_major,
-					 &r->info.version_minor);
-	if (!rc && ((flags & MCZ_OPEN_VERIFY) || (rc = reader_by_index(r)) != 0)) {
-		if (rc == MCZ_E_VERSION || rc == MCZ_E_NOMEM) {
-			mcz_close(r);
-			return rc;
-		}
-		reader_reset(r);
-		r->info.recovered = !(flags & MCZ_OPEN_VERIFY);
-		rc = reader_scan(r);
-		if (!rc && (flags & MCZ_OPEN_VERIFY)) {
-			/* keep the scan's view but say whether the index agreed */
-			r->info.recovered = 0;
-		}
-	}
+	int rc = mcz_reader_load(r);
 	if (rc) {
 		mcz_close(r);
 		return rc;
 	}
-	if (r->nmarks)
-		qsort(r->marks, r->nmarks, sizeof *r->marks, reader_mark_cmp);
 	*rp = r;
 	return 0;
 }
@@ -362,16 +440,26 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 		close(fd);
 		return mcz_error_set(MCZ_E_EMPTY, "the file is empty (0 bytes)");
 	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
+	/* shared: the bytes a recorder appends appear in the same mapping */
+	size_t ml = mcz_reader_map_len((size_t)st.st_size);
+	void *m = mmap(NULL, ml, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
 		return mcz_error_set(MCZ_E_IO, "mmap: %s", strerror(errno));
+	}
 	int rc = mcz_open_mem(rp, m, (size_t)st.st_size, flags);
 	if (rc) {
-		munmap(m, (size_t)st.st_size);
+		munmap(m, ml);
+		close(fd);
 		return rc;
 	}
-	(*rp)->map = m;
+	mcz_reader *r = *rp;
+	r->map = m;
+	r->map_len = ml;
+	r->fd = fd;
+	r->dev = (uint64_t)st.st_dev;
+	r->ino = (uint64_t)st.st_ino;
+	r->path = strdup(path); /* NULL: refresh does not look for a new file */
 	return 0;
 }
 
@@ -379,16 +467,19 @@ void mcz_close(mcz_reader *r)
 {
 	if (!r)
 		return;
-	reader_reset(r);
+	mcz_reader_reset(r);
 	mcz_codec_ctx_free(&r->cx);
-	free(r->verified);
 	mcz_dcache_free(&r->dc);
+	free(r->sums_n);
+	free(r->path);
 	free(r->cols.t);
 	free(r->cols.v);
 	free(r->cols.delta);
 	free(r->cols.present);
 	if (r->map)
-		munmap(r->map, r->size);
+		munmap(r->map, r->map_len);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r);
 }
 

@@ -99,7 +99,30 @@ struct mcz_reader {
 	uint64_t data_end;  /* where an appended block would go */
 	uint64_t bad_blocks; /* damaged blocks met while scanning */
 	char problem[160];   /* first problem met, "" if none */
+	/* reading a file while it is written (mcz_reader_refresh) */
+	int fd;              /* the open file, -1 for memory */
+	char *path;          /* to notice the recorder's final copy (rename) */
+	uint64_t dev, ino;
+	size_t map_len;      /* mapped bytes, >= size: the file may grow into them */
+	size_t scan_off;     /* where the scan stopped (a cut block, or size) */
+	uint64_t scan_good;  /* the end of the last good block then */
+	int cut;             /* problem[] says the scan stopped in a cut block */
+	int scan_resync;     /* it stopped looking for a block header at scan_off */
+	size_t nparts;       /* the last nparts chunks are PART blocks */
+	size_t nverified;    /* entries of verified[] */
+	size_t *sums_n;      /* scan mode: chunks whose summaries ix.sums[s] holds */
+	size_t cap_sums_n;
 };
+
+/* reader.c, for refresh.c: forget what blocks loaded; load base[0, size)
+ * (index, else scan); scan on from `off`; sort the marks; bytes to map. */
+void mcz_reader_reset(mcz_reader *r);
+int mcz_reader_load(mcz_reader *r);
+int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end);
+void mcz_reader_sort_marks(mcz_reader *r);
+size_t mcz_reader_map_len(size_t n);
+/* Drop the cache entries of chunks ci >= from. */
+void mcz_dcache_drop_from(mcz_dcache *c, size_t from);
 
 /* Chunk ci's column of stream s, decoded or from the cache. */
 int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c);

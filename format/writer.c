@@ -7,6 +7,13 @@
  * one whole.  mcz_writer_close() appends the INDEX block and the trailer.
  * Errors are sticky: the first one is kept and returned by close.
  *
+ * mcz_writer_sync() puts the rows of the chunk still being gathered into
+ * the file as a PART block (only the rows since the last PART), so that a
+ * file being written, or cut, is readable up to its last sync.  The chunk
+ * is written whole later and supersedes its PART blocks; at close, a file
+ * that holds PART blocks is copied without them (the index's blocks and
+ * chunks, byte for byte) to a temporary file renamed over the path.
+ *
  *     mcz_writer *w;
  *     mcz_writer_open(&w, "run.mcz", NULL);
  *     mcz_writer_add_stream(w, &desc, &id);
@@ -18,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "chunk.h"
@@ -51,6 +59,14 @@ struct mcz_writer {
 	mcz_index ix;
 	mcz_bucket *sums;
 	mcz_buf blk, payload, packed;
+	/* PART blocks: rows [0, pstart) of the chunk are in the file already;
+	 * pprev is the counters' state after the last PART (or chunk) */
+	size_t pstart;
+	mcz_codec_prev *pprev;
+	mcz_bucket *psums;
+	mcz_codec_ctx pcx;
+	uint64_t nparts;
+	char *path; /* resolved at open, for the copy without PART blocks */
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -99,7 +115,7 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 	int rc = writer_write(w, w->blk.p, w->blk.len);
 	if (rc)
 		return rc;
-	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX &&
+	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX && type != MCZ_BT_PART &&
 	    mcz_index_add_block(&w->ix, type, at, w->blk.len))
 		return writer_fail(w, MCZ_E_NOMEM);
 	return 0;
@@ -123,6 +139,8 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	if (w->o.zstd_level == 0)
 		w->o.zstd_level = def.zstd_level;
 	w->cx.level = w->o.zstd_level;
+	w->pcx.level = 1;
+	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
 	uint8_t h[MCZ_HEADER_SIZE];
 	mcz_block_header(h, MCZ_VERSION_MINOR);
 	int rc = writer_write(w, h, sizeof h);
@@ -149,7 +167,8 @@ int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opt
 	*wp = NULL;
 	if (!path)
 		return MCZ_E_ARG;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* read and write: mcz_writer_close copies blocks out of it */
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return mcz_error_set(errno == ENOSPC ? MCZ_E_NOSPC : MCZ_E_IO, "%s: %s", path,
 				     strerror(errno));
@@ -159,6 +178,10 @@ int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opt
 		return rc;
 	}
 	(*wp)->own_fd = 1;
+	/* only a regular file is copied at close (never /dev/null's name) */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		(*wp)->path = realpath(path, NULL); /* NULL: no copy at close */
 	return 0;
 }
 
@@ -235,7 +258,13 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 		mcz_bucket *b = realloc(w->sums, nc * sizeof *b);
 		if (b)
 			w->sums = b;
-		if (!s || !pv || !c || !b)
+		mcz_codec_prev *pp = realloc(w->pprev, nc * sizeof *pp);
+		if (pp)
+			w->pprev = pp;
+		mcz_bucket *pb = realloc(w->psums, nc * sizeof *pb);
+		if (pb)
+			w->psums = pb;
+		if (!s || !pv || !c || !b || !pp || !pb)
 			return writer_fail(w, MCZ_E_NOMEM);
 		w->cap_streams = nc;
 	}
@@ -244,6 +273,7 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 		return writer_fail(w, MCZ_E_NOMEM);
 	w->streams[i].id = (uint32_t)i;
 	memset(&w->prev[i], 0, sizeof w->prev[i]);
+	memset(&w->pprev[i], 0, sizeof w->pprev[i]);
 	memset(&w->cols[i], 0, sizeof w->cols[i]);
 	if (w->cap_rows && writer_col_alloc(&w->cols[i], w->cap_rows, w->nrows)) {
 		mcz_meta_free_desc(&w->streams[i]);
@@ -355,15 +385,50 @@ static int writer_chunk(mcz_writer *w)
 	if (mcz_index_add_chunk(&w->ix, &c, w->sums, w->nstreams))
 		return writer_fail(w, MCZ_E_NOMEM);
 	w->nrows = 0;
+	w->pstart = 0;
+	memcpy(w->pprev, w->prev, w->nstreams * sizeof *w->prev);
 	return 0;
 }
 
-int mcz_writer_flush(mcz_writer *w)
+/* The rows appended since the last PART block (or chunk), as a PART block:
+ * "its rows are the rows of the next CHUNK that no earlier PART block
+ * holds", its counters' heads relative to the previous PART's last sample. */
+static int writer_part(mcz_writer *w)
 {
-	if (!w)
-		return MCZ_E_ARG;
-	if (w->err)
-		return w->err;
+	size_t n = w->nrows - w->pstart;
+	mcz_chunk_input *cols = malloc((w->nstreams + 1) * sizeof *cols);
+	if (!cols)
+		return writer_fail(w, MCZ_E_NOMEM);
+	for (size_t s = 0; s < w->nstreams; s++) {
+		cols[s].v = w->cols[s].v + w->pstart;
+		cols[s].present = w->cols[s].present + w->pstart;
+	}
+	/* a copy of the state: a failed write must not leave pprev ahead */
+	mcz_codec_prev *pv = malloc((w->nstreams + 1) * sizeof *pv);
+	if (!pv) {
+		free(cols);
+		return writer_fail(w, MCZ_E_NOMEM);
+	}
+	memcpy(pv, w->pprev, w->nstreams * sizeof *pv);
+	w->payload.len = 0;
+	int rc = mcz_chunk_encode(&w->pcx, &w->payload, w->t + w->pstart, n, w->streams, cols,
+				  w->nstreams, pv, w->psums);
+	free(cols);
+	if (!rc)
+		rc = writer_block(w, MCZ_BT_PART, &w->payload);
+	if (!rc) {
+		memcpy(w->pprev, pv, w->nstreams * sizeof *pv);
+		w->pstart = w->nrows;
+		w->nparts++;
+	}
+	free(pv);
+	return rc ? writer_fail(w, rc) : 0;
+}
+
+/* The pending STREAMS, META and TOPO blocks ("pending STREAMS, META and
+ * TOPO blocks are written before the chunk"). */
+static int writer_pending(mcz_writer *w)
+{
 	mcz_buf *p = &w->payload;
 	if (w->streams_written < w->nstreams) {
 		p->len = 0;
@@ -389,8 +454,13 @@ int mcz_writer_flush(mcz_writer *w)
 			return w->err;
 		w->topo_dirty = 0;
 	}
-	if (w->nrows && writer_chunk(w))
-		return w->err;
+	return 0;
+}
+
+/* The pending marks ("pending MARKS after it"). */
+static int writer_marks(mcz_writer *w)
+{
+	mcz_buf *p = &w->payload;
 	if (w->nmarks) {
 		p->len = 0;
 		mcz_meta_encode_marks(p, w->marks, w->nmarks);
@@ -400,6 +470,30 @@ int mcz_writer_flush(mcz_writer *w)
 			free((char *)w->marks[i].text);
 		w->nmarks = 0;
 	}
+	return 0;
+}
+
+int mcz_writer_flush(mcz_writer *w)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	if (writer_pending(w) || (w->nrows && writer_chunk(w)) || writer_marks(w))
+		return w->err;
+	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
+		return writer_fail(w, MCZ_E_IO);
+	return 0;
+}
+
+int mcz_writer_sync(mcz_writer *w)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	if (writer_pending(w) || (w->nrows > w->pstart && writer_part(w)) || writer_marks(w))
+		return w->err;
 	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
 		return writer_fail(w, MCZ_E_IO);
 	return 0;
@@ -437,6 +531,84 @@ int mcz_writer_finish_index(int fd, uint64_t at, mcz_index *ix, mcz_codec_ctx *c
 	return rc;
 }
 
+static int writer_copy(int from, int to, uint64_t off, uint64_t len, uint64_t at, uint8_t *buf,
+		       size_t cap)
+{
+	while (len > 0) {
+		size_t n = len < cap ? (size_t)len : cap;
+		ssize_t k = pread(from, buf, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return MCZ_E_IO;
+		for (ssize_t done = 0; done < k;) {
+			ssize_t m = pwrite(to, buf + done, (size_t)(k - done), (off_t)at);
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				return m < 0 && errno != ENOSPC && errno != EDQUOT ? MCZ_E_IO
+										  : MCZ_E_NOSPC;
+			done += m;
+			at += (uint64_t)m;
+		}
+		off += (uint64_t)k;
+		len -= (uint64_t)k;
+	}
+	return 0;
+}
+
+/* The closed file without its PART blocks: "a writer that wrote PART
+ * blocks may, at close, write the file again without them to a new file
+ * and rename it over the old name".  The header, then every block the
+ * index lists, byte for byte and in file order, then a new index and
+ * trailer.  On any failure the temporary file is removed and the closed
+ * file, valid as it is, stays. */
+static void writer_compact(mcz_writer *w)
+{
+	size_t nb = w->ix.nblocks, nc = w->ix.nchunks;
+	size_t plen = strlen(w->path) + 32;
+	char *tmp = malloc(plen);
+	uint8_t *buf = malloc(1 << 16);
+	struct stat st, pst;
+	int tfd = -1, rc = !tmp || !buf || fstat(w->fd, &st) ? MCZ_E_NOMEM : 0;
+	/* the path still names this file (not moved away meanwhile) */
+	if (!rc && (stat(w->path, &pst) != 0 || pst.st_dev != st.st_dev ||
+		    pst.st_ino != st.st_ino || !S_ISREG(st.st_mode) || st.st_nlink != 1))
+		rc = MCZ_E_STATE;
+	if (!rc) {
+		snprintf(tmp, plen, "%s.%ld.tmp", w->path, (long)getpid());
+		tfd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+		rc = tfd < 0 ? MCZ_E_IO : 0;
+	}
+	uint64_t at = MCZ_HEADER_SIZE;
+	if (!rc)
+		rc = writer_copy(w->fd, tfd, 0, MCZ_HEADER_SIZE, 0, buf, 1 << 16);
+	/* both lists are in file order: merge them */
+	for (size_t i = 0, j = 0; !rc && (i < nb || j < nc);) {
+		int blk = j == nc || (i < nb && w->ix.blocks[i].off < w->ix.chunks[j].off);
+		uint64_t *off = blk ? &w->ix.blocks[i++].off : &w->ix.chunks[j].off;
+		uint64_t size = blk ? w->ix.blocks[i - 1].size : w->ix.chunks[j++].size;
+		rc = writer_copy(w->fd, tfd, *off, size, at, buf, 1 << 16);
+		*off = at;
+		at += size;
+	}
+	uint64_t end;
+	if (!rc)
+		rc = mcz_writer_finish_index(tfd, at, &w->ix, &w->cx, &end);
+	if (!rc && fdatasync(tfd) != 0 && errno != EINVAL)
+		rc = MCZ_E_IO;
+	if (tfd >= 0 && close(tfd) != 0 && !rc)
+		rc = MCZ_E_IO;
+	if (!rc && rename(tmp, w->path) != 0)
+		rc = MCZ_E_IO;
+	if (!rc)
+		w->off = end;
+	if (rc && tfd >= 0)
+		unlink(tmp);
+	free(tmp);
+	free(buf);
+}
+
 static int writer_finish(mcz_writer *w)
 {
 	if (mcz_writer_flush(w))
@@ -450,6 +622,8 @@ static int writer_finish(mcz_writer *w)
 	w->off = end;
 	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
 		return writer_fail(w, MCZ_E_IO);
+	if (w->nparts && w->path)
+		writer_compact(w);
 	return 0;
 }
 
@@ -473,6 +647,10 @@ int mcz_writer_close(mcz_writer *w)
 	free(w->cols);
 	free(w->prev);
 	free(w->sums);
+	free(w->pprev);
+	free(w->psums);
+	free(w->path);
+	mcz_codec_ctx_free(&w->pcx);
 	free(w->t);
 	mcz_meta_free_kv(&w->meta);
 	mcz_meta_free_topo(w->topo, w->ntopo);

@@ -419,7 +419,7 @@ int mcrec_run(const rec_options *o)
 	wall0 = rec_clock_wall();
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = wall0;
-	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses at most about this much */
+	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses REC_SYNC_NS at most (spool.c) */
 	int rc = mcz_writer_open(&r.w, r.path, &wo);
 	if (rc != MCZ_OK) {
 		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,

@@ -52,8 +52,9 @@ int rec_spool_new(rec_spool **sp, mcz_writer *w, size_t nvals, size_t capacity,
  * any row or mark is written, and its non-zero return (an mcz_err) is the
  * writer's first error. */
 void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), void *arg);
-/* Start the writer thread (w attached).  It sleeps until a chunk is due
- * (flush_ns), the ring or the mark queue is half full, or the stop. */
+/* Start the writer thread (w attached).  It sleeps until a sync is due
+ * (REC_SYNC_NS, or flush_ns if shorter; a chunk every flush_ns), the ring
+ * or the mark queue is half full, or the stop. */
 int rec_spool_start(rec_spool *sp);
 /* Sampling side: a row to fill (values, present bytes), or NULL when the
  * ring is full (the row is counted as dropped). */
@@ -140,9 +141,13 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
 
 /* ---- options.c ----------------------------------------------------------- */
 
-/* Default --chunk: what SIGKILL may lose, against bytes per value (longer
- * chunks compress better; see tests/bench/bench-storage.sh). */
+/* Default --chunk: longer chunks compress better (see
+ * tests/bench/bench-storage.sh); what SIGKILL may lose is REC_SYNC_NS. */
 #define REC_CHUNK_NS_DEFAULT 5000000000LL
+/* The writer thread puts the rows gathered so far into the file (a PART
+ * block) at least this often: a SIGKILL or a full disk loses at most about
+ * this much (DESIGN.md: "at most the last second"). */
+#define REC_SYNC_NS 500000000LL
 
 typedef struct rec_options {
 	int64_t interval_ns;     /* -i, default 100 ms */

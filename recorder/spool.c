@@ -7,11 +7,14 @@
  * the row is dropped and counted, never waited for.  Marks are rare and
  * come from several places, so they use a small mutex-protected queue.
  *
- * The writer thread sleeps on a condition variable until a chunk is due
- * (--chunk, default 5 s: a SIGKILL of mcrec loses at most about that much),
- * the ring is half full, the mark queue is half full, or the recording
- * stops; then it appends what arrived and, when due, flushes a chunk.  So it
- * wakes a few times per chunk instead of every few tens of ms, and a stop
+ * The writer thread sleeps on a condition variable until a sync is due
+ * (every REC_SYNC_NS, or --chunk if shorter), the ring is half full, the mark
+ * queue is half full, or the recording stops; then it appends what arrived
+ * and, when due, flushes a chunk (--chunk, default 5 s) or syncs: the rows
+ * of the chunk still being gathered go to the file as a PART block
+ * (mcz_writer_sync), so a SIGKILL of mcrec or a full disk loses at most
+ * REC_SYNC_NS of rows while chunks stay long.  So it wakes once or twice a
+ * second instead of every few tens of ms, and a stop
  * is answered at once (the sampler signals only at those crossings: one
  * futex call per half ring, nothing per tick).  The first write error (a
  * full disk) is kept, the thread stops writing and discards what follows,
@@ -45,7 +48,7 @@ struct rec_spool {
 	unsigned char *slots;
 	_Alignas(64) atomic_size_t head; /* next slot the sampler publishes */
 	_Alignas(64) atomic_size_t tail; /* next slot the writer consumes */
-	int64_t t0, flush_ns;
+	int64_t t0, flush_ns, sync_ns;
 	size_t pending;                  /* sampler: slot handed out, not committed */
 
 	pthread_mutex_t mlock;
@@ -85,6 +88,7 @@ int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
 	sp->marks = calloc(SPOOL_MARKS, sizeof *sp->marks);
 	sp->t0 = t0_mono;
 	sp->flush_ns = flush_ns;
+	sp->sync_ns = flush_ns < REC_SYNC_NS ? flush_ns : REC_SYNC_NS;
 	pthread_mutex_init(&sp->mlock, NULL);
 	pthread_mutex_init(&sp->wlock, NULL);
 	pthread_condattr_t ca;
@@ -243,12 +247,14 @@ static void *spool_main(void *arg)
 		if (rc != MCZ_OK)
 			spool_fail(sp, rc);
 	}
-	int64_t due = rec_clock_now() + sp->flush_ns;
-	size_t unflushed = 0;
+	int64_t due = rec_clock_now() + sp->flush_ns, sync_due = rec_clock_now() + sp->sync_ns;
+	size_t unflushed = 0, unsynced = 0;
 	for (;;) {
 		int stopping = atomic_load(&sp->stop);
 		spool_drain_marks(sp);
-		unflushed += spool_drain_rows(sp);
+		size_t n = spool_drain_rows(sp);
+		unflushed += n;
+		unsynced += n;
 		int64_t now = rec_clock_now();
 		if (now >= due) {
 			if (unflushed && !atomic_load(&sp->failed)) {
@@ -256,14 +262,23 @@ static void *spool_main(void *arg)
 				if (rc != MCZ_OK)
 					spool_fail(sp, rc);
 			}
-			unflushed = 0;
+			unflushed = unsynced = 0;
 			due = now + sp->flush_ns;
+			sync_due = now + sp->sync_ns;
+		} else if (now >= sync_due) {
+			if (unsynced && !atomic_load(&sp->failed)) {
+				int rc = mcz_writer_sync(sp->w);
+				if (rc != MCZ_OK)
+					spool_fail(sp, rc);
+			}
+			unsynced = 0;
+			sync_due = now + sp->sync_ns;
 		}
 		if (!atomic_load(&sp->failed))
 			atomic_store(&sp->bytes, mcz_writer_bytes(sp->w));
 		if (stopping)
 			break;
-		spool_wait(sp, due);
+		spool_wait(sp, due < sync_due ? due : sync_due);
 	}
 	struct timespec cpu;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)

@@ -67,6 +67,10 @@ int tool_info(int argc, char **argv)
 		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
 		       " bytes of %" PRIu64 " readable (run mcz check)\n",
 		       fi->valid_bytes, fi->file_bytes);
+	if (fi->recovered && fi->nparts)
+		printf("gathering  %" PRIu64 " rows after the last chunk, in %" PRIu64
+		       " PART blocks (still being recorded, or its recorder was stopped)\n",
+		       fi->part_rows, fi->nparts);
 	else
 		printf("index      ok\n");
 	if (fi->skipped_blocks)

@@ -1,9 +1,12 @@
 /* fuzz-reader.c: libFuzzer target for the whole reader path: open from
  * memory (as a normal open and as `mcz check` does, verifying every block),
  * the file info, metadata, topology, every stream's descriptor, a raw read
- * and a summary of each stream, marks and aux blocks.  Any input must give
- * an error code or a consistent reader, never a crash, a leak or a huge
- * allocation.  `make check` replays tests/fuzz/corpus-reader/ through
+ * and a summary of each stream, marks and aux blocks; then the same file
+ * read while it is written: opened on a prefix, walked, refreshed
+ * (mcz_reader_refresh_mem) to the whole, walked again — a scanning reader
+ * refreshed must see what a scanning reader opened on the whole sees.  Any
+ * input must give an error code or a consistent reader, never a crash, a
+ * leak or a huge allocation.  `make check` replays tests/fuzz/corpus-reader/ through
  * tests/fuzz/replay.c.
  */
 #include <math.h>
@@ -90,6 +93,33 @@ static void fuzz_summaries(mcz_reader *r)
 		fuzz_multi(r, z0, z1, 64);
 }
 
+/* Open data[0, cut), walk, refresh to data[0, size), walk; a VERIFY
+ * (scanning) reader must then agree with one opened on the whole. */
+static void fuzz_live(const uint8_t *data, size_t size, size_t cut, unsigned flags)
+{
+	mcz_reader *r, *all;
+	if (mcz_open_mem(&r, data, cut, flags) != MCZ_OK)
+		return;
+	fuzz_walk(r);
+	mcz_refresh f;
+	int rc = mcz_reader_refresh_mem(r, data, size, &f);
+	if (rc == MCZ_OK && f.first_changed > f.nchunks)
+		__builtin_trap();
+	fuzz_summaries(r);
+	fuzz_walk(r);
+	if (rc == MCZ_OK && (flags & MCZ_OPEN_VERIFY) &&
+	    mcz_open_mem(&all, data, size, flags) == MCZ_OK) {
+		const mcz_file_info *a = mcz_info(r), *b = mcz_info(all);
+		if (a->nrows != b->nrows || a->nchunks != b->nchunks || a->nparts != b->nparts ||
+		    a->nvalues != b->nvalues || a->t_last != b->t_last ||
+		    mcz_stream_count(r) != mcz_stream_count(all) ||
+		    mcz_mark_count(r) != mcz_mark_count(all))
+			__builtin_trap(); /* refreshing must read what opening reads */
+		mcz_close(all);
+	}
+	mcz_close(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mcz_reader *r;
@@ -103,6 +133,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_summaries(r);
 		fuzz_walk(r);
 		mcz_close(r);
+	}
+	/* a prefix chosen by the input's last byte */
+	if (size > 21) {
+		size_t cut = 20 + (size - 20) * data[size - 1] / 256;
+		fuzz_live(data, size, cut, MCZ_OPEN_VERIFY);
+		fuzz_live(data, size, cut, 0);
 	}
 	return 0;
 }

@@ -13,6 +13,9 @@ mkdir -p "$C"
 "$G" -o $C/mixed.mcz --streams 10 --rows 30 --chunk-rows 8 --phases
 "$G" -o $C/empty.mcz --streams 0 --rows 0
 "$G" -o $C/one-row.mcz --streams 2 --rows 1
+# a recording killed while its chunk was gathered: chunks, then PART blocks
+"$G" -o $C/parts-killed.mcz --streams 5 --rows 70 --counters --chunk-rows 32 --sync-rows 5 --killed --phases
+"$G" -o $C/parts-mixed-killed.mcz --streams 6 --rows 45 --chunk-rows 20 --sync-rows 7 --killed
 python3 - "$C" <<'PY'
 import sys, zlib, struct
 C = sys.argv[1]

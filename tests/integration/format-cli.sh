@@ -99,7 +99,7 @@ expect_err 1 'not an mcz file' -- "$MCZ" check "$T/random.mcz"
 python3 - "$T/run.mcz" "$T/v2.mcz" <<'PY'
 import sys, zlib, struct
 d = bytearray(open(sys.argv[1], 'rb').read())
-d[8:10] = struct.pack('<H', 2)
+d[8:12] = struct.pack('<HH', 2, 0)
 d[16:20] = struct.pack('<I', zlib.crc32(bytes(d[:16])))
 open(sys.argv[2], 'wb').write(d)
 PY

@@ -5,13 +5,16 @@
  *
  *   gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]
  *                 [--phases] [--counters] [--seed N] [--chunk-rows N]
- *                 [--truth FILE]
+ *                 [--truth FILE] [--sync-rows N [--killed]]
  *
  * --phases   the workload goes through phases (else one steady phase) and
  *            a BEGIN mark "phase:NAME" is written at each boundary;
  * --counters every stream is a per-core hardware counter (U64, counter);
  *            otherwise streams mix counters, float gauges and integer gauges;
  * --truth    writes "row t_ns label" for every phase start (phase tests).
+ * --sync-rows  mcz_writer_sync every N rows (PART blocks between chunks);
+ * --killed   ... and end without closing the writer, as a recorder killed
+ *            with SIGKILL leaves its file (no index, PART blocks at the end).
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
@@ -57,20 +60,22 @@ static void usage(FILE *f)
 {
 	fputs("usage: gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]\n"
 	      "                     [--phases] [--counters] [--seed N] [--chunk-rows N]\n"
-	      "                     [--truth FILE]\n",
+	      "                     [--truth FILE] [--sync-rows N [--killed]]\n",
 	      f);
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *truth = NULL;
-	long nstreams = 16, rows = 10000, chunk_rows = 1024;
+	long nstreams = 16, rows = 10000, chunk_rows = 1024, sync_rows = 0;
+	int killed = 0;
 	double interval_ms = 10;
 	int phases = 0, counters = 0;
 	static const struct option opts[] = {
 		{"streams", 1, 0, 's'}, {"rows", 1, 0, 'r'},	   {"interval-ms", 1, 0, 'i'},
 		{"phases", 0, 0, 'p'},	{"counters", 0, 0, 'c'},  {"seed", 1, 0, 'S'},
 		{"chunk-rows", 1, 0, 'C'}, {"truth", 1, 0, 'T'}, {"help", 0, 0, 'h'},
+		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'},
 		{0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -84,6 +89,8 @@ int main(int argc, char **argv)
 		case 'S': rng_state = strtoull(optarg, NULL, 0) * 2654435761u + 1; break;
 		case 'C': chunk_rows = atol(optarg); break;
 		case 'T': truth = optarg; break;
+		case 'Y': sync_rows = atol(optarg); break;
+		case 'K': killed = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -203,6 +210,13 @@ int main(int argc, char **argv)
 			v[s].u = g->acc;
 		}
 		rc = mcz_writer_append(w, t, v, NULL);
+		if (!rc && sync_rows > 0 && (r + 1) % sync_rows == 0)
+			rc = mcz_writer_sync(w);
+	}
+	if (killed) {
+		if (tf)
+			fclose(tf);
+		_Exit(rc ? 1 : 0); /* the file as SIGKILL leaves it */
 	}
 	int rc2 = mcz_writer_close(w);
 	if (tf)

@@ -262,7 +262,8 @@ static void test_versions(void **state)
 	size_t len;
 	uint8_t *buf = rb_file(&len);
 	mcz_reader *r;
-	buf[8] = 2; /* major 2 */
+	buf[8] = 2; /* major 2, minor 0 */
+	buf[10] = 0;
 	rb_fix_header_crc(buf);
 	assert_int_equal(mcz_open_mem(&r, buf, len, 0), MCZ_E_VERSION);
 	assert_non_null(strstr(mcz_errdetail(), "2.0"));
