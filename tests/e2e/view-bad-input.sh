@@ -39,7 +39,7 @@ one_line() {
 	echo "ok: mcview $* -> exit $rc: $(cat "$D/err")"
 }
 one_line "not an mcz file" --snapshot 80x24 "$D/notes.txt"
-one_line "version 2.0" --snapshot 80x24 "$D/newer.mcz"
+one_line "version 2." --snapshot 80x24 "$D/newer.mcz"
 one_line "No such file" --snapshot 80x24 "$D/nothere.mcz"
 one_line "$D" --snapshot 80x24 "$D"
 one_line "empty" --snapshot 80x24 "$D/empty.mcz"

@@ -67,7 +67,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 tmux_expect_not 'LIVE'
-total=$("$B/mcz" info "$D/live.mcz" | awk '/^recorded/ { for (i = 1; i <= NF; i++) if ($i == "s,") print $(i - 1) }')
+total=$("$B/mcz" info "$D/live.mcz" | sed -n 's/^recorded .*, \([0-9.]*\) s (.*/\1/p')
 tmux_keys 0
 tmux_settle
 w5=$(win_s)
