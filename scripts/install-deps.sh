@@ -29,7 +29,9 @@ esac
 # every `make` asks, so this is the fast path).
 not_installed() {
   local have
-  have=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }')
+  # dpkg-query exits 1 when it knows a package not at all (never installed,
+  # or purged): not an error here, those are the missing ones.
+  have=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | awk '/ install ok installed$/ { print $1 }' || true)
   for p in "$@"; do
     grep -qx "$p" <<<"$have" || echo "$p"
   done
