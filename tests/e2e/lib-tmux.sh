@@ -18,7 +18,8 @@
 #
 # Also: tmux_stop (end the session; another may be started), tmux_cleanup
 # (for a test's own EXIT trap), tmux_skip REASON (exit 77), tmux_fail MESSAGE (exit 1),
-# tmux_expect TEXT / tmux_expect_not TEXT (checks on the current screen).
+# tmux_expect TEXT / tmux_expect_not TEXT (checks on the current screen),
+# tmux_window_s (mcview's timeline window, in seconds).
 
 command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
 
@@ -119,6 +120,11 @@ tmux_settle() {
 
 tmux_expect() { tmux_screen | grep -qF -- "$1" || tmux_fail "screen lacks '$1'"; }
 tmux_expect_not() { ! tmux_screen | grep -qF -- "$1" || tmux_fail "screen shows '$1'"; }
+# mcview's timeline window width in seconds, from line 2 ("win 3.00s", "win 950ms").
+tmux_window_s() {
+	tmux_screen | sed -n 2p | awk '{ v = $2; if (v ~ /ms$/) { sub(/ms$/, "", v); v /= 1000 }
+		else sub(/s$/, "", v); print v }'
+}
 
 # tmux_wait_exit [SECONDS]: wait for the command of tmux_start to end;
 # prints its exit status (128+N when killed by signal N).  The script that

@@ -14,15 +14,11 @@ trap 'tmux_cleanup; rm -rf "$D"' EXIT
 
 tmux_start_sh 120 30 "$B/mcrec --view -i 100ms -o $D/v.mcz -- sh -c 'echo OUT-LINE; echo ERR-LINE >&2; sleep 4; exit 3'; echo rc=\$?; sleep 60"
 tmux_wait_for 'LIVE following'
-win_s() {
-	tmux_screen | sed -n 2p | awk '{ v = $2; if (v ~ /ms$/) { sub(/ms$/, "", v); v /= 1000 }
-		else sub(/s$/, "", v); print v }'
-}
-w1=$(win_s)
+w1=$(tmux_window_s)
 tmux_expect_not 'OUT-LINE'
 tmux_expect_not 'ERR-LINE'
 sleep 2
-w2=$(win_s)
+w2=$(tmux_window_s)
 echo "window ${w1}s, then ${w2}s two seconds later"
 awk -v a="$w1" -v b="$w2" 'BEGIN { exit !(b - a >= 1.0) }' || tmux_fail "the window did not grow: ${w1}s -> ${w2}s"
 # the command ends: the file is finalised, the view stays until q

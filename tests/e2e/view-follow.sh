@@ -32,15 +32,10 @@ done
 tmux_start 120 30 "$B/mcview" "$D/live.mcz"
 tmux_wait_for 'LIVE following'
 
-# the window width in seconds, from "win 3.00s" / "win 950ms"
-win_s() {
-	tmux_screen | sed -n 2p | awk '{ v = $2; if (v ~ /ms$/) { sub(/ms$/, "", v); v /= 1000 }
-		else sub(/s$/, "", v); print v }'
-}
 now() { date +%s.%N; }
-w1=$(win_s) t1=$(now)
+w1=$(tmux_window_s) t1=$(now)
 sleep 3
-w2=$(win_s) t2=$(now)
+w2=$(tmux_window_s) t2=$(now)
 echo "following: window ${w1}s, then ${w2}s after $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }') s"
 awk -v w1="$w1" -v w2="$w2" -v t1="$t1" -v t2="$t2" \
 	'BEGIN { g = w2 - w1; e = t2 - t1; exit !(g >= e - 1.0 && g <= e + 1.0) }' ||
@@ -49,9 +44,9 @@ awk -v w1="$w1" -v w2="$w2" -v t1="$t1" -v t2="$t2" \
 # zoomed in (around the cursor, mid-window): paused, the window stays
 tmux_keys + +
 tmux_wait_for 'LIVE paused'
-w3=$(win_s)
+w3=$(tmux_window_s)
 sleep 2
-w4=$(win_s)
+w4=$(tmux_window_s)
 tmux_expect 'LIVE paused'
 [ "$w3" = "$w4" ] || tmux_fail "a paused window moved: ${w3}s -> ${w4}s"
 # F: back to the end, following again
@@ -70,7 +65,7 @@ tmux_expect_not 'LIVE'
 total=$("$B/mcz" info "$D/live.mcz" | sed -n 's/^recorded .*, \([0-9.]*\) s (.*/\1/p')
 tmux_keys 0
 tmux_settle
-w5=$(win_s)
+w5=$(tmux_window_s)
 echo "finished: ${total}s recorded, window after 0: ${w5}s"
 awk -v a="$w5" -v b="$total" 'BEGIN { d = a - b; exit !(d < 0.2 && d > -0.2) }' ||
 	tmux_fail "after the end the whole run is ${w5}s on screen, ${total}s in the file"
