@@ -13,7 +13,11 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 [ "$paranoid" -ge 2 ] || { echo "kernel.perf_event_paranoid=$paranoid: users may count the kernel side here"; exit 77; }
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 chmod 777 "$T"
-# The binaries must be reachable by nobody (they usually are: a build tree).
+# The binaries must be reachable by nobody: a build tree under a private
+# folder (a clone in a mktemp -d, a home of mode 0700) is not, so nobody
+# runs copies of them (they link only system libraries).
+cp "$MCREC" "$WORK" "$T"/ && chmod 755 "$T/mcrec" "$T/${WORK##*/}"
+MCREC=$T/mcrec WORK=$T/${WORK##*/}
 as_nobody "$MCREC" --list >"$T/list" 2>&1 || fail "--list as nobody: $(cat "$T/list")"
 grep -q 'counting user space only' "$T/list" || fail "--list does not say it counts user space only"
 grep -q 'perf:task-clock:u' "$T/list" || fail "--list lacks the :u events"

@@ -26,6 +26,7 @@ steps=${*:-demo check}
 [ "$(id -u)" -eq 0 ] || { echo "fresh-machine: run as root (it purges packages)" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcz-fresh-XXXXXX")
+chmod 755 "$work" # a clone as a user would have it, readable by others
 shim=$work/shim
 mkdir -p "$shim"
 for t in systemctl deb-systemd-helper deb-systemd-invoke invoke-rc.d; do
