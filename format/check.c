@@ -160,8 +160,19 @@ int mcz_append_aux(const char *path, const char *name, const void *data, size_t 
 {
 	if (!path || !name || (len && !data))
 		return MCZ_E_ARG;
+	/* "No reader ever writes into a file it has not verified": every CRC
+	 * first (the new index copies the old one's summaries; a damaged chunk
+	 * would leave a hole in them, and a damaged file deserves mcz check,
+	 * not more bytes).  One pass over the file, on the rare append. */
+	mcz_check_report rep;
+	int rc = mcz_check(path, &rep);
+	if (rc)
+		return rc;
+	if (!rep.index_ok || rep.blocks_bad || rep.first_problem[0])
+		return mcz_error_set(MCZ_E_CORRUPT, "not appending to a file that fails mcz check: %s",
+				     rep.first_problem[0] ? rep.first_problem : "no index");
 	mcz_reader *r;
-	int rc = mcz_open(&r, path, 0);
+	rc = mcz_open(&r, path, 0);
 	if (rc)
 		return rc;
 	/* every stream's summaries must be in memory to write the new index */
@@ -195,6 +206,10 @@ int mcz_append_aux(const char *path, const char *name, const void *data, size_t 
 	if (!rc)
 		rc = mcz_writer_finish_index(fd, at + blk.len, &r->ix, &r->cx, &end);
 	if (!rc && ftruncate(fd, (off_t)end) != 0)
+		rc = MCZ_E_IO;
+	/* A write that failed part-way (a full disk) is cut back: the file ends
+	 * at its old trailer again, as it was verified. */
+	if (rc && fd >= 0 && ftruncate(fd, (off_t)at) != 0)
 		rc = MCZ_E_IO;
 	if (fd >= 0 && close(fd) != 0 && !rc)
 		rc = MCZ_E_IO;

@@ -341,6 +341,15 @@ typedef struct mcz_bucket {
 	int64_t first, last;
 } mcz_bucket;
 
+/* Chunks found damaged so far: their CRC or columns failed when a read
+ * reached them.  Reads (mcz_read, mcz_summary...) go on past a damaged
+ * chunk as if it held no samples, so that it hides nothing else; the
+ * caller asks here afterwards and says so once.  mcz_damaged_span gives the
+ * i-th one's first and last row times (MCZ_E_RANGE past the end).  To know
+ * every damaged chunk up front, run mcz_check(). */
+size_t mcz_damaged_count(const mcz_reader *r);
+int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1);
+
 /* Level-0 summaries of stream s, one per chunk (loaded from the index or
  * computed on first use; owned by the reader). */
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);

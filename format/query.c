@@ -61,11 +61,14 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 		r->nverified = r->ix.nchunks;
 	}
 	/* the CRC covers every column: check it once per chunk, not per stream */
-	if (k->off > r->size || mcz_block_parse(p, r->size - k->off, &h) ||
+	if (r->verified[ci] == 2 || k->off > r->size ||
+	    mcz_block_parse(p, r->size - k->off, &h) ||
 	    (h.type != MCZ_BT_CHUNK && h.type != MCZ_BT_PART) ||
-	    (!r->verified[ci] && mcz_block_verify(p, &h)))
+	    (!r->verified[ci] && mcz_block_verify(p, &h))) {
+		r->verified[ci] = 2;
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
 				     (unsigned long long)k->off);
+	}
 	r->verified[ci] = 1;
 	mcz_chunk_info info;
 	const uint8_t *cp;
@@ -98,11 +101,40 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 	if (rc) {
 		if (e)
 			mcz_dcache_drop(&r->dc, e);
+		if (rc == MCZ_E_CORRUPT)
+			r->verified[ci] = 2;
 		return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)k->off,
 				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
 	}
 	*out = e;
 	return 0;
+}
+
+/* "A damaged chunk hides nothing else": a read that meets one (its CRC or
+ * columns failed, now marked 2 in verified[]) goes on past it as a gap;
+ * mcz_damaged_count() tells the caller, who says so once. */
+static int query_damaged(const mcz_reader *r, size_t ci, int rc)
+{
+	return rc == MCZ_E_CORRUPT && ci < r->nverified && r->verified[ci] == 2;
+}
+
+size_t mcz_damaged_count(const mcz_reader *r)
+{
+	size_t n = 0;
+	for (size_t ci = 0; r && ci < r->nverified; ci++)
+		n += r->verified[ci] == 2;
+	return n;
+}
+
+int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1)
+{
+	for (size_t ci = 0; r && ci < r->nverified && ci < r->ix.nchunks; ci++)
+		if (r->verified[ci] == 2 && i-- == 0) {
+			*t0 = r->ix.chunks[ci].t_first;
+			*t1 = r->ix.chunks[ci].t_last;
+			return 0;
+		}
+	return MCZ_E_RANGE;
 }
 
 int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c)
@@ -210,8 +242,13 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
 				reader_col c;
-				if ((rc = mcz_query_col(r, ci, s, &c)))
+				if ((rc = mcz_query_col(r, ci, s, &c))) {
+					if (query_damaged(r, ci, rc)) {
+						rc = 0; /* no summary: a gap */
+						continue;
+					}
 					break;
+				}
 				int64_t prev = INT64_MIN;
 				for (size_t i = 0; i < c.n; i++)
 					if (c.present[i]) {
@@ -282,6 +319,8 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 		reader_col c;
 		/* a chunk older than the stream has it absent from every row */
 		int rc = mcz_query_col(r, ci, stream, &c);
+		if (rc && query_damaged(r, ci, rc))
+			continue;
 		if (rc) {
 			mcz_series_free(out);
 			return rc;
@@ -434,6 +473,8 @@ int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t
 				mcz_bucket_merge(&o[query_bucket(cs->first, t0, t1, n)], cs);
 			else if (!(rc = mcz_query_col(r, ci, streams[j], &c)))
 				query_chunk_buckets(r, streams[j], &c, t0, t1, n, o);
+			else if (query_damaged(r, ci, rc))
+				rc = 0;
 		}
 	}
 	free(sums);

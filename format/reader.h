@@ -95,7 +95,8 @@ struct mcz_reader {
 	mcz_codec_ctx cx;
 	reader_cols cols;
 	mcz_dcache dc;       /* decoded columns, bounded */
-	uint8_t *verified;  /* per chunk: CRC checked once (1) */
+	uint8_t *verified;  /* per chunk: 0 not read yet, 1 CRC checked, 2 damaged (CRC or
+			       columns failed: reads skip it as a gap) */
 	uint64_t data_end;  /* where an appended block would go */
 	uint64_t bad_blocks; /* damaged blocks met while scanning */
 	char problem[160];   /* first problem met, "" if none */

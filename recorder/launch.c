@@ -14,10 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void launch_child(int gate, int errw, int out_fd, char *const argv[])
+static void launch_child(int gate, int errw, int out_fd, pid_t parent, char *const argv[])
 {
 	char c;
 	/* Defaults for the command, whatever mcrec set up for itself. */
@@ -30,6 +31,12 @@ static void launch_child(int gate, int errw, int out_fd, char *const argv[])
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
+	/* The command does not outlive its recorder unnoticed: when mcrec dies
+	 * (even by SIGKILL) the command gets SIGTERM, as a shell's job would
+	 * on hang-up.  mcrec may have died before this line: then at once. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		raise(SIGTERM);
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
 	close(gate);
@@ -49,6 +56,7 @@ int rec_launch_fork(rec_child *ch, char *const argv[], int out_fd, char *err, si
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -58,7 +66,7 @@ int rec_launch_fork(rec_child *ch, char *const argv[], int out_fd, char *err, si
 	if (pid == 0) {
 		close(gate[1]);
 		close(ep[0]);
-		launch_child(gate[0], ep[1], out_fd, argv);
+		launch_child(gate[0], ep[1], out_fd, parent, argv);
 	}
 	close(gate[0]);
 	close(ep[1]);

@@ -420,6 +420,20 @@ int mcrec_run(const rec_options *o)
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = wall0;
 	wo.chunk_ns = o->chunk_ns; /* SIGKILL loses REC_SYNC_NS at most (spool.c) */
+	/* An earlier recording of the same name is kept, as perf record keeps
+	 * perf.data.old; --force overwrites it. */
+	struct stat old_st;
+	if (!o->force && stat(r.path, &old_st) == 0 && S_ISREG(old_st.st_mode)) {
+		char old_path[sizeof r.path + 8];
+		snprintf(old_path, sizeof old_path, "%s.old", r.path);
+		if (rename(r.path, old_path) != 0) {
+			fprintf(stderr, "mcrec: %s exists and cannot be kept as %s: %s (--force "
+				"overwrites it)\n", r.path, old_path, strerror(errno));
+			return mcrec_fail(&r, 2);
+		}
+		if (!o->quiet)
+			fprintf(stderr, "mcrec: kept the earlier %s as %s\n", r.path, old_path);
+	}
 	int rc = mcz_writer_open(&r.w, r.path, &wo);
 	if (rc != MCZ_OK) {
 		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,

@@ -37,6 +37,8 @@ void rec_options_usage(FILE *f)
 		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
+		"  -f, --force           overwrite an existing output file (without it, the old\n"
+		"                        one is kept as FILE.old, as perf record does)\n"
 		"      --view            show the recording live in this terminal (mcview follows\n"
 		"                        the file); the command's output goes to FILE.out\n"
 		"  -h, --help            this help      -V, --version  version\n"
@@ -90,6 +92,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"papi-multiplex", no_argument, 0, 'M'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
+		{"force", no_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
@@ -99,7 +102,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 	o->groups = REC_G_ALL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhVr", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhVrf", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -132,6 +135,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		}
 		case 'q': o->quiet = 1; break;
 		case 'W': o->view = 1; break;
+		case 'f': o->force = 1; break;
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
 		case 'M': o->papi_multiplex = 1; break;

@@ -160,6 +160,7 @@ typedef struct rec_options {
 	int system_wide;         /* -a */
 	int quiet;               /* -q */
 	int view;                /* --view: mcview follows the file in this terminal */
+	int force;               /* --force: overwrite an existing output (else NAME.old) */
 	int list;                /* --list */
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */

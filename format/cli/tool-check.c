@@ -3,7 +3,8 @@
  * damaged or truncated file still holds (a file whose blocks are all good
  * but lacks its index is INCOMPLETE: still being recorded, or its recorder
  * was killed); --repair writes a clean copy of everything readable.  Like
- * fsck: exit 0 when clean (or repaired), 1 when damaged or incomplete.
+ * fsck: exit 0 when clean (or repaired), 1 when damaged, 3 when incomplete
+ * (every block whole, no index yet), 2 bad usage.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ int tool_check(int argc, char **argv)
 	if (!out) {
 		if (!clean)
 			printf("  repair with: mcz check %s --repair FIXED.mcz\n", path);
-		return clean ? 0 : 1;
+		return clean ? 0 : incomplete ? 3 : 1;
 	}
 	if ((rc = mcz_repair(path, out))) {
 		tool_common_error("check --repair", out, rc);

@@ -67,12 +67,12 @@ int tool_info(int argc, char **argv)
 		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
 		       " bytes of %" PRIu64 " readable (run mcz check)\n",
 		       fi->valid_bytes, fi->file_bytes);
+	else /* what was verified, and what was not (a full check reads every byte) */
+		printf("index      ok (chunks not checked: mcz check verifies every CRC)\n");
 	if (fi->recovered && fi->nparts)
 		printf("gathering  %" PRIu64 " rows after the last chunk, in %" PRIu64
 		       " PART blocks (still being recorded, or its recorder was stopped)\n",
 		       fi->part_rows, fi->nparts);
-	else
-		printf("index      ok\n");
 	if (fi->skipped_blocks)
 		printf("skipped    %" PRIu64 " blocks of a newer minor version\n",
 		       fi->skipped_blocks);

@@ -76,7 +76,7 @@ good=$(sed -n 's/.*(up to byte \([0-9]*\)).*/\1/p' "$T/chk")
 [ -n "$good" ] || fail "check: no 'up to byte N': $(cat "$T/chk")"
 head -c "$good" "$T/run.mcz" >"$T/prefix.mcz"
 "$MCZ" check "$T/prefix.mcz" >"$T/chk2"
-[ $? -eq 1 ] || fail "check of an unfinished file should exit 1"
+[ $? -eq 3 ] || fail "check of an unfinished file should exit 3 (incomplete, not damaged)"
 grep -q 'INCOMPLETE: .*still being recorded' "$T/chk2" && ! grep -q DAMAGED "$T/chk2" ||
 	fail "check of an unfinished file: $(cat "$T/chk2")"
 grep -q "readable: [0-9]* chunks, $rows rows" "$T/chk2" || fail "unfinished file: rows: $(cat "$T/chk2")"

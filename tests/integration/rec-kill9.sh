@@ -4,7 +4,8 @@
 # (format/SPEC.md 6.4), with the default 5 s chunks.  Killed at 7 s of a
 # 100 ms recording (one chunk, then 2 s gathered), at 3 s of a 10 ms one,
 # and at 1 s (no chunk yet): the file opens with rows up to 1 s before the
-# kill, and `mcz check` says INCOMPLETE, not DAMAGED.
+# kill, and `mcz check` says INCOMPLETE (exit 3), not DAMAGED.  The command
+# does not outlive mcrec: it is gone within 1 s of the SIGKILL.
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MCZ=$B/mcz
@@ -25,7 +26,22 @@ record_killed() {
 	kill -9 $m
 	killed_at=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	wait $m 2>/dev/null
-	[ -n "$c" ] && kill "$c" 2>/dev/null
+	# the command does not outlive its recorder: gone within 1 s (SIGTERM
+	# through PR_SET_PDEATHSIG)
+	[ -n "$c" ] || fail "no command under mcrec to watch"
+	# running: not gone, and not a zombie (its new parent may reap it late)
+	running() { [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" ] &&
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+	local i
+	for i in $(seq 20); do
+		running "$c" || break
+		sleep 0.05
+	done
+	if running "$c"; then
+		kill "$c" 2>/dev/null
+		fail "the command (pid $c) outlived its killed recorder by more than 1 s"
+	fi
+	echo "the command was gone $((i * 50)) ms after mcrec's SIGKILL"
 }
 # check_killed FILE MIN_ROWS: rows up to at most 1 s before the kill
 check_killed() {
@@ -41,7 +57,7 @@ check_killed() {
 	"$MCZ" dump --csv "$f" >"$T/csv" || fail "$f: mcz dump fails"
 	[ $(($(wc -l <"$T/csv") - 1)) = "$rows" ] || fail "$f: mcz dump shows $(($(wc -l <"$T/csv") - 1)) rows, not $rows"
 	"$MCZ" check "$f" >"$T/check"
-	[ $? = 1 ] && grep -q INCOMPLETE "$T/check" || fail "$f: mcz check: $(cat "$T/check")"
+	[ $? = 3 ] && grep -q INCOMPLETE "$T/check" || fail "$f: mcz check: $(cat "$T/check")"
 }
 
 record_killed "$T/k7.mcz" 7 -i 100ms

@@ -10,12 +10,15 @@
  *   rec-read FILE marks       t_ns kind source text
  *   rec-read FILE times       every row's timestamp (ns), one per line
  *   rec-read FILE meta KEY    a metadata value
+ *   rec-read FILE chunks      per chunk in the index: number, block offset, rows,
+ *                             t_first, t_last (damage tests flip bytes inside one)
  *   rec-read FILE series NAME per row: t_ns and the sum over NAME's instances of
  *                             the per-interval delta x scale (counters) or value
  *                             (gauges)
  * Exit 1 with one line on any error (unreadable file, unknown stream).
  */
 #include "../../format/mcz.h"
+#include "../../format/reader.h" /* chunks: the index (a test may look inside) */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +98,12 @@ int main(int argc, char **argv)
 			const mcz_mark *m = mcz_mark_at(r, i);
 			printf("%lld %s %u %s\n", (long long)m->t, m->kind < 4 ? kinds[m->kind] : "?",
 			       m->source, m->text);
+		}
+	} else if (!strcmp(cmd, "chunks")) {
+		for (size_t i = 0; i < r->ix.nchunks; i++) {
+			const mcz_index_chunk *k = &r->ix.chunks[i];
+			printf("%zu %llu %u %lld %lld\n", i, (unsigned long long)k->off, k->nrows,
+			       (long long)k->t_first, (long long)k->t_last);
 		}
 	} else if (!strcmp(cmd, "times")) {
 		mcz_series s = {0};

@@ -99,6 +99,12 @@ static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
 	return vw_phase_cache_decode(data, len, key, ph);
 }
 
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
 static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key)
 {
 	const char *env = getenv("MCVIEW_PHASE_CACHE");
@@ -108,6 +114,8 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 		return;
 	if (m->imported[0])
 		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
+	if (vw_model_damage(m))
+		return; /* damaged: mcz check's business, not more bytes (mcz_append_aux checks too) */
 	/* A file we may not write (a shared or archived recording) is normal:
 	 * detect again on each open and say nothing; only a failed write of a
 	 * writable file is worth a line. */
@@ -116,7 +124,15 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 	unsigned char *buf;
 	size_t len;
 	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
-		if (mcz_append_aux(m->paths[0], "phases", buf, len) != MCZ_OK)
+		int rc = mcz_append_aux(m->paths[0], "phases", buf, len);
+		if (rc == MCZ_E_CORRUPT) { /* the append's own check found damage */
+			const char *why = strstr(mcz_errdetail(), "check: ");
+			snprintf(m->status, sizeof m->status,
+				 "warning: %s is damaged (%s): showing what is readable, nothing "
+				 "written into it; see mcz check", base_name(m->paths[0]),
+				 why ? why + 7 : mcz_errdetail());
+			m->status_warn = 1;
+		} else if (rc != MCZ_OK)
 			snprintf(m->status, sizeof m->status, "phases not cached in %s: %s",
 				 m->paths[0], *mcz_errdetail() ? mcz_errdetail() : "write failed");
 		free(buf);

@@ -149,6 +149,7 @@ void vw_frame_draw(vw_app *a, vw_canvas *c)
 	const vw_view *v = vw_views[a->m->view];
 	v->draw(a->m, a->states[a->m->view], b);
 	memcpy(c->cells + c->w, b->cells, (size_t)b->w * (size_t)b->h * sizeof *b->cells);
+	vw_model_damage(a->m); /* what this frame's reads found damaged, said once */
 	tab_bar(a, c);
 	if (a->m->refining) /* the next frames sharpen the screen (model.h) */
 		vw_canvas_text(c, c->w - 12, 0, 12, VW_C_DIM, 0, " refining...");

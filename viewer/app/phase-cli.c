@@ -109,5 +109,10 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		return 0;
 	if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
 		return cli_err(err, len, "writing the report: %s", strerror(errno));
+	/* the report is of what was readable: a damaged or cut file says so,
+	 * once, where the screen would have shown it in its status line */
+	vw_model_damage(m);
+	if (m->status_warn)
+		fprintf(stderr, "mcview: %s\n", m->status);
 	return 1;
 }

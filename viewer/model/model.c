@@ -435,3 +435,39 @@ int vw_model_follow(vw_model *m)
 		vw_model_set_window(m, m->t0, m->t_max + 1);
 	return 1;
 }
+
+size_t vw_model_damage(vw_model *m)
+{
+	size_t n = 0, first = SIZE_MAX;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		size_t k = mcz_damaged_count(m->files[f]);
+		if (k && first == SIZE_MAX)
+			first = f;
+		n += k;
+	}
+	if (n > m->ndamaged) {
+		m->ndamaged = n;
+		snprintf(m->status, sizeof m->status,
+			 "warning: %s: %zu damaged chunk%s not shown (x on the time axis); "
+			 "see mcz check",
+			 base_name(m->paths[first]), n, n == 1 ? "" : "s");
+		m->status_warn = 1;
+	}
+	return n;
+}
+
+int vw_model_damaged_span(const vw_model *m, size_t i, int64_t *t0, int64_t *t1)
+{
+	for (size_t f = 0; f < m->nfiles; f++) {
+		size_t k = mcz_damaged_count(m->files[f]);
+		if (i < k) {
+			if (mcz_damaged_span(m->files[f], i, t0, t1) != MCZ_OK)
+				return -1;
+			*t0 += m->offsets[f];
+			*t1 += m->offsets[f];
+			return 0;
+		}
+		i -= k;
+	}
+	return -1;
+}

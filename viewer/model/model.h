@@ -125,6 +125,7 @@ typedef struct vw_model {
 	/* added by the viewer engineer (extensions; existing fields unchanged) */
 	int64_t *offsets;           /* per file: add to file time to get dataset time */
 	int live;                   /* a file is still being written (no trailer yet) */
+	size_t ndamaged;            /* damaged chunks said in the status line (vw_model_damage) */
 	vw_mark *marks;             /* every file's marks, dataset time, sorted */
 	size_t nmarks;
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
@@ -177,6 +178,13 @@ int vw_model_refresh(vw_model *m);
  * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
  * -1 on error. */
 int vw_model_follow(vw_model *m);
+
+/* Damaged chunks met so far (their CRC failed when a draw or an analysis
+ * read them: libmcz then skips them as gaps).  vw_model_damage() updates
+ * the status line the first time and when the count grows, and returns the
+ * count; vw_model_damaged_span gives the i-th span on the dataset axis. */
+size_t vw_model_damage(vw_model *m);
+int vw_model_damaged_span(const vw_model *m, size_t i, int64_t *t0, int64_t *t1);
 
 /* Window operations; all clamp to [t_min, t_max]. */
 void vw_model_zoom(vw_model *m, double factor, int64_t around); /* factor < 1 zooms in */

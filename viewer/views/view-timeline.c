@@ -337,6 +337,13 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_canvas_printf(c, 0, 0, s->plot_x - 1, VW_C_AXIS, 0, "win %s",
 			 vw_fmt_time(lab, sizeof lab, m->t1 - m->t0, (m->t1 - m->t0) / 100));
 	vw_ruler_draw(c, s->plot_x, 0, s->plot_w, m->t0, m->t1);
+	/* damaged chunks met so far: an x over their span on the time axis */
+	int64_t d0, d1;
+	for (size_t i = 0; vw_model_damaged_span(m, i, &d0, &d1) == 0; i++) {
+		int x0 = vw_model_time_col(m, d0, s->plot_w), x1 = vw_model_time_col(m, d1, s->plot_w);
+		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < s->plot_w; x++)
+			vw_canvas_put(c, s->plot_x + x, 0, c->ascii ? 'x' : 0x00d7, VW_C_WARN, VW_A_BOLD);
+	}
 	draw_marks(m, s, c, 1);
 	scroll_to_sel(m, s);
 	if (m->nrows == 0)
