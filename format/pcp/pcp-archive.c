@@ -16,13 +16,18 @@
  *
  * A record libpcp cannot read (a truncated or corrupt volume) ends that
  * archive: everything before it is kept and `status` holds the error, so
- * the importer can warn.
+ * the importer can warn.  The .index is optional (libpcp reads a folder
+ * without one), but libpcp refuses an archive whose .index is there and
+ * unusable: then it is read through a private folder of links to the
+ * volumes and .meta only, and `note` says so.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../mcz.h"
 #include "pcp-int.h"
@@ -30,6 +35,69 @@
 int64_t pcp_archive_ns(const struct timespec *ts)
 {
 	return (int64_t)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+/* Remove a folder of links made by noindex_context. */
+static void noindex_remove(char *dir)
+{
+	if (!dir)
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[4096];
+		if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < sizeof p)
+			unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+/* The archive name without its .index: a private folder (mode 0700) of
+ * links to NAME.meta and NAME.<volume>, compressed or not; libpcp is given
+ * FOLDER/BASE.  Returns the context, or a libpcp error. */
+static int noindex_context(pcp_archive *a, const char *name)
+{
+	char *dir = NULL, *base = NULL, *tmp = pcp_path_temp("mcz-pcp-noindex-XXXXXX");
+	int c = PM_ERR_LABEL, links = 0;
+	if (!tmp || pcp_path_split(name, &dir, &base) != 0 || !mkdtemp(tmp))
+		goto out;
+	size_t bl = strlen(base);
+	DIR *d = opendir(*dir ? dir : ".");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		const char *rest = e->d_name + bl;
+		if (strncmp(e->d_name, base, bl) != 0 || rest[0] != '.' ||
+		    pcp_path_suffix_len(rest) != strlen(rest) || !strncmp(rest, ".index", 6))
+			continue;
+		char from[4096], to[4096], abs[4096];
+		if (!realpath(*dir ? dir : ".", abs) ||
+		    (size_t)snprintf(from, sizeof from, "%s/%s", abs, e->d_name) >= sizeof from ||
+		    (size_t)snprintf(to, sizeof to, "%s/%s", tmp, e->d_name) >= sizeof to)
+			continue;
+		links += symlink(from, to) == 0;
+	}
+	if (d)
+		closedir(d);
+	char path[4096];
+	if (links && (size_t)snprintf(path, sizeof path, "%s/%s", tmp, base) < sizeof path)
+		c = pmNewContext(PM_CONTEXT_ARCHIVE, path);
+out:
+	free(dir);
+	free(base);
+	if (c >= 0)
+		a->noindex_dir = tmp;
+	else if (tmp && links)
+		noindex_remove(tmp);
+	else if (tmp) {
+		rmdir(tmp);
+		free(tmp);
+	}
+	return c;
 }
 
 static int open_one(pcp_archive *a, const char *name, char *err, size_t errlen)
@@ -46,6 +114,17 @@ static int open_one(pcp_archive *a, const char *name, char *err, size_t errlen)
 		 * it looked for the archive's NAME.meta */
 		snprintf(err, errlen, "%s: not a PCP archive (no %s.meta beside it)", name, name);
 		return MCZ_E_IO;
+	}
+	if (c < 0 && c != -ENOENT) {
+		/* an .index that is there but unusable (cut, corrupt): read the
+		 * archive without it, as libpcp reads one that has none */
+		int c2 = noindex_context(a, name);
+		if (c2 >= 0) {
+			snprintf(a->note, sizeof a->note,
+				 "%s: its .index is unusable (%s): read without it", name,
+				 pmErrStr_r(c, eb, sizeof eb));
+			c = c2;
+		}
 	}
 	if (c < 0) {
 		snprintf(err, errlen, "%s: not a readable PCP archive: %s", name,
@@ -81,6 +160,8 @@ static void close_one(pcp_archive *a)
 		pmFreeHighResResult(a->next);
 	if (a->ctx >= 0)
 		pmDestroyContext(a->ctx);
+	noindex_remove(a->noindex_dir);
+	a->noindex_dir = NULL;
 	free(a->name);
 	a->next = NULL;
 	a->ctx = -1;

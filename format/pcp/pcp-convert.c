@@ -409,6 +409,11 @@ static int finish(imp *im)
 		mcz_writer_meta(im->w, "import_skipped", buf);
 	}
 	for (size_t i = 0; i < im->na; i++)
+		if (im->a[i].note[0] && !im->st->warning[0]) {
+			snprintf(im->st->warning, sizeof im->st->warning, "%s", im->a[i].note);
+			mcz_writer_meta(im->w, "import_warning", im->st->warning);
+		}
+	for (size_t i = 0; i < im->na; i++)
 		if (im->a[i].status) {
 			char eb[PM_MAXERRMSGLEN], tb[48];
 			iso8601(im->a[i].last_ns, tb, sizeof tb);

@@ -124,6 +124,9 @@ typedef struct pcp_archive {
 	pmHighResResult *next;   /* the next record; NULL once read to the end */
 	int status;              /* 0, or the libpcp error that stopped reading early */
 	int64_t last_ns;         /* time of the last record read */
+	char *noindex_dir;       /* read without its unusable .index: a private folder of
+				    links to its volumes and .meta (removed at close) */
+	char note[200];          /* "" or what was worked around (the .index ignored) */
 } pcp_archive;
 
 /* Open every archive named (archives of one host share one context, so

@@ -235,6 +235,15 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	vw_model_reset(m);
 	for (size_t f = 0; f < m->nfiles; f++)
 		m->live |= mcz_info(m->files[f])->recovered;
+	/* a PCP archive read only in part, or with a workaround (a cut volume,
+	 * an unusable .index): the importer's note, as mcz import prints it */
+	for (size_t f = 0; f < m->nfiles && !m->status[0]; f++) {
+		const char *w = m->imported[f] ? mcz_meta(m->files[f], "import_warning") : NULL;
+		if (w && *w) {
+			snprintf(m->status, sizeof m->status, "warning: %s", w);
+			m->status_warn = 1;
+		}
+	}
 	damaged_status(m);
 	*out = m;
 	return 0;
