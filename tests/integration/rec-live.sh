@@ -21,6 +21,8 @@ el_dump=$(since)
 "$MCZ" info "$T/live.mcz" >"$T/info" 2>&1 || fail "mcz info on the live file: $(cat "$T/info")"
 "$MCVIEW" --report "$T/live.mcz" >"$T/report" 2>&1 || fail "mcview --report on the live file: $(cat "$T/report")"
 el_report=$(since)
+"$MCVIEW" --snapshot 100x30 "$T/live.mcz" >"$T/screen" 2>&1 || fail "mcview --snapshot on the live file: $(cat "$T/screen")"
+el_screen=$(since)
 kill -0 $m 2>/dev/null || fail "mcrec ended before the file was read"
 wait $m || fail "mcrec exited $?: $(cat "$T/err")"
 cat "$T/info" | head -8
@@ -36,6 +38,10 @@ grep -q '^gathering  [0-9]* rows after the last chunk' "$T/info" || fail "mcz in
 # the phase report covers the rows read: durations add up to >= 3.5 s
 rspan=$(awk '$1 ~ /^[A-Z]$/ { d = $3; if (d ~ /ms$/) { sub(/ms$/, "", d); d /= 1000 } else sub(/s$/, "", d); t += d } END { printf "%.3f", t }' "$T/report")
 between "$rspan" 3.4 "$el_report" || fail "mcview --report on the live file covers $rspan s: $(cat "$T/report")"
+# the timeline's window spans the rows read (it was an empty 1 s window)
+win=$(sed -n 's/^win \([0-9.]*\)s .*/\1/p' "$T/screen" | head -1)
+between "${win:-0}" 3.4 "$el_screen" || fail "mcview's window on the live file is '${win:-none}' s: $(head -3 "$T/screen")"
+grep -q 'incomplete (still recording' "$T/screen" || fail "mcview does not say the file is incomplete"
 # the finished file: every row, an index, no PART block (copied at close)
 "$MCZ" check "$T/live.mcz" >"$T/check" || fail "the finished file does not check: $(cat "$T/check")"
 "$MCZ" info "$T/live.mcz" >"$T/info2"
@@ -44,4 +50,4 @@ grep -q '^gathering' "$T/info2" && fail "the finished file still has PART blocks
 frows=$(sed -n 's/^recorded .*, \([0-9]*\) rows in .*/\1/p' "$T/info2")
 [ "${frows:-0}" -ge 95 ] || fail "the finished file holds ${frows:-no} rows of ~10 s at 100 ms"
 ls "$T" | grep -q '\.tmp$' && fail "a temporary file was left: $(ls "$T")"
-ok "4.5 s into the recording: $rows rows over $span s (info: $irows rows, report: $rspan s); finished: $frows rows, indexed"
+ok "4.5 s into the recording: $rows rows over $span s (info: $irows rows, report: $rspan s, mcview window: $win s); finished: $frows rows, indexed"
