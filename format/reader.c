@@ -279,8 +279,9 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 				continue;
 			}
 			if (avail < MCZ_TRAILER_SIZE) {
-				/* too short for a block header or a trailer: the
-				 * start of either, still being written */
+				/* "So do fewer than 24 bytes at the end that
+				 * are not a valid trailer (the start of a block
+				 * or trailer being written)." */
 				if (!r->problem[0])
 					r->cut = 1;
 				reader_problem(r, "file ends inside the block", off);
