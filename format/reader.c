@@ -457,10 +457,16 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 	mcz_reader *r = *rp;
 	r->map = m;
 	r->map_len = ml;
-	r->fd = fd;
 	r->dev = (uint64_t)st.st_dev;
 	r->ino = (uint64_t)st.st_ino;
 	r->path = strdup(path); /* NULL: refresh does not look for a new file */
+	/* a file without its index may be growing: keep it open for refresh
+	 * (a closed one is opened again if it changes: mcview opens a
+	 * thousand ranks' files without a thousand descriptors) */
+	if (r->info.recovered && r->path)
+		r->fd = fd;
+	else
+		close(fd);
 	return 0;
 }
 

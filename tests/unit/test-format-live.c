@@ -198,6 +198,22 @@ static void test_refresh(void **state)
 	lv_rows(r, 2, 100, 170);
 	assert_int_equal(lv_count(r, 0), 170);
 	assert_int_equal(mcz_mark_count(r), 1);
+	assert_int_equal(mcz_reader_refresh(r, &f), MCZ_OK); /* nothing new */
+	assert_int_equal(f.new_rows, 0);
+	assert_int_equal(f.replaced, 0);
+
+	/* a closed file that grows (an appended aux block): read again */
+	const void *aux;
+	size_t alen;
+	assert_int_equal(mcz_aux(r, "phases", &aux, &alen), MCZ_E_NOTFOUND);
+	assert_int_equal(mcz_append_aux(lv_path, "phases", "abc", 3), MCZ_OK);
+	assert_int_equal(mcz_reader_refresh(r, &f), MCZ_OK);
+	assert_int_equal(f.new_rows, 0);
+	assert_int_equal(f.first_changed, 3); /* every chunk the same */
+	assert_int_equal(mcz_aux(r, "phases", &aux, &alen), MCZ_OK);
+	assert_int_equal(alen, 3);
+	assert_memory_equal(aux, "abc", 3);
+	lv_rows(r, 0, 0, 170);
 	mcz_close(r);
 
 	mcz_check_report rep;
