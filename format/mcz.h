@@ -19,6 +19,7 @@
  *     d.native = "perf:instructions"; d.kind = MCZ_COUNTER; d.type = MCZ_U64;
  *     mcz_writer_add_stream(w, &d, &ins);
  *     for (...) mcz_writer_append(w, t_ns, vals, NULL);   // one row
+ *     mcz_writer_sync(w);              // every second: readable, crash-proof
  *     mcz_writer_mark(w, t_ns, MCZ_MARK_POINT, "DMC start");
  *     rc = mcz_writer_close(w);                   // flush, index, trailer
  *
@@ -36,12 +37,14 @@
  *     mcz_bucket bb[2 * 200];                         // ids x buckets
  *     mcz_summary_multi(r, ids, 2, fi->t_first, fi->t_last + 1, 200, bb);
  *     mcz_series_free(&s);
+ *     mcz_refresh f;                   // a file still being written:
+ *     mcz_reader_refresh(r, &f);       // f.new_rows more, from chunk f.first_changed
  *     mcz_close(r);
  *
  * Ownership: every string and array returned by a reader belongs to the
- * reader and lives until mcz_close(), except mcz_series contents (caller frees
- * with mcz_series_free) and buffers the caller passed in.  The writer copies
- * every string it is given.
+ * reader and lives until mcz_close() (or mcz_reader_refresh()), except
+ * mcz_series contents (caller frees with mcz_series_free) and buffers the
+ * caller passed in.  The writer copies every string it is given.
  *
  * Errors: functions return MCZ_OK (0) or a negative mcz_err; mcz_strerror()
  * names it.  The library never prints and never exits.

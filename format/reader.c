@@ -279,8 +279,9 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 				continue;
 			}
 			if (avail < MCZ_TRAILER_SIZE) {
-				/* too short for a block header or a trailer: the
-				 * start of either, still being written */
+				/* "So do fewer than 24 bytes at the end that
+				 * are not a valid trailer (the start of a block
+				 * or trailer being written)." */
 				if (!r->problem[0])
 					r->cut = 1;
 				reader_problem(r, "file ends inside the block", off);
@@ -456,10 +457,16 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 	mcz_reader *r = *rp;
 	r->map = m;
 	r->map_len = ml;
-	r->fd = fd;
 	r->dev = (uint64_t)st.st_dev;
 	r->ino = (uint64_t)st.st_ino;
 	r->path = strdup(path); /* NULL: refresh does not look for a new file */
+	/* a file without its index may be growing: keep it open for refresh
+	 * (a closed one is opened again if it changes: mcview opens a
+	 * thousand ranks' files without a thousand descriptors) */
+	if (r->info.recovered && r->path)
+		r->fd = fd;
+	else
+		close(fd);
 	return 0;
 }
 

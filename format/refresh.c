@@ -126,13 +126,14 @@ int mcz_reader_refresh_mem(mcz_reader *r, const void *buf, size_t len, mcz_refre
 {
 	if (out)
 		*out = (mcz_refresh){0, r ? r->ix.nchunks : 0, r ? r->ix.nchunks : 0, 0};
-	if (!r || !buf || r->fd >= 0)
+	if (!r || !buf || r->path)
 		return MCZ_E_ARG;
 	mcz_error_clear();
 	return refresh_to(r, buf, len, out);
 }
 
-/* The path names another file: open it and take its place. */
+/* The path names another file, or a closed file changed: open it and take
+ * its place. */
 static int refresh_replace(mcz_reader *r, mcz_refresh *out)
 {
 	mcz_reader *nr;
@@ -159,13 +160,15 @@ int mcz_reader_refresh(mcz_reader *r, mcz_refresh *out)
 {
 	if (out)
 		*out = (mcz_refresh){0, r ? r->ix.nchunks : 0, r ? r->ix.nchunks : 0, 0};
-	if (!r || r->fd < 0)
+	if (!r || !r->path)
 		return MCZ_E_ARG;
 	mcz_error_clear();
 	struct stat st;
-	if (r->path && stat(r->path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    ((uint64_t)st.st_dev != r->dev || (uint64_t)st.st_ino != r->ino))
+	int named = stat(r->path, &st) == 0 && S_ISREG(st.st_mode);
+	if (named && ((uint64_t)st.st_dev != r->dev || (uint64_t)st.st_ino != r->ino))
 		return refresh_replace(r, out);
+	if (r->fd < 0) /* a closed file (index read): opened again if it grew */
+		return named && (size_t)st.st_size != r->size ? refresh_replace(r, out) : 0;
 	if (fstat(r->fd, &st) != 0)
 		return mcz_error_set(MCZ_E_IO, "%s", strerror(errno));
 	size_t len = (size_t)st.st_size;

@@ -390,9 +390,10 @@ static int writer_chunk(mcz_writer *w)
 	return 0;
 }
 
-/* The rows appended since the last PART block (or chunk), as a PART block:
- * "its rows are the rows of the next CHUNK that no earlier PART block
- * holds", its counters' heads relative to the previous PART's last sample. */
+/* The rows appended since the last PART block (or chunk), as a PART block
+ * (SPEC.md 6.4: "Its rows are the rows of the next CHUNK that no earlier
+ * PART block holds"), its counters' heads relative to the previous PART's
+ * last sample. */
 static int writer_part(mcz_writer *w)
 {
 	size_t n = w->nrows - w->pstart;
@@ -557,9 +558,9 @@ static int writer_copy(int from, int to, uint64_t off, uint64_t len, uint64_t at
 	return 0;
 }
 
-/* The closed file without its PART blocks: "a writer that wrote PART
- * blocks may, at close, write the file again without them to a new file
- * and rename it over the old name".  The header, then every block the
+/* The closed file without its PART blocks: at close, "a writer that wrote
+ * PART blocks may write the file again without them to a new file and
+ * rename it over the old name".  The header, then every block the
  * index lists, byte for byte and in file order, then a new index and
  * trailer.  On any failure the temporary file is removed and the closed
  * file, valid as it is, stays. */

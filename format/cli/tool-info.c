@@ -63,6 +63,10 @@ int tool_info(int argc, char **argv)
 	if (fi->recovered && !fi->nrows && !mcz_stream_count(r))
 		printf("index      MISSING or damaged, and nothing readable by scanning (run mcz "
 		       "check)\n");
+	else if (fi->recovered && fi->valid_bytes == fi->file_bytes)
+		/* as mcz check's INCOMPLETE: every block whole, no index yet */
+		printf("index      none yet (still being recorded, or its recorder was killed): "
+		       "opened by scanning, every byte readable\n");
 	else if (fi->recovered)
 		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
 		       " bytes of %" PRIu64 " readable (run mcz check)\n",
@@ -71,7 +75,7 @@ int tool_info(int argc, char **argv)
 		printf("index      ok (chunks not checked: mcz check verifies every CRC)\n");
 	if (fi->recovered && fi->nparts)
 		printf("gathering  %" PRIu64 " rows after the last chunk, in %" PRIu64
-		       " PART blocks (still being recorded, or its recorder was stopped)\n",
+		       " PART blocks\n",
 		       fi->part_rows, fi->nparts);
 	if (fi->skipped_blocks)
 		printf("skipped    %" PRIu64 " blocks of a newer minor version\n",

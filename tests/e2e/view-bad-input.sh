@@ -19,7 +19,7 @@ chmod 755 "$D"
 	tmux_fail "gen-recording failed"
 echo "just some text, not a recording" >"$D/notes.txt"
 cp "$D/run.mcz" "$D/newer.mcz"
-printf '\002' | dd of="$D/newer.mcz" bs=1 seek=8 conv=notrunc status=none
+printf '\002\000\000' | dd of="$D/newer.mcz" bs=1 seek=8 conv=notrunc status=none # major 2, minor 0
 head -c $(($(stat -c %s "$D/run.mcz") * 7 / 10)) "$D/run.mcz" >"$D/cut.mcz"
 : >"$D/empty.mcz"
 cp "$D/run.mcz" "$D/secret.mcz"

@@ -8,7 +8,8 @@
  * block left (copied and renamed), and a refresh notices the new file.
  * Every prefix of a file with PART blocks opens with the rows of every
  * whole block, and a reader refreshed from a shorter prefix agrees with a
- * reader opened on the longer one.
+ * reader opened on the longer one.  A damaged PART block hides only its
+ * own rows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,6 +198,22 @@ static void test_refresh(void **state)
 	lv_rows(r, 2, 100, 170);
 	assert_int_equal(lv_count(r, 0), 170);
 	assert_int_equal(mcz_mark_count(r), 1);
+	assert_int_equal(mcz_reader_refresh(r, &f), MCZ_OK); /* nothing new */
+	assert_int_equal(f.new_rows, 0);
+	assert_int_equal(f.replaced, 0);
+
+	/* a closed file that grows (an appended aux block): read again */
+	const void *aux;
+	size_t alen;
+	assert_int_equal(mcz_aux(r, "phases", &aux, &alen), MCZ_E_NOTFOUND);
+	assert_int_equal(mcz_append_aux(lv_path, "phases", "abc", 3), MCZ_OK);
+	assert_int_equal(mcz_reader_refresh(r, &f), MCZ_OK);
+	assert_int_equal(f.new_rows, 0);
+	assert_int_equal(f.first_changed, 3); /* every chunk the same */
+	assert_int_equal(mcz_aux(r, "phases", &aux, &alen), MCZ_OK);
+	assert_int_equal(alen, 3);
+	assert_memory_equal(aux, "abc", 3);
+	lv_rows(r, 0, 0, 170);
 	mcz_close(r);
 
 	mcz_check_report rep;
@@ -277,11 +294,60 @@ static void test_cut_and_refresh_mem(void **state)
 	free(buf);
 }
 
+/* A damaged PART block hides nothing else: its rows are missing, the
+ * PART blocks after it still read (their counters' values too). */
+static void test_damaged_part(void **state)
+{
+	(void)state;
+	mcz_writer *w = lv_writer();
+	lv_append(w, 0, 70, 2); /* a chunk of 64 rows, then 6 gathered */
+	assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	for (int r = 70; r < 100; r += 10) { /* three PART blocks of 10 rows */
+		lv_append(w, r, r + 10, 2);
+		assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	}
+	size_t len;
+	uint8_t *buf = lv_read_all(lv_path, &len);
+	mcz_writer_close(w);
+	unlink(lv_path);
+	/* the second PART block: flip a byte of its payload */
+	size_t off = 20, part = 0, hit = 0;
+	while (off + 20 <= len) {
+		unsigned type = buf[off + 4] | buf[off + 5] << 8;
+		uint32_t plen = (uint32_t)buf[off + 8] | (uint32_t)buf[off + 9] << 8 |
+				(uint32_t)buf[off + 10] << 16 | (uint32_t)buf[off + 11] << 24;
+		if (type == 8 && part++ == 1)
+			hit = off;
+		off += 20 + (size_t)plen;
+	}
+	assert_int_equal(part, 4);
+	assert_true(hit > 0);
+	assert_int_equal(buf[hit + 16], 10); /* its nrows */
+	buf[hit + 16 + 8] ^= 0x40;
+	mcz_reader *r;
+	assert_int_equal(mcz_open_mem(&r, buf, len, 0), MCZ_OK);
+	const mcz_file_info *fi = mcz_info(r);
+	assert_int_equal(fi->nrows, 90);
+	assert_int_equal(fi->nparts, 3);
+	mcz_series se;
+	assert_int_equal(mcz_read(r, 0, INT64_MIN, INT64_MAX, &se), MCZ_OK);
+	assert_int_equal(se.n, 90);
+	for (size_t i = 0; i < se.n; i++) {
+		int row = i < 70 ? (int)i : (int)i + 10; /* rows 70..79 are gone */
+		assert_int_equal(se.t[i], (int64_t)row * DT + 3);
+		assert_int_equal(se.v[i].u, lv_counter(row, 0));
+	}
+	mcz_series_free(&se);
+	mcz_close(r);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refresh),
 		cmocka_unit_test(test_cut_and_refresh_mem),
+		cmocka_unit_test(test_damaged_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

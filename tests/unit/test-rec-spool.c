@@ -3,7 +3,9 @@
  * every committed row arrives in order with its values and presence, marks
  * arrive with their times relative to t0, a full ring drops (and counts)
  * instead of blocking, the sleeping writer is woken at half a ring and at
- * the stop; and the net source reads InfiniBand port counters
+ * the stop, and syncs the rows gathered to the file every REC_SYNC_NS
+ * while a chunk is still due (a reader sees them); and the net source
+ * reads InfiniBand port counters
  * from a fixture sysfs tree (MCREC_SYSFS). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +170,59 @@ static void test_half_ring_and_stop(void **state)
 	(void)state;
 }
 
+/* With 10 s chunks, rows reach the file within REC_SYNC_NS (as a PART
+ * block): a reader opening the file meanwhile sees them. */
+static void test_sync_before_chunk(void **state)
+{
+	char path[] = "/tmp/test-rec-spool-XXXXXX";
+	mcz_writer *w = tmp_writer(path);
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = "g";
+	d.kind = MCZ_GAUGE;
+	d.type = MCZ_F64;
+	assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	rec_spool *sp;
+	assert_int_equal(rec_spool_new(&sp, w, 1, 1024, 0, 10000000000LL), 0);
+	assert_int_equal(rec_spool_start(sp), 0);
+	int64_t start = rec_clock_now();
+	int n = 0;
+	while (rec_clock_now() - start < REC_SYNC_NS + REC_SYNC_NS / 2) {
+		mcz_value *v;
+		uint8_t *pr;
+		assert_int_equal(rec_spool_row(sp, &v, &pr), 0);
+		v[0].f = n;
+		pr[0] = 1;
+		rec_spool_commit(sp, (int64_t)(n + 1) * 1000000);
+		n++;
+		usleep(10000);
+	}
+	/* a loaded machine may delay the writer thread: wait up to 2 s more,
+	 * far from the 10 s chunk */
+	mcz_reader *r;
+	const mcz_file_info *fi;
+	for (int tries = 0;; tries++) {
+		assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+		fi = mcz_info(r);
+		if (fi->nrows > 0 || tries == 20)
+			break;
+		mcz_close(r);
+		usleep(100000);
+	}
+	assert_int_equal(fi->nchunks, fi->nparts); /* no whole chunk yet */
+	assert_true(fi->nrows > 0); /* the rows of the first sync at least */
+	assert_true(fi->nrows <= (uint64_t)n);
+	mcz_close(r);
+	assert_int_equal(rec_spool_stop(sp), 0);
+	rec_spool_free(sp);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->nrows, (uint64_t)n);
+	assert_int_equal(mcz_info(r)->nparts, 0);
+	mcz_close(r);
+	unlink(path);
+	(void)state;
+}
+
 static void test_net_infiniband(void **state)
 {
 	rec_source s;
@@ -215,6 +270,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_marks),
 		cmocka_unit_test(test_half_ring_and_stop),
+		cmocka_unit_test(test_sync_before_chunk),
 		cmocka_unit_test(test_net_infiniband),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
