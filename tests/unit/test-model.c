@@ -435,33 +435,64 @@ static void chunk_resolution_columns(void **st)
 	unlink(p2);
 }
 
-/* An aux block appended under an open model (the phase cache does this):
- * vw_model_refresh reopens the file, and every stream still reads right. */
-static void refresh_after_append(void **st)
+/* A recording still being written (rows synced into PART blocks, no index
+ * yet): the model opens it as live, and vw_model_follow reads on what was
+ * appended: a window at the end grows with the data, one scrolled back stays;
+ * once the writer closes (the final copy renamed over the path) the file is
+ * complete and no longer live.  Values read back as written. */
+static void follow_live_file(void **st)
 {
 	(void)st;
-	char p2[96], cmd[256], err[256];
-	snprintf(p2, sizeof p2, "/tmp/mcz-test-model-%d-aux.mcz", (int)getpid());
-	snprintf(cmd, sizeof cmd, "cp %s %s", path, p2);
-	assert_int_equal(system(cmd), 0);
+	char p2[96], err[256];
+	snprintf(p2, sizeof p2, "/tmp/mcz-test-model-%d-live.mcz", (int)getpid());
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.chunk_rows = 50;
+	o.chunk_ns = 0;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, p2, &o), MCZ_OK);
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = "app.level";
+	d.unit = "W";
+	d.kind = MCZ_GAUGE;
+	d.type = MCZ_F64;
+	assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	const int64_t dt = 100000000; /* 100 ms */
+	int r = 0;
+	for (; r < 30; r++)
+		assert_int_equal(mcz_writer_append(w, r * dt, &(mcz_value){.f = r}, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_sync(w), MCZ_OK);
 	vw_model *m;
 	const char *p[1] = {p2};
 	assert_int_equal(vw_model_open(&m, p, 1, NULL, err, sizeof err), 0);
-	vw_bucket b[4];
-	assert_int_equal(vw_model_stream_buckets(m, 0, 0, 4000000000LL, 4, b), 0);
-	assert_int_equal(vw_model_refresh(m), 0); /* nothing changed yet */
-	static const char blob[] = "phases cache stand-in";
-	assert_int_equal(mcz_append_aux(p2, "phases", blob, sizeof blob), MCZ_OK);
-	assert_int_equal(vw_model_refresh(m), 1);
-	const void *data;
-	size_t len;
-	assert_int_equal(mcz_aux(m->files[0], "phases", &data, &len), MCZ_OK);
-	assert_int_equal(len, sizeof blob);
-	assert_int_equal(m->nstreams, 7);
-	assert_string_equal(m->streams[1].label, "gpu.power[gpu0]");
-	assert_int_equal(m->nmarks, 3);
-	for (size_t s = 0; s < m->nstreams; s++)
-		check_stream(m, s, 0, 10 * 1000000000LL, 5);
+	assert_int_equal(m->live, 1);
+	assert_int_equal(m->t_max, 29 * dt);
+	assert_true(m->t1 > m->t_max); /* opened on the whole run: at its end */
+	assert_int_equal(vw_model_follow(m), 0); /* nothing new */
+	for (; r < 80; r++) /* a whole chunk and more, synced */
+		assert_int_equal(mcz_writer_append(w, r * dt, &(mcz_value){.f = r}, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	assert_int_equal(vw_model_follow(m), 1);
+	assert_int_equal(m->t_max, 79 * dt);
+	assert_int_equal(m->t0, 0);
+	assert_true(m->t1 > 79 * dt); /* the window grew with the data */
+	assert_true(fabs(vw_model_value_at(m, 0, 79 * dt) - 79.0) < 1e-9);
+	assert_true(fabs(vw_model_value_at(m, 0, 40 * dt) - 40.0) < 1e-9);
+	/* scrolled back: the window stays while data arrives */
+	vw_model_set_window(m, 10 * dt, 20 * dt);
+	for (; r < 100; r++)
+		assert_int_equal(mcz_writer_append(w, r * dt, &(mcz_value){.f = r}, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	assert_int_equal(vw_model_follow(m), 1);
+	assert_int_equal(m->t_max, 99 * dt);
+	assert_int_equal(m->t0, 10 * dt);
+	assert_int_equal(m->t1, 20 * dt);
+	/* the writer closes: the final file replaces the live one */
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	assert_int_equal(vw_model_follow(m), 1);
+	assert_int_equal(m->live, 0);
+	assert_int_equal(mcz_info(m->files[0])->nrows, 100);
+	assert_true(fabs(vw_model_value_at(m, 0, 99 * dt) - 99.0) < 1e-9);
+	assert_int_equal(vw_model_follow(m), 0);
 	vw_model_free(m);
 	unlink(p2);
 }
@@ -472,7 +503,7 @@ int main(void)
 		cmocka_unit_test(rows_and_groups),   cmocka_unit_test(window_ops),
 		cmocka_unit_test(buckets_equal_raw), cmocka_unit_test(value_at_cursor),
 		cmocka_unit_test(two_files_on_wall_clock), cmocka_unit_test(bad_files),
-		cmocka_unit_test(refresh_after_append), cmocka_unit_test(chunk_resolution_columns),
+		cmocka_unit_test(follow_live_file), cmocka_unit_test(chunk_resolution_columns),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -253,46 +253,6 @@ nomem:
 	return -1;
 }
 
-int vw_model_refresh(vw_model *m)
-{
-	int changed = 0;
-	for (size_t f = 0; f < m->nfiles; f++) {
-		struct stat st;
-		if (stat(m->paths[f], &st) == 0 && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size != mcz_info(m->files[f])->file_bytes)
-			changed = 1;
-	}
-	if (!changed)
-		return 0;
-	mcz_reader **nr = calloc(m->nfiles, sizeof *nr);
-	if (!nr)
-		return -1;
-	for (size_t f = 0; f < m->nfiles; f++)
-		if (mcz_open(&nr[f], m->paths[f], 0) != MCZ_OK ||
-		    mcz_stream_count(nr[f]) != mcz_stream_count(m->files[f])) {
-			for (size_t g = 0; g <= f; g++)
-				mcz_close(nr[g]);
-			free(nr);
-			return -1;
-		}
-	vw_model_cache_free(m);
-	vw_model_chunks_free(m);
-	for (size_t f = 0; f < m->nfiles; f++) {
-		mcz_close(m->files[f]);
-		m->files[f] = nr[f];
-	}
-	free(nr);
-	/* Same files, same streams in the same order: rows and groups stay. */
-	free(m->streams);
-	free(m->marks);
-	m->streams = NULL;
-	m->marks = NULL;
-	m->nstreams = m->nmarks = 0;
-	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
-		return -1;
-	return 1;
-}
-
 void vw_model_free(vw_model *m)
 {
 	if (!m)
@@ -427,9 +387,33 @@ int vw_model_follow(vw_model *m)
 	for (size_t f = 0; f < m->nfiles; f++)
 		old_rows += mcz_info(m->files[f])->nrows;
 	int at_end = m->t1 > old_max; /* the window reaches the last sample */
-	int rc = vw_model_refresh(m);
-	if (rc != 1)
-		return rc;
+	/* Each file still being written is read on from where its last scan
+	 * stopped (mcz_reader_refresh: no rescan of what was read, and the
+	 * recorder's final copy is picked up when it is renamed over the path). */
+	int changed = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		if (!mcz_info(m->files[f])->recovered)
+			continue;
+		size_t ns = mcz_stream_count(m->files[f]);
+		mcz_refresh out;
+		if (mcz_reader_refresh(m->files[f], &out) != MCZ_OK)
+			return -1;
+		if (mcz_stream_count(m->files[f]) != ns)
+			return -1; /* rows and groups are built on the streams of the open */
+		changed |= out.new_rows != 0 || out.replaced;
+	}
+	if (!changed)
+		return 0;
+	/* the readers' strings and arrays are new: caches and copies go */
+	vw_model_cache_free(m);
+	vw_model_chunks_free(m);
+	free(m->streams);
+	free(m->marks);
+	m->streams = NULL;
+	m->marks = NULL;
+	m->nstreams = m->nmarks = 0;
+	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
+		return -1;
 	set_axis(m);
 	/* the file's state line ("incomplete: N rows") is said again */
 	m->status[0] = '\0';

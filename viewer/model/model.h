@@ -165,14 +165,8 @@ void vw_model_budget(vw_model *m, int ms);
  * wait for the next frame.  Asked before a piece of work; the first piece
  * of each frame is always allowed (so every frame makes progress). */
 int vw_model_budget_spent(vw_model *m);
-/* Reopen the files if one changed on disk since it was opened (an aux block
- * appended, e.g. the phase cache): a reader maps its file and reads its
- * index lazily, so an append under it would leave it reading the new bytes.
- * Rows, groups, window and phases stay.  Returns 1 reopened, 0 unchanged,
- * -1 on error (the old readers are kept). */
-int vw_model_refresh(vw_model *m);
 /* Follow files being written (mcview on a live recording, as `less +F`):
- * reopen what grew (vw_model_refresh) and put the new data on the time axis;
+ * read on what was appended (mcz_reader_refresh) and put it on the time axis;
  * a window that reached the end of the data grows to the new end (its start
  * stays), one scrolled back stays where it is.  m->live says whether a file
  * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
