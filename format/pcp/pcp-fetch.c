@@ -271,8 +271,8 @@ static int build_argv(const pcp_ssh_url *u, const pcp_import_opts *o, const char
 
 static char *remote_command(const char *dir, const char *base, const char *alt)
 {
-	char *qs = pcp_ssh_quote(fetch_script), *qd = pcp_ssh_quote(dir),
-	     *qb = pcp_ssh_quote(base), *qa = pcp_ssh_quote(alt ? alt : "");
+	char *qs = pcp_fetch_quote(fetch_script), *qd = pcp_fetch_quote(dir),
+	     *qb = pcp_fetch_quote(base), *qa = pcp_fetch_quote(alt ? alt : "");
 	char *cmd = NULL;
 	if (qs && qd && qb && qa) {
 		size_t n = strlen(qs) + strlen(qd) + strlen(qb) + strlen(qa) + 40;
@@ -337,6 +337,27 @@ int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *
 	}
 	snprintf(chosen, chosenlen, "%s", f.chosen);
 	return MCZ_OK;
+}
+
+char *pcp_fetch_quote(const char *s)
+{
+	size_t n = 3;
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	char *q = malloc(n), *o = q;
+	if (!q)
+		return NULL;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else
+			*o++ = *p;
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
 }
 
 int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,

@@ -86,8 +86,6 @@ typedef struct pcp_ssh_url {
 } pcp_ssh_url;
 
 int pcp_ssh_parse(const char *url, pcp_ssh_url *u, char *err, size_t errlen);
-/* s single-quoted for a POSIX shell ("it's" -> 'it'\''s'); malloc'd. */
-char *pcp_ssh_quote(const char *s);
 /* Fetch the archive(s) named by url into a new private folder: *tmpdir (to
  * give to pcp_ssh_cleanup) and the local archive names in *archives. */
 int pcp_ssh_fetch(const char *url, const pcp_import_opts *o, char **tmpdir, char ***archives,
@@ -96,6 +94,10 @@ int pcp_ssh_fetch(const char *url, const pcp_import_opts *o, char **tmpdir, char
 void pcp_ssh_cleanup(char *tmpdir);
 
 /* ---- pcp-fetch.c: one ssh transfer ---------------------------------------- */
+
+/* s single-quoted for a POSIX shell ("it's" -> 'it'\''s'); malloc'd.  The
+ * only way a user's name enters the remote command line. */
+char *pcp_fetch_quote(const char *s);
 
 /* Run ssh to u's host and copy into the local folder localdir the files of
  * the archive in remote folder DIR named alt (the name as the user gave it)

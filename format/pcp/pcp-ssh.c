@@ -14,7 +14,8 @@
  * become an option).  ssh hands its command to the remote login shell as one
  * string, so that string is fixed — `sh -c SCRIPT mcz-fetch DIR BASE MODE`
  * — and the user's folder and base name enter it only as single-quoted
- * arguments (pcp_ssh_quote; names with control characters are refused).  The
+ * arguments (pcp_fetch_quote in pcp-fetch.c; names with control characters are
+ * refused).  The
  * script never evaluates them: it cd's into DIR and lists "$BASE".meta*,
  * "$BASE".index*, "$BASE".[0-9]* (quoted, so only the '*' globs).  The
  * remote login shell must be POSIX-like (sh, bash, dash, ksh, zsh).
@@ -141,27 +142,6 @@ int pcp_ssh_parse(const char *url, pcp_ssh_url *u, char *err, size_t errlen)
 	}
 	snprintf(u->path, sizeof u->path, "%s", path);
 	return MCZ_OK;
-}
-
-char *pcp_ssh_quote(const char *s)
-{
-	size_t n = 3;
-	for (const char *p = s; *p; p++)
-		n += *p == '\'' ? 4 : 1;
-	char *q = malloc(n), *o = q;
-	if (!q)
-		return NULL;
-	*o++ = '\'';
-	for (const char *p = s; *p; p++) {
-		if (*p == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else
-			*o++ = *p;
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return q;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

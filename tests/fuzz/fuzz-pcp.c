@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pcp_ssh_url u;
 		if (pcp_ssh_parse(s, &u, err, sizeof err) == 0 && (u.host[0] == '-' || !u.path[0]))
 			abort(); /* a host like an option or an empty path must be refused */
-		char *q = pcp_ssh_quote(s);
+		char *q = pcp_fetch_quote(s);
 		free(q);
 		break;
 	}

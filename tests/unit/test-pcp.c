@@ -134,13 +134,13 @@ static void test_ssh_parse(void **state)
 static void test_ssh_quote(void **state)
 {
 	(void)state;
-	char *q = pcp_ssh_quote("it's");
+	char *q = pcp_fetch_quote("it's");
 	assert_string_equal(q, "'it'\\''s'");
 	free(q);
 	const char *tricky[] = { "a b", "it's", "''", "\"x\"", ";touch /tmp/x", "$(id)`id`",
 				 "\\n\\", "*?[a]", "-n", "" };
 	for (size_t i = 0; i < sizeof tricky / sizeof tricky[0]; i++) {
-		char *qq = pcp_ssh_quote(tricky[i]);
+		char *qq = pcp_fetch_quote(tricky[i]);
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "printf '%%s|' %s", qq);
 		FILE *p = popen(cmd, "r");
