@@ -131,6 +131,26 @@ static void small_ascii(void **st)
 	fx_close(&f);
 }
 
+/* A group label too wide for its column keeps its member count: the name
+ * is cut ("core.c… (4) Σ"), not the "(4)" (which tells the user it is a group). */
+static void narrow_labels_keep_count(void **st)
+{
+	(void)st;
+	fx f;
+	fx_open(&f, 60, 14);
+	char *txt = vw_canvas_to_text(f.c);
+	const char *l = strstr(txt, "\u25b8core.c");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "\u2026 (4) \u03a3"));
+	free(txt);
+	f.c->ascii = 1;
+	vw_frame_draw(&f.a, f.c);
+	txt = vw_canvas_to_text(f.c);
+	assert_null(strstr(txt, "core.cycles ( "));
+	free(txt);
+	fx_close(&f);
+}
+
 static void blocks_expanded(void **st)
 {
 	(void)st;
@@ -220,7 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(whole_run),	   cmocka_unit_test(zoom_pan_select),
-		cmocka_unit_test(small_ascii),	   cmocka_unit_test(blocks_expanded),
+		cmocka_unit_test(small_ascii),	   cmocka_unit_test(blocks_expanded), cmocka_unit_test(narrow_labels_keep_count),
 		cmocka_unit_test(filter_and_help), cmocka_unit_test(too_small),
 		cmocka_unit_test(mouse_cursor_drag_wheel),
 	};

@@ -218,6 +218,31 @@ static void row_range(tl_state *s, size_t nb, double *lo, double *hi)
 	free(mx);
 }
 
+static int cells(const char *p)
+{
+	int n = 0;
+	for (; *p; p++)
+		n += (*p & 0xc0) != 0x80; /* UTF-8 lead bytes */
+	return n;
+}
+
+/* A label wider than w cells keeps its end " (N)" (a group's member count)
+ * and loses the end of its name instead: "core.cpu_migr… (2)". */
+static int draw_label(vw_canvas *c, int x, int y, int w, int role, int attr, const char *label)
+{
+	const char *cnt = strrchr(label, '(');
+	size_t len = strlen(label);
+	if (cells(label) <= w || !cnt || cnt == label || cnt[-1] != ' ' || label[len - 1] != ')' ||
+	    w - cells(cnt - 1) < 4)
+		return vw_canvas_text(c, x, y, w, role, attr, label);
+	int cw = cells(cnt - 1);
+	char head[256];
+	snprintf(head, sizeof head, "%.*s", (int)(cnt - 1 - label), label);
+	int k = vw_canvas_text(c, x, y, w - cw - 1, role, attr, head);
+	k += vw_canvas_text(c, x + k, y, 1, role, attr, c->ascii ? "~" : "\u2026");
+	return k + vw_canvas_text(c, x + k, y, cw, role, attr, cnt - 1);
+}
+
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
 {
 	const vw_row *r = &m->rows[ri];
@@ -228,13 +253,11 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	vw_canvas_fill(c, 0, y, s->plot_x - 1, 1, ' ', lrole, lattr);
 	/* the label, cut where it must be so that the Σ/avg tag stays */
 	const char *tag = rule_tag(r, c->ascii);
-	int aw = s->plot_x - 1 - 2 * r->depth, tw = 0;
-	for (const char *p = tag; *p; p++)
-		tw += (*p & 0xc0) != 0x80; /* cells: UTF-8 lead bytes */
+	int aw = s->plot_x - 1 - 2 * r->depth, tw = cells(tag);
 	int lx = 2 * r->depth + vw_canvas_text(c, 2 * r->depth, y, aw, lrole, lattr,
 					       r->is_group ? open : "");
-	lx += vw_canvas_text(c, lx, y, s->plot_x - 1 - lx - tw, r->constants && !sel ? VW_C_DIM : lrole,
-			     lattr, r->label);
+	lx += draw_label(c, lx, y, s->plot_x - 1 - lx - tw, r->constants && !sel ? VW_C_DIM : lrole,
+			 lattr, r->label);
 	vw_canvas_text(c, lx, y, s->plot_x - 1 - lx, VW_C_DIM, lattr, tag);
 	if (r->constants && r->depth == 0) {
 		/* streams of every unit: nothing to draw but what the row holds */
