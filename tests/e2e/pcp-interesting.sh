@@ -51,7 +51,10 @@ while IFS= read -r l; do
 	# before the column does; else cut, and then a prefix.  An instance's
 	# '[' would start a glob's bracket.
 	glob=${label//[/?}
-	if [[ $lab == ▸* ]]; then
+	if [[ $label == *"…" ]]; then # a group's name cut before its " (N)"
+		label=${label%…}
+		glob="${label//[/?}*"
+	elif [[ $lab == ▸* ]]; then
 		[[ ${lab:$((${#label} + 1)):2} == " (" ]] || glob="$glob*"
 	else
 		[ ${#label} -lt 29 ] && [[ $label != *"["* ]] || glob="$glob*"
@@ -88,7 +91,7 @@ tmux_keys s
 tmux_wait_for 'sort:name'
 tmux_settle
 # rows after the constants row, by name (their names: labels may be cut)
-tmux_screen | sed -n '5,38p' | cut -c1-30 | sed 's/^▸//' | awk '{ print $1 }' >"$D/names.txt"
+tmux_screen | sed -n '5,38p' | cut -c1-30 | sed 's/^▸//' | awk '{ print $1 }' | sed 's/…$//' >"$D/names.txt"
 [ "$(wc -l <"$D/names.txt")" -ge 30 ] || tmux_fail "rows: $(cat "$D/names.txt")"
 LC_ALL=C sort -c "$D/names.txt" || tmux_fail "rows not by name: $(cat "$D/names.txt")"
 tmux_keys Enter
