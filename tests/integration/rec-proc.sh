@@ -18,7 +18,11 @@ procs=$("$RR" "$T/p.mcz" total app.procs)
 wchar=$("$RR" "$T/p.mcz" total app.io.wchar)
 busy=$("$RR" "$T/p.mcz" series os.cpu.busy | awk '$2 > m { m = $2 } END { print m + 0 }')
 echo "app.rss max $rss B, app.procs max $procs, app.io.wchar $wchar B, os.cpu.busy max (sum of CPUs) $busy %"
-between "$rss" $((MB * 1048576)) $((MB * 1048576 * 3 / 2)) || fail "app.rss $rss B for $MB MiB touched"
+# Under ASan (make check SAN=1, build-san) the workload is an ASan binary:
+# its allocator and shadow make its RSS anything from 1.2 to 2.5 times what
+# it touches, so the RSS bound is checked on the plain build only.
+rss_ok() { [[ $B == *-san ]] || between "$1" $((MB * 1048576)) $((MB * 1048576 * 3 / 2)); }
+rss_ok "$rss" || fail "app.rss $rss B for $MB MiB touched"
 between "$procs" 2 10 || fail "app.procs $procs (sh and rec-work at least)"
 between "$wchar" $((32 * 1048576)) $((40 * 1048576)) || fail "app.io.wchar $wchar for dd's 32 MiB"
 ncpu=$(nproc)
@@ -33,6 +37,6 @@ MCREC_PROC_SCAN=1 "$MCREC" -q -i 50ms -g os -o "$T/s.mcz" -- sh -c "
 rss=$("$RR" "$T/s.mcz" total app.rss)
 procs=$("$RR" "$T/s.mcz" total app.procs)
 echo "scan: app.rss max $rss B, app.procs max $procs"
-between "$rss" $((MB * 1048576)) $((MB * 1048576 * 3 / 2)) || fail "scan: app.rss $rss B for $MB MiB touched"
+rss_ok "$rss" || fail "scan: app.rss $rss B for $MB MiB touched"
 between "$procs" 2 10 || fail "scan: app.procs $procs"
 ok "proc source, /proc scan fallback"
