@@ -149,6 +149,9 @@ typedef struct vw_model {
 	double *act;                /* per stream: activity, known for [0, act_next) */
 	size_t act_next;
 	int act_applied;            /* the rows have the scores (folded, ordered) */
+	/* mcview --compare: this model is run A's first file; the comparison
+	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
+	struct vw_compare *compare;
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
