@@ -46,26 +46,30 @@ int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 		c->fig[VW_CMP_INS] = p->st.ins_rate;
 		c->fig[VW_CMP_GPU] = p->st.gpu_w;
 		c->fig[VW_CMP_NET] = cmp_add(p->st.net_rx_bps, p->st.net_tx_bps);
-		/* the k-th phase of its mark text (or class): "triad#2", "B1" */
+		snprintf(c->mark, sizeof c->mark, "%s", p->label);
+	}
+	if (!run->marked)
+		n = vw_compare_coalesce(*v, n);
+	for (size_t i = 0; i < n; i++) {
+		vw_cmp_phase *c = &(*v)[i];
+		if (!run->marked) { /* "#3 C": the third phase, of class C */
+			char cn[8];
+			snprintf(c->label, sizeof c->label, "#%zu %s", i + 1,
+				 vw_phase_class_name(c->cls, cn, sizeof cn));
+			continue;
+		}
+		/* the k-th phase of its mark text: "triad#2" */
 		int occ = 1, total = 0;
 		for (size_t j = 0; j < n; j++) {
-			const vw_phase *q = vw_phases_at(ph, j);
-			int same = run->marked ? !strcmp(q->label, p->label) : q->cls == p->cls;
+			int same = !strcmp((*v)[j].mark, c->mark);
 			total += same;
 			occ += same && j < i;
 		}
-		if (run->marked) {
-			snprintf(c->mark, sizeof c->mark, "%s", p->label);
-			const char *t = p->label[0] ? p->label : "(unmarked)";
-			if (total > 1)
-				snprintf(c->label, sizeof c->label, "%s#%d", t, occ);
-			else
-				snprintf(c->label, sizeof c->label, "%s", t);
-		} else {
-			char cn[8];
-			snprintf(c->label, sizeof c->label, "%s%d",
-				 vw_phase_class_name(p->cls, cn, sizeof cn), occ);
-		}
+		const char *t = c->mark[0] ? c->mark : "(unmarked)";
+		if (total > 1)
+			snprintf(c->label, sizeof c->label, "%s#%d", t, occ);
+		else
+			snprintf(c->label, sizeof c->label, "%s", t);
 	}
 	run->v = *v;
 	run->n = n;
@@ -216,7 +220,7 @@ static int cmp_fig_shown(const vw_compare *c, int f)
 {
 	for (size_t k = 0; k < c->nm; k++)
 		if (isfinite(c->m[k].fig_a[f]) && isfinite(c->m[k].fig_b[f]) &&
-		    (c->m[k].fig_a[f] != 0 || c->m[k].fig_b[f] != 0))
+		    c->m[k].fig_a[f] != 0)
 			return 1;
 	return 0;
 }

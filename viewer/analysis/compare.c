@@ -62,6 +62,46 @@ static void cmp_scale(const vw_cmp_run *x, const vw_cmp_run *y, double *scale)
 	}
 }
 
+size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n)
+{
+	if (n < 2)
+		return n;
+	vw_cmp_run r = {v, n, 0, 0, 0};
+	double scale[VW_CMP_NFIG];
+	cmp_scale(&r, &r, scale);
+	size_t k = 0;
+	double longest = v[0].dur; /* of the pieces of v[k]: its class */
+	for (size_t i = 1; i < n; i++) {
+		vw_cmp_phase *p = &v[k];
+		double worst = 0;
+		for (int f = 0; f < VW_CMP_NFIG; f++) {
+			if (!(scale[f] > 0) || !isfinite(p->fig[f]) || !isfinite(v[i].fig[f]))
+				continue;
+			double d = fabs(p->fig[f] - v[i].fig[f]) / scale[f];
+			worst = d > worst ? d : worst;
+		}
+		if (worst > CMP_FIG_TOL) {
+			v[++k] = v[i];
+			longest = v[i].dur;
+			continue;
+		}
+		double w = p->dur + v[i].dur;
+		for (int f = 0; f < VW_CMP_NFIG; f++) {
+			double x = p->fig[f], y = v[i].fig[f];
+			if (isfinite(x) && isfinite(y) && w > 0)
+				p->fig[f] = (x * p->dur + y * v[i].dur) / w;
+			else if (!isfinite(x))
+				p->fig[f] = y;
+		}
+		if (v[i].dur > longest) {
+			p->cls = v[i].cls;
+			longest = v[i].dur;
+		}
+		p->dur = w;
+	}
+	return k + 1;
+}
+
 int vw_compare_align(const vw_cmp_run *x, const vw_cmp_run *y, int *map)
 {
 	size_t n = x->n, m = y->n, w = m + 1;

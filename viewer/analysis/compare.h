@@ -102,6 +102,12 @@ typedef struct vw_compare {
  * (0: ignored).  Marked phases: same mark text, or 0. */
 double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int marked,
 			  const double *scale);
+/* Detected phases: merge each phase into the one before it when every
+ * figure is within 30 % of its range over the run (the detector cuts one
+ * piece of work where noise moves a stream; compared, it is one phase).
+ * The merged phase has the pieces' duration-weighted figures and its
+ * longest piece's class.  Returns the new count; labels are not touched. */
+size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n);
 /* Align y to x in time order: map[i] = index in y matched with x's phase i,
  * or -1.  Returns the number matched, or -1 out of memory. */
 int vw_compare_align(const vw_cmp_run *x, const vw_cmp_run *y, int *map);

@@ -53,14 +53,16 @@ static unsigned compare_key(vw_model *m, void *state, const vw_input *in)
 	case VW_ACT_HOME: line = 0; break;
 	case VW_ACT_END: line = n - 1; break;
 	case VW_ACT_ENTER: {
-		int a = c->m[c->rank[s->sel]].a;
-		if (a >= 0 && (size_t)a < vw_phases_count(m->phases)) {
-			vw_phases_select(m, a);
-			vw_phases_zoom(m, a);
-			int tl = vw_views_find("timeline");
-			if (tl >= 0)
-				m->view = tl;
-		}
+		const vw_cmp_match *x = &c->m[c->rank[s->sel]];
+		int64_t t0 = m->t_min + (int64_t)(x->a_start * 1e9);
+		int64_t t1 = t0 + (int64_t)(x->dur_a * 1e9), pad = (t1 - t0) / 20;
+		vw_model_set_window(m, t0 - pad, t1 + pad);
+		int i = vw_phases_find(m->phases, t0);
+		m->phase_sel = i;
+		vw_model_set_cursor(m, t0);
+		int tl = vw_views_find("timeline");
+		if (tl >= 0)
+			m->view = tl;
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	}
 	default: return VW_R_NONE;
