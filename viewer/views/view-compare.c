@@ -144,9 +144,10 @@ static void compare_draw(vw_model *m, void *state, vw_canvas *c)
 			const vw_cmp_phase *v = side ? k->only_b : k->only_a;
 			size_t nv = side ? k->nonly_b : k->nonly_a;
 			for (size_t i = 0; i < nv && u < sizeof line; i++) {
-				int w = snprintf(line + u, sizeof line - u, "%s%s %s (%.3fs)",
-						 u ? ", " : "only in ", side ? "B" : "A", v[i].label,
-						 v[i].dur);
+				int w = snprintf(line + u, sizeof line - u, "%s%s (%.3fs)",
+						 i ? ", " : side && k->nonly_a ? "; only in B: "
+							  : side ? "only in B: " : "only in A: ",
+						 v[i].label, v[i].dur);
 				u += w > 0 ? (size_t)w : 0;
 			}
 		}
