@@ -209,6 +209,35 @@ static void test_coalesce(void **st)
 	assert_true(fabs(v[2].t0 - 2.5) < 1e-9);
 }
 
+/* A prologue cut off in A only (detected), a gap between marked regions
+ * in B only: absorbed into the matched neighbour, nothing left unmatched. */
+static void test_absorb(void **st)
+{
+	(void)st;
+	double da[4] = {0.25, 1.3, 1, 1.5}, db[3] = {1.535, 1, 1.95};
+	double ca[4] = {0.83, 0.97, 0, 1}, cb[3] = {0.95, 0.01, 0.98};
+	vw_cmp_phase pa[4], pb[3];
+	vw_cmp_run a = mk_run(pa, 4, NULL, da, ca, 0), b = mk_run(pb, 3, NULL, db, cb, 0);
+	vw_compare c;
+	assert_int_equal(vw_compare_runs(&a, 1, &b, 1, &c), 0);
+	assert_int_equal(c.nm, 3);
+	assert_int_equal(c.nonly_a + c.nonly_b, 0);
+	assert_true(fabs(c.m[0].dur_a - 1.55) < 1e-9 && c.m[0].a_start == 0);
+	assert_string_equal(c.m[2].label, "#3 D");
+	assert_true(fabs(c.m[2].delta_pct - 30) < 1e-9);
+	assert_int_equal(c.m[c.rank[0]].a, 2);
+	vw_compare_free(&c);
+	const char *const ma[] = {"load", "solve"}, *const mb[] = {"load", "", "solve"};
+	double ea[2] = {1, 2}, eb[3] = {0.8, 0.2, 2};
+	a = mk_run(pa, 2, ma, ea, NULL, 1);
+	b = mk_run(pb, 3, mb, eb, NULL, 1);
+	assert_int_equal(vw_compare_runs(&a, 1, &b, 1, &c), 0);
+	assert_int_equal(c.nm, 2);
+	assert_int_equal(c.nonly_b, 0);
+	assert_true(fabs(c.m[0].dur_b - 1.0) < 1e-9);
+	vw_compare_free(&c);
+}
+
 static void test_view_golden(void **st)
 {
 	(void)st;
@@ -258,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_matched),
 		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_coalesce),
+		cmocka_unit_test(test_absorb),
 		cmocka_unit_test(test_view_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

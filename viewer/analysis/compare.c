@@ -8,10 +8,13 @@
 #include <string.h>
 
 #include "compare.h"
+#include "phase.h"
 
 /* Detected phases: largest difference of any figure, as a fraction of its
  * range over both runs, for two phases to be the same work. */
 #define CMP_FIG_TOL 0.3
+/* Coalescing: pieces this close (fraction of range) are one phase. */
+#define CMP_MERGE_TOL 0.4
 /* One run a side: the run-to-run noise assumed, fraction of a phase. */
 #define CMP_SINGLE_NOISE 0.02
 
@@ -80,7 +83,7 @@ size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n)
 			double d = fabs(p->fig[f] - v[i].fig[f]) / scale[f];
 			worst = d > worst ? d : worst;
 		}
-		if (worst > CMP_FIG_TOL) {
+		if (worst > CMP_MERGE_TOL) {
 			v[++k] = v[i];
 			longest = v[i].dur;
 			continue;
@@ -175,14 +178,119 @@ static void cmp_side(const vw_cmp_run *r, size_t nr, int *const *maps, int i, do
 	*sd = var > 0 ? sqrt(var) : 0;
 }
 
-static int **cmp_maps(const vw_cmp_run *r, size_t nr)
+/* Merge phase i of v (n phases) into its neighbour k = i +- 1. */
+static void cmp_merge(vw_cmp_phase *v, size_t *n, size_t i, size_t k)
+{
+	vw_cmp_phase *p = &v[k];
+	const vw_cmp_phase *u = &v[i];
+	double w = p->dur + u->dur;
+	for (int f = 0; f < VW_CMP_NFIG; f++) {
+		double x = p->fig[f], y = u->fig[f];
+		if (isfinite(x) && isfinite(y) && w > 0)
+			p->fig[f] = (x * p->dur + y * u->dur) / w;
+		else if (!isfinite(x))
+			p->fig[f] = y;
+	}
+	if (u->t0 < p->t0)
+		p->t0 = u->t0;
+	p->dur = w;
+	memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof *v);
+	--*n;
+}
+
+/* One unmatched phase of x (map: x -> y) that belongs to a matched
+ * neighbour: like the neighbour's counterpart in y and bringing the two
+ * durations closer (the detector cut a prologue off in one run only; a gap
+ * between marked regions absorbed in one run only).  Merged; returns 1. */
+static int cmp_absorb_one(vw_cmp_phase *xv, size_t *nx, const vw_cmp_phase *yv, const int *map,
+			  int marked, const double *scale)
+{
+	for (size_t i = 0; i < *nx; i++) {
+		if (map[i] >= 0 || (marked && xv[i].mark[0]))
+			continue;
+		for (int side = -1; side <= 1; side += 2) {
+			if ((side < 0 && i == 0) || (side > 0 && i + 1 >= *nx))
+				continue;
+			size_t k = i + side;
+			if (map[k] < 0)
+				continue;
+			const vw_cmp_phase *c = &yv[map[k]];
+			if (!marked && vw_compare_similar(&xv[i], c, 0, scale) <= 0)
+				continue;
+			if (fabs(xv[k].dur + xv[i].dur - c->dur) >= fabs(xv[k].dur - c->dur))
+				continue;
+			cmp_merge(xv, nx, i, k);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Align y to x, absorbing the unmatched pieces of y (and of x when both)
+ * into their matched neighbours until none is left to absorb. */
+static int cmp_align_absorb(vw_cmp_run *x, vw_cmp_phase *xv, vw_cmp_run *y, vw_cmp_phase *yv,
+			    int both, int *map)
+{
+	int marked = x->marked && y->marked;
+	for (;;) {
+		if (vw_compare_align(x, y, map) < 0)
+			return -1;
+		double scale[VW_CMP_NFIG];
+		cmp_scale(x, y, scale);
+		int *back = malloc((y->n ? y->n : 1) * sizeof *back);
+		if (!back)
+			return -1;
+		for (size_t j = 0; j < y->n; j++)
+			back[j] = -1;
+		for (size_t i = 0; i < x->n; i++)
+			if (map[i] >= 0)
+				back[map[i]] = (int)i;
+		int done = cmp_absorb_one(yv, &y->n, xv, back, marked, scale) ||
+			   (both && cmp_absorb_one(xv, &x->n, yv, map, marked, scale));
+		free(back);
+		if (!done)
+			return 0;
+	}
+}
+
+/* Mutable copies of nr runs. */
+static vw_cmp_run *cmp_copy(const vw_cmp_run *r, size_t nr)
+{
+	vw_cmp_run *c = calloc(nr, sizeof *c);
+	if (!c)
+		return NULL;
+	for (size_t j = 0; j < nr; j++) {
+		vw_cmp_phase *v = malloc((r[j].n ? r[j].n : 1) * sizeof *v);
+		c[j] = r[j];
+		c[j].v = v;
+		if (!v) {
+			for (size_t k = 0; k < j; k++)
+				free((void *)c[k].v);
+			free(c);
+			return NULL;
+		}
+		memcpy(v, r[j].v, r[j].n * sizeof *v);
+	}
+	return c;
+}
+
+static void cmp_copy_free(vw_cmp_run *c, size_t nr)
+{
+	for (size_t j = 0; c && j < nr; j++)
+		free((void *)c[j].v);
+	free(c);
+}
+
+/* Maps of runs 1.. of a side to its (already settled) first run. */
+static int **cmp_maps(vw_cmp_run *r, size_t nr)
 {
 	int **maps = calloc(nr, sizeof *maps);
 	if (!maps)
 		return NULL;
 	for (size_t j = 1; j < nr; j++)
 		if (!(maps[j] = malloc((r[0].n ? r[0].n : 1) * sizeof **maps)) ||
-		    vw_compare_align(&r[0], &r[j], maps[j]) < 0) {
+		    cmp_align_absorb(&r[0], (vw_cmp_phase *)r[0].v, &r[j], (vw_cmp_phase *)r[j].v,
+				     0, maps[j]) < 0) {
 			for (size_t k = 1; k <= j; k++)
 				free(maps[k]);
 			free(maps);
@@ -212,10 +320,28 @@ static int cmp_by_delta(const void *x, const void *y)
 	return a->a < b->a ? -1 : a->a > b->a;
 }
 
-int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t nb,
+int vw_compare_runs(const vw_cmp_run *a0, size_t na, const vw_cmp_run *b0, size_t nb,
 		    vw_compare *out)
 {
 	memset(out, 0, sizeof *out);
+	vw_cmp_run *a = cmp_copy(a0, na), *b = cmp_copy(b0, nb);
+	int **ma = NULL, **mb = NULL;
+	int *map = malloc((a0[0].n ? a0[0].n : 1) * sizeof *map);
+	if (!a || !b || !map ||
+	    cmp_align_absorb(&a[0], (vw_cmp_phase *)a[0].v, &b[0], (vw_cmp_phase *)b[0].v, 1, map) < 0) {
+		cmp_copy_free(a, na);
+		cmp_copy_free(b, nb);
+		free(map);
+		return -1;
+	}
+	ma = cmp_maps(a, na);
+	mb = cmp_maps(b, nb);
+	for (size_t i = 0; i < a[0].n && !a[0].marked; i++) { /* absorbed: number again */
+		vw_cmp_phase *p = (vw_cmp_phase *)&a[0].v[i];
+		char cn[8];
+		snprintf(p->label, sizeof p->label, "#%zu %s", i + 1,
+			 vw_phase_class_name(p->cls, cn, sizeof cn));
+	}
 	out->nruns_a = na;
 	out->nruns_b = nb;
 	out->marked = a[0].marked && b[0].marked;
@@ -223,8 +349,6 @@ int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t 
 		out->total_a += a[j].total / (double)na;
 	for (size_t j = 0; j < nb; j++)
 		out->total_b += b[j].total / (double)nb;
-	int **ma = cmp_maps(a, na), **mb = cmp_maps(b, nb);
-	int *map = malloc((a[0].n ? a[0].n : 1) * sizeof *map);
 	unsigned char *used = calloc(b[0].n ? b[0].n : 1, 1);
 	size_t cap = a[0].n < b[0].n ? a[0].n : b[0].n;
 	out->m = calloc(cap ? cap : 1, sizeof *out->m);
@@ -232,8 +356,7 @@ int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t 
 	out->only_a = calloc(a[0].n ? a[0].n : 1, sizeof *out->only_a);
 	out->only_b = calloc(b[0].n ? b[0].n : 1, sizeof *out->only_b);
 	int rc = -1;
-	if (!ma || !mb || !map || !used || !out->m || !out->rank || !out->only_a || !out->only_b ||
-	    vw_compare_align(&a[0], &b[0], map) < 0)
+	if (!ma || !mb || !used || !out->m || !out->rank || !out->only_a || !out->only_b)
 		goto out;
 	double res = 0;
 	if (!out->marked) /* a detected boundary is placed within one interval either side */
@@ -270,6 +393,7 @@ int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t 
 		x->beyond = fabs(x->delta_s) > noise;
 		x->regressed = x->beyond && x->delta_s > 0;
 		sumabs += fabs(x->delta_s);
+		out->nwork += !out->marked || pa->mark[0];
 	}
 	for (size_t j = 0; j < b[0].n; j++)
 		if (!used[j])
@@ -287,6 +411,8 @@ int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t 
 out:
 	cmp_maps_free(ma, na);
 	cmp_maps_free(mb, nb);
+	cmp_copy_free(a, na);
+	cmp_copy_free(b, nb);
 	free(map);
 	free(used);
 	if (rc)

@@ -84,6 +84,8 @@ typedef struct vw_cmp_match {
 typedef struct vw_compare {
 	vw_cmp_match *m;          /* in A's time order */
 	size_t nm;
+	size_t nwork;             /* matches that are work: not the unmarked gaps
+				     between marked regions (0: nothing in common) */
 	size_t *rank;             /* indexes of m, largest |delta_s| first */
 	vw_cmp_phase *only_a, *only_b; /* phases of the first runs left unmatched */
 	size_t nonly_a, nonly_b;
@@ -103,7 +105,7 @@ typedef struct vw_compare {
 double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int marked,
 			  const double *scale);
 /* Detected phases: merge each phase into the one before it when every
- * figure is within 30 % of its range over the run (the detector cuts one
+ * figure is within 40 % of its range over the run (the detector cuts one
  * piece of work where noise moves a stream; compared, it is one phase).
  * The merged phase has the pieces' duration-weighted figures and its
  * longest piece's class.  Returns the new count; labels are not touched. */

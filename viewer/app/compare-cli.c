@@ -71,7 +71,7 @@ int vw_compare_cli_open(vw_compare_cli *c, const char *a, const char *b, const v
 		return -1;
 	if (vw_compare_models(c->a, c->na, c->b, c->nb, &c->cmp, err, len))
 		return -1;
-	if (!c->cmp.nm) {
+	if (!c->cmp.nwork) {
 		snprintf(err, len,
 			 "nothing matched: no phase of %s resembles one of %s (different programs?)",
 			 c->cmp.names[0], c->cmp.names[1]);
