@@ -20,7 +20,12 @@ set -u
 B=${MCZ_BIN:-build}
 T=$(mktemp -d /tmp/mcz-compare.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# on failure the recordings are kept in $B/test-logs/compare-runs/ to look at
+fail() {
+	echo "FAIL: $*"
+	mkdir -p "$B/test-logs/compare-runs" && cp "$T"/*.mcz "$B/test-logs/compare-runs/" 2>/dev/null
+	exit 1
+}
 ok() { echo "ok: $*"; }
 command -v python3 >/dev/null || { echo "python3 not installed: the JSON checks need it"; exit 77; }
 MCREC=$B/mcrec

@@ -18,6 +18,21 @@
 /* One run a side: the run-to-run noise assumed, fraction of a phase. */
 #define CMP_SINGLE_NOISE 0.02
 
+/* How far apart two values of a figure are, in fractions of its range:
+ * the difference over the range, or for values of one sign their ratio
+ * (a ratio of 2 counts as CMP_FIG_TOL), whichever is less — a busy phase
+ * at 0.6 CPUs on a loaded machine is still the phase at 1.0 elsewhere, an
+ * idle one at 0.05 still idle beside one at 0.005. */
+static double cmp_fig_dist(double x, double y, double scale)
+{
+	double d = fabs(x - y) / scale;
+	if (x * y > 0) {
+		double r = fabs(log(x / y)) / log(2) * CMP_FIG_TOL;
+		d = r < d ? r : d;
+	}
+	return d;
+}
+
 double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int marked,
 			  const double *scale)
 {
@@ -26,7 +41,7 @@ double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int mark
 	for (int f = 0; f < VW_CMP_NFIG; f++) {
 		if (!scale || !(scale[f] > 0) || !isfinite(x->fig[f]) || !isfinite(y->fig[f]))
 			continue;
-		double d = fabs(x->fig[f] - y->fig[f]) / scale[f];
+		double d = cmp_fig_dist(x->fig[f], y->fig[f], scale[f]);
 		worst = d > worst ? d : worst;
 		nfig++;
 	}
@@ -58,10 +73,17 @@ static void cmp_scale(const vw_cmp_run *x, const vw_cmp_run *y, double *scale)
 			}
 		}
 		/* a range of 0 up to the largest value: a figure that stays flat
-		 * over both runs still tells a phase at 10 from one at 12 */
+		 * over both runs still tells a phase at 10 from one at 12; and
+		 * at least what is a difference at all (the network's background
+		 * chatter of a few kB/s tells no phase from another) */
+		static const double floor_[VW_CMP_NFIG] = {
+			[VW_CMP_IPC] = 0.2, [VW_CMP_BW] = 1e8, [VW_CMP_CPUS] = 0.5,
+			[VW_CMP_INS] = 1e8, [VW_CMP_GPU] = 10, [VW_CMP_NET] = 1e6};
 		if (lo > 0)
 			lo = 0;
 		scale[f] = hi > lo ? hi - lo : 0;
+		if (hi > lo && scale[f] < floor_[f])
+			scale[f] = floor_[f];
 	}
 }
 
@@ -80,7 +102,7 @@ size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n)
 		for (int f = 0; f < VW_CMP_NFIG; f++) {
 			if (!(scale[f] > 0) || !isfinite(p->fig[f]) || !isfinite(v[i].fig[f]))
 				continue;
-			double d = fabs(p->fig[f] - v[i].fig[f]) / scale[f];
+			double d = cmp_fig_dist(p->fig[f], v[i].fig[f], scale[f]);
 			worst = d > worst ? d : worst;
 		}
 		if (worst > CMP_MERGE_TOL) {

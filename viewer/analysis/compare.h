@@ -8,7 +8,8 @@
  * 0) — marked phases match when their mark texts are equal (so the k-th
  * "triad" of one run meets the k-th of the other), detected phases when
  * every figure (IPC, bandwidth, CPUs busy, instruction rate, GPU power,
- * network) is within 30 % of that figure's range over both runs, the same
+ * network) is within 30 % of that figure's range over both runs or within
+ * a factor of 2 of the other, the same
  * class and a similar duration breaking ties.  Several runs per side: each
  * is aligned to the side's first run, and the spread of a phase's duration
  * over a side's runs is that side's noise.
