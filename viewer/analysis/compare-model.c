@@ -38,8 +38,19 @@ int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 		const vw_phase *p = vw_phases_at(ph, i);
 		vw_cmp_phase *c = &(*v)[i];
 		c->cls = p->cls;
-		c->t0 = (p->t0 - m->t_min) * 1e-9;
-		c->dur = (p->t1 - p->t0) * 1e-9;
+		int64_t t0 = p->t0, t1 = p->t1;
+		if (run->marked && p->label[0]) /* the region itself, not the bits of
+						   run before or after it absorbed */
+			for (size_t k = 0; k < m->nmarks; k++) {
+				const vw_mark *mk = &m->marks[k];
+				if (mk->kind == MCZ_MARK_BEGIN && mk->t >= p->t0 && mk->t < p->t1 &&
+				    t0 == p->t0 && !strcmp(mk->text, p->label))
+					t0 = mk->t;
+				else if (mk->kind == MCZ_MARK_END && mk->t > t0 && mk->t <= p->t1)
+					t1 = mk->t;
+			}
+		c->t0 = (t0 - m->t_min) * 1e-9;
+		c->dur = (t1 - t0) * 1e-9;
 		c->fig[VW_CMP_IPC] = p->st.ipc;
 		c->fig[VW_CMP_BW] = cmp_add(p->st.read_bps, p->st.write_bps);
 		c->fig[VW_CMP_CPUS] = p->st.cpus;
@@ -111,8 +122,16 @@ static const char *cmp_meta(const vw_model *m, const char *key, char *buf, size_
 	}
 	if (!strcmp(key, "interval")) {
 		const char *ns = mcz_meta(m->files[0], "interval_ns");
-		if (ns && *ns) /* the interval asked for, not the measured mean */
-			return vw_fmt_time(buf, len, strtoll(ns, NULL, 10), 0);
+		long long v = ns && *ns ? strtoll(ns, NULL, 10) : 0;
+		if (v > 0) { /* the interval asked for, not the measured mean */
+			static const struct { long long div; const char *unit; } u[] = {
+				{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+			for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+				if (v % u[i].div == 0) {
+					snprintf(buf, len, "%lld%s", v / u[i].div, u[i].unit);
+					return buf;
+				}
+		}
 		int64_t dt = 0;
 		for (size_t s = 0; s < m->nstreams && !dt; s++)
 			dt = vw_model_interval(m, s);
