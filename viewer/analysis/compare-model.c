@@ -359,7 +359,9 @@ static void cmp_text(const vw_compare *c, FILE *f)
 				continue;
 			double fa = x->fig_a[g], fb = x->fig_b[g];
 			char fd[16] = "-";
-			if (isfinite(fa) && isfinite(fb) && fa != 0)
+			if (isfinite(fa) && isfinite(fb) && fa != 0 && fb / fa >= 10)
+				snprintf(fd, sizeof fd, "x%.3g", fb / fa);
+			else if (isfinite(fa) && isfinite(fb) && fa != 0)
 				snprintf(fd, sizeof fd, "%+.0f%%", 100 * (fb / fa - 1));
 			fprintf(f, " %7s", fd);
 		}

@@ -145,8 +145,16 @@ int vw_compare_align(const vw_cmp_run *x, const vw_cmp_run *y, int *map)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < m; j++)
-			sim[i * m + j] = vw_compare_similar(&x->v[i], &y->v[j], marked, scale);
+		for (size_t j = 0; j < m; j++) {
+			double d = vw_compare_similar(&x->v[i], &y->v[j], marked, scale);
+			/* detected: at about the same place in the run (so that a
+			 * pair kept apart by noise does not shift every match by one) */
+			if (d > 0 && !marked && x->total > 0 && y->total > 0) {
+				double dp = fabs(x->v[i].t0 / x->total - y->v[j].t0 / y->total);
+				d += 0.5 * (dp < 0.25 ? 1 - 4 * dp : 0);
+			}
+			sim[i * m + j] = d;
+		}
 	for (size_t j = 0; j <= m; j++)
 		s[j] = 0;
 	for (size_t i = 1; i <= n; i++) {
@@ -220,28 +228,37 @@ static void cmp_merge(vw_cmp_phase *v, size_t *n, size_t i, size_t k)
 	--*n;
 }
 
-/* One unmatched phase of x (map: x -> y) that belongs to a matched
- * neighbour: like the neighbour's counterpart in y and bringing the two
- * durations closer (the detector cut a prologue off in one run only; a gap
- * between marked regions absorbed in one run only).  Merged; returns 1. */
-static int cmp_absorb_one(vw_cmp_phase *xv, size_t *nx, const vw_cmp_phase *yv, const int *map,
-			  int marked, const double *scale)
+/* One unmatched phase of x (map: x -> y, ny phases in y) that belongs to
+ * a matched neighbour: y has nothing between the counterparts of the
+ * matched phases either side of it, and merged with the neighbour it
+ * brings their durations closer to its counterpart's (the detector cut a
+ * prologue off in one run only, or cut a phase where another job's network
+ * traffic passed; a gap between marked regions absorbed in one run only).
+ * Marked: only unmarked gaps.  Merged; returns 1. */
+static int cmp_absorb_one(vw_cmp_phase *xv, size_t *nx, const vw_cmp_phase *yv, size_t ny,
+			  const int *map, int marked)
 {
 	for (size_t i = 0; i < *nx; i++) {
 		if (map[i] >= 0 || (marked && xv[i].mark[0]))
 			continue;
+		int l = (int)i - 1, r = (int)i + 1;
+		while (l >= 0 && map[l] < 0)
+			l--;
+		while (r < (int)*nx && map[r] < 0)
+			r++;
+		int yl = l >= 0 ? map[l] : -1, yr = r < (int)*nx ? map[r] : (int)ny;
+		if (yr - yl != 1)
+			continue; /* y has phases there too: pairs, or phases of one side */
 		for (int side = -1; side <= 1; side += 2) {
-			if ((side < 0 && i == 0) || (side > 0 && i + 1 >= *nx))
+			int k = (int)i + side;
+			if (k != l && k != r)
 				continue;
-			size_t k = i + side;
-			if (map[k] < 0)
+			if (k < 0 || k >= (int)*nx)
 				continue;
 			const vw_cmp_phase *c = &yv[map[k]];
-			if (!marked && vw_compare_similar(&xv[i], c, 0, scale) <= 0)
-				continue;
 			if (fabs(xv[k].dur + xv[i].dur - c->dur) >= fabs(xv[k].dur - c->dur))
 				continue;
-			cmp_merge(xv, nx, i, k);
+			cmp_merge(xv, nx, i, (size_t)k);
 			return 1;
 		}
 	}
@@ -257,8 +274,6 @@ static int cmp_align_absorb(vw_cmp_run *x, vw_cmp_phase *xv, vw_cmp_run *y, vw_c
 	for (;;) {
 		if (vw_compare_align(x, y, map) < 0)
 			return -1;
-		double scale[VW_CMP_NFIG];
-		cmp_scale(x, y, scale);
 		int *back = malloc((y->n ? y->n : 1) * sizeof *back);
 		if (!back)
 			return -1;
@@ -267,12 +282,35 @@ static int cmp_align_absorb(vw_cmp_run *x, vw_cmp_phase *xv, vw_cmp_run *y, vw_c
 		for (size_t i = 0; i < x->n; i++)
 			if (map[i] >= 0)
 				back[map[i]] = (int)i;
-		int done = cmp_absorb_one(yv, &y->n, xv, back, marked, scale) ||
-			   (both && cmp_absorb_one(xv, &x->n, yv, map, marked, scale));
+		int done = cmp_absorb_one(yv, &y->n, xv, x->n, back, marked) ||
+			   (both && cmp_absorb_one(xv, &x->n, yv, y->n, map, marked));
 		free(back);
 		if (!done)
-			return 0;
+			break;
 	}
+	if (marked)
+		return 0;
+	/* Between two matched phases (or a matched one and an end of the runs),
+	 * one unmatched phase on each side of durations within a factor of 2:
+	 * the same work, whatever its figures say (an idle phase where another
+	 * job used the network) — when something matched at all. */
+	int any = 0, last_i = -1, last_j = -1;
+	for (size_t i = 0; i < x->n; i++)
+		any |= map[i] >= 0;
+	for (size_t i = 0; any && i <= x->n; i++) {
+		if (i < x->n && map[i] < 0)
+			continue;
+		int j = i < x->n ? map[i] : (int)y->n;
+		if ((int)i - last_i == 2 && j - last_j == 2) {
+			const vw_cmp_phase *p = &xv[last_i + 1], *q = &yv[last_j + 1];
+			double lo = p->dur < q->dur ? p->dur : q->dur, hi = p->dur < q->dur ? q->dur : p->dur;
+			if (hi <= 2 * lo)
+				map[last_i + 1] = last_j + 1;
+		}
+		last_i = (int)i;
+		last_j = j;
+	}
+	return 0;
 }
 
 /* Mutable copies of nr runs. */
