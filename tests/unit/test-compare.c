@@ -238,6 +238,28 @@ static void test_absorb(void **st)
 	vw_compare_free(&c);
 }
 
+/* The time warp: B's phase 2 is 30 % longer, a gap of 0.5 s only in B. */
+static void test_warp(void **st)
+{
+	(void)st;
+	const char *const ma[] = {"x", "y", "z"}, *const mb[] = {"x", "y", "", "z"};
+	double da[3] = {1, 2, 1}, db[4] = {1, 2.6, 0.5, 1};
+	vw_cmp_phase pa[3], pb[4];
+	vw_cmp_run a = mk_run(pa, 3, ma, da, NULL, 1), b = mk_run(pb, 4, mb, db, NULL, 1);
+	b.marked = a.marked = 1;
+	vw_compare c;
+	assert_int_equal(vw_compare_runs(&a, 1, &b, 1, &c), 0);
+	assert_int_equal(c.nm, 3);
+	assert_true(fabs(vw_compare_warp(&c, 0.5) - 0.5) < 1e-9);
+	assert_true(fabs(vw_compare_warp(&c, 2.0) - 2.3) < 1e-9);  /* half of y */
+	assert_true(fabs(vw_compare_warp(&c, 2.999999) - 3.6) < 1e-5); /* y's end */
+	assert_true(fabs(vw_compare_warp(&c, 3.0) - 4.1) < 1e-9);  /* z, after the gap */
+	assert_true(fabs(vw_compare_warp(&c, 3.5) - 4.6) < 1e-9);  /* half of z, after the gap */
+	assert_true(fabs(vw_compare_warp(&c, 4.5) - 5.6) < 1e-9);  /* past the end */
+	assert_true(fabs(vw_compare_warp(&c, -1) + 1) < 1e-9);
+	vw_compare_free(&c);
+}
+
 static void test_view_golden(void **st)
 {
 	(void)st;
@@ -288,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_coalesce),
 		cmocka_unit_test(test_absorb),
+		cmocka_unit_test(test_warp),
 		cmocka_unit_test(test_view_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

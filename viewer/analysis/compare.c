@@ -435,6 +435,9 @@ int vw_compare_runs(const vw_cmp_run *a0, size_t na, const vw_cmp_run *b0, size_
 		x->b = map[i];
 		snprintf(x->label, sizeof x->label, "%s", pa->label);
 		x->a_start = pa->t0;
+		x->a_len = pa->dur;
+		x->b_start = pb->t0;
+		x->b_len = pb->dur;
 		cmp_side(a, na, ma, (int)i, &x->dur_a, &x->sd_a, &x->na);
 		/* B's runs: B's first run's phase map[i], then its matches in B's other runs */
 		cmp_side(b, nb, mb, map[i], &x->dur_b, &x->sd_b, &x->nb);
@@ -510,4 +513,26 @@ size_t vw_compare_slower(const vw_compare *c, double pct, char *buf, size_t len)
 		n++;
 	}
 	return n;
+}
+
+double vw_compare_warp(const vw_compare *c, double ta)
+{
+	if (!c->nm)
+		return ta;
+	const vw_cmp_match *m = c->m;
+	if (ta < m[0].a_start)
+		return ta - m[0].a_start + m[0].b_start;
+	for (size_t k = 0; k < c->nm; k++) {
+		double ae = m[k].a_start + m[k].a_len, be = m[k].b_start + m[k].b_len;
+		if (ta < ae)
+			return m[k].b_start +
+			       (m[k].a_len > 0 ? (ta - m[k].a_start) / m[k].a_len * m[k].b_len : 0);
+		if (k + 1 < c->nm && ta < m[k + 1].a_start) {
+			double ga = m[k + 1].a_start - ae, gb = m[k + 1].b_start - be;
+			return be + (ga > 0 ? (ta - ae) / ga * gb : 0);
+		}
+		if (k + 1 == c->nm)
+			return ta - ae + be;
+	}
+	return ta;
 }

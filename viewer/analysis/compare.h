@@ -70,6 +70,7 @@ typedef struct vw_cmp_match {
 	int a, b;                 /* index in the first run of A, of B */
 	char label[64];           /* A's label */
 	double a_start;           /* s, A's first run */
+	double a_len, b_start, b_len; /* s, the first runs: the time warp */
 	double dur_a, dur_b;      /* s, mean over the side's runs */
 	double sd_a, sd_b;        /* s, spread over the runs (0: one run) */
 	int na, nb;               /* runs of each side that have the phase */
@@ -119,6 +120,12 @@ int vw_compare_align(const vw_cmp_run *x, const vw_cmp_run *y, int *map);
 int vw_compare_runs(const vw_cmp_run *a, size_t na, const vw_cmp_run *b, size_t nb,
 		    vw_compare *out);
 void vw_compare_free(vw_compare *c);
+
+/* The phase-wise time warp: the time of B's first run (s from its start)
+ * where the work A's first run did at ta (s from its start) was done —
+ * linear within each matched phase, and between the end of one match and
+ * the start of the next; offset before the first and after the last. */
+double vw_compare_warp(const vw_compare *c, double ta);
 
 /* The matches slower than pct % (and beyond noise when a side has several
  * runs): their count; names them, comma separated, in buf. */

@@ -276,6 +276,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		m = cc.a[0]; /* the app frees it: the comparison keeps the others */
 		cc.a[0] = NULL;
 		m->compare = &cc.cmp;
+		m->compare_b = cc.b[0];
 		if (!view_name)
 			view = vw_views_find("compare");
 		pc.mode = -1; /* detected already, as the comparison needed */

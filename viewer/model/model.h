@@ -152,6 +152,7 @@ typedef struct vw_model {
 	/* mcview --compare: this model is run A's first file; the comparison
 	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
 	struct vw_compare *compare;
+	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
