@@ -94,6 +94,28 @@ check "$T/aa.json" 'len(m) == 6' 'all(x["delta_pct"] == 0 and not x["beyond_nois
 	'r["differences"] == []'
 ok "a run against itself: no change"
 
+# the screen: the Compare view first, gemm#2 on top; the timeline with run B
+# under each row, warped: at the end of A's gemm#2 (8.05 s of a window from
+# 7.7 s) B's task clock drops where A's does, though B's phase is 0.6 s longer
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --snapshot 100x14 --ascii >"$T/snap" || fail "snapshot"
+sed -n 6p "$T/snap" | grep -q '^   1 gemm#2 .*+[23][0-9]\.[0-9]%.* SLOWER' || fail "compare view: $(cat "$T/snap")"
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --snapshot 100x12 --ascii --view timeline \
+	--filter task_clock --window 7.7,10.2 >"$T/snap" || fail "timeline snapshot"
+cat "$T/snap"
+python3 - "$T/snap" <<'EOF' || fail "overlay not aligned"
+import sys
+L = open(sys.argv[1]).read().split("\n")
+a = next(i for i, l in enumerate(L) if "core.task_clock" in l)
+b = next(i for i, l in enumerate(L) if "`- B" in l)
+x0 = L[a].index("|")
+# the last busy column of A (any line of its row) and of B (top line)
+lastA = max(max((i for i, ch in enumerate(L[k][:x0 + 40]) if ch == "|"), default=0) for k in range(a, b))
+lastB = max((i for i, ch in enumerate(L[b][:x0 + 40]) if ch in "|'"), default=0)
+print("A busy to column", lastA, "B busy to column", lastB)
+sys.exit(0 if abs(lastA - lastB) <= 2 else 1)
+EOF
+ok "the screen: Compare view, timeline with B overlaid"
+
 # ---- repeated runs ---------------------------------------------------------------
 rec b2.mcz -- --phases "$P" --work 4:1.3
 "$MCVIEW" --compare "$T/a.mcz,$T/c.mcz" "$T/b.mcz,$T/b2.mcz" --report=json --fail-above 10 \
