@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-compare.sh: does `mcview --compare` point at the phase that got
 # slower?  10 pairs of real mcrec recordings of the phased sample (six
-# marked phases of 1 s: triad, gemm, triad, gemm, idle, chase); in each pair
+# marked phases of 1.5 s: triad, gemm, triad, gemm, idle, chase); in each pair
 # one phase, a different one from pair to pair, is given 5 % more work in B
 # (--work K:1.05).  The bar: that phase ranked first in 10 of 10 pairs.
 # Beside it, what the reference tool tells: `time` (the run's wall time,
@@ -14,13 +14,16 @@ B=${MCZ_BUILD:-build}
 T=$(mktemp -d /tmp/mcz-bench-compare.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
-P='triad:1,gemm:1,triad:1,gemm:1,idle:1,chase:1'
+P='triad:1.5,gemm:1.5,triad:1.5,gemm:1.5,idle:1.5,chase:1.5'
 names=(triad#1 gemm#1 triad#2 gemm#2 idle chase)
 pairs=10
 [ -n "${BENCH_QUICK:-}" ] && pairs=4
-RT=()
-chrt -f 1 true 2>/dev/null && RT=(chrt -f 1)
-rec() { "${RT[@]}" "$B"/mcrec -q -o "$1" -- "$B"/samples/phased -q --mem 4 --phases "$P" "${@:2}" >/dev/null; }
+# As root, under nice -10: a step preempted for 100 ms by another job of
+# the shared machine would be a slowdown of its own (SCHED_FIFO would not
+# do: the kernel throttles a FIFO task spinning over 0.95 s a second).
+NICE=()
+nice -n -10 true 2>/dev/null && NICE=(nice -n -10)
+rec() { "${NICE[@]}" "$B"/mcrec -q -o "$1" -- "$B"/samples/phased -q --mem 4 --phases "$P" "${@:2}" >/dev/null; }
 
 printf '%-5s %-9s %-9s %9s %12s %10s %9s\n' pair slowed "ranked 1" delta "next |delta|" "time: run" verdict
 first=0
@@ -69,5 +72,5 @@ printf '%-52s %8d ms\n' "compare --report, again (phases from the cache)" $(((t2
 printf '%-52s %8d ms\n' "compare, Compare view 200x60 (open + draw)" $(((t3 - t2) / 1000000))
 printf '%-52s %8d ms\n' "compare, timeline 200x60 with B overlaid" $(((t4 - t3) / 1000000))
 printf '%-52s %8d ms\n' "reference: mcview one file, timeline 200x60" $(((t5 - t4) / 1000000))
-head -4 "$T/big.txt" | tail -1
+sed -n 3p "$T/big.txt"
 [ "$first" -eq "$pairs" ]

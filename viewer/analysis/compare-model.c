@@ -239,7 +239,9 @@ static int cmp_fig_shown(const vw_compare *c, int f)
 {
 	for (size_t k = 0; k < c->nm; k++)
 		if (isfinite(c->m[k].fig_a[f]) && isfinite(c->m[k].fig_b[f]) &&
-		    c->m[k].fig_a[f] != 0)
+		    c->m[k].fig_a[f] != 0 &&
+		    (fabs(c->m[k].fig_a[f]) >= vw_compare_fig_floor(f) ||
+		     fabs(c->m[k].fig_b[f]) >= vw_compare_fig_floor(f)))
 			return 1;
 	return 0;
 }

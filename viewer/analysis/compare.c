@@ -57,6 +57,14 @@ double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int mark
 	return 1 + (CMP_FIG_TOL - worst) / CMP_FIG_TOL + 0.2 * (x->cls == y->cls) + 0.3 * dsim;
 }
 
+double vw_compare_fig_floor(int f)
+{
+	static const double floor_[VW_CMP_NFIG] = {
+		[VW_CMP_IPC] = 0.2, [VW_CMP_BW] = 1e8, [VW_CMP_CPUS] = 0.5,
+		[VW_CMP_INS] = 1e8, [VW_CMP_GPU] = 10, [VW_CMP_NET] = 1e6};
+	return f >= 0 && f < VW_CMP_NFIG ? floor_[f] : 0;
+}
+
 /* Range of each figure over both runs. */
 static void cmp_scale(const vw_cmp_run *x, const vw_cmp_run *y, double *scale)
 {
@@ -76,14 +84,11 @@ static void cmp_scale(const vw_cmp_run *x, const vw_cmp_run *y, double *scale)
 		 * over both runs still tells a phase at 10 from one at 12; and
 		 * at least what is a difference at all (the network's background
 		 * chatter of a few kB/s tells no phase from another) */
-		static const double floor_[VW_CMP_NFIG] = {
-			[VW_CMP_IPC] = 0.2, [VW_CMP_BW] = 1e8, [VW_CMP_CPUS] = 0.5,
-			[VW_CMP_INS] = 1e8, [VW_CMP_GPU] = 10, [VW_CMP_NET] = 1e6};
 		if (lo > 0)
 			lo = 0;
 		scale[f] = hi > lo ? hi - lo : 0;
-		if (hi > lo && scale[f] < floor_[f])
-			scale[f] = floor_[f];
+		if (hi > lo && scale[f] < vw_compare_fig_floor(f))
+			scale[f] = vw_compare_fig_floor(f);
 	}
 }
 

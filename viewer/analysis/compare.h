@@ -49,6 +49,11 @@ enum vw_cmp_fig {
 	VW_CMP_NFIG
 };
 
+/* The smallest difference of figure f that is a difference at all (0.2
+ * IPC, 100 MB/s, half a CPU, 10 W, 1 MB/s of network...): the network's
+ * background chatter tells no phase from another. */
+double vw_compare_fig_floor(int f);
+
 /* One phase of one run. */
 typedef struct vw_cmp_phase {
 	char mark[48];            /* marks: the mark's text; detected: "" */
