@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compare-view.sh: `mcview --compare A B` in a real terminal (tmux): it opens
-# on the Compare view (12 phases matched, run against a copy of itself: all
+# on the Compare view (12 marked phases matched, run against a copy of itself: all
 # "same"), Tab walks Compare -> Timeline (run B under each row) -> Phases ->
 # Topology -> Compare, Enter on a phase zooms run A's timeline to it; and
 # without --compare the tab bar has no Compare view and Tab never reaches it.
@@ -16,7 +16,7 @@ trap 'tmux_cleanup; rm -rf "$D"' EXIT
 cp "$D/a.mcz" "$D/b.mcz"
 
 tmux_start_sh 120 30 "$B/mcview --compare $D/a.mcz $D/b.mcz; echo AFTER rc=\$?; sleep 60"
-tmux_wait_for 'phases matched (detected)'
+tmux_wait_for 'phases matched (marks)'
 tmux_expect ' Compare '
 tmux_screen | grep -q '^   1 ' || tmux_fail "no ranked line"
 tmux_screen | grep -q 'SLOWER' && tmux_fail "a run against its copy: SLOWER"
@@ -33,7 +33,7 @@ tmux_wait_for 'class   start'
 tmux_keys Tab
 tmux_settle
 tmux_keys Tab
-tmux_wait_for 'phases matched (detected)'
+tmux_wait_for 'phases matched (marks)'
 # Enter: the timeline, zoomed to the first-ranked phase
 tmux_keys Enter
 tmux_wait_for 'win '
