@@ -130,17 +130,19 @@ check "$T/rep.json" 'r["runs_a"] == 2 and r["runs_b"] == 2' 'm["gemm#2"]["runs_a
 ok "repeated runs: $(cat "$T/err")"
 
 # ---- unseen: no marks, phases detected -------------------------------------------
-U='triad:1.5,idle:1,gemm:1.5,idle:1,triad:1.5,idle:1,gemm:1.5'
+# 2.5 s a phase: a detected boundary lands within an interval or two on a quiet
+# machine, up to 10 (100 ms) when other jobs fight for the cores
+U='triad:2.5,idle:2.5,gemm:2.5,idle:2.5,triad:2.5,idle:2.5,gemm:2.5'
 rec u1.mcz -i 10ms -- --no-marks --phases "$U"
 rec u2.mcz -i 10ms -- --no-marks --phases "$U" --work 3:1.3
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report >"$T/u.txt" 2>"$T/err" || fail "unmarked: $(cat "$T/err")"
 cat "$T/u.txt"
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report=json >"$T/u.json" || fail "unmarked json"
-# the third (gemm) phase starts after setup + 1.5 s of triad + 1 s idle
+# the third (gemm) phase starts after setup + 2.5 s of triad + 2.5 s idle
 check "$T/u.json" 'r["phases"] == "detected"' 'len(m) >= 7' \
 	'[l for l, x in m.items() if abs(x["delta_pct"]) > 5] == [r["matched"][2]["label"]]' \
 	'25 <= r["matched"][2]["delta_pct"] <= 35 and r["matched"][2]["regressed"]' \
-	'2.5 <= r["matched"][2]["a_start_s"] <= 3.2 and r["matched"][2]["rank"] == 1'
+	'4.8 <= r["matched"][2]["a_start_s"] <= 5.7 and r["matched"][2]["rank"] == 1'
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --fail-above 10 >/dev/null 2>"$T/err"
 rc=$?
 [ $rc -eq 1 ] || fail "unmarked --fail-above 10: exit $rc"
