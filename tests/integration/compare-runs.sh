@@ -9,6 +9,7 @@
 #     10 ms, the third one given 30 % more) judged the same way;
 #   - repeated runs (A1,A2 B1,B2): the runs counted, the slow phase beyond
 #     noise;
+#   - PCP archives compared (pcp-testsuite);
 #   - bad input: different sampling intervals (said at the top, compared),
 #     two unrelated programs (nothing matched: one line, exit 2), an empty
 #     file and a truncated one, a wrong number of arguments.
@@ -195,4 +196,20 @@ rc=$?
 "$MCVIEW" --compare --fail-above x "$T/a.mcz" "$T/b.mcz" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q 'wants a percentage' "$T/err" || fail "--fail-above x"
 ok "bad arguments: one line, exit 2"
+# PCP archives (pcp-testsuite): two archives of other runs compare, their
+# intervals stated; one against itself unchanged
+PA=/var/lib/pcp/testsuite/archives
+if [ -f "$PA/20180415.09.16.meta" ] && [ -f "$PA/20180127.08.40.meta" ]; then
+	"$MCVIEW" -q --compare "$PA/20180415.09.16" "$PA/20180127.08.40" --report >"$T/pcp.txt" 2>"$T/err" ||
+		fail "PCP archives: exit $?: $(cat "$T/err")"
+	cat "$T/pcp.txt"
+	grep -q '^differs: interval: ' "$T/pcp.txt" || fail "PCP: interval difference not stated"
+	grep -q ' phases matched (detected)' "$T/pcp.txt" || fail "PCP: not compared"
+	"$MCVIEW" -q --compare "$PA/20180415.09.16" "$PA/20180415.09.16" --report=json --fail-above 0 \
+		>"$T/pcp.json" || fail "PCP archive against itself: exit $?"
+	check "$T/pcp.json" 'len(m) >= 1' 'all(x["delta_pct"] == 0 for x in m.values())'
+	ok "PCP archives"
+else
+	echo "pcp-testsuite archives not installed: PCP part not run"
+fi
 echo "PASS"
