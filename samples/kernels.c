@@ -355,6 +355,7 @@ enum { KERNELS_MAX_PHASES = 64 };
 struct kernels_phase {
 	int id;
 	double seconds;
+	double steps; /* NAME*STEPS: a fixed amount of work (0: by duration) */
 };
 
 static int kernels_parse_phases(const char *list, struct kernels_phase *ph, int *n)
@@ -368,9 +369,18 @@ static int kernels_parse_phases(const char *list, struct kernels_phase *ph, int 
 	*n = 0;
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		double sec = 1.5;
-		char *colon = strchr(tok, ':');
-		if (colon) {
+		double sec = 1.5, steps = 0;
+		char *colon = strchr(tok, ':'), *star = strchr(tok, '*');
+		if (star && !colon) {
+			char *end;
+			*star = '\0';
+			errno = 0;
+			steps = strtod(star + 1, &end);
+			if (errno || end == star + 1 || *end || !(steps >= 1) || steps > 1e9) {
+				fprintf(stderr, "bad phase repetitions '%s' (a number >= 1)\n", star + 1);
+				return -1;
+			}
+		} else if (colon) {
 			char *end;
 			*colon = '\0';
 			errno = 0;
@@ -389,7 +399,7 @@ static int kernels_parse_phases(const char *list, struct kernels_phase *ph, int 
 			fprintf(stderr, "more than %d phases\n", KERNELS_MAX_PHASES);
 			return -1;
 		}
-		ph[(*n)++] = (struct kernels_phase){id, sec};
+		ph[(*n)++] = (struct kernels_phase){id, sec, steps};
 	}
 	if (*n == 0) {
 		fprintf(stderr, "empty phase list\n");
@@ -417,11 +427,15 @@ static void kernels_usage(FILE *f, const char *prog, const char *what, const cha
 		"usage: %s [options]\n"
 		"%s\n"
 		"Each phase is a region marked with mcmark.h (visible under mcrec).\n\n"
-		"  --phases LIST   kernels to run in order, NAME[:SECONDS],...\n"
-		"                  (default %s; a phase lasts 1.5 s unless given)\n"
+		"  --phases LIST   kernels to run in order, NAME[:SECONDS] or NAME*STEPS,...\n"
+		"                  (default %s; a phase lasts 1.5 s unless given;\n"
+		"                  NAME*STEPS runs STEPS repetitions: a fixed amount of work)\n"
 		"  --scale S       multiply every phase duration by S (default 1)\n"
 		"  --steps N       run each phase for N repetitions instead of a duration\n"
 		"                  (a fixed amount of work, for overhead measurements)\n"
+		"  --work K:F      give phase K (1 = first) F times the work: its duration, or\n"
+		"                  its repetitions with --steps (e.g. 3:1.3 = 30 %% more)\n"
+		"  --no-marks      send no marks (the run as an unmarked program)\n"
 		"  --threads N     independent copies per kernel, one per thread (default 1)\n"
 		"  --mem MIB       working set per thread of streaming kernels (default 64)\n"
 		"  --gemm-n N      GEMM order (default 96)   --fft-n N  resort N (default 96)\n"
@@ -437,14 +451,17 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 		{"phases", required_argument, 0, 'p'}, {"scale", required_argument, 0, 's'},
 		{"threads", required_argument, 0, 't'}, {"mem", required_argument, 0, 'm'},
 		{"gemm-n", required_argument, 0, 'G'}, {"fft-n", required_argument, 0, 'F'},
-		{"steps", required_argument, 0, 'n'},
+		{"steps", required_argument, 0, 'n'}, {"work", required_argument, 0, 'w'},
+		{"no-marks", no_argument, 0, 'M'},
 		{"list", no_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	kernels_opts o = KERNELS_OPTS_INIT;
 	struct kernels_phase ph[KERNELS_MAX_PHASES];
 	double scale = 1.0, v, fixed_steps = 0;
-	int nph = 0, quiet = 0, c;
+	int nph = 0, quiet = 0, marks = 1, c;
 	const char *list = phases;
+	struct { int k; double f; } work[KERNELS_MAX_PHASES];
+	int nwork = 0;
 
 	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
 		switch (c) {
@@ -455,6 +472,19 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 		case 'G': if (kernels_posnum("--gemm-n", optarg, 4096, &v)) return 2; o.gemm_n = (int)v; break;
 		case 'F': if (kernels_posnum("--fft-n", optarg, 1024, &v)) return 2; o.fft_n = (int)v; break;
 		case 'n': if (kernels_posnum("--steps", optarg, 1e9, &fixed_steps)) return 2; break;
+		case 'w': {
+			int k, n = 0;
+			double f;
+			if (sscanf(optarg, "%d:%lf%n", &k, &f, &n) != 2 || optarg[n] || k < 1 ||
+			    k > KERNELS_MAX_PHASES || !(f > 0 && f <= 1e4) || nwork == KERNELS_MAX_PHASES) {
+				fprintf(stderr, "--work: want K:F (phase K >= 1, factor > 0), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			work[nwork].k = k, work[nwork++].f = f;
+			break;
+		}
+		case 'M': marks = 0; break;
 		case 'l':
 			for (int i = 0; i < KERNELS_COUNT; i++)
 				printf("%-14s %s\n", kernels_name(i), kernels_describe(i));
@@ -470,6 +500,16 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 	}
 	if (kernels_parse_phases(list, ph, &nph))
 		return 2;
+	double factor[KERNELS_MAX_PHASES];
+	for (int i = 0; i < nph; i++)
+		factor[i] = 1.0;
+	for (int i = 0; i < nwork; i++) {
+		if (work[i].k > nph) {
+			fprintf(stderr, "--work: phase %d of %d\n", work[i].k, nph);
+			return 2;
+		}
+		factor[work[i].k - 1] *= work[i].f;
+	}
 
 	/* Allocate and touch everything first, so phases hold only the kernels. */
 	kernels_state *ks[KERNELS_COUNT] = {0};
@@ -478,22 +518,28 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 1;
 		}
-	mcmark(prog);
+	if (marks)
+		mcmark(prog);
 	double t_start = kernels_now(), check = 0;
 	if (!quiet)
 		printf("%-6s %-14s %8s %8s %7s %10s %10s\n", "phase", "kernel", "start_s", "end_s",
 		       "steps", "GB/s", "GFLOP/s");
 	for (int i = 0; i < nph; i++) {
 		kernels_state *k = ks[ph[i].id];
-		double t0 = kernels_now(), t1 = t0, dur = ph[i].seconds * scale;
-		long steps = 0;
-		mcmark_begin(kernels_name(ph[i].id));
+		double t0 = kernels_now(), t1 = t0, dur = ph[i].seconds * scale * factor[i];
+		double fixed = ph[i].steps > 0 ? ph[i].steps : fixed_steps;
+		long steps = 0, nsteps = (long)(fixed * factor[i] + 0.5);
+		if (fixed > 0 && nsteps < 1)
+			nsteps = 1;
+		if (marks)
+			mcmark_begin(kernels_name(ph[i].id));
 		do {
 			check += kernels_step(k);
 			steps++;
 			t1 = kernels_now();
-		} while (fixed_steps > 0 ? steps < (long)fixed_steps : t1 - t0 < dur);
-		mcmark_end();
+		} while (fixed > 0 ? steps < nsteps : t1 - t0 < dur);
+		if (marks)
+			mcmark_end();
 		double b, f;
 		kernels_expect(k, &b, &f);
 		if (!quiet)

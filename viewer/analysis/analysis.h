@@ -4,6 +4,8 @@
  *     the cache in the file, the phase table as text (phase.h, report.h);
  *   - topology: the machine tree, values per object from the model, the
  *     sunburst / icicle geometry (topo.h, topo-metric.h);
+ *   - compare: two runs' phases matched, deltas judged against noise,
+ *     ranked, the report and its CI verdict (compare.h);
  *   - numbers and times as people read them (fmt.h).
  * Nothing here draws or includes views or the terminal: the views draw what
  * these compute, `mcview --report` prints it, tests call it directly.
@@ -12,6 +14,7 @@
 #ifndef VW_ANALYSIS_H
 #define VW_ANALYSIS_H
 
+#include "compare.h"
 #include "fmt.h"
 #include "phase.h"
 #include "report.h"

@@ -26,7 +26,7 @@ int vw_app_init(vw_app *a, vw_model *m, int view)
 	for (int i = 0; i < a->nviews; i++)
 		if (vw_views[i]->init && vw_views[i]->init(m, &a->states[i]) != 0)
 			return -1;
-	m->view = view >= 0 && view < a->nviews ? view : 0;
+	m->view = view >= 0 && view < a->nviews && vw_views_shown(m, view) ? view : 0;
 	return 0;
 }
 
@@ -84,8 +84,8 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	switch (in->act) {
 	case VW_ACT_QUIT: a->quit = 1; return VW_R_QUIT;
 	case VW_ACT_HELP: a->help = 1; return VW_R_REDRAW;
-	case VW_ACT_NEXT_VIEW: m->view = (m->view + 1) % a->nviews; return VW_R_REDRAW;
-	case VW_ACT_PREV_VIEW: m->view = (m->view + a->nviews - 1) % a->nviews; return VW_R_REDRAW;
+	case VW_ACT_NEXT_VIEW: m->view = vw_views_step(m, m->view, 1); return VW_R_REDRAW;
+	case VW_ACT_PREV_VIEW: m->view = vw_views_step(m, m->view, -1); return VW_R_REDRAW;
 	case VW_ACT_NEXT_PHASE: /* every view: viewer/phase.h */
 	case VW_ACT_PREV_PHASE:
 		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW : VW_R_NONE;
@@ -107,7 +107,7 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	if (r & VW_R_HELP)
 		a->help = 1;
 	if (r & VW_R_NEXT_VIEW)
-		m->view = (m->view + 1) % a->nviews;
+		m->view = vw_views_step(m, m->view, 1);
 	return r;
 }
 

@@ -17,6 +17,7 @@
 #define VW_APP_H
 
 #include "../model/model.h"
+#include "../analysis/compare.h"
 #include "../views/view.h"
 
 #define VW_MIN_W 40
@@ -55,5 +56,24 @@ void vw_frame_draw(vw_app *a, vw_canvas *c);
  * with --keys. Returns 0, or -1 with a reason in err. */
 struct vw_term_opts;
 int vw_app_run(vw_app *a, const struct vw_term_opts *o, const char *keys, char *err, size_t errlen);
+
+/* compare-cli.c: mcview --compare A B.  A and B are comma-separated lists
+ * of runs, each file opened as its own model. */
+typedef struct vw_compare_cli {
+	vw_model **a, **b;
+	size_t na, nb;
+	vw_compare cmp;
+} vw_compare_cli;
+
+/* Open both sides and compare them; 0, or -1 with one line in err (a file
+ * cannot be opened, no phases, nothing matched).  Free with _free even on
+ * failure. */
+int vw_compare_cli_open(vw_compare_cli *c, const char *a, const char *b, const vw_open_opts *oo,
+			char *err, size_t len);
+/* Print the report (json: 1) and judge: 0, 1 when a matched phase is
+ * slower than fail_above % (< 0: no limit; beyond noise too with repeated
+ * runs), naming them on stderr, 2 on a write error. */
+int vw_compare_cli_report(const vw_compare_cli *c, int json, double fail_above);
+void vw_compare_cli_free(vw_compare_cli *c);
 
 #endif

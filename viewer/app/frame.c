@@ -35,6 +35,8 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 	vw_canvas_fill(c, 0, 0, c->w, 1, ' ', VW_C_TITLE, 0);
 	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, " mcview ");
 	for (int i = 0; i < a->nviews; i++) {
+		if (!vw_views_shown(m, i))
+			continue;
 		int cur = i == m->view;
 		x += vw_canvas_printf(c, x, 0, c->w - x, cur ? VW_C_SELECT : VW_C_TITLE,
 				      cur ? VW_A_REVERSE | VW_A_BOLD : 0, " %s ",

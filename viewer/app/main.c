@@ -39,6 +39,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mcview [options] FILE.mcz...\n"
+		"       mcview --compare [options] A.mcz B.mcz\n"
 		"Walk through mcz recordings: every stream on one time axis.\n"
 		"Several files are aligned on wall-clock time.  PCP archives (base name,\n"
 		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
@@ -58,6 +59,11 @@ static void usage(FILE *f)
 		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
 		"  -q, --quiet        no progress line while a PCP archive loads\n"
 		"%s"
+		"  --compare A B      compare two runs phase by phase (A, B: FILE, or repeated\n"
+		"                     runs FILE1,FILE2,...): the Compare view, or with --report\n"
+		"                     the table (exit 2 when nothing can be compared)\n"
+		"  --fail-above PCT   with --compare: print the report and exit 1 when a matched\n"
+		"                     phase is slower by more than PCT %% (and beyond noise)\n"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
@@ -112,7 +118,8 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_COMPARE, O_FAIL_ABOVE,
+       O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 /* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
 static int mcview_main(int argc, char **argv, const char **sshopt)
@@ -137,6 +144,8 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
 		{"metrics", required_argument, 0, O_METRICS},
 		{"ssh-option", required_argument, 0, O_SSHOPT},
+		{"compare", no_argument, 0, O_COMPARE},
+		{"fail-above", required_argument, 0, O_FAIL_ABOVE},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
@@ -144,7 +153,8 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	};
 	int snap_w = 0, snap_h = 0, ascii = 0, blocks = 0, color = 1, mouse = 1, view = 0;
 	int64_t at = 0, w0 = 0, w1 = 0;
-	int have_at = 0, have_win = 0;
+	int have_at = 0, have_win = 0, compare = 0;
+	double fail_above = -1;
 	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
 	const char *view_name = NULL;
 	vw_phase_cli pc = VW_PHASE_CLI_INIT;
@@ -194,6 +204,17 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			break;
 		case O_METRICS: oo.metrics = optarg; break;
 		case O_SSHOPT: sshopt[nssh++] = optarg; break;
+		case O_COMPARE: compare = 1; break;
+		case O_FAIL_ABOVE: {
+			char *end;
+			errno = 0;
+			fail_above = strtod(optarg, &end);
+			if (end == optarg || errno || (*end && strcmp(end, "%") != 0) ||
+			    !(fail_above >= 0 && fail_above < 1e6))
+				return fail("--fail-above wants a percentage >= 0 (10, 2.5), not '%s'",
+					    optarg);
+			break;
+		}
 		case 'q': oo.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
@@ -232,9 +253,35 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		fprintf(stderr, "mcview: %s\n", err);
 		return 2;
 	}
+	if (fail_above >= 0 && !compare)
+		return fail("--fail-above goes with --compare A B");
+	vw_compare_cli cc = {0};
 	vw_model *m;
-	if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind), &oo,
-			  err, sizeof err) != 0) {
+	if (compare) {
+		if (argc - optind != 2)
+			return fail("--compare wants two runs, A B (each FILE or FILE1,FILE2,...), "
+				    "not %d", argc - optind);
+		if (pc.mode < 0)
+			return fail("--compare needs phases (not --phases off)");
+		if (vw_compare_cli_open(&cc, argv[optind], argv[optind + 1], &oo, err,
+					sizeof err) != 0) {
+			vw_compare_cli_free(&cc);
+			return fail("%s", err);
+		}
+		if (pc.report || fail_above >= 0) {
+			int r = vw_compare_cli_report(&cc, pc.report == 2, fail_above);
+			vw_compare_cli_free(&cc);
+			return r;
+		}
+		m = cc.a[0]; /* the app frees it: the comparison keeps the others */
+		cc.a[0] = NULL;
+		m->compare = &cc.cmp;
+		m->compare_b = cc.b[0];
+		if (!view_name)
+			view = vw_views_find("compare");
+		pc.mode = -1; /* detected already, as the comparison needed */
+	} else if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind),
+				 &oo, err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
 	}
@@ -308,6 +355,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 out:
 	vw_app_free(&a);
 	vw_model_free(m);
+	vw_compare_cli_free(&cc);
 	return rc;
 }
 

@@ -150,6 +150,10 @@ typedef struct vw_model {
 	double *act;                /* per stream: activity, known for [0, act_next) */
 	size_t act_next;
 	int act_applied;            /* the rows have the scores (folded, ordered) */
+	/* mcview --compare: this model is run A's first file; the comparison
+	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
+	struct vw_compare *compare;
+	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */

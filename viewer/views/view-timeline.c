@@ -38,6 +38,10 @@ typedef struct tl_state {
 	int sel_drawn;
 	vw_bucket *b;
 	size_t bcap;
+	int pitch;        /* lines per row: row_h, twice that with run B overlaid */
+	vw_bucket *ob, *fine; /* run B's columns, and its finer buckets before the warp */
+	size_t ocap;
+	size_t *mem;      /* B's member streams of a row */
 } tl_state;
 
 static int tl_init(vw_model *m, void **state)
@@ -50,8 +54,12 @@ static int tl_init(vw_model *m, void **state)
 static void tl_free(void *state)
 {
 	tl_state *s = state;
-	if (s)
+	if (s) {
 		free(s->b);
+		free(s->ob);
+		free(s->fine);
+		free(s->mem);
+	}
 	free(s);
 }
 
@@ -99,9 +107,11 @@ static void geometry(const vw_model *m, tl_state *s, int w, int h, int ascii)
 	s->plot_w = w - s->plot_x - vw - 1;
 	s->rows_y = 2;
 	int avail = h - 3;
-	s->row_h = m->nrows ? avail / (int)m->nrows : 1;
+	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
+	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
 	s->row_h = s->row_h < 1 ? 1 : s->row_h > 3 ? 3 : s->row_h;
-	s->nvis = avail / s->row_h;
+	s->pitch = per * s->row_h;
+	s->nvis = avail / s->pitch;
 }
 
 static void scroll_to_sel(vw_model *m, const tl_state *s)
@@ -243,6 +253,108 @@ static int draw_label(vw_canvas *c, int x, int y, int w, int role, int attr, con
 	return k + vw_canvas_text(c, x + k, y, cw, role, attr, cnt - 1);
 }
 
+/* Run B's row of the same name (mcview --compare) under row ri at y, on
+ * row ri's scale [lo, hi]: each column shows what B did where A's work at
+ * that column was done (the phase-wise warp, vw_compare_warp): B's values
+ * over a finer grid, then gathered per column.  A row B lacks says so. */
+static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, size_t nb,
+			 double lo, double hi)
+{
+	vw_model *b = m->compare_b;
+	const vw_row *r = &m->rows[ri];
+	int role = VW_C_SERIES0 + (int)((r->group + 4) % 8);
+	vw_canvas_text(c, 2 * r->depth + 2, y, s->plot_x - 3 - 2 * r->depth, VW_C_DIM, 0,
+		       c->ascii ? "`- B" : "\u2514 B");
+	const vw_row *rb = NULL;
+	for (size_t i = 0; i < b->ngroups && !rb; i++)
+		if (!strcmp(b->groups[i].label, r->is_group || r->depth == 0 ? r->label : "")) {
+			rb = &b->groups[i];
+		}
+	size_t nmem = 0;
+	if (!rb && r->nmembers == 1) /* a member shown alone: B's stream of that name */
+		for (size_t i = 0; i < b->nstreams && !nmem; i++)
+			if (!strcmp(b->streams[i].label, m->streams[r->members[0]].label)) {
+				free(s->mem);
+				s->mem = malloc(sizeof *s->mem);
+				if (s->mem)
+					s->mem[nmem++] = i;
+			}
+	if (rb) {
+		free(s->mem);
+		s->mem = malloc((rb->nmembers ? rb->nmembers : 1) * sizeof *s->mem);
+		for (size_t i = 0; s->mem && i < rb->nmembers; i++)
+			s->mem[nmem++] = rb->members[i];
+	}
+	if (!nmem) {
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "not in run B");
+		return;
+	}
+	/* B's span where A's window was done: warped ends, seconds from each start */
+	const vw_compare *k = m->compare;
+	double a0 = (m->t0 - m->t_min) * 1e-9, a1 = (m->t1 - m->t_min) * 1e-9;
+	double b0 = vw_compare_warp(k, a0), b1 = vw_compare_warp(k, a1);
+	if (!(b1 > b0))
+		return;
+	/* finer buckets than the columns before the warp (4 a column), but
+	 * none narrower than B's sampling interval (they would be empty) */
+	int64_t dt = vw_model_interval(b, s->mem[0]);
+	size_t nf = nb * 4;
+	if (dt > 0 && (b1 - b0) * 1e9 / (double)dt < (double)nf)
+		nf = (size_t)((b1 - b0) * 1e9 / (double)dt);
+	nf = nf < 1 ? 1 : nf;
+	if (s->ocap < nf * nmem || !s->ob) {
+		free(s->ob);
+		free(s->fine);
+		s->ob = malloc(nb * sizeof *s->ob);
+		s->fine = malloc(nf * nmem * sizeof *s->fine);
+		s->ocap = s->ob && s->fine ? nf * nmem : 0;
+		if (!s->ocap)
+			return;
+	}
+	int64_t tb0 = b->t_min + (int64_t)(b0 * 1e9), tb1 = b->t_min + (int64_t)(b1 * 1e9);
+	if (vw_model_streams_buckets(b, s->mem, nmem, tb0, tb1, nf, s->fine, NULL) != 0 && nmem == 1)
+		return;
+	int sum = (rb ? rb->rule : VW_RULE_AVG) == VW_RULE_SUM;
+	for (size_t col = 0; col < nb; col++) {
+		double ta = a0 + (a1 - a0) * (double)col / (double)nb;
+		double tz = a0 + (a1 - a0) * (double)(col + 1) / (double)nb;
+		double f0 = (vw_compare_warp(k, ta) - b0) / (b1 - b0) * (double)nf;
+		double f1 = (vw_compare_warp(k, tz) - b0) / (b1 - b0) * (double)nf;
+		size_t j0 = f0 < 0 ? 0 : (size_t)f0, j1 = f1 < 0 ? 0 : (size_t)ceil(f1);
+		j1 = j1 > nf ? nf : j1;
+		if (j1 <= j0)
+			j1 = j0 + 1 <= nf ? j0 + 1 : nf;
+		vw_bucket o = {NAN, NAN, NAN, 0};
+		double msum = 0;
+		size_t mcnt = 0;
+		for (size_t j = j0; j < j1; j++) {
+			double v = 0;
+			int any = 0;
+			for (size_t e = 0; e < nmem; e++) {
+				const vw_bucket *q = &s->fine[e * nf + j];
+				if (!q->count || isnan(q->mean))
+					continue;
+				v += q->mean;
+				any++;
+				o.min = isnan(o.min) || q->min < o.min ? q->min : o.min;
+				o.max = isnan(o.max) || q->max > o.max ? q->max : o.max;
+				o.count += q->count;
+			}
+			if (any) {
+				msum += sum ? v : v / any;
+				mcnt++;
+			}
+		}
+		if (mcnt) {
+			o.mean = msum / (double)mcnt;
+			if (sum) /* a Σ row's envelope: its sums, not a member's extremes */
+				o.min = o.max = o.mean;
+		}
+		s->ob[col] = o;
+	}
+	vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->ob, nb, lo, hi, role);
+}
+
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
 {
 	const vw_row *r = &m->rows[ri];
@@ -280,6 +392,8 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 		double lo, hi;
 		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
+		if (m->compare_b && m->compare)
+			draw_overlay(m, s, c, ri, y + s->row_h, nb, lo, hi);
 	} else if (rc == VW_PENDING) {
 		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading...");
 	}
@@ -376,7 +490,7 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_model_rows_prefetch(m, m->row_top, (size_t)(s->nvis > 0 ? s->nvis : 0),
 			       vw_spark_buckets(c, s->plot_w));
 	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
-		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->row_h, w);
+		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->pitch, w);
 	draw_readout(m, s, c, h - 1);
 }
 
@@ -417,9 +531,9 @@ static unsigned tl_mouse(vw_model *m, tl_state *s, const vw_input *in)
 		vw_model_zoom(m, in->mouse_button == 4 ? 0.5 : 2.0, inplot ? t : m->cursor);
 		return VW_R_REDRAW;
 	case 1:
-		if (in->mouse_y >= s->rows_y && in->mouse_y < s->rows_y + s->nvis * s->row_h &&
+		if (in->mouse_y >= s->rows_y && in->mouse_y < s->rows_y + s->nvis * s->pitch &&
 		    !inplot) {
-			size_t r = m->row_top + (size_t)((in->mouse_y - s->rows_y) / s->row_h);
+			size_t r = m->row_top + (size_t)((in->mouse_y - s->rows_y) / s->pitch);
 			if (r < m->nrows)
 				m->row_sel = r;
 			return VW_R_REDRAW;

@@ -153,13 +153,20 @@ typedef struct vw_view {
 	void (*draw)(struct vw_model *m, void *state, vw_canvas *c);
 	/* One line per binding for the help screen: "n/p  next/previous phase". */
 	const char *const *help;
+	/* NULL, or whether the view has something to show for this model (the
+	 * Compare view only with --compare): Tab and the tab bar skip it. */
+	int (*shown)(struct vw_model *m);
 } vw_view;
 
-extern const vw_view view_timeline, view_phases, view_topology;
+extern const vw_view view_timeline, view_phases, view_topology, view_compare;
 
 /* Every view, in Tab order, NULL-terminated (viewer/views.c: add one line). */
 extern const vw_view *const vw_views[];
 /* The view named name (or a unique prefix of it), or -1. */
 int vw_views_find(const char *name);
+/* The view dir (+1 / -1) steps from view i that is shown for m (Tab). */
+int vw_views_step(struct vw_model *m, int i, int dir);
+/* View i is shown for m. */
+int vw_views_shown(struct vw_model *m, int i);
 
 #endif

@@ -9,6 +9,7 @@ const vw_view *const vw_views[] = {
 	&view_timeline,
 	&view_phases,
 	&view_topology,
+	&view_compare,
 	NULL,
 };
 
@@ -23,4 +24,22 @@ int vw_views_find(const char *name)
 			found = found == -1 ? i : -2;
 	}
 	return found < 0 ? -1 : found;
+}
+
+int vw_views_shown(struct vw_model *m, int i)
+{
+	return !vw_views[i]->shown || vw_views[i]->shown(m);
+}
+
+int vw_views_step(struct vw_model *m, int i, int dir)
+{
+	int n = 0;
+	while (vw_views[n])
+		n++;
+	for (int k = 1; k <= n; k++) {
+		int j = ((i + dir * k) % n + n) % n;
+		if (vw_views_shown(m, j))
+			return j;
+	}
+	return i;
 }

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# compare-runs.sh: `mcview --compare A B` on runs recorded by the real mcrec.
+#   - the phased sample twice, its 4th phase (the second gemm) given 30 %
+#     more work (--work 4:1.3): that phase +30 % +-5, every other within
+#     +-5 %, ranked first, regressed; --fail-above 10 exits 1 naming it;
+#     two runs with the same arguments exit 0; a run against itself reports
+#     no change; the text report;
+#   - an unseen pair (no marks: busy and idle phases found by detection at
+#     10 ms, the third one given 30 % more) judged the same way;
+#   - repeated runs (A1,A2 B1,B2): the runs counted, the slow phase beyond
+#     noise;
+#   - PCP archives compared (pcp-testsuite);
+#   - bad input: different sampling intervals (said at the top, compared),
+#     two unrelated programs (nothing matched: one line, exit 2), an empty
+#     file and a truncated one, a wrong number of arguments.
+# The phases last a given time (NAME:SECONDS; --work scales it): the
+# machine the tests share has two cores and other jobs, and a fixed amount
+# of work there takes from 0.5 to 0.8 s from one run to the next, which is
+# the machine's noise, not the comparison's.  Marked phases are the regions
+# between their marks, exact; detected ones are placed within an interval.
+set -u
+B=${MCZ_BIN:-build}
+T=$(mktemp -d /tmp/mcz-compare.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+# on failure the recordings are kept in $B/test-logs/compare-runs/ to look at
+fail() {
+	echo "FAIL: $*"
+	mkdir -p "$B/test-logs/compare-runs" && cp "$T"/*.mcz "$B/test-logs/compare-runs/" 2>/dev/null
+	exit 1
+}
+ok() { echo "ok: $*"; }
+command -v python3 >/dev/null || { echo "python3 not installed: the JSON checks need it"; exit 77; }
+MCREC=$B/mcrec
+MCVIEW=$B/mcview
+PHASED=$B/samples/phased
+P='triad:2,gemm:2,triad:2,gemm:2,idle:2,chase:2'
+
+# As root, under nice -10: a step preempted for 100 ms by another job of
+# the shared machine would be a slowdown of its own (SCHED_FIFO would not
+# do: the kernel throttles a FIFO task spinning over 0.95 s a second).
+NICE=()
+nice -n -10 true 2>/dev/null && NICE=(nice -n -10)
+rec() { # out, mcrec options..., --, phased options...
+	local out=$1; shift
+	local o=()
+	while [ "$1" != -- ]; do o+=("$1"); shift; done
+	shift
+	"${NICE[@]}" "$MCREC" -q "${o[@]}" -o "$T/$out" -- "$PHASED" -q --mem 4 "$@" >/dev/null ||
+		fail "mcrec $out"
+}
+
+# check JSON PY-EXPR...: each Python expression, over r (the report), true
+check() {
+	local j=$1; shift
+	python3 - "$j" "$@" <<'EOF' || fail "check on $(basename "$j")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = {x["label"]: x for x in r["matched"]}
+for e in sys.argv[2:]:
+    if not eval(e):
+        print("false:", e)
+        for x in r["matched"]:
+            print("  %-16s %8.3f %8.3f %+6.1f%%" % (x["label"], x["duration_a_s"], x["duration_b_s"], x["delta_pct"]))
+        sys.exit(1)
+EOF
+}
+
+# ---- marked: the phased sample, phase 4 given 30 % more ----------------------
+rec a.mcz -- --phases "$P"
+rec b.mcz -- --phases "$P" --work 4:1.3
+rec c.mcz -- --phases "$P"
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --report >"$T/ab.txt" 2>"$T/err" || fail "report: $(cat "$T/err")"
+cat "$T/ab.txt"
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --report=json >"$T/ab.json" || fail "report=json"
+check "$T/ab.json" 'r["phases"] == "marks"' 'len(r["unmatched_a"]) == 0 and len(r["unmatched_b"]) == 0' \
+	'sorted(m) == sorted(["triad#1", "gemm#1", "triad#2", "gemm#2", "idle", "chase"])' \
+	'25 <= m["gemm#2"]["delta_pct"] <= 35' 'm["gemm#2"]["regressed"] and m["gemm#2"]["rank"] == 1' \
+	'all(abs(x["delta_pct"]) <= 5 for l, x in m.items() if l != "gemm#2")' \
+	'all(not x["regressed"] for l, x in m.items() if l != "gemm#2")' \
+	'abs(m["gemm#2"]["a_start_s"] - m["triad#2"]["a_start_s"] - m["triad#2"]["duration_a_s"]) < 1e-3'
+ok "+30 % on gemm#2 found, the others within 5 %"
+grep -q '^   1  gemm#2 .* SLOWER$' "$T/ab.txt" || fail "text: gemm#2 not first and SLOWER"
+grep -q '^6 phases matched (marks), 0 only in A, 0 only in B' "$T/ab.txt" || fail "text: summary"
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --fail-above 10 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "--fail-above 10: exit $rc, want 1"
+grep -q '^mcview: 1 phase slower by more than 10 %: gemm#2 (+[23][0-9].[0-9] %)$' "$T/err" ||
+	fail "--fail-above names: $(cat "$T/err")"
+ok "--fail-above 10: exit 1, $(cat "$T/err")"
+"$MCVIEW" --compare "$T/a.mcz" "$T/c.mcz" --fail-above 10 >"$T/ac.txt" 2>"$T/err" ||
+	fail "same arguments, --fail-above 10: exit $?: $(cat "$T/err") $(cat "$T/ac.txt")"
+ok "same arguments: exit 0"
+"$MCVIEW" --compare "$T/a.mcz" "$T/a.mcz" --report=json --fail-above 0 >"$T/aa.json" ||
+	fail "a run against itself: exit $?"
+check "$T/aa.json" 'len(m) == 6' 'all(x["delta_pct"] == 0 and not x["beyond_noise"] for x in m.values())' \
+	'r["differences"] == []'
+ok "a run against itself: no change"
+
+# the screen: the Compare view first, gemm#2 on top; the timeline with run B
+# under each row, warped: at the end of A's gemm#2 (8.05 s of a window from
+# 7.7 s) B's task clock drops where A's does, though B's phase is 0.6 s longer
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --snapshot 100x14 --ascii >"$T/snap" || fail "snapshot"
+sed -n 6p "$T/snap" | grep -q '^   1 gemm#2 .*+[23][0-9]\.[0-9]%.* SLOWER' || fail "compare view: $(cat "$T/snap")"
+"$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --snapshot 100x12 --ascii --view timeline \
+	--filter task_clock --window 7.7,10.2 >"$T/snap" || fail "timeline snapshot"
+cat "$T/snap"
+python3 - "$T/snap" <<'EOF' || fail "overlay not aligned"
+import sys
+L = open(sys.argv[1]).read().split("\n")
+a = next(i for i, l in enumerate(L) if "core.task_clock" in l)
+b = next(i for i, l in enumerate(L) if "`- B" in l)
+x0 = L[a].index("|")
+# the last busy column of A (any line of its row) and of B (top line)
+lastA = max(max((i for i, ch in enumerate(L[k][:x0 + 40]) if ch == "|"), default=0) for k in range(a, b))
+lastB = max((i for i, ch in enumerate(L[b][:x0 + 40]) if ch in "|'-"), default=0)
+print("A busy to column", lastA, "B busy to column", lastB)
+# a column is 33 ms, a sample 100 ms (3 columns); without the warp B's
+# phase would end 0.6 s (18 columns) later
+sys.exit(0 if abs(lastA - lastB) <= 5 else 1)
+EOF
+ok "the screen: Compare view, timeline with B overlaid"
+
+# ---- repeated runs ---------------------------------------------------------------
+rec b2.mcz -- --phases "$P" --work 4:1.3
+"$MCVIEW" --compare "$T/a.mcz,$T/c.mcz" "$T/b.mcz,$T/b2.mcz" --report=json --fail-above 10 \
+	>"$T/rep.json" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "repeated runs, --fail-above 10: exit $rc"
+grep -q 'beyond noise: gemm#2' "$T/err" || fail "repeated: $(cat "$T/err")"
+check "$T/rep.json" 'r["runs_a"] == 2 and r["runs_b"] == 2' 'm["gemm#2"]["runs_a"] == 2' \
+	'25 <= m["gemm#2"]["delta_pct"] <= 35 and m["gemm#2"]["beyond_noise"]' \
+	'm["gemm#2"]["sd_a_s"] > 0'
+ok "repeated runs: $(cat "$T/err")"
+
+# ---- unseen: no marks, phases detected -------------------------------------------
+# 2.5 s a phase: a detected boundary lands within an interval or two on a quiet
+# machine, up to 10 (100 ms) when other jobs fight for the cores
+U='triad:2.5,idle:2.5,gemm:2.5,idle:2.5,triad:2.5,idle:2.5,gemm:2.5'
+rec u1.mcz -i 10ms -- --no-marks --phases "$U"
+rec u2.mcz -i 10ms -- --no-marks --phases "$U" --work 3:1.3
+"$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report >"$T/u.txt" 2>"$T/err" || fail "unmarked: $(cat "$T/err")"
+cat "$T/u.txt"
+"$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report=json >"$T/u.json" || fail "unmarked json"
+# the third (gemm) phase starts after setup + 2.5 s of triad + 2.5 s idle
+check "$T/u.json" 'r["phases"] == "detected"' 'len(m) >= 7' \
+	'[l for l, x in m.items() if abs(x["delta_pct"]) > 5] == [r["matched"][2]["label"]]' \
+	'25 <= r["matched"][2]["delta_pct"] <= 35 and r["matched"][2]["regressed"]' \
+	'4.8 <= r["matched"][2]["a_start_s"] <= 5.7 and r["matched"][2]["rank"] == 1'
+"$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --fail-above 10 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "unmarked --fail-above 10: exit $rc"
+grep -q "slower by more than 10 %: #3 " "$T/err" || fail "unmarked names: $(cat "$T/err")"
+ok "unmarked pair: $(cat "$T/err")"
+
+# ---- bad input ------------------------------------------------------------------
+rec i50.mcz -i 50ms -- --phases "$P"
+"$MCVIEW" --compare "$T/a.mcz" "$T/i50.mcz" --report --fail-above 10 >"$T/iv.txt" 2>"$T/err" ||
+	fail "different intervals: exit $?: $(cat "$T/err")"
+sed -n 3p "$T/iv.txt" | grep -q '^differs: interval: 100ms | 50ms$' || fail "interval not stated: $(head -4 "$T/iv.txt")"
+grep -Eq '^[67] phases matched \(marks\)' "$T/iv.txt" || fail "different intervals not compared"
+ok "different intervals: stated, compared"
+
+# unrelated: marks of other names; busy only against idle only
+"$MCREC" -q -o "$T/other.mcz" -- sh -c "'$B/mcmark' -b load; sleep 1; '$B/mcmark' -e; '$B/mcmark' -b store; sleep 1; '$B/mcmark' -e" ||
+	fail "mcrec sh"
+"$MCVIEW" --compare "$T/a.mcz" "$T/other.mcz" --report >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] || fail "unrelated (marks): exit $rc"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^mcview: nothing matched: ' "$T/err" || fail "unrelated: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "unrelated: a report printed"
+ok "unrelated marks: $(cat "$T/err")"
+rec busy.mcz -- --no-marks --phases gemm:2
+"$MCREC" -q -o "$T/idle.mcz" -- sleep 2 || fail "mcrec sleep"
+"$MCVIEW" --compare "$T/busy.mcz" "$T/idle.mcz" --report >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q '^mcview: nothing matched: ' "$T/err" || fail "busy vs idle: exit $rc: $(cat "$T/err")"
+ok "unrelated programs: $(cat "$T/err")"
+
+: >"$T/empty.mcz"
+"$MCVIEW" --compare "$T/a.mcz" "$T/empty.mcz" --report >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'empty.mcz' "$T/err" || fail "empty: exit $rc: $(cat "$T/err")"
+ok "empty side: $(cat "$T/err")"
+size=$(stat -c %s "$T/b.mcz")
+head -c $((size * 2 / 3)) "$T/b.mcz" >"$T/cut.mcz"
+"$MCVIEW" --compare "$T/a.mcz" "$T/cut.mcz" --report >"$T/cut.txt" 2>"$T/err"
+rc=$?
+cat "$T/cut.txt"
+[ $rc -eq 0 ] || fail "truncated: exit $rc: $(cat "$T/err")"
+grep -q '^warning: cut.mcz: cut short (recovered up to [0-9.]* s)$' "$T/cut.txt" || fail "truncated: no warning"
+grep -q ' phases matched (marks), 0 only in A' "$T/cut.txt" && fail "truncated: nothing missing?"
+ok "truncated side: compared, said at the top"
+"$MCVIEW" --compare "$T/a.mcz" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q '^mcview: --compare wants two runs' "$T/err" || fail "one argument: exit $rc"
+"$MCVIEW" --fail-above 10 "$T/a.mcz" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'goes with --compare' "$T/err" || fail "--fail-above alone"
+"$MCVIEW" --compare --fail-above x "$T/a.mcz" "$T/b.mcz" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'wants a percentage' "$T/err" || fail "--fail-above x"
+ok "bad arguments: one line, exit 2"
+# PCP archives (pcp-testsuite): two archives of other runs compare, their
+# intervals stated; one against itself unchanged
+PA=/var/lib/pcp/testsuite/archives
+if [ -f "$PA/20180415.09.16.meta" ] && [ -f "$PA/20180127.08.40.meta" ]; then
+	"$MCVIEW" -q --compare "$PA/20180415.09.16" "$PA/20180127.08.40" --report >"$T/pcp.txt" 2>"$T/err" ||
+		fail "PCP archives: exit $?: $(cat "$T/err")"
+	cat "$T/pcp.txt"
+	grep -q '^differs: interval: ' "$T/pcp.txt" || fail "PCP: interval difference not stated"
+	grep -q ' phases matched (detected)' "$T/pcp.txt" || fail "PCP: not compared"
+	"$MCVIEW" -q --compare "$PA/20180415.09.16" "$PA/20180415.09.16" --report=json --fail-above 0 \
+		>"$T/pcp.json" || fail "PCP archive against itself: exit $?"
+	check "$T/pcp.json" 'len(m) >= 1' 'all(x["delta_pct"] == 0 for x in m.values())'
+	ok "PCP archives"
+else
+	echo "pcp-testsuite archives not installed: PCP part not run"
+fi
+echo "PASS"

@@ -1,0 +1,99 @@
+/* compare-cli.c: `mcview --compare A B` — two runs (or two lists of
+ * repeated runs, A1,A2,A3 B1,B2,B3) opened one model per file, their phases
+ * matched and compared (viewer/analysis/compare.h); then either the report
+ * (--report[=json], --fail-above PCT for CI) or the screen, run A's first
+ * file as the model with the comparison beside it (the Compare view).
+ *
+ * Exit codes of the report: 0 no matched phase slower than --fail-above
+ * (or no --fail-above), 1 some are (named on stderr), 2 the runs cannot
+ * be compared (a file unreadable or empty, nothing matched).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "../analysis/analysis.h"
+
+/* Open the comma-separated list of one side, one model per file. */
+static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_model ***out, size_t *n,
+			 char *err, size_t len)
+{
+	char *buf = strdup(list);
+	size_t cap = 1;
+	for (const char *p = list; *p; p++)
+		cap += *p == ',';
+	vw_model **v = calloc(cap, sizeof *v);
+	*out = v;
+	*n = 0;
+	if (!buf || !v) {
+		free(buf);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	int rc = 0;
+	for (char *save, *p = strtok_r(buf, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save)) {
+		const char *paths[1] = {p};
+		char e[384];
+		if (vw_model_open(&v[*n], paths, 1, oo, e, sizeof e) != 0) {
+			snprintf(err, len, "%s", e);
+			rc = -1;
+		} else {
+			++*n;
+		}
+	}
+	if (!rc && !*n) {
+		snprintf(err, len, "--compare: an empty list of runs");
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+void vw_compare_cli_free(vw_compare_cli *c)
+{
+	for (size_t i = 0; i < c->na; i++)
+		vw_model_free(c->a[i]);
+	for (size_t i = 0; i < c->nb; i++)
+		vw_model_free(c->b[i]);
+	free(c->a);
+	free(c->b);
+	vw_compare_free(&c->cmp);
+	memset(c, 0, sizeof *c);
+}
+
+int vw_compare_cli_open(vw_compare_cli *c, const char *a, const char *b, const vw_open_opts *oo,
+			char *err, size_t len)
+{
+	if (cmp_open_side(a, oo, &c->a, &c->na, err, len) ||
+	    cmp_open_side(b, oo, &c->b, &c->nb, err, len))
+		return -1;
+	if (vw_compare_models(c->a, c->na, c->b, c->nb, &c->cmp, err, len))
+		return -1;
+	if (!c->cmp.nwork) {
+		snprintf(err, len,
+			 "nothing matched: no phase of %s resembles one of %s (different programs?)",
+			 c->cmp.names[0], c->cmp.names[1]);
+		return -1;
+	}
+	return 0;
+}
+
+int vw_compare_cli_report(const vw_compare_cli *c, int json, double fail_above)
+{
+	if (vw_compare_print(&c->cmp, stdout, json) != 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "mcview: writing the report: %s\n", strerror(errno));
+		return 2;
+	}
+	if (!(fail_above >= 0))
+		return 0;
+	char names[1024];
+	size_t n = vw_compare_slower(&c->cmp, fail_above, names, sizeof names);
+	if (!n)
+		return 0;
+	fprintf(stderr, "mcview: %zu phase%s slower by more than %g %%%s: %s\n", n, n > 1 ? "s" : "",
+		fail_above, c->cmp.nruns_a > 1 || c->cmp.nruns_b > 1 ? " and beyond noise" : "",
+		names);
+	return 1;
+}
