@@ -96,8 +96,8 @@ static int writer_write(mcz_writer *w, const void *p, size_t n)
 
 /* A write that failed part-way (a full disk) leaves the start of a block
  * at the end of the file, which mcz check calls damaged: the file is cut
- * back to the end of the last whole block, so that it stays a file "whose
- * every block was written whole" (INCOMPLETE, never DAMAGED).  A file that
+ * back to the end of the last whole block ("the reference writer truncates
+ * the file to the end of the last whole block"): INCOMPLETE, never DAMAGED.  A file that
  * cannot be cut (a pipe) keeps its bytes; the error stays sticky anyway. */
 static void writer_cut(mcz_writer *w, uint64_t at)
 {
