@@ -453,7 +453,12 @@ int64_t vw_model_col_time(const vw_model *m, int col, int n)
 int vw_model_time_col(const vw_model *m, int64_t t, int n)
 {
 	double w = (double)(m->t1 - m->t0);
-	return (int)floor((double)(t - m->t0) * (double)n / w);
+	if (!(w > 0))
+		return 0;
+	/* a time far off the window (a mark or phase of a hostile file) is
+	 * a column far off screen, never a float out of int's range */
+	double c = floor(((double)t - (double)m->t0) * (double)n / w);
+	return c < -1e9 ? -1000000000 : c > 1e9 ? 1000000000 : (int)c;
 }
 
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol)
