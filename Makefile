@@ -171,7 +171,7 @@ build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 # the whole viewer (its app layer for the screen frame) with libmcz and PCP.
 build/fuzz/fuzz-view: tests/fuzz/fuzz-view.c $(VIEW_SRC) $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
+	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^ $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
 # Targets that compile another module's .c file in (#include) rebuild with it.
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c
