@@ -222,14 +222,18 @@ static void mcrec_status(struct mcrec_run *r, int final)
 	rec_launch_describe(r->wstatus, how, sizeof how);
 	if (stat(r->path, &st) == 0)
 		bytes = (uint64_t)st.st_size;
+	else
+		st.st_mode = 0;
 	/* What the file holds, read back (a full disk keeps fewer rows than
 	 * were sampled: the count says what a reader gets, not what was meant) */
 	mcz_reader *rd;
-	if (mcz_open(&rd, r->path, 0) == MCZ_OK) {
-		rows = mcz_info(rd)->nrows;
-		mcz_close(rd);
-	} else
+	if (S_ISREG(st.st_mode)) { /* (/dev/null: the rows written to it) */
 		rows = 0;
+		if (mcz_open(&rd, r->path, 0) == MCZ_OK) {
+			rows = mcz_info(rd)->nrows;
+			mcz_close(rd);
+		}
+	}
 	if (r->cut_short && rows < (uint64_t)r->ticks)
 		snprintf(kept, sizeof kept, " (of %llu taken: the rest could not be written)",
 			 (unsigned long long)r->ticks);
