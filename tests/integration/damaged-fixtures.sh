@@ -99,14 +99,27 @@ cmp live.mcz "$F/live.mcz" || fail "mcview wrote into the live file"
 ok "PART-only: check 3 (56 rows), dump 0 with 56 rows, mcview says incomplete"
 
 # the view fuzz target's findings, opened for real: a specific outcome each.
-# crash-time-col-overflow.mcz: one readable row at 47.4 us and marks far
+# regress-time-col-overflow.mcz: one readable row at 47.4 us and marks far
 # off it; a column of such a time overflowed int (UBSan, model.c)
 FZ=$(dirname "$F")/../../fuzz/corpus-view
-run fz-check "$B/mcz" check "$FZ/crash-time-col-overflow.mcz"; expect_rc 1 "check fuzz finding" fz-check
+run fz-check "$B/mcz" check "$FZ/regress-time-col-overflow.mcz"; expect_rc 1 "check fuzz finding" fz-check
 has fz-check.out "readable: 1 chunks, 1 rows"
-run fz-view "$B/mcview" --snapshot 140x24 --keys +,Right,n,Tab,Tab "$FZ/crash-time-col-overflow.mcz"
-expect_rc 0 "mcview crash-time-col-overflow" fz-view
-[ "$(wc -l <fz-view.out)" = 24 ] || fail "crash-time-col-overflow: $(wc -l <fz-view.out) lines drawn"
-[ "$(tail -n 1 fz-view.out | sed 's/ *$//')" = "warning: crash-time-col-overflow.mcz is damaged: showing what it holds (1 rows, 6071 of 6186 bytes readable)" ] ||
-	fail "crash-time-col-overflow status line: $(tail -n 1 fz-view.out)"
-ok "fuzz finding crash-time-col-overflow: 1 row drawn with its damage said, exit 0"
+run fz-view "$B/mcview" --snapshot 140x24 --keys +,Right,n,Tab,Tab "$FZ/regress-time-col-overflow.mcz"
+expect_rc 0 "mcview regress-time-col-overflow" fz-view
+[ "$(wc -l <fz-view.out)" = 24 ] || fail "regress-time-col-overflow: $(wc -l <fz-view.out) lines drawn"
+[ "$(tail -n 1 fz-view.out | sed 's/ *$//')" = "warning: regress-time-col-overflow.mcz is damaged: showing what it holds (1 rows, 6071 of 6186 bytes readable)" ] ||
+	fail "regress-time-col-overflow status line: $(tail -n 1 fz-view.out)"
+ok "fuzz finding regress-time-col-overflow: 1 row drawn with its damage said, exit 0"
+# regress-spark-level-overflow.mcz (CRCs made right by fuzz-view): 18 rows
+# whose values span far more than a double's range of levels; a sparkline
+# level of one overflowed int (UBSan, spark.c)
+run fz2-check "$B/mcz" check "$FZ/regress-spark-level-overflow.mcz"; expect_rc 1 "check fuzz finding 2" fz2-check
+has fz2-check.out "readable: 3 chunks, 18 rows"
+for v in timeline phases topology; do
+	run fz2-view "$B/mcview" --snapshot 140x24 --view $v --keys +,Right,n,Enter "$FZ/regress-spark-level-overflow.mcz"
+	expect_rc 0 "mcview --view $v regress-spark-level-overflow" fz2-view
+	[ "$(wc -l <fz2-view.out)" = 24 ] || fail "regress-spark-level-overflow ($v): $(wc -l <fz2-view.out) lines drawn"
+	[ "$(tail -n 1 fz2-view.out | sed 's/ *$//')" = "warning: regress-spark-level-overflow.mcz is damaged: showing what it holds (18 rows, 6115 of 6565 bytes readable)" ] ||
+		fail "regress-spark-level-overflow status line ($v): $(tail -n 1 fz2-view.out)"
+done
+ok "fuzz finding regress-spark-level-overflow: 18 rows drawn in every view with the damage said, exit 0"
