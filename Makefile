@@ -167,6 +167,11 @@ build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topo-tree.c viewer/
 build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
+# From bytes through the model, the analyses and every view to the cell buffer:
+# the whole viewer (its app layer for the screen frame) with libmcz and PCP.
+build/fuzz/fuzz-view: tests/fuzz/fuzz-view.c $(VIEW_SRC) $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^ $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
 # Targets that compile another module's .c file in (#include) rebuild with it.
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c

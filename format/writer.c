@@ -94,6 +94,22 @@ static int writer_write(mcz_writer *w, const void *p, size_t n)
 	return 0;
 }
 
+/* A write that failed part-way (a full disk) leaves the start of a block
+ * at the end of the file, which mcz check calls damaged: the file is cut
+ * back to the end of the last whole block ("the reference writer truncates
+ * the file to the end of the last whole block"): INCOMPLETE, never DAMAGED.  A file that
+ * cannot be cut (a pipe) keeps its bytes; the error stays sticky anyway. */
+static void writer_cut(mcz_writer *w, uint64_t at)
+{
+	if (w->off == at)
+		return;
+	while (ftruncate(w->fd, (off_t)at) != 0)
+		if (errno != EINTR)
+			return;
+	if (lseek(w->fd, (off_t)at, SEEK_SET) == (off_t)at)
+		w->off = at;
+}
+
 /* Frame and append one block; non-chunk blocks go into the index. */
 static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 {
@@ -113,8 +129,10 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 		return writer_fail(w, w->blk.err);
 	uint64_t at = w->off;
 	int rc = writer_write(w, w->blk.p, w->blk.len);
-	if (rc)
+	if (rc) {
+		writer_cut(w, at);
 		return rc;
+	}
 	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX && type != MCZ_BT_PART &&
 	    mcz_index_add_block(&w->ix, type, at, w->blk.len))
 		return writer_fail(w, MCZ_E_NOMEM);
@@ -618,8 +636,13 @@ static int writer_finish(mcz_writer *w)
 		return writer_fail(w, MCZ_E_NOMEM);
 	uint64_t end;
 	int rc = mcz_writer_finish_index(w->fd, w->off, &w->ix, &w->cx, &end);
-	if (rc)
+	if (rc) {
+		/* no half index: the file ends with its last whole block (readers
+		 * recover it by scanning, every row included) */
+		while (ftruncate(w->fd, (off_t)w->off) != 0 && errno == EINTR)
+			;
 		return writer_fail(w, rc);
+	}
 	w->off = end;
 	if (w->o.fsync_chunks && fsync(w->fd) != 0 && errno != EINVAL)
 		return writer_fail(w, MCZ_E_IO);

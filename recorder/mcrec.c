@@ -188,6 +188,7 @@ struct mcrec_run {
 	int64_t loop_cpu_ns;   /* CPU time of the sampling loop */
 	uint64_t missed;
 	int recording, wstatus, child_done, last_status_s;
+	int cut_short;         /* a write failed: the file holds less than was sampled */
 };
 
 static void mcrec_sample(struct mcrec_run *r)
@@ -216,14 +217,29 @@ static void mcrec_status(struct mcrec_run *r, int final)
 			bytes < 1048576 ? "KiB" : "MiB", dropped ? "  (dropping: disk slow)" : "");
 		return;
 	}
-	char how[128];
+	char how[128], kept[96] = "";
 	struct stat st;
 	rec_launch_describe(r->wstatus, how, sizeof how);
 	if (stat(r->path, &st) == 0)
 		bytes = (uint64_t)st.st_size;
-	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams in %.1f s, %.1f KiB; %s %s\n",
-		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams, el,
-		(double)bytes / 1024.0, r->o->argv[0], how);
+	else
+		st.st_mode = 0;
+	/* What the file holds, read back (a full disk keeps fewer rows than
+	 * were sampled: the count says what a reader gets, not what was meant) */
+	mcz_reader *rd;
+	if (S_ISREG(st.st_mode)) { /* (/dev/null: the rows written to it) */
+		rows = 0;
+		if (mcz_open(&rd, r->path, 0) == MCZ_OK) {
+			rows = mcz_info(rd)->nrows;
+			mcz_close(rd);
+		}
+	}
+	if (r->cut_short && rows < (uint64_t)r->ticks)
+		snprintf(kept, sizeof kept, " (of %llu taken: the rest could not be written)",
+			 (unsigned long long)r->ticks);
+	fprintf(stderr, "%smcrec: %s: %llu samples x %zu streams%s in %.1f s, %.1f KiB; %s %s\n",
+		isatty(2) ? "\r\033[K" : "", r->path, (unsigned long long)rows, r->ss.nstreams,
+		kept, el, (double)bytes / 1024.0, r->o->argv[0], how);
 	if (mcrec_forwarded)
 		fprintf(stderr, "mcrec: SIG%s was passed on to %s\n",
 			sigabbrev_np(mcrec_forwarded) ? sigabbrev_np(mcrec_forwarded) : "?",
@@ -518,6 +534,7 @@ int mcrec_run(const rec_options *o)
 	int crc = mcz_writer_close(r.w);
 	int cerr = errno;
 	r.w = NULL;
+	r.cut_short = rc != MCZ_OK || crc != MCZ_OK;
 	if (r.viewing && r.viewer <= 0) /* the command ended before the first rows */
 		mcrec_view_start(&r, 1);
 	if (r.viewer > 0) {
@@ -536,5 +553,8 @@ int mcrec_run(const rec_options *o)
 										 : mcz_strerror(crc));
 	rec_spool_free(r.sp);
 	rec_sourceset_free(&r.ss);
-	return rec_launch_status(r.wstatus);
+	/* The command's status, unless it succeeded and the recording did
+	 * not: a script sees a cut recording (mcrec.1 EXIT STATUS) */
+	status = rec_launch_status(r.wstatus);
+	return status == 0 && r.cut_short ? MCREC_EXIT_CUT : status;
 }

@@ -148,6 +148,10 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
  * block) at least this often: a SIGKILL or a full disk loses at most about
  * this much (DESIGN.md: "at most the last second"). */
 #define REC_SYNC_NS 500000000LL
+/* mcrec's exit status when the command succeeded (0) but the recording
+ * was cut short by a failed write (a full disk): the file holds what was
+ * written before, as mcz check's INCOMPLETE (also 3) says. */
+#define MCREC_EXIT_CUT 3
 
 typedef struct rec_options {
 	int64_t interval_ns;     /* -i, default 100 ms */

@@ -215,6 +215,15 @@ int tool_dump(int argc, char **argv)
 			(double)(hi - origin) / 1e9, path);
 		rc = MCZ_E_CORRUPT;
 	}
+	/* A file read by scanning whose bytes end in a block cut or broken
+	 * (a copy cut short, a damaged index): what follows that byte is lost,
+	 * as mcz check says (DAMAGED); every row before it was printed. */
+	if (!rc && !nd && fi->recovered && fi->valid_bytes < fi->file_bytes) {
+		fprintf(stderr, "mcz dump: %s: damaged after byte %llu of %llu: every readable row "
+			"was printed, what followed is lost (mcz check %s)\n", path,
+			(unsigned long long)fi->valid_bytes, (unsigned long long)fi->file_bytes, path);
+		rc = MCZ_E_CORRUPT;
+	}
 	free(sel);
 	mcz_close(r);
 	return rc ? 1 : 0;

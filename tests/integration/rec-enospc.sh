@@ -1,38 +1,104 @@
 #!/usr/bin/env bash
-# rec-enospc.sh: a full disk ends the recording with one clear message, the
-# file stays readable and loses at most the last second before the disk
-# filled (rows reach the file every 0.5 s as PART blocks, while a chunk is
-# 5 s; 8 KiB free and 15 s of 5 ms rows fill the disk mid-run: without PART
-# blocks the chunk written at 10 s failed and 5 s were lost), the command
-# keeps running and its status is mcrec's.
+# rec-enospc.sh: a full disk (a real, small tmpfs) while recording and while
+# viewing.
+#  1. The disk fills mid-run: one clear message, the command keeps running
+#     and its status (5) is mcrec's; the file is closed or INCOMPLETE at a
+#     block boundary (mcz check exits 0 or 3, never 1: a write cut part-way
+#     is cut back to the last whole block); mcrec's closing line counts the
+#     rows the file holds, and loses at most the last second (rows reach the
+#     file every 0.5 s as PART blocks while a chunk is 5 s; 8 KiB free and
+#     15 s of 5 ms rows fill the disk mid-run).
+#  2. The same with a command that succeeds: mcrec exits 3 (the recording
+#     was cut short; mcrec.1 EXIT STATUS), not the command's 0.
+#  3. Viewing a good file on a full disk (mcview --report appends its phase
+#     cache) leaves the file byte for byte as it was, and mcz check ok.
 set -u
 . "$(dirname "$0")/rec-common.inc"
+MCZ=$B/mcz
+MCVIEW=$B/mcview
 [ "$(id -u)" = 0 ] || { echo "needs root to mount a small tmpfs"; exit 77; }
 mkdir -p "$T/full"
 mount -t tmpfs -o size=2m tmpfs "$T/full" 2>"$T/mnt.err" || { echo "cannot mount tmpfs: $(cat "$T/mnt.err")"; exit 77; }
 cleanup_hooks+=("umount '$T/full'")
-avail=$(df -k --output=avail "$T/full" | tail -1)
-dd if=/dev/zero of="$T/full/pad" bs=1k count=$((avail - 8)) 2>/dev/null
-"$MCREC" -i 5ms -o "$T/full/r.mcz" -- sh -c "sleep 15; echo alive > '$T/child-done'; exit 5" 2>"$T/err"
-rc=$?
-cat "$T/err"
+
+# fill FREE_KIB: leave that much room on the tmpfs
+fill() {
+	rm -f "$T/full/pad"
+	local avail
+	avail=$(df -k --output=avail "$T/full" | tail -1)
+	dd if=/dev/zero of="$T/full/pad" bs=1k count=$((avail - $1)) 2>/dev/null
+}
+
+# record STATUS SECONDS: one recording onto a tmpfs with 8 KiB free
+record() {
+	local st=$1 secs=$2 f=$T/full/r$1.mcz
+	rm -f "$T/full/"r*.mcz* "$T/child-done"
+	fill 8
+	"$MCREC" -i 5ms -o "$f" -- sh -c "sleep $secs; echo alive > '$T/child-done'; exit $st" 2>"$T/err"
+	rc=$?
+	cat "$T/err"
+	[ -f "$T/child-done" ] || fail "the command did not run to its end"
+	[ "$(grep -c 'disk full' "$T/err")" = 1 ] || fail "expected one 'disk full' line"
+	"$MCZ" check "$f" >"$T/check" 2>&1
+	crc=$?
+	cat "$T/check"
+	[ $crc = 0 ] || [ $crc = 3 ] || fail "mcz check exits $crc: the file is damaged (a block cut part-way)"
+	grep -q 'DAMAGED' "$T/check" && fail "mcz check calls the file damaged"
+	"$RR" "$f" info >"$T/info" || fail "the file does not open"
+	rows=$(awk '$1 == "rows" { print $2 }' "$T/info")
+	tl=$(awk '$1 == "t_last" { printf "%.3f", $2 / 1e9 }' "$T/info")
+	checkrows=$(sed -n 's/.* \([0-9]*\) rows.*/\1/p' "$T/check" | head -1)
+	stop=$(sed -n 's/.*disk full; recording stopped at \([0-9.]*\) s.*/\1/p' "$T/err")
+	said=$(sed -n 's/.*: \([0-9]*\) samples x .*/\1/p' "$T/err")
+	taken=$(sed -n 's/.* (of \([0-9]*\) taken: the rest could not be written).*/\1/p' "$T/err")
+	# the disk may fill only when the last chunk is written, at close: the
+	# recording then ran to its end
+	[ -z "$stop" ] && grep -q 'disk full while closing' "$T/err" &&
+		stop=$(sed -n 's/.* samples x .* streams.* in \([0-9.]*\) s,.*/\1/p' "$T/err")
+	[ -n "$stop" ] && [ -n "$said" ] && [ -n "$taken" ] ||
+		fail "no stop time, row count or samples taken in mcrec's messages"
+	[ "$rows" -gt 0 ] || fail "no rows readable"
+	# the closing line counts what the file holds, as a reader and mcz check do
+	[ "$said" = "$rows" ] || fail "closing line says $said samples, the file holds $rows"
+	[ "$checkrows" = "$rows" ] || fail "mcz check counts $checkrows rows, the reader $rows"
+	[ "$taken" -gt "$rows" ] || fail "$taken taken, $rows kept: the closing line should not say so"
+	# lost: the time from the last row kept to the stop (printed to 0.1 s),
+	# and the samples taken but not in the file (200 at 5 ms = 1 s)
+	lost=$(awk -v s="$stop" -v t="$tl" 'BEGIN { printf "%.3f", s - t }')
+	between "$lost" -0.1 1.05 || fail "recording stopped at $stop s, last row kept at $tl s: $lost s lost"
+	stopped_rows=$(awk -v s="$stop" 'BEGIN { printf "%d", s / 0.005 }')
+	[ $((stopped_rows - rows)) -le 200 ] || fail "stopped at $stop s ($stopped_rows rows), $rows kept: more than 1 s lost"
+}
+
+record 5 15
 [ $rc = 5 ] || fail "exit status $rc, expected the command's 5"
-[ -f "$T/child-done" ] || fail "the command did not run to its end"
-[ "$(grep -c 'disk full' "$T/err")" = 1 ] || fail "expected one 'disk full' line"
-"$RR" "$T/full/r.mcz" info >"$T/info" || fail "the file does not open"
-rows=$(awk '$1 == "rows" { print $2 }' "$T/info")
-tl=$(awk '$1 == "t_last" { printf "%.3f", $2 / 1e9 }' "$T/info")
-stop=$(sed -n 's/.*disk full; recording stopped at \([0-9.]*\) s.*/\1/p' "$T/err")
-samples=$(sed -n 's/.*: \([0-9]*\) samples x .*/\1/p' "$T/err")
-# the disk may fill only when the last chunk is written, at close: the
-# recording then ran to its end
-[ -z "$stop" ] && grep -q 'disk full while closing' "$T/err" &&
-	stop=$(sed -n 's/.* samples x .* streams in \([0-9.]*\) s,.*/\1/p' "$T/err")
-[ -n "$stop" ] && [ -n "$samples" ] || fail "no stop time or sample count in mcrec's messages"
-[ "$rows" -gt 0 ] || fail "no rows readable"
-# lost: the time from the last row kept to the stop (printed to 0.1 s), and
-# the samples taken but not in the file (200 at 5 ms = 1 s)
-lost=$(awk -v s="$stop" -v t="$tl" 'BEGIN { printf "%.3f", s - t }')
-between "$lost" -0.1 1.05 || fail "recording stopped at $stop s, last row kept at $tl s: $lost s lost"
-[ $((samples - rows)) -le 200 ] || fail "$samples samples taken, $rows kept: more than 1 s lost"
-ok "disk full at $stop s: $rows of $samples rows readable, up to $tl s ($lost s lost), command finished with 5"
+ok "disk full at $stop s: $rows rows in the file as the closing line says ($taken taken), up to $tl s ($lost s lost); mcz check exit $crc; command's 5 kept"
+
+record 0 8
+[ $rc = 3 ] || fail "exit status $rc: a recording cut short of a command that succeeded should exit 3"
+ok "command exited 0, recording cut at $stop s: mcrec exits 3; $rows rows as the closing line says ($taken taken); mcz check exit $crc"
+
+# 3. a good file, viewed on a full disk.  tmpfs allocates 4 KiB pages: the
+# file's last page has 11 bytes free, so the phase cache (an AUX block and
+# a new index, hundreds of bytes) needs a page the full disk refuses.
+rm -f "$T/full/"r*.mcz*
+cp "$(dirname "$0")/fixtures/good-4k.mcz" "$T/full/good.mcz"
+cp "$T/full/good.mcz" "$T/good.orig"
+[ $(($(stat -c %s "$T/good.orig") % 4096)) -gt 4032 ] || fail "good-4k.mcz no longer ends near a page end"
+rm -f "$T/full/pad"
+cat /dev/zero >"$T/full/pad" 2>/dev/null
+MCVIEW_PHASE_CACHE=1 "$MCVIEW" --report "$T/full/good.mcz" >"$T/report" 2>"$T/verr"
+vrc=$?
+cat "$T/verr"
+[ $vrc = 0 ] || fail "mcview --report exits $vrc on a good file on a full disk"
+grep -q '^A  ' "$T/report" || fail "no phase table: $(head -3 "$T/report")"
+cmp "$T/full/good.mcz" "$T/good.orig" || fail "the file changed on a full disk"
+"$MCZ" check "$T/full/good.mcz" >"$T/check" || fail "mcz check: $(cat "$T/check")"
+grep -q ': ok:' "$T/check" || fail "mcz check does not say ok: $(cat "$T/check")"
+# and with room, the cache is written (the write was tried above)
+rm -f "$T/full/pad" "$T/full/pad2"
+"$MCVIEW" --report "$T/full/good.mcz" >/dev/null 2>&1 || fail "mcview --report with room"
+[ "$(stat -c %s "$T/full/good.mcz")" -gt "$(stat -c %s "$T/good.orig")" ] ||
+	fail "with room, the phase cache was not appended: the full-disk case tested nothing"
+"$MCZ" check "$T/full/good.mcz" | grep -q ': ok:' || fail "mcz check after the cache was appended"
+ok "a good file viewed on a full disk: report printed, file unchanged, mcz check ok"

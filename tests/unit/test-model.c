@@ -497,6 +497,42 @@ static void follow_live_file(void **st)
 	unlink(p2);
 }
 
+/* A model over readers opened from memory (the fuzz target's door) is the
+ * model vw_model_open builds on the file, marked as having no file of its
+ * own (so that no phase cache is ever appended anywhere). */
+static void open_readers_from_memory(void **st)
+{
+	(void)st;
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static uint8_t buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	assert_true(n > 0 && n < sizeof buf);
+	mcz_reader *r;
+	assert_int_equal(mcz_open_mem(&r, buf, n, 0), MCZ_OK);
+	vw_model *m, *ref = open1();
+	char err[256];
+	const char *name = "memory.mcz";
+	assert_int_equal(vw_model_open_readers(&m, &r, &name, 1, err, sizeof err), 0);
+	assert_int_equal(m->nfiles, 1);
+	assert_string_equal(m->paths[0], "memory.mcz");
+	assert_int_equal(m->imported[0], 1); /* no file of its own to write into */
+	assert_int_equal(m->nstreams, ref->nstreams);
+	assert_int_equal(m->nrows, ref->nrows);
+	assert_int_equal(m->t_min, ref->t_min);
+	assert_int_equal(m->t_max, ref->t_max);
+	for (size_t i = 0; i < m->nrows; i++)
+		assert_string_equal(m->rows[i].label, ref->rows[i].label);
+	assert_string_equal(m->status, ref->status);
+	vw_model_free(m);
+	vw_model_free(ref);
+	/* no reader: an error, nothing leaked */
+	assert_int_equal(vw_model_open_readers(&m, NULL, NULL, 0, err, sizeof err), -1);
+	assert_null(m);
+	assert_string_equal(err, "no recording given");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +540,7 @@ int main(void)
 		cmocka_unit_test(buckets_equal_raw), cmocka_unit_test(value_at_cursor),
 		cmocka_unit_test(two_files_on_wall_clock), cmocka_unit_test(bad_files),
 		cmocka_unit_test(follow_live_file), cmocka_unit_test(chunk_resolution_columns),
+		cmocka_unit_test(open_readers_from_memory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -167,7 +167,8 @@ static void damaged_status(vw_model *m)
 			 * reader understands (a file of an incompatible dev build):
 			 * "N of N bytes readable" would contradict "damaged" */
 			mcz_check_report rep;
-			if (mcz_check(m->paths[f], &rep) != MCZ_OK || !rep.first_problem[0])
+			if (m->imported[f] || mcz_check(m->paths[f], &rep) != MCZ_OK ||
+			    !rep.first_problem[0])
 				snprintf(rep.first_problem, sizeof rep.first_problem, "no streams");
 			snprintf(m->status, sizeof m->status,
 				 "warning: %s holds nothing readable: %s",
@@ -196,6 +197,46 @@ static void damaged_status(vw_model *m)
 	}
 }
 
+/* The model over files already open (m->files[0 .. n), m->paths set):
+ * the time axis, streams, rows, window and status line. */
+static int model_build(vw_model *m)
+{
+	set_axis(m);
+	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
+		return -1;
+	m->phase_sel = -1;
+	vw_model_reset(m);
+	for (size_t f = 0; f < m->nfiles; f++)
+		m->live |= mcz_info(m->files[f])->recovered;
+	/* a PCP archive read only in part, or with a workaround (a cut volume,
+	 * an unusable .index): the importer's note, as mcz import prints it */
+	for (size_t f = 0; f < m->nfiles && !m->status[0]; f++) {
+		const char *w = m->imported[f] ? mcz_meta(m->files[f], "import_warning") : NULL;
+		if (w && *w) {
+			snprintf(m->status, sizeof m->status, "warning: %s", w);
+			m->status_warn = 1;
+		}
+	}
+	damaged_status(m);
+	return 0;
+}
+
+static vw_model *model_alloc(size_t n)
+{
+	vw_model *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->files = calloc(n, sizeof *m->files);
+	m->paths = calloc(n, sizeof *m->paths);
+	m->offsets = calloc(n, sizeof *m->offsets);
+	m->imported = calloc(n, 1);
+	if (!m->files || !m->paths || !m->offsets || !m->imported) {
+		vw_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
@@ -204,14 +245,8 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		snprintf(err, errlen, "no recording given");
 		return -1;
 	}
-	vw_model *m = calloc(1, sizeof *m);
+	vw_model *m = model_alloc(npaths);
 	if (!m)
-		goto nomem;
-	m->files = calloc(npaths, sizeof *m->files);
-	m->paths = calloc(npaths, sizeof *m->paths);
-	m->offsets = calloc(npaths, sizeof *m->offsets);
-	m->imported = calloc(npaths, 1);
-	if (!m->files || !m->paths || !m->offsets || !m->imported)
 		goto nomem;
 	for (size_t i = 0; i < npaths; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
@@ -228,29 +263,44 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		if (!(m->paths[i] = strdup(paths[i])))
 			goto nomem;
 	}
-	set_axis(m);
-	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
+	if (model_build(m) != 0)
 		goto nomem;
-	m->phase_sel = -1;
-	vw_model_reset(m);
-	for (size_t f = 0; f < m->nfiles; f++)
-		m->live |= mcz_info(m->files[f])->recovered;
-	/* a PCP archive read only in part, or with a workaround (a cut volume,
-	 * an unusable .index): the importer's note, as mcz import prints it */
-	for (size_t f = 0; f < m->nfiles && !m->status[0]; f++) {
-		const char *w = m->imported[f] ? mcz_meta(m->files[f], "import_warning") : NULL;
-		if (w && *w) {
-			snprintf(m->status, sizeof m->status, "warning: %s", w);
-			m->status_warn = 1;
-		}
-	}
-	damaged_status(m);
 	*out = m;
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory");
 	vw_model_free(m);
 	return -1;
+}
+
+int vw_model_open_readers(vw_model **out, mcz_reader **files, const char *const *names,
+			  size_t n, char *err, size_t errlen)
+{
+	*out = NULL;
+	vw_model *m = n ? model_alloc(n) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (m) {
+			m->files[i] = files[i];
+			m->imported[i] = 1; /* no file of its own: nothing is written anywhere */
+			m->nfiles++;
+			if (!(m->paths[i] = strdup(names && names[i] ? names[i] : "memory"))) {
+				vw_model_free(m);
+				m = NULL;
+			}
+		} else
+			mcz_close(files[i]);
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "no recording given");
+		return -1;
+	}
+	if (!m || model_build(m) != 0) {
+		snprintf(err, errlen, "out of memory");
+		vw_model_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
 }
 
 void vw_model_free(vw_model *m)
@@ -363,7 +413,12 @@ int64_t vw_model_col_time(const vw_model *m, int col, int n)
 int vw_model_time_col(const vw_model *m, int64_t t, int n)
 {
 	double w = (double)(m->t1 - m->t0);
-	return (int)floor((double)(t - m->t0) * (double)n / w);
+	if (!(w > 0))
+		return 0;
+	/* a time far off the window (a mark or phase of a hostile file) is
+	 * a column far off screen, never a float out of int's range */
+	double c = floor(((double)t - (double)m->t0) * (double)n / w);
+	return c < -1e9 ? -1000000000 : c > 1e9 ? 1000000000 : (int)c;
 }
 
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol)

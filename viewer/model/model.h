@@ -161,6 +161,12 @@ typedef struct vw_model {
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
+/* The model over readers already open (mcz_open_mem: tests, the fuzz
+ * target); the model owns them from here on, and closes them on failure
+ * too.  names[i] is said in the status line (NULL: "memory").  Such a
+ * model never writes anything (no phase cache: like an imported file). */
+int vw_model_open_readers(vw_model **m, mcz_reader **files, const char *const *names,
+			  size_t n, char *err, size_t errlen);
 void vw_model_free(vw_model *m);
 /* Start a frame with ms of work allowed before queries answer coarsely
  * (ms <= 0: exact, no limit); clears m->refining. */

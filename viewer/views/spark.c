@@ -27,8 +27,14 @@ static int level(double v, double lo, double hi, int total)
 {
 	/* A flat row: zero at the bottom, any other value at the top. */
 	double f = hi > lo ? (v - lo) / (hi - lo) : v != 0 ? 1.0 : 0.0;
+	/* clamped before it becomes an int: a value far outside [lo, hi] (an
+	 * overflowing range of a hostile file) or NaN is no level beyond them */
+	if (!(f > 0))
+		return 0;
+	if (f >= 1)
+		return total - 1;
 	int l = (int)floor(f * total);
-	return l < 0 ? 0 : l >= total ? total - 1 : l;
+	return l >= total ? total - 1 : l;
 }
 
 /* Envelope of bucket i as levels [*a, *b]; 0 when the bucket is empty. */
