@@ -110,6 +110,8 @@ static void writer_cut(mcz_writer *w, uint64_t at)
 		w->off = at;
 }
 
+static void writer_free(mcz_writer *w);
+
 /* Frame and append one block; non-chunk blocks go into the index. */
 static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 {
@@ -173,7 +175,7 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 		rc = writer_block(w, MCZ_BT_META, &p);
 	mcz_buf_free(&p);
 	if (rc) {
-		free(w);
+		writer_free(w); /* the codec contexts and buffers the header made */
 		return rc;
 	}
 	*wp = w;
@@ -651,14 +653,9 @@ static int writer_finish(mcz_writer *w)
 	return 0;
 }
 
-int mcz_writer_close(mcz_writer *w)
+/* Everything a writer holds (not its fd). */
+static void writer_free(mcz_writer *w)
 {
-	if (!w)
-		return MCZ_E_ARG;
-	writer_finish(w);
-	int rc = w->err;
-	if (w->own_fd && close(w->fd) != 0 && !rc)
-		rc = MCZ_E_IO;
 	for (size_t s = 0; s < w->nstreams; s++) {
 		mcz_meta_free_desc(&w->streams[s]);
 		free(w->cols[s].v);
@@ -684,5 +681,16 @@ int mcz_writer_close(mcz_writer *w)
 	mcz_buf_free(&w->payload);
 	mcz_buf_free(&w->packed);
 	free(w);
+}
+
+int mcz_writer_close(mcz_writer *w)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	writer_finish(w);
+	int rc = w->err;
+	if (w->own_fd && close(w->fd) != 0 && !rc)
+		rc = MCZ_E_IO;
+	writer_free(w);
 	return rc;
 }
