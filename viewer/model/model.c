@@ -13,13 +13,10 @@
  *     vw_model_zoom(m, 0.5, m->cursor);
  *     vw_model_free(m);
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../../format/pcp/pcp.h"
 #include "model.h"
