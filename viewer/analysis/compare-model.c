@@ -246,21 +246,6 @@ static int cmp_fig_shown(const vw_compare *c, int f)
 	return 0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -274,7 +259,7 @@ static void cmp_json_only(FILE *f, const vw_cmp_phase *v, size_t n)
 	fputc('[', f);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s{\"label\": ", i ? ", " : "");
-		json_str(f, v[i].label);
+		vw_fmt_json_str(f, v[i].label);
 		fprintf(f, ", \"start_s\": %.6g, \"duration_s\": %.6g}", v[i].t0, v[i].dur);
 	}
 	fputc(']', f);
@@ -283,28 +268,28 @@ static void cmp_json_only(FILE *f, const vw_cmp_phase *v, size_t n)
 static void cmp_json(const vw_compare *c, FILE *f)
 {
 	fputs("{\"a\": ", f);
-	json_str(f, c->names[0]);
+	vw_fmt_json_str(f, c->names[0]);
 	fputs(", \"b\": ", f);
-	json_str(f, c->names[1]);
+	vw_fmt_json_str(f, c->names[1]);
 	fprintf(f, ", \"runs_a\": %zu, \"runs_b\": %zu, \"phases\": \"%s\"", c->nruns_a,
 		c->nruns_b, c->marked ? "marks" : "detected");
 	fprintf(f, ", \"total_a_s\": %.6g, \"total_b_s\": %.6g", c->total_a, c->total_b);
 	fputs(", \"differences\": [", f);
 	for (size_t i = 0; i < c->nmeta; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, c->meta[i]);
+		vw_fmt_json_str(f, c->meta[i]);
 	}
 	fputs("], \"warnings\": [", f);
 	for (int s = 0, n = 0; s < 2; s++)
 		if (c->warn[s][0]) {
 			fputs(n++ ? ", " : "", f);
-			json_str(f, c->warn[s]);
+			vw_fmt_json_str(f, c->warn[s]);
 		}
 	fputs("],\n \"matched\": [", f);
 	for (size_t k = 0; k < c->nm; k++) {
 		const vw_cmp_match *x = &c->m[k];
 		fputs(k ? ",\n  {\"label\": " : "\n  {\"label\": ", f);
-		json_str(f, x->label);
+		vw_fmt_json_str(f, x->label);
 		fprintf(f, ", \"a_start_s\": %.6g, \"duration_a_s\": %.6g, \"duration_b_s\": %.6g",
 			x->a_start, x->dur_a, x->dur_b);
 		fputs(", \"delta_pct\": ", f);

@@ -90,3 +90,18 @@ char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step)
 	}
 	return buf;
 }
+
+void vw_fmt_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}

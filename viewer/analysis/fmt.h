@@ -8,6 +8,7 @@
 #define VW_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* v with an SI prefix (k M G T P E; m u n) and 3 significant digits, then
@@ -17,5 +18,9 @@ char *vw_fmt_si(char *buf, size_t len, double v, const char *unit);
 /* A time in ns as "1.5s", "250ms", "12us", "2m05s", "1h02m"; step (ns, or 0)
  * is the resolution wanted, so ruler labels show only needed digits. */
 char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step);
+
+/* s as a JSON string, quotes included ('"' '\\' escaped, control
+ * characters as \u00XX), for the reports' --report=json. */
+void vw_fmt_json_str(FILE *f, const char *s);
 
 #endif

@@ -251,21 +251,6 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 			 ph->from_cache ? ", cached" : "");
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -280,14 +265,14 @@ static void report_json(vw_model *m, FILE *f)
 	fputs("{\"files\":[", f);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		fputs(i ? "," : "", f);
-		json_str(f, m->paths[i]);
+		vw_fmt_json_str(f, m->paths[i]);
 	}
 	fprintf(f, "],\"source\":\"%s\",\"penalty\":", ph->source == VW_PHASES_MARKS ? "marks" : "auto");
 	json_num(f, ph->params.penalty);
 	fprintf(f, ",\"min_len_s\":");
 	json_num(f, (double)ph->params.min_len * 1e-9);
 	fprintf(f, ",\"classes\":%d,\"streams_used\":", ph->nclasses);
-	json_str(f, ph->used);
+	vw_fmt_json_str(f, ph->used);
 	fputs(",\"phases\":[", f);
 	vw_report_table t;
 	vw_report_layout(m, NULL, NULL, 0, &t);
@@ -311,9 +296,9 @@ static void report_json(vw_model *m, FILE *f)
 		json_num(f, p->gain);
 		report_mark(m, i, mk, sizeof mk);
 		fputs(",\"mark\":", f);
-		json_str(f, mk);
+		vw_fmt_json_str(f, mk);
 		fputs(",\"description\":", f);
-		json_str(f, p->desc);
+		vw_fmt_json_str(f, p->desc);
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
