@@ -43,6 +43,15 @@ static int query_cols_reserve(reader_cols *c, size_t n)
 	return 0;
 }
 
+/* Chunk ci failed its CRC or its columns: skipped as a gap from now on,
+ * counted once (mcz_damaged_count is asked on every redraw). */
+static void query_mark_damaged(mcz_reader *r, size_t ci)
+{
+	if (r->verified[ci] != 2)
+		r->ndamaged++;
+	r->verified[ci] = 2;
+}
+
 /* Chunk ci's entry in the cache: its CRC checked (once), its header matched
  * against the index, its timestamps decoded and its column directory read. */
 static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
@@ -65,7 +74,7 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 	    mcz_block_parse(p, r->size - k->off, &h) ||
 	    (h.type != MCZ_BT_CHUNK && h.type != MCZ_BT_PART) ||
 	    (!r->verified[ci] && mcz_block_verify(p, &h))) {
-		r->verified[ci] = 2;
+		query_mark_damaged(r, ci);
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
 				     (unsigned long long)k->off);
 	}
@@ -102,7 +111,7 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 		if (e)
 			mcz_dcache_drop(&r->dc, e);
 		if (rc == MCZ_E_CORRUPT)
-			r->verified[ci] = 2;
+			query_mark_damaged(r, ci);
 		return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)k->off,
 				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
 	}
@@ -120,10 +129,7 @@ static int query_damaged(const mcz_reader *r, size_t ci, int rc)
 
 size_t mcz_damaged_count(const mcz_reader *r)
 {
-	size_t n = 0;
-	for (size_t ci = 0; r && ci < r->nverified; ci++)
-		n += r->verified[ci] == 2;
-	return n;
+	return r ? r->ndamaged : 0;
 }
 
 int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1)

@@ -73,6 +73,7 @@ void mcz_reader_reset(mcz_reader *r)
 	free(r->verified);
 	r->verified = NULL;
 	r->nverified = 0;
+	r->ndamaged = 0;
 }
 
 /* Apply a META, TOPO, STREAMS or MARKS body. */

@@ -111,6 +111,7 @@ struct mcz_reader {
 	int scan_resync;     /* it stopped looking for a block header at scan_off */
 	size_t nparts;       /* the last nparts chunks are PART blocks */
 	size_t nverified;    /* entries of verified[] */
+	size_t ndamaged;     /* entries of verified[] that are 2 (mcz_damaged_count) */
 	size_t *sums_n;      /* scan mode: chunks whose summaries ix.sums[s] holds */
 	size_t cap_sums_n;
 };

@@ -71,8 +71,12 @@ static int refresh_scan(mcz_reader *r)
 static void refresh_invalidate(mcz_reader *r, size_t fc)
 {
 	mcz_dcache_drop_from(&r->dc, fc);
-	if (r->nverified > fc)
+	if (r->nverified > fc) {
 		r->nverified = fc; /* query.c clears the entries it adds back */
+		r->ndamaged = 0;
+		for (size_t ci = 0; ci < fc; ci++)
+			r->ndamaged += r->verified[ci] == 2;
+	}
 	for (size_t s = 0; r->sums_n && s < r->cap_sums_n; s++)
 		if (r->sums_n[s] > fc)
 			r->sums_n[s] = fc;
