@@ -99,7 +99,7 @@ int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
 	uint64_t nvalues = mcz_cur_uv(&c);
 	uint8_t flags = mcz_cur_u8(&c);
 	if (c.err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX || flags ||
-	    span > (uint64_t)INT64_MAX || (int64_t)span > INT64_MAX - t0 ||
+	    !mcz_span_fits(t0, span) ||
 	    (nrows == 1 && span != 0) || (nrows > 1 && span < nrows - 1) ||
 	    nvalues > nrows * nstreams)
 		return MCZ_E_CORRUPT;

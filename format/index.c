@@ -262,8 +262,8 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 		uint64_t nr = mcz_cur_uv(&h), ns = mcz_cur_uv(&h);
 		k->nvalues = mcz_cur_uv(&h);
 		if (k->off > file_size || k->size > file_size - k->off ||
-		    k->size < MCZ_BLOCK_OVERHEAD || span > (uint64_t)INT64_MAX ||
-		    (int64_t)span > INT64_MAX - k->t_first || nr == 0 || nr > MCZ_MAX_CHUNK_ROWS ||
+		    k->size < MCZ_BLOCK_OVERHEAD || !mcz_span_fits(k->t_first, span) ||
+		    nr == 0 || nr > MCZ_MAX_CHUNK_ROWS ||
 		    ns > UINT32_MAX || k->nvalues > nr * ns ||
 		    (i > 0 && k->t_first <= k[-1].t_last)) {
 			h.err = MCZ_E_CORRUPT;

@@ -90,6 +90,15 @@ static inline uint64_t mcz_cur_uv(mcz_cur *c)
 	}
 	return mcz_cur_uv_slow(c);
 }
+/* Whether t0 + span (span read from the file) fits an int64_t: the
+ * check itself must not overflow when t0 is negative. */
+static inline int mcz_span_fits(int64_t t0, uint64_t span)
+{
+	if (span > (uint64_t)INT64_MAX)
+		return 0;
+	return t0 <= 0 || (int64_t)span <= INT64_MAX - t0;
+}
+
 static inline int64_t mcz_cur_sv(mcz_cur *c)
 {
 	uint64_t v = mcz_cur_uv(c);
