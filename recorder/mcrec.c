@@ -133,6 +133,13 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 		snprintf(buf, sizeof buf, "%d", rank);
 		mcz_writer_meta(w, "rank", buf);
 	}
+	int nranks = rec_outname_size();
+	if (nranks > 0) {
+		snprintf(buf, sizeof buf, "%d", nranks);
+		mcz_writer_meta(w, "nranks", buf);
+	}
+	if (rec_outname_job(buf, sizeof buf) == 0)
+		mcz_writer_meta(w, "job", buf);
 	mcz_writer_meta(w, "mode", o->system_wide ? "system-wide" : "command");
 }
 

@@ -18,7 +18,7 @@ void rec_options_usage(FILE *f)
 		"       mcrec --list [-g GROUPS] [-e EVENTS]\n"
 		"Run a command and record what the machine does meanwhile into a .mcz file.\n"
 		"\n"
-		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%p pid, %%t start time\n"
+		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%j job id, %%p pid, %%t start time\n"
 		"                        (default: <command>-<host>-<time>.mcz)\n"
 		"  -i, --interval TIME   sampling interval: 100 (ms), 10ms, 0.5s (default 100ms,\n"
 		"                        at least 1ms)\n"

@@ -134,6 +134,10 @@ size_t rec_registry_count(void);
  * (OMPI_COMM_WORLD_*, PMI_*, SLURM_*, MPI_LOCALRANKID); -1 if none. */
 int rec_outname_rank(void);
 int rec_outname_local_rank(void);
+/* The job's size (ranks) and id from the same environment: -1 if none;
+ * the id is copied into buf (only [A-Za-z0-9._-@:], at most 64 bytes). */
+int rec_outname_size(void);
+int rec_outname_job(char *buf, size_t len);
 /* Expand -o's pattern; NULL pattern = "<cmd>-<host>-<time>.mcz".  The time
  * is start_wall (s).  0, or -1 with err ("-o: unknown %x"). */
 int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,

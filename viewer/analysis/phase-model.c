@@ -356,19 +356,26 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
  * named by the mark that opens it.  Same text, same class. */
 int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 {
+	return vw_phase_marks_cut(m->marks, m->nmarks, m->t_min, m->t_max,
+				  vw_phase_model_interval(m), ph);
+}
+
+int vw_phase_marks_cut(const vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
+		       int64_t dt, struct vw_phases *ph)
+{
 	size_t cap = 0, nreg = 0;
-	int64_t dt = vw_phase_model_interval(m), at = m->t_min;
+	int64_t at = t_min;
 	const char *label = "";
-	for (size_t i = 0; i < m->nmarks; i++)
-		nreg += m->marks[i].kind == MCZ_MARK_BEGIN;
-	for (size_t i = 0; i < m->nmarks; i++) {
-		const vw_mark *k = &m->marks[i];
+	for (size_t i = 0; i < nmarks; i++)
+		nreg += marks[i].kind == MCZ_MARK_BEGIN;
+	for (size_t i = 0; i < nmarks; i++) {
+		const vw_mark *k = &marks[i];
 		if (nreg && k->kind == MCZ_MARK_BEGIN) {
 			size_t e = i + 1;
-			while (e < m->nmarks && m->marks[e].kind != MCZ_MARK_END &&
-			       m->marks[e].kind != MCZ_MARK_BEGIN)
+			while (e < nmarks && marks[e].kind != MCZ_MARK_END &&
+			       marks[e].kind != MCZ_MARK_BEGIN)
 				e++;
-			int64_t end = e < m->nmarks ? m->marks[e].t : m->t_max + 1;
+			int64_t end = e < nmarks ? marks[e].t : t_max + 1;
 			if (end <= at)
 				continue; /* before the first sample, or overlapped */
 			int gap = k->t - at > 2 * dt; /* else the region absorbs it */
@@ -384,14 +391,14 @@ int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 			at = k->t;
 		}
 	}
-	if (nreg && ph->n && m->t_max + 1 - at <= 2 * dt)
-		ph->v[ph->n - 1].t1 = m->t_max + 1; /* absorb the tail */
-	else if (phase_add(ph, &cap, at, m->t_max + 1, nreg ? "" : label))
+	if (nreg && ph->n && t_max + 1 - at <= 2 * dt)
+		ph->v[ph->n - 1].t1 = t_max + 1; /* absorb the tail */
+	else if (phase_add(ph, &cap, at, t_max + 1, nreg ? "" : label))
 		return -1;
 	size_t k = 0; /* within the samples: [t_min, t_max + 1) */
 	for (size_t i = 0; i < ph->n; i++) {
 		vw_phase *p = &ph->v[i];
-		p->t1 = p->t1 > m->t_max + 1 ? m->t_max + 1 : p->t1;
+		p->t1 = p->t1 > t_max + 1 ? t_max + 1 : p->t1;
 		if (p->t1 > p->t0)
 			ph->v[k++] = *p;
 	}

@@ -208,11 +208,12 @@ enum vw_phase_cli_opt {
 
 typedef struct vw_phase_cli {
 	int mode;            /* -1 off, else vw_phases_source */
+	int mode_given;      /* --phases was given (else a job's marks are used when every rank has some) */
 	int report;          /* 0 none, 1 text, 2 json */
 	vw_phase_params p;
 } vw_phase_cli;
 
-#define VW_PHASE_CLI_INIT { VW_PHASES_AUTO, 0, VW_PHASE_PARAMS_INIT }
+#define VW_PHASE_CLI_INIT { VW_PHASES_AUTO, 0, 0, VW_PHASE_PARAMS_INIT }
 
 /* The help lines for these options (for mcview --help). */
 extern const char vw_phase_cli_help[];

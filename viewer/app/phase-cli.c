@@ -62,6 +62,7 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 			c->mode = -1;
 		else
 			return cli_err(err, len, "--phases wants auto, marks or off, not '%s'", arg);
+		c->mode_given = 1;
 		return 0;
 	case VW_CLI_REPORT:
 		if (!arg || !strcmp(arg, "text"))
@@ -107,7 +108,17 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;
-	if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
+	if (vw_jobs_applies(m)) { /* rank files of a parallel job: the job report */
+		int src = c->mode_given ? c->mode
+			  : vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+		vw_jobs *js;
+		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
+			return -1;
+		int rc = vw_jobs_print(js, stdout, c->report == 2);
+		vw_jobs_free(js);
+		if (rc != 0 || fflush(stdout) != 0)
+			return cli_err(err, len, "writing the report: %s", strerror(errno));
+	} else if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
 		return cli_err(err, len, "writing the report: %s", strerror(errno));
 	/* the report is of what was readable: a damaged or cut file says so,
 	 * once, where the screen would have shown it in its status line */
