@@ -461,3 +461,23 @@ fail:
 	vw_jobs_free(js);
 	return -1;
 }
+
+int vw_jobs_ensure(vw_model *m, char *err, size_t errlen)
+{
+	if (m->jobs || !vw_jobs_applies(m))
+		return 0;
+	int src = vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+	const vw_phase_params *p = m->phases ? &m->phases->params : NULL;
+	if (vw_jobs_build(m, src, p, &m->jobs, err, errlen) != 0)
+		return -1;
+	m->jobs_free = vw_jobs_free;
+	return 0;
+}
+
+int vw_job_phase_at(const vw_job *j, int64_t t)
+{
+	for (size_t k = 0; k < j->nph; k++)
+		if (t >= j->ph[k].t0 && t < j->ph[k].t1)
+			return (int)k;
+	return -1;
+}

@@ -95,6 +95,13 @@ int vw_jobs_build(struct vw_model *m, int source, const struct vw_phase_params *
 		  vw_jobs **out, char *err, size_t errlen);
 void vw_jobs_free(vw_jobs *js);
 
+/* m->jobs for the views: built once (marks when every file has some,
+ * else the detected phases), freed with the model.  0 (m->jobs set, or
+ * m is not a job), or -1 with a reason in err. */
+int vw_jobs_ensure(struct vw_model *m, char *err, size_t errlen);
+/* The job phase of job j containing t, or -1. */
+int vw_job_phase_at(const vw_job *j, int64_t t);
+
 /* Whether every file of m carries region or point marks. */
 int vw_jobs_all_marked(const struct vw_model *m);
 

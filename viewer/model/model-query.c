@@ -210,7 +210,7 @@ int64_t vw_model_interval(const vw_model *m, size_t stream)
  * before it, a gauge's value until the next sample), so the row reads as a
  * line.  Only gaps shorter than 1.5 sample intervals are filled; longer
  * ones are missing data and stay blank. */
-static void fill_between_samples(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
+void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
 {
 	int64_t per = vw_model_interval(m, stream);
 	double colw = (double)(m->t1 - m->t0) / (double)nb;
@@ -248,7 +248,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		int rc = vw_model_display_buckets(m, r->members[0], n, out);
 		if (rc != 0)
 			return rc;
-		fill_between_samples(m, r->members[0], out, n);
+		vw_model_fill_gaps(m, r->members[0], out, n);
 		return 0;
 	}
 	struct vw_model_cache *c = m->cache;
@@ -267,7 +267,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		}
 		if (rc != 0)
 			continue;
-		fill_between_samples(m, r->members[k], c->tmp, n);
+		vw_model_fill_gaps(m, r->members[k], c->tmp, n);
 		for (size_t i = 0; i < n; i++) {
 			const vw_bucket *b = &c->tmp[i];
 			if (b->count == 0)

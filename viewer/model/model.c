@@ -306,6 +306,8 @@ void vw_model_free(vw_model *m)
 		return;
 	if (m->phases_free)
 		m->phases_free(m->phases);
+	if (m->jobs_free)
+		m->jobs_free(m->jobs);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_rows_free(m);

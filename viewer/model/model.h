@@ -26,6 +26,7 @@
 #include "../../format/mcz.h"
 
 struct vw_phases; /* viewer/analysis/phase.h */
+struct vw_jobs;   /* viewer/analysis/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 
@@ -154,6 +155,10 @@ typedef struct vw_model {
 	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
 	struct vw_compare *compare;
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
+	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
+	 * analysis builds them; freed as set by it (as the phases) */
+	struct vw_jobs *jobs;
+	void (*jobs_free)(struct vw_jobs *);
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -244,6 +249,10 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
  * all have, else -1. */
 int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
 			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok);
+/* Buckets of one stream over the window [m->t0, m->t1) narrower than its
+ * sampling: each sample drawn over the time it stands for (gaps shorter
+ * than 1.5 intervals filled), as the timeline's rows are. */
+void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb);
 /* The value of a stream at time t (the sample covering t), display units; NaN if none. */
 double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
 /* The same, also giving the covering sample's time (dataset axis) in *ts.

@@ -10,6 +10,7 @@ const vw_view *const vw_views[] = {
 	&view_phases,
 	&view_topology,
 	&view_compare,
+	&view_ranks,
 	NULL,
 };
 
