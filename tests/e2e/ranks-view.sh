@@ -2,7 +2,8 @@
 # ranks-view.sh: the Ranks view in a real terminal (tmux, 80x24) on the
 # files of a job recorded by the real mcrec — 4 ranks of samples/imbalance
 # launched by a loop with PMI_RANK/PMI_SIZE, rank 2 given twice the work in
-# "solve": Tab reaches the Ranks view (not shown for one file), a row per
+# "solve": the timeline folds the ranks into one row per stream (R
+# unfolds), Tab reaches the Ranks view (not shown for one file), a row per
 # rank, the job phases across the top; with the cursor in solve, `s` puts
 # rank 2 first, marked, and the readout names it the slowest; `L` folds the
 # ranks into one row per host; `m` colours by another stream; q exits 0.
@@ -29,6 +30,13 @@ print("%.3f" % (p["start_s"] + 0.75 * p["duration_s"]))')
 tmux_start_sh 80 24 "$B/mcview --at $at $D/run.*.mcz; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline'
 tmux_expect ' Ranks '
+# the timeline folds the ranks: one row per stream for the job; R unfolds
+tmux_wait_for 'core.task_clock (4'
+tmux_expect_not 'r1:core.'
+tmux_keys R
+tmux_wait_for 'r1:core.'
+tmux_keys R
+tmux_wait_for 'core.task_clock (4'
 for k in 1 2 3; do tmux_keys Tab; tmux_settle; done
 tmux_wait_for 'colour core.task_clock'
 tmux_expect '4 ranks, by rank'

@@ -383,7 +383,7 @@ static void job_stats(vw_job *j)
 		p->mean_s = n ? sum / (double)n : NAN;
 		p->max_s = n ? max : NAN;
 		p->imbalance = n && p->mean_s > 0 ? max / p->mean_s : NAN;
-		p->lost_s = n ? max - p->mean_s : NAN;
+		p->lost_s = n ? (max - p->mean_s > 0 ? max - p->mean_s : 0) : NAN;
 		p->load_balance = nu && umax > 0 ? usum / (double)nu / umax : NAN;
 	}
 }

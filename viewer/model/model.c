@@ -199,6 +199,10 @@ static void damaged_status(vw_model *m)
 static int model_build(vw_model *m)
 {
 	set_axis(m);
+	size_t ranked = 0;
+	for (size_t f = 0; f < m->nfiles; f++)
+		ranked += mcz_meta(m->files[f], "rank") != NULL;
+	m->fold_ranks = ranked >= 2;
 	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
 		return -1;
 	m->phase_sel = -1;

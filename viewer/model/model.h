@@ -155,6 +155,8 @@ typedef struct vw_model {
 	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
 	struct vw_compare *compare;
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
+	int fold_ranks;             /* rank files: one row per stream name across files
+				       (vw_model_set_fold; on when 2+ files carry a rank) */
 	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
 	 * analysis builds them; freed as set by it (as the phases) */
 	struct vw_jobs *jobs;
@@ -210,6 +212,9 @@ void vw_model_toggle_group(vw_model *m, size_t row);
 int vw_model_rows_settle(vw_model *m);
 /* Order the rows by s (vw_sort); the selected row stays selected. */
 void vw_model_set_sort(vw_model *m, int s);
+/* Rank files: fold (1) every file's streams of one name into one row, or
+ * show each file's apart (0); rebuilds the rows.  0, or -1 out of memory. */
+int vw_model_set_fold(vw_model *m, int on);
 /* "activity", "name", "source". */
 const char *vw_model_sort_name(int s);
 

@@ -614,6 +614,10 @@ static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
 		m->sel0 = m->sel1 = 0;
 		break;
 	case VW_ACT_SORT: vw_model_set_sort(m, (m->sort + 1) % VW_SORT_COUNT); break;
+	case VW_ACT_FOLD:
+		if (m->nfiles < 2 || vw_model_set_fold(m, !m->fold_ranks) != 0)
+			return VW_R_NONE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	case VW_ACT_MOUSE: return tl_mouse(m, s, in);
 	default: return VW_R_NONE;
 	}
@@ -632,6 +636,7 @@ static const char *const tl_help[] = {
 	"s                sort: activity (most varying first), name, source",
 	"\u03a3 avg            a group's value: sum (bytes, counts, W) or mean (%)",
 	"n p              next/previous phase (every view)",
+	"R                rank files: all ranks in one row per stream, or apart",
 	NULL,
 };
 

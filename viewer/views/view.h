@@ -133,6 +133,7 @@ typedef enum vw_action {
 	VW_ACT_LAYOUT,        /* 'L': sunburst <-> icicle */
 	VW_ACT_MOUSE,         /* details in vw_input */
 	VW_ACT_CURSOR_LEFT, VW_ACT_CURSOR_RIGHT, /* ',' '.': move the time cursor one column */
+	VW_ACT_FOLD,          /* 'R': rank files: fold the ranks into one row per stream, or not */
 	VW_ACT_COUNT
 } vw_action;
 
