@@ -2,8 +2,10 @@
  * memory it takes (tests/bench/bench-view.sh runs it on a 10^9-value file).
  *
  *   bench-view FILE [W H]
+ *   bench-view [--view NAME] [--size WxH] FILE...
  *
- * Opens FILE as mcview does (vw_model_open), draws the first screen, then
+ * Opens the files as mcview does (vw_model_open; several: the rank files
+ * of a job), starts in view NAME (default the timeline), draws the first screen, then
  * times a scripted walk on a W x H screen (200 x 60): zooms in and out
  * around the cursor and the mouse, pans, page pans, cursor moves, a group
  * opened, a filter typed, a reset.  As in mcview's loop, a frame may decode
@@ -46,23 +48,39 @@ static double pct(double *v, size_t n, int p)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: bench-view FILE [W H]\n");
+	int w = 200, h = 60, view = 0, a1 = 1;
+	for (; a1 + 1 < argc && !strncmp(argv[a1], "--", 2); a1 += 2) {
+		if (!strcmp(argv[a1], "--view") && (view = vw_views_find(argv[a1 + 1])) < 0) {
+			fprintf(stderr, "bench-view: no view '%s'\n", argv[a1 + 1]);
+			return 2;
+		}
+		if (!strcmp(argv[a1], "--size") && sscanf(argv[a1 + 1], "%dx%d", &w, &h) != 2) {
+			fprintf(stderr, "bench-view: --size WxH\n");
+			return 2;
+		}
+	}
+	if (a1 >= argc) {
+		fprintf(stderr, "usage: bench-view FILE [W H] | bench-view [--view NAME] [--size WxH] FILE...\n");
 		return 2;
 	}
-	int w = argc > 3 ? atoi(argv[2]) : 200, h = argc > 3 ? atoi(argv[3]) : 60;
-	const char *p[1] = {argv[1]};
+	size_t nfiles = (size_t)(argc - a1);
+	if (a1 == 1 && argc == 4 && atoi(argv[2]) > 0 && atoi(argv[3]) > 0) { /* FILE W H */
+		w = atoi(argv[2]);
+		h = atoi(argv[3]);
+		nfiles = 1;
+	}
+	const char *const *p = (const char *const *)argv + a1;
 	char err[256];
 	vw_model *m;
 	double t0 = bench_wall_ms(), c0 = bench_cpu_ms();
-	if (vw_model_open(&m, p, 1, NULL, err, sizeof err) != 0) {
+	if (vw_model_open(&m, p, nfiles, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "bench-view: %s\n", err);
 		return 1;
 	}
 	double t_open = bench_wall_ms() - t0;
 	vw_app a;
 	vw_canvas *c = vw_canvas_new(w, h);
-	if (vw_app_init(&a, m, 0) != 0 || !c)
+	if (vw_app_init(&a, m, view) != 0 || !c)
 		return 1;
 	a.budget_ms = getenv("BENCH_EXACT") ? 0 : 8;
 	size_t n = sizeof walk / sizeof walk[0], nf = 0, fcap = 64;

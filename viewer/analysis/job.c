@@ -135,10 +135,20 @@ static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
 	double s = NAN;
 	if (t1 <= t0)
 		return s;
-	for (size_t i = 0; i < m->nstreams; i++) {
+	/* a file's streams are contiguous in m->streams, in file order: find
+	 * its first (1,024 ranks x their streams would be read per cell) */
+	size_t lo = 0, hi = m->nstreams;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->streams[mid].file_index < file)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < m->nstreams && m->streams[i].file_index == file; i++) {
 		const vw_stream *st = &m->streams[i];
 		vw_bucket b;
-		if (st->file_index != file || strcmp(st->desc->name, "core.task_clock"))
+		if (strcmp(st->desc->name, "core.task_clock"))
 			continue;
 		if (vw_model_stream_buckets(m, i, t0, t1, 1, &b) != 0)
 			continue;

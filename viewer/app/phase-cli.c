@@ -21,7 +21,8 @@
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
-	"  --report[=json]    print the phase table (text or JSON) and exit\n"
+	"  --report[=json]    print the phase table (text or JSON) and exit; on the rank\n"
+	"                     files of a job: per phase imbalance, slowest rank, load balance\n"
 	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
 	"  --phase-min TIME   shortest phase (default 10 samples): 0.5, 500ms, 2s\n"
 	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n";
