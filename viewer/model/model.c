@@ -81,6 +81,15 @@ static int collect(vw_model *m)
 	m->marks = calloc(nk ? nk : 1, sizeof *m->marks);
 	if (!m->streams || !m->marks)
 		return -1;
+	/* files of several hosts without ranks (PCP archives of a cluster):
+	 * each file's rows under its host's name */
+	int by_host = m->nfiles > 1;
+	for (size_t f = 0; by_host && f < m->nfiles; f++) {
+		const char *h = mcz_meta(m->files[f], "host");
+		by_host = h && *h && !mcz_meta(m->files[f], "rank");
+		for (size_t g = 0; by_host && g < f; g++)
+			by_host = strcmp(h, mcz_meta(m->files[g], "host")) != 0;
+	}
 	for (size_t f = 0; f < m->nfiles; f++) {
 		mcz_reader *r = m->files[f];
 		const char *rank = mcz_meta(r, "rank");
@@ -94,6 +103,8 @@ static int collect(vw_model *m)
 			if (m->nfiles > 1) {
 				if (rank && *rank)
 					snprintf(pre, sizeof pre, "r%.8s:", rank);
+				else if (by_host)
+					snprintf(pre, sizeof pre, "%.24s:", mcz_meta(r, "host"));
 				else
 					snprintf(pre, sizeof pre, "f%zu:", f);
 			}
