@@ -13,7 +13,9 @@
 #     found the same way;
 #   - bad input: files of two jobs given together (a note, two jobs), a
 #     rank missing, a rank given twice, a rank file cut by kill -9 in the
-#     middle of a phase.
+#     middle of a phase;
+#   - several hosts (generated files, host k's clock 5k ms ahead): the
+#     per-host offsets of the phase starts give the 5 ms steps back.
 set -u
 . "$(dirname "$0")/rec-common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (openmpi-bin)"; exit 77; }
@@ -91,7 +93,7 @@ imb=$(jq_ "$T/b.json" 0 exchange imbalance)
 [ "$slow" = 5 ] || fail "unseen job: exchange's slowest rank $slow, not 5"
 between "$imb" 1.5 2.0 || fail "unseen job: exchange imbalance $imb (rank 5 sleeps 2x: ~1.78)"
 i=$(jq_ "$T/b.json" 0 setup imbalance)
-between "$i" 1 1.25 || fail "unseen job: setup imbalance $i"
+between "$i" 1 1.45 || fail "unseen job: setup imbalance $i (balanced: 80 sleeps of 1 ms each)"
 ok "unseen job (loop launcher): exchange's slowest rank 5, imbalance $imb"
 
 # ---- bad input ---------------------------------------------------------------
@@ -127,3 +129,18 @@ notes=$(jq_ "$T/k.json" 0 - notes)
 case "$notes" in *"file cut inside a phase (rank 1 in "*) ;; *) fail "killed rank not noted: $notes" ;; esac
 [ "$(jq_ "$T/k.json" 0 - ranks)" = 3 ] || fail "killed rank's file not read"
 ok "rank killed mid-phase: $notes"
+
+# ---- several hosts: the clock skew estimated from the phase starts -----------
+# 4 hosts of 8 ranks (tests/tools/gen-job), host k's clock 5k ms ahead
+"$B/tests/tools/gen-job" -d "$T/h" --ranks 32 --per-host 8 --host-skew-ms 5 --phases 4 --phase-s 2 ||
+	fail "gen-job"
+"$MCVIEW" --report=json "$T"/h/run.*.mcz >"$T/h.json" || fail "report on 4 hosts"
+python3 - "$T/h.json" <<'PY' || fail "host offsets: $(grep -o '"host_offset_ms": {[^}]*}' "$T/h.json")"
+import json, sys
+o = json.load(open(sys.argv[1]))["jobs"][0]["host_offset_ms"]
+d = [o["node%03d" % (k + 1)] - o["node%03d" % k] for k in range(3)]
+assert all(abs(x - 5) < 0.6 for x in d), d
+PY
+"$MCVIEW" --report "$T"/h/run.*.mcz | grep -q '^hosts: phases start from -7\.[0-9] ms (node000) to +7\.[0-9] ms (node003)' ||
+	fail "text report: $("$MCVIEW" --report "$T"/h/run.*.mcz | grep '^hosts')"
+ok "4 hosts, clocks 5 ms apart: $(grep -o '"host_offset_ms": {[^}]*}' "$T/h.json")"

@@ -11,6 +11,11 @@
  *
  *   gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] [--interval-ms M]
  *           [--cpus C] [--per-host H] [--slow R:K:F] [--job ID] [--seed N]
+ *           [--host-skew-ms S]
+ *
+ * --host-skew-ms S: host k's clock is k x S ms ahead (its ranks' wall-clock
+ * anchors say they started that much later than they did): what the job
+ * analysis should estimate back.
  *
  * Same arguments, same files (bit for bit).
  */
@@ -36,12 +41,13 @@ static double gj_unit(void) /* [0, 1) */
 
 static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_s,
 		   int64_t dt, int cpus, int per_host, int slow_r, int slow_k, double slow_f,
-		   const char *job)
+		   const char *job, double skew_ms)
 {
 	char path[4200], buf[64];
 	snprintf(path, sizeof path, "%s/run.%d.mcz", dir, rank);
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
-	int64_t skew = (int64_t)(gj_unit() * 20e6);
+	int64_t skew = skew_ms > 0 ? (int64_t)(gj_unit() * 1e6 + (rank / per_host) * skew_ms * 1e6)
+				   : (int64_t)(gj_unit() * 20e6);
 	o.wall_epoch_ns = 1790000000000000000LL + skew;
 	mcz_writer *w;
 	int rc = mcz_writer_open(&w, path, &o);
@@ -121,10 +127,11 @@ int main(int argc, char **argv)
 		{"interval-ms", required_argument, 0, 'i'}, {"cpus", required_argument, 0, 'c'},
 		{"per-host", required_argument, 0, 'H'}, {"slow", required_argument, 0, 'w'},
 		{"job", required_argument, 0, 'j'}, {"seed", required_argument, 0, 's'},
+		{"host-skew-ms", required_argument, 0, 'K'},
 		{0, 0, 0, 0}};
 	const char *dir = NULL, *job = "4242";
 	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c;
-	double phase_s = 1.0, interval_ms = 100, slow_f = 1;
+	double phase_s = 1.0, interval_ms = 100, slow_f = 1, skew_ms = 0;
 	while ((c = getopt_long(argc, argv, "d:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
@@ -135,6 +142,7 @@ int main(int argc, char **argv)
 		case 'c': cpus = atoi(optarg); break;
 		case 'H': per_host = atoi(optarg); break;
 		case 'j': job = optarg; break;
+		case 'K': skew_ms = atof(optarg); break;
 		case 's': gj_state ^= strtoull(optarg, NULL, 10) * 2654435761u; break;
 		case 'w':
 			if (sscanf(optarg, "%d:%d:%lf", &slow_r, &slow_k, &slow_f) != 3 || slow_f <= 0) {
@@ -157,7 +165,7 @@ int main(int argc, char **argv)
 	}
 	for (int r = 0; r < nranks; r++)
 		if (gj_rank(dir, r, nranks, nph, phase_s, (int64_t)(interval_ms * 1e6), cpus, per_host,
-			    slow_r, slow_k, slow_f, job) != 0) {
+			    slow_r, slow_k, slow_f, job, skew_ms) != 0) {
 			fprintf(stderr, "gen-job: rank %d failed\n", r);
 			return 1;
 		}

@@ -10,25 +10,6 @@
 #include "fmt.h"
 #include "phase.h"
 
-/* Hosts of a job: "vm" or "node01 .. node64 (64 hosts)". */
-static size_t job_hosts(const vw_job *j, const char **first, const char **last)
-{
-	size_t n = 0;
-	*first = *last = "";
-	for (size_t r = 0; r < j->nranks; r++) {
-		size_t q = 0;
-		while (q < r && strcmp(j->ranks[q].host, j->ranks[r].host))
-			q++;
-		if (q == r) {
-			if (!n)
-				*first = j->ranks[r].host;
-			*last = j->ranks[r].host;
-			n++;
-		}
-	}
-	return n;
-}
-
 static void job_num(FILE *f, const char *key, double v, int comma)
 {
 	if (isnan(v) || isinf(v))
@@ -39,14 +20,19 @@ static void job_num(FILE *f, const char *key, double v, int comma)
 
 static void job_print_json(const vw_job *j, FILE *f)
 {
-	const char *h0, *h1;
-	size_t nh = job_hosts(j, &h0, &h1);
+	size_t nh = j->nhosts;
 	fprintf(f, "{\"job\": ");
 	vw_fmt_json_str(f, j->id);
 	fprintf(f, ", \"ranks\": %zu, \"size\": %d, \"hosts\": %zu, \"source\": \"%s\", \"notes\": ",
 		j->nranks, j->size, nh, j->source == VW_PHASES_MARKS ? "marks" : "auto");
 	vw_fmt_json_str(f, j->notes);
-	fprintf(f, ", \"phases\": [");
+	fprintf(f, ", \"host_offset_ms\": {");
+	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++) {
+		fprintf(f, "%s", h ? ", " : "");
+		vw_fmt_json_str(f, j->hosts[h]);
+		fprintf(f, ": %.3f", (double)j->host_offset[h] / 1e6);
+	}
+	fprintf(f, "}, \"phases\": [");
 	for (size_t k = 0; k < j->nph; k++) {
 		const vw_job_phase *p = &j->ph[k];
 		char cls[8];
@@ -84,8 +70,8 @@ static void job_print_json(const vw_job *j, FILE *f)
 
 static void job_print_text(const vw_job *j, FILE *f)
 {
-	const char *h0, *h1;
-	size_t nh = job_hosts(j, &h0, &h1);
+	size_t nh = j->nhosts;
+	const char *h0 = nh ? j->hosts[0] : "", *h1 = nh ? j->hosts[nh - 1] : "";
 	fprintf(f, "job %s: %zu rank%s", j->id[0] ? j->id : "(no id)", j->nranks,
 		j->nranks == 1 ? "" : "s");
 	if (j->size > 0 && (size_t)j->size != j->nranks)
@@ -120,6 +106,19 @@ static void job_print_text(const vw_job *j, FILE *f)
 						     : "none detected");
 	if (j->notes[0])
 		fprintf(f, "note: %s\n", j->notes);
+	if (j->nhosts > 1 && j->source == VW_PHASES_MARKS) {
+		int64_t lo = 0, hi = 0;
+		size_t ilo = 0, ihi = 0;
+		for (size_t h = 0; h < j->nhosts; h++) {
+			if (j->host_offset[h] < lo)
+				lo = j->host_offset[h], ilo = h;
+			if (j->host_offset[h] > hi)
+				hi = j->host_offset[h], ihi = h;
+		}
+		fprintf(f, "hosts: phases start from %+.1f ms (%s) to %+.1f ms (%s) of the job's median "
+			   "(the clock skew if they start at a barrier; --report=json: per host)\n",
+			(double)lo / 1e6, j->hosts[ilo], (double)hi / 1e6, j->hosts[ihi]);
+	}
 	fprintf(f, "imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max of "
 		   "their CPU time (! below 0.8); lost_s = max - mean\n");
 }

@@ -398,11 +398,77 @@ static void job_stats(vw_job *j)
 	}
 }
 
+static int job_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v); 0 for n == 0. */
+static int64_t job_median(int64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, job_cmp_i64);
+	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+/* The hosts of a job and each one's offset: for every phase, the median
+ * start of the host's ranks minus the median start of all ranks; the
+ * host's offset is the median of that over the phases.  Files are aligned
+ * on their wall clocks; ranks that leave a barrier together start the next
+ * phase together, so a host whose ranks start late on every phase has a
+ * clock that is behind by about that much. */
+static int job_hosts(vw_job *j)
+{
+	size_t nr = j->nranks;
+	j->hosts = calloc(nr ? nr : 1, sizeof *j->hosts);
+	j->host_offset = calloc(nr ? nr : 1, sizeof *j->host_offset);
+	int64_t *all = malloc((nr ? nr : 1) * sizeof *all), *mine = malloc((nr ? nr : 1) * sizeof *mine);
+	int64_t *per = malloc((j->nph ? j->nph : 1) * sizeof *per);
+	if (!j->hosts || !j->host_offset || !all || !mine || !per) {
+		free(all);
+		free(mine);
+		free(per);
+		return -1;
+	}
+	for (size_t r = 0; r < nr; r++) {
+		size_t h = 0;
+		while (h < j->nhosts && strcmp(j->hosts[h], j->ranks[r].host))
+			h++;
+		if (h == j->nhosts)
+			j->hosts[j->nhosts++] = j->ranks[r].host;
+	}
+	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++) {
+		size_t np = 0;
+		for (size_t k = 0; k < j->nph; k++) {
+			size_t na = 0, nm = 0;
+			for (size_t r = 0; r < nr; r++) {
+				const vw_job_cell *c = &j->cell[k * nr + r];
+				if (c->t1 <= c->t0)
+					continue;
+				all[na++] = c->t0;
+				if (!strcmp(j->ranks[r].host, j->hosts[h]))
+					mine[nm++] = c->t0;
+			}
+			if (nm && na)
+				per[np++] = job_median(mine, nm) - job_median(all, na);
+		}
+		j->host_offset[h] = job_median(per, np);
+	}
+	free(all);
+	free(mine);
+	free(per);
+	return 0;
+}
+
 void vw_jobs_free(vw_jobs *js)
 {
 	if (!js)
 		return;
 	for (size_t i = 0; i < js->n; i++) {
+		free(js->v[i].hosts);
+		free(js->v[i].host_offset);
 		free(js->v[i].ranks);
 		free(js->v[i].ph);
 		free(js->v[i].cell);
@@ -455,7 +521,8 @@ int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **o
 		snprintf(j->id, sizeof j->id, "%s", id ? id : "");
 		j->source = source;
 		if (job_ranks(m, j, files, nf) ||
-		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)))
+		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)) ||
+		    job_hosts(j))
 			goto oom;
 		job_stats(j);
 	}

@@ -74,6 +74,12 @@ typedef struct vw_job {
 	size_t nph;
 	vw_job_cell *cell;  /* cell[p * nranks + r] */
 	int source;         /* vw_phases_source the phases came from */
+	/* hosts (2 or more): each host's median offset of its ranks' phase
+	 * starts from the job's (median over phases, ns) — the clock skew
+	 * between hosts where phases start at a barrier */
+	const char **hosts; /* owned by the readers */
+	int64_t *host_offset;
+	size_t nhosts;
 	char notes[512];    /* missing or duplicate ranks, ranks lacking phases; "" */
 } vw_job;
 
@@ -107,7 +113,8 @@ int vw_jobs_all_marked(const struct vw_model *m);
 
 /* The job report (`mcview --report` on rank files): per job a line of what
  * it is, a table of its phases and the notes; json = 1 gives one object
- * {"jobs": [{"job", "ranks", "size", "hosts", "source", "notes", "phases":
+ * {"jobs": [{"job", "ranks", "size", "hosts", "source", "notes",
+ * "host_offset_ms": {host: ms}, "phases":
  * [{"label", "class", "start_s", "duration_s", "ranks", "mean_s", "max_s",
  * "imbalance", "slowest_rank", "slowest_host", "load_balance", "lost_s",
  * "per_rank": [{"rank", "start_s", "time_s", "useful_s"}]}]}],
