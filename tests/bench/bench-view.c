@@ -3,6 +3,11 @@
  *
  *   bench-view FILE [W H]
  *   bench-view [--view NAME] [--size WxH] FILE...
+ *   bench-view [--view NAME] [--size WxH] --compare A B
+ *
+ * With --compare, the two runs are opened and compared as `mcview
+ * --compare` does (phases of both, matched) and the timeline shows run B
+ * under each row of A.
  *
  * Opens the files as mcview does (vw_model_open; several: the rank files
  * of a job), starts in view NAME (default the timeline), draws the first screen, then
@@ -48,8 +53,13 @@ static double pct(double *v, size_t n, int p)
 
 int main(int argc, char **argv)
 {
-	int w = 200, h = 60, view = 0, a1 = 1;
+	int w = 200, h = 60, view = 0, a1 = 1, compare = 0;
 	for (; a1 + 1 < argc && !strncmp(argv[a1], "--", 2); a1 += 2) {
+		if (!strcmp(argv[a1], "--compare")) {
+			compare = 1;
+			a1++;
+			break;
+		}
 		if (!strcmp(argv[a1], "--view") && (view = vw_views_find(argv[a1 + 1])) < 0) {
 			fprintf(stderr, "bench-view: no view '%s'\n", argv[a1 + 1]);
 			return 2;
@@ -73,7 +83,17 @@ int main(int argc, char **argv)
 	char err[256];
 	vw_model *m;
 	double t0 = bench_wall_ms(), c0 = bench_cpu_ms();
-	if (vw_model_open(&m, p, nfiles, NULL, err, sizeof err) != 0) {
+	vw_compare_cli cc = {0};
+	if (compare) {
+		if (nfiles != 2 || vw_compare_cli_open(&cc, p[0], p[1], NULL, err, sizeof err) != 0) {
+			fprintf(stderr, "bench-view: --compare A B: %s\n", nfiles != 2 ? "two runs" : err);
+			return 1;
+		}
+		m = cc.a[0]; /* as mcview: the app frees it */
+		cc.a[0] = NULL;
+		m->compare = &cc.cmp;
+		m->compare_b = cc.b[0];
+	} else if (vw_model_open(&m, p, nfiles, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "bench-view: %s\n", err);
 		return 1;
 	}
@@ -131,5 +151,6 @@ int main(int argc, char **argv)
 	vw_canvas_free(c);
 	vw_app_free(&a);
 	vw_model_free(m);
+	vw_compare_cli_free(&cc);
 	return 0;
 }

@@ -28,6 +28,8 @@
 #include "../analysis/analysis.h"
 #include "view.h"
 
+#define TL_OVER_KEEP 128 /* run B's rows kept (more than a screen shows) */
+
 typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
@@ -42,6 +44,17 @@ typedef struct tl_state {
 	vw_bucket *ob, *fine; /* run B's columns, and its finer buckets before the warp */
 	size_t ocap;
 	size_t *mem;      /* B's member streams of a row */
+	/* run B's columns of the rows drawn, kept for the window they were
+	 * computed for: a frame computes what its budget allows, the frames
+	 * that refine it reuse them (each row's is one exact read of run B) */
+	struct tl_over {
+		size_t group, member;
+		int depth;
+		int64_t t0, t1;
+		size_t nb;
+		vw_bucket *b;
+	} over[TL_OVER_KEEP];
+	size_t nover, over_next;
 } tl_state;
 
 static int tl_init(vw_model *m, void **state)
@@ -58,6 +71,8 @@ static void tl_free(void *state)
 		free(s->b);
 		free(s->ob);
 		free(s->fine);
+		for (size_t i = 0; i < s->nover; i++)
+			free(s->over[i].b);
 		free(s->mem);
 	}
 	free(s);
@@ -289,6 +304,20 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "not in run B");
 		return;
 	}
+	struct tl_over key = {r->group, r->members[0], r->depth, m->t0, m->t1, nb, NULL};
+	for (size_t i = 0; i < s->nover; i++) {
+		const struct tl_over *o = &s->over[i];
+		if (o->group == key.group && o->member == key.member && o->depth == key.depth &&
+		    o->t0 == key.t0 && o->t1 == key.t1 && o->nb == key.nb) {
+			vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, o->b, nb, lo, hi, role);
+			return;
+		}
+	}
+	if (vw_model_budget_spent(m)) { /* the next frame reads it */
+		m->refining = 1;
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading run B...");
+		return;
+	}
 	/* B's span where A's window was done: warped ends, seconds from each start */
 	const vw_compare *k = m->compare;
 	double a0 = (m->t0 - m->t_min) * 1e-9, a1 = (m->t1 - m->t_min) * 1e-9;
@@ -353,6 +382,13 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		s->ob[col] = o;
 	}
 	vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->ob, nb, lo, hi, role);
+	size_t slot = s->nover < TL_OVER_KEEP ? s->nover++ : s->over_next++ % TL_OVER_KEEP;
+	free(s->over[slot].b);
+	s->over[slot] = key;
+	if ((s->over[slot].b = malloc(nb * sizeof *s->ob)) != NULL)
+		memcpy(s->over[slot].b, s->ob, nb * sizeof *s->ob);
+	else
+		s->over[slot].nb = 0;
 }
 
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
