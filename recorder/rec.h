@@ -128,6 +128,12 @@ int rec_registry_split_events(char *const *items, size_t n, const char **out[],
 void rec_registry_free_events(const char **lists[]);
 size_t rec_registry_count(void);
 
+/* ---- cachedir.c ---------------------------------------------------------- */
+
+/* Path of `name` in mcrec's cache folder ($XDG_CACHE_HOME/mcz or
+ * ~/.cache/mcz, made 0700); -1 when there is none or MCZ_NO_CACHE is set. */
+int rec_cache_path(char *buf, size_t len, const char *name);
+
 /* ---- outname.c ----------------------------------------------------------- */
 
 /* MPI rank and node-local rank from the launcher's environment
