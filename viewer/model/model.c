@@ -257,32 +257,81 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		snprintf(err, errlen, "no recording given");
 		return -1;
 	}
-	vw_model *m = model_alloc(npaths);
-	if (!m)
-		goto nomem;
-	for (size_t i = 0; i < npaths; i++) {
+	/* a path may name several recordings (ssh://host/dir/run.*.mcz) */
+	mcz_reader **rd = NULL;
+	char **nm = NULL;
+	unsigned char *imp = NULL;
+	size_t n = 0, cap = 0;
+	int failed = 0;
+	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
 		po.metrics = o ? o->metrics : NULL;
 		po.ssh_options = o ? o->ssh_options : NULL;
 		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
-		if (pcp_open_any(&m->files[i], paths[i], &po, err, errlen) != MCZ_OK) {
-			m->files[i] = NULL;
-			vw_model_free(m);
-			return -1;
+		mcz_reader **rs;
+		char **names;
+		size_t k;
+		if (pcp_open_all(paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
+			failed = 1;
+			break;
 		}
-		m->imported[i] = (unsigned char)pcp_import_claims(paths[i]);
-		m->nfiles++;
-		if (!(m->paths[i] = strdup(paths[i])))
-			goto nomem;
+		/* converted on open, or fetched: no file of its own to write into */
+		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
+		if (n + k > cap) {
+			size_t nc = (n + k) * 2;
+			mcz_reader **r2 = realloc(rd, nc * sizeof *r2);
+			rd = r2 ? r2 : rd;
+			char **n2 = r2 ? realloc(nm, nc * sizeof *n2) : NULL;
+			nm = n2 ? n2 : nm;
+			unsigned char *i2 = n2 ? realloc(imp, nc) : NULL;
+			imp = i2 ? i2 : imp;
+			if (!i2) {
+				for (size_t j = 0; j < k; j++) {
+					mcz_close(rs[j]);
+					free(names[j]);
+				}
+				free(rs);
+				free(names);
+				snprintf(err, errlen, "out of memory");
+				failed = 1;
+				break;
+			}
+			cap = nc;
+		}
+		for (size_t j = 0; j < k; j++) {
+			rd[n] = rs[j];
+			nm[n] = names[j];
+			imp[n++] = (unsigned char)!own;
+		}
+		free(rs);
+		free(names);
 	}
-	if (model_build(m) != 0)
-		goto nomem;
+	vw_model *m = failed ? NULL : model_alloc(n);
+	if (!failed && !m)
+		snprintf(err, errlen, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (m) {
+			m->files[i] = rd[i];
+			m->paths[i] = nm[i];
+			m->imported[i] = imp[i];
+			m->nfiles++;
+		} else {
+			mcz_close(rd[i]);
+			free(nm[i]);
+		}
+	}
+	free(rd);
+	free(nm);
+	free(imp);
+	if (!m)
+		return -1;
+	if (model_build(m) != 0) {
+		snprintf(err, errlen, "out of memory");
+		vw_model_free(m);
+		return -1;
+	}
 	*out = m;
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	vw_model_free(m);
-	return -1;
 }
 
 int vw_model_open_readers(vw_model **out, mcz_reader **files, const char *const *names,
