@@ -70,6 +70,16 @@ ok "mpirun -n 8: solve's slowest rank 3, imbalance $imb (injected $want), load b
 grep -q "^job .*: 8 ranks" "$T/a.txt" || fail "text report header: $(head -2 "$T/a.txt")"
 grep -Eq '^solve .* r3 +0\.[0-7][0-9]!' "$T/a.txt" || fail "text report row: $(grep solve "$T/a.txt")"
 ok "text report: $(grep '^solve' "$T/a.txt" | tr -s ' ')"
+# detected phases instead of the marks: found on the folded job, each
+# rank's time in them its CPU time
+"$MCVIEW" --report=json --phases auto "$T"/a/run.*.mcz >"$T/auto.json" || fail "--phases auto"
+python3 - "$T/auto.json" <<'PY' || fail "--phases auto: $(head -c 300 "$T/auto.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["source"] == "auto" and j["ranks"] == 8 and len(j["phases"]) >= 1, j
+assert all(p["ranks"] == 8 and p["mean_s"] > 0 for p in j["phases"]), j["phases"]
+PY
+ok "--phases auto: $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"][0]["phases"]))' "$T/auto.json") detected phases, every rank's CPU time in each"
 
 # ---- an unseen job, launched by a loop --------------------------------------
 mkdir -p "$T/b"
