@@ -45,6 +45,7 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->interval_ns = o->interval_ns;
 	c->pcp_host = o->pcp_host;
 	c->papi_multiplex = o->papi_multiplex;
+	c->code_hz = o->code_hz;
 	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
 }
@@ -530,6 +531,7 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
+	rec_sourceset_finish(&r.ss, r.w, r.t0, o->quiet ? NULL : stderr);
 	mcrec_costs(&r);
 	int crc = mcz_writer_close(r.w);
 	int cerr = errno;

@@ -169,6 +169,7 @@ typedef struct rec_options {
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */
 	int papi_multiplex;      /* --papi-multiplex */
+	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 
@@ -200,6 +201,9 @@ int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen
 /* Read every recording source into one row. */
 void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
 void rec_sourceset_stop(rec_sourceset *ss);
+/* After stop: each recording source's finish() (the code profile); its
+ * lines for the user go to f (NULL: quiet). */
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, FILE *f);
 void rec_sourceset_free(rec_sourceset *ss);
 
 /* ---- listing.c ----------------------------------------------------------- */

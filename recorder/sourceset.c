@@ -10,6 +10,7 @@
  */
 #include "rec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,20 @@ void rec_sourceset_stop(rec_sourceset *ss)
 		rec_source *s = &ss->src[i];
 		if (ss->state[i] == 1 && s->ops->stop)
 			s->ops->stop(s);
+	}
+}
+
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, FILE *f)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		char msg[1024] = "";
+		if (ss->state[i] != 1 || !s->ops->finish)
+			continue;
+		if (s->ops->finish(s, w, t0_mono, msg, sizeof msg) && !msg[0])
+			snprintf(msg, sizeof msg, "%s: its block could not be written", s->ops->name);
+		if (f && msg[0])
+			fprintf(f, "mcrec: %s\n", msg);
 	}
 }
 
