@@ -339,12 +339,6 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		const code_obj *co = &p->objs[obj];
 		sym_obj so;
 		sym_open(co, &so);
-		if (so.why) {
-			sym_note(out, co->path, so.why);
-			out->objects[obj].note = so.why; /* static text */
-		} else if (!so.dwarf) {
-			out->objects[obj].note = "no debug info: functions from the symbol table";
-		}
 		const unsigned char *bits;
 		GElf_Addr bva;
 		int nb = so.mod && !co->build_id[0] ? dwfl_module_build_id(so.mod, &bits, &bva) : 0;
@@ -356,6 +350,7 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			if (id)
 				out->objects[obj].build_id = id;
 		}
+		size_t named = 0;
 		for (; i < na && ad[i].obj == obj && !rc; i++) {
 			mcz_code_loc l = {obj, ad[i].off, MCZ_CODE_ADDR, "", "", "", 0};
 			int ok = 0;
@@ -367,7 +362,16 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			}
 			if (l.how != MCZ_CODE_DWARF)
 				l.offset -= l.offset % SYM_REGION;
+			named += l.how != MCZ_CODE_ADDR;
 			rc = sym_loc(out, &nlocs, &cap, &tab, &l, &ad[i].loc);
+		}
+		if (!so.why && so.mod && !named)
+			so.why = "stripped (no symbol covers its sampled code)";
+		if (so.why) {
+			sym_note(out, co->path, so.why);
+			out->objects[obj].note = so.why; /* static text */
+		} else if (!so.dwarf) {
+			out->objects[obj].note = "no debug info: functions from the symbol table";
 		}
 		sym_close(&so);
 	}

@@ -2,8 +2,9 @@
  * compute, stream, idle, stream, compute, each SECONDS long (default 3) —
  * whose two kernels are static functions that -O2 inlines into main, so
  * that only DWARF's inline records tell them apart (as in issue 16).
- * Prints the phase boundaries as "phase NAME START END" (seconds since its
- * start, CLOCK_MONOTONIC) on stderr for the tests to compare with.
+ * Prints on stderr, for the tests to compare with, its start on both
+ * clocks ("start MONO REAL", seconds) and the phase boundaries ("phase
+ * NAME START END", seconds since that start).
  *
  *     cc -O2 -g -o code-phases tests/tools/code-phases.c       (and without -g)
  *     mcrec -o run.mcz -- ./code-phases 3
@@ -13,11 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
-static double phases_now(void)
+static double phases_clock(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double phases_now(void)
+{
+	return phases_clock(CLOCK_MONOTONIC);
 }
 
 /* Arithmetic on registers: no memory traffic. */
@@ -52,6 +58,7 @@ int main(int argc, char **argv)
 	volatile double sink = 0;
 	const char *names[5] = {"compute", "stream", "idle", "stream", "compute"};
 	double t0 = phases_now();
+	fprintf(stderr, "start %.6f %.6f\n", t0, phases_clock(CLOCK_REALTIME));
 	for (int ph = 0; ph < 5; ph++) {
 		double start = phases_now(), end = start + secs;
 		if (ph == 2) {
