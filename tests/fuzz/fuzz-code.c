@@ -1,4 +1,4 @@
-/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code.c).
+/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code-block.c).
  * An input that starts with the mcz magic is opened as a whole file and
  * its code profile asked for (the block found by index or scan, decoded
  * lazily); any other input is decoded as a CODE payload.  Whatever decodes

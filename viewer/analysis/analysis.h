@@ -6,6 +6,8 @@
  *     sunburst / icicle geometry (topo.h, topo-metric.h);
  *   - compare: two runs' phases matched, deltas judged against noise,
  *     ranked, the report and its CI verdict (compare.h);
+ *   - the code profile: hot functions of a span, the code row, code
+ *     regions for phase detection (hotcode.h);
  *   - numbers and times as people read them (fmt.h).
  * Nothing here draws or includes views or the terminal: the views draw what
  * these compute, `mcview --report` prints it, tests call it directly.
@@ -16,6 +18,7 @@
 
 #include "compare.h"
 #include "fmt.h"
+#include "hotcode.h"
 #include "phase.h"
 #include "report.h"
 #include "topo-metric.h"

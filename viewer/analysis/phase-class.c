@@ -7,7 +7,9 @@
  * on stream j is the level difference minus what noise explains (three
  * standard errors of the two means, noise being 1 in these units), as a
  * fraction of the stream's range over the run; streams whose range is 0 are
- * ignored.  Leader clustering rather than k-means: the number of classes is
+ * ignored.  With a code profile, two segments where code ran compare on
+ * the code regions' rates alone (the same code is the same phase even if a
+ * counter wavered), others on every stream.  Leader clustering rather than k-means: the number of classes is
  * not known, the order of first appearance gives stable letters, and it is
  * O(segments x classes x streams).
  */
@@ -17,12 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* code_only: only the streams flagged in code count. */
 static double class_dist(size_t d, const double *a, double la, const double *c, double lc,
-			 const double *range)
+			 const double *range, const uint8_t *code, int code_only)
 {
 	double worst = 0, se = 3 * sqrt(1 / (la > 0 ? la : 1) + 1 / (lc > 0 ? lc : 1));
 	for (size_t j = 0; j < d; j++) {
-		if (range[j] <= 0)
+		if (range[j] <= 0 || (code_only && !code[j]))
 			continue;
 		double diff = fabs(a[j] - c[j]) - se;
 		if (diff / range[j] > worst)
@@ -34,6 +37,14 @@ static double class_dist(size_t d, const double *a, double la, const double *c, 
 int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const double *len,
 			  const double *range, double tol, int *cls)
 {
+	return vw_phase_class_assign_code(nseg, d, mean, len, range, tol, NULL, NULL, cls);
+}
+
+int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const double *len,
+			       const double *range, double tol, const uint8_t *code,
+			       const uint8_t *busy, int *cls)
+{
+	uint8_t cbusy[4096]; /* per class: its leader was busy (classes past this: not) */
 	double *cen = malloc((nseg * d + 1) * sizeof *cen), *clen = malloc((nseg + 1) * sizeof *clen);
 	if (!cen || !clen) {
 		free(cen);
@@ -46,7 +57,9 @@ int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const doubl
 		int best = -1;
 		double bd = INFINITY;
 		for (int c = 0; c < nc; c++) {
-			double dist = class_dist(d, a, len[s], cen + (size_t)c * d, clen[c], range);
+			int code_only = code && busy && busy[s] && c < (int)sizeof cbusy && cbusy[c];
+			double dist = class_dist(d, a, len[s], cen + (size_t)c * d, clen[c], range, code,
+						 code_only);
 			if (dist <= tol && dist < bd) {
 				bd = dist;
 				best = c;
@@ -54,6 +67,8 @@ int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const doubl
 		}
 		if (best < 0) {
 			best = nc++;
+			if (best < (int)sizeof cbusy)
+				cbusy[best] = busy ? busy[s] : 0;
 			clen[best] = 0;
 			for (size_t j = 0; j < d; j++)
 				cen[(size_t)best * d + j] = 0;

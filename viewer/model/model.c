@@ -306,6 +306,7 @@ void vw_model_free(vw_model *m)
 		return;
 	if (m->phases_free)
 		m->phases_free(m->phases);
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
@@ -457,6 +458,7 @@ int vw_model_follow(vw_model *m)
 	if (!changed)
 		return 0;
 	/* the readers' strings and arrays are new: caches and copies go */
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	free(m->streams);

@@ -1,4 +1,4 @@
-/* code.c: the CODE block (SPEC.md 5.6, since 1.2): where the recorded
+/* code-block.c: the CODE block (SPEC.md 5.6, since 1.2): where the recorded
  * command ran, as per-interval sparse histograms of code locations and the
  * table of those locations (object, build-id, function, inline chain,
  * file:line), symbolized by the recorder so the file stands alone.
