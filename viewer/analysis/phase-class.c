@@ -8,8 +8,9 @@
  * standard errors of the two means, noise being 1 in these units), as a
  * fraction of the stream's range over the run; streams whose range is 0 are
  * ignored.  With a code profile, two segments where code ran compare on
- * the code regions' rates alone (the same code is the same phase even if a
- * counter wavered), others on every stream.  Leader clustering rather than k-means: the number of classes is
+ * where it ran alone — the shares of the code regions, at most tol apart
+ * in total variation — so the same code is the same phase even if a
+ * counter wavered; other segments compare on every stream.  Leader clustering rather than k-means: the number of classes is
  * not known, the order of first appearance gives stable letters, and it is
  * O(segments x classes x streams).
  */
@@ -19,13 +20,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* code_only: only the streams flagged in code count. */
+/* How far apart two code distributions are: half the sum of the share
+ * differences over the code streams (0 same, 1 nothing in common), from
+ * their raw rates (threads). */
+static double class_code_dist(size_t d, const double *a, const double *c, const uint8_t *code)
+{
+	double sa = 0, sc = 0, tv = 0;
+	for (size_t j = 0; j < d; j++)
+		if (code[j])
+			sa += fmax(a[j], 0), sc += fmax(c[j], 0);
+	if (sa <= 0 || sc <= 0)
+		return 1;
+	for (size_t j = 0; j < d; j++)
+		if (code[j])
+			tv += fabs(fmax(a[j], 0) / sa - fmax(c[j], 0) / sc);
+	return tv / 2;
+}
+
 static double class_dist(size_t d, const double *a, double la, const double *c, double lc,
-			 const double *range, const uint8_t *code, int code_only)
+			 const double *range)
 {
 	double worst = 0, se = 3 * sqrt(1 / (la > 0 ? la : 1) + 1 / (lc > 0 ? lc : 1));
 	for (size_t j = 0; j < d; j++) {
-		if (range[j] <= 0 || (code_only && !code[j]))
+		if (range[j] <= 0)
 			continue;
 		double diff = fabs(a[j] - c[j]) - se;
 		if (diff / range[j] > worst)
@@ -37,14 +54,17 @@ static double class_dist(size_t d, const double *a, double la, const double *c, 
 int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const double *len,
 			  const double *range, double tol, int *cls)
 {
-	return vw_phase_class_assign_code(nseg, d, mean, len, range, tol, NULL, NULL, cls);
+	return vw_phase_class_assign_code(nseg, d, mean, len, range, tol, NULL, NULL, NULL, cls);
 }
 
 int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const double *len,
 			       const double *range, double tol, const uint8_t *code,
-			       const uint8_t *busy, int *cls)
+			       const uint8_t *busy, const double *raw, int *cls)
 {
 	uint8_t cbusy[4096]; /* per class: its leader was busy (classes past this: not) */
+	double *craw = raw ? calloc(nseg * d + 1, sizeof *craw) : NULL; /* raw centroids */
+	if (raw && !craw)
+		return -1;
 	double *cen = malloc((nseg * d + 1) * sizeof *cen), *clen = malloc((nseg + 1) * sizeof *clen);
 	if (!cen || !clen) {
 		free(cen);
@@ -57,9 +77,9 @@ int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const 
 		int best = -1;
 		double bd = INFINITY;
 		for (int c = 0; c < nc; c++) {
-			int code_only = code && busy && busy[s] && c < (int)sizeof cbusy && cbusy[c];
-			double dist = class_dist(d, a, len[s], cen + (size_t)c * d, clen[c], range, code,
-						 code_only);
+			int code_only = craw && code && busy && busy[s] && c < (int)sizeof cbusy && cbusy[c];
+			double dist = code_only ? class_code_dist(d, raw + s * d, craw + (size_t)c * d, code)
+						: class_dist(d, a, len[s], cen + (size_t)c * d, clen[c], range);
 			if (dist <= tol && dist < bd) {
 				bd = dist;
 				best = c;
@@ -76,11 +96,16 @@ int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const 
 		double *c = cen + (size_t)best * d, w = clen[best] + len[s];
 		for (size_t j = 0; j < d && w > 0; j++)
 			c[j] = (c[j] * clen[best] + a[j] * len[s]) / w;
+		for (size_t j = 0; craw && j < d && w > 0; j++) {
+			double *r = craw + (size_t)best * d;
+			r[j] = (r[j] * clen[best] + raw[s * d + j] * len[s]) / w;
+		}
 		clen[best] = w;
 		cls[s] = best;
 	}
 	free(cen);
 	free(clen);
+	free(craw);
 	return nc;
 }
 
