@@ -109,8 +109,11 @@ void rec_sourceset_stop(rec_sourceset *ss)
 	}
 }
 
-void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, FILE *f)
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, char *out,
+			  size_t outlen)
 {
+	size_t at = 0;
+	out[0] = '\0';
 	for (size_t i = 0; i < ss->n; i++) {
 		rec_source *s = &ss->src[i];
 		char msg[1024] = "";
@@ -118,8 +121,10 @@ void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, FIL
 			continue;
 		if (s->ops->finish(s, w, t0_mono, msg, sizeof msg) && !msg[0])
 			snprintf(msg, sizeof msg, "%s: its block could not be written", s->ops->name);
-		if (f && msg[0])
-			fprintf(f, "mcrec: %s\n", msg);
+		if (msg[0] && at < outlen) {
+			int k = snprintf(out + at, outlen - at, "mcrec: %s\n", msg);
+			at += k > 0 ? (size_t)k : 0;
+		}
 	}
 }
 

@@ -197,6 +197,12 @@ const char *vw_hotcode_name(vw_model *m, size_t fn)
 	return t && fn < t->fn.n ? t->fn.name[fn] : "?";
 }
 
+int64_t vw_hotcode_interval(vw_model *m)
+{
+	hc_tab *t = hc_get(m);
+	return t ? t->c->interval_ns : 0;
+}
+
 char vw_hotcode_letter(size_t fn)
 {
 	return fn < 26 ? (char)('A' + fn) : fn < 52 ? (char)('a' + fn - 26) : '*';

@@ -37,6 +37,8 @@ int vw_hotcode_has(vw_model *m);
 size_t vw_hotcode_nfunctions(vw_model *m);
 /* Name of function fn: "compute_kernel", or "app+0x1400" without symbols. */
 const char *vw_hotcode_name(vw_model *m, size_t fn);
+/* Length of the profile's intervals (ns); 0 without a profile. */
+int64_t vw_hotcode_interval(vw_model *m);
 /* The letter of function fn on the code row: 'A'.. 'Z', then 'a'..'z', then '*'. */
 char vw_hotcode_letter(size_t fn);
 
