@@ -179,6 +179,7 @@ typedef struct rec_options {
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */
 	int papi_multiplex;      /* --papi-multiplex */
+	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 
@@ -210,6 +211,11 @@ int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen
 /* Read every recording source into one row. */
 void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
 void rec_sourceset_stop(rec_sourceset *ss);
+/* After stop: each recording source's finish() (the code profile); its
+ * lines for the user ("mcrec: code: ...\n" each) into msg, said by the
+ * caller when the terminal is its own again (after --view's viewer). */
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, char *msg,
+			  size_t msglen);
 void rec_sourceset_free(rec_sourceset *ss);
 
 /* ---- listing.c ----------------------------------------------------------- */

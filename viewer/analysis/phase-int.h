@@ -28,6 +28,7 @@ struct vw_phase_prep {
 	double *center;    /* subtracted before scaling */
 	vw_phase_fine fine;
 	int has_fine;
+	uint8_t *code;     /* NULL, or per stream 1: a code region's rate (classes) */
 	/* array input */
 	const double *const *x;
 	size_t n;

@@ -372,6 +372,7 @@ void vw_model_free(vw_model *m)
 		m->phases_free(m->phases);
 	if (m->jobs_free)
 		m->jobs_free(m->jobs);
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
@@ -523,6 +524,7 @@ int vw_model_follow(vw_model *m)
 	if (!changed)
 		return 0;
 	/* the readers' strings and arrays are new: caches and copies go */
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	free(m->streams);

@@ -161,6 +161,11 @@ typedef struct vw_model {
 	 * analysis builds them; freed as set by it (as the phases) */
 	struct vw_jobs *jobs;
 	void (*jobs_free)(struct vw_jobs *);
+	/* The hot-code tables an analysis built from the code profile
+	 * (viewer/analysis/hotcode.c), and how they are freed: dropped when a
+	 * followed file changes (the profile it points into is the reader's). */
+	void *code_cache;
+	void (*code_cache_free)(void *);
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -276,6 +281,14 @@ void vw_model_set_cursor(vw_model *m, int64_t t);
 const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
 /* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
 int64_t vw_model_interval(const vw_model *m, size_t stream);
+/* model-code.c.  The code profile (SPEC.md 5.6) of the first file that
+ * has one, owned by its reader, and in *offset what to add to its times
+ * for the dataset axis; NULL when no file has one (or its block is bad:
+ * *bad, may be NULL, is then set). */
+const mcz_code *vw_model_code(vw_model *m, int64_t *offset, int *bad);
+/* Drop the analysis' tables of the code profile (model.c calls it). */
+void vw_model_code_drop(vw_model *m);
+
 /* Mark nearest to t within tol ns, or NULL. */
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
 

@@ -4,8 +4,11 @@
  *
  *     line 0        time ruler over the plot
  *     line 1        marks (ticks), the selected range, the cursor
- *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
- *     line h-1      read-out: cursor time, the selected row's values, the mark
+ *     lines 2, 3    with a code profile: the code row (the hottest function
+ *                   of each column as a letter, code-row.c) and its legend
+ *     lines ..h-2   rows: label | sparkline (min/max envelope) | value at cursor
+ *     line h-1      read-out: cursor time, the selected row's values, the
+ *                   function at the cursor, the mark
  *
  * Rows come in the model's order (most active first by default; 's' cycles
  * activity, name, source), the folded row of constant streams first.  A
@@ -33,6 +36,7 @@
 typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
+	int code_y;       /* line of the code row, 0 when there is none */
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
 	int dragging;
@@ -115,13 +119,15 @@ static int label_width(const vw_model *m, int w, int ascii)
 	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
 }
 
-static void geometry(const vw_model *m, tl_state *s, int w, int h, int ascii)
+static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 {
 	int vw = w >= 60 ? 12 : 11;
 	s->plot_x = label_width(m, w, ascii);
 	s->plot_w = w - s->plot_x - vw - 1;
-	s->rows_y = 2;
-	int avail = h - 3;
+	/* the code row and its legend, when there is a profile and room */
+	s->code_y = h >= 10 && vw_hotcode_has(m) ? 2 : 0;
+	s->rows_y = s->code_y ? 4 : 2;
+	int avail = h - 1 - s->rows_y;
 	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
 	s->row_h = s->row_h < 1 ? 1 : s->row_h > 3 ? 3 : s->row_h;
@@ -485,6 +491,9 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 				      isnan(v) ? "-" : vw_fmt_time(d, sizeof d, ts, 1000));
 		}
 	}
+	char code[160];
+	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
+		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
 	if (k && n < (int)sizeof line) {
@@ -518,6 +527,18 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 			vw_canvas_put(c, s->plot_x + x, 0, c->ascii ? 'x' : 0x00d7, VW_C_WARN, VW_A_BOLD);
 	}
 	draw_marks(m, s, c, 1);
+	if (s->code_y) {
+		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
+		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
+		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x);
+		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
+		if (cx >= 0 && cx < s->plot_w) {
+			vw_cell *cell = &c->cells[(size_t)s->code_y * (size_t)c->w + (size_t)(s->plot_x + cx)];
+			if (cell->ch == ' ')
+				cell->ch = c->ascii ? ':' : 0x2502;
+			cell->attr |= VW_A_REVERSE;
+		}
+	}
 	scroll_to_sel(m, s);
 	if (m->nrows == 0)
 		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
