@@ -2,8 +2,8 @@
  * summaries, boundaries refined on samples, phases taken from marks.
  *
  * The detector sees one stream per row group of the model (a per-CPU family
- * summed, e.g. all core.instructions[cpuN] as one), skipping marks and
- * gauges of bytes (RSS and other sizes grow with the run and would cut it
+ * summed, e.g. all core.instructions[cpuN] as one), skipping marks (not
+ * the application's work counters, app.flops...) and gauges of bytes (RSS and other sizes grow with the run and would cut it
  * into slices).  The coarse level comes from vw_model_stream_buckets on a
  * grid aligned to the sampling interval (so that a bucket holds whole
  * samples), at most 8192 buckets, each value a trimmed mean (the bucket's
@@ -75,8 +75,8 @@ static int phase_row_wanted(const vw_model *m, const vw_row *r, const char *list
 	if (!r->nmembers)
 		return 0;
 	const mcz_stream_desc *d = m->streams[r->members[0]].desc;
-	if (d->source && !strcmp(d->source, "mark"))
-		return 0;
+	if (d->source && !strcmp(d->source, "mark") && d->kind != MCZ_COUNTER)
+		return 0; /* marks; but the work counts of mcmark_count (app.flops...) are streams */
 	if (list[0])
 		return phase_listed(list, r->label);
 	if (d->kind == MCZ_GAUGE && d->unit && !strcmp(d->unit, "B"))
