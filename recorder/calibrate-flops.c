@@ -56,22 +56,23 @@ __attribute__((target("fma"))) CAL_NOVEC static double cal_scalar_fma(long iters
 	CAL_SCALAR_BODY(CAL_FMA)
 }
 
+/* The same 12 chains on vectors of type T with its set1 / fmadd / add. */
+#define CAL_VECTOR_BODY(T, SET1, FMADD, ADD)                                                     \
+	T vm = SET1(m), va = SET1(a);                                                           \
+	T x0 = SET1(1.0), x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0;                          \
+	T x6 = x0, x7 = x0, x8 = x0, x9 = x0, x10 = x0, x11 = x0;                               \
+	for (long i = 0; i < iters; i++) {                                                      \
+		x0 = FMADD(x0, vm, va), x1 = FMADD(x1, vm, va), x2 = FMADD(x2, vm, va);         \
+		x3 = FMADD(x3, vm, va), x4 = FMADD(x4, vm, va), x5 = FMADD(x5, vm, va);         \
+		x6 = FMADD(x6, vm, va), x7 = FMADD(x7, vm, va), x8 = FMADD(x8, vm, va);         \
+		x9 = FMADD(x9, vm, va), x10 = FMADD(x10, vm, va), x11 = FMADD(x11, vm, va);     \
+	}                                                                                       \
+	T s = ADD(ADD(ADD(x0, x1), ADD(x2, x3)), ADD(ADD(x4, x5), ADD(x6, x7)));                \
+	s = ADD(s, ADD(ADD(x8, x9), ADD(x10, x11)));
+
 __attribute__((target("avx2,fma"))) static double cal_avx2(long iters, double m, double a)
 {
-	__m256d vm = _mm256_set1_pd(m), va = _mm256_set1_pd(a);
-	__m256d x0 = _mm256_set1_pd(1.0), x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0;
-	__m256d x6 = x0, x7 = x0, x8 = x0, x9 = x0, x10 = x0, x11 = x0;
-	for (long i = 0; i < iters; i++) {
-		x0 = _mm256_fmadd_pd(x0, vm, va), x1 = _mm256_fmadd_pd(x1, vm, va);
-		x2 = _mm256_fmadd_pd(x2, vm, va), x3 = _mm256_fmadd_pd(x3, vm, va);
-		x4 = _mm256_fmadd_pd(x4, vm, va), x5 = _mm256_fmadd_pd(x5, vm, va);
-		x6 = _mm256_fmadd_pd(x6, vm, va), x7 = _mm256_fmadd_pd(x7, vm, va);
-		x8 = _mm256_fmadd_pd(x8, vm, va), x9 = _mm256_fmadd_pd(x9, vm, va);
-		x10 = _mm256_fmadd_pd(x10, vm, va), x11 = _mm256_fmadd_pd(x11, vm, va);
-	}
-	__m256d s = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(x0, x1), _mm256_add_pd(x2, x3)),
-				  _mm256_add_pd(_mm256_add_pd(x4, x5), _mm256_add_pd(x6, x7)));
-	s = _mm256_add_pd(s, _mm256_add_pd(_mm256_add_pd(x8, x9), _mm256_add_pd(x10, x11)));
+	CAL_VECTOR_BODY(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd)
 	double o[4];
 	_mm256_storeu_pd(o, s);
 	return o[0] + o[1] + o[2] + o[3];
@@ -79,20 +80,7 @@ __attribute__((target("avx2,fma"))) static double cal_avx2(long iters, double m,
 
 __attribute__((target("avx512f"))) static double cal_avx512(long iters, double m, double a)
 {
-	__m512d vm = _mm512_set1_pd(m), va = _mm512_set1_pd(a);
-	__m512d x0 = _mm512_set1_pd(1.0), x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0;
-	__m512d x6 = x0, x7 = x0, x8 = x0, x9 = x0, x10 = x0, x11 = x0;
-	for (long i = 0; i < iters; i++) {
-		x0 = _mm512_fmadd_pd(x0, vm, va), x1 = _mm512_fmadd_pd(x1, vm, va);
-		x2 = _mm512_fmadd_pd(x2, vm, va), x3 = _mm512_fmadd_pd(x3, vm, va);
-		x4 = _mm512_fmadd_pd(x4, vm, va), x5 = _mm512_fmadd_pd(x5, vm, va);
-		x6 = _mm512_fmadd_pd(x6, vm, va), x7 = _mm512_fmadd_pd(x7, vm, va);
-		x8 = _mm512_fmadd_pd(x8, vm, va), x9 = _mm512_fmadd_pd(x9, vm, va);
-		x10 = _mm512_fmadd_pd(x10, vm, va), x11 = _mm512_fmadd_pd(x11, vm, va);
-	}
-	__m512d s = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(x0, x1), _mm512_add_pd(x2, x3)),
-				  _mm512_add_pd(_mm512_add_pd(x4, x5), _mm512_add_pd(x6, x7)));
-	s = _mm512_add_pd(s, _mm512_add_pd(_mm512_add_pd(x8, x9), _mm512_add_pd(x10, x11)));
+	CAL_VECTOR_BODY(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd)
 	return _mm512_reduce_add_pd(s);
 }
 #endif
