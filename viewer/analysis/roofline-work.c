@@ -23,8 +23,8 @@ static const char prov_hw_fp[] = "hardware FP events";
 static const char prov_hw_mem[] = "memory counters";
 static const char prov_est_mem[] = "memory counters (estimated)";
 static const char prov_pcp_mem[] = "memory-controller events (perfevent)";
-static const char prov_app_flops[] = "application (mcmark_count app.flops)";
-static const char prov_app_bytes[] = "application (mcmark_count app.bytes)";
+static const char prov_app_flops[] = "app.flops (mcmark_count)";
+static const char prov_app_bytes[] = "app.bytes (mcmark_count)";
 
 /* Double-precision FP events and the operations each count stands for. */
 static const struct {
@@ -150,9 +150,7 @@ void vw_roof_work_missing(vw_model *m, char *buf, size_t len)
 		has[roof_stream(m, i, &w, &rank, &pv)] = 1;
 	}
 	snprintf(buf, len, "%s%s%s",
-		 has[VW_ROOF_FLOPS] ? "" : "no FP operation counts (hardware FP events, or app.flops "
-					   "from mcmark_count)",
+		 has[VW_ROOF_FLOPS] ? "" : "no FP operation counts (FP events or app.flops)",
 		 !has[VW_ROOF_FLOPS] && !has[VW_ROOF_BYTES] ? "; " : "",
-		 has[VW_ROOF_BYTES] ? "" : "no memory byte counts (memory counters, perfevent "
-					   "CAS events, or app.bytes from mcmark_count)");
+		 has[VW_ROOF_BYTES] ? "" : "no memory byte counts (memory counters or app.bytes)");
 }

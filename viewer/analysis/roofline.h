@@ -39,7 +39,7 @@ enum vw_roof_rank { VW_ROOF_APP = 1, VW_ROOF_HW = 2 }; /* higher is better */
 /* Is a stream (its name, native event, unit) a work count?  Returns a
  * vw_roof_kind, with the operations or bytes per counted unit in *weight
  * (8 for a 512-bit packed-double FP event), the rank of its source and its
- * provenance ("hardware FP events", "application (mcmark_count)"). */
+ * provenance ("hardware FP events", "app.flops (mcmark_count)"). */
 int vw_roof_work_match(const char *name, const char *native, double *weight, int *rank,
 		       const char **prov);
 
@@ -53,7 +53,8 @@ void vw_roof_work_rates(struct vw_model *m, int64_t t0, int64_t t1, double *flop
 			double *bytes_ps, const char **flops_prov, const char **bytes_prov);
 
 /* What the recording lacks for a roofline ("" when nothing): "no FP
- * operation counts (hardware FP events or app.flops)"... */
+ * operation counts (FP events or app.flops)", "no memory byte counts
+ * (memory counters or app.bytes)", or both separated by "; ". */
 void vw_roof_work_missing(struct vw_model *m, char *buf, size_t len);
 
 /* ---- ceilings (roofline-ceil.c) -------------------------------------------- */
