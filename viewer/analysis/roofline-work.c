@@ -124,9 +124,16 @@ void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, d
 		int k = roof_stream(m, i, &w, &rank, &pv);
 		if (k == VW_ROOF_NONE || rank < best[k])
 			continue;
-		int64_t iv = vw_model_interval(m, i), a = t0, e = t1;
-		if (iv > 0 && t1 - t0 >= 4 * iv)
-			a = t0 + iv, e = t1 - iv;
+		int64_t iv = vw_model_interval(m, i), a = t0, e = t1, ts;
+		double v0;
+		if (iv > 0 && t1 - t0 >= 4 * iv) {
+			/* leave out the sample covering t0 (its interval began in the
+			 * phase before, and it holds the counts of that phase's last
+			 * piece of work, reported when that ended), and the last one */
+			a = vw_model_sample_at(m, i, t0, &v0, &ts) == 0 && ts < t1 - 2 * iv ? ts + 1
+											   : t0 + iv;
+			e = t1 - iv;
+		}
 		vw_bucket b;
 		if (vw_model_stream_buckets(m, i, a, e, 1, &b) != 0 || !b.count || isnan(b.mean))
 			continue;
