@@ -56,11 +56,15 @@ __attribute__((target("fma"))) CAL_NOVEC static double cal_scalar_fma(long iters
 	CAL_SCALAR_BODY(CAL_FMA)
 }
 
-/* The same 12 chains on vectors of type T with its set1 / fmadd / add. */
+/* The same 12 chains on vectors of type T with its set1 / fmadd / add.  The
+ * chains start from different values: from equal ones the compiler proves
+ * them equal and keeps one (which once made the "peak" a latency-bound
+ * chain counted 12 times). */
 #define CAL_VECTOR_BODY(T, SET1, FMADD, ADD)                                                     \
 	T vm = SET1(m), va = SET1(a);                                                           \
-	T x0 = SET1(1.0), x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0;                          \
-	T x6 = x0, x7 = x0, x8 = x0, x9 = x0, x10 = x0, x11 = x0;                               \
+	T x0 = SET1(1.0), x1 = SET1(1.001), x2 = SET1(1.002), x3 = SET1(1.003);                 \
+	T x4 = SET1(1.004), x5 = SET1(1.005), x6 = SET1(1.006), x7 = SET1(1.007);               \
+	T x8 = SET1(1.008), x9 = SET1(1.009), x10 = SET1(1.01), x11 = SET1(1.011);              \
 	for (long i = 0; i < iters; i++) {                                                      \
 		x0 = FMADD(x0, vm, va), x1 = FMADD(x1, vm, va), x2 = FMADD(x2, vm, va);         \
 		x3 = FMADD(x3, vm, va), x4 = FMADD(x4, vm, va), x5 = FMADD(x5, vm, va);         \
