@@ -15,6 +15,13 @@ int main(int argc, char **argv)
 		rec_options_free(&o);
 		return 2;
 	}
+	if (o.calibrate && !o.list) {
+		rc = rec_calibrate_run(stdout, o.quiet);
+		if (rc || !o.argv[0]) {
+			rec_options_free(&o);
+			return rc;
+		}
+	}
 	rc = o.list ? rec_listing_print(&o, stdout) : mcrec_run(&o);
 	rec_options_free(&o);
 	return rc;

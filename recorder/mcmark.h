@@ -7,6 +7,7 @@
  *     mcmark_begin("resort");       // a region ...
  *     ...
  *     mcmark_end();                 // ... ends here (the innermost open one)
+ *     mcmark_count("flops", 2.0 * n); // work done: the counter stream app.flops
  *
  * Under mcrec the environment holds MCMARK_FD, the number of a descriptor
  * the recorder passes down to its child (and so to every process the child
@@ -22,6 +23,14 @@
  * if the recorder is slow (the mark is dropped instead).
  *
  * Thread-safe: each call is a single send().  Texts are cut at 200 bytes.
+ *
+ * Work counts (mcmark_count) travel as "C <ns> <pid> <amount> <name>" and
+ * become the counter stream app.<name>: the recorder adds every amount of
+ * an interval.  "flops" (floating-point operations) and "bytes" (bytes moved
+ * to and from memory) are recorded always and feed the roofline; any other
+ * name is recorded when mcrec is given -e mark:NAME.  A name is 1 to 48 of
+ * [A-Za-z0-9_.-]; a bad name, or an amount that is negative or not finite,
+ * is not sent (the call is a no-op).
  */
 #ifndef MCMARK_H
 #define MCMARK_H
@@ -92,6 +101,40 @@ static inline void mcmark_begin(const char *text)
 static inline void mcmark_end(void)
 {
 	mcmark_send_('E', "");
+}
+
+#define MCMARK_COUNT_NAME_MAX 48
+
+/* 1 when name is a valid counter name (see above). */
+static inline int mcmark_count_name_ok(const char *name)
+{
+	size_t n = 0;
+	if (!name)
+		return 0;
+	for (; name[n]; n++) {
+		char c = name[n];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-') || n >= MCMARK_COUNT_NAME_MAX)
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Add amount (>= 0: flops, bytes, items...) to the counter app.<name>. */
+static inline void mcmark_count(const char *name, double amount)
+{
+	int fd = mcmark_fd_();
+	/* amount == amount: not NaN; the bound keeps it finite and printable */
+	if (fd < 0 || !(amount >= 0 && amount <= 1e300) || !mcmark_count_name_ok(name))
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	char buf[MCMARK_COUNT_NAME_MAX + 96];
+	int n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s",
+			 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid(), amount,
+			 name);
+	if (n > 0 && (size_t)n < sizeof buf)
+		(void)send(fd, buf, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 /* 1 when running under mcrec (marks are recorded). */

@@ -142,6 +142,18 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 	if (rec_outname_job(buf, sizeof buf) == 0)
 		mcz_writer_meta(w, "job", buf);
 	mcz_writer_meta(w, "mode", o->system_wide ? "system-wide" : "command");
+	/* the roofline's ceilings: the host's cache only (mcrec --calibrate
+	 * measures them); a damaged cache is said once and left out */
+	char path[4096], err[512];
+	rec_ceilings c;
+	if (rec_ceilcache_path(path, sizeof path, 0, err, sizeof err) == 0) {
+		int rc = rec_ceilcache_read(path, &c, err, sizeof err);
+		if (rc == 0)
+			rec_ceilcache_meta(w, &c);
+		else if (rc < 0)
+			fprintf(stderr, "mcrec: ignoring the ceiling cache %s (run mcrec --calibrate "
+					"again)\n", err);
+	}
 }
 
 /* On the writer thread, before its first chunk: the topology (deferred so

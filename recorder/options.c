@@ -4,6 +4,7 @@
  *     mcrec [-i 10ms] [-o run.%h.%r.mcz] [-e perf:instructions,net:eth0]
  *           [-g core,mem] [-a] [-q] -- command [args...]
  *     mcrec --list
+ *     mcrec --calibrate [-- command ...]
  */
 #include "rec.h"
 
@@ -16,6 +17,7 @@ void rec_options_usage(FILE *f)
 	fprintf(f,
 		"usage: mcrec [options] [--] command [args...]\n"
 		"       mcrec --list [-g GROUPS] [-e EVENTS]\n"
+		"       mcrec --calibrate [[--] command [args...]]\n"
 		"Run a command and record what the machine does meanwhile into a .mcz file.\n"
 		"\n"
 		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%j job id, %%p pid, %%t start time\n"
@@ -38,6 +40,10 @@ void rec_options_usage(FILE *f)
 		"      --code-hz N       code source: instruction-pointer samples per second\n"
 		"                        per thread (default 1000; -g without code: none)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
+		"      --calibrate       measure this machine's memory bandwidth and peak FLOP/s\n"
+		"                        (under 30 s) and cache them: every later recording\n"
+		"                        carries them for mcview's roofline; with a command,\n"
+		"                        then record it\n"
 		"  -q, --quiet           no status line, no summary\n"
 		"  -f, --force           overwrite an existing output file (without it, the old\n"
 		"                        one is kept as FILE.old, as perf record does)\n"
@@ -46,7 +52,8 @@ void rec_options_usage(FILE *f)
 		"  -h, --help            this help      -V, --version  version\n"
 		"\n"
 		"The command's exit status is mcrec's (128+N when signal N killed it).\n"
-		"Applications add marks with mcmark.h, shell scripts with mcmark(1).\n"
+		"Applications add marks with mcmark.h, shell scripts with mcmark(1); work\n"
+		"counts with mcmark_count() (app.flops, app.bytes; -e mark:NAME for others).\n"
 		"See mcrec(1).\n");
 }
 
@@ -95,6 +102,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"code-hz", required_argument, 0, 'H'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
+		{"calibrate", no_argument, 0, 'K'},
 		{"force", no_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
@@ -138,6 +146,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		}
 		case 'q': o->quiet = 1; break;
 		case 'W': o->view = 1; break;
+		case 'K': o->calibrate = 1; break;
 		case 'f': o->force = 1; break;
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
@@ -174,7 +183,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		}
 	}
 	o->argv = argv + optind;
-	if (!o->list && !o->argv[0]) {
+	if (!o->list && !o->calibrate && !o->argv[0]) {
 		snprintf(err, errlen, "no command given (usage: mcrec [options] -- command [args])");
 		return 2;
 	}

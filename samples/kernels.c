@@ -10,6 +10,10 @@
  * plain pthreads started per repetition: the OpenMP of the listings is not
  * assumed to be installed, and a repetition lasts milliseconds, so the start
  * cost (tens of microseconds) does not show.
+ *
+ * The driver reports each repetition's work with mcmark_count("flops") and
+ * ("bytes"), the analytic counts of kernels_expect(), so a recording holds
+ * what the roofline needs even on a machine without FP or memory counters.
  */
 #include "kernels.h"
 #include "../recorder/mcmark.h"
@@ -435,7 +439,9 @@ static void kernels_usage(FILE *f, const char *prog, const char *what, const cha
 		"                  (a fixed amount of work, for overhead measurements)\n"
 		"  --work K:F      give phase K (1 = first) F times the work: its duration, or\n"
 		"                  its repetitions with --steps (e.g. 3:1.3 = 30 %% more)\n"
-		"  --no-marks      send no marks (the run as an unmarked program)\n"
+		"  --no-marks      send no marks and no work counts (the run as an unmarked\n"
+		"                  program); with them, each repetition reports its flops and\n"
+		"                  bytes through mcmark_count (app.flops, app.bytes)\n"
 		"  --threads N     independent copies per kernel, one per thread (default 1)\n"
 		"  --mem MIB       working set per thread of streaming kernels (default 64)\n"
 		"  --gemm-n N      GEMM order (default 96)   --fft-n N  resort N (default 96)\n"
@@ -533,15 +539,21 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 			nsteps = 1;
 		if (marks)
 			mcmark_begin(kernels_name(ph[i].id));
+		double b, f;
+		kernels_expect(k, &b, &f);
 		do {
 			check += kernels_step(k);
 			steps++;
+			if (marks) { /* the work of this repetition, as the paper counts it */
+				if (f > 0)
+					mcmark_count("flops", f);
+				if (b > 0)
+					mcmark_count("bytes", b);
+			}
 			t1 = kernels_now();
 		} while (fixed > 0 ? steps < nsteps : t1 - t0 < dur);
 		if (marks)
 			mcmark_end();
-		double b, f;
-		kernels_expect(k, &b, &f);
 		if (!quiet)
 			printf("%-6d %-14s %8.3f %8.3f %7ld %10.2f %10.2f\n", i + 1, kernels_name(ph[i].id),
 			       t0 - t_start, t1 - t_start, steps, b * steps / (t1 - t0) * 1e-9,

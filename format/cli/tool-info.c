@@ -1,5 +1,6 @@
 /* tool-info.c: `mcz info FILE`: what a recording holds, in the spirit of
- * `pmdumplog -l -L`: host, command, time range, metadata, topology, and a
+ * `pmdumplog -l -L`: host, command, time range, metadata, the roofline's
+ * ceilings (tool-ceilings.c), topology, and a
  * table of streams with their units, sources, native events and the bytes
  * each takes on disk.
  */
@@ -84,9 +85,10 @@ int tool_info(int argc, char **argv)
 	for (size_t i = 0; i < mcz_meta_count(r); i++) {
 		const char *k, *v;
 		mcz_meta_at(r, i, &k, &v);
-		if (strcmp(k, "host") && strcmp(k, "command"))
+		if (strcmp(k, "host") && strcmp(k, "command") && !tool_ceilings_is_key(k))
 			printf("meta       %s = %s\n", k, v);
 	}
+	tool_ceilings_print(r);
 	size_t count[11] = {0};
 	for (size_t i = 0; i < mcz_topo_count(r); i++)
 		count[mcz_topo(r, i)->type]++;

@@ -22,6 +22,10 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 /* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
 int tool_import(int argc, char **argv);
 
+/* tool-ceilings.c: the roofline's ceilings (metadata roof.*) for mcz info. */
+void tool_ceilings_print(mcz_reader *r);
+int tool_ceilings_is_key(const char *key);
+
 /* Open path for reading; on failure print one line "mcz CMD: PATH: why"
  * on stderr and return non-zero. */
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r);

@@ -3,9 +3,16 @@
  *
  * probe() makes an AF_UNIX datagram socketpair and puts the number of the
  * child's end in the environment (MCMARK_FD) before the command is forked;
- * every tick read() drains the recorder's end without blocking and hands
+ * a receiving thread drains the recorder's end as datagrams come and hands
  * each mark, stamped with the time the application made it, to the
- * recorder (rec_mark_post).  No streams: marks are their own blocks.
+ * recorder (rec_mark_post).  Marks are their own blocks.
+ *
+ * Work counts (mcmark_count) are streams: the counters app.flops and
+ * app.bytes always (they feed the roofline), and app.<name> for each name
+ * given with -e mark:NAME.  Each read adds the amounts received since the
+ * last tick to the stream's running total (a monotonic counter, rounded to
+ * a whole unit).  A count for a name not declared is dropped; stop() says
+ * how many and how to keep them.
  * Datagram format: mark-wire.h.
  */
 #include "../mcmark.h"
@@ -14,14 +21,31 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+enum { MARK_MAX_COUNTERS = 32 };
+
 struct mark_priv {
 	int rd, child_end;
+	size_t ncount;                            /* counters declared */
+	char name[MARK_MAX_COUNTERS][MCMARK_COUNT_NAME_MAX + 1];
+	char stream[MARK_MAX_COUNTERS][MCMARK_COUNT_NAME_MAX + 8];
+	double total[MARK_MAX_COUNTERS];          /* running sums */
+	int32_t machine;                          /* topology id of the node */
+	unsigned long dropped;                    /* counts for undeclared names */
+	pthread_mutex_t lock;                     /* totals, dropped: receiver vs read */
+	pthread_t thread;
+	int thread_on;
+	atomic_int stop;
+	char dropped_name[MCMARK_COUNT_NAME_MAX + 1];
 };
 
 static int src_mark_probe(rec_source *s, const rec_ctx *c)
@@ -38,6 +62,8 @@ static int src_mark_probe(rec_source *s, const rec_ctx *c)
 	setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	fcntl(sv[1], F_SETFD, 0); /* the child's end survives exec */
+	memset(p, 0, sizeof *p);
+	pthread_mutex_init(&p->lock, NULL);
 	p->rd = sv[0];
 	p->child_end = sv[1];
 	char num[16];
@@ -47,10 +73,97 @@ static int src_mark_probe(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
+/* Declare app.<name> once; 0, or -1 with the reason in s. */
+static int src_mark_counter(rec_source *s, struct mark_priv *p, const char *name,
+			    rec_streams *out)
+{
+	for (size_t i = 0; i < p->ncount; i++)
+		if (!strcmp(p->name[i], name))
+			return 0;
+	if (!mcmark_count_name_ok(name)) {
+		char why[128];
+		snprintf(why, sizeof why, "bad counter name '%.60s'", name);
+		return rec_unavailable(s, why, "a name is 1 to 48 of A-Z a-z 0-9 _ . -");
+	}
+	if (p->ncount == MARK_MAX_COUNTERS)
+		return rec_unavailable(s, "more than 32 counters named with -e mark:NAME", "");
+	size_t k = p->ncount++;
+	snprintf(p->name[k], sizeof p->name[k], "%s", name);
+	snprintf(p->stream[k], sizeof p->stream[k], "app.%s", name);
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = p->stream[k];
+	d.source = "mark";
+	d.native = !strcmp(name, "flops") ? "mcmark_count:flops" : !strcmp(name, "bytes") ? "mcmark_count:bytes" : "mcmark_count";
+	d.unit = !strcmp(name, "flops") ? "flop" : !strcmp(name, "bytes") ? "B" : "";
+	d.note = "reported by the application (mcmark_count)";
+	d.kind = MCZ_COUNTER;
+	d.type = MCZ_U64;
+	d.topo = p->machine;
+	return rec_streams_add(out, &d);
+}
+
 static int src_mark_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 {
-	s->on_request = "marks (no streams) sent by the command: 'mcmark TEXT' or mcmark.h";
+	struct mark_priv *p = s->priv;
+	s->on_request = "marks sent by the command ('mcmark TEXT' or mcmark.h); work counts "
+			"app.flops, app.bytes, and app.NAME with -e mark:NAME (mcmark_count)";
+	p->machine = c->topo_machine ? c->topo_machine() : -1;
+	if (src_mark_counter(s, p, "flops", out) || src_mark_counter(s, p, "bytes", out))
+		return -1;
+	for (size_t i = 0; c->events && c->events[i]; i++)
+		if (src_mark_counter(s, p, c->events[i], out))
+			return -1;
 	return 0;
+}
+
+static void src_mark_add(struct mark_priv *p, const char *name, double amount)
+{
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->ncount; i++)
+		if (!strcmp(p->name[i], name)) {
+			p->total[i] += amount;
+			pthread_mutex_unlock(&p->lock);
+			return;
+		}
+	if (!p->dropped++)
+		snprintf(p->dropped_name, sizeof p->dropped_name, "%s", name);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Receive what is waiting (at most max datagrams); counts go to the totals. */
+static void src_mark_drain(struct mark_priv *p, int max)
+{
+	char buf[MCMARK_TEXT_MAX + 80];
+	for (int i = 0; i < max; i++) {
+		ssize_t n = recv(p->rd, buf, sizeof buf - 1, MSG_DONTWAIT);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		mcz_mark_kind kind;
+		int64_t t;
+		uint32_t pid;
+		char *text;
+		double amount;
+		if (buf[0] == 'C') {
+			if (src_mark_wire_count(buf, &t, &pid, &amount, &text) == 0)
+				src_mark_add(p, text, amount);
+		} else if (src_mark_wire_parse(buf, &kind, &t, &pid, &text) == 0)
+			rec_mark_post(t, kind, pid, text);
+	}
+}
+
+/* The receiving thread: a busy application sends thousands of counts a
+ * second, more than the socket queues between two ticks (its queue is a
+ * few hundred datagrams: net.core.rmem_max), so they are taken as they come. */
+static void *src_mark_thread(void *arg)
+{
+	struct mark_priv *p = arg;
+	while (!atomic_load(&p->stop)) {
+		struct pollfd pf = {p->rd, POLLIN, 0};
+		if (poll(&pf, 1, 50) > 0)
+			src_mark_drain(p, 256);
+	}
+	return NULL;
 }
 
 static int src_mark_start(rec_source *s, const rec_ctx *c)
@@ -62,26 +175,46 @@ static int src_mark_start(rec_source *s, const rec_ctx *c)
 		p->child_end = -1;
 		unsetenv(MCMARK_ENV);
 	}
+	/* without the thread, read() drains at every tick (counts may be lost) */
+	p->thread_on = pthread_create(&p->thread, NULL, src_mark_thread, p) == 0;
 	return 0;
 }
 
 static int src_mark_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct mark_priv *p = s->priv;
-	char buf[MCMARK_TEXT_MAX + 80];
-	for (int i = 0; i < 4096; i++) {
-		ssize_t n = recv(p->rd, buf, sizeof buf - 1, MSG_DONTWAIT);
-		if (n < 0)
-			break;
-		buf[n] = '\0';
-		mcz_mark_kind kind;
-		int64_t t;
-		uint32_t pid;
-		char *text;
-		if (src_mark_wire_parse(buf, &kind, &t, &pid, &text) == 0)
-			rec_mark_post(t, kind, pid, text);
+	if (!p->thread_on)
+		src_mark_drain(p, 4096);
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->ncount; i++) {
+		v[i].u = (uint64_t)llround(p->total[i]);
+		present[i] = 1;
 	}
+	pthread_mutex_unlock(&p->lock);
 	return 0;
+}
+
+static void src_mark_join(struct mark_priv *p)
+{
+	if (p->thread_on) {
+		atomic_store(&p->stop, 1);
+		pthread_join(p->thread, NULL);
+		p->thread_on = 0;
+	}
+}
+
+static void src_mark_stop(rec_source *s)
+{
+	struct mark_priv *p = s->priv;
+	if (!p)
+		return;
+	src_mark_join(p);
+	src_mark_drain(p, 4096); /* the last marks */
+	if (p->dropped)
+		fprintf(stderr,
+			"mcrec: mark: %lu work count%s for undeclared counters ('%s'...) not "
+			"recorded: name them with -e mark:%s\n",
+			p->dropped, p->dropped == 1 ? "" : "s", p->dropped_name, p->dropped_name);
 }
 
 static void src_mark_free(rec_source *s)
@@ -89,6 +222,8 @@ static void src_mark_free(rec_source *s)
 	struct mark_priv *p = s->priv;
 	if (!p)
 		return;
+	src_mark_join(p);
+	pthread_mutex_destroy(&p->lock);
 	close(p->rd);
 	if (p->child_end >= 0)
 		close(p->child_end);
@@ -98,5 +233,5 @@ static void src_mark_free(rec_source *s)
 
 const rec_source_ops src_mark_ops = {
 	"mark", "", src_mark_probe, src_mark_streams, src_mark_start,
-	src_mark_read, NULL, src_mark_free, NULL,
+	src_mark_read, src_mark_stop, src_mark_free, NULL,
 };

@@ -29,15 +29,21 @@ print("%.3f" % (p["start_s"] + 0.75 * p["duration_s"]))')
 
 tmux_start_sh 80 24 "$B/mcview --at $at $D/run.*.mcz; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline'
-tmux_expect ' Ranks '
+tmux_expect ' Ranks'
 # the timeline folds the ranks: one row per stream for the job; R unfolds
-tmux_wait_for 'core.task_clock (4'
+tmux_wait_for '(4×2)'
+tmux_screen | grep -q '^▸core.task.* (4×2) Σ' || tmux_fail "no folded core.task_clock row"
 tmux_expect_not 'r1:core.'
 tmux_keys R
 tmux_wait_for 'r1:core.'
 tmux_keys R
-tmux_wait_for 'core.task_clock (4'
-for k in 1 2 3; do tmux_keys Tab; tmux_settle; done
+tmux_wait_for '(4×2)'
+# Tab until the Ranks view (the views before it depend on the build)
+for k in 1 2 3 4 5 6; do
+	tmux_screen | grep -q 'colour core.task_clock' && break
+	tmux_keys Tab
+	tmux_settle
+done
 tmux_wait_for 'colour core.task_clock'
 tmux_expect '4 ranks, by rank'
 tmux_screen | grep -Eq '^phases +A=*|^phases +A─*' || tmux_fail "no job phases line"

@@ -33,6 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (src_mark_wire_parse(s, &k, &t, &pid, &text) == 0 && (t < 0 || k > MCZ_MARK_END ||
 									  text < s || text > s + size))
 			abort();
+		double amount;
+		if (src_mark_wire_count(s, &t, &pid, &amount, &text) == 0 &&
+		    (t < 0 || !(amount >= 0) || text < s || text > s + size))
+			abort();
 		break;
 	}
 	case 1: {

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "../../format/mcz.h"
 #include "../../viewer/model/model.h"
 #include "../../viewer/analysis/phase.h"
@@ -26,7 +28,7 @@
 
 #define DT 10000000LL /* 10 ms */
 
-static char dir[64];
+TMPDIR_FIXTURE("mcz-test-phase")
 
 /* Phases of the test recording: memory-bound, compute, memory, compute,
  * idle; rates per second of each stream in each phase. */
@@ -368,19 +370,6 @@ static void test_degenerate(void **st)
 	struct stat sa;
 	assert_int_equal(stat(path, &sa), 0);
 	assert_int_equal(sa.st_size, sb.st_size - 40);
-}
-
-static int setup(void **st)
-{
-	snprintf(dir, sizeof dir, "/tmp/mcz-test-phase-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **st)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -4,6 +4,8 @@
  *     the cache in the file, the phase table as text (phase.h, report.h);
  *   - topology: the machine tree, values per object from the model, the
  *     sunburst / icicle geometry (topo.h, topo-metric.h);
+ *   - roofline: each phase's intensity and FLOP/s under the machine's
+ *     measured ceilings, and where the work counts come from (roofline.h);
  *   - compare: two runs' phases matched, deltas judged against noise,
  *     ranked, the report and its CI verdict (compare.h);
  *   - jobs: rank files of a parallel job, one phase structure, per-phase
@@ -24,6 +26,7 @@
 #include "job.h"
 #include "phase.h"
 #include "report.h"
+#include "roofline.h"
 #include "topo-metric.h"
 #include "topo.h"
 

@@ -6,7 +6,8 @@
  * instances: sockets, GPUs, interfaces, CPUs): mem.read_bytes,
  * mem.write_bytes, gpu.power, net.rx_bytes, net.tx_bytes, core.instructions,
  * core.cycles, core.task_clock (the command's CPUs busy; else os.cpu.* in
- * percent, the machine's).  The description ranks the phase's use of each
+ * percent, the machine's); the work rates of the roofline (flop/s, B/s)
+ * from roofline-work.c.  The description ranks the phase's use of each
  * resource against the busiest phase of the run (memory traffic, GPU power,
  * network rate, instructions per second or CPUs busy) and names the
  * highest: "memory-
@@ -25,6 +26,7 @@
 #include "fmt.h"
 #include "../model/model.h"
 #include "phase.h"
+#include "roofline.h"
 
 enum { R_MEM, R_GPU, R_NET, R_CPU, R_COUNT };
 
@@ -76,6 +78,8 @@ void vw_phase_stats_compute(vw_model *m, vw_phase *ph)
 	s->ins_rate = ins;
 	if (isnan(s->cpus))
 		s->cpus = busy; /* the machine's, when the command's own is not recorded */
+	vw_roof_work_rates(m, ph->t0, ph->t1, &s->flops_ps, &s->bytes_ps, &s->flops_prov,
+			   &s->bytes_prov);
 }
 
 /* Level of each resource: memory B/s, GPU W, network B/s, IPC (or CPUs). */

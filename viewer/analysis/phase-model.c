@@ -5,7 +5,8 @@
  * summed, e.g. all core.instructions[cpuN] as one), and where the code
  * profile allows, the rate of each of its hottest code regions
  * (hotcode.h: "code:compute_kernel", or "code:app+0x1400" without debug
- * info), so that busy phases running different code separate; skipping marks and
+ * info), so that busy phases running different code separate; skipping marks (not
+ * the application's work counters, app.flops...) and
  * gauges of bytes (RSS and other sizes grow with the run and would cut it
  * into slices).  The coarse level comes from vw_model_stream_buckets on a
  * grid aligned to the sampling interval (so that a bucket holds whole
@@ -83,8 +84,8 @@ static int phase_row_wanted(const vw_model *m, const vw_row *r, const char *list
 	if (!r->nmembers)
 		return 0;
 	const mcz_stream_desc *d = m->streams[r->members[0]].desc;
-	if (d->source && !strcmp(d->source, "mark"))
-		return 0;
+	if (d->source && !strcmp(d->source, "mark") && d->kind != MCZ_COUNTER)
+		return 0; /* marks; but the work counts of mcmark_count (app.flops...) are streams */
 	if (list[0])
 		return phase_listed(list, r->label);
 	if (d->kind == MCZ_GAUGE && d->unit && !strcmp(d->unit, "B"))

@@ -152,6 +152,8 @@ typedef struct vw_phase_stats {
 	double ipc;                     /* core.instructions / core.cycles */
 	double ins_rate;                /* instructions per second, all CPUs */
 	double cpus;                    /* CPUs busy: core.task_clock, else os.cpu.* / 100 */
+	double flops_ps, bytes_ps;      /* work rates for the roofline: flop/s, B/s (roofline.h) */
+	const char *flops_prov, *bytes_prov; /* where they come from; NULL: none */
 } vw_phase_stats;
 
 typedef struct vw_phase {

@@ -19,6 +19,7 @@
 #include "../model/model.h"
 #include "phase.h"
 #include "report.h"
+#include "roofline.h"
 
 static const struct {
 	const char *head, *json;
@@ -35,6 +36,10 @@ static const struct {
 	[VW_PCOL_NET] = {"network", "net_Bps", 10, 1, 1},
 	[VW_PCOL_IPC] = {"IPC", "ipc", 5, 1, 2},
 	[VW_PCOL_CPUS] = {"CPUs", "cpus_busy", 5, 1, 2},
+	[VW_PCOL_FPB] = {"flop/B", "intensity_fpb", 6, 1, 2},
+	[VW_PCOL_GFLOPS] = {"GFLOP/s", "gflops", 7, 1, 2},
+	[VW_PCOL_ROOF] = {"%roof", "pct_of_attainable", 5, 1, 3},
+	[VW_PCOL_BOUND] = {"bound", "bound", 7, 0, 3},
 	[VW_PCOL_EXTRA] = {"", "extra_mean", 10, 1, 2},
 	[VW_PCOL_CODE] = {"code", "code", 30, 0, 4},
 	[VW_PCOL_MARK] = {"mark", "mark", 20, 0, 5},
@@ -46,13 +51,27 @@ static double sum2(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : a + b;
 }
 
+static void report_roof(vw_model *m, const vw_phase *p, vw_roof_point *pt)
+{
+	vw_roof_ceil c;
+	vw_roof_ceilings(m, &c);
+	vw_roof_place(&c, &p->st, pt);
+}
+
 static double report_value(vw_model *m, size_t i, int col, const double *extra)
 {
 	const vw_phase *p = vw_phases_at(m->phases, i);
 	if (!p)
 		return NAN;
 	const vw_phase_stats *s = &p->st;
+	vw_roof_point pt;
+	if (col >= VW_PCOL_FPB && col <= VW_PCOL_BOUND)
+		report_roof(m, p, &pt);
 	switch (col) {
+	case VW_PCOL_FPB: return pt.intensity;
+	case VW_PCOL_GFLOPS: return pt.gflops;
+	case VW_PCOL_ROOF: return pt.pct;
+	case VW_PCOL_BOUND: return pt.bound ? pt.bound : NAN;
 	case VW_PCOL_CLASS: return p->cls;
 	case VW_PCOL_START: return (double)(p->t0 - m->t_min) * 1e-9;
 	case VW_PCOL_DUR: return (double)(p->t1 - p->t0) * 1e-9;
@@ -137,6 +156,7 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 		}
 	if (at && at < sizeof t->missing)
 		snprintf(t->missing + at, sizeof t->missing - at, " in this recording)");
+	vw_report_roof_line(m, t->roof, sizeof t->roof);
 	/* narrow screen: drop the least wanted columns until the description has 16 cells */
 	for (int prio = 5; width > 0 && prio > 0; prio--) {
 		int used = 0;
@@ -164,6 +184,34 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 			t->width[k] = width > 0 ? (width - used > 0 ? width - used : 0) : 0;
 		used += t->width[k] + 1;
 	}
+}
+
+void vw_report_roof_line(vw_model *m, char *buf, size_t len)
+{
+	vw_roof_ceil c;
+	char work[200], a[32], b[32];
+	vw_roof_ceilings(m, &c);
+	vw_roof_work_missing(m, work, sizeof work);
+	const char *fp = NULL, *bp = NULL;
+	for (size_t i = 0; i < vw_phases_count(m->phases) && !(fp && bp); i++) {
+		const vw_phase_stats *s = &vw_phases_at(m->phases, i)->st;
+		fp = fp ? fp : s->flops_prov;
+		bp = bp ? bp : s->bytes_prov;
+	}
+	int n;
+	if (c.known)
+		n = snprintf(buf, len, "roofline: ceilings %s (triad, all cores), %s (%s FMA, all cores), "
+				       "measured by mcrec --calibrate %s",
+			     vw_fmt_si(a, sizeof a, c.bw, "B/s"), vw_fmt_si(b, sizeof b, c.flops, "FLOP/s"),
+			     c.simd[0] ? c.simd : "?", c.when);
+	else
+		n = snprintf(buf, len, "roofline: %s (attainable and bound unknown)", c.why);
+	size_t at = n > 0 ? (size_t)n : 0;
+	if (at < len && work[0])
+		n = snprintf(buf + at, len - at, "; %s", work);
+	else if (at < len)
+		n = snprintf(buf + at, len - at, "; flops from %s, bytes from %s", fp ? fp : "-",
+			     bp ? bp : "-");
 }
 
 const char *vw_report_head(const vw_report_table *t, int k)
@@ -272,6 +320,14 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 	case VW_PCOL_RATIO:
 	case VW_PCOL_IPC:
 	case VW_PCOL_CPUS: snprintf(buf, len, isnan(v) ? "-" : "%.2f", v); break;
+	case VW_PCOL_FPB:
+	case VW_PCOL_GFLOPS: snprintf(buf, len, isnan(v) ? "-" : v >= 100 ? "%.0f" : "%.3g", v); break;
+	case VW_PCOL_ROOF: snprintf(buf, len, isnan(v) ? "-" : "%.0f%%", v); break;
+	case VW_PCOL_BOUND: {
+		const char *b = isnan(v) ? NULL : vw_roof_bound_name((int)v);
+		snprintf(buf, len, "%s", b ? b : "-");
+		break;
+	}
 	case VW_PCOL_EXTRA: {
 		size_t g = 0; /* unit of the extra row: its first member's */
 		while (g < m->ngroups && strcmp(m->groups[g].label, t->extra_name))
@@ -306,6 +362,22 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 			 ph->from_cache ? ", cached" : "");
 }
 
+/* ,"key":value — a number (null for NaN), a string (null for NULL). */
+static void json_kv_num(FILE *f, const char *key, double v)
+{
+	fprintf(f, ",\"%s\":", key);
+	json_num(f, v);
+}
+
+static void json_kv_str(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (s)
+		vw_fmt_json_str(f, s);
+	else
+		fputs("null", f);
+}
+
 static void report_json(vw_model *m, FILE *f)
 {
 	const struct vw_phases *ph = m->phases;
@@ -320,7 +392,21 @@ static void report_json(vw_model *m, FILE *f)
 	json_num(f, (double)ph->params.min_len * 1e-9);
 	fprintf(f, ",\"classes\":%d,\"streams_used\":", ph->nclasses);
 	vw_fmt_json_str(f, ph->used);
-	fputs(",\"phases\":[", f);
+	vw_roof_ceil rc;
+	char rl[400];
+	vw_roof_ceilings(m, &rc);
+	vw_report_roof_line(m, rl, sizeof rl);
+	fputs(",\"roofline\":{\"bw_Bps\":", f);
+	json_num(f, rc.bw);
+	json_kv_num(f, "bw_read_Bps", rc.bw_read);
+	json_kv_num(f, "peak_flops", rc.flops);
+	json_kv_num(f, "peak_flops_scalar", rc.flops_scalar);
+	json_kv_num(f, "ridge_fpb", vw_roof_ridge(&rc));
+	json_kv_str(f, "simd", rc.simd);
+	json_kv_str(f, "method", rc.method);
+	json_kv_str(f, "calibrated", rc.when);
+	json_kv_str(f, "text", rl);
+	fputs("},\"phases\":[", f);
 	vw_report_table t;
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	for (size_t i = 0; i < ph->n; i++) {
@@ -331,14 +417,19 @@ static void report_json(vw_model *m, FILE *f)
 		json_num(f, (double)(p->t0 - m->t_min) * 1e-9);
 		fputs(",\"end_s\":", f);
 		json_num(f, (double)(p->t1 - m->t_min) * 1e-9);
-		for (int c = VW_PCOL_DUR; c <= VW_PCOL_CPUS; c++) {
+		for (int c = VW_PCOL_DUR; c <= VW_PCOL_ROOF; c++) {
 			fprintf(f, ",\"%s\":", report_cols[c].json);
 			json_num(f, report_value(m, i, c, NULL));
 		}
-		fputs(",\"net_rx_Bps\":", f);
-		json_num(f, p->st.net_rx_bps);
-		fputs(",\"net_tx_Bps\":", f);
-		json_num(f, p->st.net_tx_bps);
+		vw_roof_point pt;
+		report_roof(m, p, &pt);
+		json_kv_num(f, "attainable_gflops", pt.attainable);
+		json_kv_str(f, "bound", vw_roof_bound_name(pt.bound));
+		json_kv_str(f, "flops_source", pt.flops_prov);
+		json_kv_str(f, "bytes_source", pt.bytes_prov);
+		json_kv_str(f, "roofline_note", pt.why);
+		json_kv_num(f, "net_rx_Bps", p->st.net_rx_bps);
+		json_kv_num(f, "net_tx_Bps", p->st.net_tx_bps);
 		fputs(",\"boundary_strength\":", f);
 		json_num(f, p->gain);
 		report_mark(m, i, mk, sizeof mk);
@@ -373,6 +464,8 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	if (t.missing[0])
 		fprintf(f, "# %s\n", t.missing);
+	if (t.roof[0])
+		fprintf(f, "# %s\n", t.roof);
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)

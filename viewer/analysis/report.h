@@ -27,6 +27,10 @@ enum vw_phase_col {
 	VW_PCOL_NET,    /* network rate, rx + tx */
 	VW_PCOL_IPC,
 	VW_PCOL_CPUS,   /* CPUs busy */
+	VW_PCOL_FPB,    /* roofline: arithmetic intensity, flop/byte */
+	VW_PCOL_GFLOPS, /* roofline: GFLOP/s */
+	VW_PCOL_ROOF,   /* roofline: % of the attainable ceiling */
+	VW_PCOL_BOUND,  /* roofline: memory or compute */
 	VW_PCOL_EXTRA,  /* mean of a stream the user chose */
 	VW_PCOL_CODE,   /* the hottest functions (code profile) and their shares */
 	VW_PCOL_MARK,   /* marks: the phase's mark; auto: the mark nearest the boundary */
@@ -42,6 +46,7 @@ typedef struct vw_report_table {
 	char extra_name[96];
 	const double *extra;      /* per phase, when the extra column is shown */
 	char missing[192];        /* "no mem.read_bytes, gpu.power... in this recording" or "" */
+	char roof[400];           /* the roofline's ceilings and sources, or why it has none */
 } vw_report_table;
 
 /* Columns with a value in some phase, fitted to width cells (<= 0: no limit). */
@@ -55,6 +60,9 @@ void vw_report_cell(struct vw_model *m, const vw_report_table *t, int k, size_t 
 double vw_report_sortval(struct vw_model *m, int i, int col, const double *extra);
 /* The column after col that sorting may use (cycles back to start). */
 int vw_report_next_col(struct vw_model *m, int col, int has_extra);
+/* "roofline: ceilings 12 GB/s (triad, all cores), ...; flops from ..., bytes
+ * from ..." or why there is no roofline ("no ceilings: run mcrec --calibrate"). */
+void vw_report_roof_line(struct vw_model *m, char *buf, size_t len);
 /* "7 phases, 3 classes (auto: 12 streams, penalty 1)" */
 void vw_report_title(struct vw_model *m, char *buf, size_t len);
 /* The report: a text table (json = 0) or one JSON object (json = 1).

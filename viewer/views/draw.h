@@ -6,6 +6,7 @@
  *     vw_fmt_si(b, sizeof b, 12.3e9, "B/s");        // "12.3 GB/s"
  *     vw_fmt_time(b, sizeof b, 1500000000, 0);      // "1.5s"
  *     vw_spark_draw(c, x, y, w, h, buckets, nb, 0, peak, VW_C_SERIES0);
+ *     vw_logplot_init(&p, c, x, y, w, h, 0.01, 100, 1e8, 1e12);  // log-log chart
  */
 #ifndef VW_DRAW_H
 #define VW_DRAW_H
@@ -40,5 +41,31 @@ int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
 /* A time ruler over [t0, t1) on w cells at (x, y): tick marks at round
  * steps with their labels.  Returns the step chosen (ns). */
 int64_t vw_ruler_draw(vw_canvas *c, int x, int y, int w, int64_t t0, int64_t t1);
+
+/* A log-log chart in the cell box (x, y, w, h) over [xmin, xmax] x
+ * [ymin, ymax] (logplot.c): lines into braille dots, then flushed with a
+ * colour role; axes with decade labels left of and under the box. */
+typedef struct vw_logplot {
+	vw_canvas *c;
+	int x, y, w, h;
+	double lx0, lx1, ly0, ly1;  /* log10 of the ranges */
+	int pw, ph;                 /* pixels: 2 x 4 per cell */
+	uint8_t *dots;              /* pw x ph */
+	uint32_t *glyph;            /* w x h: the ASCII glyph of the last line through the cell */
+} vw_logplot;
+
+int vw_logplot_init(vw_logplot *p, vw_canvas *c, int x, int y, int w, int h, double xmin,
+		    double xmax, double ymin, double ymax);
+void vw_logplot_free(vw_logplot *p);
+/* A straight line in log-log space between two data points (dashed: every
+ * other run of 4 pixels left out); ascii = its glyph on an ASCII canvas. */
+void vw_logplot_line(vw_logplot *p, double x0, double y0, double x1, double y1, int dashed,
+		     uint32_t ascii);
+/* Put the lines drawn so far on the canvas in colour role, and clear them. */
+void vw_logplot_flush(vw_logplot *p, int role);
+/* The cell of a data point; 0 when outside the chart. */
+int vw_logplot_cell(const vw_logplot *p, double xv, double yv, int *cx, int *cy);
+/* Axis lines, decade labels (yunit: SI-prefixed "FLOP/s"), the x axis's name. */
+void vw_logplot_axes(vw_logplot *p, const char *xname, const char *yunit);
 
 #endif

@@ -159,7 +159,8 @@ typedef struct vw_view {
 	int (*shown)(struct vw_model *m);
 } vw_view;
 
-extern const vw_view view_timeline, view_phases, view_topology, view_compare, view_ranks;
+extern const vw_view view_timeline, view_phases, view_topology, view_roofline, view_compare,
+	view_ranks;
 
 /* Every view, in Tab order, NULL-terminated (viewer/views.c: add one line). */
 extern const vw_view *const vw_views[];

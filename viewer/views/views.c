@@ -9,6 +9,7 @@ const vw_view *const vw_views[] = {
 	&view_timeline,
 	&view_phases,
 	&view_topology,
+	&view_roofline,
 	&view_compare,
 	&view_ranks,
 	NULL,

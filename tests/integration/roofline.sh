@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# roofline.sh: the roofline end to end on real workloads under mcrec.
+#   - before calibration a recording has no ceilings: mcz info and the
+#     report say "no ceilings: run mcrec --calibrate", figures are null;
+#   - mcrec --calibrate takes at most 30 s, prints its table and caches
+#     the ceilings per host in $XDG_CACHE_HOME; later recordings carry them
+#     (roof.* metadata, shown by mcz info with the method);
+#   - the phased sample (marks as phases): triad at 1/12 flop/byte +-3 %,
+#     gemm at its analytic N/16 = 6 flop/byte +-3 %, every phase's GFLOP/s
+#     within 5 % of what the sample printed; detected phases that lie
+#     within one marked phase (give or take a sampling interval and a
+#     half) have the same intensity +-3 %;
+#   - an unseen workload (tests/tools/roof-unseen.c): its streaming phase
+#     at 0.25 flop/byte +-3 % and memory-bound, its cache phase at 3 +-3 %;
+#   - a damaged cache: one line from mcrec, the recording goes on without
+#     ceilings; a bad counter name (-e mark:NAME) is one line and exit 2;
+#     counts for an undeclared name are dropped with one line.
+set -u
+B=${MCZ_BIN:-build}
+T=$(mktemp -d /tmp/mcz-roofline.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+export XDG_CACHE_HOME=$T/cache
+
+# ---- before calibration ------------------------------------------------------
+"$B"/mcrec -q -o "$T/before.mcz" -- "$B"/samples/phased --phases triad:0.6,gemm:0.6 >/dev/null ||
+	fail "recording before calibration"
+"$B"/mcz info "$T/before.mcz" | grep -q '^ceilings   none (no ceilings: run mcrec --calibrate' ||
+	fail "mcz info without ceilings: $("$B"/mcz info "$T/before.mcz" | grep ceilings)"
+"$B"/mcview --report --phases marks "$T/before.mcz" >"$T/before.txt" || fail "--report before"
+grep -q '^# roofline: no ceilings: run mcrec --calibrate' "$T/before.txt" || fail "report: $(cat "$T/before.txt")"
+"$B"/mcview --report=json --phases marks "$T/before.mcz" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["roofline"]["bw_Bps"] is None, d["roofline"]
+for p in d["phases"]:
+    assert p["attainable_gflops"] is None and p["bound"] is None, p
+    if p["mark"] == "triad":
+        assert abs(p["intensity_fpb"] / (1 / 12) - 1) < 0.03, p
+' || fail "JSON before calibration"
+
+# ---- calibration ----------------------------------------------------------------
+t0=$(date +%s.%N)
+"$B"/mcrec --calibrate >"$T/cal.txt" 2>&1 || fail "mcrec --calibrate: $(cat "$T/cal.txt")"
+took=$(echo "$(date +%s.%N) - $t0" | bc)
+cat "$T/cal.txt"
+echo "calibration took $took s"
+[ "$(echo "$took <= 30" | bc)" = 1 ] || fail "calibration took $took s (more than 30)"
+grep -q 'triad, all' "$T/cal.txt" && grep -q 'FMA, 1 core' "$T/cal.txt" || fail "calibration table"
+cache=$(ls "$XDG_CACHE_HOME"/mcz/ceilings-* 2>/dev/null | head -1)
+[ -f "$cache" ] || fail "no cache file in $XDG_CACHE_HOME/mcz"
+case $(basename "$cache") in
+ceilings-*-[0-9]*cpu-[0-9]*GiB) ;;
+*) fail "cache name $(basename "$cache") is not keyed by CPU model, CPUs and memory" ;;
+esac
+head -1 "$cache" | grep -qx '# mcz ceilings 1' || fail "cache header"
+
+# ---- the phased sample ----------------------------------------------------------------
+"$B"/mcrec -q -o "$T/phased.mcz" -- "$B"/samples/phased --scale 2 >"$T/sample.txt" ||
+	fail "recording the phased sample"
+cat "$T/sample.txt"
+"$B"/mcz info "$T/phased.mcz" >"$T/info.txt" || fail "mcz info"
+grep -q '^ceilings   memory .* GB/s triad' "$T/info.txt" || fail "mcz info: no memory ceiling"
+grep -q '^ceilings   compute .* GFLOP/s .* FMA all CPUs' "$T/info.txt" || fail "mcz info: no compute ceiling"
+grep -q '^ceilings   measured by mcrec --calibrate' "$T/info.txt" || fail "mcz info: no method"
+grep -q 'app.flops .*mcmark_count:flops' "$T/info.txt" || fail "no app.flops stream"
+"$B"/mcview --report --phases marks "$T/phased.mcz" | tee "$T/marks.txt" | cut -c1-120
+grep -q '^# roofline: ceilings .* measured by mcrec --calibrate' "$T/marks.txt" || fail "report ceilings line"
+"$B"/mcview --report=json --phases marks "$T/phased.mcz" >"$T/marks.json" || fail "--report=json"
+"$B"/mcview --report=json "$T/phased.mcz" >"$T/auto.json" || fail "--report=json (auto)"
+python3 - "$T/marks.json" "$T/sample.txt" "$T/auto.json" <<'PY' || fail "phased sample figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [l.split() for l in open(sys.argv[2]) if l[:1].isdigit()]
+sample = [(r[1], float(r[6])) for r in rows]          # kernel, GFLOP/s
+assert d["roofline"]["bw_Bps"] > 0 and d["roofline"]["peak_flops"] > 0, d["roofline"]
+phases = [p for p in d["phases"] if p["mark"] in ("triad", "gemm", "idle", "chase")]
+assert [p["mark"] for p in phases] == [s[0] for s in sample], (phases, sample)
+want = {"triad": 2 / 24, "gemm": 96 / 16}
+bad = 0
+for p, (k, gf) in zip(phases, sample):
+    line = "%-6s intensity %-10.4g gflops %-8.4g sample %-8.4g bound %s" % (
+        k, p["intensity_fpb"] or 0, p["gflops"] or 0, gf, p["bound"])
+    print(line)
+    if k in want:
+        if abs(p["intensity_fpb"] / want[k] - 1) > 0.03:
+            print("  intensity off by more than 3 %"); bad = 1
+        if abs(p["gflops"] / gf - 1) > 0.05:
+            print("  GFLOP/s off by more than 5 %"); bad = 1
+        if p["bound"] not in ("memory", "compute") or not p["attainable_gflops"] > 0:
+            print("  no bound or attainable"); bad = 1
+        if p["flops_source"] != "app.flops (mcmark_count)":
+            print("  provenance " + str(p["flops_source"])); bad = 1
+    elif p["gflops"] not in (0, None) and p["gflops"] > 0.01:
+        print("  flops in a phase without any"); bad = 1
+triad = [p for p in phases if p["mark"] == "triad"]
+if any(p["bound"] != "memory" for p in triad):
+    print("triad not memory-bound"); bad = 1
+# detected phases wholly inside one marked phase: the same intensity
+a = json.load(open(sys.argv[3]))
+inside = 0
+for p in a["phases"]:
+    for m in phases:
+        if m["mark"] in want and p["start_s"] >= m["start_s"] - 0.15 and p["end_s"] <= m["end_s"] + 0.15 \
+                and p["duration_s"] >= 1.0:
+            inside += 1
+            if p["intensity_fpb"] is None or abs(p["intensity_fpb"] / want[m["mark"]] - 1) > 0.03:
+                print("detected phase %s at %.2f s: intensity %s, not %.4g" % (
+                    p["class"], p["start_s"], p["intensity_fpb"], want[m["mark"]])); bad = 1
+print("detected phases inside a marked one:", inside)
+if inside < 2:
+    print("fewer than 2 detected phases lie inside marked ones"); bad = 1
+sys.exit(bad)
+PY
+
+# ---- an unseen workload ---------------------------------------------------------------
+"$B"/mcrec -q -o "$T/unseen.mcz" -- "$B"/tests/tools/roof-unseen 2 >"$T/unseen.txt" ||
+	fail "recording roof-unseen"
+cat "$T/unseen.txt"
+"$B"/mcview --report=json --phases marks "$T/unseen.mcz" >"$T/unseen.json" || fail "unseen report"
+python3 - "$T/unseen.json" "$T/unseen.txt" <<'PY' || fail "unseen workload figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+own = {l.split()[1]: (float(l.split()[2]), float(l.split()[3])) for l in open(sys.argv[2]) if l.startswith("phase ")}
+bad = 0
+for p in d["phases"]:
+    if p["mark"] not in own:
+        continue
+    fpb, gf = own[p["mark"]]
+    print("%-6s intensity %.4g (own %.4g)  gflops %.4g (own %.4g)  bound %s" % (
+        p["mark"], p["intensity_fpb"], fpb, p["gflops"], gf, p["bound"]))
+    if abs(p["intensity_fpb"] / fpb - 1) > 0.03:
+        print("  intensity off by more than 3 %"); bad = 1
+    if abs(p["gflops"] / gf - 1) > 0.05:
+        print("  GFLOP/s off by more than 5 %"); bad = 1
+    if p["mark"] == "sumsq" and p["bound"] != "memory":
+        print("  the streaming phase is not memory-bound"); bad = 1
+sys.exit(bad)
+PY
+
+# ---- bad input ----------------------------------------------------------------------
+printf '# mcz ceilings 1\nroof.bw_triad_Bps = lots\n' >"$cache"
+"$B"/mcrec -q -o "$T/damaged.mcz" -- true 2>"$T/err" || fail "a damaged cache stopped the recording"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*line 2: roof.bw_triad_Bps is not a positive number' "$T/err" ||
+	fail "damaged cache message: $(cat "$T/err")"
+"$B"/mcz info "$T/damaged.mcz" | grep -q '^ceilings   none' || fail "ceilings from a damaged cache"
+head -c 3000 /dev/urandom >"$cache"
+"$B"/mcrec -q -o "$T/damaged2.mcz" -- true 2>"$T/err" || fail "a binary cache stopped the recording"
+grep -q 'ignoring the ceiling cache' "$T/err" || fail "binary cache: $(cat "$T/err")"
+rm -f "$cache"
+"$B"/mcrec -q -o "$T/bad.mcz" -e 'mark:no/slash' -- true 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad counter name: exit $rc"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "bad counter name 'no/slash'" "$T/err" || fail "bad name message: $(cat "$T/err")"
+"$B"/mcrec -q -o "$T/named.mcz" -e mark:items -- "$B"/samples/phased --phases idle:0.3 >/dev/null 2>"$T/err" ||
+	fail "-e mark:items"
+"$B"/mcz info "$T/named.mcz" | grep -q 'app.items' || fail "no app.items stream with -e mark:items"
+echo "roofline: ok"
