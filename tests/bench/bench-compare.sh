@@ -80,4 +80,31 @@ read -r _ _ _ _ e50 _ e99 _ _ _ _ _ _ _ <<<"$(BENCH_EXACT=1 "$B"/bench/bench-vie
 printf '%-52s %s\n' "compare, timeline with B: frame p50/p99/max (ms)" "$p50 / $p99 / $fmax (bar 16), settled p99 $s99, RSS ${rss} MB"
 printf '%-52s %s\n' "  every frame exact (no budget): p50/p99 (ms)" "$e50 / $e99"
 sed -n 3p "$T/big.txt"
+
+# Two 10^9-value recordings (256 counters x 4e6 samples each, kept under
+# /tmp/mcz-bench like bench-view's; BENCH_QUICK: 10^8): the compare report
+# and the Compare view, first time (phases from marks, figures per phase)
+# and again; the viewer's bars: open <= 100 ms, redraw <= 16 ms.
+big_rows=4000000
+[ -n "${BENCH_QUICK:-}" ] && big_rows=400000
+G1=/tmp/mcz-bench/compare-a-$big_rows.mcz G2=/tmp/mcz-bench/compare-b-$big_rows.mcz
+mkdir -p /tmp/mcz-bench
+for g in "$G1:1" "$G2:7"; do
+	f=${g%:*}
+	[ -s "$f" ] && continue
+	echo "generating $f: 256 streams x $big_rows samples (once; kept for later runs)"
+	"$B"/tests/tools/gen-recording -o "$f.tmp" --streams 256 --rows $big_rows --counters --phases \
+		--seed "${g#*:}" >/dev/null && mv "$f.tmp" "$f" || { echo "generation failed"; exit 1; }
+done
+cat "$G1" "$G2" >/dev/null # page cache warm
+t0=$(date +%s%N)
+"$B"/mcview --compare "$G1" "$G2" --report >"$T/g.txt" 2>&1 || { echo "compare failed: $(cat "$T/g.txt")"; exit 1; }
+t1=$(date +%s%N)
+read -r gopen gfirst _ _ g50 _ g99 _ _ _ _ _ grss _ <<<"$("$B"/bench/bench-view --view compare --size 200x60 --compare "$G1" "$G2")"
+read -r _ _ _ _ t50 _ t99 _ _ ts99 _ _ _ _ <<<"$("$B"/bench/bench-view --view timeline --size 200x60 --compare "$G1" "$G2")"
+vals=$((2 * 256 * big_rows))
+printf '%-52s %8d ms\n' "compare --report, two files of $vals values in all" $(((t1 - t0) / 1000000))
+printf '%-52s %s\n' "  Compare view: open (both, phases, matching) / first frame" "$gopen / $gfirst ms"
+printf '%-52s %s\n' "  Compare view frames p50/p99; timeline with B p50/p99" "$g50 / $g99 ms; $t50 / $t99 ms (settled p99 $ts99)"
+printf '%-52s %s\n' "  peak RSS" "$grss MB"
 [ "$first" -eq "$pairs" ]

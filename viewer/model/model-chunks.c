@@ -429,6 +429,20 @@ enum { COARSE = VW_PENDING + 1 };
 
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 
+int vw_model_draw_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
+			  vw_bucket *out)
+{
+	if (stream >= m->nstreams || n == 0 || t1 <= t0)
+		return -1;
+	int64_t w0 = m->t0, w1 = m->t1;
+	m->t0 = t0; /* the window these columns are drawn for, for this call only */
+	m->t1 = t1;
+	int rc = vw_model_display_buckets(m, stream, n, out);
+	m->t0 = w0;
+	m->t1 = w1;
+	return rc;
+}
+
 const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)
 {
 	struct vw_chunk_cache *k = cache(m);

@@ -263,6 +263,12 @@ int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int6
  * sampling: each sample drawn over the time it stands for (gaps shorter
  * than 1.5 intervals filled), as the timeline's rows are. */
 void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb);
+/* Values of one stream over any span [t0, t1) in n columns, as the
+ * timeline's rows get theirs: exact within the frame's budget, else at
+ * chunk resolution with m->refining set (the next frame refines); kept
+ * for the next call with the same span.  0, VW_PENDING, or -1. */
+int vw_model_draw_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
+			  vw_bucket *out);
 /* The value of a stream at time t (the sample covering t), display units; NaN if none. */
 double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
 /* The same, also giving the covering sample's time (dataset axis) in *ts.

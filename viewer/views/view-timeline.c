@@ -347,7 +347,25 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 			return;
 	}
 	int64_t tb0 = b->t_min + (int64_t)(b0 * 1e9), tb1 = b->t_min + (int64_t)(b1 * 1e9);
-	if (vw_model_streams_buckets(b, s->mem, nmem, tb0, tb1, nf, s->fine, NULL) != 0 && nmem == 1)
+	/* B's columns within this frame's budget, as A's rows: at chunk
+	 * resolution first where exact ones would decode much (a run of 10^9
+	 * values), refined by the next frames */
+	b->budget_end = m->budget_end;
+	b->budget_work = 0;
+	b->refining = 0;
+	size_t got = 0;
+	for (size_t e = 0; e < nmem; e++) {
+		vw_bucket *f = s->fine + e * nf;
+		if (vw_model_draw_buckets(b, s->mem[e], tb0, tb1, nf, f) == 0) {
+			got++;
+			continue;
+		}
+		for (size_t j = 0; j < nf; j++)
+			f[j] = (vw_bucket){NAN, NAN, NAN, 0};
+	}
+	int exact = !b->refining && got == nmem;
+	m->refining |= b->refining;
+	if (!got)
 		return;
 	int sum = (rb ? rb->rule : VW_RULE_AVG) == VW_RULE_SUM;
 	for (size_t col = 0; col < nb; col++) {
@@ -388,6 +406,8 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		s->ob[col] = o;
 	}
 	vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->ob, nb, lo, hi, role);
+	if (!exact) /* drawn at chunk resolution: the next frame refines it */
+		return;
 	size_t slot = s->nover < TL_OVER_KEEP ? s->nover++ : s->over_next++ % TL_OVER_KEEP;
 	free(s->over[slot].b);
 	s->over[slot] = key;
