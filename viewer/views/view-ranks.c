@@ -2,7 +2,8 @@
  * one row per rank (or per host: L), time across on the timeline's window,
  * each cell coloured by the chosen stream of that rank (m cycles; busy
  * CPUs by default), the job phases across the top, the ranks sortable by
- * number or by their time in the cursor's phase (s), ranks that took more
+ * number, by their time in the cursor's phase or by the colouring stream's
+ * mean over it (s), ranks that took more
  * than 10 % over the mean there marked.  The readout names the rank, its
  * host, the value under the cursor and the rank's time in the phase.
  *
@@ -25,13 +26,14 @@
 #define RK_LABEL 14     /* cells of a row's label */
 #define RK_MAXNAMES 64  /* streams the colour can be chosen from */
 
-enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_COUNT };
+enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_VALUE, RK_SORT_COUNT };
 
 /* A row: one rank, or one host (its ranks' mean). */
 typedef struct rk_row {
 	size_t job;
 	size_t first, n;   /* ranks [first, first + n) of a per-host order, or one rank */
 	double phase_s;    /* time in the cursor's phase (host: the mean); NaN none */
+	double value;      /* the colouring stream's mean over that phase (host: the mean) */
 } rk_row;
 
 typedef struct rk_state {
@@ -103,6 +105,41 @@ static int rk_cmp_time(const void *a, const void *b)
 	return p < q ? 1 : p > q ? -1 : 0;
 }
 
+static int rk_cmp_value(const void *a, const void *b)
+{
+	const rk_row *x = a, *y = b;
+	double p = isnan(x->value) ? -INFINITY : x->value, q = isnan(y->value) ? -INFINITY : y->value;
+	return p < q ? 1 : p > q ? -1 : 0;
+}
+
+static const vw_job *rk_sort_job; /* qsort has no context argument in C11 */
+
+static int rk_cmp_host(const void *a, const void *b)
+{
+	const vw_job_rank *x = &rk_sort_job->ranks[*(const size_t *)a];
+	const vw_job_rank *y = &rk_sort_job->ranks[*(const size_t *)b];
+	int c = strcmp(x->host, y->host);
+	if (c)
+		return c;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Mean of stream `name` of a rank file over [t0, t1) (its instances
+ * summed), NaN when it has none there. */
+static double rk_mean(vw_model *m, size_t file, const char *name, int64_t t0, int64_t t1)
+{
+	double v = NAN;
+	for (size_t i = 0; t1 > t0 && i < m->nstreams; i++) {
+		const vw_stream *st = &m->streams[i];
+		vw_bucket b;
+		if (st->file_index != file || strcmp(st->desc->name, name) ||
+		    vw_model_stream_buckets(m, i, t0, t1, 1, &b) != 0 || !b.count)
+			continue;
+		v = isnan(v) ? b.mean : v + b.mean;
+	}
+	return v;
+}
+
 /* Rows for the current mode and order; the cursor's phase gives the times. */
 static int rk_rows(vw_model *m, rk_state *s)
 {
@@ -122,14 +159,10 @@ static int rk_rows(vw_model *m, rk_state *s)
 		size_t *ord = s->order + base;
 		for (size_t r = 0; r < jb->nranks; r++)
 			ord[r] = r;
-		if (s->by_host) /* stable: ranks stay in order within a host */
-			for (size_t a = 1; a < jb->nranks; a++)
-				for (size_t b = a; b > 0 && strcmp(jb->ranks[ord[b - 1]].host,
-								   jb->ranks[ord[b]].host) > 0; b--) {
-					size_t t = ord[b];
-					ord[b] = ord[b - 1];
-					ord[b - 1] = t;
-				}
+		if (s->by_host) { /* ranks stay in order within a host */
+			rk_sort_job = jb;
+			qsort(ord, jb->nranks, sizeof *ord, rk_cmp_host);
+		}
 		int ph = vw_job_phase_at(jb, m->cursor);
 		for (size_t r = 0; r < jb->nranks;) {
 			size_t e = r + 1;
@@ -140,20 +173,29 @@ static int rk_rows(vw_model *m, rk_state *s)
 			row->job = j;
 			row->first = base + r;
 			row->n = e - r;
-			double sum = 0;
-			size_t n = 0;
+			double sum = 0, vsum = 0;
+			size_t n = 0, nv = 0;
 			for (size_t q = r; ph >= 0 && q < e; q++) {
-				double t = jb->cell[(size_t)ph * jb->nranks + ord[q]].time_s;
-				if (!isnan(t))
-					sum += t, n++;
+				const vw_job_cell *c = &jb->cell[(size_t)ph * jb->nranks + ord[q]];
+				if (!isnan(c->time_s))
+					sum += c->time_s, n++;
+				double v = s->sort == RK_SORT_VALUE
+						   ? rk_mean(m, jb->ranks[ord[q]].file, s->names[s->metric],
+							     c->t0, c->t1)
+						   : NAN;
+				if (!isnan(v))
+					vsum += v, nv++;
 			}
 			row->phase_s = n ? sum / (double)n : NAN;
+			row->value = nv ? vsum / (double)nv : NAN;
 			r = e;
 		}
 		base += jb->nranks;
 	}
 	if (s->sort == RK_SORT_TIME)
 		qsort(s->rows, s->nrows, sizeof *s->rows, rk_cmp_time);
+	else if (s->sort == RK_SORT_VALUE)
+		qsort(s->rows, s->nrows, sizeof *s->rows, rk_cmp_value);
 	return 0;
 }
 
@@ -274,7 +316,9 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_fmt_si(hib, sizeof hib, hi, unit);
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
 			 "%zu %s, by %s | colour %s (max %s) | job %s%s", s->by_host ? s->nrows : jsel->nranks,
-			 s->by_host ? "hosts" : "ranks", s->sort == RK_SORT_RANK ? "rank" : "time in phase",
+			 s->by_host ? "hosts" : "ranks",
+			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
+										 : "value in phase",
 			 s->names[s->metric], hib, jsel->id[0] ? jsel->id : "-",
 			 m->jobs->n > 1 ? " (of several)" : "");
 	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
@@ -396,7 +440,8 @@ static const char *const rk_help[] = {
 	"Left/Right , .   pan; move the cursor one column",
 	"+ - 0            zoom in/out around the cursor; the whole run",
 	"Enter            zoom to the job phase under the cursor",
-	"s                order: rank number, or time in the cursor's phase",
+	"s                order: rank number, time in the cursor's phase, or the",
+	"                 colouring stream's mean over it (largest first)",
 	"m                colour by the next stream (busy CPUs first)",
 	"L                one row per rank / per host (mean of its ranks)",
 	"\u25b2                more than 10 % over the mean time in the phase",
