@@ -2,7 +2,7 @@
 # compare-view.sh: `mcview --compare A B` in a real terminal (tmux): it opens
 # on the Compare view (12 marked phases matched, run against a copy of itself: all
 # "same"), Tab walks Compare -> Timeline (run B under each row) -> Phases ->
-# Topology -> Compare, Enter on a phase zooms run A's timeline to it; and
+# Topology -> Roofline -> Compare, Enter on a phase zooms run A's timeline to it; and
 # without --compare the tab bar has no Compare view and Tab never reaches it.
 set -u
 cd "$(dirname "$0")/../.."
@@ -33,6 +33,8 @@ tmux_wait_for 'class   start'
 tmux_keys Tab
 tmux_settle
 tmux_keys Tab
+tmux_wait_for 'Roofline: '
+tmux_keys Tab
 tmux_wait_for 'phases matched (marks)'
 # Enter: the timeline, zoomed to the first-ranked phase
 tmux_keys Enter
@@ -48,7 +50,7 @@ tmux_stop
 tmux_start_sh 120 30 "$B/mcview $D/a.mcz; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline'
 tmux_expect_not 'Compare'
-for k in 1 2 3; do tmux_keys Tab; tmux_settle; done
+for k in 1 2 3 4; do tmux_keys Tab; tmux_settle; done
 tmux_expect_not 'phases matched'
 tmux_wait_for ' Timeline '
 tmux_keys q
