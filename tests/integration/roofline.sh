@@ -12,6 +12,10 @@
 #     half) have the same intensity +-3 %;
 #   - an unseen workload (tests/tools/roof-unseen.c): its streaming phase
 #     at 0.25 flop/byte +-3 % and memory-bound, its cache phase at 3 +-3 %;
+#   - PCP archives (written with libpcp_import from tests/tools/gen-roof,
+#     perfevent metric names as documented, no PMU needed): the roofline
+#     from FP_ARITH_INST_RETIRED.* and CAS events; without FP events the
+#     view says what is missing;
 #   - a damaged cache: one line from mcrec, the recording goes on without
 #     ceilings; a bad counter name (-e mark:NAME) is one line and exit 2;
 #     counts for an undeclared name are dropped with one line.
@@ -39,6 +43,28 @@ for p in d["phases"]:
     if p["mark"] == "triad":
         assert abs(p["intensity_fpb"] / (1 / 12) - 1) < 0.03, p
 ' || fail "JSON before calibration"
+
+# ---- PCP archives with (and without) perfevent FP and memory metrics ----------------
+"$B"/tests/tools/gen-roof "$T/hw.mcz" hw && "$B"/tests/tools/gen-pcp-from-mcz "$T/hw.mcz" "$T/hwarch" ||
+	fail "writing the perfevent archive"
+"$B"/mcview -q --report=json "$T/hwarch" >"$T/pcp.json" || fail "--report on the PCP archive"
+python3 - "$T/pcp.json" <<'PY' || fail "PCP archive roofline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ph = sorted(d["phases"], key=lambda p: p["start_s"])
+assert len(ph) == 2, ph
+want = [((4 * 1e8 + 1e8) / (64 * (5e7 + 1.5625e7)), 0.5), (4 * 5e9 / (64 * 1e7), 20.0)]
+for p, (fpb, gf) in zip(ph, want):
+    print(p["class"], p["intensity_fpb"], p["gflops"], p["flops_source"], p["bytes_source"])
+    assert abs(p["intensity_fpb"] / fpb - 1) < 0.03 and abs(p["gflops"] / gf - 1) < 0.05, p
+    assert p["flops_source"] == "hardware FP events", p
+    assert p["bytes_source"] == "memory-controller events (perfevent)", p
+PY
+"$B"/tests/tools/gen-roof "$T/nofp.mcz" hw nofp && "$B"/tests/tools/gen-pcp-from-mcz "$T/nofp.mcz" "$T/nofparch" ||
+	fail "writing the archive without FP events"
+"$B"/mcview -q --snapshot 80x24 --view roofline "$T/nofparch" >"$T/nofp.txt" || fail "snapshot of the archive without FP"
+grep -q 'no roofline points:' "$T/nofp.txt" && grep -q 'no FP operation counts (FP events or app.flops)' "$T/nofp.txt" ||
+	fail "the view does not say what is missing: $(cat "$T/nofp.txt")"
 
 # ---- calibration ----------------------------------------------------------------
 t0=$(date +%s.%N)
