@@ -204,6 +204,21 @@ static void work_names(void **st)
 	assert_int_equal(vw_roof_work_match("mem.read_bytes", "", &w, &rank, &prov), VW_ROOF_BYTES);
 	assert_int_equal(vw_roof_work_match("app.bytes", "", &w, &rank, &prov), VW_ROOF_BYTES);
 	assert_int_equal(rank, VW_ROOF_APP);
+	/* Intel's raw encoding as mcrec -e perf:... records it (event C7H, umask = width) */
+	assert_int_equal(vw_roof_work_match("pmu.cpu.event_0xc7_umask_0x10", "perf:cpu/event=0xc7,umask=0x10/",
+					    &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 4);
+	assert_int_equal(vw_roof_work_match("core.raw_40c7", "perf:r40c7", &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 8);
+	assert_int_equal(vw_roof_work_match("core.raw_01c7", "perf:r01c7:u", &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 1);
+	assert_int_equal(vw_roof_work_match("core.raw_01c7", "perf:r01c70", &w, &rank, &prov), VW_ROOF_NONE);
+	assert_int_equal(vw_roof_work_match("x", "perf:cpu/event=0xc7,umask=0x20/", &w, &rank, &prov),
+			 VW_ROOF_NONE); /* 256-bit packed single */
+	assert_int_equal(vw_roof_work_match("x", "perf:cpu/event=0xc70,umask=0x10/", &w, &rank, &prov),
+			 VW_ROOF_NONE);
+	assert_int_equal(vw_roof_work_match("core.fp_ret_sse_avx_ops.all", "", &w, &rank, &prov),
+			 VW_ROOF_FLOPS);
 	/* single precision, duty cycles and look-alikes are not work counts */
 	assert_int_equal(vw_roof_work_match("core.fp_arith_inst_retired.256b_packed_single", "", &w,
 					    &rank, &prov), VW_ROOF_NONE);
