@@ -18,7 +18,8 @@
 #     view says what is missing;
 #   - a damaged cache: one line from mcrec, the recording goes on without
 #     ceilings; a bad counter name (-e mark:NAME) is one line and exit 2;
-#     counts for an undeclared name are dropped with one line.
+#     bad mcmark_count calls and counts for an undeclared name are
+#     dropped, each kind said in one line at the end.
 set -u
 B=${MCZ_BIN:-build}
 T=$(mktemp -d /tmp/mcz-roofline.XXXXXX)
@@ -182,4 +183,12 @@ rc=$?
 "$B"/mcrec -q -o "$T/named.mcz" -e mark:items -- "$B"/samples/phased --phases idle:0.3 >/dev/null 2>"$T/err" ||
 	fail "-e mark:items"
 "$B"/mcz info "$T/named.mcz" | grep -q 'app.items' || fail "no app.items stream with -e mark:items"
+# bad calls of mcmark_count: counted and said at the end, in two lines; the run goes on
+"$B"/mcrec -q -o "$T/badcalls.mcz" -- "$B"/tests/tools/roof-unseen --bad 2>"$T/err" ||
+	fail "bad mcmark_count calls stopped the recording: $(cat "$T/err")"
+cat "$T/err"
+grep -q '^mcrec: mark: 5 work counts ignored: a name not 1 to 48' "$T/err" || fail "no note of the 5 bad calls"
+grep -q "^mcrec: mark: 1 work count for undeclared counters ('items'...) not recorded: name them with -e mark:items" \
+	"$T/err" || fail "no note of the undeclared counter"
+[ "$(wc -l <"$T/err")" -eq 2 ] || fail "more than two lines for bad calls"
 echo "roofline: ok"
