@@ -39,17 +39,14 @@ done
 simd=$(awk '$1 == "roof.simd" { print $3 }' "$XDG_CACHE_HOME"/mcz/ceilings-*)
 echo "host: $(awk '$1 == "roof.host_key" { print $3 }' "$XDG_CACHE_HOME"/mcz/ceilings-*), widest SIMD $simd; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-28s %14s %14s %7s %6s %14s\n' figure "mcrec --calib" independent ratio "<=10%" likwid-bench
-row() { # name, cal file, independent file, likwid file, unit
-	local c i l r ok
-	c=$(best <"$T/$2")
-	i=$(best <"$T/$3")
-	l=-
-	[ -s "$T/$4" ] && l=$(printf '%.3g %s' "$(echo "$(best <"$T/$4") / 1e9" | bc -l)" "$5")
-	r=$(echo "$c / $i" | bc -l)
-	ok=$(echo "$r >= 0.9 && $r <= 1.1" | bc)
-	[ "$ok" = 1 ] && ok=yes || ok=NO
-	printf '%-28s %14s %14s %7.3f %6s %14s\n' "$1" "$(printf '%.3g %s' "$(echo "$c / 1e9" | bc -l)" "$5")" \
-		"$(printf '%.3g %s' "$(echo "$i / 1e9" | bc -l)" "$5")" "$r" "$ok" "$l"
+row() { # name, cal file, independent file, likwid file, unit (values in base units; awk
+	# does the arithmetic: bc does not read 1.2e+10)
+	awk -v name="$1" -v unit="$5" -v c="$(best <"$T/$2")" -v i="$(best <"$T/$3")" \
+		-v l="$( [ -s "$T/$4" ] && best <"$T/$4")" -v raw="$(tr '\n' ' ' <"$T/$2") / $(tr '\n' ' ' <"$T/$3")" 'BEGIN {
+		r = i > 0 ? c / i : 0
+		lk = l != "" ? sprintf("%.3g %s", l / 1e9, unit) : "-"
+		printf "%-28s %14s %14s %7.3f %6s %14s   (rounds: %s)\n", name, sprintf("%.3g %s", c / 1e9, unit),
+			sprintf("%.3g %s", i / 1e9, unit), r, (r >= 0.9 && r <= 1.1) ? "yes" : "NO", lk, raw }'
 }
 row "memory triad, all CPUs" cal_bw ind_bw lk_bw "GB/s"
 row "FMA peak, all CPUs" cal_fl ind_fl lk_fl "GF/s"
