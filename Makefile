@@ -45,7 +45,7 @@ endif
 PKGS_FORMAT = libzstd zlib
 LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
-LIBS_REC = -lhwloc -lpapi -ldl -lpcp -lm
+LIBS_REC = -lhwloc -lpapi -ldl -lpcp -lm $(shell pkg-config --libs libdw)
 LIBS_VIEW = $(shell pkg-config --libs ncursesw) -lm
 LIBS_TEST = -lcmocka
 

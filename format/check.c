@@ -127,6 +127,9 @@ static int check_copy(mcz_reader *r, mcz_writer *w)
 				     r->marks[i].text);
 	for (size_t i = 0; i < r->naux && !rc; i++)
 		rc = mcz_writer_aux(w, r->aux[i].name, r->aux[i].data, r->aux[i].len);
+	const mcz_code *code; /* a CODE block that decodes is kept; a bad one is left out */
+	if (!rc && mcz_code_get(r, &code) == MCZ_OK)
+		rc = mcz_writer_code(w, code);
 	free(row);
 	free(pres);
 	free(vals);

@@ -133,6 +133,7 @@ enum mcz_block_type {
 	MCZ_BT_AUX = 6,
 	MCZ_BT_INDEX = 7,
 	MCZ_BT_PART = 8, /* since 1.1: rows of the chunk being gathered */
+	MCZ_BT_CODE = 9, /* since 1.2: the code profile (code-block.c) */
 };
 #define MCZ_BF_CRITICAL 0x0001u
 #define MCZ_BF_RESERVED 0xfffeu
@@ -206,6 +207,8 @@ typedef struct mcz_codec_ctx {
 } mcz_codec_ctx;
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx);
+/* code-block.c: the CODE block payload of c (packed, SPEC.md 5.6) into out. */
+int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, struct mcz_buf *out);
 /* Make cx->x and cx->y hold at least n values each. */
 int mcz_codec_scratch(mcz_codec_ctx *cx, size_t n);
 /* Encode the timestamp column of n rows into out. */

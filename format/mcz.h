@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 1
+#define MCZ_VERSION_MINOR 2
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -386,6 +386,79 @@ void mcz_cache_limit(mcz_reader *r, size_t bytes);
 /* Aux blocks: the most recent one named `name`.  *data points into reader
  * memory. */
 int mcz_aux(const mcz_reader *r, const char *name, const void **data, size_t *len);
+
+/* ---- code profiles (SPEC.md 5.6, since 1.2) ------------------------------ */
+
+/* Where the recorded command ran: per interval, a sparse histogram
+ * (location -> samples of the sampled instruction pointer) and the table
+ * of locations, symbolized at the end of the recording so that the file
+ * needs no binary to be read.  At most one per file (the last CODE block
+ * wins).
+ *
+ *     mcz_code c = {0};                  // fill the tables, then
+ *     mcz_writer_code(w, &c);            // before mcz_writer_close
+ *     const mcz_code *rc;
+ *     if (mcz_code_get(r, &rc) == MCZ_OK)
+ *         for (size_t i = 0; i < rc->nintervals; i++)
+ *             for (size_t h = rc->first[i]; h < rc->first[i + 1]; h++)
+ *                 use(rc->t[i], &rc->locs[rc->hits[h].loc], rc->hits[h].count);
+ */
+typedef struct mcz_code_object {
+	const char *path;     /* "/usr/bin/app", "[anon]", "[unknown]" */
+	const char *build_id; /* lowercase hex, "" unknown */
+	const char *note;     /* "no symbols", "deleted during the run", "" */
+} mcz_code_object;
+
+enum mcz_code_how {
+	MCZ_CODE_ADDR = 0,   /* object + offset only */
+	MCZ_CODE_SYMTAB = 1, /* function from the symbol table */
+	MCZ_CODE_DWARF = 2,  /* function, inline chain, file:line from DWARF */
+};
+
+typedef struct mcz_code_loc {
+	uint32_t object;      /* index into objects */
+	uint64_t offset;      /* address in the object (ELF virtual address) */
+	uint8_t how;          /* mcz_code_how */
+	const char *function; /* innermost function, "" unknown */
+	const char *inlined;  /* the functions it is inlined into, innermost
+				 first, ';' between them; "" none */
+	const char *file;     /* source file, "" unknown */
+	uint32_t line;        /* 0 unknown */
+} mcz_code_loc;
+
+typedef struct mcz_code_hit {
+	uint32_t loc;   /* index into locs */
+	uint32_t count; /* samples, >= 1 */
+} mcz_code_hit;
+
+typedef struct mcz_code {
+	const char *event;   /* "cpu-clock" */
+	uint64_t period;     /* event units per sample (ns for cpu-clock) */
+	int64_t interval_ns; /* length of a histogram interval */
+	const char *note;    /* what was missing, free text, "" */
+	size_t nobjects;
+	const mcz_code_object *objects;
+	size_t nlocs;
+	const mcz_code_loc *locs;
+	size_t nintervals;
+	const int64_t *t;    /* start of interval i (recording time), increasing */
+	const size_t *first; /* nintervals + 1 entries: the hits of interval i are
+				hits[first[i] .. first[i + 1]), locs increasing */
+	size_t nhits;
+	const mcz_code_hit *hits;
+} mcz_code;
+
+/* Write c as a CODE block now (the recorder does it once, at the end). */
+int mcz_writer_code(mcz_writer *w, const mcz_code *c);
+/* The file's code profile (decoded on first call, owned by the reader);
+ * MCZ_E_NOTFOUND when it has none, MCZ_E_CORRUPT when its block is bad
+ * (the rest of the file reads as usual). */
+int mcz_code_get(mcz_reader *r, const mcz_code **c);
+/* The CODE payload codec itself (tests, fuzzers): encode into a malloc'd
+ * buffer; decode into one allocation freed by mcz_code_free. */
+int mcz_code_encode(const mcz_code *c, void **buf, size_t *len);
+int mcz_code_decode(const void *buf, size_t len, mcz_code **c);
+void mcz_code_free(mcz_code *c);
 
 /* ---- verification (mcz check) ------------------------------------------- */
 

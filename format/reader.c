@@ -61,6 +61,11 @@ void mcz_reader_reset(mcz_reader *r)
 	free(r->aux);
 	r->aux = NULL;
 	r->naux = r->cap_aux = 0;
+	mcz_code_free(r->code);
+	r->code = NULL;
+	r->code_p = NULL;
+	r->code_len = 0;
+	r->code_bad = 0;
 	mcz_index_free(&r->ix);
 	mcz_dcache_free(&r->dc); /* keyed by chunk number */
 	free(r->secs);
@@ -132,6 +137,16 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->aux[r->naux++] = (reader_aux){name, c.p, mcz_cur_left(&c)};
 		return 0;
 	}
+	case MCZ_BT_CODE:
+		/* "When a file holds several CODE blocks, the last one wins";
+		 * decoded when asked for (mcz_code_get), so a bad one hides
+		 * nothing else. */
+		r->code_p = p;
+		r->code_len = h->len;
+		mcz_code_free(r->code);
+		r->code = NULL;
+		r->code_bad = 0;
+		return 0;
 	case MCZ_BT_CHUNK:
 	case MCZ_BT_INDEX:
 		return 0;

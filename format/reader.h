@@ -89,6 +89,10 @@ struct mcz_reader {
 	size_t nmarks, cap_marks;
 	reader_aux *aux;
 	size_t naux, cap_aux;
+	const uint8_t *code_p; /* the last CODE block's payload, NULL none */
+	size_t code_len;
+	mcz_code *code;        /* decoded on first mcz_code_get */
+	int code_bad;          /* its decoding failed: the error */
 	mcz_index ix;
 	mcz_index_sec *secs; /* NULL when recovered: summaries computed */
 	size_t nsecs;

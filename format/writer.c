@@ -379,6 +379,18 @@ int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len
 	return rc;
 }
 
+int mcz_writer_code(mcz_writer *w, const mcz_code *c)
+{
+	if (!w || !c)
+		return MCZ_E_ARG;
+	mcz_buf p = {0};
+	int rc = mcz_code_payload(&w->cx, c, &p);
+	if (!rc)
+		rc = writer_block(w, MCZ_BT_CODE, &p);
+	mcz_buf_free(&p);
+	return rc;
+}
+
 static int writer_chunk(mcz_writer *w)
 {
 	mcz_chunk_input *cols = malloc((w->nstreams + 1) * sizeof *cols);

@@ -60,8 +60,9 @@ int rec_listing_print(const rec_options *o, FILE *f)
 		char gerr[128];
 		if (ss.state[i] == 0)
 			continue;
-		/* pcp serves every group: "all" fits the column */
-		if (rec_registry_groups(s->ops->groups, &mask, gerr, sizeof gerr) == 0 && mask == REC_G_ALL)
+		/* pcp serves every group (but code): "all" fits the column */
+		if (rec_registry_groups(s->ops->groups, &mask, gerr, sizeof gerr) == 0 &&
+		    (mask | REC_G_CODE) == REC_G_ALL)
 			g = "all";
 		if (ss.state[i] < 0) {
 			fprintf(f, "  %-8s %-10s unavailable: %s\n", s->ops->name, g, s->why);

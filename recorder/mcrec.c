@@ -45,6 +45,7 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->interval_ns = o->interval_ns;
 	c->pcp_host = o->pcp_host;
 	c->papi_multiplex = o->papi_multiplex;
+	c->code_hz = o->code_hz;
 	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
 }
@@ -133,6 +134,13 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 		snprintf(buf, sizeof buf, "%d", rank);
 		mcz_writer_meta(w, "rank", buf);
 	}
+	int nranks = rec_outname_size();
+	if (nranks > 0) {
+		snprintf(buf, sizeof buf, "%d", nranks);
+		mcz_writer_meta(w, "nranks", buf);
+	}
+	if (rec_outname_job(buf, sizeof buf) == 0)
+		mcz_writer_meta(w, "job", buf);
 	mcz_writer_meta(w, "mode", o->system_wide ? "system-wide" : "command");
 	/* the roofline's ceilings: the host's cache only (mcrec --calibrate
 	 * measures them); a damaged cache is said once and left out */
@@ -542,6 +550,8 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
+	char finish_msg[2048];
+	rec_sourceset_finish(&r.ss, r.w, r.t0, finish_msg, sizeof finish_msg);
 	mcrec_costs(&r);
 	int crc = mcz_writer_close(r.w);
 	int cerr = errno;
@@ -555,6 +565,8 @@ int mcrec_run(const rec_options *o)
 		if (!o->quiet)
 			fprintf(stderr, "mcrec: the command's output is in %s\n", out_name);
 	}
+	if (!o->quiet)
+		fputs(finish_msg, stderr);
 	if (!o->quiet)
 		mcrec_status(&r, 1);
 	/* Close is error-free when the writer already failed and said so. */

@@ -20,15 +20,15 @@ void rec_options_usage(FILE *f)
 		"       mcrec --calibrate [[--] command [args...]]\n"
 		"Run a command and record what the machine does meanwhile into a .mcz file.\n"
 		"\n"
-		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%p pid, %%t start time\n"
+		"  -o, --output FILE     output file; %%h host, %%r MPI rank, %%j job id, %%p pid, %%t start time\n"
 		"                        (default: <command>-<host>-<time>.mcz)\n"
 		"  -i, --interval TIME   sampling interval: 100 (ms), 10ms, 0.5s (default 100ms,\n"
 		"                        at least 1ms)\n"
 		"  -e, --event LIST      events to record, SOURCE:EVENT,...: perf:instructions,\n"
 		"                        perf:uncore_imc_0/cas_count_read/, net:eth0, papi:PAPI_TOT_INS,\n"
 		"                        pcp:kernel.all.load; a bare name is a perf event\n"
-		"  -g, --groups LIST     core, mem, net, os, gpu, power, all (default: all that are\n"
-		"                        available and cheap)\n"
+		"  -g, --groups LIST     core, mem, net, os, gpu, power, code, all (default: all\n"
+		"                        that are available and cheap)\n"
 		"  -a, --all-cpus        count the whole machine, not only the command\n"
 		"      --chunk TIME      gather rows into chunks of TIME (default 5s): longer\n"
 		"                        chunks compress better; rows reach the file every\n"
@@ -37,6 +37,8 @@ void rec_options_usage(FILE *f)
 		"                        perf record -r: steadier ticks on a busy machine\n"
 		"      --pcp-host HOST   pmcd to ask for pcp: events (default local)\n"
 		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
+		"      --code-hz N       code source: instruction-pointer samples per second\n"
+		"                        per thread (default 1000; -g without code: none)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"      --calibrate       measure this machine's memory bandwidth and peak FLOP/s\n"
 		"                        (under 30 s) and cache them: every later recording\n"
@@ -97,6 +99,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"list", no_argument, 0, 'l'},         {"pcp-host", required_argument, 0, 'P'},
 		{"realtime", optional_argument, 0, 'r'},
 		{"papi-multiplex", no_argument, 0, 'M'},
+		{"code-hz", required_argument, 0, 'H'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
 		{"calibrate", no_argument, 0, 'K'},
@@ -148,6 +151,16 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
 		case 'M': o->papi_multiplex = 1; break;
+		case 'H': {
+			char *end;
+			long hz = strtol(optarg, &end, 10);
+			if (end == optarg || *end || hz < 1 || hz > 100000) {
+				snprintf(err, errlen, "--code-hz %s: samples per second, 1 to 100000", optarg);
+				return 2;
+			}
+			o->code_hz = (unsigned)hz;
+			break;
+		}
 		case 'C': {
 			char why[200];
 			if (rec_clock_parse_interval(optarg, &o->chunk_ns, why, sizeof why)) {

@@ -1,12 +1,17 @@
 /* outname.c: the output file name, and where this recorder sits in a
- * parallel job.  -o takes a pattern: %h host (short name), %r MPI rank, %p
- * mcrec's pid, %t start time (YYYYmmdd-HHMMSS, local), %% a percent sign.
+ * parallel job.  -o takes a pattern: %h host (short name), %r MPI rank, %j
+ * job id, %p mcrec's pid, %t start time (YYYYmmdd-HHMMSS, local), %% a
+ * percent sign.
  * Without -o the name is <cmd>-<host>-<time>.mcz, plus .<rank> under a
  * launcher so that ranks never overwrite each other.
  *
  * Ranks come from the launcher's environment: Open MPI
  * (OMPI_COMM_WORLD_RANK / _LOCAL_RANK), MPICH/Hydra and Intel MPI (PMI_RANK,
- * MPI_LOCALRANKID), Slurm (SLURM_PROCID / SLURM_LOCALID).
+ * MPI_LOCALRANKID), Slurm (SLURM_PROCID / SLURM_LOCALID); the job size and
+ * id likewise (OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS; Open MPI's
+ * OMPI_MCA_ess_base_jobid, PMIX_NAMESPACE, SLURM_JOB_ID.SLURM_STEP_ID,
+ * PBS_JOBID, LSB_JOBID) so that the viewer can tell which files make one
+ * job.
  */
 #include "rec.h"
 
@@ -47,6 +52,47 @@ int rec_outname_local_rank(void)
 	return outname_env_int(names);
 }
 
+int rec_outname_size(void)
+{
+	static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+					    "SLURM_NTASKS", "SLURM_NPROCS", "PALS_SIZE", NULL};
+	int n = outname_env_int(names);
+	return n > 0 ? n : -1;
+}
+
+/* Characters a job id may bring into a file name or the metadata: the
+ * launcher's value is kept when it is made of these only. */
+static int outname_job_ok(const char *v)
+{
+	if (!*v || strlen(v) > 64)
+		return 0;
+	for (; *v; v++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@:", *v))
+			return 0;
+	return 1;
+}
+
+int rec_outname_job(char *buf, size_t len)
+{
+	static const char *const names[] = {"OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE",
+					    "SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "PALS_APID",
+					    NULL};
+	for (const char *const *n = names; *n; n++) {
+		const char *v = getenv(*n);
+		if (!v || !outname_job_ok(v))
+			continue;
+		const char *step = getenv("SLURM_STEP_ID");
+		if (!strcmp(*n, "SLURM_JOB_ID") && step && outname_job_ok(step))
+			snprintf(buf, len, "%s.%s", v, step);
+		else
+			snprintf(buf, len, "%s", v);
+		return 0;
+	}
+	if (len)
+		buf[0] = '\0';
+	return -1;
+}
+
 static void outname_host(char *buf, size_t len)
 {
 	if (gethostname(buf, len) != 0 || !buf[0])
@@ -69,7 +115,7 @@ static int outname_put(char *out, size_t outlen, size_t *at, const char *s)
 int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
 		       char *out, size_t outlen, char *err, size_t errlen)
 {
-	char host[256], tbuf[32], num[32], base[128];
+	char host[256], tbuf[32], num[32], base[128], job[80];
 	time_t t = (time_t)start_wall_s;
 	struct tm tm;
 	int rank = rec_outname_rank();
@@ -99,9 +145,14 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
 			case 't': piece = tbuf; break;
 			case 'p': snprintf(num, sizeof num, "%ld", (long)getpid()); piece = num; break;
 			case 'r': snprintf(num, sizeof num, "%d", rank < 0 ? 0 : rank); piece = num; break;
+			case 'j':
+				if (rec_outname_job(job, sizeof job))
+					snprintf(job, sizeof job, "%ld", (long)getpid());
+				piece = job;
+				break;
 			case '%': piece = "%"; break;
 			default:
-				snprintf(err, errlen, "-o %s: unknown '%%%.1s' (use %%h %%r %%p %%t %%%%)",
+				snprintf(err, errlen, "-o %s: unknown '%%%.1s' (use %%h %%r %%j %%p %%t %%%%)",
 					 pattern, p[1] ? p + 1 : "");
 				return -1;
 			}

@@ -131,12 +131,22 @@ int rec_registry_split_events(char *const *items, size_t n, const char **out[],
 void rec_registry_free_events(const char **lists[]);
 size_t rec_registry_count(void);
 
+/* ---- cachedir.c ---------------------------------------------------------- */
+
+/* Path of `name` in mcrec's cache folder ($XDG_CACHE_HOME/mcz or
+ * ~/.cache/mcz, made 0700); -1 when there is none or MCZ_NO_CACHE is set. */
+int rec_cache_path(char *buf, size_t len, const char *name);
+
 /* ---- outname.c ----------------------------------------------------------- */
 
 /* MPI rank and node-local rank from the launcher's environment
  * (OMPI_COMM_WORLD_*, PMI_*, SLURM_*, MPI_LOCALRANKID); -1 if none. */
 int rec_outname_rank(void);
 int rec_outname_local_rank(void);
+/* The job's size (ranks) and id from the same environment: -1 if none;
+ * the id is copied into buf (only [A-Za-z0-9._-@:], at most 64 bytes). */
+int rec_outname_size(void);
+int rec_outname_job(char *buf, size_t len);
 /* Expand -o's pattern; NULL pattern = "<cmd>-<host>-<time>.mcz".  The time
  * is start_wall (s).  0, or -1 with err ("-o: unknown %x"). */
 int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
@@ -172,6 +182,7 @@ typedef struct rec_options {
 	int realtime;            /* -r: SCHED_FIFO priority of the sampling thread, 0 = off */
 	const char *pcp_host;    /* --pcp-host */
 	int papi_multiplex;      /* --papi-multiplex */
+	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
 	int calibrate;           /* --calibrate: measure the roofline's ceilings first */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
@@ -204,6 +215,11 @@ int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen
 /* Read every recording source into one row. */
 void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
 void rec_sourceset_stop(rec_sourceset *ss);
+/* After stop: each recording source's finish() (the code profile); its
+ * lines for the user ("mcrec: code: ...\n" each) into msg, said by the
+ * caller when the terminal is its own again (after --view's viewer). */
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, char *msg,
+			  size_t msglen);
 void rec_sourceset_free(rec_sourceset *ss);
 
 /* ---- listing.c ----------------------------------------------------------- */

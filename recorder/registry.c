@@ -23,6 +23,7 @@ const rec_source_ops *const rec_registry[] = {
 	&src_pcp_ops,
 	&src_nvml_ops,
 	&src_rapl_ops,
+	&src_code_ops,
 	NULL,
 };
 
@@ -90,6 +91,7 @@ static const struct {
 } registry_groups[] = {
 	{"core", REC_G_CORE}, {"mem", REC_G_MEM},     {"net", REC_G_NET},
 	{"os", REC_G_OS},     {"gpu", REC_G_GPU},     {"power", REC_G_POWER},
+	{"code", REC_G_CODE},
 	{"all", REC_G_ALL},
 };
 
@@ -105,7 +107,8 @@ int rec_registry_groups(const char *list, unsigned *mask, char *err, size_t errl
 				break;
 		if (i == sizeof registry_groups / sizeof registry_groups[0]) {
 			snprintf(err, errlen,
-				 "-g: unknown group '%s' (groups: core, mem, net, os, gpu, power, all)", t);
+				 "-g: unknown group '%s' (groups: core, mem, net, os, gpu, power, code, "
+				 "all)", t);
 			return -1;
 		}
 		*mask |= registry_groups[i].bit;

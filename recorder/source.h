@@ -46,7 +46,8 @@ enum rec_group {
 	REC_G_OS = 1u << 3,    /* utilisation, RSS, I/O, context switches */
 	REC_G_GPU = 1u << 4,   /* GPUs */
 	REC_G_POWER = 1u << 5, /* RAPL, GPU power */
-	REC_G_ALL = 0x3f,
+	REC_G_CODE = 1u << 6,  /* where the command runs: sampled instruction pointer */
+	REC_G_ALL = 0x7f,
 };
 
 /* What the recorder tells every source. */
@@ -77,6 +78,7 @@ typedef struct rec_ctx {
 	 * node under mpirun/srun (node-local rank > 0). */
 	int node_streams;
 	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
+	unsigned code_hz;      /* --code-hz: code samples per second per thread, 0 default */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -87,7 +89,7 @@ int rec_streams_add(rec_streams *out, const mcz_stream_desc *d);
 typedef struct rec_source rec_source;
 
 typedef struct rec_source_ops {
-	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl" */
+	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl", "code" */
 	const char *groups; /* human list for --list: "core,mem" */
 	/* 0 = available; else call rec_unavailable() and return -1. */
 	int (*probe)(rec_source *s, const rec_ctx *c);
@@ -99,6 +101,12 @@ typedef struct rec_source_ops {
 	int (*read)(rec_source *s, mcz_value *v, uint8_t *present);
 	void (*stop)(rec_source *s);                     /* may be NULL */
 	void (*free)(rec_source *s);                     /* may be NULL */
+	/* After stop, before the file is closed (the writer is the caller's
+	 * again): blocks made from what the source gathered, e.g. the code
+	 * profile, symbolized.  t0_mono is recording time 0 on
+	 * CLOCK_MONOTONIC.  msg gets one line for the user ("" none); 0, or
+	 * -1 when the block could not be written.  May be NULL. */
+	int (*finish)(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg, size_t msglen);
 } rec_source_ops;
 
 struct rec_source {
@@ -132,6 +140,6 @@ int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const cha
 
 /* The sources compiled in, in the order they are probed. */
 extern const rec_source_ops src_perf_ops, src_proc_ops, src_net_ops, src_mark_ops,
-	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops;
+	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops, src_code_ops;
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include "rec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,25 @@ void rec_sourceset_stop(rec_sourceset *ss)
 		rec_source *s = &ss->src[i];
 		if (ss->state[i] == 1 && s->ops->stop)
 			s->ops->stop(s);
+	}
+}
+
+void rec_sourceset_finish(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono, char *out,
+			  size_t outlen)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		char msg[1024] = "";
+		if (ss->state[i] != 1 || !s->ops->finish)
+			continue;
+		if (s->ops->finish(s, w, t0_mono, msg, sizeof msg) && !msg[0])
+			snprintf(msg, sizeof msg, "%s: its block could not be written", s->ops->name);
+		if (msg[0] && at < outlen) {
+			int k = snprintf(out + at, outlen - at, "mcrec: %s\n", msg);
+			at += k > 0 ? (size_t)k : 0;
+		}
 	}
 }
 

@@ -29,6 +29,8 @@
  */
 #include "topology.h"
 
+#include "rec.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <hwloc.h>
@@ -36,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* A growing table; idx is stored in hwloc's userdata as idx + 1. */
@@ -367,7 +370,11 @@ static int topo_is_xml(const char *s)
 	return strchr(s, '/') || (n > 4 && !strcmp(s + n - 4, ".xml"));
 }
 
-int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t errlen)
+/* Load from this machine (synthetic NULL), an XML file or a synthetic
+ * description; export_to: also write the tree there as hwloc XML (to a
+ * temporary name, then renamed). */
+static int topo_load(rec_topology *t, const char *synthetic, const char *export_to, char *err,
+		     size_t errlen)
 {
 	hwloc_topology_t topo;
 	topo_build b = {.t = t};
@@ -410,6 +417,14 @@ int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t 
 	}
 	topo_walk(&b, topo, hwloc_get_root_obj(topo), -1);
 	topo_walk_io(&b, topo);
+	if (export_to && !b.oom) {
+		char tmp[4300];
+		snprintf(tmp, sizeof tmp, "%s.%ld.tmp", export_to, (long)getpid());
+		if (hwloc_topology_export_xml(topo, tmp, 0) == 0 && rename(tmp, export_to) == 0)
+			tmp[0] = '\0';
+		if (tmp[0])
+			unlink(tmp);
+	}
 	hwloc_topology_destroy(topo);
 	if (b.oom) {
 		rec_topology_free(t);
@@ -449,4 +464,57 @@ int32_t rec_topology_find_nic(const rec_topology *t, const char *ifname)
 		}
 	}
 	return -1;
+}
+
+/* The cache's name for this machine as this process sees it: the host, the
+ * boot (a CPU or memory change needs one), the CPUs and memory nodes the
+ * process may use (a batch job's cgroup: hwloc leaves the others out) and
+ * the hwloc version, hashed (FNV-1a). */
+static int topo_cache_name(char *buf, size_t len)
+{
+	char key[8192];
+	size_t at = 0;
+	struct utsname u;
+	if (uname(&u) != 0)
+		return -1;
+	at += (size_t)snprintf(key + at, sizeof key - at, "%s %s %s %u|", u.nodename, u.release,
+			       u.machine, (unsigned)hwloc_get_api_version());
+	static const char *const files[] = {"/proc/sys/kernel/random/boot_id", "/proc/self/status"};
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "r");
+		char line[4096];
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof line, f) && at + strlen(line) + 1 < sizeof key)
+			if (i == 0 || !strncmp(line, "Cpus_allowed_list:", 18) ||
+			    !strncmp(line, "Mems_allowed_list:", 18))
+				at += (size_t)snprintf(key + at, sizeof key - at, "%s", line);
+		fclose(f);
+	}
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < at; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+	char name[128];
+	u.nodename[32] = '\0';
+	for (char *p = u.nodename; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	snprintf(name, sizeof name, "topology-%s-%016llx.xml", u.nodename, (unsigned long long)h);
+	return rec_cache_path(buf, len, name);
+}
+
+int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t errlen)
+{
+	if (synthetic)
+		return topo_load(t, synthetic, NULL, err, errlen);
+	/* hwloc's discovery reads sysfs and every PCI function's config space
+	 * (20 ms of system time here); the same tree exported once loads from
+	 * XML in a fraction of it.  hwloc is the one that reads and writes
+	 * the XML (hwloc_topology_export_xml / set_xml). */
+	char cache[4200];
+	if (topo_cache_name(cache, sizeof cache) != 0)
+		return topo_load(t, NULL, NULL, err, errlen);
+	if (access(cache, R_OK) == 0 && topo_load(t, cache, NULL, err, errlen) == 0)
+		return 0;
+	return topo_load(t, NULL, cache, err, errlen);
 }

@@ -88,6 +88,7 @@ const char *tool_common_usage(const char *cmd)
 		       "  dump FILE [--csv|--json] [--streams GLOB,...] [--from T] [--to T]\n"
 		       "                            print samples (T: seconds from the start,\n"
 		       "                            or with a suffix: 1500ms, 20us, 7ns)\n"
+		       "  dump FILE --code [--csv|--json]  the code profile (mcrec's code source)\n"
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
@@ -111,7 +112,10 @@ const char *tool_common_usage(const char *cmd)
 		       "recording.  GLOB matches the stream name or name[instance], e.g.\n"
 		       "'core.*' or 'core.instructions[cpu3]'.  Counters are printed as the raw\n"
 		       "cumulative values recorded, floats in the shortest form that reads back\n"
-		       "bit-identical; a missing value is '-' (text), empty (CSV) or null (JSON).\n";
+		       "bit-identical; a missing value is '-' (text), empty (CSV) or null (JSON).\n"
+		       "With --code: the code profile instead, one row per interval and code\n"
+		       "location (function, inlined into, file:line, object+offset, samples); in\n"
+		       "JSON the location table and each interval's [location, samples] pairs.\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"
@@ -129,4 +133,19 @@ const char *tool_common_usage(const char *cmd)
 		       "  -q, --quiet            no progress line and no summary\n"
 		       "See mcz-import(1).\n";
 	return NULL;
+}
+
+void tool_common_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
 }

@@ -1,5 +1,5 @@
 /* tool-dump.c: `mcz dump FILE [--csv|--json] [--streams GLOB,...]
- * [--from T] [--to T]`: the samples of the chosen streams as a text table,
+ * [--from T] [--to T]` (and --code: tool-dump-code.c): the samples of the chosen streams as a text table,
  * CSV or JSON, read window by window so that a large file streams out in
  * bounded memory.  Values are printed as stored: counters as the raw
  * cumulative values, floats in the shortest form that reads back to the
@@ -51,21 +51,6 @@ static void dump_value(const mcz_stream_desc *d, mcz_value v, int fmt)
 	}
 }
 
-static void dump_json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt)
 {
 	if (fmt == DUMP_JSON) {
@@ -73,11 +58,11 @@ static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt
 		for (size_t j = 0; j < nsel; j++) {
 			const mcz_stream_desc *d = mcz_stream(r, sel[j]);
 			printf("%s{\"id\": %u, \"name\": ", j ? ", " : "", sel[j]);
-			dump_json_str(d->name);
+			tool_common_json_str(d->name);
 			printf(", \"instance\": ");
-			dump_json_str(d->instance);
+			tool_common_json_str(d->instance);
 			printf(", \"unit\": ");
-			dump_json_str(d->unit);
+			tool_common_json_str(d->unit);
 			printf(", \"kind\": \"%s\"}", d->kind == MCZ_COUNTER ? "counter" : "gauge");
 		}
 		printf("],\n \"rows\": [");
@@ -127,7 +112,7 @@ static int dump_window(mcz_reader *r, const uint32_t *sel, size_t nsel, int64_t 
 int tool_dump(int argc, char **argv)
 {
 	const char *path = NULL, *globs = NULL, *from = NULL, *to = NULL;
-	int fmt = DUMP_TEXT;
+	int fmt = DUMP_TEXT, code = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
@@ -138,6 +123,8 @@ int tool_dump(int argc, char **argv)
 			}
 			fmt = want;
 		}
+		else if (!strcmp(a, "--code"))
+			code = 1;
 		else if (!strcmp(a, "--streams") && i + 1 < argc)
 			globs = argv[++i];
 		else if (!strcmp(a, "--from") && i + 1 < argc)
@@ -169,6 +156,13 @@ int tool_dump(int argc, char **argv)
 	if (tool_common_open("dump", path, 0, &r))
 		return 1;
 	const mcz_file_info *fi = mcz_info(r);
+	if (code) {
+		int64_t ca = from ? fi->t_first + f : INT64_MIN, cb = to ? fi->t_first + t : INT64_MAX;
+		int crc = tool_dump_code(r, path, fmt == DUMP_CSV, fmt == DUMP_JSON, ca, cb,
+					 fi->t_first);
+		mcz_close(r);
+		return crc;
+	}
 	size_t ns = mcz_stream_count(r), nsel = 0;
 	uint32_t *sel = malloc((ns ? ns : 1) * sizeof *sel);
 	for (size_t s = 0; sel && s < ns; s++)

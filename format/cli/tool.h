@@ -15,6 +15,10 @@
 int tool_info(int argc, char **argv);
 int tool_check(int argc, char **argv);
 int tool_dump(int argc, char **argv);
+/* mcz dump --code (tool-dump-code.c): the code profile in [a, b), times
+ * printed from origin; csv or json or text.  Returns the exit status. */
+int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a, int64_t b,
+		   int64_t origin);
 /* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
 int tool_import(int argc, char **argv);
 
@@ -29,6 +33,8 @@ int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_read
 void tool_common_error(const char *cmd, const char *path, int err);
 /* Parse a time "12.5", "12.5s", "1500ms", "20us", "7ns" into ns; 0 or -1. */
 int tool_common_time(const char *s, int64_t *ns);
+/* s as a JSON string, quoted and escaped, on stdout. */
+void tool_common_json_str(const char *s);
 /* "1.2 MiB" */
 void tool_common_bytes(char *buf, size_t n, uint64_t bytes);
 /* The usage text of a subcommand (NULL: the overview). */

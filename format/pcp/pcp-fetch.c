@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -30,12 +31,19 @@
 
 /* Arguments: DIR MODE BASE [NAME].  MODE "exact": send the file BASE.
  * MODE "archive": send archive NAME's files if NAME.meta* exists (a base
- * name that looks like a volume, e.g. "20261122.10.00"), else BASE's. */
+ * name that looks like a volume, e.g. "20261122.10.00"), else BASE's.
+ * MODE "glob": send the regular files that the shell pattern BASE matches
+ * in DIR (expanded with IFS empty: pathname expansion only, nothing else
+ * is evaluated). */
 static const char fetch_script[] =
 	"d=$1 m=$2 b=$3\n"
 	"cd -- \"$d\" 2>/dev/null || { echo 'mcz-fetch: no such directory' >&2; exit 3; }\n"
 	"if [ \"$m\" = exact ]; then\n"
 	"  set -- \"$b\"; [ -f \"$b\" ] || set --\n"
+	"elif [ \"$m\" = glob ]; then\n"
+	"  IFS=; set -- $b; unset IFS\n"
+	"  for f; do shift; [ -f \"$f\" ] && set -- \"$@\" \"$f\"; done\n"
+	"  [ $# -gt 0 ] || { echo 'mcz-fetch: no such file' >&2; exit 4; }\n"
 	"else\n"
 	"  for f in \"$4\".meta \"$4\".meta.*; do [ -f \"$f\" ] && b=$4; done\n"
 	"  set --\n"
@@ -64,7 +72,7 @@ enum { BANNER, HEADER, DATA, DONE };
 
 typedef struct fetch {
 	const char *base, *alt, *localdir, *what;
-	int exact, state, fd;
+	int exact, glob, state, fd;
 	char chosen[1024]; /* the base name the remote script chose */
 	char line[4608];
 	size_t linelen;
@@ -96,6 +104,8 @@ static void progress(fetch *f, int force)
 static int name_allowed(const fetch *f, const char *name)
 {
 	size_t bl = strlen(f->chosen);
+	if (f->glob) /* a name the pattern matches, as the remote shell did */
+		return !strchr(name, '/') && fnmatch(f->chosen, name, FNM_PERIOD) == 0;
 	if (strchr(name, '/') || strncmp(name, f->chosen, bl) != 0)
 		return 0;
 	if (f->exact)
@@ -269,7 +279,7 @@ static int build_argv(const pcp_ssh_url *u, const pcp_import_opts *o, const char
 	return (int)n;
 }
 
-static char *remote_command(const char *dir, const char *base, const char *alt)
+static char *remote_command(const char *dir, const char *base, const char *alt, int glob)
 {
 	char *qs = pcp_fetch_quote(fetch_script), *qd = pcp_fetch_quote(dir),
 	     *qb = pcp_fetch_quote(base), *qa = pcp_fetch_quote(alt ? alt : "");
@@ -278,7 +288,7 @@ static char *remote_command(const char *dir, const char *base, const char *alt)
 		size_t n = strlen(qs) + strlen(qd) + strlen(qb) + strlen(qa) + 40;
 		if ((cmd = malloc(n)))
 			snprintf(cmd, n, "sh -c %s mcz-fetch %s %s %s %s", qs, qd,
-				 alt ? "archive" : "exact", qb, qa);
+				 glob ? "glob" : alt ? "archive" : "exact", qb, qa);
 	}
 	free(qs);
 	free(qd);
@@ -324,8 +334,17 @@ static pid_t spawn(const char **argv, int *out, int *errfd)
 int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
 		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen)
 {
+	return pcp_fetch_parse_mode(data, len, base, alt,
+				    alt ? PCP_FETCH_ARCHIVE : PCP_FETCH_EXACT, localdir, chosen,
+				    chosenlen, err, errlen);
+}
+
+int pcp_fetch_parse_mode(const char *data, size_t len, const char *base, const char *alt,
+			 int mode, const char *localdir, char *chosen, size_t chosenlen,
+			 char *err, size_t errlen)
+{
 	fetch f = { .base = base, .alt = alt, .localdir = localdir, .what = "stream",
-		    .exact = alt == NULL, .fd = -1 };
+		    .exact = mode == PCP_FETCH_EXACT, .glob = mode == PCP_FETCH_GLOB, .fd = -1 };
 	feed(&f, data, len);
 	if (f.fd >= 0)
 		close(f.fd);
@@ -364,10 +383,19 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen)
 {
+	return pcp_fetch_run_mode(u, o, dir, base, alt, alt ? PCP_FETCH_ARCHIVE : PCP_FETCH_EXACT,
+				  localdir, what, chosen, chosenlen, err, errlen);
+}
+
+int pcp_fetch_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+		       const char *base, const char *alt, int mode, const char *localdir,
+		       const char *what, char *chosen, size_t chosenlen, char *err, size_t errlen)
+{
 	fetch f = { .base = base, .alt = alt, .localdir = localdir, .what = what,
-		    .exact = alt == NULL, .fd = -1, .o = o };
+		    .exact = mode == PCP_FETCH_EXACT, .glob = mode == PCP_FETCH_GLOB, .fd = -1,
+		    .o = o };
 	const char *argv[96];
-	char *cmd = remote_command(dir, base, alt);
+	char *cmd = remote_command(dir, base, alt, mode == PCP_FETCH_GLOB);
 	if (!cmd)
 		return MCZ_E_NOMEM;
 	build_argv(u, o, cmd, argv, sizeof argv / sizeof argv[0]);

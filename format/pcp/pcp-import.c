@@ -70,7 +70,7 @@ int pcp_import_claims(const char *src)
 	if (!src || !*src)
 		return 0;
 	if (pcp_path_is_ssh(src))
-		return 1;
+		return !pcp_ssh_is_mcz(src); /* remote .mcz files are fetched, not imported */
 	const char *comma = strchr(src, ',');
 	if (comma) { /* libpcp's "a,b,c" list: claimed if its first member is */
 		char first[4096];

@@ -108,11 +108,31 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen);
 
+/* The same with the mode said: PCP_FETCH_EXACT (the file DIR/BASE),
+ * PCP_FETCH_ARCHIVE (as above), PCP_FETCH_GLOB (every regular file of DIR
+ * that the shell pattern BASE matches, e.g. "run.*.mcz"). */
+enum { PCP_FETCH_EXACT, PCP_FETCH_ARCHIVE, PCP_FETCH_GLOB };
+int pcp_fetch_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+		       const char *base, const char *alt, int mode, const char *localdir,
+		       const char *what, char *chosen, size_t chosenlen, char *err, size_t errlen);
+
+/* ssh://host/dir/PATTERN of .mcz recordings: every matching file fetched
+ * into a private folder (*tmpdir, for pcp_ssh_cleanup); their local paths
+ * in *files (malloc'd list of *n, pcp_path_free_list). */
+int pcp_ssh_fetch_files(const char *url, const pcp_import_opts *o, char **tmpdir, char ***files,
+			size_t *n, char *err, size_t errlen);
+/* 1 if url is ssh:// and its last part names .mcz recordings (ends in
+ * ".mcz", possibly a pattern): fetched as they are, not imported. */
+int pcp_ssh_is_mcz(const char *url);
+
 /* The same reading of the remote stream, over a buffer (tests, fuzzing):
  * files go to localdir; returns MCZ_OK when the stream is complete and
  * well-formed, else MCZ_E_CORRUPT with the reason in err. */
 int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
 		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
+int pcp_fetch_parse_mode(const char *data, size_t len, const char *base, const char *alt,
+			 int mode, const char *localdir, char *chosen, size_t chosenlen,
+			 char *err, size_t errlen);
 
 /* ---- pcp-archive.c: libpcp archive contexts, read in time order ---------- */
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../mcz.h"
+#include "pcp-int.h"
 #include "pcp.h"
 
 /* One line for an .mcz that did not open: the OS error, or libmcz's reason
@@ -26,10 +27,105 @@ static void open_error(const char *path, int rc, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, mcz_strerror(rc));
 }
 
+int pcp_open_all(const char *path, const pcp_import_opts *o, mcz_reader ***readers,
+		 char ***names, size_t *n, char *err, size_t errlen)
+{
+	*readers = NULL;
+	*names = NULL;
+	*n = 0;
+	if (!pcp_ssh_is_mcz(path)) {
+		*readers = calloc(1, sizeof **readers);
+		*names = calloc(1, sizeof **names);
+		if (!*readers || !*names || !((*names)[0] = strdup(path))) {
+			free(*readers);
+			free(*names);
+			snprintf(err, errlen, "out of memory");
+			return MCZ_E_NOMEM;
+		}
+		int rc = pcp_open_any(&(*readers)[0], path, o, err, errlen);
+		if (rc != MCZ_OK) {
+			free((*names)[0]);
+			free(*readers);
+			free(*names);
+			*readers = NULL;
+			*names = NULL;
+			return rc;
+		}
+		*n = 1;
+		return MCZ_OK;
+	}
+	/* Remote recordings: fetched into a private folder, each opened (the
+	 * reader maps it), the folder removed at once. */
+	char *tmp, **files;
+	size_t nf;
+	int rc = pcp_ssh_fetch_files(path, o, &tmp, &files, &nf, err, errlen);
+	if (rc == MCZ_OK && nf == 0) {
+		snprintf(err, errlen, "%s: no such file", path);
+		rc = MCZ_E_IO;
+	}
+	if (rc == MCZ_OK && (!(*readers = calloc(nf, sizeof **readers)) ||
+			     !(*names = calloc(nf, sizeof **names)))) {
+		snprintf(err, errlen, "out of memory");
+		rc = MCZ_E_NOMEM;
+	}
+	/* names as the user reads them: ssh://host/dir/ + the file's name */
+	const char *slash = strrchr(path, '/');
+	size_t pre = slash ? (size_t)(slash - path + 1) : 0;
+	for (size_t i = 0; rc == MCZ_OK && i < nf; i++) {
+		const char *base = strrchr(files[i], '/') + 1;
+		size_t len = pre + strlen(base) + 1;
+		if (!((*names)[i] = malloc(len))) {
+			rc = MCZ_E_NOMEM;
+			break;
+		}
+		snprintf((*names)[i], len, "%.*s%s", (int)pre, path, base);
+		if ((rc = mcz_open(&(*readers)[i], files[i], 0)) != MCZ_OK) {
+			open_error((*names)[i], rc, err, errlen);
+			free((*names)[i]);
+			break;
+		}
+		*n = i + 1;
+	}
+	pcp_path_free_list(files, nf);
+	pcp_ssh_cleanup(tmp);
+	if (rc != MCZ_OK) {
+		for (size_t i = 0; i < *n; i++) {
+			mcz_close((*readers)[i]);
+			free((*names)[i]);
+		}
+		free(*readers);
+		free(*names);
+		*readers = NULL;
+		*names = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
 int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
 		 size_t errlen)
 {
 	*r = NULL;
+	if (pcp_ssh_is_mcz(path)) { /* one remote recording */
+		mcz_reader **rs;
+		char **names;
+		size_t n;
+		int rc = pcp_open_all(path, o, &rs, &names, &n, err, errlen);
+		if (rc != MCZ_OK)
+			return rc;
+		if (n == 1)
+			*r = rs[0];
+		else
+			snprintf(err, errlen, "%s: matches %zu recordings; this takes one", path, n);
+		for (size_t i = 0; i < n; i++) {
+			if (n > 1)
+				mcz_close(rs[i]);
+			free(names[i]);
+		}
+		free(rs);
+		free(names);
+		return n == 1 ? MCZ_OK : MCZ_E_ARG;
+	}
 	if (!pcp_import_claims(path)) {
 		int rc = mcz_open(r, path, 0);
 		if (rc != MCZ_OK)

@@ -34,7 +34,14 @@
  * reads ~/.ssh/config and uses the agent as usual; --ssh-option values are
  * passed as "-o OPT"; BatchMode=yes is added only when there is no terminal
  * to ask for a password or host key.
+ *
+ * Recordings (.mcz) are fetched as they are, not imported: the last part
+ * of the path may be a shell pattern ("ssh://node7/scratch/run.*.mcz", the
+ * rank files of a job), expanded by the remote shell with IFS empty
+ * (pathname expansion only); every name sent back must match the pattern
+ * (fnmatch) and hold no '/'.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -273,4 +280,76 @@ int pcp_ssh_fetch(const char *url, const pcp_import_opts *o, char **tmpdir, char
 		return MCZ_E_NOMEM;
 	*n = 1;
 	return fetch_archive(&u, o, u.path, tmp, 0, &(*archives)[0], url, err, errlen);
+}
+
+int pcp_ssh_is_mcz(const char *url)
+{
+	if (!pcp_path_is_ssh(url))
+		return 0;
+	size_t n = strlen(url);
+	return n > 4 && strcmp(url + n - 4, ".mcz") == 0;
+}
+
+static int cmp_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b); /* run.9 before run.10 */
+}
+
+int pcp_ssh_fetch_files(const char *url, const pcp_import_opts *o, char **tmpdir, char ***files,
+			size_t *n, char *err, size_t errlen)
+{
+	*tmpdir = NULL;
+	*files = NULL;
+	*n = 0;
+	pcp_ssh_url u;
+	int rc = pcp_ssh_parse(url, &u, err, errlen);
+	if (rc)
+		return rc;
+	char *slash = strrchr(u.path, '/');
+	const char *base = slash ? slash + 1 : u.path;
+	char dir[sizeof u.path];
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - u.path) : 1, slash ? u.path : ".");
+	if (!dir[0])
+		snprintf(dir, sizeof dir, "/");
+	char *tmp = pcp_path_temp("mcz-ssh-XXXXXX");
+	if (!tmp)
+		return MCZ_E_NOMEM;
+	if (!mkdtemp(tmp)) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return MCZ_E_IO;
+	}
+	*tmpdir = tmp;
+	char chosen[1024];
+	rc = pcp_fetch_run_mode(&u, o, dir, base, NULL, PCP_FETCH_GLOB, tmp, url, chosen,
+				sizeof chosen, err, errlen);
+	if (rc != MCZ_OK)
+		return rc;
+	DIR *d = opendir(tmp);
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return MCZ_E_IO;
+	}
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (*n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			char **nv = realloc(*files, nc * sizeof *nv);
+			if (!nv)
+				break;
+			*files = nv;
+			cap = nc;
+		}
+		size_t len = strlen(tmp) + strlen(e->d_name) + 2;
+		if (!((*files)[*n] = malloc(len)))
+			break;
+		snprintf((*files)[(*n)++], len, "%s/%s", tmp, e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*files, *n, sizeof **files, cmp_version);
+	return MCZ_OK;
 }

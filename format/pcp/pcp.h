@@ -26,7 +26,8 @@
  *     on time and their streams' instances get a "HOST:" prefix;
  *   - ssh://[user@]host[:port]/path (see pcp-ssh.h): the archive's files are
  *     fetched with the system ssh into a private temporary folder (mode
- *     0700) that is removed before pcp_import() returns.
+ *     0700) that is removed before pcp_import() returns.  A path ending in
+ *     .mcz is a recording, fetched as it is (pcp_open_all), not imported.
  *
  * Errors: functions return 0 or a negative mcz_err code and write one line
  * (no newline) into err.  The library never prints: progress lines go to
@@ -103,6 +104,16 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
  */
 int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
 		 size_t errlen);
+
+/* Every recording path names, opened: as pcp_open_any, except that an
+ * ssh:// URL whose last part is an .mcz file or a shell pattern of them
+ * ("ssh://node7/scratch/run.*.mcz": the rank files of a job) gives every
+ * matching file, fetched as it is into a private folder that is removed
+ * before this returns (the readers map the files).  *readers and *names
+ * ("ssh://node7/scratch/run.3.mcz") are malloc'd lists of *n, in natural
+ * order (run.9 before run.10).  MCZ_OK, or an error with one line in err. */
+int pcp_open_all(const char *path, const pcp_import_opts *o, mcz_reader ***readers,
+		 char ***names, size_t *n, char *err, size_t errlen);
 
 /* Split an archive name into its folder and base name, dropping a volume,
  * .meta or .index suffix: "/a/b/x.0.xz" -> "/a/b", "x".  Both malloc'd. */

@@ -21,6 +21,23 @@ int src_mcsrc_node_only(rec_source *s, const rec_ctx *c)
 			       "nothing to do: the recorder of local rank 0 has it");
 }
 
+long src_mcsrc_read_long(const char *path, long def)
+{
+	long v = def;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = def;
+		fclose(f);
+	}
+	return v;
+}
+
+int src_mcsrc_paranoid(void)
+{
+	return (int)src_mcsrc_read_long("/proc/sys/kernel/perf_event_paranoid", 2);
+}
+
 int64_t src_mcsrc_now_ns(void)
 {
 	struct timespec ts;

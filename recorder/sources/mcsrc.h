@@ -24,6 +24,10 @@
  * node's first (rec_ctx.node_streams == 0) leaves them to that one, quietly
  * and even when they were named.  Returns -1 (unavailable) or 0. */
 int src_mcsrc_node_only(rec_source *s, const rec_ctx *c);
+/* The first number in a file (/proc/sys/...), def when it cannot be read. */
+long src_mcsrc_read_long(const char *path, long def);
+/* kernel.perf_event_paranoid (2 when unreadable). */
+int src_mcsrc_paranoid(void);
 /* CLOCK_MONOTONIC in ns. */
 int64_t src_mcsrc_now_ns(void);
 /* vsnprintf into out; a long reason is cut at len, which is what we want. */

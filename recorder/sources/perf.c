@@ -13,7 +13,7 @@
  * Streams: core.<event> per CPU (instance "cpuN", bound to PU N), and
  * mem.read_bytes / mem.write_bytes for the machine.
  */
-#include "../source.h"
+#include "mcsrc.h"
 #include "../memtraffic.h"
 #include "perf-event.h"
 
@@ -133,22 +133,10 @@ static void perf_close_all(struct perf_priv *p)
 		p->ngrp = 0;
 }
 
-static int perf_paranoid(void)
-{
-	int v = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 /* Why an open failed, for the user, and what to do. */
 static void perf_explain(const src_perf_ev *ev, int err, char *why, size_t wl, char *fix, size_t fl)
 {
-	int paranoid = perf_paranoid();
+	int paranoid = src_mcsrc_paranoid();
 	if (err == EACCES || err == EPERM) {
 		snprintf(why, wl, "%s: kernel.perf_event_paranoid=%d forbids it", ev->name, paranoid);
 		snprintf(fix, fl, "run 'sysctl kernel.perf_event_paranoid=%d' as root, or use the pcp "
@@ -327,7 +315,7 @@ static int perf_want_defaults(rec_source *s, struct perf_priv *p, const rec_ctx 
 	}
 	if (user_only || kernel_side) {
 		perf_note(s->why, sizeof s->why, "counting user space only (kernel.perf_event_paranoid="
-			  "%d)%s", perf_paranoid(), kernel_side ? "; context switches and CPU "
+			  "%d)%s", src_mcsrc_paranoid(), kernel_side ? "; context switches and CPU "
 			  "migrations, counted in the kernel, not recorded" : "");
 		perf_note(s->fix, sizeof s->fix, "'sysctl kernel.perf_event_paranoid=1' (as root) "
 			  "counts the kernel side too");
@@ -580,5 +568,5 @@ static void src_perf_free(rec_source *s)
 
 const rec_source_ops src_perf_ops = {
 	"perf", "core,mem", src_perf_probe, src_perf_streams, src_perf_start,
-	src_perf_read, src_perf_stop, src_perf_free,
+	src_perf_read, src_perf_stop, src_perf_free, NULL,
 };

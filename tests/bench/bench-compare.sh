@@ -7,7 +7,8 @@
 # Beside it, what the reference tool tells: `time` (the run's wall time,
 # whose delta names no phase), and the largest other |delta| (the margin).
 # Then the open and report time of a compare of two large recordings
-# (tests/tools/gen-recording, 10^6 rows x 32 streams each), measured.
+# (tests/tools/gen-recording, 10^6 rows x 32 streams each), measured, and
+# the frames of the timeline with run B overlaid (budgeted, and exact).
 # BENCH_QUICK=1: 4 pairs, 10^5 rows.
 set -u
 B=${MCZ_BUILD:-build}
@@ -72,5 +73,11 @@ printf '%-52s %8d ms\n' "compare --report, again (phases from the cache)" $(((t2
 printf '%-52s %8d ms\n' "compare, Compare view 200x60 (open + draw)" $(((t3 - t2) / 1000000))
 printf '%-52s %8d ms\n' "compare, timeline 200x60 with B overlaid" $(((t4 - t3) / 1000000))
 printf '%-52s %8d ms\n' "reference: mcview one file, timeline 200x60" $(((t5 - t4) / 1000000))
+# the overlaid timeline as mcview draws it: frames within the budget while
+# run B's rows are read, then refined (bench-view's scripted walk)
+read -r _ _ _ _ p50 _ p99 fmax _ s99 _ _ rss _ <<<"$("$B"/bench/bench-view --view timeline --size 200x60 --compare "$T/big1.mcz" "$T/big2.mcz")"
+read -r _ _ _ _ e50 _ e99 _ _ _ _ _ _ _ <<<"$(BENCH_EXACT=1 "$B"/bench/bench-view --view timeline --size 200x60 --compare "$T/big1.mcz" "$T/big2.mcz")"
+printf '%-52s %s\n' "compare, timeline with B: frame p50/p99/max (ms)" "$p50 / $p99 / $fmax (bar 16), settled p99 $s99, RSS ${rss} MB"
+printf '%-52s %s\n' "  every frame exact (no budget): p50/p99 (ms)" "$e50 / $e99"
 sed -n 3p "$T/big.txt"
 [ "$first" -eq "$pairs" ]

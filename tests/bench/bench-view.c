@@ -2,8 +2,15 @@
  * memory it takes (tests/bench/bench-view.sh runs it on a 10^9-value file).
  *
  *   bench-view FILE [W H]
+ *   bench-view [--view NAME] [--size WxH] FILE...
+ *   bench-view [--view NAME] [--size WxH] --compare A B
  *
- * Opens FILE as mcview does (vw_model_open), draws the first screen, then
+ * With --compare, the two runs are opened and compared as `mcview
+ * --compare` does (phases of both, matched) and the timeline shows run B
+ * under each row of A.
+ *
+ * Opens the files as mcview does (vw_model_open; several: the rank files
+ * of a job), starts in view NAME (default the timeline), draws the first screen, then
  * times a scripted walk on a W x H screen (200 x 60): zooms in and out
  * around the cursor and the mouse, pans, page pans, cursor moves, a group
  * opened, a filter typed, a reset.  As in mcview's loop, a frame may decode
@@ -46,23 +53,54 @@ static double pct(double *v, size_t n, int p)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: bench-view FILE [W H]\n");
+	int w = 200, h = 60, view = 0, a1 = 1, compare = 0;
+	for (; a1 + 1 < argc && !strncmp(argv[a1], "--", 2); a1 += 2) {
+		if (!strcmp(argv[a1], "--compare")) {
+			compare = 1;
+			a1++;
+			break;
+		}
+		if (!strcmp(argv[a1], "--view") && (view = vw_views_find(argv[a1 + 1])) < 0) {
+			fprintf(stderr, "bench-view: no view '%s'\n", argv[a1 + 1]);
+			return 2;
+		}
+		if (!strcmp(argv[a1], "--size") && sscanf(argv[a1 + 1], "%dx%d", &w, &h) != 2) {
+			fprintf(stderr, "bench-view: --size WxH\n");
+			return 2;
+		}
+	}
+	if (a1 >= argc) {
+		fprintf(stderr, "usage: bench-view FILE [W H] | bench-view [--view NAME] [--size WxH] FILE...\n");
 		return 2;
 	}
-	int w = argc > 3 ? atoi(argv[2]) : 200, h = argc > 3 ? atoi(argv[3]) : 60;
-	const char *p[1] = {argv[1]};
+	size_t nfiles = (size_t)(argc - a1);
+	if (a1 == 1 && argc == 4 && atoi(argv[2]) > 0 && atoi(argv[3]) > 0) { /* FILE W H */
+		w = atoi(argv[2]);
+		h = atoi(argv[3]);
+		nfiles = 1;
+	}
+	const char *const *p = (const char *const *)argv + a1;
 	char err[256];
 	vw_model *m;
 	double t0 = bench_wall_ms(), c0 = bench_cpu_ms();
-	if (vw_model_open(&m, p, 1, NULL, err, sizeof err) != 0) {
+	vw_compare_cli cc = {0};
+	if (compare) {
+		if (nfiles != 2 || vw_compare_cli_open(&cc, p[0], p[1], NULL, err, sizeof err) != 0) {
+			fprintf(stderr, "bench-view: --compare A B: %s\n", nfiles != 2 ? "two runs" : err);
+			return 1;
+		}
+		m = cc.a[0]; /* as mcview: the app frees it */
+		cc.a[0] = NULL;
+		m->compare = &cc.cmp;
+		m->compare_b = cc.b[0];
+	} else if (vw_model_open(&m, p, nfiles, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "bench-view: %s\n", err);
 		return 1;
 	}
 	double t_open = bench_wall_ms() - t0;
 	vw_app a;
 	vw_canvas *c = vw_canvas_new(w, h);
-	if (vw_app_init(&a, m, 0) != 0 || !c)
+	if (vw_app_init(&a, m, view) != 0 || !c)
 		return 1;
 	a.budget_ms = getenv("BENCH_EXACT") ? 0 : 8;
 	size_t n = sizeof walk / sizeof walk[0], nf = 0, fcap = 64;
@@ -113,5 +151,6 @@ int main(int argc, char **argv)
 	vw_canvas_free(c);
 	vw_app_free(&a);
 	vw_model_free(m);
+	vw_compare_cli_free(&cc);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* fuzz-pcp.c: libFuzzer target for libmczpcp's own parsers — the pmafm
  * folio text, ssh:// URLs, archive names (suffixes, folder/base split) and
- * the stream a remote host sends back over ssh (pcp_fetch_parse, which
+ * the stream a remote host sends back over ssh (pcp_fetch_parse, for an
+ * archive, or for a pattern of recordings with bit 2 of the first byte; it
  * writes files into a private folder emptied after each input).  The first
  * byte picks the parser.  Any input must give an error code or a result,
  * never a crash, a leak, a write outside the folder or a huge allocation.
@@ -86,8 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_have_dir = 1;
 			atexit(fuzz_cleanup);
 		}
-		(void)pcp_fetch_parse((const char *)data + 1, size - 1, "x", "x.10", fuzz_dir, chosen,
-				      sizeof chosen, err, sizeof err);
+		if (data[0] & 4) /* a pattern of recordings: only names it matches are written */
+			(void)pcp_fetch_parse_mode((const char *)data + 1, size - 1, "run.*.mcz", NULL,
+						   PCP_FETCH_GLOB, fuzz_dir, chosen, sizeof chosen,
+						   err, sizeof err);
+		else
+			(void)pcp_fetch_parse((const char *)data + 1, size - 1, "x", "x.10", fuzz_dir,
+					      chosen, sizeof chosen, err, sizeof err);
 		fuzz_empty_dir();
 		break;
 	}

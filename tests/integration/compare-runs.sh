@@ -9,7 +9,8 @@
 #     10 ms, the third one given 30 % more) judged the same way;
 #   - repeated runs (A1,A2 B1,B2): the runs counted, the slow phase beyond
 #     noise;
-#   - PCP archives compared (pcp-testsuite);
+#   - PCP archives compared (pcp-testsuite), across machines: the host,
+#     kernel and recorder differences stated;
 #   - bad input: different sampling intervals (said at the top, compared),
 #     two unrelated programs (nothing matched: one line, exit 2), an empty
 #     file and a truncated one, a wrong number of arguments.
@@ -211,6 +212,18 @@ if [ -f "$PA/20180415.09.16.meta" ] && [ -f "$PA/20180127.08.40.meta" ]; then
 		>"$T/pcp.json" || fail "PCP archive against itself: exit $?"
 	check "$T/pcp.json" 'len(m) >= 1' 'all(x["delta_pct"] == 0 for x in m.values())'
 	ok "PCP archives"
+	# across machines: archives of two hosts; a recording of this machine
+	# against another host's archive (kernel and recorder differ too)
+	"$MCVIEW" -q --compare "$PA/pcp-uptime" "$PA/moomba.client" --report >"$T/hosts.txt" 2>"$T/err" ||
+		fail "two hosts' archives: exit $?: $(cat "$T/err")"
+	grep -q '^differs: host: smash | moomba$' "$T/hosts.txt" || fail "host not stated: $(head -5 "$T/hosts.txt")"
+	"$MCVIEW" -q --compare "$T/a.mcz" "$PA/moomba.client" --report >"$T/mach.txt" 2>"$T/err" ||
+		fail "recording vs archive: exit $?: $(cat "$T/err")"
+	grep -q "^differs: host: $(hostname | cut -d. -f1) | moomba\$" "$T/mach.txt" &&
+		grep -q "^differs: kernel: $(uname -s) $(uname -r) $(uname -m) | ?\$" "$T/mach.txt" &&
+		grep -q '^differs: recorder: mcrec .* | pmlogger' "$T/mach.txt" ||
+		fail "machine differences not stated: $(head -7 "$T/mach.txt")"
+	ok "across machines: host, kernel, recorder stated"
 else
 	echo "pcp-testsuite archives not installed: PCP part not run"
 fi

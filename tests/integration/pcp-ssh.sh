@@ -8,6 +8,8 @@
 #     volume name and a folio; `mcview --snapshot` of the ssh:// URL equals
 #     that of the local archive; the private temporary folder is gone after;
 #   - a folder name with spaces, quotes and ';touch' works and runs nothing;
+#   - .mcz recordings fetched as they are: a job's rank files by a pattern
+#     (ssh://.../run.*.mcz) give the local job report and Ranks view;
 #   - a missing path with ';touch' in it, a wrong host, a refused key, a host
 #     that looks like an option, and a bad port each give one clear line and
 #     a non-zero exit, and create nothing.
@@ -123,6 +125,31 @@ rc=$?
 leftover "signal during import"
 echo "ok: SIGTERM during an ssh:// import: exit $rc, nothing left in TMPDIR"
 
+# 1b. .mcz recordings over ssh: fetched as they are (not imported).  The
+# rank files of a job (tests/tools/gen-job) in the weird folder, opened
+# with a pattern: the same job report and screen as the local files; one
+# file by name: the same screen; a pattern that matches nothing, or one
+# with a command substitution in it: one line, exit 1, nothing run.
+JOB="$WEIRD/job"
+"$B/tests/tools/gen-job" -d "$JOB" --ranks 12 --phases 3 --phase-s 1 --slow 10:2:1.5 || fail "gen-job"
+"$B/mcview" --report=json "$JOB"/run.*.mcz >"$T/jl.json" || fail "local job report"
+"$B/mcview" --report=json "${OPTS[@]}" "$URL$JOB/run.*.mcz" >"$T/jr.json" || fail "ssh:// job report"
+cmp -s "$T/jl.json" "$T/jr.json" || { diff "$T/jl.json" "$T/jr.json" | head -5; fail "ssh:// job report differs"; }
+grep -q '"slowest_rank": 10' "$T/jr.json" || fail "ssh:// job: slowest rank 10 not found"
+leftover "ssh:// .mcz pattern"
+"$B/mcview" --snapshot 100x30 --view ranks "$JOB"/run.*.mcz | tail -n +2 >"$T/jl.txt"
+"$B/mcview" --snapshot 100x30 --view ranks "${OPTS[@]}" "$URL$JOB/run.*.mcz" | tail -n +2 >"$T/jr.txt"
+cmp -s "$T/jl.txt" "$T/jr.txt" || { diff "$T/jl.txt" "$T/jr.txt" | head -5; fail "ssh:// Ranks view differs"; }
+"$B/mcview" --snapshot 100x30 "$JOB/run.3.mcz" | tail -n +2 >"$T/j3l.txt"
+"$B/mcview" --snapshot 100x30 "${OPTS[@]}" "$URL$JOB/run.3.mcz" | tail -n +2 >"$T/j3r.txt"
+cmp -s "$T/j3l.txt" "$T/j3r.txt" || fail "ssh:// one .mcz differs from local"
+out=$("$B/mcview" --report "${OPTS[@]}" "$URL$JOB/nothing.*.mcz" 2>&1) && fail "no match: exit 0"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ $out == *"no such file"* ]] || fail "no match: $out"
+out=$("$B/mcview" --report "${OPTS[@]}" "$URL$JOB/\$(touch $T/pwned5)*.mcz" 2>&1) && fail "substitution: exit 0"
+[ ! -e "$T/pwned5" ] || fail "a pattern ran a command"
+leftover "ssh:// .mcz errors"
+echo "ok: ssh:// .mcz: 12 rank files by pattern (same job report and Ranks view), one by name, no match: $out"
+
 # 2. errors: one clear line, non-zero exit, nothing run, nothing left
 expect_err() { # what pattern url [extra opts...]
 	local what=$1 pat=$2 url=$3
@@ -150,6 +177,6 @@ expect_err "host like an option" "bad host" "ssh://-oProxyCommand=touch\${IFS}$T
 expect_err "bad port" "bad port" "ssh://127.0.0.1:99999/x" "${OPTS[@]}"
 expect_err "control character" "bad path" "$URL$T/a"$'\n'"b" "${OPTS[@]}"
 expect_err "refused connection" "Connection refused" "ssh://$ME@127.0.0.1:1$T/plain/sub/count-mark" "${OPTS[@]}"
-for p in 1 2 3 4; do [ ! -e "$T/pwned$p" ] || fail "pwned$p created"; done
+for p in 1 2 3 4 5; do [ ! -e "$T/pwned$p" ] || fail "pwned$p created"; done
 grep -q "Accepted publickey" "$T/sshd.log" || fail "sshd saw no login"
 echo "pass"

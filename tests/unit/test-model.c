@@ -304,6 +304,16 @@ static void two_files_on_wall_clock(void **st)
 	assert_int_equal(m->t_max, 1500000000LL + 999 * FX_DT);
 	assert_string_equal(m->streams[0].label, "r0:mem.read_bytes");
 	assert_string_equal(m->streams[7].label, "r1:mem.read_bytes");
+	/* two rank files: one row per stream name for both ranks, unfolded
+	 * on demand into each rank's rows */
+	assert_int_equal(m->fold_ranks, 1);
+	assert_int_equal(m->nrows, 4);
+	int found = 0;
+	for (size_t i = 0; i < m->nrows; i++)
+		found += !strcmp(m->rows[i].label, "mem.read_bytes (2 ranks)") &&
+			 m->rows[i].nmembers == 2;
+	assert_int_equal(found, 1);
+	assert_int_equal(vw_model_set_fold(m, 0), 0);
 	assert_int_equal(m->nrows, 8);
 	/* file 2's sample at its own t = 1.23 s is at 2.73 s on the axis */
 	double v;

@@ -8,6 +8,10 @@
  *     measured ceilings, and where the work counts come from (roofline.h);
  *   - compare: two runs' phases matched, deltas judged against noise,
  *     ranked, the report and its CI verdict (compare.h);
+ *   - jobs: rank files of a parallel job, one phase structure, per-phase
+ *     imbalance and the slowest rank, the job report (job.h);
+ *   - the code profile: hot functions of a span, the code row, code
+ *     regions for phase detection (hotcode.h);
  *   - numbers and times as people read them (fmt.h).
  * Nothing here draws or includes views or the terminal: the views draw what
  * these compute, `mcview --report` prints it, tests call it directly.
@@ -18,6 +22,8 @@
 
 #include "compare.h"
 #include "fmt.h"
+#include "hotcode.h"
+#include "job.h"
 #include "phase.h"
 #include "report.h"
 #include "roofline.h"

@@ -28,6 +28,7 @@ struct vw_phase_prep {
 	double *center;    /* subtracted before scaling */
 	vw_phase_fine fine;
 	int has_fine;
+	uint8_t *code;     /* NULL, or per stream 1: a code region's rate (classes) */
 	/* array input */
 	const double *const *x;
 	size_t n;
@@ -56,6 +57,11 @@ struct vw_model;
 int vw_phase_model_prepare(struct vw_model *m, struct vw_phases *ph);
 int vw_phase_model_run(struct vw_model *m, struct vw_phases *ph);
 int vw_phase_model_marks(struct vw_model *m, struct vw_phases *ph);
+/* The same on any marks (sorted by t) over samples [t_min, t_max] taken
+ * every dt ns: the job analysis cuts each rank by its own marks. */
+struct vw_mark;
+int vw_phase_marks_cut(const struct vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
+		       int64_t dt, struct vw_phases *ph);
 void vw_phase_model_fine_free(void *fine);
 /* Sampling interval of the dataset, ns. */
 int64_t vw_phase_model_interval(const struct vw_model *m);

@@ -2,8 +2,12 @@
  * summaries, boundaries refined on samples, phases taken from marks.
  *
  * The detector sees one stream per row group of the model (a per-CPU family
- * summed, e.g. all core.instructions[cpuN] as one), skipping marks (not
- * the application's work counters, app.flops...) and gauges of bytes (RSS and other sizes grow with the run and would cut it
+ * summed, e.g. all core.instructions[cpuN] as one), and where the code
+ * profile allows, the rate of each of its hottest code regions
+ * (hotcode.h: "code:compute_kernel", or "code:app+0x1400" without debug
+ * info), so that busy phases running different code separate; skipping marks (not
+ * the application's work counters, app.flops...) and
+ * gauges of bytes (RSS and other sizes grow with the run and would cut it
  * into slices).  The coarse level comes from vw_model_stream_buckets on a
  * grid aligned to the sampling interval (so that a bucket holds whole
  * samples), at most 8192 buckets, each value a trimmed mean (the bucket's
@@ -21,9 +25,11 @@
 #include <string.h>
 
 #include "../model/model.h"
+#include "hotcode.h"
 #include "phase-int.h"
 
 #define PHASE_MAX_STREAMS 64
+#define PHASE_CODE_REGIONS 6 /* code regions the detector compares, at most */
 #define PHASE_COARSE 8192
 #define PHASE_FINE_MAX (1 << 20)
 #define PHASE_DECODE_BUDGET 100000 /* chunk columns: ~2 s at ~20 us each */
@@ -33,6 +39,8 @@ typedef struct phase_fine_ctx {
 	size_t d;
 	size_t *rows;        /* detector stream j = sum of m->groups[rows[j]]'s members
 				(indexes: the model may move its arrays) */
+	size_t *creg;        /* 0, or r + 1: detector stream j is code region r's rate
+				(hotcode.h), not a row */
 	double *eps;         /* > 0: the row is a rate, detected as log(rate + eps) */
 	int64_t origin;      /* grid: origin + k * dt are bucket edges, samples in the middle */
 	int64_t dt;
@@ -46,6 +54,7 @@ void vw_phase_model_fine_free(void *fine)
 	if (!f)
 		return;
 	free(f->rows);
+	free(f->creg);
 	free(f->eps);
 	free(f->buf);
 	free(f);
@@ -128,6 +137,15 @@ static int phase_row_values(phase_fine_ctx *f, const vw_row *r, int64_t a, int64
 	return 0;
 }
 
+/* Detector stream j over [a, b) in n buckets: a row's values, or a code
+ * region's rate (threads running it; 0 where it did not run). */
+static int phase_values(phase_fine_ctx *f, size_t j, int64_t a, int64_t b, size_t n, double *out)
+{
+	if (f->creg[j])
+		return vw_hotcode_region_rate(f->m, f->creg[j] - 1, a, b, n, out);
+	return phase_row_values(f, &f->m->groups[f->rows[j]], a, b, n, out);
+}
+
 /* The members of every detector row over [a, b) in n buckets, read in one
  * pass over the file (mcz_summary_multi); phase_row_values then finds them
  * in the model's cache instead of decoding each stream's chunks again. */
@@ -135,9 +153,11 @@ static void phase_prefetch(phase_fine_ctx *f, int64_t a, int64_t b, size_t n)
 {
 	size_t k = 0, tot = 0;
 	for (size_t j = 0; j < f->d; j++)
-		tot += f->m->groups[f->rows[j]].nmembers;
+		tot += f->creg[j] ? 0 : f->m->groups[f->rows[j]].nmembers;
 	size_t *ss = malloc((tot + 1) * sizeof *ss);
 	for (size_t j = 0; ss && j < f->d; j++) {
+		if (f->creg[j])
+			continue;
 		const vw_row *r = &f->m->groups[f->rows[j]];
 		for (size_t i = 0; i < r->nmembers; i++)
 			ss[k++] = r->members[i];
@@ -200,8 +220,7 @@ static long phase_fetch_model(void *ctx, int64_t lo, int64_t hi, int64_t **pos, 
 	if (n)
 		phase_prefetch(f, a, a + (int64_t)n * f->dt, n);
 	for (size_t j = 0; j < f->d && n; j++) {
-		if (phase_row_values(f, &f->m->groups[f->rows[j]], a, a + (int64_t)n * f->dt, n,
-				     *val + j * n))
+		if (phase_values(f, j, a, a + (int64_t)n * f->dt, n, *val + j * n))
 			goto fail;
 		phase_log(*val + j * n, n, f->eps[j]);
 	}
@@ -228,7 +247,7 @@ static size_t phase_chunk_bucket(const vw_model *m, const phase_fine_ctx *f)
 	size_t members = 0, chunks = 0;
 	double rows = 0;
 	for (size_t j = 0; j < f->d; j++)
-		members += m->groups[f->rows[j]].nmembers;
+		members += f->creg[j] ? 0 : m->groups[f->rows[j]].nmembers;
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const mcz_file_info *fi = mcz_info(m->files[i]);
 		if (fi->nchunks > chunks) {
@@ -251,9 +270,10 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		return -1;
 	ph->fine = f;
 	f->m = m;
-	f->rows = calloc(m->ngroups + 1, sizeof *f->rows);
-	f->eps = calloc(m->ngroups + 1, sizeof *f->eps);
-	if (!f->rows || !f->eps)
+	f->rows = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->rows);
+	f->creg = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->creg);
+	f->eps = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->eps);
+	if (!f->rows || !f->creg || !f->eps)
 		return -1;
 	size_t used = 0;
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
@@ -262,6 +282,18 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		f->rows[f->d++] = g;
 		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "",
 				 m->groups[g].label);
+		if (w > 0 && used + (size_t)w < sizeof ph->used)
+			used += (size_t)w;
+	}
+	/* Where the code ran: busy phases that run different code look alike
+	 * to the counters of a machine without a PMU (issue 16). */
+	size_t nreg = vw_hotcode_regions(m, PHASE_CODE_REGIONS);
+	for (size_t r = 0; r < nreg && f->d < PHASE_MAX_STREAMS; r++) {
+		const char *name = vw_hotcode_region_name(m, r);
+		if (ph->params.streams[0] && !phase_listed(ph->params.streams, name))
+			continue;
+		f->creg[f->d++] = r + 1;
+		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "", name);
 		if (w > 0 && used + (size_t)w < sizeof ph->used)
 			used += (size_t)w;
 	}
@@ -286,13 +318,16 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		edge[i] = f->origin + (int64_t)i * w;
 	phase_prefetch(f, edge[0], edge[nb], nb);
 	for (size_t j = 0; j < f->d; j++) {
-		if (phase_row_values(f, &m->groups[f->rows[j]], edge[0], edge[nb], nb, v + j * nb))
+		if (phase_values(f, j, edge[0], edge[nb], nb, v + j * nb))
 			goto out;
-		f->eps[j] = phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
+		f->eps[j] = f->creg[j] ? 0 : phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
 		phase_log(v + j * nb, nb, f->eps[j]);
 	}
 	vw_phase_fine fine = {phase_fetch_model, f};
 	rc = vw_phase_prep_coarse(&ph->prep, f->d, nb, v, edge, f->dt, b > 1 ? &fine : NULL);
+	for (size_t j = 0; !rc && j < f->d; j++)
+		if (f->creg[j] && vw_phase_prep_code(ph->prep, j))
+			rc = -1;
 out:
 	free(v);
 	free(edge);
@@ -356,19 +391,26 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
  * named by the mark that opens it.  Same text, same class. */
 int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 {
+	return vw_phase_marks_cut(m->marks, m->nmarks, m->t_min, m->t_max,
+				  vw_phase_model_interval(m), ph);
+}
+
+int vw_phase_marks_cut(const vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
+		       int64_t dt, struct vw_phases *ph)
+{
 	size_t cap = 0, nreg = 0;
-	int64_t dt = vw_phase_model_interval(m), at = m->t_min;
+	int64_t at = t_min;
 	const char *label = "";
-	for (size_t i = 0; i < m->nmarks; i++)
-		nreg += m->marks[i].kind == MCZ_MARK_BEGIN;
-	for (size_t i = 0; i < m->nmarks; i++) {
-		const vw_mark *k = &m->marks[i];
+	for (size_t i = 0; i < nmarks; i++)
+		nreg += marks[i].kind == MCZ_MARK_BEGIN;
+	for (size_t i = 0; i < nmarks; i++) {
+		const vw_mark *k = &marks[i];
 		if (nreg && k->kind == MCZ_MARK_BEGIN) {
 			size_t e = i + 1;
-			while (e < m->nmarks && m->marks[e].kind != MCZ_MARK_END &&
-			       m->marks[e].kind != MCZ_MARK_BEGIN)
+			while (e < nmarks && marks[e].kind != MCZ_MARK_END &&
+			       marks[e].kind != MCZ_MARK_BEGIN)
 				e++;
-			int64_t end = e < m->nmarks ? m->marks[e].t : m->t_max + 1;
+			int64_t end = e < nmarks ? marks[e].t : t_max + 1;
 			if (end <= at)
 				continue; /* before the first sample, or overlapped */
 			int gap = k->t - at > 2 * dt; /* else the region absorbs it */
@@ -384,14 +426,14 @@ int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 			at = k->t;
 		}
 	}
-	if (nreg && ph->n && m->t_max + 1 - at <= 2 * dt)
-		ph->v[ph->n - 1].t1 = m->t_max + 1; /* absorb the tail */
-	else if (phase_add(ph, &cap, at, m->t_max + 1, nreg ? "" : label))
+	if (nreg && ph->n && t_max + 1 - at <= 2 * dt)
+		ph->v[ph->n - 1].t1 = t_max + 1; /* absorb the tail */
+	else if (phase_add(ph, &cap, at, t_max + 1, nreg ? "" : label))
 		return -1;
 	size_t k = 0; /* within the samples: [t_min, t_max + 1) */
 	for (size_t i = 0; i < ph->n; i++) {
 		vw_phase *p = &ph->v[i];
-		p->t1 = p->t1 > m->t_max + 1 ? m->t_max + 1 : p->t1;
+		p->t1 = p->t1 > t_max + 1 ? t_max + 1 : p->t1;
 		if (p->t1 > p->t0)
 			ph->v[k++] = *p;
 	}

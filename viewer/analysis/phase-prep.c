@@ -326,7 +326,18 @@ void vw_phase_prep_free(vw_phase_prep *pp)
 	free(pp->clip_hi);
 	free(pp->cand);
 	free(pp->placed);
+	free(pp->code);
 	free(pp);
+}
+
+int vw_phase_prep_code(vw_phase_prep *pp, size_t j)
+{
+	if (!pp || j >= pp->d)
+		return -1;
+	if (!pp->code && !(pp->code = calloc(pp->d, 1)))
+		return -1;
+	pp->code[j] = 1;
+	return 0;
 }
 
 size_t vw_phase_prep_used(const vw_phase_prep *pp)

@@ -302,7 +302,20 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 	}
 	for (size_t s = 0; s < n; s++)
 		len[s] = (double)(cb[s + 1] - cb[s]);
-	int rc = vw_phase_class_assign(n, d, mean, len, range, tol, cls);
+	/* busy: code ran at least 0.2 threads' worth over the segment */
+	uint8_t *busy = pp->code ? calloc(n + 1, 1) : NULL;
+	double *raw = busy ? calloc(n * d + 1, sizeof *raw) : NULL;
+	for (size_t s = 0; raw && s < n; s++) {
+		double threads = 0;
+		for (size_t j = 0; j < d; j++)
+			if (pp->code[j] && pp->scale[j] > 0)
+				threads += raw[s * d + j] = mean[s * d + j] * pp->scale[j] + pp->center[j];
+		busy[s] = threads >= 0.2;
+	}
+	int rc = vw_phase_class_assign_code(n, d, mean, len, range, tol, raw ? pp->code : NULL, busy,
+					    raw, cls);
+	free(busy);
+	free(raw);
 	if (rc >= 0) {
 		size_t k = 0;
 		for (size_t s = 0; s < n; s++) {

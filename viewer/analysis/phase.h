@@ -108,6 +108,9 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *p, vw_phase_seg **seg
 		 size_t *nsegs);
 
 void vw_phase_prep_free(vw_phase_prep *pp);
+/* Stream j is the rate of a code region (threads running it): classes
+ * then compare busy segments by where the code ran (vw_phase_class_assign). */
+int vw_phase_prep_code(vw_phase_prep *pp, size_t j);
 
 /* Number of streams the detector used (not constant, not empty). */
 size_t vw_phase_prep_used(const vw_phase_prep *pp);
@@ -117,9 +120,17 @@ size_t vw_phase_prep_used(const vw_phase_prep *pp);
  * in the same units (0: stream ignored).  Two segments share a class when
  * every stream's level differs by at most tol x range beyond what noise
  * explains.  Writes cls[s] (0, 1, ... in order of first appearance) and
- * returns the number of classes, or -1 out of memory. */
+ * returns the number of classes, or -1 out of memory.
+ * With code (per stream 1: a code region's rate), busy (per segment 1:
+ * some code ran) and raw (the segments' levels in the streams' own units,
+ * threads for code), two busy segments compare on the code streams alone,
+ * as distributions (total variation <= tol): the same code is the same
+ * phase, whatever else wavered. */
 int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const double *len,
 			  const double *range, double tol, int *cls);
+int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const double *len,
+			       const double *range, double tol, const uint8_t *code,
+			       const uint8_t *busy, const double *raw, int *cls);
 
 /* Letter(s) of a class: 0 -> "A", 25 -> "Z", 26 -> "AA". buf >= 4 bytes. */
 const char *vw_phase_class_name(int cls, char *buf, size_t len);
@@ -210,11 +221,12 @@ enum vw_phase_cli_opt {
 
 typedef struct vw_phase_cli {
 	int mode;            /* -1 off, else vw_phases_source */
+	int mode_given;      /* --phases was given (else a job's marks are used when every rank has some) */
 	int report;          /* 0 none, 1 text, 2 json */
 	vw_phase_params p;
 } vw_phase_cli;
 
-#define VW_PHASE_CLI_INIT { VW_PHASES_AUTO, 0, VW_PHASE_PARAMS_INIT }
+#define VW_PHASE_CLI_INIT { VW_PHASES_AUTO, 0, 0, VW_PHASE_PARAMS_INIT }
 
 /* The help lines for these options (for mcview --help). */
 extern const char vw_phase_cli_help[];

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "hotcode.h"
 #include "../model/model.h"
 #include "phase.h"
 #include "report.h"
@@ -40,6 +41,7 @@ static const struct {
 	[VW_PCOL_ROOF] = {"%roof", "pct_of_attainable", 5, 1, 3},
 	[VW_PCOL_BOUND] = {"bound", "bound", 7, 0, 3},
 	[VW_PCOL_EXTRA] = {"", "extra_mean", 10, 1, 2},
+	[VW_PCOL_CODE] = {"code", "code", 30, 0, 4},
 	[VW_PCOL_MARK] = {"mark", "mark", 20, 0, 5},
 	[VW_PCOL_DESC] = {"description", "description", 0, 0, 0},
 };
@@ -82,6 +84,10 @@ static double report_value(vw_model *m, size_t i, int col, const double *extra)
 	case VW_PCOL_IPC: return s->ipc;
 	case VW_PCOL_CPUS: return s->cpus;
 	case VW_PCOL_EXTRA: return extra ? extra[i] : NAN;
+	case VW_PCOL_CODE: {
+		vw_hot h;
+		return vw_hotcode_top(m, p->t0, p->t1, &h, 1, NULL) ? h.share : NAN;
+	}
 	default: return NAN;
 	}
 }
@@ -98,6 +104,8 @@ static int report_has(vw_model *m, int col, int has_extra)
 		return m->nmarks > 0;
 	if (col == VW_PCOL_EXTRA)
 		return has_extra;
+	if (col == VW_PCOL_CODE)
+		return vw_hotcode_has(m);
 	if (col <= VW_PCOL_DUR || col == VW_PCOL_DESC)
 		return 1;
 	for (size_t i = 0; i < n; i++)
@@ -235,6 +243,52 @@ static void report_mark(vw_model *m, size_t i, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", k->text, d);
 }
 
+static void json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.17g", v);
+}
+
+/* "stream_kernel 97% main 3%": the phase's hottest functions; "-" none. */
+static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
+{
+	vw_hot h[2];
+	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 2, NULL), at = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < n && at < len; k++) {
+		if (k && h[k].share < 0.05)
+			break;
+		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", k ? " " : "",
+				 vw_hotcode_name(m, h[k].fn), 100 * h[k].share);
+		at += w > 0 ? (size_t)w : 0;
+	}
+	if (!n)
+		snprintf(buf, len, "-");
+}
+
+/* Each phase's "code": its top functions, by share (an empty list
+ * without samples). */
+static void report_json_code(vw_model *m, const vw_phase *p, FILE *f)
+{
+	vw_hot h[5];
+	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 5, NULL);
+	fputs(",\"code\":[", f);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ",{\"function\":" : "{\"function\":", f);
+		vw_fmt_json_str(f, vw_hotcode_name(m, h[k].fn));
+		fputs(",\"share\":", f);
+		json_num(f, h[k].share);
+		fputs(",\"samples\":", f);
+		fprintf(f, "%" PRIu64, h[k].samples);
+		fputs(",\"file\":", f);
+		vw_fmt_json_str(f, h[k].file);
+		fprintf(f, ",\"line\":%u}", h[k].line);
+	}
+	fputc(']', f);
+}
+
 /* A time that fits its column: "475.000ms" (9 cells) would lose its unit
  * in a column of 8, so coarser steps are tried until it fits ("475.0ms"). */
 static void report_time(char *buf, size_t len, int64_t ns, int width)
@@ -285,6 +339,7 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 		vw_fmt_si(buf, len, v, u);
 		break;
 	}
+	case VW_PCOL_CODE: report_code(m, p, buf, len); break;
 	case VW_PCOL_MARK: report_mark(m, i, buf, len); break;
 	case VW_PCOL_DESC: snprintf(buf, len, "%s", p->desc); break;
 	default: break;
@@ -305,14 +360,6 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s)", ph->n,
 			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
 			 ph->from_cache ? ", cached" : "");
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.17g", v);
 }
 
 /* ,"key":value — a number (null for NaN), a string (null for NULL). */
@@ -390,6 +437,7 @@ static void report_json(vw_model *m, FILE *f)
 		vw_fmt_json_str(f, mk);
 		fputs(",\"description\":", f);
 		vw_fmt_json_str(f, p->desc);
+		report_json_code(m, p, f);
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);

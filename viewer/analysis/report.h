@@ -32,6 +32,7 @@ enum vw_phase_col {
 	VW_PCOL_ROOF,   /* roofline: % of the attainable ceiling */
 	VW_PCOL_BOUND,  /* roofline: memory or compute */
 	VW_PCOL_EXTRA,  /* mean of a stream the user chose */
+	VW_PCOL_CODE,   /* the hottest functions (code profile) and their shares */
 	VW_PCOL_MARK,   /* marks: the phase's mark; auto: the mark nearest the boundary */
 	VW_PCOL_DESC,
 	VW_PCOL_COUNT

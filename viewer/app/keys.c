@@ -53,6 +53,7 @@ const vw_binding vw_keys_table[] = {
 	{'s', VW_ACT_SORT},
 	{'m', VW_ACT_METRIC},
 	{'L', VW_ACT_LAYOUT},
+	{'R', VW_ACT_FOLD},
 	{VW_KEY_MOUSE, VW_ACT_MOUSE},
 };
 const size_t vw_keys_count = sizeof vw_keys_table / sizeof vw_keys_table[0];

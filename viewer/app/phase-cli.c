@@ -21,7 +21,8 @@
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
-	"  --report[=json]    print the phase table (text or JSON) and exit\n"
+	"  --report[=json]    print the phase table (text or JSON) and exit; on the rank\n"
+	"                     files of a job: per phase imbalance, slowest rank, load balance\n"
 	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
 	"  --phase-min TIME   shortest phase (default 10 samples): 0.5, 500ms, 2s\n"
 	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n";
@@ -62,6 +63,7 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 			c->mode = -1;
 		else
 			return cli_err(err, len, "--phases wants auto, marks or off, not '%s'", arg);
+		c->mode_given = 1;
 		return 0;
 	case VW_CLI_REPORT:
 		if (!arg || !strcmp(arg, "text"))
@@ -107,7 +109,17 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;
-	if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
+	if (vw_jobs_applies(m)) { /* rank files of a parallel job: the job report */
+		int src = c->mode_given ? c->mode
+			  : vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+		vw_jobs *js;
+		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
+			return -1;
+		int rc = vw_jobs_print(js, stdout, c->report == 2);
+		vw_jobs_free(js);
+		if (rc != 0 || fflush(stdout) != 0)
+			return cli_err(err, len, "writing the report: %s", strerror(errno));
+	} else if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
 		return cli_err(err, len, "writing the report: %s", strerror(errno));
 	/* the report is of what was readable: a damaged or cut file says so,
 	 * once, where the screen would have shown it in its status line */

@@ -429,6 +429,13 @@ enum { COARSE = VW_PENDING + 1 };
 
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 
+const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)
+{
+	struct vw_chunk_cache *k = cache(m);
+	const last_ent *e = k ? &k->last[stream] : NULL;
+	return e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1 ? e->b : NULL;
+}
+
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
 	struct vw_chunk_cache *k = cache(m);

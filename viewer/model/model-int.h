@@ -27,6 +27,12 @@ void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_
  * drawing: exact, or to chunk resolution where exact would decode many
  * chunks. */
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out);
+/* The same when already computed for this window, without a copy (NULL
+ * otherwise): a group of thousands of members (the ranks of a job) reads
+ * them in place. */
+const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n);
+/* Whether vw_model_fill_gaps would change this stream's n columns. */
+int vw_model_needs_fill(const vw_model *m, size_t stream, size_t n);
 void vw_model_chunks_free(vw_model *m);
 
 #endif

@@ -210,12 +210,19 @@ int64_t vw_model_interval(const vw_model *m, size_t stream)
  * before it, a gauge's value until the next sample), so the row reads as a
  * line.  Only gaps shorter than 1.5 sample intervals are filled; longer
  * ones are missing data and stay blank. */
-static void fill_between_samples(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
+int vw_model_needs_fill(const vw_model *m, size_t stream, size_t nb)
 {
 	int64_t per = vw_model_interval(m, stream);
 	double colw = (double)(m->t1 - m->t0) / (double)nb;
-	if (per <= 0 || (double)per < 2 * colw)
+	return per > 0 && (double)per >= 2 * colw;
+}
+
+void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
+{
+	if (!vw_model_needs_fill(m, stream, nb))
 		return;
+	int64_t per = vw_model_interval(m, stream);
+	double colw = (double)(m->t1 - m->t0) / (double)nb;
 	size_t maxrun = (size_t)(1.5 * (double)per / colw);
 	int counter = m->streams[stream].desc->kind == MCZ_COUNTER;
 	for (size_t i = 0; i < nb;) {
@@ -248,7 +255,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		int rc = vw_model_display_buckets(m, r->members[0], n, out);
 		if (rc != 0)
 			return rc;
-		fill_between_samples(m, r->members[0], out, n);
+		vw_model_fill_gaps(m, r->members[0], out, n);
 		return 0;
 	}
 	struct vw_model_cache *c = m->cache;
@@ -260,16 +267,20 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	for (size_t i = 0; i < n; i++)
 		out[i] = (vw_bucket){NAN, NAN, 0, 0};
 	for (size_t k = 0; k < r->nmembers; k++) {
-		int rc = vw_model_display_buckets(m, r->members[k], n, c->tmp);
-		if (rc == VW_PENDING) {
-			free(nmean);
-			return VW_PENDING; /* a band of some members would mislead */
+		const vw_bucket *src = vw_model_display_cached(m, r->members[k], n);
+		if (!src || vw_model_needs_fill(m, r->members[k], n)) {
+			int rc = vw_model_display_buckets(m, r->members[k], n, c->tmp);
+			if (rc == VW_PENDING) {
+				free(nmean);
+				return VW_PENDING; /* a band of some members would mislead */
+			}
+			if (rc != 0)
+				continue;
+			vw_model_fill_gaps(m, r->members[k], c->tmp, n);
+			src = c->tmp;
 		}
-		if (rc != 0)
-			continue;
-		fill_between_samples(m, r->members[k], c->tmp, n);
 		for (size_t i = 0; i < n; i++) {
-			const vw_bucket *b = &c->tmp[i];
+			const vw_bucket *b = &src[i];
 			if (b->count == 0)
 				continue;
 			if (out[i].count == 0 || b->min < out[i].min)

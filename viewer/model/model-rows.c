@@ -4,6 +4,9 @@
  * Streams of one file that share a name (per-CPU counters: core.cycles[cpu0],
  * core.cycles[cpu1], ...) collapse into one group row drawn as a
  * min/mean/max band, whose value is the members' sum or mean (vw_rule);
+ * with m->fold_ranks (the files of a parallel job) streams of that name in
+ * every file do: one row per stream for the whole job, min/mean/max across
+ * ranks, members labelled with their rank;
  * every other stream is a row of its own.  m->groups keep the order in which
  * their first stream appears in the file (phases and reports index them).
  * Streams that never change (model-activity.c: constant, or without values)
@@ -29,11 +32,13 @@ static int cmp_name(const void *a, const void *b)
 {
 	const vw_stream *x = &sort_model->streams[*(const size_t *)a];
 	const vw_stream *y = &sort_model->streams[*(const size_t *)b];
-	if (x->file_index != y->file_index)
+	if (!sort_model->fold_ranks && x->file_index != y->file_index)
 		return x->file_index < y->file_index ? -1 : 1;
 	int c = strcmp(x->desc->name, y->desc->name);
 	if (c)
 		return c;
+	if (x->file_index != y->file_index)
+		return x->file_index < y->file_index ? -1 : 1;
 	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
@@ -45,8 +50,18 @@ static int cmp_group(const void *a, const void *b)
 
 static int same_name(const vw_model *m, size_t a, size_t b)
 {
-	return m->streams[a].file_index == m->streams[b].file_index &&
+	return (m->fold_ranks || m->streams[a].file_index == m->streams[b].file_index) &&
 	       strcmp(m->streams[a].desc->name, m->streams[b].desc->name) == 0;
+}
+
+/* Files a group's members come from (its members are in file order). */
+static size_t group_files(const vw_model *m, const vw_row *g)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < g->nmembers; k++)
+		n += k == 0 || m->streams[g->members[k]].file_index !=
+				       m->streams[g->members[k - 1]].file_index;
+	return n;
 }
 
 static int make_groups(vw_model *m, const size_t *idx)
@@ -67,7 +82,14 @@ static int make_groups(vw_model *m, const size_t *idx)
 		g->rule = vw_model_rule(m->streams[idx[i]].desc);
 		g->activity = 1; /* until the scores are known (vw_model_rows_settle) */
 		const vw_stream *s = &m->streams[idx[i]];
-		if (g->is_group) {
+		size_t nf = m->fold_ranks ? group_files(m, g) : 1;
+		if (g->is_group && nf > 1) { /* ranks folded: across files */
+			if (nf == g->nmembers)
+				snprintf(g->label, sizeof g->label, "%s (%zu ranks)", s->desc->name, nf);
+			else
+				snprintf(g->label, sizeof g->label, "%s (%zu\u00d7%zu)", s->desc->name,
+					 nf, (g->nmembers + nf - 1) / nf);
+		} else if (g->is_group) {
 			const char *colon = strchr(s->label, ':');
 			int pre = m->nfiles > 1 && colon ? (int)(colon - s->label + 1) : 0;
 			snprintf(g->label, sizeof g->label, "%.*s%s (%zu)", pre, s->label,
@@ -164,7 +186,7 @@ static void derive_group(vw_model *m, size_t g)
 		r->group = g;
 		r->constants = gr->constants;
 		r->activity = gr->constants ? 0 : gr->activity;
-		if (gr->constants) /* streams of every name: the whole label */
+		if (gr->constants || m->fold_ranks) /* every name, or every rank: the whole label */
 			snprintf(r->label, sizeof r->label, "%s", s->label);
 		else if (s->desc->instance && *s->desc->instance)
 			snprintf(r->label, sizeof r->label, "%s", s->desc->instance);
@@ -303,6 +325,21 @@ void vw_model_rows_free(vw_model *m)
 	m->act_next = 0;
 	m->act_applied = 0;
 	m->ngroups = m->nrows = m->nconstant = 0;
+}
+
+int vw_model_set_fold(vw_model *m, int on)
+{
+	on = !!on;
+	if (on == m->fold_ranks)
+		return 0;
+	int sort = m->sort;
+	vw_model_rows_free(m);
+	m->fold_ranks = on;
+	m->row_sel = m->row_top = 0;
+	if (vw_model_rows_build(m) != 0)
+		return -1;
+	vw_model_set_sort(m, sort);
+	return 0;
 }
 
 void vw_model_set_sort(vw_model *m, int s)

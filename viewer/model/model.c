@@ -81,6 +81,15 @@ static int collect(vw_model *m)
 	m->marks = calloc(nk ? nk : 1, sizeof *m->marks);
 	if (!m->streams || !m->marks)
 		return -1;
+	/* files of several hosts without ranks (PCP archives of a cluster):
+	 * each file's rows under its host's name */
+	int by_host = m->nfiles > 1;
+	for (size_t f = 0; by_host && f < m->nfiles; f++) {
+		const char *h = mcz_meta(m->files[f], "host");
+		by_host = h && *h && !mcz_meta(m->files[f], "rank");
+		for (size_t g = 0; by_host && g < f; g++)
+			by_host = strcmp(h, mcz_meta(m->files[g], "host")) != 0;
+	}
 	for (size_t f = 0; f < m->nfiles; f++) {
 		mcz_reader *r = m->files[f];
 		const char *rank = mcz_meta(r, "rank");
@@ -94,6 +103,8 @@ static int collect(vw_model *m)
 			if (m->nfiles > 1) {
 				if (rank && *rank)
 					snprintf(pre, sizeof pre, "r%.8s:", rank);
+				else if (by_host)
+					snprintf(pre, sizeof pre, "%.24s:", mcz_meta(r, "host"));
 				else
 					snprintf(pre, sizeof pre, "f%zu:", f);
 			}
@@ -199,6 +210,10 @@ static void damaged_status(vw_model *m)
 static int model_build(vw_model *m)
 {
 	set_axis(m);
+	size_t ranked = 0;
+	for (size_t f = 0; f < m->nfiles; f++)
+		ranked += mcz_meta(m->files[f], "rank") != NULL;
+	m->fold_ranks = ranked >= 2;
 	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
 		return -1;
 	m->phase_sel = -1;
@@ -242,32 +257,81 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		snprintf(err, errlen, "no recording given");
 		return -1;
 	}
-	vw_model *m = model_alloc(npaths);
-	if (!m)
-		goto nomem;
-	for (size_t i = 0; i < npaths; i++) {
+	/* a path may name several recordings (ssh://host/dir/run.*.mcz) */
+	mcz_reader **rd = NULL;
+	char **nm = NULL;
+	unsigned char *imp = NULL;
+	size_t n = 0, cap = 0;
+	int failed = 0;
+	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
 		po.metrics = o ? o->metrics : NULL;
 		po.ssh_options = o ? o->ssh_options : NULL;
 		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
-		if (pcp_open_any(&m->files[i], paths[i], &po, err, errlen) != MCZ_OK) {
-			m->files[i] = NULL;
-			vw_model_free(m);
-			return -1;
+		mcz_reader **rs;
+		char **names;
+		size_t k;
+		if (pcp_open_all(paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
+			failed = 1;
+			break;
 		}
-		m->imported[i] = (unsigned char)pcp_import_claims(paths[i]);
-		m->nfiles++;
-		if (!(m->paths[i] = strdup(paths[i])))
-			goto nomem;
+		/* converted on open, or fetched: no file of its own to write into */
+		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
+		if (n + k > cap) {
+			size_t nc = (n + k) * 2;
+			mcz_reader **r2 = realloc(rd, nc * sizeof *r2);
+			rd = r2 ? r2 : rd;
+			char **n2 = r2 ? realloc(nm, nc * sizeof *n2) : NULL;
+			nm = n2 ? n2 : nm;
+			unsigned char *i2 = n2 ? realloc(imp, nc) : NULL;
+			imp = i2 ? i2 : imp;
+			if (!i2) {
+				for (size_t j = 0; j < k; j++) {
+					mcz_close(rs[j]);
+					free(names[j]);
+				}
+				free(rs);
+				free(names);
+				snprintf(err, errlen, "out of memory");
+				failed = 1;
+				break;
+			}
+			cap = nc;
+		}
+		for (size_t j = 0; j < k; j++) {
+			rd[n] = rs[j];
+			nm[n] = names[j];
+			imp[n++] = (unsigned char)!own;
+		}
+		free(rs);
+		free(names);
 	}
-	if (model_build(m) != 0)
-		goto nomem;
+	vw_model *m = failed ? NULL : model_alloc(n);
+	if (!failed && !m)
+		snprintf(err, errlen, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (m) {
+			m->files[i] = rd[i];
+			m->paths[i] = nm[i];
+			m->imported[i] = imp[i];
+			m->nfiles++;
+		} else {
+			mcz_close(rd[i]);
+			free(nm[i]);
+		}
+	}
+	free(rd);
+	free(nm);
+	free(imp);
+	if (!m)
+		return -1;
+	if (model_build(m) != 0) {
+		snprintf(err, errlen, "out of memory");
+		vw_model_free(m);
+		return -1;
+	}
 	*out = m;
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	vw_model_free(m);
-	return -1;
 }
 
 int vw_model_open_readers(vw_model **out, mcz_reader **files, const char *const *names,
@@ -306,6 +370,9 @@ void vw_model_free(vw_model *m)
 		return;
 	if (m->phases_free)
 		m->phases_free(m->phases);
+	if (m->jobs_free)
+		m->jobs_free(m->jobs);
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_rows_free(m);
@@ -457,6 +524,7 @@ int vw_model_follow(vw_model *m)
 	if (!changed)
 		return 0;
 	/* the readers' strings and arrays are new: caches and copies go */
+	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	free(m->streams);

@@ -26,6 +26,7 @@
 #include "../../format/mcz.h"
 
 struct vw_phases; /* viewer/analysis/phase.h */
+struct vw_jobs;   /* viewer/analysis/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 
@@ -154,6 +155,17 @@ typedef struct vw_model {
 	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
 	struct vw_compare *compare;
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
+	int fold_ranks;             /* rank files: one row per stream name across files
+				       (vw_model_set_fold; on when 2+ files carry a rank) */
+	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
+	 * analysis builds them; freed as set by it (as the phases) */
+	struct vw_jobs *jobs;
+	void (*jobs_free)(struct vw_jobs *);
+	/* The hot-code tables an analysis built from the code profile
+	 * (viewer/analysis/hotcode.c), and how they are freed: dropped when a
+	 * followed file changes (the profile it points into is the reader's). */
+	void *code_cache;
+	void (*code_cache_free)(void *);
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -205,6 +217,9 @@ void vw_model_toggle_group(vw_model *m, size_t row);
 int vw_model_rows_settle(vw_model *m);
 /* Order the rows by s (vw_sort); the selected row stays selected. */
 void vw_model_set_sort(vw_model *m, int s);
+/* Rank files: fold (1) every file's streams of one name into one row, or
+ * show each file's apart (0); rebuilds the rows.  0, or -1 out of memory. */
+int vw_model_set_fold(vw_model *m, int on);
 /* "activity", "name", "source". */
 const char *vw_model_sort_name(int s);
 
@@ -244,6 +259,10 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
  * all have, else -1. */
 int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
 			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok);
+/* Buckets of one stream over the window [m->t0, m->t1) narrower than its
+ * sampling: each sample drawn over the time it stands for (gaps shorter
+ * than 1.5 intervals filled), as the timeline's rows are. */
+void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb);
 /* The value of a stream at time t (the sample covering t), display units; NaN if none. */
 double vw_model_value_at(vw_model *m, size_t stream, int64_t t);
 /* The same, also giving the covering sample's time (dataset axis) in *ts.
@@ -262,6 +281,14 @@ void vw_model_set_cursor(vw_model *m, int64_t t);
 const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
 /* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
 int64_t vw_model_interval(const vw_model *m, size_t stream);
+/* model-code.c.  The code profile (SPEC.md 5.6) of the first file that
+ * has one, owned by its reader, and in *offset what to add to its times
+ * for the dataset axis; NULL when no file has one (or its block is bad:
+ * *bad, may be NULL, is then set). */
+const mcz_code *vw_model_code(vw_model *m, int64_t *offset, int *bad);
+/* Drop the analysis' tables of the code profile (model.c calls it). */
+void vw_model_code_drop(vw_model *m);
+
 /* Mark nearest to t within tol ns, or NULL. */
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
 

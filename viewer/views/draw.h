@@ -27,6 +27,17 @@ size_t vw_spark_buckets(const vw_canvas *c, int w);
 void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
 		   double lo, double hi, int role);
 
+/* code-row.c: the timeline's code row.  The hottest function of each of w
+ * columns over the window as its letter in its colour (A = hottest over
+ * the run), at (x, y); returns 0, or -1 without a code profile. */
+int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
+/* The legend of the code row on one line: "A compute_kernel  B main ..."
+ * for the functions seen in the window, hottest first. */
+void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w);
+/* "compute_kernel 99% (code-phases.c:27)": the hottest function at time t
+ * (the profile's interval around it); 0, or -1 when none ran there. */
+int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
+
 /* A time ruler over [t0, t1) on w cells at (x, y): tick marks at round
  * steps with their labels.  Returns the step chosen (ns). */
 int64_t vw_ruler_draw(vw_canvas *c, int x, int y, int w, int64_t t0, int64_t t1);

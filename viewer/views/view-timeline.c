@@ -4,8 +4,11 @@
  *
  *     line 0        time ruler over the plot
  *     line 1        marks (ticks), the selected range, the cursor
- *     lines 2..h-2  rows: label | sparkline (min/max envelope) | value at cursor
- *     line h-1      read-out: cursor time, the selected row's values, the mark
+ *     lines 2, 3    with a code profile: the code row (the hottest function
+ *                   of each column as a letter, code-row.c) and its legend
+ *     lines ..h-2   rows: label | sparkline (min/max envelope) | value at cursor
+ *     line h-1      read-out: cursor time, the selected row's values, the
+ *                   function at the cursor, the mark
  *
  * Rows come in the model's order (most active first by default; 's' cycles
  * activity, name, source), the folded row of constant streams first.  A
@@ -28,9 +31,12 @@
 #include "../analysis/analysis.h"
 #include "view.h"
 
+#define TL_OVER_KEEP 128 /* run B's rows kept (more than a screen shows) */
+
 typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
+	int code_y;       /* line of the code row, 0 when there is none */
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
 	int dragging;
@@ -42,6 +48,17 @@ typedef struct tl_state {
 	vw_bucket *ob, *fine; /* run B's columns, and its finer buckets before the warp */
 	size_t ocap;
 	size_t *mem;      /* B's member streams of a row */
+	/* run B's columns of the rows drawn, kept for the window they were
+	 * computed for: a frame computes what its budget allows, the frames
+	 * that refine it reuse them (each row's is one exact read of run B) */
+	struct tl_over {
+		size_t group, member;
+		int depth;
+		int64_t t0, t1;
+		size_t nb;
+		vw_bucket *b;
+	} over[TL_OVER_KEEP];
+	size_t nover, over_next;
 } tl_state;
 
 static int tl_init(vw_model *m, void **state)
@@ -58,6 +75,8 @@ static void tl_free(void *state)
 		free(s->b);
 		free(s->ob);
 		free(s->fine);
+		for (size_t i = 0; i < s->nover; i++)
+			free(s->over[i].b);
 		free(s->mem);
 	}
 	free(s);
@@ -100,13 +119,15 @@ static int label_width(const vw_model *m, int w, int ascii)
 	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
 }
 
-static void geometry(const vw_model *m, tl_state *s, int w, int h, int ascii)
+static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 {
 	int vw = w >= 60 ? 12 : 11;
 	s->plot_x = label_width(m, w, ascii);
 	s->plot_w = w - s->plot_x - vw - 1;
-	s->rows_y = 2;
-	int avail = h - 3;
+	/* the code row and its legend, when there is a profile and room */
+	s->code_y = h >= 10 && vw_hotcode_has(m) ? 2 : 0;
+	s->rows_y = s->code_y ? 4 : 2;
+	int avail = h - 1 - s->rows_y;
 	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
 	s->row_h = s->row_h < 1 ? 1 : s->row_h > 3 ? 3 : s->row_h;
@@ -289,6 +310,20 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "not in run B");
 		return;
 	}
+	struct tl_over key = {r->group, r->members[0], r->depth, m->t0, m->t1, nb, NULL};
+	for (size_t i = 0; i < s->nover; i++) {
+		const struct tl_over *o = &s->over[i];
+		if (o->group == key.group && o->member == key.member && o->depth == key.depth &&
+		    o->t0 == key.t0 && o->t1 == key.t1 && o->nb == key.nb) {
+			vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, o->b, nb, lo, hi, role);
+			return;
+		}
+	}
+	if (vw_model_budget_spent(m)) { /* the next frame reads it */
+		m->refining = 1;
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading run B...");
+		return;
+	}
 	/* B's span where A's window was done: warped ends, seconds from each start */
 	const vw_compare *k = m->compare;
 	double a0 = (m->t0 - m->t_min) * 1e-9, a1 = (m->t1 - m->t_min) * 1e-9;
@@ -353,6 +388,13 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		s->ob[col] = o;
 	}
 	vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->ob, nb, lo, hi, role);
+	size_t slot = s->nover < TL_OVER_KEEP ? s->nover++ : s->over_next++ % TL_OVER_KEEP;
+	free(s->over[slot].b);
+	s->over[slot] = key;
+	if ((s->over[slot].b = malloc(nb * sizeof *s->ob)) != NULL)
+		memcpy(s->over[slot].b, s->ob, nb * sizeof *s->ob);
+	else
+		s->over[slot].nb = 0;
 }
 
 static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
@@ -449,6 +491,9 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 				      isnan(v) ? "-" : vw_fmt_time(d, sizeof d, ts, 1000));
 		}
 	}
+	char code[160];
+	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
+		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
 	if (k && n < (int)sizeof line) {
@@ -482,6 +527,18 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 			vw_canvas_put(c, s->plot_x + x, 0, c->ascii ? 'x' : 0x00d7, VW_C_WARN, VW_A_BOLD);
 	}
 	draw_marks(m, s, c, 1);
+	if (s->code_y) {
+		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
+		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
+		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x);
+		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
+		if (cx >= 0 && cx < s->plot_w) {
+			vw_cell *cell = &c->cells[(size_t)s->code_y * (size_t)c->w + (size_t)(s->plot_x + cx)];
+			if (cell->ch == ' ')
+				cell->ch = c->ascii ? ':' : 0x2502;
+			cell->attr |= VW_A_REVERSE;
+		}
+	}
 	scroll_to_sel(m, s);
 	if (m->nrows == 0)
 		vw_canvas_text(c, 2, s->rows_y, w - 2, VW_C_DIM, 0,
@@ -614,6 +671,10 @@ static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
 		m->sel0 = m->sel1 = 0;
 		break;
 	case VW_ACT_SORT: vw_model_set_sort(m, (m->sort + 1) % VW_SORT_COUNT); break;
+	case VW_ACT_FOLD:
+		if (m->nfiles < 2 || vw_model_set_fold(m, !m->fold_ranks) != 0)
+			return VW_R_NONE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	case VW_ACT_MOUSE: return tl_mouse(m, s, in);
 	default: return VW_R_NONE;
 	}
@@ -632,6 +693,7 @@ static const char *const tl_help[] = {
 	"s                sort: activity (most varying first), name, source",
 	"\u03a3 avg            a group's value: sum (bytes, counts, W) or mean (%)",
 	"n p              next/previous phase (every view)",
+	"R                rank files: all ranks in one row per stream, or apart",
 	NULL,
 };
 

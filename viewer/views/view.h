@@ -133,6 +133,7 @@ typedef enum vw_action {
 	VW_ACT_LAYOUT,        /* 'L': sunburst <-> icicle */
 	VW_ACT_MOUSE,         /* details in vw_input */
 	VW_ACT_CURSOR_LEFT, VW_ACT_CURSOR_RIGHT, /* ',' '.': move the time cursor one column */
+	VW_ACT_FOLD,          /* 'R': rank files: fold the ranks into one row per stream, or not */
 	VW_ACT_COUNT
 } vw_action;
 
@@ -158,7 +159,8 @@ typedef struct vw_view {
 	int (*shown)(struct vw_model *m);
 } vw_view;
 
-extern const vw_view view_timeline, view_phases, view_topology, view_roofline, view_compare;
+extern const vw_view view_timeline, view_phases, view_topology, view_roofline, view_compare,
+	view_ranks;
 
 /* Every view, in Tab order, NULL-terminated (viewer/views.c: add one line). */
 extern const vw_view *const vw_views[];

@@ -11,6 +11,7 @@ const vw_view *const vw_views[] = {
 	&view_topology,
 	&view_roofline,
 	&view_compare,
+	&view_ranks,
 	NULL,
 };
 

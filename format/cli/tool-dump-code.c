@@ -1,0 +1,128 @@
+/* tool-dump-code.c: `mcz dump FILE --code [--csv|--json] [--from T] [--to T]`:
+ * the file's code profile (SPEC.md 5.6) — one row per interval and code
+ * location with its samples (text or CSV), or in JSON the location table
+ * and the sparse histograms as stored.  Times are seconds from the start
+ * of the recording, as in the rest of mcz dump.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tool.h"
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void code_csv_str(const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void code_json(const mcz_code *c, int64_t origin, int64_t a, int64_t b)
+{
+	printf("{\"event\": ");
+	tool_common_json_str(c->event);
+	printf(", \"period\": %" PRIu64 ", \"interval_ns\": %" PRId64 ", \"note\": ", c->period,
+	       c->interval_ns);
+	tool_common_json_str(c->note);
+	printf(",\n \"objects\": [");
+	for (size_t i = 0; i < c->nobjects; i++) {
+		printf("%s\n  {\"path\": ", i ? "," : "");
+		tool_common_json_str(c->objects[i].path);
+		printf(", \"build_id\": ");
+		tool_common_json_str(c->objects[i].build_id);
+		printf(", \"note\": ");
+		tool_common_json_str(c->objects[i].note);
+		putchar('}');
+	}
+	printf("],\n \"locations\": [");
+	static const char *how[] = {"address", "symtab", "dwarf"};
+	for (size_t i = 0; i < c->nlocs; i++) {
+		const mcz_code_loc *l = &c->locs[i];
+		printf("%s\n  {\"id\": %zu, \"function\": ", i ? "," : "", i);
+		tool_common_json_str(l->function);
+		printf(", \"inlined\": ");
+		tool_common_json_str(l->inlined);
+		printf(", \"file\": ");
+		tool_common_json_str(l->file);
+		printf(", \"line\": %u, \"object\": %u, \"offset\": %" PRIu64 ", \"how\": \"%s\"}",
+		       l->line, l->object, l->offset, how[l->how]);
+	}
+	printf("],\n \"intervals\": [");
+	int first = 1;
+	for (size_t i = 0; i < c->nintervals; i++) {
+		if (c->t[i] < a || c->t[i] >= b)
+			continue;
+		printf("%s\n  {\"t\": %.9f, \"hits\": [", first ? "" : ",",
+		       (double)(c->t[i] - origin) / 1e9);
+		first = 0;
+		for (size_t h = c->first[i]; h < c->first[i + 1]; h++)
+			printf("%s[%u, %u]", h > c->first[i] ? ", " : "", c->hits[h].loc,
+			       c->hits[h].count);
+		printf("]}");
+	}
+	printf("\n ]}\n");
+}
+
+int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a, int64_t b,
+		   int64_t origin)
+{
+	const mcz_code *c;
+	int rc = mcz_code_get(r, &c);
+	if (rc == MCZ_E_NOTFOUND) {
+		fprintf(stderr, "mcz dump: %s: no code profile (recorded without the code source: "
+			"see mcrec --list)\n", path);
+		return 1;
+	}
+	if (rc) {
+		tool_common_error("dump", path, rc);
+		return 1;
+	}
+	if (json) {
+		code_json(c, origin, a, b);
+		return 0;
+	}
+	if (csv)
+		printf("time_s,samples,function,inlined,file,line,object,offset\n");
+	else
+		printf("%12s %8s  %-28s %-24s %s\n", "time_s", "samples", "function", "file:line",
+		       "object+offset");
+	for (size_t i = 0; i < c->nintervals; i++) {
+		if (c->t[i] < a || c->t[i] >= b)
+			continue;
+		double t = (double)(c->t[i] - origin) / 1e9;
+		for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
+			const mcz_code_loc *l = &c->locs[c->hits[h].loc];
+			const char *obj = c->objects[l->object].path;
+			if (csv) {
+				printf("%.9f,%u,", t, c->hits[h].count);
+				code_csv_str(l->function);
+				putchar(',');
+				code_csv_str(l->inlined);
+				putchar(',');
+				code_csv_str(l->file);
+				printf(",%u,", l->line);
+				code_csv_str(obj);
+				printf(",0x%" PRIx64 "\n", l->offset);
+				continue;
+			}
+			char fl[300] = "-";
+			if (l->file[0])
+				snprintf(fl, sizeof fl, "%s:%u", l->file, l->line);
+			const char *base = strrchr(fl, '/');
+			const char *on = strrchr(obj, '/');
+			printf("%12.6f %8u  %-28s %-24s %s+0x%" PRIx64 "\n", t, c->hits[h].count,
+			       l->function[0] ? l->function : "?", base ? base + 1 : fl, on ? on + 1 : obj,
+			       l->offset);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* code-prof.h: the parts of the code source (recorder/sources/code*.c)
+ * shared between its files, and for its tests: the profile gathered from
+ * the perf ring buffers (objects mapped by the command, and per interval
+ * the samples counted by object and file offset), and its symbolization
+ * into the mcz_code table of SPEC.md 5.6.
+ *
+ *     code_prof p = {0};
+ *     code_prof_map(&p, pid, start, len, pgoff, "/usr/bin/app", build_id, n);  // MMAP2
+ *     code_prof_sample(&p, pid, ip, interval);                                 // SAMPLE
+ *     mcz_code c;  code_sym_out out;
+ *     code_sym_run(&p, t_of_interval0, interval_ns, &c, &out);   // libdwfl, per object
+ *     mcz_writer_code(w, &c);  code_sym_free(&out);  code_prof_free(&p);
+ *
+ * Only recorder/sources/code*.c and tests include this header.
+ */
+#ifndef REC_CODE_PROF_H
+#define REC_CODE_PROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../format/mcz.h"
+
+/* An object the command mapped executable (one per path and build-id). */
+typedef struct code_obj {
+	char *path;        /* as the kernel named it; "[anon]", "[unknown]" */
+	char build_id[41]; /* hex, from MMAP2 when the kernel gives it */
+	int file;          /* 1: a file (symbolize it); 0: anonymous / JIT / vdso */
+} code_obj;
+
+/* One executable mapping of one process. */
+typedef struct code_map {
+	uint32_t pid;
+	uint64_t start, end, pgoff;
+	uint32_t obj;
+} code_map;
+
+/* Samples at one place in one interval (merged by code_prof_compact). */
+typedef struct code_cell {
+	int64_t iv;    /* interval number since the start of sampling */
+	uint32_t obj;
+	uint64_t off;  /* file offset (file objects), address otherwise */
+	uint64_t count;
+} code_cell;
+
+typedef struct code_prof {
+	code_obj *objs;
+	size_t nobjs, cap_objs;
+	code_map *maps;
+	size_t nmaps, cap_maps;
+	code_cell *cells;
+	size_t ncells, cap_cells, merged; /* cells[0..merged) sorted and merged */
+	uint64_t samples, unmapped, lost;
+	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
+} code_prof;
+
+/* ---- code-ring.c: the profile from perf records ----------------------- */
+
+/* An executable mapping (MMAP2); replaces what it overlaps in that process. */
+int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *path, const uint8_t *build_id, size_t build_id_len);
+/* A new process (FORK with pid != ppid) starts with its parent's maps. */
+int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
+/* exec: the process's maps are gone. */
+void code_prof_exec(code_prof *p, uint32_t pid);
+/* A sample of ip in process pid, in interval iv. */
+int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv);
+/* Sort and merge the cells (done as they grow, and before symbolizing). */
+void code_prof_compact(code_prof *p);
+void code_prof_free(code_prof *p);
+
+/* Parse one perf record (a copy of it, hdr first) into p: SAMPLE (ip, tid,
+ * time), MMAP2, FORK, COMM (exec), LOST.  t_start and interval_ns turn
+ * sample times into interval numbers.  Returns 1 for a sample, 0 else. */
+int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
+		     int64_t interval_ns);
+
+/* ---- code-sym.c: symbolization (elfutils libdwfl) --------------------- */
+
+/* What symbolization made: the arrays of c, and figures. */
+typedef struct code_sym_out {
+	mcz_code_object *objects;
+	mcz_code_loc *locs;
+	int64_t *t;
+	size_t *first;
+	mcz_code_hit *hits;
+	char **strs;
+	size_t nstrs, cap_strs;
+	size_t naddrs;       /* distinct (object, offset) symbolized */
+	double seconds;      /* time it took */
+	char note[512];      /* objects without symbols, gone... */
+} code_sym_out;
+
+/* Build the code profile of p: every distinct (object, offset) turned into
+ * a location (function, inline chain, file:line where DWARF says so; the
+ * symbol table otherwise; object+offset last), locations merged when they
+ * name the same place.  Interval i starts at t_origin + i * interval_ns. */
+int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *c,
+		 code_sym_out *out);
+void code_sym_free(code_sym_out *out);
+
+#endif

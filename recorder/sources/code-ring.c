@@ -1,0 +1,256 @@
+/* code-ring.c: the code profile gathered from perf records — the
+ * executable mappings of every process of the command (MMAP2, FORK, exec),
+ * and its samples counted per interval by object and file offset, so that
+ * an address means the same after the process is gone (symbolization runs
+ * at the end, code-sym.c).  Pure bookkeeping: no system call here.
+ *
+ *     code_prof p = {0};
+ *     code_prof_record(&p, rec, rec_len, t_start, interval_ns);  // each record
+ *     code_prof_compact(&p);  ... p.cells ...;  code_prof_free(&p);
+ */
+#include "code-prof.h"
+
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ring_grow(void **a, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	void *n = realloc(*a, nc * elem);
+	if (!n)
+		return -1;
+	*a = n;
+	*cap = nc;
+	return 0;
+}
+
+/* The object of path and build-id, added when new. */
+static int ring_obj(code_prof *p, const char *path, const char *bid, int file, uint32_t *id)
+{
+	for (size_t i = 0; i < p->nobjs; i++)
+		if (strcmp(p->objs[i].path, path) == 0 && strcmp(p->objs[i].build_id, bid) == 0) {
+			*id = (uint32_t)i;
+			return 0;
+		}
+	if (ring_grow((void **)&p->objs, &p->cap_objs, p->nobjs + 1, sizeof *p->objs))
+		return -1;
+	code_obj *o = &p->objs[p->nobjs];
+	if (!(o->path = strdup(path)))
+		return -1;
+	snprintf(o->build_id, sizeof o->build_id, "%s", bid);
+	o->file = file;
+	*id = (uint32_t)p->nobjs++;
+	return 0;
+}
+
+int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *path, const uint8_t *build_id, size_t build_id_len)
+{
+	char bid[41] = "";
+	for (size_t i = 0; i < build_id_len && i < 20; i++)
+		snprintf(bid + 2 * i, 3, "%02x", build_id[i]);
+	/* "//anon", "[vdso]", "/memfd:..." (JIT) have no file to read later */
+	int file = path[0] == '/' && strncmp(path, "//anon", 6) != 0 &&
+		   strncmp(path, "/memfd:", 7) != 0;
+	const char *name = path[0] ? path : "[anon]";
+	if (strncmp(path, "//anon", 6) == 0)
+		name = "[anon]";
+	uint32_t obj;
+	if (ring_obj(p, name, bid, file, &obj))
+		return -1;
+	uint64_t end = start + len;
+	/* a new mapping replaces what it overlaps */
+	size_t k = 0;
+	for (size_t i = 0; i < p->nmaps; i++) {
+		code_map *m = &p->maps[i];
+		if (m->pid == pid && m->start < end && start < m->end)
+			continue;
+		p->maps[k++] = *m;
+	}
+	p->nmaps = k;
+	if (ring_grow((void **)&p->maps, &p->cap_maps, p->nmaps + 1, sizeof *p->maps))
+		return -1;
+	p->maps[p->nmaps++] = (code_map){pid, start, end, file ? pgoff : start, obj};
+	return 0;
+}
+
+int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid)
+{
+	code_prof_exec(p, pid);
+	size_t n = p->nmaps;
+	for (size_t i = 0; i < n; i++) {
+		if (p->maps[i].pid != ppid)
+			continue;
+		if (ring_grow((void **)&p->maps, &p->cap_maps, p->nmaps + 1, sizeof *p->maps))
+			return -1;
+		code_map m = p->maps[i];
+		m.pid = pid;
+		p->maps[p->nmaps++] = m;
+	}
+	return 0;
+}
+
+void code_prof_exec(code_prof *p, uint32_t pid)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->nmaps; i++)
+		if (p->maps[i].pid != pid)
+			p->maps[k++] = p->maps[i];
+	p->nmaps = k;
+}
+
+static int ring_cell_cmp(const void *a, const void *b)
+{
+	const code_cell *x = a, *y = b;
+	if (x->iv != y->iv)
+		return x->iv < y->iv ? -1 : 1;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void code_prof_compact(code_prof *p)
+{
+	if (p->merged == p->ncells)
+		return;
+	qsort(p->cells, p->ncells, sizeof *p->cells, ring_cell_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < p->ncells; i++) {
+		if (k && ring_cell_cmp(&p->cells[k - 1], &p->cells[i]) == 0)
+			p->cells[k - 1].count += p->cells[i].count;
+		else
+			p->cells[k++] = p->cells[i];
+	}
+	p->ncells = p->merged = k;
+}
+
+int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv)
+{
+	const code_map *m = NULL;
+	for (size_t i = p->nmaps; i-- > 0;)
+		if (p->maps[i].pid == pid && ip >= p->maps[i].start && ip < p->maps[i].end) {
+			m = &p->maps[i];
+			break;
+		}
+	uint32_t obj;
+	uint64_t off;
+	if (m) {
+		obj = m->obj;
+		off = ip - m->start + m->pgoff;
+	} else {
+		/* no mapping seen for it (code mapped before sampling began, a
+		 * lost MMAP2 record): the address alone */
+		if (p->unknown_obj == UINT32_MAX || p->nobjs == 0 || p->unknown_obj >= p->nobjs) {
+			if (ring_obj(p, "[unknown]", "", 0, &p->unknown_obj))
+				return -1;
+		}
+		obj = p->unknown_obj;
+		off = ip;
+		p->unmapped++;
+	}
+	p->samples++;
+	/* the cell of the previous sample is the likeliest (a hot loop) */
+	if (p->ncells > p->merged) {
+		code_cell *c = &p->cells[p->ncells - 1];
+		if (c->iv == iv && c->obj == obj && c->off == off) {
+			c->count++;
+			return 0;
+		}
+	}
+	if (p->ncells - p->merged >= 65536)
+		code_prof_compact(p);
+	if (ring_grow((void **)&p->cells, &p->cap_cells, p->ncells + 1, sizeof *p->cells))
+		return -1;
+	p->cells[p->ncells++] = (code_cell){iv, obj, off, 1};
+	return 0;
+}
+
+void code_prof_free(code_prof *p)
+{
+	for (size_t i = 0; i < p->nobjs; i++)
+		free(p->objs[i].path);
+	free(p->objs), free(p->maps), free(p->cells);
+	memset(p, 0, sizeof *p);
+	p->unknown_obj = UINT32_MAX;
+}
+
+static uint32_t ring_u32(const uint8_t *b)
+{
+	uint32_t v;
+	memcpy(&v, b, 4);
+	return v;
+}
+
+static uint64_t ring_u64(const uint8_t *b)
+{
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return v;
+}
+
+int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
+		     int64_t interval_ns)
+{
+	const uint8_t *b = rec;
+	struct perf_event_header h;
+	if (len < sizeof h)
+		return 0;
+	memcpy(&h, b, sizeof h);
+	if (h.size > len)
+		return 0;
+	const uint8_t *q = b + sizeof h, *end = b + h.size;
+	switch (h.type) {
+	case PERF_RECORD_SAMPLE: {
+		/* sample_type IP | TID | TIME: u64 ip; u32 pid, tid; u64 time */
+		if (end - q < 24)
+			return 0;
+		uint64_t ip = ring_u64(q);
+		uint32_t pid = ring_u32(q + 8);
+		int64_t t = (int64_t)ring_u64(q + 16);
+		int64_t iv = t > t_start && interval_ns > 0 ? (t - t_start) / interval_ns : 0;
+		code_prof_sample(p, pid, ip, iv);
+		return 1;
+	}
+	case PERF_RECORD_MMAP2: {
+		/* u32 pid, tid; u64 addr, len, pgoff; 24 bytes of device or
+		 * build-id; u32 prot, flags; char filename[] */
+		if (end - q < 4 + 4 + 24 + 24 + 8 + 1)
+			return 0;
+		uint32_t pid = ring_u32(q);
+		uint64_t addr = ring_u64(q + 8), l = ring_u64(q + 16), pgoff = ring_u64(q + 24);
+		const uint8_t *id = q + 32;
+		uint32_t prot = ring_u32(q + 56);
+		const char *name = (const char *)(q + 64);
+		size_t maxn = (size_t)(end - (q + 64));
+		if (!memchr(name, 0, maxn) || !(prot & 4 /* PROT_EXEC */))
+			return 0;
+		size_t idlen = 0;
+#ifdef PERF_RECORD_MISC_MMAP_BUILD_ID
+		if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+			idlen = id[0] <= 20 ? id[0] : 20;
+#endif
+		code_prof_map(p, pid, addr, l, pgoff, name, id + 4, idlen);
+		return 0;
+	}
+	case PERF_RECORD_FORK:
+		/* u32 pid, ppid, tid, ptid; u64 time */
+		if (end - q >= 16 && ring_u32(q) != ring_u32(q + 4))
+			code_prof_fork(p, ring_u32(q), ring_u32(q + 4));
+		return 0;
+	case PERF_RECORD_COMM:
+		if (end - q >= 8 && (h.misc & PERF_RECORD_MISC_COMM_EXEC))
+			code_prof_exec(p, ring_u32(q));
+		return 0;
+	case PERF_RECORD_LOST:
+		if (end - q >= 16)
+			p->lost += ring_u64(q + 8);
+		return 0;
+	}
+	return 0;
+}

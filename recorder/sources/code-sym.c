@@ -1,0 +1,442 @@
+/* code-sym.c: symbolization of the code profile at the end of a recording
+ * (elfutils libdwfl/libdw), so that the file names its code without the
+ * binaries: per (object, file offset), the innermost function — the
+ * inlined one where DWARF says so, as `perf report --inline` — the chain
+ * of functions it is inlined into, and file:line; the symbol table when
+ * there is no DWARF; object+offset last.  One Dwfl per object, opened
+ * once; distinct offsets are symbolized once each (the cells are sorted by
+ * interval, so a table maps (object, offset) to its location).  Locations
+ * that name the same place are merged; without DWARF, offsets are binned
+ * into 64-byte regions so that phase detection still sees where the code
+ * ran (SPEC.md 5.6, issue 16).
+ */
+#include "code-prof.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bytes of code one location stands for when only an address is known. */
+#define SYM_REGION 64
+
+/* An (object, offset) to symbolize, and the location it became. */
+typedef struct sym_addr {
+	uint32_t obj;
+	uint64_t off;
+	uint32_t loc;
+} sym_addr;
+
+/* A hash of locations by their text, to merge equal ones. */
+typedef struct sym_tab {
+	uint32_t *slot; /* loc + 1, 0 empty */
+	size_t nslot;
+} sym_tab;
+
+static char *sym_keep(code_sym_out *o, const char *s)
+{
+	if (o->nstrs == o->cap_strs) {
+		size_t nc = o->cap_strs ? 2 * o->cap_strs : 256;
+		char **n = realloc(o->strs, nc * sizeof *n);
+		if (!n)
+			return NULL;
+		o->strs = n;
+		o->cap_strs = nc;
+	}
+	char *d = strdup(s ? s : "");
+	if (d)
+		o->strs[o->nstrs++] = d;
+	return d;
+}
+
+static uint64_t sym_hash_loc(const mcz_code_loc *l)
+{
+	uint64_t h = 1469598103934665603ULL ^ l->object ^ ((uint64_t)l->line << 32) ^ l->how;
+	const char *parts[3] = {l->function, l->inlined, l->file};
+	for (int k = 0; k < 3; k++)
+		for (const char *s = parts[k]; *s; s++)
+			h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	if (l->how == MCZ_CODE_ADDR || (l->how == MCZ_CODE_SYMTAB))
+		h ^= l->offset * 0x9e3779b97f4a7c15ULL;
+	return h;
+}
+
+static int sym_same(const mcz_code_loc *a, const mcz_code_loc *b)
+{
+	if (a->object != b->object || a->how != b->how || a->line != b->line ||
+	    strcmp(a->function, b->function) || strcmp(a->inlined, b->inlined) ||
+	    strcmp(a->file, b->file))
+		return 0;
+	/* without DWARF, the 64-byte region is part of the place */
+	return a->how == MCZ_CODE_DWARF || a->offset == b->offset;
+}
+
+/* Find or add location l (strings not yet kept); its index in *id. */
+static int sym_loc(code_sym_out *o, size_t *nlocs, size_t *cap, sym_tab *tab,
+		   const mcz_code_loc *l, uint32_t *id)
+{
+	if ((*nlocs + 1) * 2 > tab->nslot) {
+		size_t ns = tab->nslot ? tab->nslot * 2 : 1024;
+		uint32_t *s = calloc(ns, sizeof *s);
+		if (!s)
+			return -1;
+		for (size_t i = 0; i < *nlocs; i++) {
+			size_t j = sym_hash_loc(&o->locs[i]) & (ns - 1);
+			while (s[j])
+				j = (j + 1) & (ns - 1);
+			s[j] = (uint32_t)i + 1;
+		}
+		free(tab->slot);
+		tab->slot = s;
+		tab->nslot = ns;
+	}
+	size_t j = sym_hash_loc(l) & (tab->nslot - 1);
+	for (; tab->slot[j]; j = (j + 1) & (tab->nslot - 1))
+		if (sym_same(&o->locs[tab->slot[j] - 1], l)) {
+			*id = tab->slot[j] - 1;
+			return 0;
+		}
+	if (*nlocs == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		mcz_code_loc *n = realloc(o->locs, nc * sizeof *n);
+		if (!n)
+			return -1;
+		o->locs = n;
+		*cap = nc;
+	}
+	mcz_code_loc k = *l;
+	k.function = sym_keep(o, l->function);
+	k.inlined = sym_keep(o, l->inlined);
+	k.file = sym_keep(o, l->file);
+	if (!k.function || !k.inlined || !k.file)
+		return -1;
+	o->locs[*nlocs] = k;
+	tab->slot[j] = (uint32_t)*nlocs + 1;
+	*id = (uint32_t)(*nlocs)++;
+	return 0;
+}
+
+/* One object opened for symbolization. */
+typedef struct sym_obj {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	GElf_Addr bias;   /* module address = ELF vaddr + bias */
+	Elf *elf;
+	int dwarf;        /* 1: has DWARF */
+	const char *why;  /* why it has no symbols, or NULL */
+} sym_obj;
+
+static const Dwfl_Callbacks sym_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void sym_open(const code_obj *co, sym_obj *so)
+{
+	memset(so, 0, sizeof *so);
+	if (!co->file) {
+		so->why = "no file (anonymous or JIT code)";
+		return;
+	}
+	if (access(co->path, R_OK) != 0) {
+		so->why = "gone at the end of the recording (deleted or replaced during the run)";
+		return;
+	}
+	so->dwfl = dwfl_begin(&sym_callbacks);
+	if (!so->dwfl)
+		return;
+	dwfl_report_begin(so->dwfl);
+	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, -1, 0, false);
+	dwfl_report_end(so->dwfl, NULL, NULL);
+	if (!so->mod) {
+		so->why = "not an ELF file this libdwfl reads";
+		return;
+	}
+	so->elf = dwfl_module_getelf(so->mod, &so->bias);
+	Dwarf_Addr dbias;
+	so->dwarf = dwfl_module_getdwarf(so->mod, &dbias) != NULL;
+	if (dwfl_module_getsymtab(so->mod) <= 0 && !so->dwarf)
+		so->why = "stripped (no symbols, no debug info)";
+}
+
+static void sym_close(sym_obj *so)
+{
+	if (so->dwfl)
+		dwfl_end(so->dwfl);
+	memset(so, 0, sizeof *so);
+}
+
+/* The ELF virtual address of file offset off, 0 with *ok = 0 if none. */
+static GElf_Addr sym_vaddr(Elf *elf, uint64_t off, int *ok)
+{
+	size_t n;
+	*ok = 0;
+	if (!elf || elf_getphdrnum(elf, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
+			*ok = 1;
+			return off - ph.p_offset + ph.p_vaddr;
+		}
+	}
+	return 0;
+}
+
+/* The name of a function DIE (following abstract_origin / specification). */
+static const char *sym_die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(d, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	return n;
+}
+
+/* Fill l (strings in buf) for module address a. */
+static void sym_one(sym_obj *so, GElf_Addr a, mcz_code_loc *l, char *inl, size_t inlsz)
+{
+	GElf_Off soff;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(so->mod, a, &soff, &sym, NULL, NULL, NULL);
+	if (name) {
+		l->function = name;
+		l->how = MCZ_CODE_SYMTAB;
+	}
+	inl[0] = 0;
+	if (!so->dwarf)
+		return;
+	Dwfl_Line *line = dwfl_module_getsrc(so->mod, a);
+	int lineno = 0;
+	const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	Dwarf_Addr dbias;
+	Dwarf_Die *cu = dwfl_module_addrdie(so->mod, a, &dbias);
+	Dwarf_Die *scopes = NULL;
+	int ns = cu ? dwarf_getscopes(cu, a - dbias, &scopes) : 0;
+	int nf = 0;
+	size_t used = 0;
+	for (int i = 0; i < ns && !nf; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		const char *fn = sym_die_name(&scopes[i]);
+		if (!fn)
+			continue;
+		l->function = fn;
+		nf = 1;
+		if (tag != DW_TAG_inlined_subroutine)
+			break;
+		/* the concrete scopes around the inlined instance: its callers */
+		Dwarf_Die *outer = NULL;
+		int no = dwarf_getscopes_die(&scopes[i], &outer);
+		for (int j = 1; j < no; j++) {
+			int t = dwarf_tag(&outer[j]);
+			if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram)
+				continue;
+			const char *cn = sym_die_name(&outer[j]);
+			if (cn && used + strlen(cn) + 2 < inlsz)
+				used += (size_t)snprintf(inl + used, inlsz - used, "%s%s", used ? ";" : "",
+							 cn);
+			if (t == DW_TAG_subprogram)
+				break;
+		}
+		free(outer);
+	}
+	free(scopes);
+	if (file || nf) {
+		l->how = MCZ_CODE_DWARF;
+		l->file = file ? file : "";
+		l->line = lineno > 0 ? (uint32_t)lineno : 0;
+	}
+}
+
+static int sym_addr_cmp(const void *a, const void *b)
+{
+	const sym_addr *x = a, *y = b;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Add "path: why" to the note. */
+static void sym_note(code_sym_out *out, const char *a, const char *b)
+{
+	size_t u = strlen(out->note);
+	if (u + 8 < sizeof out->note)
+		snprintf(out->note + u, sizeof out->note - u, "%s%s: %s", u ? "; " : "", a, b);
+}
+
+static int sym_hit_cmp(const void *a, const void *b)
+{
+	const mcz_code_hit *x = a, *y = b;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+/* Find (obj, off) in the sorted table. */
+static uint32_t sym_find(const sym_addr *t, size_t n, uint32_t obj, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t[mid].obj < obj || (t[mid].obj == obj && t[mid].off < off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t[lo].loc;
+}
+
+int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *c,
+		 code_sym_out *out)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof *out);
+	code_prof_compact(p);
+	elf_version(EV_CURRENT);
+	/* the distinct (object, offset) pairs */
+	sym_addr *ad = malloc((p->ncells ? p->ncells : 1) * sizeof *ad);
+	if (!ad)
+		return -1;
+	size_t na = 0;
+	for (size_t i = 0; i < p->ncells; i++)
+		ad[na++] = (sym_addr){p->cells[i].obj, p->cells[i].off, 0};
+	qsort(ad, na, sizeof *ad, sym_addr_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < na; i++)
+		if (!k || sym_addr_cmp(&ad[k - 1], &ad[i]))
+			ad[k++] = ad[i];
+	na = k;
+	out->naddrs = na;
+
+	out->objects = calloc(p->nobjs ? p->nobjs : 1, sizeof *out->objects);
+	if (!out->objects) {
+		free(ad);
+		return -1;
+	}
+	size_t nlocs = 0, cap = 0;
+	sym_tab tab = {0};
+	int rc = 0;
+	for (size_t i = 0; i < p->nobjs && !rc; i++) {
+		out->objects[i].path = sym_keep(out, p->objs[i].path);
+		out->objects[i].build_id = sym_keep(out, p->objs[i].build_id);
+		out->objects[i].note = "";
+		if (!out->objects[i].path || !out->objects[i].build_id)
+			rc = -1;
+	}
+	char inl[512];
+	for (size_t i = 0; i < na && !rc;) {
+		uint32_t obj = ad[i].obj;
+		const code_obj *co = &p->objs[obj];
+		sym_obj so;
+		sym_open(co, &so);
+		const unsigned char *bits;
+		GElf_Addr bva;
+		int nb = so.mod && !co->build_id[0] ? dwfl_module_build_id(so.mod, &bits, &bva) : 0;
+		if (nb > 0 && nb <= 20) {
+			char hex[41];
+			for (int j = 0; j < nb; j++)
+				snprintf(hex + 2 * j, 3, "%02x", bits[j]);
+			const char *id = sym_keep(out, hex);
+			if (id)
+				out->objects[obj].build_id = id;
+		}
+		size_t named = 0;
+		for (; i < na && ad[i].obj == obj && !rc; i++) {
+			mcz_code_loc l = {obj, ad[i].off, MCZ_CODE_ADDR, "", "", "", 0};
+			int ok = 0;
+			GElf_Addr va = so.mod ? sym_vaddr(so.elf, ad[i].off, &ok) : 0;
+			if (ok) {
+				l.offset = va;
+				sym_one(&so, va + so.bias, &l, inl, sizeof inl);
+				l.inlined = inl;
+			}
+			if (l.how != MCZ_CODE_DWARF)
+				l.offset -= l.offset % SYM_REGION;
+			named += l.how != MCZ_CODE_ADDR;
+			rc = sym_loc(out, &nlocs, &cap, &tab, &l, &ad[i].loc);
+		}
+		if (!so.why && so.mod && !named)
+			so.why = "stripped (no symbol covers its sampled code)";
+		if (so.why) {
+			sym_note(out, co->path, so.why);
+			out->objects[obj].note = so.why; /* static text */
+		} else if (!so.dwarf) {
+			out->objects[obj].note = "no debug info: functions from the symbol table";
+		}
+		sym_close(&so);
+	}
+	free(tab.slot);
+	/* the histograms, locations merged */
+	size_t niv = 0;
+	for (size_t i = 0; i < p->ncells; i++)
+		if (!i || p->cells[i].iv != p->cells[i - 1].iv)
+			niv++;
+	out->t = malloc((niv ? niv : 1) * sizeof *out->t);
+	out->first = malloc((niv + 1) * sizeof *out->first);
+	out->hits = malloc((p->ncells ? p->ncells : 1) * sizeof *out->hits);
+	if (rc || !out->t || !out->first || !out->hits) {
+		free(ad);
+		return -1;
+	}
+	size_t nh = 0, iv = 0;
+	for (size_t i = 0; i < p->ncells;) {
+		int64_t cur = p->cells[i].iv;
+		size_t h0 = nh;
+		out->t[iv] = t_origin + cur * interval_ns;
+		out->first[iv] = h0;
+		for (; i < p->ncells && p->cells[i].iv == cur; i++) {
+			uint32_t loc = sym_find(ad, na, p->cells[i].obj, p->cells[i].off);
+			uint64_t cnt = p->cells[i].count;
+			out->hits[nh++] = (mcz_code_hit){loc, cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
+		}
+		/* sort this interval's hits by location and merge */
+		qsort(out->hits + h0, nh - h0, sizeof *out->hits, sym_hit_cmp);
+		size_t m = h0;
+		for (size_t a = h0; a < nh; a++) {
+			if (m > h0 && out->hits[m - 1].loc == out->hits[a].loc) {
+				uint64_t s = (uint64_t)out->hits[m - 1].count + out->hits[a].count;
+				out->hits[m - 1].count = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+			} else {
+				out->hits[m++] = out->hits[a];
+			}
+		}
+		nh = m;
+		iv++;
+	}
+	out->first[iv] = nh;
+	free(ad);
+
+	memset(c, 0, sizeof *c);
+	c->nobjects = p->nobjs;
+	c->objects = out->objects;
+	c->nlocs = nlocs;
+	c->locs = out->locs;
+	c->nintervals = iv;
+	c->t = out->t;
+	c->first = out->first;
+	c->nhits = nh;
+	c->hits = out->hits;
+	c->interval_ns = interval_ns;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return 0;
+}
+
+void code_sym_free(code_sym_out *out)
+{
+	for (size_t i = 0; i < out->nstrs; i++)
+		free(out->strs[i]);
+	free(out->strs), free(out->objects), free(out->locs), free(out->t), free(out->first);
+	free(out->hits);
+	memset(out, 0, sizeof *out);
+}

@@ -1,0 +1,400 @@
+/* code.c: the `code` source — where the command runs.  The software event
+ * cpu-clock (no PMU needed) samples the instruction pointer of the command
+ * and of its threads and children (inherit, one event per CPU as the
+ * kernel wants for an mmap'd inherited event, user space only as
+ * perf_event_paranoid 2 allows), from its exec on.  A thread of this source
+ * drains the perf ring buffers (samples, MMAP2, FORK, COMM records) into
+ * the profile of code-ring.c; at the end of the recording the profile is
+ * symbolized (code-sym.c) and written as the file's CODE block, so the file
+ * names its code without the binaries.  Its one stream, code.samples,
+ * counts the samples per tick.
+ *
+ *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
+ *     mcrec -g core,mem -- ./app             (no code: not in the groups)
+ */
+#include "mcsrc.h"
+#include "code-prof.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Data pages of each ring (a power of two), plus the header page.  Two
+ * CPUs at 1 kHz fill 32 KiB/s each: 16 pages last 2 s, and the rings of 64
+ * CPUs stay within the default perf_event_mlock_kb of an unprivileged user
+ * only with fewer pages, which code_start tries next. */
+#define CODE_PAGES 16
+
+typedef struct code_ring {
+	int fd;
+	void *base;
+	size_t len;
+} code_ring;
+
+typedef struct code_priv {
+	unsigned hz;
+	code_ring *rings;
+	int nrings;
+	pthread_t thr;
+	int thr_on;
+	volatile int stop;
+	code_prof prof;
+	int64_t t_start, interval_ns;
+	uint64_t samples;  /* for read(): written by the drain thread */
+	uint8_t *buf;      /* records of one drain round */
+	size_t buflen, bufcap;
+	size_t *recs;      /* offsets of the records in buf */
+	size_t nrecs, caprecs;
+} code_priv;
+
+/* 1 when a seccomp filter is on this process (containers). */
+static int code_seccomp(void)
+{
+	char line[128];
+	int on = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, "Seccomp:", 8) == 0)
+			on = atoi(line + 8) == 2;
+	if (f)
+		fclose(f);
+	return on;
+}
+
+static void code_attr(struct perf_event_attr *a, unsigned hz, int task, size_t data_bytes)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = 1000000000ULL / (hz ? hz : 1); /* cpu-clock counts ns */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	if (task) {
+		a->disabled = 1;
+		a->enable_on_exec = 1;
+		a->inherit = 1;
+	}
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(data_bytes / 4);
+}
+
+static int code_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int code_probe(rec_source *s, const rec_ctx *c)
+{
+	unsigned hz = c->code_hz ? c->code_hz : 1000;
+	struct perf_event_attr a;
+	code_attr(&a, hz, 0, 4096);
+	int fd = code_open(&a, 0, -1);
+	if (fd < 0) {
+		int e = errno;
+		int par = src_mcsrc_paranoid();
+		char why[256];
+		if ((e == EACCES || e == EPERM) && par > 2) {
+			snprintf(why, sizeof why, "kernel.perf_event_paranoid=%d forbids sampling (at most "
+				 "2 lets a user sample their own programs)", par);
+			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
+		}
+		if ((e == EACCES || e == EPERM || e == ENOSYS) && code_seccomp()) {
+			snprintf(why, sizeof why, "perf_event_open: %s (a seccomp filter forbids it: "
+				 "Seccomp: 2 in /proc/self/status)", strerror(e));
+			return rec_unavailable(s, why, "allow perf_event_open in the container's seccomp "
+					       "profile (docker: --security-opt seccomp=unconfined, or "
+					       "--cap-add PERFMON on a profile that allows it)");
+		}
+		if (e == EACCES || e == EPERM) {
+			snprintf(why, sizeof why, "perf_event_open: %s (kernel.perf_event_paranoid=%d)",
+				 strerror(e), par);
+			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
+		}
+		snprintf(why, sizeof why, "perf_event_open(cpu-clock): %s", strerror(e));
+		return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
+	}
+	close(fd);
+	if (c->system_wide && !c->child)
+		s->why[0] = 0;
+	long max = src_mcsrc_read_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+	if (max > 0 && hz > (unsigned long)max)
+		src_mcsrc_fmt(s->why, sizeof s->why, "--code-hz %u is above "
+			      "kernel.perf_event_max_sample_rate=%ld: the kernel may throttle it", hz, max);
+	return 0;
+}
+
+static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
+{
+	unsigned hz = c->code_hz ? c->code_hz : 1000;
+	code_priv *p = calloc(1, sizeof *p);
+	if (!p)
+		return rec_unavailable(s, "out of memory", "");
+	p->hz = hz;
+	p->interval_ns = c->interval_ns;
+	p->prof.unknown_obj = UINT32_MAX;
+	s->priv = p;
+	char note[160];
+	snprintf(note, sizeof note, "instruction pointer sampled at %u Hz per thread (cpu-clock, "
+		 "user space); where: the CODE block, symbolized at the end", hz);
+	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+	d.name = "code.samples";
+	d.source = "code";
+	d.native = "perf:cpu-clock";
+	d.unit = "samples";
+	d.note = note;
+	d.kind = MCZ_COUNTER;
+	d.type = MCZ_U64;
+	d.topo = c->topo_machine ? c->topo_machine() : -1;
+	if (rec_streams_add(out, &d))
+		return rec_unavailable(s, "out of memory", "");
+	return 0;
+}
+
+/* Copy the records of one ring into p->buf (handling the wrap). */
+static void code_drain_ring(code_priv *p, code_ring *r)
+{
+	struct perf_event_mmap_page *mp = r->base;
+	const uint8_t *data = (const uint8_t *)r->base + sysconf(_SC_PAGESIZE);
+	uint64_t size = r->len - (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = mp->data_tail;
+	while (tail < head) {
+		struct perf_event_header h;
+		for (size_t i = 0; i < sizeof h; i++)
+			((uint8_t *)&h)[i] = data[(tail + i) % size];
+		if (h.size < sizeof h || h.size > head - tail)
+			break;
+		if (p->buflen + h.size > p->bufcap) {
+			size_t nc = p->bufcap ? p->bufcap * 2 : 65536;
+			while (nc < p->buflen + h.size)
+				nc *= 2;
+			uint8_t *nb = realloc(p->buf, nc);
+			if (!nb)
+				break;
+			p->buf = nb, p->bufcap = nc;
+		}
+		if (p->nrecs == p->caprecs) {
+			size_t nc = p->caprecs ? p->caprecs * 2 : 4096;
+			size_t *nr = realloc(p->recs, nc * sizeof *nr);
+			if (!nr)
+				break;
+			p->recs = nr, p->caprecs = nc;
+		}
+		uint64_t at = tail % size;
+		if (at + h.size <= size) {
+			memcpy(p->buf + p->buflen, data + at, h.size);
+		} else {
+			size_t first = (size_t)(size - at);
+			memcpy(p->buf + p->buflen, data + at, first);
+			memcpy(p->buf + p->buflen + first, data, h.size - first);
+		}
+		p->recs[p->nrecs++] = p->buflen;
+		p->buflen += h.size;
+		tail += h.size;
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* Time of a record: a sample's TIME field, else the sample_id's (last 8 bytes). */
+static uint64_t code_rec_time(const uint8_t *r)
+{
+	struct perf_event_header h;
+	uint64_t t = 0;
+	memcpy(&h, r, sizeof h);
+	if (h.type == PERF_RECORD_SAMPLE && h.size >= 32)
+		memcpy(&t, r + 8 + 16, 8);
+	else if (h.type != PERF_RECORD_SAMPLE && h.type != PERF_RECORD_LOST && h.size >= 24)
+		memcpy(&t, r + h.size - 8, 8);
+	return t;
+}
+
+static code_priv *code_sort_p; /* qsort has no context argument; one drain at a time */
+
+static int code_rec_cmp(const void *a, const void *b)
+{
+	uint64_t x = code_rec_time(code_sort_p->buf + *(const size_t *)a);
+	uint64_t y = code_rec_time(code_sort_p->buf + *(const size_t *)b);
+	return x < y ? -1 : x > y;
+}
+
+/* One round: every ring, records in time order (a mapping seen on one CPU
+ * before a sample of it on another). */
+static void code_drain(code_priv *p)
+{
+	p->buflen = p->nrecs = 0;
+	for (int i = 0; i < p->nrings; i++)
+		code_drain_ring(p, &p->rings[i]);
+	code_sort_p = p;
+	qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
+	for (size_t i = 0; i < p->nrecs; i++) {
+		const uint8_t *r = p->buf + p->recs[i];
+		struct perf_event_header h;
+		memcpy(&h, r, sizeof h);
+		code_prof_record(&p->prof, r, h.size, p->t_start, p->interval_ns);
+	}
+	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
+}
+
+static void *code_thread(void *arg)
+{
+	code_priv *p = arg;
+	struct pollfd *pf = calloc((size_t)p->nrings, sizeof *pf);
+	for (int i = 0; pf && i < p->nrings; i++)
+		pf[i] = (struct pollfd){p->rings[i].fd, POLLIN, 0};
+	while (!p->stop) {
+		if (pf)
+			poll(pf, (nfds_t)p->nrings, 100);
+		else
+			usleep(100000);
+		code_drain(p);
+	}
+	free(pf);
+	return NULL;
+}
+
+static int code_start(rec_source *s, const rec_ctx *c)
+{
+	code_priv *p = s->priv;
+	long page = sysconf(_SC_PAGESIZE);
+	int ncpu = c->ncpus > 0 ? c->ncpus : 1;
+	p->rings = calloc((size_t)ncpu, sizeof *p->rings);
+	if (!p->rings)
+		return rec_unavailable(s, "out of memory", "");
+	pid_t pid = c->child > 0 ? c->child : -1;
+	for (int pages = CODE_PAGES; pages >= 1 && p->nrings == 0; pages /= 2) {
+		size_t len = (size_t)(pages + 1) * (size_t)page;
+		int err = 0;
+		for (int cpu = 0; cpu < ncpu; cpu++) {
+			struct perf_event_attr a;
+			code_attr(&a, p->hz, pid > 0, (size_t)pages * (size_t)page);
+			a.build_id = 1;
+			int fd = code_open(&a, pid, cpu);
+			if (fd < 0 && errno == EINVAL) {
+				a.build_id = 0; /* before Linux 5.12 */
+				fd = code_open(&a, pid, cpu);
+			}
+			if (fd < 0) {
+				if (errno == ENODEV || errno == EINVAL)
+					continue; /* an offline CPU */
+				err = errno;
+				break;
+			}
+			void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (m == MAP_FAILED) {
+				err = errno;
+				close(fd);
+				break;
+			}
+			p->rings[p->nrings++] = (code_ring){fd, m, len};
+		}
+		if (!err)
+			break;
+		for (int i = 0; i < p->nrings; i++)
+			munmap(p->rings[i].base, p->rings[i].len), close(p->rings[i].fd);
+		p->nrings = 0;
+		if (err != EPERM && err != ENOMEM) {
+			char why[200];
+			snprintf(why, sizeof why, "perf_event_open/mmap: %s", strerror(err));
+			return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
+		}
+	}
+	if (p->nrings == 0)
+		return rec_unavailable(s, "no perf ring buffer could be mapped (perf_event_mlock_kb)",
+				       "raise kernel.perf_event_mlock_kb, or --code-hz lower");
+	p->t_start = src_mcsrc_now_ns();
+	if (pthread_create(&p->thr, NULL, code_thread, p) == 0)
+		p->thr_on = 1;
+	return 0;
+}
+
+static int code_read(rec_source *s, mcz_value *v, uint8_t *present)
+{
+	code_priv *p = s->priv;
+	v[0].u = __atomic_load_n(&p->samples, __ATOMIC_RELAXED);
+	present[0] = 1;
+	return 0;
+}
+
+static void code_stop(rec_source *s)
+{
+	code_priv *p = s->priv;
+	if (!p)
+		return;
+	for (int i = 0; i < p->nrings; i++)
+		ioctl(p->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (p->thr_on) {
+		p->stop = 1;
+		pthread_join(p->thr, NULL);
+		p->thr_on = 0;
+	}
+	if (p->nrings)
+		code_drain(p); /* what came after the thread's last round */
+	for (int i = 0; i < p->nrings; i++)
+		munmap(p->rings[i].base, p->rings[i].len), close(p->rings[i].fd);
+	p->nrings = 0;
+}
+
+static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg, size_t msglen)
+{
+	code_priv *p = s->priv;
+	if (!p)
+		return 0;
+	mcz_code c;
+	code_sym_out out;
+	if (code_sym_run(&p->prof, p->t_start - t0_mono, p->interval_ns, &c, &out)) {
+		code_sym_free(&out);
+		snprintf(msg, msglen, "code: out of memory while symbolizing");
+		return -1;
+	}
+	char note[700];
+	snprintf(note, sizeof note, "%s%s", out.note,
+		 p->prof.lost ? "; samples were lost (ring buffer full)" : "");
+	c.event = "cpu-clock";
+	c.period = 1000000000ULL / p->hz;
+	c.note = note[0] == ';' ? note + 2 : note;
+	int rc = mcz_writer_code(w, &c);
+	char fig[64];
+	snprintf(fig, sizeof fig, "%.3f", out.seconds);
+	mcz_writer_meta(w, "code_symbolize_s", fig);
+	snprintf(fig, sizeof fig, "%llu", (unsigned long long)p->prof.samples);
+	mcz_writer_meta(w, "code_samples", fig);
+	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
+		 "%.2f s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, c.note[0] ? "; " : "", c.note);
+	code_sym_free(&out);
+	return rc ? -1 : 0;
+}
+
+static void code_free(rec_source *s)
+{
+	code_priv *p = s->priv;
+	if (!p)
+		return;
+	code_stop(s);
+	code_prof_free(&p->prof);
+	free(p->rings), free(p->buf), free(p->recs);
+	free(p);
+	s->priv = NULL;
+}
+
+const rec_source_ops src_code_ops = {"code", "code", code_probe, code_streams, code_start,
+				     code_read, code_stop, code_free, code_finish};

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# bench-code.sh: the code source (issue 16), beside perf in the same run.
+#
+# 1. Overhead: the run time of a fixed amount of work (samples/phased:
+#    triad, gemm and chase, STEPS repetitions each), timed by bash's `time`
+#    around the command inside the recording, alone, under `mcrec -g code`
+#    and under `perf record -e cpu-clock:u` at the same rate (1 kHz, and
+#    10 kHz), runs interleaved, medians; the bar is 1 % of the command's run
+#    time at the default rate.  On a shared machine wall times wander by
+#    several %: the command's CPU time (user + system) is steadier.  The wall time of the whole run (start-up,
+#    mcrec's symbolization and file at the end, perf's data file) is beside
+#    it, and mcrec's own figure for symbolization (code_symbolize_s).
+# 2. Symbolization: 10^6 samples at 100 000 distinct addresses of a binary
+#    with debug info (mcview, -O2 -g) through the code source's libdwfl
+#    path, beside addr2line one process per address (tests/bench/code-sym.c);
+#    the bar is 1 s.
+# 3. Agreement: per phase of tests/tools/code-phases.c (-O2 -g; compute,
+#    stream, idle, stream, compute), the top function and its share from
+#    mcz and from perf record + perf script over the same program; the bar
+#    is 5 points.
+#
+# BENCH_QUICK=1: fewer rounds.  CODE_ROUNDS, CODE_STEPS, CODE_PHASE_S override.
+set -u
+cd "$(dirname "$0")/../.."
+B=${MCZ_BIN:-build}
+R=${CODE_ROUNDS:-5}
+[ "${BENCH_QUICK:-}" = 1 ] && R=${CODE_ROUNDS:-3}
+STEPS=${CODE_STEPS:-40}
+PH=${CODE_PHASE_S:-2}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+W=(bash -c 'TIMEFORMAT="%R %U %S"; time "$@"' timed "$B/samples/phased" -q --phases
+	"triad*$STEPS,gemm*$STEPS,chase*$STEPS")
+have_perf=0
+command -v perf >/dev/null && perf record -q -e cpu-clock:u -o "$T/p.data" -- true 2>/dev/null && have_perf=1
+configs=(none mcrec1k mcrec10k)
+[ $have_perf = 1 ] && configs+=(perf1k perf10k)
+run() {
+	case $1 in
+	none) "${W[@]}" ;;
+	mcrec1k) "$B/mcrec" -q -f -g code -o "$T/o.mcz" -- "${W[@]}" ;;
+	mcrec10k) "$B/mcrec" -q -f -g code --code-hz 10000 -o "$T/o.mcz" -- "${W[@]}" ;;
+	perf1k) perf record -q -e cpu-clock:u -c 1000000 -o "$T/p.data" -- "${W[@]}" ;;
+	perf10k) perf record -q -e cpu-clock:u -c 100000 -o "$T/p.data" -- "${W[@]}" ;;
+	esac >/dev/null 2>"$T/err"
+	local t
+	t=$(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+$' "$T/err" | tail -1)
+	echo "${t%% *}" >>"$T/$1.in"
+	echo "$t" | awk '{ print $2 + $3 }' >>"$T/$1.cpu"
+}
+median() { sort -n "$1" | awk '{ a[NR] = $1 } END { if (!NR) print "-"; else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+for ((r = 0; r < R; r++)); do
+	for c in "${configs[@]}"; do
+		a=$(date +%s.%N)
+		run "$c"
+		b=$(date +%s.%N)
+		echo "$a $b" | awk '{ printf "%.4f\n", $2 - $1 }' >>"$T/$c.t"
+		case $c in mcrec*) "$B/mcz" info "$T/o.mcz" | awk '$2 == "code_symbolize_s" { print $4 }' >>"$T/$c.sym" ;; esac
+	done
+done
+base=$(median "$T/none.t")
+inbase=$(median "$T/none.in")
+cpubase=$(median "$T/none.cpu")
+echo "1. overhead: phased triad/gemm/chase x$STEPS, $R interleaved rounds, medians"
+printf '%-36s %10s %9s %9s %9s %9s %9s %12s\n' "run" "command s" "overhead" "cmd CPU s" "overhead" \
+	"wall s" "overhead" "symbolize s"
+for c in "${configs[@]}"; do
+	m=$(median "$T/$c.t")
+	mi=$(median "$T/$c.in")
+	mc=$(median "$T/$c.cpu")
+	sym=-
+	[ -f "$T/$c.sym" ] && sym=$(median "$T/$c.sym")
+	case $c in
+	none) l="alone" ;;
+	mcrec1k) l="mcrec -g code (1 kHz, default)" ;;
+	mcrec10k) l="mcrec -g code --code-hz 10000" ;;
+	perf1k) l="perf record -e cpu-clock:u -c 1ms" ;;
+	perf10k) l="perf record -e cpu-clock:u -c 100us" ;;
+	esac
+	printf '%-36s %10.3f %8.2f%% %9.3f %8.2f%% %9.3f %8.2f%% %12s\n' "$l" "$mi" \
+		"$(awk -v a="$mi" -v b="$inbase" 'BEGIN { print 100 * (a - b) / b }')" "$mc" \
+		"$(awk -v a="$mc" -v b="$cpubase" 'BEGIN { print 100 * (a - b) / b }')" "$m" \
+		"$(awk -v a="$m" -v b="$base" 'BEGIN { print 100 * (a - b) / b }')" "$sym"
+done
+echo
+
+echo "2. symbolization (bar: 10^6 samples, 10^5 addresses in <= 1 s)"
+if [ -x "$B/bench/code-sym" ]; then
+	"$B/bench/code-sym" "$B/mcview" 1000000 100000 $([ "${BENCH_QUICK:-}" = 1 ] && echo 20 || echo 100)
+else
+	echo "no $B/bench/code-sym (make $B/bench/code-sym)"
+fi
+echo
+
+echo "3. top function per phase, mcz vs perf (bar: 5 points)"
+cc -O2 -g -o "$T/work" tests/tools/code-phases.c || exit 1
+"$B/mcrec" -q -f -g code -o "$T/c.mcz" -- "$T/work" "$PH" 2>"$T/c.err" || exit 1
+"$B/mcz" dump "$T/c.mcz" --code --csv >"$T/c.csv"
+epoch=$("$B/mcz" info "$T/c.mcz" | awk '$2 == "wall_epoch_ns" { print $4 }')
+if [ $have_perf = 1 ]; then
+	perf record -q -e cpu-clock:u -c 1000000 -k mono -o "$T/p.data" -- "$T/work" "$PH" >/dev/null 2>"$T/p.err"
+	perf script -i "$T/p.data" -F time,ip,sym,srcline >"$T/p.txt" 2>/dev/null
+	python3 tests/integration/code-phases.py "$T/c.err" "$epoch" "$T/c.csv" "$T/p.err" "$T/p.txt" >"$T/cmp"
+else
+	python3 tests/integration/code-phases.py "$T/c.err" "$epoch" "$T/c.csv" >"$T/cmp"
+fi
+printf '%-8s %-16s %7s %7s   %-16s %7s %7s %7s\n' phase "mcz top" share samples "perf top" share samples "diff"
+while read -r name _ f sh n _ pf psh pn; do
+	d=-
+	[ -n "${psh:-}" ] && d=$(awk -v a="$sh" -v b="$psh" 'BEGIN { d = 100 * (a - b); printf "%+.1f pt", d }')
+	printf '%-8s %-16s %7s %7s   %-16s %7s %7s %7s\n' "$name" "$f" "$sh" "$n" "${pf:--}" "${psh:--}" "${pn:--}" "$d"
+done <"$T/cmp"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bench-job.sh: the files of a 1,024-rank job (tests/tools/gen-job: 16
+# hosts of 64 ranks, 6 marked phases of 10 s sampled every 100 ms, 2
+# task-clock counters and 2 gauges per rank, rank 517 given 1.3x the work
+# in phase 3).  Measured: the job report (open every file, cut each rank by
+# its marks, match the phases, the per-phase figures): wall time, peak RSS,
+# and whether it names rank 517 with the injected imbalance; the Ranks
+# view and the folded timeline on a 200x60 screen (bench-view's scripted
+# walk: open, first screen, frame p50/p99/max, peak RSS).  Beside them the
+# same number of values in one file (4,096 streams x 630 rows, written by
+# gen-recording), opened and walked the same way: what the job's 1,024
+# files cost over one file.  Bars (issue 18): open <= 2 s, RSS <= 1 GB,
+# redraw p99 <= 16 ms (DESIGN.md's frame budget).
+# BENCH_QUICK=1: 256 ranks.
+set -u
+B=${MCZ_BUILD:-build}
+T=$(mktemp -d /tmp/mcz-bench-job.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
+ranks=1024
+[ -n "${BENCH_QUICK:-}" ] && ranks=256
+slow=$((ranks / 2 + 5)) # 517 of 1,024
+"$B"/tests/tools/gen-job -d "$T/job" --ranks $ranks --phases 6 --phase-s 10 --slow $slow:3:1.3 ||
+	{ echo "gen-job failed"; exit 1; }
+"$B"/tests/tools/gen-recording -o "$T/one.mcz" --streams $((ranks * 4)) --rows 630 --phases >/dev/null ||
+	{ echo "gen-recording failed"; exit 1; }
+echo "$ranks rank files: $(du -sh "$T/job" | cut -f1); one file of the same values: $(du -sh "$T/one.mcz" | cut -f1)"
+
+# the report, 3 runs: median wall time, peak RSS
+for i in 1 2 3; do
+	/usr/bin/time -f "%e %M" -o "$T/time.$i" "$B"/mcview --report=json "$T"/job/run.*.mcz >"$T/r.json" ||
+		{ echo "report failed"; exit 1; }
+done
+read -r rep_s rep_kb <<<"$(sort -n "$T"/time.* | sed -n 2p)"
+verdict=$(python3 - "$T/r.json" $ranks $slow <<'EOF'
+import json, sys
+n, slow = int(sys.argv[2]), int(sys.argv[3])
+p = json.load(open(sys.argv[1]))["jobs"][0]["phases"][2]
+want = 1.3 / ((n - 1 + 1.3) / n)
+ok = p["slowest_rank"] == slow and abs(p["imbalance"] / want - 1) < 0.05
+print("phase3: slowest r%d, imbalance %.4f (injected %.4f): %s" % (p["slowest_rank"], p["imbalance"], want, "ok" if ok else "WRONG"))
+EOF
+)
+echo "$verdict"
+echo
+printf '%-28s %9s %9s %9s %9s %9s %9s %8s\n' what open_ms first_ms p50_ms p99_ms max_ms settle99 rss_MB
+row() {
+	local what=$1
+	shift
+	read -r open first _ _ p50 _ p99 max _ s99 _ _ rss _ <<<"$("$B"/bench/bench-view "$@")"
+	printf '%-28s %9s %9s %9s %9s %9s %9s %8s\n' "$what" "$open" "$first" "$p50" "$p99" "$max" "$s99" "$rss"
+}
+row "job: Ranks view" --view ranks --size 200x60 "$T"/job/run.*.mcz
+row "job: timeline (folded)" --view timeline --size 200x60 "$T"/job/run.*.mcz
+row "one file: timeline" --view timeline --size 200x60 "$T/one.mcz"
+printf '%-28s %9s\n' "job: --report=json (median)" "$(awk -v s="$rep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
+echo "report peak RSS $((rep_kb / 1024)) MB; bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"

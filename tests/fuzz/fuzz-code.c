@@ -1,0 +1,62 @@
+/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code-block.c).
+ * An input that starts with the mcz magic is opened as a whole file and
+ * its code profile asked for (the block found by index or scan, decoded
+ * lazily); any other input is decoded as a CODE payload.  Whatever decodes
+ * must hold tables whose every index is in range, times that increase and
+ * counts of at least 1. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../format/mcz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fuzz_code_check(const mcz_code *c)
+{
+	for (size_t i = 0; i < c->nlocs; i++)
+		if (c->locs[i].object >= c->nobjects || c->locs[i].how > MCZ_CODE_DWARF ||
+		    !c->locs[i].function || !c->locs[i].file)
+			abort();
+	for (size_t i = 0; i < c->nintervals; i++) {
+		if (i && c->t[i] <= c->t[i - 1])
+			abort();
+		if (c->first[i] >= c->first[i + 1] || c->first[i + 1] > c->nhits)
+			abort();
+		for (size_t h = c->first[i]; h < c->first[i + 1]; h++)
+			if (c->hits[h].loc >= c->nlocs || c->hits[h].count == 0 ||
+			    (h > c->first[i] && c->hits[h].loc <= c->hits[h - 1].loc))
+				abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size >= 8 && memcmp(data, "\x89MCZ\r\n\x1a\n", 8) == 0) {
+		mcz_reader *r;
+		if (mcz_open_mem(&r, data, size, 0) != MCZ_OK)
+			return 0;
+		const mcz_code *c;
+		if (mcz_code_get(r, &c) == MCZ_OK)
+			fuzz_code_check(c);
+		mcz_close(r);
+		return 0;
+	}
+	mcz_code *c;
+	if (mcz_code_decode(data, size, &c) == MCZ_OK) {
+		fuzz_code_check(c);
+		/* what decodes encodes again, and the same way */
+		void *buf;
+		size_t len;
+		if (mcz_code_encode(c, &buf, &len) != MCZ_OK)
+			abort();
+		mcz_code *d;
+		if (mcz_code_decode(buf, len, &d) != MCZ_OK || d->nhits != c->nhits ||
+		    d->nlocs != c->nlocs)
+			abort();
+		mcz_code_free(d);
+		free(buf);
+		mcz_code_free(c);
+	}
+	return 0;
+}

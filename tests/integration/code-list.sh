@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# code-list.sh: mcrec --list and the code source's options.  --list names the
+# code source, its rate (--code-hz); under a seccomp filter that refuses
+# perf_event_open (a container's profile) it is unavailable with the reason
+# and the fix, and a recording there goes on without it (a note, no CODE
+# block; mcz dump --code says so in one line, exit 1).  A bad --code-hz is
+# one line and exit 2.  An unprivileged user (perf_event_paranoid 2) samples
+# their own command.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/rec-common.inc
+NOPERF=$B/tests/tools/no-perf-exec
+[ -x "$NOPERF" ] || fail "$NOPERF not built (make units)"
+
+"$MCREC" --list >"$T/list" 2>&1 || fail "--list exit $?"
+grep -q '^  code     code       available, 1 stream' "$T/list" || fail "code line: $(grep '^  code' "$T/list")"
+grep -q 'sampled at 1000 Hz per thread' "$T/list" || fail "no default rate in --list"
+"$MCREC" --list --code-hz 250 2>&1 | grep -q 'sampled at 250 Hz per thread' || fail "--code-hz 250 not in --list"
+ok "--list: code source and its rate"
+
+for bad in 0 -5 abc 1e9; do
+	"$MCREC" --code-hz "$bad" -- true >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "--code-hz $bad: exit $rc"
+	[ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--code-hz $bad: samples per second, 1 to 100000" "$T/out" ||
+		fail "--code-hz $bad: $(cat "$T/out")"
+done
+ok "a bad --code-hz is one line, exit 2"
+
+"$NOPERF" "$MCREC" --list >"$T/list" 2>&1
+rc=$?
+[ $rc = 77 ] && { echo "skip: no seccomp here: $(cat "$T/list")"; exit 77; }
+[ $rc = 0 ] || fail "--list under seccomp exit $rc"
+grep -q '^  code     code       unavailable: perf_event_open: Operation not permitted (a seccomp filter forbids it' "$T/list" ||
+	fail "seccomp: $(grep -A1 '^  code' "$T/list")"
+grep -A1 '^  code' "$T/list" | grep -q 'fix: allow perf_event_open in the container.s seccomp profile' ||
+	fail "seccomp fix: $(grep -A1 '^  code' "$T/list")"
+"$NOPERF" "$MCREC" -f -g code,os -o "$T/s.mcz" -- sleep 0.3 >"$T/out" 2>&1 || fail "recording under seccomp: exit $?: $(cat "$T/out")"
+grep -q '^mcrec: not recording code: perf_event_open: Operation not permitted (a seccomp' "$T/out" ||
+	fail "no note on code under seccomp: $(cat "$T/out")"
+"$B/mcz" dump "$T/s.mcz" --code >"$T/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$T/out")" = 1 ] && grep -q 'no code profile (recorded without the code source' "$T/out" ||
+	fail "dump --code without a profile: exit $rc: $(cat "$T/out")"
+ok "under seccomp: unavailable with the reason and fix; recorded without it"
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 777 "$T"
+	cp "$MCREC" "$B/mcz" "$T"/ && chmod 755 "$T/mcrec" "$T/mcz"
+	cc -O2 -g -o "$T/work" tests/tools/code-phases.c && chmod 755 "$T/work"
+	(cd "$T" && setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mcrec" -q -g code -o "$T/u.mcz" -- "$T/work" 0.2) ||
+		fail "mcrec as nobody: exit $?"
+	"$T/mcz" dump "$T/u.mcz" --code --csv | grep -q ',compute_kernel,main,' || fail "as nobody: no compute_kernel"
+	ok "an unprivileged user samples their command"
+fi

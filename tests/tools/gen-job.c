@@ -1,0 +1,173 @@
+/* gen-job.c: writes the rank files of a synthetic parallel job, as
+ * `mpirun -n N mcrec -o DIR/run.%r.mcz` would leave them, for the job
+ * analysis' scale benchmark and tests: per rank the metadata mcrec writes
+ * under a launcher (rank, nranks, job, host: `--per-host` ranks a host),
+ * the wall clock of its start (ranks start up to 20 ms apart), perf-like
+ * task-clock counters per CPU and a few gauges sampled every --interval-ms,
+ * and a marked region per phase.  Every rank's phase k lasts --phase-s
+ * seconds, except --slow R:K:F (rank R, phase K, F times as long); ranks
+ * wait for the slowest between phases (a barrier: idle, no CPU), so the
+ * job's phases line up as a real job's do.
+ *
+ *   gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] [--interval-ms M]
+ *           [--cpus C] [--per-host H] [--slow R:K:F] [--job ID] [--seed N]
+ *           [--host-skew-ms S]
+ *
+ * --host-skew-ms S: host k's clock is k x S ms ahead (its ranks' wall-clock
+ * anchors say they started that much later than they did): what the job
+ * analysis should estimate back.
+ *
+ * Same arguments, same files (bit for bit).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../format/mcz.h"
+
+static uint64_t gj_state = 88172645463325252ull;
+
+static double gj_unit(void) /* [0, 1) */
+{
+	gj_state ^= gj_state << 13;
+	gj_state ^= gj_state >> 7;
+	gj_state ^= gj_state << 17;
+	return (double)(gj_state >> 11) / 9007199254740992.0;
+}
+
+static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_s,
+		   int64_t dt, int cpus, int per_host, int slow_r, int slow_k, double slow_f,
+		   const char *job, double skew_ms)
+{
+	char path[4200], buf[64];
+	snprintf(path, sizeof path, "%s/run.%d.mcz", dir, rank);
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	int64_t skew = skew_ms > 0 ? (int64_t)(gj_unit() * 1e6 + (rank / per_host) * skew_ms * 1e6)
+				   : (int64_t)(gj_unit() * 20e6);
+	o.wall_epoch_ns = 1790000000000000000LL + skew;
+	mcz_writer *w;
+	int rc = mcz_writer_open(&w, path, &o);
+	if (rc != MCZ_OK) {
+		fprintf(stderr, "gen-job: %s: %s\n", path, mcz_strerror(rc));
+		return -1;
+	}
+	snprintf(buf, sizeof buf, "%d", rank);
+	mcz_writer_meta(w, "rank", buf);
+	snprintf(buf, sizeof buf, "%d", nranks);
+	mcz_writer_meta(w, "nranks", buf);
+	mcz_writer_meta(w, "job", job);
+	snprintf(buf, sizeof buf, "node%03d", rank / per_host);
+	mcz_writer_meta(w, "host", buf);
+	mcz_writer_meta(w, "command", "gen-job");
+	snprintf(buf, sizeof buf, "%lld", (long long)dt);
+	mcz_writer_meta(w, "interval_ns", buf);
+	uint32_t id;
+	for (int c = 0; c < cpus; c++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		char inst[16];
+		snprintf(inst, sizeof inst, "cpu%d", c);
+		d.name = "core.task_clock";
+		d.instance = inst;
+		d.kind = MCZ_COUNTER;
+		d.type = MCZ_U64;
+		d.unit = "s";
+		d.scale = 1e-9;
+		d.source = "perf";
+		if (mcz_writer_add_stream(w, &d, &id) != MCZ_OK)
+			return -1;
+	}
+	static const char *const gauges[][2] = {{"app.rss", "B"}, {"app.procs", "processes"}};
+	for (int g = 0; g < 2; g++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		d.name = gauges[g][0];
+		d.unit = gauges[g][1];
+		d.kind = MCZ_GAUGE;
+		d.type = MCZ_U64;
+		d.source = "proc";
+		if (mcz_writer_add_stream(w, &d, &id) != MCZ_OK)
+			return -1;
+	}
+	/* phase k of every rank starts when the slowest rank ended phase k - 1 */
+	int64_t t = 0, ns = (int64_t)(phase_s * 1e9);
+	mcz_value v[64];
+	uint64_t tc[64] = {0};
+	for (int k = 1; k <= nph; k++) {
+		double f = rank == slow_r && k == slow_k ? slow_f : 1.0;
+		int64_t mine = (int64_t)((double)ns * f), all = (int64_t)((double)ns * (k == slow_k ? (slow_f > 1 ? slow_f : 1) : 1));
+		char label[16];
+		snprintf(label, sizeof label, "phase%d", k);
+		mcz_writer_mark(w, t, MCZ_MARK_BEGIN, 0, label);
+		for (int64_t s = 0; s < all; s += dt) {
+			int busy = s < mine;
+			for (int c = 0; c < cpus; c++) {
+				tc[c] += busy ? (uint64_t)((double)dt * (0.9 + 0.1 * gj_unit())) : 0;
+				v[c].u = tc[c];
+			}
+			v[cpus].u = 200u << 20;
+			v[cpus + 1].u = 1;
+			if ((rc = mcz_writer_append(w, t + s + dt, v, NULL)) != MCZ_OK)
+				return -1;
+			if (s + dt >= mine && s < mine)
+				mcz_writer_mark(w, t + mine, MCZ_MARK_END, 0, "");
+		}
+		t += all;
+	}
+	return mcz_writer_close(w) == MCZ_OK ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"dir", required_argument, 0, 'd'}, {"ranks", required_argument, 0, 'n'},
+		{"phases", required_argument, 0, 'k'}, {"phase-s", required_argument, 0, 'p'},
+		{"interval-ms", required_argument, 0, 'i'}, {"cpus", required_argument, 0, 'c'},
+		{"per-host", required_argument, 0, 'H'}, {"slow", required_argument, 0, 'w'},
+		{"job", required_argument, 0, 'j'}, {"seed", required_argument, 0, 's'},
+		{"host-skew-ms", required_argument, 0, 'K'},
+		{0, 0, 0, 0}};
+	const char *dir = NULL, *job = "4242";
+	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c;
+	double phase_s = 1.0, interval_ms = 100, slow_f = 1, skew_ms = 0;
+	while ((c = getopt_long(argc, argv, "d:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 'n': nranks = atoi(optarg); break;
+		case 'k': nph = atoi(optarg); break;
+		case 'p': phase_s = atof(optarg); break;
+		case 'i': interval_ms = atof(optarg); break;
+		case 'c': cpus = atoi(optarg); break;
+		case 'H': per_host = atoi(optarg); break;
+		case 'j': job = optarg; break;
+		case 'K': skew_ms = atof(optarg); break;
+		case 's': gj_state ^= strtoull(optarg, NULL, 10) * 2654435761u; break;
+		case 'w':
+			if (sscanf(optarg, "%d:%d:%lf", &slow_r, &slow_k, &slow_f) != 3 || slow_f <= 0) {
+				fprintf(stderr, "gen-job: --slow wants R:K:F\n");
+				return 2;
+			}
+			break;
+		default: return 2;
+		}
+	}
+	if (!dir || nranks < 1 || nph < 1 || cpus < 1 || cpus > 62 || per_host < 1 ||
+	    !(phase_s > 0) || !(interval_ms >= 1)) {
+		fprintf(stderr, "usage: gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] "
+				"[--interval-ms M] [--cpus C<=62] [--per-host H] [--slow R:K:F] [--job ID]\n");
+		return 2;
+	}
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "gen-job: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	for (int r = 0; r < nranks; r++)
+		if (gj_rank(dir, r, nranks, nph, phase_s, (int64_t)(interval_ms * 1e6), cpus, per_host,
+			    slow_r, slow_k, slow_f, job, skew_ms) != 0) {
+			fprintf(stderr, "gen-job: rank %d failed\n", r);
+			return 1;
+		}
+	return 0;
+}

@@ -1,0 +1,366 @@
+/* test-format-code.c: the CODE block (SPEC.md 5.6).  A profile survives
+ * encode/decode and a file (through its index, and by scanning when the
+ * index is gone) field for field; a file without one says NOTFOUND; a
+ * reader that does not know the block type skips it and reads everything
+ * else the same (the CODE block's type turned into an unknown one, as a
+ * 1.0/1.1 reader sees it; tests/integration/code-old-reader.sh runs a real
+ * 1.1 reader); every truncation and many bit flips of the payload are
+ * refused or decoded without a crash; a bad CODE block in a file hides
+ * nothing else.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "../../format/mcz.h"
+
+static const mcz_code_object cd_objs[] = {
+	{"/usr/bin/app", "93004454f1c88cc6550de7cd7e78c4929e3354f9", ""},
+	{"[vdso]", "", "no file (anonymous or JIT code)"},
+};
+static const mcz_code_loc cd_locs[] = {
+	{0, 0x1424, MCZ_CODE_DWARF, "compute_kernel", "main", "app.c", 27},
+	{0, 0x12c6, MCZ_CODE_DWARF, "stream_kernel", "main", "app.c", 35},
+	{0, 0x1180, MCZ_CODE_SYMTAB, "main", "", "", 0},
+	{1, 0x7ffd0000, MCZ_CODE_ADDR, "", "", "", 0},
+};
+static const int64_t cd_t[] = {-500000, 99500000, 199500000, 5000000000LL};
+static const size_t cd_first[] = {0, 2, 3, 5, 6};
+static const mcz_code_hit cd_hits[] = {{0, 23}, {2, 9}, {0, 100}, {1, 80}, {3, 1}, {1, 4000000000u}};
+
+static mcz_code cd_profile(void)
+{
+	mcz_code c = {"cpu-clock", 1000000, 100000000, "[vdso]: no file",
+		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits};
+	return c;
+}
+
+static void cd_assert_same(const mcz_code *a, const mcz_code *b)
+{
+	assert_string_equal(a->event, b->event);
+	assert_int_equal(a->period, b->period);
+	assert_int_equal(a->interval_ns, b->interval_ns);
+	assert_string_equal(a->note, b->note);
+	assert_int_equal(a->nobjects, b->nobjects);
+	for (size_t i = 0; i < a->nobjects; i++) {
+		assert_string_equal(a->objects[i].path, b->objects[i].path);
+		assert_string_equal(a->objects[i].build_id, b->objects[i].build_id);
+		assert_string_equal(a->objects[i].note, b->objects[i].note);
+	}
+	assert_int_equal(a->nlocs, b->nlocs);
+	for (size_t i = 0; i < a->nlocs; i++) {
+		assert_int_equal(a->locs[i].object, b->locs[i].object);
+		assert_int_equal(a->locs[i].offset, b->locs[i].offset);
+		assert_int_equal(a->locs[i].how, b->locs[i].how);
+		assert_string_equal(a->locs[i].function, b->locs[i].function);
+		assert_string_equal(a->locs[i].inlined, b->locs[i].inlined);
+		assert_string_equal(a->locs[i].file, b->locs[i].file);
+		assert_int_equal(a->locs[i].line, b->locs[i].line);
+	}
+	assert_int_equal(a->nintervals, b->nintervals);
+	assert_int_equal(a->nhits, b->nhits);
+	for (size_t i = 0; i < a->nintervals; i++) {
+		assert_int_equal(a->t[i], b->t[i]);
+		assert_int_equal(a->first[i], b->first[i]);
+	}
+	assert_int_equal(a->first[a->nintervals], b->first[b->nintervals]);
+	for (size_t h = 0; h < a->nhits; h++) {
+		assert_int_equal(a->hits[h].loc, b->hits[h].loc);
+		assert_int_equal(a->hits[h].count, b->hits[h].count);
+	}
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	mcz_code c = cd_profile();
+	void *buf;
+	size_t len;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_OK);
+	mcz_code *d;
+	assert_int_equal(mcz_code_decode(buf, len, &d), MCZ_OK);
+	cd_assert_same(&c, d);
+	mcz_code_free(d);
+	free(buf);
+	/* an empty profile (no sample) is valid too */
+	mcz_code e = {"cpu-clock", 1000000, 100000000, "", 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
+	size_t zero = 0;
+	e.first = &zero;
+	assert_int_equal(mcz_code_encode(&e, &buf, &len), MCZ_OK);
+	assert_int_equal(mcz_code_decode(buf, len, &d), MCZ_OK);
+	assert_int_equal(d->nintervals, 0);
+	mcz_code_free(d);
+	free(buf);
+}
+
+static void test_encode_refuses_bad_tables(void **state)
+{
+	(void)state;
+	void *buf;
+	size_t len;
+	mcz_code c = cd_profile();
+	mcz_code_hit bad[6];
+	memcpy(bad, cd_hits, sizeof bad);
+	bad[1].loc = 0; /* not increasing within the interval */
+	c.hits = bad;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_E_ARG);
+	bad[1].loc = 9; /* no such location */
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_E_ARG);
+	c = cd_profile();
+	int64_t t[4] = {0, 0, 1, 2}; /* times not increasing */
+	c.t = t;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_E_ARG);
+}
+
+static void test_hostile_payloads(void **state)
+{
+	(void)state;
+	mcz_code c = cd_profile();
+	void *buf;
+	size_t len;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_OK);
+	uint8_t *p = buf;
+	mcz_code *d;
+	/* every truncation is refused (the body must end exactly) */
+	for (size_t n = 0; n < len; n++)
+		assert_int_not_equal(mcz_code_decode(p, n, &d), MCZ_OK);
+	/* every single-byte change either decodes to valid tables or is refused */
+	uint8_t *q = malloc(len);
+	for (size_t i = 0; i < len; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			memcpy(q, p, len);
+			q[i] ^= (uint8_t)(1u << bit);
+			if (mcz_code_decode(q, len, &d) == MCZ_OK) {
+				for (size_t h = 0; h < d->nhits; h++)
+					assert_true(d->hits[h].loc < d->nlocs);
+				for (size_t l = 0; l < d->nlocs; l++)
+					assert_true(d->locs[l].object < d->nobjects);
+				mcz_code_free(d);
+			}
+		}
+	free(q);
+	free(buf);
+	/* an unpacked body claiming 2^40 objects asks for no memory */
+	uint8_t huge[] = {0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20};
+	assert_int_equal(mcz_code_decode(huge, sizeof huge, &d), MCZ_E_CORRUPT);
+	uint8_t packing[] = {7};
+	assert_int_equal(mcz_code_decode(packing, 1, &d), MCZ_E_CORRUPT);
+}
+
+static char cd_path[64];
+
+/* A small file with two streams, a mark, and (code) the profile. */
+static void cd_write(int code)
+{
+	snprintf(cd_path, sizeof cd_path, "/tmp/test-format-code-%d.mcz", (int)getpid());
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.chunk_rows = 16;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, cd_path, &o), MCZ_OK);
+	for (int s = 0; s < 2; s++) {
+		mcz_stream_desc dsc = MCZ_STREAM_DESC_INIT;
+		dsc.name = s ? "code.samples" : "x";
+		dsc.kind = s ? MCZ_COUNTER : MCZ_GAUGE;
+		dsc.type = s ? MCZ_U64 : MCZ_F64;
+		assert_int_equal(mcz_writer_add_stream(w, &dsc, NULL), MCZ_OK);
+	}
+	for (int r = 0; r < 100; r++) {
+		mcz_value v[2];
+		v[0].f = r * 0.25;
+		v[1].u = (uint64_t)r * 100;
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 100000000, v, NULL), MCZ_OK);
+	}
+	mcz_writer_mark(w, 50, MCZ_MARK_POINT, 0, "m");
+	if (code) {
+		mcz_code c = cd_profile();
+		assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+}
+
+static uint8_t *cd_slurp(size_t *len)
+{
+	FILE *f = fopen(cd_path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	uint8_t *b = malloc(*len);
+	assert_int_equal(fread(b, 1, *len, f), *len);
+	fclose(f);
+	return b;
+}
+
+/* Offset of the first block of type `type` (SPEC.md 4 framing), or 0. */
+static size_t cd_find_block(const uint8_t *b, size_t len, uint16_t type)
+{
+	for (size_t off = 20; off + 20 <= len;) {
+		uint16_t t = (uint16_t)(b[off + 4] | b[off + 5] << 8);
+		uint32_t l = (uint32_t)b[off + 8] | (uint32_t)b[off + 9] << 8 |
+			     (uint32_t)b[off + 10] << 16 | (uint32_t)b[off + 11] << 24;
+		if (memcmp(b + off, "mczB", 4) != 0)
+			return 0;
+		if (t == type)
+			return off;
+		off += 20 + l;
+	}
+	return 0;
+}
+
+static void cd_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+/* Rewrite the header CRC (and payload CRC) of the block at off. */
+static void cd_recrc(uint8_t *b, size_t off)
+{
+	uint32_t l = (uint32_t)b[off + 8] | (uint32_t)b[off + 9] << 8 |
+		     (uint32_t)b[off + 10] << 16 | (uint32_t)b[off + 11] << 24;
+	cd_put32(b + off + 12, (uint32_t)crc32(0, b + off, 12));
+	cd_put32(b + off + 16 + l, (uint32_t)crc32(0, b + off + 16, l));
+}
+
+/* The bytes of a file with a profile, and where its CODE block is. */
+static uint8_t *cd_code_file(size_t *len, size_t *off)
+{
+	cd_write(1);
+	uint8_t *b = cd_slurp(len);
+	*off = cd_find_block(b, *len, 9);
+	assert_true(*off > 0);
+	assert_int_equal(b[*off + 6] | b[*off + 7] << 8, 0); /* "never set the critical flag" */
+	return b;
+}
+
+static void cd_assert_rest(mcz_reader *r)
+{
+	const mcz_file_info *fi = mcz_info(r);
+	assert_int_equal(fi->nrows, 100);
+	assert_int_equal(mcz_stream_count(r), 2);
+	assert_int_equal(mcz_mark_count(r), 1);
+	mcz_series s = {0};
+	assert_int_equal(mcz_read(r, 1, 0, INT64_MAX, &s), MCZ_OK);
+	assert_int_equal(s.n, 100);
+	assert_int_equal(s.v[99].u, 9900);
+	mcz_series_free(&s);
+}
+
+static void test_file(void **state)
+{
+	(void)state;
+	cd_write(1);
+	mcz_reader *r;
+	const mcz_code *c;
+	/* through the index */
+	assert_int_equal(mcz_open(&r, cd_path, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->version_minor, 2);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
+	mcz_code want = cd_profile();
+	cd_assert_same(&want, c);
+	cd_assert_rest(r);
+	mcz_close(r);
+	/* by scanning (no trailer: a recorder killed after writing it) */
+	size_t len;
+	uint8_t *b = cd_slurp(&len);
+	assert_int_equal(mcz_open_mem(&r, b, len - 24, 0), MCZ_OK);
+	assert_true(mcz_info(r)->recovered);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
+	cd_assert_same(&want, c);
+	mcz_close(r);
+	/* mcz check is clean, and a repaired copy keeps the profile */
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(cd_path, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 0);
+	char out[80];
+	snprintf(out, sizeof out, "%s.repaired", cd_path);
+	assert_int_equal(mcz_repair(cd_path, out), MCZ_OK);
+	assert_int_equal(mcz_open(&r, out, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
+	cd_assert_same(&want, c);
+	mcz_close(r);
+	unlink(out);
+	free(b);
+	unlink(cd_path);
+}
+
+static void test_file_without_code(void **state)
+{
+	(void)state;
+	cd_write(0);
+	mcz_reader *r;
+	const mcz_code *c;
+	assert_int_equal(mcz_open(&r, cd_path, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_E_NOTFOUND);
+	assert_null(c);
+	cd_assert_rest(r);
+	mcz_close(r);
+	unlink(cd_path);
+}
+
+/* What a reader that does not know type 9 sees: the same block under a
+ * type it does not know, non-critical.  It is skipped, counted, and
+ * everything else reads the same, through the index and by scanning. */
+static void test_older_reader_skips(void **state)
+{
+	(void)state;
+	size_t len, off;
+	uint8_t *b = cd_code_file(&len, &off);
+	b[off + 4] = 200;
+	cd_recrc(b, off);
+	mcz_reader *r;
+	const mcz_code *c;
+	/* by scanning (the index lists the block as type 9: cut the trailer) */
+	assert_int_equal(mcz_open_mem(&r, b, len - 24, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->skipped_blocks, 1);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_E_NOTFOUND);
+	cd_assert_rest(r);
+	mcz_close(r);
+	/* the same block marked critical is refused, naming the type */
+	b[off + 6] = 1;
+	cd_recrc(b, off);
+	assert_int_equal(mcz_open_mem(&r, b, len - 24, 0), MCZ_E_VERSION);
+	free(b);
+	unlink(cd_path);
+}
+
+/* A CODE block whose CRC holds but whose body is bad: the profile says
+ * CORRUPT, everything else reads. */
+static void test_bad_code_block_hides_nothing(void **state)
+{
+	(void)state;
+	size_t len, off;
+	uint8_t *b = cd_code_file(&len, &off);
+	b[off + 16] = 5; /* packing 5: invalid */
+	cd_recrc(b, off);
+	mcz_reader *r;
+	const mcz_code *c;
+	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_E_CORRUPT);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_E_CORRUPT); /* and stays so */
+	cd_assert_rest(r);
+	mcz_close(r);
+	free(b);
+	unlink(cd_path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_encode_refuses_bad_tables),
+		cmocka_unit_test(test_hostile_payloads),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_file_without_code),
+		cmocka_unit_test(test_older_reader_skips),
+		cmocka_unit_test(test_bad_code_block_hides_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

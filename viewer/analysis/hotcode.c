@@ -1,0 +1,372 @@
+/* hotcode.c: the code profile as the viewer uses it (hotcode.h): functions
+ * ranked over the run, top functions of a span, the hottest function per
+ * column, and per code region a rate series for phase detection.
+ *
+ * Two groupings of the profile's locations are built once: by function
+ * (its name, or object+offset without symbols) for what people read, and
+ * by region (the function where DWARF named it — inlined code has its own
+ * name there — else a 256-byte region of the object) for what the phase
+ * detector compares: at -O2 without -g every kernel is "main", but its
+ * loops still sit at different addresses.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotcode.h"
+
+#define HC_REGION 256
+
+/* One grouping of the locations: names ranked by samples. */
+typedef struct hc_group {
+	size_t n;
+	char **name;
+	uint64_t *total;
+	uint32_t *of_loc;  /* per location: its group's rank */
+} hc_group;
+
+typedef struct hc_tab {
+	const mcz_code *c;
+	int64_t *mid;      /* per interval: its middle on the dataset axis */
+	hc_group fn, reg;
+	double hz;         /* samples per second per thread */
+} hc_tab;
+
+static void hc_group_free(hc_group *g)
+{
+	for (size_t i = 0; g->name && i < g->n; i++)
+		free(g->name[i]);
+	free(g->name), free(g->total), free(g->of_loc);
+}
+
+static void hc_free(void *p)
+{
+	hc_tab *t = p;
+	if (!t)
+		return;
+	hc_group_free(&t->fn);
+	hc_group_free(&t->reg);
+	free(t->mid);
+	free(t);
+}
+
+static const char *hc_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* The key of location l: by function (region = 0) or by region. */
+static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region)
+{
+	char buf[512];
+	const char *obj = hc_base(c->objects[l->object].path);
+	if (region && l->how == MCZ_CODE_DWARF && l->function[0])
+		snprintf(buf, sizeof buf, "code:%s", l->function);
+	else if (region)
+		snprintf(buf, sizeof buf, "code:%s+0x%" PRIx64, obj, l->offset - l->offset % HC_REGION);
+	else if (l->function[0])
+		snprintf(buf, sizeof buf, "%s", l->function);
+	else
+		snprintf(buf, sizeof buf, "%s+0x%" PRIx64, obj, l->offset);
+	return strdup(buf);
+}
+
+typedef struct hc_sortent {
+	char *key;
+	uint32_t loc;
+	uint64_t total;
+} hc_sortent;
+
+static int hc_by_key(const void *a, const void *b)
+{
+	return strcmp(((const hc_sortent *)a)->key, ((const hc_sortent *)b)->key);
+}
+
+static int hc_by_total(const void *a, const void *b)
+{
+	const hc_sortent *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static int hc_group_build(const mcz_code *c, const uint64_t *loc_total, int region, hc_group *g)
+{
+	size_t n = c->nlocs;
+	hc_sortent *e = calloc(n + 1, sizeof *e);
+	g->of_loc = calloc(n + 1, sizeof *g->of_loc);
+	uint32_t *gid = calloc(n + 1, sizeof *gid);
+	hc_sortent *u = calloc(n + 1, sizeof *u);
+	int rc = -1;
+	if (!e || !g->of_loc || !gid || !u)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (!(e[i].key = hc_key(c, &c->locs[i], region)))
+			goto out;
+	for (size_t i = 0; i < n; i++)
+		e[i].loc = (uint32_t)i;
+	qsort(e, n, sizeof *e, hc_by_key);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!k || strcmp(u[k - 1].key, e[i].key)) {
+			u[k].key = e[i].key;
+			u[k].loc = (uint32_t)k; /* its unranked id */
+			u[k].total = 0;
+			e[i].key = NULL; /* owned by u now */
+			k++;
+		}
+		gid[e[i].loc] = (uint32_t)(k - 1);
+		u[k - 1].total += loc_total[e[i].loc];
+	}
+	qsort(u, k, sizeof *u, hc_by_total);
+	uint32_t *rank = calloc(k + 1, sizeof *rank);
+	g->name = calloc(k + 1, sizeof *g->name);
+	g->total = calloc(k + 1, sizeof *g->total);
+	if (!rank || !g->name || !g->total) {
+		free(rank);
+		for (size_t i = 0; i < k; i++)
+			free(u[i].key);
+		goto out;
+	}
+	for (size_t r = 0; r < k; r++) {
+		rank[u[r].loc] = (uint32_t)r;
+		g->name[r] = u[r].key;
+		g->total[r] = u[r].total;
+	}
+	g->n = k;
+	for (size_t i = 0; i < n; i++)
+		g->of_loc[i] = rank[gid[i]];
+	free(rank);
+	rc = 0;
+out:
+	for (size_t i = 0; e && i < n; i++)
+		free(e[i].key);
+	free(e), free(gid), free(u);
+	return rc;
+}
+
+/* The tables, built on first use; NULL without a profile. */
+static hc_tab *hc_get(vw_model *m)
+{
+	if (m->code_cache && m->code_cache_free == hc_free)
+		return m->code_cache;
+	int64_t off = 0;
+	const mcz_code *c = vw_model_code(m, &off, NULL);
+	if (!c || !c->nhits)
+		return NULL;
+	hc_tab *t = calloc(1, sizeof *t);
+	uint64_t *lt = calloc(c->nlocs + 1, sizeof *lt);
+	if (!t || !lt)
+		goto fail;
+	t->c = c;
+	t->hz = c->period ? 1e9 / (double)c->period : 1000.0;
+	for (size_t h = 0; h < c->nhits; h++)
+		lt[c->hits[h].loc] += c->hits[h].count;
+	t->mid = malloc((c->nintervals + 1) * sizeof *t->mid);
+	if (!t->mid || hc_group_build(c, lt, 0, &t->fn) || hc_group_build(c, lt, 1, &t->reg))
+		goto fail;
+	for (size_t i = 0; i < c->nintervals; i++)
+		t->mid[i] = c->t[i] + c->interval_ns / 2 + off;
+	free(lt);
+	vw_model_code_drop(m);
+	m->code_cache = t;
+	m->code_cache_free = hc_free;
+	return t;
+fail:
+	free(lt);
+	hc_free(t);
+	return NULL;
+}
+
+int vw_hotcode_has(vw_model *m)
+{
+	return hc_get(m) != NULL;
+}
+
+size_t vw_hotcode_nfunctions(vw_model *m)
+{
+	hc_tab *t = hc_get(m);
+	return t ? t->fn.n : 0;
+}
+
+const char *vw_hotcode_name(vw_model *m, size_t fn)
+{
+	hc_tab *t = hc_get(m);
+	return t && fn < t->fn.n ? t->fn.name[fn] : "?";
+}
+
+int64_t vw_hotcode_interval(vw_model *m)
+{
+	hc_tab *t = hc_get(m);
+	return t ? t->c->interval_ns : 0;
+}
+
+char vw_hotcode_letter(size_t fn)
+{
+	return fn < 26 ? (char)('A' + fn) : fn < 52 ? (char)('a' + fn - 26) : '*';
+}
+
+/* First interval whose middle is at or after t. */
+static size_t hc_first(const hc_tab *t, int64_t at)
+{
+	size_t lo = 0, hi = t->c->nintervals;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->mid[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int hc_by_samples(const void *a, const void *b)
+{
+	const vw_hot *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+		      uint64_t *total)
+{
+	if (total)
+		*total = 0;
+	hc_tab *t = hc_get(m);
+	if (!t || t1 <= t0)
+		return 0;
+	const mcz_code *c = t->c;
+	uint64_t *lc = calloc(c->nlocs + 1, sizeof *lc);
+	vw_hot *fn = calloc(t->fn.n + 1, sizeof *fn);
+	uint32_t *best = calloc(t->fn.n + 1, sizeof *best);
+	size_t k = 0;
+	uint64_t all = 0;
+	if (!lc || !fn || !best)
+		goto out;
+	for (size_t i = hc_first(t, t0); i < c->nintervals && t->mid[i] < t1; i++)
+		for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
+			lc[c->hits[h].loc] += c->hits[h].count;
+			all += c->hits[h].count;
+		}
+	for (size_t l = 0; l < c->nlocs; l++) {
+		if (!lc[l])
+			continue;
+		uint32_t f = t->fn.of_loc[l];
+		if (!fn[f].samples || lc[l] > lc[best[f]])
+			best[f] = (uint32_t)l;
+		fn[f].samples += lc[l];
+	}
+	for (size_t f = 0; f < t->fn.n; f++) {
+		if (!fn[f].samples)
+			continue;
+		const mcz_code_loc *l = &c->locs[best[f]];
+		fn[k] = (vw_hot){f, (double)fn[f].samples / (double)all, fn[f].samples, l->file,
+				 l->line};
+		k++;
+	}
+	qsort(fn, k, sizeof *fn, hc_by_samples);
+	k = k < max ? k : max;
+	memcpy(out, fn, k * sizeof *out);
+	if (total)
+		*total = all;
+out:
+	free(lc), free(fn), free(best);
+	return k;
+}
+
+int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout, double *share)
+{
+	hc_tab *t = hc_get(m);
+	for (size_t i = 0; i < n; i++) {
+		fnout[i] = -1;
+		if (share)
+			share[i] = 0;
+	}
+	if (!t || t1 <= t0 || !n)
+		return t ? 0 : -1;
+	const mcz_code *c = t->c;
+	uint64_t *cnt = calloc(t->fn.n + 1, sizeof *cnt);
+	uint32_t *touched = calloc(t->fn.n + 1, sizeof *touched);
+	if (!cnt || !touched) {
+		free(cnt), free(touched);
+		return -1;
+	}
+	double w = (double)(t1 - t0) / (double)n;
+	size_t i = hc_first(t, t0);
+	for (size_t col = 0; col < n; col++) {
+		int64_t b = col + 1 == n ? t1 : t0 + (int64_t)((double)(col + 1) * w);
+		size_t nt = 0;
+		uint64_t all = 0;
+		for (; i < c->nintervals && t->mid[i] < b; i++)
+			for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
+				uint32_t f = t->fn.of_loc[c->hits[h].loc];
+				if (!cnt[f])
+					touched[nt++] = f;
+				cnt[f] += c->hits[h].count;
+				all += c->hits[h].count;
+			}
+		uint32_t top = 0;
+		uint64_t tc = 0;
+		for (size_t k = 0; k < nt; k++) {
+			uint32_t f = touched[k];
+			if (cnt[f] > tc || (cnt[f] == tc && f < top))
+				top = f, tc = cnt[f];
+			cnt[f] = 0;
+		}
+		if (tc) {
+			fnout[col] = (int)top;
+			if (share)
+				share[col] = (double)tc / (double)all;
+		}
+	}
+	free(cnt), free(touched);
+	return 0;
+}
+
+size_t vw_hotcode_regions(vw_model *m, size_t max)
+{
+	hc_tab *t = hc_get(m);
+	if (!t)
+		return 0;
+	/* a region with under 1 % of the samples cannot mark a phase */
+	uint64_t all = 0;
+	for (size_t r = 0; r < t->reg.n; r++)
+		all += t->reg.total[r];
+	size_t k = 0;
+	while (k < t->reg.n && k < max && t->reg.total[k] * 100 >= all)
+		k++;
+	return k;
+}
+
+const char *vw_hotcode_region_name(vw_model *m, size_t r)
+{
+	hc_tab *t = hc_get(m);
+	return t && r < t->reg.n ? t->reg.name[r] : "code:?";
+}
+
+int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out)
+{
+	hc_tab *t = hc_get(m);
+	for (size_t i = 0; i < n; i++)
+		out[i] = 0;
+	if (!t || r >= t->reg.n || b <= a || !n)
+		return -1;
+	const mcz_code *c = t->c;
+	double w = (double)(b - a) / (double)n;
+	for (size_t i = hc_first(t, a); i < c->nintervals && t->mid[i] < b; i++) {
+		size_t col = (size_t)((double)(t->mid[i] - a) / w);
+		if (col >= n)
+			col = n - 1;
+		for (size_t h = c->first[i]; h < c->first[i + 1]; h++)
+			if (t->reg.of_loc[c->hits[h].loc] == r)
+				out[col] += c->hits[h].count;
+	}
+	/* per second of the bucket, in threads: samples / (seconds x hz) */
+	double norm = w * 1e-9 * t->hz;
+	for (size_t i = 0; i < n; i++)
+		out[i] = norm > 0 ? out[i] / norm : 0;
+	return 0;
+}

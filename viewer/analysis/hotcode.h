@@ -1,0 +1,64 @@
+/* hotcode.h: what the code profile of a recording (SPEC.md 5.6, through
+ * vw_model_code) means for the viewer: the functions by rank (letter and
+ * colour of the timeline's code row), the top functions of any time span
+ * with their share and file:line (cursor readout, Phases view, --report),
+ * the hottest function of each column, and per code region a rate series
+ * for phase detection (function where DWARF names it, else a 256-byte
+ * region of its object: works without symbols).
+ *
+ *     vw_hot top[5];
+ *     uint64_t total;
+ *     size_t n = vw_hotcode_top(m, p->t0, p->t1, top, 5, &total);
+ *     for (size_t i = 0; i < n; i++)
+ *         printf("%s %.0f%%\n", vw_hotcode_name(m, top[i].fn), 100 * top[i].share);
+ *
+ * The tables are built on first use and kept in the model (m->code_cache).
+ */
+#ifndef VW_HOTCODE_H
+#define VW_HOTCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+
+/* One function of the top list of a span. */
+typedef struct vw_hot {
+	size_t fn;          /* function rank over the whole run: 0 hottest */
+	double share;       /* of the span's samples, 0..1 */
+	uint64_t samples;
+	const char *file;   /* of its hottest place in the span, "" unknown */
+	uint32_t line;      /* 0 unknown */
+} vw_hot;
+
+/* 1 when the dataset has a code profile with samples. */
+int vw_hotcode_has(vw_model *m);
+/* Functions over the whole run (ranked by samples). */
+size_t vw_hotcode_nfunctions(vw_model *m);
+/* Name of function fn: "compute_kernel", or "app+0x1400" without symbols. */
+const char *vw_hotcode_name(vw_model *m, size_t fn);
+/* Length of the profile's intervals (ns); 0 without a profile. */
+int64_t vw_hotcode_interval(vw_model *m);
+/* The letter of function fn on the code row: 'A'.. 'Z', then 'a'..'z', then '*'. */
+char vw_hotcode_letter(size_t fn);
+
+/* The top functions of [t0, t1) (an interval counts where its middle
+ * lies), at most max, by samples; *total (may be NULL) gets every sample
+ * of the span.  Returns how many. */
+size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+		      uint64_t *total);
+/* [t0, t1) in n columns: fn[i] the hottest function of column i (-1: no
+ * sample), share[i] its share there (share may be NULL).  0, or -1 when
+ * there is no profile. */
+int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
+
+/* For phase detection: code regions ranked by samples (at most max are
+ * worth a series); *names their labels ("code:compute_kernel"). */
+size_t vw_hotcode_regions(vw_model *m, size_t max);
+const char *vw_hotcode_region_name(vw_model *m, size_t region);
+/* Samples per second of region r over [a, b) in n buckets, divided by the
+ * sampling rate (so 1.0 = one thread always there): 0 where nothing of it
+ * ran, including idle buckets. */
+int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out);
+
+#endif

@@ -1,0 +1,560 @@
+/* job.c: rank files grouped into jobs, one phase structure per job, and
+ * the per-phase imbalance of its ranks (see job.h). */
+#include "job.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/model.h"
+#include "phase-int.h"
+
+int vw_jobs_applies(const vw_model *m)
+{
+	if (!m || m->nfiles < 2)
+		return 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *r = mcz_meta(m->files[f], "rank");
+		if (r && *r)
+			return 1;
+	}
+	return 0;
+}
+
+int vw_jobs_all_marked(const vw_model *m)
+{
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (mcz_mark_count(m->files[f]) == 0)
+			return 0;
+	return m->nfiles > 0;
+}
+
+/* Append one note ("; " between notes). */
+static void job_note(char *buf, size_t len, const char *what)
+{
+	size_t at = strlen(buf);
+	if (at + 3 < len)
+		snprintf(buf + at, len - at, "%s%s", at ? "; " : "", what);
+}
+
+static int job_rank_cmp(const void *a, const void *b)
+{
+	const vw_job_rank *x = a, *y = b;
+	unsigned rx = (unsigned)x->rank, ry = (unsigned)y->rank; /* -1 last */
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* A list of rank numbers as "3, 5, 9 and 12 more" into buf. */
+static void job_list(char *buf, size_t len, const int *v, size_t n)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at + 16 < len; i++) {
+		if (i == 6) {
+			snprintf(buf + at, len - at, " and %zu more", n - i);
+			return;
+		}
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? ", " : "", v[i]);
+	}
+}
+
+/* The files of group `id` as ranks: sorted, duplicates left out, missing
+ * ranks noted. */
+static int job_ranks(vw_model *m, vw_job *j, const size_t *files, size_t nf)
+{
+	j->ranks = calloc(nf, sizeof *j->ranks);
+	int *miss = calloc(nf + 1, sizeof *miss), *dup = calloc(nf + 1, sizeof *dup);
+	if (!j->ranks || !miss || !dup) {
+		free(miss);
+		free(dup);
+		return -1;
+	}
+	size_t nnorank = 0, ndup = 0, nmiss = 0;
+	for (size_t i = 0; i < nf; i++) {
+		size_t f = files[i];
+		vw_job_rank *r = &j->ranks[i];
+		const char *rk = mcz_meta(m->files[f], "rank"), *host = mcz_meta(m->files[f], "host");
+		char *end = NULL;
+		long v = rk ? strtol(rk, &end, 10) : -1;
+		r->file = f;
+		r->rank = rk && end != rk && !*end && v >= 0 && v < 1 << 30 ? (int)v : -1;
+		nnorank += r->rank < 0;
+		r->host = host ? host : "";
+		const mcz_file_info *fi = mcz_info(m->files[f]);
+		r->t_first = fi->t_first + m->offsets[f];
+		r->t_last = fi->t_last + m->offsets[f];
+	}
+	qsort(j->ranks, nf, sizeof *j->ranks, job_rank_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < nf; i++) {
+		if (k && j->ranks[i].rank >= 0 && j->ranks[i].rank == j->ranks[k - 1].rank) {
+			dup[ndup++] = j->ranks[i].rank;
+			continue;
+		}
+		j->ranks[k++] = j->ranks[i];
+	}
+	j->nranks = k;
+	const char *sz = mcz_meta(m->files[files[0]], "nranks");
+	j->size = sz ? atoi(sz) : -1;
+	if (j->size > 0) {
+		size_t at = 0;
+		for (int r = 0; r < j->size && nmiss < nf; r++) {
+			while (at < k && j->ranks[at].rank >= 0 && j->ranks[at].rank < r)
+				at++;
+			if (at >= k || j->ranks[at].rank != r)
+				miss[nmiss++] = r;
+		}
+	}
+	char list[96], buf[160];
+	if (ndup) {
+		job_list(list, sizeof list, dup, ndup);
+		snprintf(buf, sizeof buf, "rank %s given twice: the later file left out", list);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
+	if (nmiss) {
+		job_list(list, sizeof list, miss, nmiss);
+		snprintf(buf, sizeof buf, "rank %s of %d missing", list, j->size);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
+	if (nnorank) {
+		snprintf(buf, sizeof buf, "%zu file(s) without a rank (not recorded under a launcher)",
+			 nnorank);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
+	free(miss);
+	free(dup);
+	return 0;
+}
+
+/* CPU seconds of a rank's command over [t0, t1): its core.task_clock
+ * streams (perf's task clock, per CPU) summed; NaN when it has none. */
+static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
+{
+	double s = NAN;
+	if (t1 <= t0)
+		return s;
+	/* a file's streams are contiguous in m->streams, in file order: find
+	 * its first (1,024 ranks x their streams would be read per cell) */
+	size_t lo = 0, hi = m->nstreams;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->streams[mid].file_index < file)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < m->nstreams && m->streams[i].file_index == file; i++) {
+		const vw_stream *st = &m->streams[i];
+		vw_bucket b;
+		if (strcmp(st->desc->name, "core.task_clock"))
+			continue;
+		if (vw_model_stream_buckets(m, i, t0, t1, 1, &b) != 0)
+			continue;
+		double v = b.count ? b.mean * (double)(t1 - t0) / 1e9 : 0;
+		s = isnan(s) ? v : s + v;
+	}
+	return s;
+}
+
+/* One (phase, rank) pair found while cutting the ranks by their marks. */
+typedef struct job_hit {
+	size_t ph, rank;
+	int64_t t0, t1;
+	int cut;  /* the region runs to the end of a file that was cut */
+} job_hit;
+
+typedef struct job_key {
+	const char *label;
+	int occ;
+	int64_t t0;   /* earliest start seen */
+} job_key;
+
+static int job_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? 2 * *cap : 16;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static int job_cmp_t0(const void *a, const void *b)
+{
+	const job_key *x = *(job_key *const *)a, *y = *(job_key *const *)b;
+	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+/* Job phases from each rank's own marks, matched by (label, occurrence). */
+static int job_from_marks(vw_model *m, vw_job *j)
+{
+	job_key *keys = NULL;
+	job_hit *hits = NULL;
+	size_t nkeys = 0, capk = 0, nhits = 0, caph = 0;
+	vw_mark *mk = malloc((m->nmarks ? m->nmarks : 1) * sizeof *mk);
+	int *nolabel = calloc(j->nranks + 1, sizeof *nolabel), rc = -1;
+	size_t nnolabel = 0;
+	if (!mk || !nolabel)
+		goto out;
+	for (size_t r = 0; r < j->nranks; r++) {
+		const vw_job_rank *rk = &j->ranks[r];
+		size_t n = 0;
+		for (size_t i = 0; i < m->nmarks; i++)
+			if (m->marks[i].file_index == rk->file)
+				mk[n++] = m->marks[i];
+		struct vw_phases ph = {0};
+		const mcz_file_info *fi = mcz_info(m->files[rk->file]);
+		int64_t dt = fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
+		if (vw_phase_marks_cut(mk, n, rk->t_first, rk->t_last, dt, &ph) != 0) {
+			free(ph.v);
+			goto out;
+		}
+		size_t labelled = 0;
+		for (size_t i = 0; i < ph.n; i++) {
+			const vw_phase *p = &ph.v[i];
+			if (!p->label[0])
+				continue;
+			labelled++;
+			int occ = 0;
+			for (size_t h = 0; h < nhits; h++)
+				occ += hits[h].rank == r && !strcmp(keys[hits[h].ph].label, p->label);
+			size_t k = 0;
+			while (k < nkeys && !(keys[k].occ == occ && !strcmp(keys[k].label, p->label)))
+				k++;
+			if (k == nkeys) {
+				if (job_grow((void **)&keys, &capk, nkeys, sizeof *keys)) {
+					free(ph.v);
+					goto out;
+				}
+				/* the label lives in the reader of the rank's file */
+				const char *lab = "";
+				for (size_t q = 0; q < n; q++)
+					if (!strncmp(mk[q].text, p->label, sizeof p->label - 1)) {
+						lab = mk[q].text;
+						break;
+					}
+				keys[nkeys++] = (job_key){lab, occ, p->t0};
+			} else if (p->t0 < keys[k].t0) {
+				keys[k].t0 = p->t0;
+			}
+			if (job_grow((void **)&hits, &caph, nhits, sizeof *hits)) {
+				free(ph.v);
+				goto out;
+			}
+			int cut = fi->recovered && p->t1 >= rk->t_last + 1;
+			hits[nhits++] = (job_hit){k, r, p->t0, p->t1, cut};
+		}
+		free(ph.v);
+		if (!labelled)
+			nolabel[nnolabel++] = rk->rank;
+	}
+	/* phases in order of their earliest start */
+	job_key **ord = malloc((nkeys ? nkeys : 1) * sizeof *ord);
+	size_t *pos = malloc((nkeys ? nkeys : 1) * sizeof *pos);
+	if (!ord || !pos) {
+		free(ord);
+		free(pos);
+		goto out;
+	}
+	for (size_t k = 0; k < nkeys; k++)
+		ord[k] = &keys[k];
+	qsort(ord, nkeys, sizeof *ord, job_cmp_t0);
+	for (size_t k = 0; k < nkeys; k++)
+		pos[ord[k] - keys] = k;
+	j->nph = nkeys;
+	j->ph = calloc(nkeys ? nkeys : 1, sizeof *j->ph);
+	j->cell = calloc((nkeys ? nkeys : 1) * j->nranks, sizeof *j->cell);
+	if (!j->ph || !j->cell) {
+		free(ord);
+		free(pos);
+		goto out;
+	}
+	for (size_t i = 0; i < nkeys * j->nranks; i++)
+		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN};
+	for (size_t k = 0; k < nkeys; k++) {
+		vw_job_phase *p = &j->ph[k];
+		snprintf(p->label, sizeof p->label, "%s", ord[k]->label);
+		p->cls = -1;
+		for (size_t q = 0; q < k && p->cls < 0; q++)
+			if (!strcmp(j->ph[q].label, p->label))
+				p->cls = j->ph[q].cls;
+		if (p->cls < 0) {
+			int c = 0;
+			for (size_t q = 0; q < k; q++)
+				c = j->ph[q].cls + 1 > c ? j->ph[q].cls + 1 : c;
+			p->cls = c;
+		}
+	}
+	char cutlist[160] = "";
+	for (size_t h = 0; h < nhits; h++) {
+		const job_hit *x = &hits[h];
+		vw_job_cell *c = &j->cell[pos[x->ph] * j->nranks + x->rank];
+		c->t0 = x->t0;
+		c->t1 = x->t1;
+		c->useful_s = job_useful(m, j->ranks[x->rank].file, x->t0, x->t1);
+		if (x->cut) { /* its true length is unknown: left out of the figures */
+			size_t at = strlen(cutlist);
+			if (at + 64 < sizeof cutlist)
+				snprintf(cutlist + at, sizeof cutlist - at, "%srank %d in %s",
+					 at ? ", " : "", j->ranks[x->rank].rank, keys[x->ph].label);
+			c->useful_s = NAN;
+			continue;
+		}
+		c->time_s = (double)(x->t1 - x->t0) / 1e9;
+	}
+	free(ord);
+	free(pos);
+	char buf[256], list[96];
+	if (cutlist[0]) {
+		snprintf(buf, sizeof buf, "file cut inside a phase (%s): that time is left out",
+			 cutlist);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
+	if (nnolabel) {
+		job_list(list, sizeof list, nolabel, nnolabel);
+		snprintf(buf, sizeof buf, "rank %s has no marked regions", list);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
+	rc = 0;
+out:
+	free(keys);
+	free(hits);
+	free(mk);
+	free(nolabel);
+	return rc;
+}
+
+/* Job phases = the phases detected on the whole model; each rank's time in
+ * a phase is its busy CPU time there (the phase's length is the same for
+ * every rank). */
+static int job_from_auto(vw_model *m, vw_job *j)
+{
+	size_t n = vw_phases_count(m->phases);
+	j->nph = n;
+	j->ph = calloc(n ? n : 1, sizeof *j->ph);
+	j->cell = calloc((n ? n : 1) * j->nranks, sizeof *j->cell);
+	if (!j->ph || !j->cell)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		const vw_phase *p = vw_phases_at(m->phases, k);
+		vw_job_phase *q = &j->ph[k];
+		snprintf(q->label, sizeof q->label, "%s", p->label);
+		q->cls = p->cls;
+		for (size_t r = 0; r < j->nranks; r++) {
+			const vw_job_rank *rk = &j->ranks[r];
+			vw_job_cell *c = &j->cell[k * j->nranks + r];
+			c->t0 = p->t0 > rk->t_first ? p->t0 : rk->t_first;
+			c->t1 = p->t1 < rk->t_last + 1 ? p->t1 : rk->t_last + 1;
+			c->useful_s = job_useful(m, rk->file, c->t0, c->t1);
+			c->time_s = c->useful_s;
+		}
+	}
+	return 0;
+}
+
+static void job_stats(vw_job *j)
+{
+	for (size_t k = 0; k < j->nph; k++) {
+		vw_job_phase *p = &j->ph[k];
+		double sum = 0, max = -1, usum = 0, umax = -1;
+		size_t n = 0, nu = 0;
+		p->slowest_rank = -1;
+		p->t0 = INT64_MAX;
+		p->t1 = INT64_MIN;
+		for (size_t r = 0; r < j->nranks; r++) {
+			const vw_job_cell *c = &j->cell[k * j->nranks + r];
+			if (c->t1 > c->t0) {
+				p->t0 = c->t0 < p->t0 ? c->t0 : p->t0;
+				p->t1 = c->t1 > p->t1 ? c->t1 : p->t1;
+			}
+			if (!isnan(c->time_s)) {
+				n++;
+				sum += c->time_s;
+				if (c->time_s > max) {
+					max = c->time_s;
+					p->slowest = r;
+					p->slowest_rank = j->ranks[r].rank;
+				}
+			}
+			if (!isnan(c->useful_s)) {
+				nu++;
+				usum += c->useful_s;
+				umax = c->useful_s > umax ? c->useful_s : umax;
+			}
+		}
+		if (p->t1 < p->t0)
+			p->t0 = p->t1 = 0;
+		p->nranks = n;
+		p->mean_s = n ? sum / (double)n : NAN;
+		p->max_s = n ? max : NAN;
+		p->imbalance = n && p->mean_s > 0 ? max / p->mean_s : NAN;
+		p->lost_s = n ? (max - p->mean_s > 0 ? max - p->mean_s : 0) : NAN;
+		p->load_balance = nu && umax > 0 ? usum / (double)nu / umax : NAN;
+	}
+}
+
+static int job_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v); 0 for n == 0. */
+static int64_t job_median(int64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, job_cmp_i64);
+	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+/* The hosts of a job and each one's offset: for every phase, the median
+ * start of the host's ranks minus the median start of all ranks; the
+ * host's offset is the median of that over the phases.  Files are aligned
+ * on their wall clocks; ranks that leave a barrier together start the next
+ * phase together, so a host whose ranks start late on every phase has a
+ * clock that is behind by about that much. */
+static int job_hosts(vw_job *j)
+{
+	size_t nr = j->nranks;
+	j->hosts = calloc(nr ? nr : 1, sizeof *j->hosts);
+	j->host_offset = calloc(nr ? nr : 1, sizeof *j->host_offset);
+	int64_t *all = malloc((nr ? nr : 1) * sizeof *all), *mine = malloc((nr ? nr : 1) * sizeof *mine);
+	int64_t *per = malloc((j->nph ? j->nph : 1) * sizeof *per);
+	if (!j->hosts || !j->host_offset || !all || !mine || !per) {
+		free(all);
+		free(mine);
+		free(per);
+		return -1;
+	}
+	for (size_t r = 0; r < nr; r++) {
+		size_t h = 0;
+		while (h < j->nhosts && strcmp(j->hosts[h], j->ranks[r].host))
+			h++;
+		if (h == j->nhosts)
+			j->hosts[j->nhosts++] = j->ranks[r].host;
+	}
+	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++) {
+		size_t np = 0;
+		for (size_t k = 0; k < j->nph; k++) {
+			size_t na = 0, nm = 0;
+			for (size_t r = 0; r < nr; r++) {
+				const vw_job_cell *c = &j->cell[k * nr + r];
+				if (c->t1 <= c->t0)
+					continue;
+				all[na++] = c->t0;
+				if (!strcmp(j->ranks[r].host, j->hosts[h]))
+					mine[nm++] = c->t0;
+			}
+			if (nm && na)
+				per[np++] = job_median(mine, nm) - job_median(all, na);
+		}
+		j->host_offset[h] = job_median(per, np);
+	}
+	free(all);
+	free(mine);
+	free(per);
+	return 0;
+}
+
+void vw_jobs_free(vw_jobs *js)
+{
+	if (!js)
+		return;
+	for (size_t i = 0; i < js->n; i++) {
+		free(js->v[i].hosts);
+		free(js->v[i].host_offset);
+		free(js->v[i].ranks);
+		free(js->v[i].ph);
+		free(js->v[i].cell);
+	}
+	free(js->v);
+	free(js);
+}
+
+int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **out, char *err,
+		  size_t errlen)
+{
+	*out = NULL;
+	vw_jobs *js = calloc(1, sizeof *js);
+	size_t *grp = malloc(m->nfiles * sizeof *grp), *files = malloc(m->nfiles * sizeof *files);
+	if (!js || !grp || !files)
+		goto oom;
+	if (source == VW_PHASES_AUTO && (!m->phases || m->phases->source != VW_PHASES_AUTO)) {
+		vw_phase_params dp = VW_PHASE_PARAMS_INIT;
+		if (vw_phases_detect(m, p ? p : &dp, VW_PHASES_AUTO, err, errlen) != 0)
+			goto fail;
+	}
+	/* jobs in order of their first file */
+	size_t njobs = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *id = mcz_meta(m->files[f], "job");
+		id = id ? id : "";
+		size_t g = 0;
+		for (; g < f; g++) {
+			const char *o = mcz_meta(m->files[g], "job");
+			if (!strcmp(o ? o : "", id))
+				break;
+		}
+		grp[f] = g < f ? grp[g] : njobs++;
+	}
+	js->v = calloc(njobs, sizeof *js->v);
+	if (!js->v)
+		goto oom;
+	js->n = njobs;
+	if (njobs > 1)
+		snprintf(js->note, sizeof js->note,
+			 "files of %zu jobs given together (different job ids): shown as separate jobs",
+			 njobs);
+	for (size_t g = 0; g < njobs; g++) {
+		vw_job *j = &js->v[g];
+		size_t nf = 0;
+		for (size_t f = 0; f < m->nfiles; f++)
+			if (grp[f] == g)
+				files[nf++] = f;
+		const char *id = mcz_meta(m->files[files[0]], "job");
+		snprintf(j->id, sizeof j->id, "%s", id ? id : "");
+		j->source = source;
+		if (job_ranks(m, j, files, nf) ||
+		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)) ||
+		    job_hosts(j))
+			goto oom;
+		job_stats(j);
+	}
+	free(grp);
+	free(files);
+	*out = js;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory building the job's phases");
+fail:
+	free(grp);
+	free(files);
+	vw_jobs_free(js);
+	return -1;
+}
+
+int vw_jobs_ensure(vw_model *m, char *err, size_t errlen)
+{
+	if (m->jobs || !vw_jobs_applies(m))
+		return 0;
+	int src = vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+	const vw_phase_params *p = m->phases ? &m->phases->params : NULL;
+	if (vw_jobs_build(m, src, p, &m->jobs, err, errlen) != 0)
+		return -1;
+	m->jobs_free = vw_jobs_free;
+	return 0;
+}
+
+int vw_job_phase_at(const vw_job *j, int64_t t)
+{
+	for (size_t k = 0; k < j->nph; k++)
+		if (t >= j->ph[k].t0 && t < j->ph[k].t1)
+			return (int)k;
+	return -1;
+}

@@ -1,0 +1,76 @@
+/* code-row.c: the timeline's code row (issue 16) — where the command ran,
+ * as one line of letters: each column shows the hottest function of its
+ * time span (vw_hotcode_columns), its letter (A the hottest over the run,
+ * B the next...) in one of the 8 series colours, a blank where no code
+ * ran (idle, or not sampled); a legend line names the letters, and the
+ * cursor readout names the function at the cursor and its share.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+
+static int code_row_role(size_t fn)
+{
+	return VW_C_SERIES0 + (int)(fn % 8);
+}
+
+int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
+{
+	if (w <= 0 || !vw_hotcode_has(m))
+		return -1;
+	int *fn = malloc((size_t)w * sizeof *fn);
+	double *sh = malloc((size_t)w * sizeof *sh);
+	if (!fn || !sh || vw_hotcode_columns(m, m->t0, m->t1, (size_t)w, fn, sh)) {
+		free(fn), free(sh);
+		return -1;
+	}
+	for (int i = 0; i < w; i++) {
+		if (fn[i] < 0)
+			continue;
+		/* a column where its function had under half the samples: dim */
+		int attr = sh[i] >= 0.5 ? VW_A_BOLD : 0;
+		vw_canvas_put(c, x + i, y, (uint32_t)vw_hotcode_letter((size_t)fn[i]),
+			      code_row_role((size_t)fn[i]), attr);
+	}
+	free(fn), free(sh);
+	return 0;
+}
+
+void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w)
+{
+	vw_hot top[16];
+	size_t n = vw_hotcode_top(m, m->t0, m->t1, top, 16, NULL);
+	int at = x;
+	for (size_t k = 0; k < n && at < x + w; k++) {
+		char item[128];
+		snprintf(item, sizeof item, "%c %s %.0f%%", vw_hotcode_letter(top[k].fn),
+			 vw_hotcode_name(m, top[k].fn), 100 * top[k].share);
+		int len = (int)strlen(item);
+		if (at + len > x + w)
+			break;
+		vw_canvas_text(c, at, y, x + w - at, code_row_role(top[k].fn), 0, item);
+		at += len + 2;
+	}
+	if (!n)
+		vw_canvas_text(c, x, y, w, VW_C_DIM, 0, "no code ran in this window");
+}
+
+int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
+{
+	int64_t iv = vw_hotcode_interval(m);
+	vw_hot h;
+	uint64_t total;
+	buf[0] = '\0';
+	if (iv <= 0 || !vw_hotcode_top(m, t - iv / 2, t + iv - iv / 2, &h, 1, &total))
+		return -1;
+	const char *base = strrchr(h.file, '/');
+	base = base ? base + 1 : h.file;
+	if (h.file[0])
+		snprintf(buf, len, "%s %.0f%% (%s:%u)", vw_hotcode_name(m, h.fn), 100 * h.share, base,
+			 h.line);
+	else
+		snprintf(buf, len, "%s %.0f%%", vw_hotcode_name(m, h.fn), 100 * h.share);
+	return 0;
+}

@@ -1,0 +1,416 @@
+/* view-ranks.c: the Ranks view (mcview on the files of a parallel job) —
+ * one row per rank (or per host: L), time across on the timeline's window,
+ * each cell coloured by the chosen stream of that rank (m cycles; busy
+ * CPUs by default), the job phases across the top, the ranks sortable by
+ * number or by their time in the cursor's phase (s), ranks that took more
+ * than 10 % over the mean there marked.  The readout names the rank, its
+ * host, the value under the cursor and the rank's time in the phase.
+ *
+ *     line 0      title: the job, the colouring stream and its scale, the order
+ *     line 1      time ruler;  line 2  job phases (class letters and colours)
+ *     lines 3..   one rank per line: label, then the heat cells
+ *     last line   readout
+ *
+ * Zoom, pan and the cursor are the model's, shared with the timeline.  The
+ * figures come from viewer/analysis/job.h (m->jobs); values from the model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "view.h"
+
+#define RK_LABEL 14     /* cells of a row's label */
+#define RK_MAXNAMES 64  /* streams the colour can be chosen from */
+
+enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_COUNT };
+
+/* A row: one rank, or one host (its ranks' mean). */
+typedef struct rk_row {
+	size_t job;
+	size_t first, n;   /* ranks [first, first + n) of a per-host order, or one rank */
+	double phase_s;    /* time in the cursor's phase (host: the mean); NaN none */
+} rk_row;
+
+typedef struct rk_state {
+	int sel, top;
+	int sort;
+	int by_host;
+	int metric;                     /* index into names */
+	const char *names[RK_MAXNAMES]; /* stream names of the ranks (owned by the readers) */
+	int nnames;
+	char err[160];
+	rk_row *rows;
+	size_t nrows;
+	size_t *order;                  /* per job: rank indexes by host, then rank */
+	int plot_x, plot_w;
+} rk_state;
+
+static int rk_init(vw_model *m, void **state)
+{
+	(void)m;
+	rk_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->sort = RK_SORT_RANK;
+	*state = s;
+	return 0;
+}
+
+static void rk_free(void *state)
+{
+	rk_state *s = state;
+	free(s->rows);
+	free(s->order);
+	free(s);
+}
+
+/* Stream names to colour by: every name of the first rank's streams but
+ * marks, core.task_clock first (busy CPUs). */
+static void rk_names(vw_model *m, rk_state *s)
+{
+	if (s->nnames || !m->nfiles)
+		return;
+	for (size_t i = 0; i < m->nstreams && s->nnames < RK_MAXNAMES; i++) {
+		const vw_stream *st = &m->streams[i];
+		if (st->file_index != 0 || (st->desc->source && !strcmp(st->desc->source, "mark")))
+			continue;
+		int k = 0;
+		while (k < s->nnames && strcmp(s->names[k], st->desc->name))
+			k++;
+		if (k == s->nnames)
+			s->names[s->nnames++] = st->desc->name;
+	}
+	for (int k = 0; k < s->nnames; k++)
+		if (!strcmp(s->names[k], "core.task_clock")) {
+			const char *t = s->names[0];
+			s->names[0] = s->names[k];
+			s->names[k] = t;
+		}
+}
+
+static const vw_job *rk_job(vw_model *m, size_t j)
+{
+	return m->jobs && j < m->jobs->n ? &m->jobs->v[j] : NULL;
+}
+
+static int rk_cmp_time(const void *a, const void *b)
+{
+	const rk_row *x = a, *y = b;
+	double p = isnan(x->phase_s) ? -1 : x->phase_s, q = isnan(y->phase_s) ? -1 : y->phase_s;
+	return p < q ? 1 : p > q ? -1 : 0;
+}
+
+/* Rows for the current mode and order; the cursor's phase gives the times. */
+static int rk_rows(vw_model *m, rk_state *s)
+{
+	size_t total = 0;
+	for (size_t j = 0; j < m->jobs->n; j++)
+		total += m->jobs->v[j].nranks;
+	free(s->rows);
+	free(s->order);
+	s->rows = calloc(total ? total : 1, sizeof *s->rows);
+	s->order = calloc(total ? total : 1, sizeof *s->order);
+	if (!s->rows || !s->order)
+		return -1;
+	s->nrows = 0;
+	size_t base = 0;
+	for (size_t j = 0; j < m->jobs->n; j++) {
+		const vw_job *jb = &m->jobs->v[j];
+		size_t *ord = s->order + base;
+		for (size_t r = 0; r < jb->nranks; r++)
+			ord[r] = r;
+		if (s->by_host) /* stable: ranks stay in order within a host */
+			for (size_t a = 1; a < jb->nranks; a++)
+				for (size_t b = a; b > 0 && strcmp(jb->ranks[ord[b - 1]].host,
+								   jb->ranks[ord[b]].host) > 0; b--) {
+					size_t t = ord[b];
+					ord[b] = ord[b - 1];
+					ord[b - 1] = t;
+				}
+		int ph = vw_job_phase_at(jb, m->cursor);
+		for (size_t r = 0; r < jb->nranks;) {
+			size_t e = r + 1;
+			while (s->by_host && e < jb->nranks &&
+			       !strcmp(jb->ranks[ord[e]].host, jb->ranks[ord[r]].host))
+				e++;
+			rk_row *row = &s->rows[s->nrows++];
+			row->job = j;
+			row->first = base + r;
+			row->n = e - r;
+			double sum = 0;
+			size_t n = 0;
+			for (size_t q = r; ph >= 0 && q < e; q++) {
+				double t = jb->cell[(size_t)ph * jb->nranks + ord[q]].time_s;
+				if (!isnan(t))
+					sum += t, n++;
+			}
+			row->phase_s = n ? sum / (double)n : NAN;
+			r = e;
+		}
+		base += jb->nranks;
+	}
+	if (s->sort == RK_SORT_TIME)
+		qsort(s->rows, s->nrows, sizeof *s->rows, rk_cmp_time);
+	return 0;
+}
+
+/* The value of stream `name` of rank file `file` per column (Σ over its
+ * instances, e.g. task clock per CPU), NaN where it has no sample. */
+static void rk_values(vw_model *m, size_t file, const char *name, size_t n, double *out,
+		      vw_bucket *tmp)
+{
+	for (size_t k = 0; k < n; k++)
+		out[k] = NAN;
+	for (size_t i = 0; i < m->nstreams; i++) {
+		const vw_stream *st = &m->streams[i];
+		if (st->file_index != file || strcmp(st->desc->name, name))
+			continue;
+		if (vw_model_stream_buckets(m, i, m->t0, m->t1, n, tmp) != 0)
+			continue;
+		vw_model_fill_gaps(m, i, tmp, n);
+		/* columns a little narrower than the sampling: a lone empty
+		 * column between two samples takes the next one (a counter's
+		 * sample stands for the interval before it) */
+		for (size_t k = 1; k + 1 < n; k++)
+			if (!tmp[k].count && tmp[k - 1].count && tmp[k + 1].count)
+				tmp[k] = tmp[k + 1];
+		for (size_t k = 0; k < n; k++)
+			if (tmp[k].count)
+				out[k] = isnan(out[k]) ? tmp[k].mean : out[k] + tmp[k].mean;
+	}
+}
+
+/* A row's values: its rank's, or its host's ranks' mean. */
+static void rk_row_values(vw_model *m, rk_state *s, const rk_row *row, size_t n, double *out,
+			  double *one, vw_bucket *tmp)
+{
+	const vw_job *jb = rk_job(m, row->job);
+	for (size_t k = 0; k < n; k++)
+		out[k] = NAN;
+	size_t *cnt = calloc(n ? n : 1, sizeof *cnt);
+	if (!cnt)
+		return;
+	for (size_t q = 0; q < row->n; q++) {
+		const vw_job_rank *rk = &jb->ranks[s->order[row->first + q]];
+		rk_values(m, rk->file, s->names[s->metric], n, one, tmp);
+		for (size_t k = 0; k < n; k++)
+			if (!isnan(one[k])) {
+				out[k] = isnan(out[k]) ? one[k] : out[k] + one[k];
+				cnt[k]++;
+			}
+	}
+	for (size_t k = 0; k < n; k++)
+		if (cnt[k] > 1)
+			out[k] /= (double)cnt[k];
+	free(cnt);
+}
+
+static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, char *b, size_t len)
+{
+	const vw_job_rank *rk = &jb->ranks[s->order[row->first]];
+	if (s->by_host)
+		snprintf(b, len, "%.8s x%zu", rk->host[0] ? rk->host : "?", row->n);
+	else if (rk->rank >= 0)
+		snprintf(b, len, "r%d %.8s", rk->rank, rk->host);
+	else
+		snprintf(b, len, "f%zu %.8s", rk->file, rk->host);
+}
+
+static void rk_draw(vw_model *m, void *state, vw_canvas *c)
+{
+	rk_state *s = state;
+	vw_canvas_clear(c);
+	if (vw_jobs_ensure(m, s->err, sizeof s->err) != 0 || !m->jobs || !m->jobs->n) {
+		vw_canvas_text(c, 1, 1, c->w - 2, s->err[0] ? VW_C_ERROR : VW_C_DIM, 0,
+			       s->err[0] ? s->err : "no job: open the rank files together, "
+						    "mcview run.*.mcz");
+		return;
+	}
+	rk_names(m, s);
+	if (!s->nnames || rk_rows(m, s) != 0 || c->w < RK_LABEL + 8 || c->h < 6) {
+		vw_canvas_text(c, 0, 0, c->w, VW_C_DIM, 0, "ranks: nothing to draw");
+		return;
+	}
+	s->plot_x = RK_LABEL + 1;
+	s->plot_w = c->w - s->plot_x;
+	size_t n = (size_t)s->plot_w;
+	int y0 = 3, nvis = c->h - y0 - 1;
+	if (s->sel >= (int)s->nrows)
+		s->sel = (int)s->nrows - 1;
+	if (s->sel < s->top)
+		s->top = s->sel;
+	if (s->sel >= s->top + nvis)
+		s->top = s->sel - nvis + 1;
+	const vw_job *jsel = rk_job(m, s->rows[s->sel].job);
+
+	/* values of the rows shown, and their common scale */
+	int nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
+	double *val = malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *val);
+	double *one = malloc(n * sizeof *one);
+	vw_bucket *tmp = malloc(n * sizeof *tmp);
+	if (!val || !one || !tmp) {
+		free(val);
+		free(one);
+		free(tmp);
+		return;
+	}
+	double hi = 0;
+	for (int r = 0; r < nshow; r++) {
+		rk_row_values(m, s, &s->rows[s->top + r], n, val + (size_t)r * n, one, tmp);
+		for (size_t k = 0; k < n; k++)
+			if (val[(size_t)r * n + k] > hi)
+				hi = val[(size_t)r * n + k];
+	}
+	/* the unit of the colouring stream, from the first rank that has it */
+	char unit[32] = "", hib[32];
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
+			vw_model_unit(m, i, unit, sizeof unit);
+			break;
+		}
+	vw_fmt_si(hib, sizeof hib, hi, unit);
+	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
+			 "%zu %s, by %s | colour %s (max %s) | job %s%s", s->by_host ? s->nrows : jsel->nranks,
+			 s->by_host ? "hosts" : "ranks", s->sort == RK_SORT_RANK ? "rank" : "time in phase",
+			 s->names[s->metric], hib, jsel->id[0] ? jsel->id : "-",
+			 m->jobs->n > 1 ? " (of several)" : "");
+	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
+
+	/* the job phases of the selected row's job */
+	int prev = -2, cur_col = vw_model_time_col(m, m->cursor, s->plot_w);
+	vw_canvas_text(c, 0, 2, RK_LABEL, VW_C_LABEL, 0, "phases");
+	for (int x = 0; x < s->plot_w; x++) {
+		int ph = vw_job_phase_at(jsel, vw_model_col_time(m, x, s->plot_w));
+		char cls[8];
+		uint32_t g = ' ';
+		int role = VW_C_DIM;
+		if (ph >= 0) {
+			role = VW_C_PHASE0 + vw_phases_color(jsel->ph[ph].cls);
+			g = ph != prev ? (uint32_t)vw_phase_class_name(jsel->ph[ph].cls, cls, sizeof cls)[0]
+				       : (c->ascii ? '=' : 0x2500);
+		}
+		vw_canvas_put(c, s->plot_x + x, 2, g, role, x == cur_col ? VW_A_REVERSE : 0);
+		prev = ph;
+	}
+
+	/* the rows */
+	int cph = vw_job_phase_at(jsel, m->cursor);
+	for (int r = 0; r < nshow; r++) {
+		const rk_row *row = &s->rows[s->top + r];
+		const vw_job *jb = rk_job(m, row->job);
+		int y = y0 + r, on = s->top + r == s->sel;
+		char lab[32];
+		rk_label(jb, s, row, lab, sizeof lab);
+		int ph = vw_job_phase_at(jb, m->cursor);
+		int slow = ph >= 0 && !isnan(row->phase_s) && row->phase_s > 1.1 * jb->ph[ph].mean_s;
+		vw_canvas_printf(c, 0, y, RK_LABEL, on ? VW_C_SELECT : VW_C_LABEL,
+				 on ? VW_A_REVERSE : 0, "%-*s", RK_LABEL, lab);
+		if (slow)
+			vw_canvas_put(c, RK_LABEL - 1, y, c->ascii ? '!' : 0x25B2, VW_C_WARN, VW_A_BOLD);
+		for (int x = 0; x < s->plot_w; x++) {
+			double v = val[(size_t)r * n + (size_t)x];
+			int attr = x == cur_col ? VW_A_REVERSE : 0;
+			if (isnan(v)) {
+				vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7, VW_C_DIM, attr);
+				continue;
+			}
+			int k = hi > 0 ? (int)(v / hi * 9.999) : 0;
+			k = k < 0 ? 0 : k > 9 ? 9 : k;
+			vw_canvas_put(c, s->plot_x + x, y, c->ascii ? " .:-=+*#%@"[k] : 0x2588,
+				      VW_C_SCALE0 + k, attr);
+		}
+	}
+
+	/* readout: the selected row at the cursor */
+	const rk_row *row = &s->rows[s->sel];
+	char lab[32], vb[32], tb[32];
+	rk_label(jsel, s, row, lab, sizeof lab);
+	double v = NAN;
+	if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
+		v = val[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
+	vw_fmt_si(vb, sizeof vb, v, unit);
+	vw_fmt_time(tb, sizeof tb, m->cursor - m->t_min, 0);
+	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s ", lab);
+	if (cph >= 0) {
+		const vw_job_phase *p = &jsel->ph[cph];
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+				      "%s %.3fs (mean %.3fs, imbalance %.2f, slowest r%d) | ",
+				      p->label, row->phase_s, p->mean_s, p->imbalance, p->slowest_rank);
+	}
+	vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
+			 s->names[s->metric], vb);
+	free(val);
+	free(one);
+	free(tmp);
+}
+
+static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
+{
+	rk_state *s = state;
+	switch (in->act) {
+	case VW_ACT_UP: s->sel = s->sel > 0 ? s->sel - 1 : 0; break;
+	case VW_ACT_DOWN: s->sel++; break; /* clamped when drawn */
+	case VW_ACT_PAGE_UP: s->sel = s->sel > 10 ? s->sel - 10 : 0; break;
+	case VW_ACT_PAGE_DOWN: s->sel += 10; break;
+	case VW_ACT_LEFT: vw_model_pan(m, -0.125); break;
+	case VW_ACT_RIGHT: vw_model_pan(m, 0.125); break;
+	case VW_ACT_PAGE_LEFT: vw_model_pan(m, -1.0); break;
+	case VW_ACT_PAGE_RIGHT: vw_model_pan(m, 1.0); break;
+	case VW_ACT_ZOOM_IN: vw_model_zoom(m, 0.5, m->cursor); break;
+	case VW_ACT_ZOOM_OUT: vw_model_zoom(m, 2.0, m->cursor); break;
+	case VW_ACT_RESET: vw_model_reset(m); break;
+	case VW_ACT_CURSOR_LEFT:
+	case VW_ACT_CURSOR_RIGHT: {
+		int64_t step = s->plot_w > 0 ? (m->t1 - m->t0) / s->plot_w : 1;
+		vw_model_set_cursor(m, m->cursor + (in->act == VW_ACT_CURSOR_LEFT ? -step : step));
+		break;
+	}
+	case VW_ACT_SORT: s->sort = (s->sort + 1) % RK_SORT_COUNT; break;
+	case VW_ACT_METRIC: s->metric = s->nnames ? (s->metric + 1) % s->nnames : 0; break;
+	case VW_ACT_LAYOUT: s->by_host = !s->by_host; s->sel = s->top = 0; break;
+	case VW_ACT_ENTER: { /* zoom to the cursor's job phase */
+		const vw_job *jb = s->nrows ? rk_job(m, s->rows[s->sel].job) : NULL;
+		int ph = jb ? vw_job_phase_at(jb, m->cursor) : -1;
+		if (ph < 0)
+			return VW_R_NONE;
+		int64_t a = jb->ph[ph].t0, b = jb->ph[ph].t1, pad = (b - a) / 20;
+		vw_model_set_window(m, a - pad, b + pad);
+		vw_model_set_cursor(m, a);
+		break;
+	}
+	default: return VW_R_NONE;
+	}
+	return VW_R_REDRAW;
+}
+
+static int rk_shown(vw_model *m)
+{
+	return vw_jobs_applies(m);
+}
+
+static const char *const rk_help[] = {
+	"Up/Down j/k      select a rank (a host with L)",
+	"Left/Right , .   pan; move the cursor one column",
+	"+ - 0            zoom in/out around the cursor; the whole run",
+	"Enter            zoom to the job phase under the cursor",
+	"s                order: rank number, or time in the cursor's phase",
+	"m                colour by the next stream (busy CPUs first)",
+	"L                one row per rank / per host (mean of its ranks)",
+	"\u25b2                more than 10 % over the mean time in the phase",
+	NULL,
+};
+
+const vw_view view_ranks = {
+	.name = "ranks",
+	.title = "Ranks",
+	.init = rk_init,
+	.free = rk_free,
+	.resize = NULL,
+	.key = rk_key,
+	.draw = rk_draw,
+	.help = rk_help,
+	.shown = rk_shown,
+};
