@@ -142,7 +142,7 @@ sys.exit(bad)
 PY
 
 # ---- an unseen workload ---------------------------------------------------------------
-"$B"/mcrec -q -o "$T/unseen.mcz" -- "$B"/tests/tools/roof-unseen 2 >"$T/unseen.txt" ||
+"$B"/mcrec -q -o "$T/unseen.mcz" -- "$B"/tests/tools/roof-unseen 3 >"$T/unseen.txt" ||
 	fail "recording roof-unseen"
 cat "$T/unseen.txt"
 "$B"/mcview --report=json --phases marks "$T/unseen.mcz" >"$T/unseen.json" || fail "unseen report"
