@@ -151,12 +151,15 @@ void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, d
 			continue;
 		int64_t iv = vw_model_interval(m, i), a = t0, e = t1, ts;
 		double v0;
-		if (iv > 0 && t1 - t0 >= 4 * iv) {
-			/* leave out the sample covering t0 (its interval began in the
-			 * phase before, and it holds the counts of that phase's last
-			 * piece of work, reported when that ended), and the last one */
-			a = vw_model_sample_at(m, i, t0, &v0, &ts) == 0 && ts < t1 - 2 * iv ? ts + 1
-											   : t0 + iv;
+		if (iv > 0 && t1 - t0 >= 5 * iv) {
+			/* leave out the samples whose intervals reach within one
+			 * interval of either end: the first ones hold the counts of
+			 * the phase before's last piece of work (reported when it
+			 * ended), and a boundary may lie an interval or two from the
+			 * truth (detection; marks near the start of the run) */
+			a = vw_model_sample_at(m, i, t0 + iv, &v0, &ts) == 0 && ts < t1 - 2 * iv
+				    ? ts + 1
+				    : t0 + 2 * iv;
 			e = t1 - iv;
 		}
 		vw_bucket b;
