@@ -4,7 +4,8 @@
 #     report say "no ceilings: run mcrec --calibrate", figures are null;
 #   - mcrec --calibrate takes at most 30 s, prints its table and caches
 #     the ceilings per host in $XDG_CACHE_HOME; later recordings carry them
-#     (roof.* metadata, shown by mcz info with the method);
+#     (roof.* metadata, shown by mcz info with the method); with a fixture
+#     sysfs of two NUMA nodes, each domain is measured;
 #   - the phased sample (marks as phases): triad at 1/12 flop/byte +-3 %,
 #     gemm at its analytic N/16 = 6 flop/byte +-3 %, every phase's GFLOP/s
 #     within 5 % of what the sample printed; detected phases that lie
@@ -22,6 +23,7 @@
 #     dropped, each kind said in one line at the end.
 set -u
 B=${MCZ_BIN:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/mcz-roofline.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -82,6 +84,16 @@ ceilings-*-[0-9]*cpu-[0-9]*GiB) ;;
 *) fail "cache name $(basename "$cache") is not keyed by CPU model, CPUs and memory" ;;
 esac
 head -1 "$cache" | grep -qx '# mcz ceilings 1' || fail "cache header"
+
+# per NUMA domain: this machine has one, so a fixture sysfs (MCREC_SYSFS)
+# says CPU 0 is node 0 and CPU 1 node 1: each domain measured on its CPUs
+if [ "$(nproc)" -ge 2 ]; then
+	MCREC_SYSFS=$ROOT/tests/data/rec-sysfs XDG_CACHE_HOME=$T/cache-numa "$B"/mcrec --calibrate >"$T/numa.txt" 2>&1 ||
+		fail "calibration with two NUMA domains: $(cat "$T/numa.txt")"
+	grep -q ', 2 NUMA domains,' "$T/numa.txt" || fail "not 2 NUMA domains: $(head -1 "$T/numa.txt")"
+	grep -q '^roof.bw_numa = numa0 triad [0-9.e+]* read [0-9.e+]*; numa1 triad [0-9.e+]* read [0-9.e+]*$' \
+		"$T"/cache-numa/mcz/ceilings-* || fail "per-domain figures: $(grep numa "$T"/cache-numa/mcz/ceilings-*)"
+fi
 
 # ---- the phased sample ----------------------------------------------------------------
 "$B"/mcrec -q -o "$T/phased.mcz" -- "$B"/samples/phased --scale 2 >"$T/sample.txt" ||
