@@ -418,7 +418,8 @@ static int writer_chunk(mcz_writer *w)
 		return writer_fail(w, MCZ_E_NOMEM);
 	w->nrows = 0;
 	w->pstart = 0;
-	memcpy(w->pprev, w->prev, w->nstreams * sizeof *w->prev);
+	if (w->nstreams) /* a recording of no streams has no arrays (memcpy wants pointers) */
+		memcpy(w->pprev, w->prev, w->nstreams * sizeof *w->prev);
 	return 0;
 }
 

@@ -39,11 +39,14 @@ static int cal_cpus(int *cpus, int max)
 }
 
 /* CPUs of NUMA node `node` that are also in all[0..n): from sysfs cpulist
- * ("0-3,8-11").  Returns how many, 0 when the node does not exist. */
+ * ("0-3,8-11"; under $MCREC_SYSFS instead of /sys when set, as the
+ * sources do).  Returns how many, 0 when the node does not exist. */
 static int cal_node_cpus(int node, const int *all, int n, int *out)
 {
-	char path[96], buf[4096];
-	snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
+	char path[1200], buf[4096];
+	const char *root = getenv("MCREC_SYSFS"); /* tests: a fixture tree for /sys */
+	snprintf(path, sizeof path, "%.1100s/devices/system/node/node%d/cpulist", root ? root : "/sys",
+		 node);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return 0;

@@ -30,7 +30,7 @@
  * to and from memory) are recorded always and feed the roofline; any other
  * name is recorded when mcrec is given -e mark:NAME.  A name is 1 to 48 of
  * [A-Za-z0-9_.-]; a bad name, or an amount that is negative or not finite,
- * is not sent (the call is a no-op).
+ * is not counted (mcrec says at the end how many such calls it saw).
  */
 #ifndef MCMARK_H
 #define MCMARK_H
@@ -124,15 +124,19 @@ static inline int mcmark_count_name_ok(const char *name)
 static inline void mcmark_count(const char *name, double amount)
 {
 	int fd = mcmark_fd_();
-	/* amount == amount: not NaN; the bound keeps it finite and printable */
-	if (fd < 0 || !(amount >= 0 && amount <= 1e300) || !mcmark_count_name_ok(name))
+	if (fd < 0)
 		return;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	char buf[MCMARK_COUNT_NAME_MAX + 96];
-	int n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s",
-			 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid(), amount,
-			 name);
+	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	int n;
+	/* !(amount >= 0): NaN too; the bound keeps it finite and printable.  A
+	 * bad call is sent without its name or amount, for mcrec to count */
+	if (!(amount >= 0 && amount <= 1e300) || !mcmark_count_name_ok(name))
+		n = snprintf(buf, sizeof buf, "C %lld %ld bad", ns, (long)getpid());
+	else
+		n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s", ns, (long)getpid(), amount, name);
 	if (n > 0 && (size_t)n < sizeof buf)
 		(void)send(fd, buf, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
 }

@@ -45,6 +45,7 @@ struct mark_priv {
 	pthread_t thread;
 	int thread_on;
 	atomic_int stop;
+	atomic_ulong malformed;                   /* counts with a bad name or amount */
 	char dropped_name[MCMARK_COUNT_NAME_MAX + 1];
 };
 
@@ -147,6 +148,8 @@ static void src_mark_drain(struct mark_priv *p, int max)
 		if (buf[0] == 'C') {
 			if (src_mark_wire_count(buf, &t, &pid, &amount, &text) == 0)
 				src_mark_add(p, text, amount);
+			else
+				atomic_fetch_add(&p->malformed, 1);
 		} else if (src_mark_wire_parse(buf, &kind, &t, &pid, &text) == 0)
 			rec_mark_post(t, kind, pid, text);
 	}
@@ -210,6 +213,12 @@ static void src_mark_stop(rec_source *s)
 		return;
 	src_mark_join(p);
 	src_mark_drain(p, 4096); /* the last marks */
+	unsigned long bad = atomic_load(&p->malformed);
+	if (bad)
+		fprintf(stderr,
+			"mcrec: mark: %lu work count%s ignored: a name not 1 to 48 of A-Z a-z 0-9 _ . -, "
+			"or an amount not finite and >= 0\n",
+			bad, bad == 1 ? "" : "s");
 	if (p->dropped)
 		fprintf(stderr,
 			"mcrec: mark: %lu work count%s for undeclared counters ('%s'...) not "

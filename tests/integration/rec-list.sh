@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rec-list.sh: `mcrec --list` for the sources whose streams are named with
-# -e (papi, pcp), that record marks, not streams (mark), or that have no
+# -e (papi, pcp), that record marks and the application's work counts
+# (mark: app.flops and app.bytes, others with -e mark:NAME), or that have no
 # default streams for the groups asked (perf under -g power): each says how its
 # streams are chosen instead of "available, 0 streams", which read as
 # "nothing to record here"; with -e, the named metric's streams are listed
@@ -12,8 +13,10 @@ src_tmp
 
 "$MCREC" --list >"$T/list" 2>&1 || src_fail "--list exit $?: $(tail -3 "$T/list")"
 grep -q 'available, 0 streams' "$T/list" && src_fail "--list says '0 streams': $(grep '0 streams' "$T/list")"
-grep -q "^  mark .*available: marks (no streams) sent by the command: 'mcmark TEXT'" "$T/list" ||
+grep -q "^  mark .*available, 2 streams" "$T/list" ||
 	src_fail "mark line: $(grep '^  mark' "$T/list")"
+grep -q "^    more: marks sent by the command ('mcmark TEXT' or mcmark.h); work counts app.flops, app.bytes, and app.NAME with -e mark:NAME" "$T/list" ||
+	src_fail "mark hint: $(grep -A6 '^  mark' "$T/list")"
 if grep -q '^  papi .* available' "$T/list"; then
 	grep -q "^  papi .*available: streams chosen with -e papi:EVENT ('papi_avail -a'" "$T/list" ||
 		src_fail "papi line: $(grep '^  papi' "$T/list")"

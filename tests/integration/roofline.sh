@@ -4,7 +4,8 @@
 #     report say "no ceilings: run mcrec --calibrate", figures are null;
 #   - mcrec --calibrate takes at most 30 s, prints its table and caches
 #     the ceilings per host in $XDG_CACHE_HOME; later recordings carry them
-#     (roof.* metadata, shown by mcz info with the method);
+#     (roof.* metadata, shown by mcz info with the method); with a fixture
+#     sysfs of two NUMA nodes, each domain is measured;
 #   - the phased sample (marks as phases): triad at 1/12 flop/byte +-3 %,
 #     gemm at its analytic N/16 = 6 flop/byte +-3 %, every phase's GFLOP/s
 #     within 5 % of what the sample printed; detected phases that lie
@@ -12,11 +13,17 @@
 #     half) have the same intensity +-3 %;
 #   - an unseen workload (tests/tools/roof-unseen.c): its streaming phase
 #     at 0.25 flop/byte +-3 % and memory-bound, its cache phase at 3 +-3 %;
+#   - PCP archives (written with libpcp_import from tests/tools/gen-roof,
+#     perfevent metric names as documented, no PMU needed): the roofline
+#     from FP_ARITH_INST_RETIRED.* and CAS events; without FP events the
+#     view says what is missing;
 #   - a damaged cache: one line from mcrec, the recording goes on without
 #     ceilings; a bad counter name (-e mark:NAME) is one line and exit 2;
-#     counts for an undeclared name are dropped with one line.
+#     bad mcmark_count calls and counts for an undeclared name are
+#     dropped, each kind said in one line at the end.
 set -u
 B=${MCZ_BIN:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/mcz-roofline.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -40,6 +47,28 @@ for p in d["phases"]:
         assert abs(p["intensity_fpb"] / (1 / 12) - 1) < 0.03, p
 ' || fail "JSON before calibration"
 
+# ---- PCP archives with (and without) perfevent FP and memory metrics ----------------
+"$B"/tests/tools/gen-roof "$T/hw.mcz" hw && "$B"/tests/tools/gen-pcp-from-mcz "$T/hw.mcz" "$T/hwarch" ||
+	fail "writing the perfevent archive"
+"$B"/mcview -q --report=json "$T/hwarch" >"$T/pcp.json" || fail "--report on the PCP archive"
+python3 - "$T/pcp.json" <<'PY' || fail "PCP archive roofline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ph = sorted(d["phases"], key=lambda p: p["start_s"])
+assert len(ph) == 2, ph
+want = [((4 * 1e8 + 1e8) / (64 * (5e7 + 1.5625e7)), 0.5), (4 * 5e9 / (64 * 1e7), 20.0)]
+for p, (fpb, gf) in zip(ph, want):
+    print(p["class"], p["intensity_fpb"], p["gflops"], p["flops_source"], p["bytes_source"])
+    assert abs(p["intensity_fpb"] / fpb - 1) < 0.03 and abs(p["gflops"] / gf - 1) < 0.05, p
+    assert p["flops_source"] == "hardware FP events", p
+    assert p["bytes_source"] == "memory-controller events (perfevent)", p
+PY
+"$B"/tests/tools/gen-roof "$T/nofp.mcz" hw nofp && "$B"/tests/tools/gen-pcp-from-mcz "$T/nofp.mcz" "$T/nofparch" ||
+	fail "writing the archive without FP events"
+"$B"/mcview -q --snapshot 80x24 --view roofline "$T/nofparch" >"$T/nofp.txt" || fail "snapshot of the archive without FP"
+grep -q 'no roofline points:' "$T/nofp.txt" && grep -q 'no FP operation counts (FP events or app.flops)' "$T/nofp.txt" ||
+	fail "the view does not say what is missing: $(cat "$T/nofp.txt")"
+
 # ---- calibration ----------------------------------------------------------------
 t0=$(date +%s.%N)
 "$B"/mcrec --calibrate >"$T/cal.txt" 2>&1 || fail "mcrec --calibrate: $(cat "$T/cal.txt")"
@@ -55,6 +84,16 @@ ceilings-*-[0-9]*cpu-[0-9]*GiB) ;;
 *) fail "cache name $(basename "$cache") is not keyed by CPU model, CPUs and memory" ;;
 esac
 head -1 "$cache" | grep -qx '# mcz ceilings 1' || fail "cache header"
+
+# per NUMA domain: this machine has one, so a fixture sysfs (MCREC_SYSFS)
+# says CPU 0 is node 0 and CPU 1 node 1: each domain measured on its CPUs
+if [ "$(nproc)" -ge 2 ]; then
+	MCREC_SYSFS=$ROOT/tests/data/rec-sysfs XDG_CACHE_HOME=$T/cache-numa "$B"/mcrec --calibrate >"$T/numa.txt" 2>&1 ||
+		fail "calibration with two NUMA domains: $(cat "$T/numa.txt")"
+	grep -q ', 2 NUMA domains,' "$T/numa.txt" || fail "not 2 NUMA domains: $(head -1 "$T/numa.txt")"
+	grep -q '^roof.bw_numa = numa0 triad [0-9.e+]* read [0-9.e+]*; numa1 triad [0-9.e+]* read [0-9.e+]*$' \
+		"$T"/cache-numa/mcz/ceilings-* || fail "per-domain figures: $(grep numa "$T"/cache-numa/mcz/ceilings-*)"
+fi
 
 # ---- the phased sample ----------------------------------------------------------------
 "$B"/mcrec -q -o "$T/phased.mcz" -- "$B"/samples/phased --scale 2 >"$T/sample.txt" ||
@@ -115,7 +154,7 @@ sys.exit(bad)
 PY
 
 # ---- an unseen workload ---------------------------------------------------------------
-"$B"/mcrec -q -o "$T/unseen.mcz" -- "$B"/tests/tools/roof-unseen 2 >"$T/unseen.txt" ||
+"$B"/mcrec -q -o "$T/unseen.mcz" -- "$B"/tests/tools/roof-unseen 3 >"$T/unseen.txt" ||
 	fail "recording roof-unseen"
 cat "$T/unseen.txt"
 "$B"/mcview --report=json --phases marks "$T/unseen.mcz" >"$T/unseen.json" || fail "unseen report"
@@ -156,4 +195,12 @@ rc=$?
 "$B"/mcrec -q -o "$T/named.mcz" -e mark:items -- "$B"/samples/phased --phases idle:0.3 >/dev/null 2>"$T/err" ||
 	fail "-e mark:items"
 "$B"/mcz info "$T/named.mcz" | grep -q 'app.items' || fail "no app.items stream with -e mark:items"
+# bad calls of mcmark_count: counted and said at the end, in two lines; the run goes on
+"$B"/mcrec -q -o "$T/badcalls.mcz" -- "$B"/tests/tools/roof-unseen --bad 2>"$T/err" ||
+	fail "bad mcmark_count calls stopped the recording: $(cat "$T/err")"
+cat "$T/err"
+grep -q '^mcrec: mark: 5 work counts ignored: a name not 1 to 48' "$T/err" || fail "no note of the 5 bad calls"
+grep -q "^mcrec: mark: 1 work count for undeclared counters ('items'...) not recorded: name them with -e mark:items" \
+	"$T/err" || fail "no note of the undeclared counter"
+[ "$(wc -l <"$T/err")" -eq 2 ] || fail "more than two lines for bad calls"
 echo "roofline: ok"

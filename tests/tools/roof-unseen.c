@@ -9,12 +9,16 @@
  *           in cache
  *
  *   roof-unseen [SECONDS per phase, default 2]
+ *   roof-unseen --bad     only bad calls: a name with a space, a negative
+ *                         amount, NaN, a name of 60 characters, an
+ *                         undeclared name (mcrec must note them, not crash)
  *
  * Prints, per phase, its intensity and the GFLOP/s it measured itself
  * ("phase NAME INTENSITY GFLOPS"), for the test to compare with mcview.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../../recorder/mcmark.h"
@@ -30,6 +34,15 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--bad")) {
+		mcmark_count("fl ops", 1);
+		mcmark_count("flops", -1);
+		mcmark_count("bytes", 0.0 / 0.0);
+		mcmark_count("a_name_that_is_much_longer_than_forty_eight_characters", 1);
+		mcmark_count(NULL, 1);
+		mcmark_count("items", 3);
+		return 0;
+	}
 	double secs = argc > 1 ? atof(argv[1]) : 2.0;
 	if (!(secs > 0 && secs < 3600)) {
 		fprintf(stderr, "roof-unseen: SECONDS must be in (0, 3600)\n");

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "roof-fixture.h"
 #include "tmpdir.h"
 
 #include "../../format/mcz.h"
@@ -28,75 +29,14 @@
 #include "../../viewer/model/model.h"
 #include "../../viewer/views/view.h"
 
-#define DT 100000000LL /* 100 ms */
-#define ROWS 100       /* 10 s: phase "stream" 0-5 s, "compute" 5-10 s */
-
 TMPDIR_FIXTURE("mcz-test-roof")
 
-/* Rates per second in each phase (counts, before weights). */
-static const double r256[2] = {1e8, 5e9}, rscalar[2] = {1e8, 0}, rcas_rd[2] = {5e7, 1e7},
-		    rcas_wr[2] = {1.5625e7, 0}, rapp[2] = {7e9, 7e9};
-
-/* hw: the perfevent streams; app: app.flops/app.bytes (constant 7e9/s);
- * ceil: roof.* metadata (10 GB/s, 100 GFLOP/s, scalar 25 GFLOP/s). */
 static char *write_rec(const char *name, int hw, int app, int ceil)
 {
 	static char path[128];
 	snprintf(path, sizeof path, "%s/%s.mcz", dir, name);
-	mcz_writer *w;
-	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
-	assert_int_equal(mcz_writer_open(&w, path, &o), 0);
-	mcz_writer_meta(w, "interval_ns", "100000000");
-	if (ceil) {
-		mcz_writer_meta(w, "roof.bw_triad_Bps", "1e+10");
-		mcz_writer_meta(w, "roof.flops", "1e+11");
-		mcz_writer_meta(w, "roof.flops_scalar", "2.5e10");
-		mcz_writer_meta(w, "roof.simd", "avx512");
-		mcz_writer_meta(w, "roof.method", "synthetic");
-	}
-	static const char *const names[] = {
-		"perfevent.hwcounters.FP_ARITH_INST_RETIRED_256B_PACKED_DOUBLE.value",
-		"perfevent.hwcounters.FP_ARITH_INST_RETIRED_SCALAR_DOUBLE.value",
-		"perfevent.hwcounters.uncore_imc_0__cas_count_read.value",
-		"perfevent.hwcounters.uncore_imc_0__cas_count_write.value",
-		"perfevent.hwcounters.FP_ARITH_INST_RETIRED_256B_PACKED_DOUBLE.dutycycle",
-		"app.flops", "app.bytes"};
-	uint32_t id;
-	int n = 0, col[7];
-	for (int k = 0; k < 7; k++) {
-		if ((k < 5 && !hw) || (k >= 5 && !app))
-			continue;
-		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
-		d.name = names[k];
-		d.source = k < 5 ? "pcp" : "mark";
-		d.unit = k == 6 ? "B" : k == 5 ? "flop" : "count";
-		d.kind = k == 4 ? MCZ_GAUGE : MCZ_COUNTER;
-		d.type = k == 4 ? MCZ_F64 : MCZ_U64;
-		assert_int_equal(mcz_writer_add_stream(w, &d, &id), 0);
-		col[n++] = k;
-	}
-	double acc[7] = {0};
-	for (long r = 0; r < ROWS; r++) {
-		int ph = r * DT >= 5000000000LL;
-		const double rate[7] = {r256[ph], rscalar[ph], rcas_rd[ph], rcas_wr[ph], 0,
-					rapp[ph], rapp[ph]};
-		mcz_value v[7];
-		for (int j = 0; j < n; j++) {
-			int k = col[j];
-			if (r > 0)
-				acc[k] += rate[k] * DT * 1e-9;
-			if (k == 4)
-				v[j].f = 1.0;
-			else
-				v[j].u = (uint64_t)llround(acc[k]);
-		}
-		assert_int_equal(mcz_writer_append(w, r * DT, v, NULL), 0);
-	}
-	mcz_writer_mark(w, 0, MCZ_MARK_BEGIN, 1, "stream");
-	mcz_writer_mark(w, 5000000000LL, MCZ_MARK_END, 1, "");
-	mcz_writer_mark(w, 5000000000LL, MCZ_MARK_BEGIN, 1, "compute");
-	mcz_writer_mark(w, 9950000000LL, MCZ_MARK_END, 1, "");
-	assert_int_equal(mcz_writer_close(w), 0);
+	assert_int_equal(roof_fixture_write(path, (hw ? ROOF_FX_HW : 0) | (app ? ROOF_FX_APP : 0) |
+							  (ceil ? ROOF_FX_CEIL : 0)), 0);
 	return path;
 }
 
@@ -142,7 +82,7 @@ static void hardware_counts(void **st)
 	vw_roof_point pt;
 	const vw_phase *s = phase_named(m, "stream");
 	vw_roof_place(&c, &s->st, &pt);
-	double flops = 4 * r256[0] + rscalar[0], bytes = 64 * (rcas_rd[0] + rcas_wr[0]);
+	double flops = 4 * roof_fx_r256[0] + roof_fx_rscalar[0], bytes = 64 * (roof_fx_rcas_rd[0] + roof_fx_rcas_wr[0]);
 	near(pt.intensity, flops / bytes, 0.01);
 	near(pt.gflops, flops * 1e-9, 0.01);
 	near(pt.attainable, 10 * flops / bytes, 0.01);
@@ -153,7 +93,7 @@ static void hardware_counts(void **st)
 
 	const vw_phase *k = phase_named(m, "compute");
 	vw_roof_place(&c, &k->st, &pt);
-	near(pt.intensity, 4 * r256[1] / (64 * rcas_rd[1]), 0.01);
+	near(pt.intensity, 4 * roof_fx_r256[1] / (64 * roof_fx_rcas_rd[1]), 0.01);
 	near(pt.gflops, 20, 0.01);
 	near(pt.attainable, 100, 1e-6);
 	assert_int_equal(pt.bound, VW_BOUND_COMPUTE);
@@ -264,6 +204,21 @@ static void work_names(void **st)
 	assert_int_equal(vw_roof_work_match("mem.read_bytes", "", &w, &rank, &prov), VW_ROOF_BYTES);
 	assert_int_equal(vw_roof_work_match("app.bytes", "", &w, &rank, &prov), VW_ROOF_BYTES);
 	assert_int_equal(rank, VW_ROOF_APP);
+	/* Intel's raw encoding as mcrec -e perf:... records it (event C7H, umask = width) */
+	assert_int_equal(vw_roof_work_match("pmu.cpu.event_0xc7_umask_0x10", "perf:cpu/event=0xc7,umask=0x10/",
+					    &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 4);
+	assert_int_equal(vw_roof_work_match("core.raw_40c7", "perf:r40c7", &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 8);
+	assert_int_equal(vw_roof_work_match("core.raw_01c7", "perf:r01c7:u", &w, &rank, &prov), VW_ROOF_FLOPS);
+	assert_true(w == 1);
+	assert_int_equal(vw_roof_work_match("core.raw_01c7", "perf:r01c70", &w, &rank, &prov), VW_ROOF_NONE);
+	assert_int_equal(vw_roof_work_match("x", "perf:cpu/event=0xc7,umask=0x20/", &w, &rank, &prov),
+			 VW_ROOF_NONE); /* 256-bit packed single */
+	assert_int_equal(vw_roof_work_match("x", "perf:cpu/event=0xc70,umask=0x10/", &w, &rank, &prov),
+			 VW_ROOF_NONE);
+	assert_int_equal(vw_roof_work_match("core.fp_ret_sse_avx_ops.all", "", &w, &rank, &prov),
+			 VW_ROOF_FLOPS);
 	/* single precision, duty cycles and look-alikes are not work counts */
 	assert_int_equal(vw_roof_work_match("core.fp_arith_inst_retired.256b_packed_single", "", &w,
 					    &rank, &prov), VW_ROOF_NONE);

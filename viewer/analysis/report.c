@@ -443,6 +443,39 @@ static void report_json(vw_model *m, FILE *f)
 	fputs("\n]}\n", f);
 }
 
+/* Why a phase's roofline figures are missing, where it is not the reason
+ * the "# roofline:" line gives for all: "# roofline: no FP operations
+ * counted in this phase: phases 1, 6, 7". */
+static void report_roof_notes(vw_model *m, FILE *f)
+{
+	vw_roof_ceil c;
+	vw_roof_ceilings(m, &c);
+	size_t n = vw_phases_count(m->phases);
+	char *seen = calloc(n ? n : 1, 1);
+	if (!seen)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		vw_roof_point pi;
+		vw_roof_place(&c, &vw_phases_at(m->phases, i)->st, &pi);
+		if (seen[i] || !pi.why[0] || !strcmp(pi.why, c.why) || !strncmp(pi.why, "no FP operation counts", 22) ||
+		    !strncmp(pi.why, "no memory byte counts", 21))
+			continue; /* none, or said for the whole recording */
+		char list[256];
+		int at = snprintf(list, sizeof list, "%zu", i + 1), more = 0;
+		for (size_t j = i + 1; j < n; j++) {
+			vw_roof_point pj;
+			vw_roof_place(&c, &vw_phases_at(m->phases, j)->st, &pj);
+			if (strcmp(pj.why, pi.why))
+				continue;
+			seen[j] = 1, more = 1;
+			if (at > 0 && (size_t)at < sizeof list)
+				at += snprintf(list + at, sizeof list - (size_t)at, ", %zu", j + 1);
+		}
+		fprintf(f, "# roofline: %s: phase%s %s\n", pi.why, more ? "s" : "", list);
+	}
+	free(seen);
+}
+
 int vw_report_print(vw_model *m, FILE *f, int json)
 {
 	if (!m->phases)
@@ -485,5 +518,6 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 		}
 		fputc('\n', f);
 	}
+	report_roof_notes(m, f);
 	return ferror(f) ? -1 : 0;
 }

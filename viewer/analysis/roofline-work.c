@@ -8,12 +8,15 @@
  * (FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE) and as a PCP archive of the
  * perfevent PMDA does (perfevent.hwcounters.FP_ARITH_INST_RETIRED_256B_PACKED_DOUBLE.value).
  * The event names are the documented ones (Intel SDM / perfmon tables, AMD
- * PPR "Retired SSE/AVX Flops", PAPI presets); no machine at hand has them,
- * so this path is tested on synthetic recordings only.
+ * PPR "Retired SSE/AVX Flops", PAPI presets), and Intel's raw encoding of
+ * FP_ARITH_INST_RETIRED (event C7H) as mcrec -e perf:cpu/event=0xc7,umask=0x10/
+ * records it; no machine at hand has them, so this path is tested on
+ * synthetic recordings only.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../model/model.h"
@@ -36,6 +39,7 @@ static const struct {
 	{"fp_arith_inst_retired_256b_packed_double", 4},
 	{"fp_arith_inst_retired_512b_packed_double", 8},
 	{"retired_sse_avx_flops", 1}, /* AMD Zen: counts operations (FMA = 2) */
+	{"fp_ret_sse_avx_ops_all", 1}, /* the same as perf's AMD event list names it */
 	{"papi_dp_ops", 1},
 };
 
@@ -47,6 +51,22 @@ static void roof_norm(const char *s, char *out, size_t len)
 		out[k++] = (c == '.' || c == ':' || c == '-') ? '_' : c;
 	}
 	out[k] = '\0';
+}
+
+/* Intel's FP_ARITH_INST_RETIRED as a raw event (Intel SDM, event C7H):
+ * "perf:cpu/event=0xc7,umask=0x10/" or "perf:r10c7"; the umask says the
+ * width (01H scalar, 04H 128-bit, 10H 256-bit, 40H 512-bit packed double);
+ * single precision and combined umasks are not counted.  0 or the weight. */
+static double roof_raw_fp(const char *native)
+{
+	unsigned umask = 0;
+	const char *e = strstr(native, "event=0xc7"), *u = strstr(native, "umask=0x");
+	if (e && u && (e[10] == ',' || e[10] == '/' || e[10] == '\0'))
+		umask = (unsigned)strtoul(u + 8, NULL, 16);
+	else if (!strncmp(native, "perf_r", 6) && !strncmp(native + 8, "c7", 2) &&
+		 (!native[10] || !strcmp(native + 10, "_u"))) /* ":u": user space only */
+		umask = (unsigned)strtoul((char[3]){native[6], native[7], 0}, NULL, 16);
+	return umask == 0x01 ? 1 : umask == 0x04 ? 2 : umask == 0x10 ? 4 : umask == 0x40 ? 8 : 0;
 }
 
 int vw_roof_work_match(const char *name, const char *native, double *weight, int *rank,
@@ -76,6 +96,11 @@ int vw_roof_work_match(const char *name, const char *native, double *weight, int
 			*weight = roof_fp[i].weight, *prov = prov_hw_fp;
 			return VW_ROOF_FLOPS;
 		}
+	double raw = roof_raw_fp(v);
+	if (raw > 0) {
+		*weight = raw, *prov = prov_hw_fp;
+		return VW_ROOF_FLOPS;
+	}
 	if (!strncmp(n, "perfevent_hwcounters_", 21)) {
 		static const char *const mem[] = {"cas_count_rd", "cas_count_read", "data_reads",
 						  "cas_count_wr", "cas_count_write", "data_writes"};
@@ -126,12 +151,15 @@ void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, d
 			continue;
 		int64_t iv = vw_model_interval(m, i), a = t0, e = t1, ts;
 		double v0;
-		if (iv > 0 && t1 - t0 >= 4 * iv) {
-			/* leave out the sample covering t0 (its interval began in the
-			 * phase before, and it holds the counts of that phase's last
-			 * piece of work, reported when that ended), and the last one */
-			a = vw_model_sample_at(m, i, t0, &v0, &ts) == 0 && ts < t1 - 2 * iv ? ts + 1
-											   : t0 + iv;
+		if (iv > 0 && t1 - t0 >= 5 * iv) {
+			/* leave out the samples whose intervals reach within one
+			 * interval of either end: the first ones hold the counts of
+			 * the phase before's last piece of work (reported when it
+			 * ended), and a boundary may lie an interval or two from the
+			 * truth (detection; marks near the start of the run) */
+			a = vw_model_sample_at(m, i, t0 + iv, &v0, &ts) == 0 && ts < t1 - 2 * iv
+				    ? ts + 1
+				    : t0 + 2 * iv;
 			e = t1 - iv;
 		}
 		vw_bucket b;

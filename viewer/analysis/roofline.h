@@ -45,11 +45,12 @@ int vw_roof_work_match(const char *name, const char *native, double *weight, int
 
 /* Rates over [t0, t1) of the model (flop/s, B/s; NaN where the recording
  * has no such stream), each from its best source, and that source's
- * provenance (NULL when none).  For phases of 4 sampling intervals or more
- * the sample covering t0 and the last interval are left out: the first
- * holds the work the phase before reported when its last piece ended (an
- * application reports work once done), and a boundary placed within a
- * sample of the truth (detection) mixes the neighbour's work into both. */
+ * provenance (NULL when none).  For phases of 5 sampling intervals or more
+ * the samples whose intervals reach within one interval of t0 or t1 are
+ * left out: the first samples hold the work the phase before reported when
+ * its last piece ended (an application reports work once done), and a
+ * boundary a sample or two off the truth (detection, or marks snapped to
+ * the start of the run) mixes the neighbour's work into both ends. */
 void vw_roof_work_rates(struct vw_model *m, int64_t t0, int64_t t1, double *flops_ps,
 			double *bytes_ps, const char **flops_prov, const char **bytes_prov);
 
