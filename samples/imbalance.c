@@ -108,6 +108,7 @@ static void imb_usage(FILE *f)
 		"the launcher (mpirun, srun) or --rank/--size.\n"
 		"  --phases N        phases (default 4: init solve halo update), at most %d\n"
 		"  --steps S         paced steps per phase (default 100)\n"
+		"  --scale F         steps times F (as the other samples' --scale)\n"
 		"  --slot SEC        seconds per step (default 0.01)\n"
 		"  --slow R:K:F      rank R does F times the work in phase K (1-based)\n"
 		"  --rank R --size N this process's rank and the job's size\n"
@@ -126,6 +127,7 @@ int main(int argc, char **argv)
 		{"rank", required_argument, 0, 'r'}, {"size", required_argument, 0, 'N'},
 		{"barrier", required_argument, 0, 'b'}, {"gemm-n", required_argument, 0, 'G'},
 		{"no-marks", no_argument, 0, 'M'}, {"quiet", no_argument, 0, 'q'},
+		{"scale", required_argument, 0, 's'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	static const char *const rank_env[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
 					       "SLURM_PROCID", NULL};
@@ -133,7 +135,7 @@ int main(int argc, char **argv)
 					       "SLURM_NTASKS", NULL};
 	int nph = 4, steps = 100, rank = imb_env_int(rank_env, 0), size = imb_env_int(size_env, 1);
 	int slow_r = -1, slow_k = 0, marks = 1, quiet = 0, c;
-	double slot = 0.01, slow_f = 1.0;
+	double slot = 0.01, slow_f = 1.0, scale = 1.0;
 	const char *dir = NULL;
 	kernels_opts o = KERNELS_OPTS_INIT;
 	o.gemm_n = 64;
@@ -173,6 +175,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 's':
+			scale = strtod(optarg, &end);
+			if (*end || !(scale > 0 && scale <= 1e4)) {
+				fprintf(stderr, "imbalance: --scale: bad value '%s' (want > 0)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'b': dir = optarg; break;
 		case 'M': marks = 0; break;
 		case 'q': quiet = 1; break;
@@ -184,6 +193,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "imbalance: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;
 	}
+	steps = (int)(steps * scale + 0.5) > 0 ? (int)(steps * scale + 0.5) : 1;
 	if (nph < 1 || nph > IMB_MAX_PHASES || steps < 1 || size < 1 || rank >= size || o.gemm_n < 1) {
 		fprintf(stderr, "imbalance: want 1..%d phases, steps >= 1, rank < size (rank %d of %d)\n",
 			IMB_MAX_PHASES, rank, size);
