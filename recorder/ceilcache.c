@@ -84,35 +84,12 @@ void rec_ceilcache_key(char *key, size_t len)
 int rec_ceilcache_path(char *path, size_t len, int create, char *err, size_t errlen)
 {
 	char dir[3072], key[256];
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && xdg[0] == '/')
-		snprintf(dir, sizeof dir, "%s/mcz", xdg);
-	else if (home && home[0])
-		snprintf(dir, sizeof dir, "%s/.cache/mcz", home);
-	else {
-		snprintf(err, errlen, "no cache directory (neither XDG_CACHE_HOME nor HOME is set)");
+	if (rec_cache_dir(dir, sizeof dir, create, err, errlen))
 		return -1;
-	}
 	rec_ceilcache_key(key, sizeof key);
 	if ((size_t)snprintf(path, len, "%s/ceilings-%s", dir, key) >= len) {
 		snprintf(err, errlen, "cache path too long");
 		return -1;
-	}
-	if (create) {
-		char parent[3072];
-		snprintf(parent, sizeof parent, "%s", dir);
-		char *slash = strrchr(parent, '/');
-		if (slash && slash != parent) {
-			*slash = '\0';
-			if (mkdir(parent, 0700) < 0 && errno != EEXIST) {
-				snprintf(err, errlen, "cannot create %s: %s", parent, strerror(errno));
-				return -1;
-			}
-		}
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -133,8 +133,12 @@ size_t rec_registry_count(void);
 
 /* ---- cachedir.c ---------------------------------------------------------- */
 
-/* Path of `name` in mcrec's cache folder ($XDG_CACHE_HOME/mcz or
- * ~/.cache/mcz, made 0700); -1 when there is none or MCZ_NO_CACHE is set. */
+/* mcrec's cache folder ($XDG_CACHE_HOME/mcz or ~/.cache/mcz; create: made
+ * 0700 if missing); 0, or -1 with one line in err. */
+int rec_cache_dir(char *dir, size_t len, int create, char *err, size_t errlen);
+/* Path of `name` in that folder (made); -1 when there is none or
+ * MCZ_NO_CACHE is set (the topology cache; the measured ceilings are the
+ * user's own measurement and stay). */
 int rec_cache_path(char *buf, size_t len, const char *name);
 
 /* ---- outname.c ----------------------------------------------------------- */
