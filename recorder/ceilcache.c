@@ -46,22 +46,30 @@ static const struct {
 	{"roof.host_key", offsetof(rec_ceilings, key), sizeof ((rec_ceilings *)0)->key},
 };
 
-void rec_ceilcache_key(char *key, size_t len)
+void rec_cpu_model(char *model, size_t len)
 {
-	char model[160] = "";
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];
+	if (len)
+		model[0] = '\0';
 	while (f && fgets(line, sizeof line, f))
 		if (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
 		    !strncmp(line, "cpu\t", 4)) {
 			char *c = strchr(line, ':');
 			if (c) {
-				snprintf(model, sizeof model, "%s", c + 1);
+				c += strspn(c + 1, " \t") + 1;
+				snprintf(model, len, "%.*s", (int)strcspn(c, "\n"), c);
 				break;
 			}
 		}
 	if (f)
 		fclose(f);
+}
+
+void rec_ceilcache_key(char *key, size_t len)
+{
+	char model[160];
+	rec_cpu_model(model, sizeof model);
 	/* the model as a file name: letters and digits, other runs become '_' */
 	char clean[160];
 	size_t k = 0;

@@ -129,6 +129,9 @@ static void mcrec_meta(mcz_writer *w, const rec_options *o, int64_t wall0)
 		snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.machine);
 		mcz_writer_meta(w, "kernel", buf);
 	}
+	rec_cpu_model(buf, sizeof buf);
+	if (buf[0])
+		mcz_writer_meta(w, "cpu_model", buf);
 	int rank = rec_outname_rank();
 	if (rank >= 0) {
 		snprintf(buf, sizeof buf, "%d", rank);

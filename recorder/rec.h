@@ -289,6 +289,8 @@ typedef struct rec_ceilings {
 } rec_ceilings;
 
 /* "AMD_EPYC_7763_64_Core_Processor-128cpu-503GiB": CPU model, CPUs, memory. */
+/* The CPU's model as /proc/cpuinfo names it ("" unknown). */
+void rec_cpu_model(char *model, size_t len);
 void rec_ceilcache_key(char *key, size_t len);
 /* The cache file of this host ($XDG_CACHE_HOME/mcz/ceilings-KEY); create =
  * make its folder.  0, or -1 with err. */
