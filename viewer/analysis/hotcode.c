@@ -167,8 +167,14 @@ static hc_tab *hc_get(vw_model *m)
 	t->mid = malloc((c->nintervals + 1) * sizeof *t->mid);
 	if (!t->mid || hc_group_build(c, lt, 0, &t->fn) || hc_group_build(c, lt, 1, &t->reg))
 		goto fail;
-	for (size_t i = 0; i < c->nintervals; i++)
-		t->mid[i] = c->t[i] + c->interval_ns / 2 + off;
+	/* a file's times may lie anywhere in int64 (a hostile one too): the
+	 * middles saturate instead of wrapping */
+	for (size_t i = 0; i < c->nintervals; i++) {
+		int64_t a;
+		if (__builtin_add_overflow(c->t[i], c->interval_ns / 2, &a) ||
+		    __builtin_add_overflow(a, off, &t->mid[i]))
+			t->mid[i] = c->t[i] < 0 ? INT64_MIN : INT64_MAX;
+	}
 	free(lt);
 	vw_model_code_drop(m);
 	m->code_cache = t;
@@ -264,7 +270,7 @@ size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t m
 			continue;
 		const mcz_code_loc *l = &c->locs[best[f]];
 		fn[k] = (vw_hot){f, (double)fn[f].samples / (double)all, fn[f].samples, l->file,
-				 l->line};
+				 l->line, l->inlined};
 		k++;
 	}
 	qsort(fn, k, sizeof *fn, hc_by_samples);
@@ -357,7 +363,7 @@ int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n
 	const mcz_code *c = t->c;
 	double w = (double)(b - a) / (double)n;
 	for (size_t i = hc_first(t, a); i < c->nintervals && t->mid[i] < b; i++) {
-		size_t col = (size_t)((double)(t->mid[i] - a) / w);
+		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
 		if (col >= n)
 			col = n - 1;
 		for (size_t h = c->first[i]; h < c->first[i + 1]; h++)

@@ -29,6 +29,7 @@ typedef struct vw_hot {
 	uint64_t samples;
 	const char *file;   /* of its hottest place in the span, "" unknown */
 	uint32_t line;      /* 0 unknown */
+	const char *inlined; /* that place's inline chain ("main"), "" none */
 } vw_hot;
 
 /* 1 when the dataset has a code profile with samples. */
