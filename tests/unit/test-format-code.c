@@ -347,6 +347,15 @@ static void test_bad_code_block_hides_nothing(void **state)
 	assert_int_equal(mcz_code_get(r, &c), MCZ_E_CORRUPT); /* and stays so */
 	cd_assert_rest(r);
 	mcz_close(r);
+	/* mcz check names it */
+	FILE *f = fopen(cd_path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, len, f), len);
+	fclose(f);
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(cd_path, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 1);
+	assert_non_null(strstr(rep.first_problem, "CODE block does not decode"));
 	free(b);
 	unlink(cd_path);
 }
