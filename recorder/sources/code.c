@@ -46,6 +46,7 @@ typedef struct code_priv {
 	int nrings;
 	pthread_t thr;
 	int thr_on;
+	int failed;        /* start could not sample: the recording goes on without */
 	volatile int stop;
 	code_prof prof;
 	int64_t t_start, interval_ns;
@@ -271,6 +272,16 @@ static void *code_thread(void *arg)
 	return NULL;
 }
 
+/* Sampling could not start: the rest of the recording goes on, and the
+ * end of it says why (code_finish). */
+static int code_start_failed(rec_source *s, const char *why, const char *fix)
+{
+	code_priv *p = s->priv;
+	rec_unavailable(s, why, fix);
+	p->failed = 1;
+	return 0;
+}
+
 static int code_start(rec_source *s, const rec_ctx *c)
 {
 	code_priv *p = s->priv;
@@ -278,7 +289,7 @@ static int code_start(rec_source *s, const rec_ctx *c)
 	int ncpu = c->ncpus > 0 ? c->ncpus : 1;
 	p->rings = calloc((size_t)ncpu, sizeof *p->rings);
 	if (!p->rings)
-		return rec_unavailable(s, "out of memory", "");
+		return code_start_failed(s, "out of memory", "");
 	pid_t pid = c->child > 0 ? c->child : -1;
 	for (int pages = CODE_PAGES; pages >= 1 && p->nrings == 0; pages /= 2) {
 		size_t len = (size_t)(pages + 1) * (size_t)page;
@@ -314,12 +325,13 @@ static int code_start(rec_source *s, const rec_ctx *c)
 		if (err != EPERM && err != ENOMEM) {
 			char why[200];
 			snprintf(why, sizeof why, "perf_event_open/mmap: %s", strerror(err));
-			return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
+			return code_start_failed(s, why, "see 'perf record -e cpu-clock true'");
 		}
 	}
 	if (p->nrings == 0)
-		return rec_unavailable(s, "no perf ring buffer could be mapped (perf_event_mlock_kb)",
-				       "raise kernel.perf_event_mlock_kb, or --code-hz lower");
+		return code_start_failed(s, "no perf ring buffer could be mapped "
+					 "(kernel.perf_event_mlock_kb)",
+					 "raise kernel.perf_event_mlock_kb (as root)");
 	p->t_start = src_mcsrc_now_ns();
 	if (pthread_create(&p->thr, NULL, code_thread, p) == 0)
 		p->thr_on = 1;
@@ -358,6 +370,11 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	code_priv *p = s->priv;
 	if (!p)
 		return 0;
+	if (p->failed) {
+		snprintf(msg, msglen, "code: not recorded: %s%s%s", s->why, s->fix[0] ? " — " : "",
+			 s->fix);
+		return 0;
+	}
 	mcz_code c;
 	code_sym_out out;
 	if (code_sym_run(&p->prof, p->t_start - t0_mono, p->interval_ns, &c, &out)) {
