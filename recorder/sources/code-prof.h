@@ -26,6 +26,9 @@ typedef struct code_obj {
 	char *path;        /* as the kernel named it; "[anon]", "[unknown]" */
 	char build_id[41]; /* hex, from MMAP2 when the kernel gives it */
 	int file;          /* 1: a file (symbolize it); 0: anonymous / JIT / vdso */
+	int fd;            /* the file opened when first mapped (so that a binary
+			      deleted during the run is still read), -1 none;
+			      code_prof_free closes it */
 } code_obj;
 
 /* One executable mapping of one process. */
@@ -51,6 +54,7 @@ typedef struct code_prof {
 	code_cell *cells;
 	size_t ncells, cap_cells, merged; /* cells[0..merged) sorted and merged */
 	uint64_t samples, unmapped, lost;
+	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
 } code_prof;
 
@@ -65,6 +69,9 @@ int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
 void code_prof_exec(code_prof *p, uint32_t pid);
 /* A sample of ip in process pid, in interval iv. */
 int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv);
+/* Open the file objects not opened yet (after each batch of records: the
+ * file is held from its first mapping on).  At most 256 are kept open. */
+void code_prof_open_files(code_prof *p);
 /* Sort and merge the cells (done as they grow, and before symbolizing). */
 void code_prof_compact(code_prof *p);
 void code_prof_free(code_prof *p);

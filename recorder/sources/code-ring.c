@@ -2,7 +2,9 @@
  * executable mappings of every process of the command (MMAP2, FORK, exec),
  * and its samples counted per interval by object and file offset, so that
  * an address means the same after the process is gone (symbolization runs
- * at the end, code-sym.c).  Pure bookkeeping: no system call here.
+ * at the end, code-sym.c).  Bookkeeping, and the mapped files opened when
+ * first seen (code_prof_open_files) so that a binary deleted during the
+ * run can still be read at its end.
  *
  *     code_prof p = {0};
  *     code_prof_record(&p, rec, rec_len, t_start, interval_ns);  // each record
@@ -10,10 +12,12 @@
  */
 #include "code-prof.h"
 
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int ring_grow(void **a, size_t *cap, size_t need, size_t elem)
 {
@@ -45,6 +49,7 @@ static int ring_obj(code_prof *p, const char *path, const char *bid, int file, u
 		return -1;
 	snprintf(o->build_id, sizeof o->build_id, "%s", bid);
 	o->file = file;
+	o->fd = -1;
 	*id = (uint32_t)p->nobjs++;
 	return 0;
 }
@@ -171,10 +176,22 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv)
 	return 0;
 }
 
+void code_prof_open_files(code_prof *p)
+{
+	for (; p->nopened < p->nobjs; p->nopened++) {
+		code_obj *o = &p->objs[p->nopened];
+		if (o->file && p->nopened < 256)
+			o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	}
+}
+
 void code_prof_free(code_prof *p)
 {
-	for (size_t i = 0; i < p->nobjs; i++)
+	for (size_t i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);
+		if (p->objs[i].fd >= 0)
+			close(p->objs[i].fd);
+	}
 	free(p->objs), free(p->maps), free(p->cells);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;

@@ -145,16 +145,38 @@ static void sym_open(const code_obj *co, sym_obj *so)
 		so->why = "no file (anonymous or JIT code)";
 		return;
 	}
-	if (access(co->path, R_OK) != 0) {
+	/* the file as it was when first mapped (held open since), else by name */
+	int fd = co->fd >= 0 ? dup(co->fd) : -1;
+	if (fd < 0 && access(co->path, R_OK) != 0) {
 		so->why = "gone at the end of the recording (deleted or replaced during the run)";
 		return;
 	}
 	so->dwfl = dwfl_begin(&sym_callbacks);
-	if (!so->dwfl)
+	if (!so->dwfl) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	dwfl_report_begin(so->dwfl);
-	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, -1, 0, false);
+	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, fd, 0, false);
 	dwfl_report_end(so->dwfl, NULL, NULL);
+	if (!so->mod && fd >= 0)
+		close(fd);
+	/* a file replaced by another before it was opened: not the code that ran */
+	const unsigned char *bits;
+	GElf_Addr bva;
+	int nb = so->mod && co->build_id[0] ? dwfl_module_build_id(so->mod, &bits, &bva) : 0;
+	if (nb > 0) {
+		char hex[41] = "";
+		for (int j = 0; j < nb && j < 20; j++)
+			snprintf(hex + 2 * j, 3, "%02x", bits[j]);
+		if (strcmp(hex, co->build_id) != 0) {
+			dwfl_end(so->dwfl);
+			memset(so, 0, sizeof *so);
+			so->why = "replaced during the run (its build-id differs from the one mapped)";
+			return;
+		}
+	}
 	if (!so->mod) {
 		so->why = "not an ELF file this libdwfl reads";
 		return;

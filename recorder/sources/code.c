@@ -252,6 +252,7 @@ static void code_drain(code_priv *p)
 		memcpy(&h, r, sizeof h);
 		code_prof_record(&p->prof, r, h.size, p->t_start, p->interval_ns);
 	}
+	code_prof_open_files(&p->prof);
 	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
 }
 
