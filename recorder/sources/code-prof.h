@@ -58,7 +58,7 @@ typedef struct code_prof {
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
 } code_prof;
 
-/* ---- code-ring.c: the profile from perf records ----------------------- */
+/* ---- code-prof.c: the profile from perf records ----------------------- */
 
 /* An executable mapping (MMAP2); replaces what it overlaps in that process. */
 int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,

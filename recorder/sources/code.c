@@ -4,7 +4,7 @@
  * kernel wants for an mmap'd inherited event, user space only as
  * perf_event_paranoid 2 allows), from its exec on.  A thread of this source
  * drains the perf ring buffers (samples, MMAP2, FORK, COMM records) into
- * the profile of code-ring.c; at the end of the recording the profile is
+ * the profile of code-prof.c; at the end of the recording the profile is
  * symbolized (code-sym.c) and written as the file's CODE block, so the file
  * names its code without the binaries.  Its one stream, code.samples,
  * counts the samples per tick.

@@ -82,7 +82,7 @@ int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
 	return 0;
 }
 
-int vw_code_panel_draw(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
+int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
 		       int x, int y, int w, int h)
 {
 	if (h < 2 || w < 20 || !vw_hotcode_has(m))

@@ -233,7 +233,7 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 				 (size_t)m->phase_sel + 1, vw_phase_class_name(p->cls, cls, sizeof cls));
 		else
 			snprintf(ptitle, sizeof ptitle, "code of the run");
-		vw_code_panel_draw(c, m, p ? p->t0 : m->t_min, p ? p->t1 : m->t_max + 1, ptitle, 0,
+		vw_code_row_panel(c, m, p ? p->t0 : m->t_min, p ? p->t1 : m->t_max + 1, ptitle, 0,
 				   c->h - panel, c->w, panel);
 	}
 	int rows = c->h - y - (panel ? panel + 1 : 0);

@@ -1,4 +1,4 @@
-/* code-ring.c: the code profile gathered from perf records — the
+/* code-prof.c: the code profile gathered from perf records — the
  * executable mappings of every process of the command (MMAP2, FORK, exec),
  * and its samples counted per interval by object and file offset, so that
  * an address means the same after the process is gone (symbolization runs
