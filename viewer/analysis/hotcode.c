@@ -283,6 +283,16 @@ out:
 	return k;
 }
 
+double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1)
+{
+	hc_tab *t = hc_get(m);
+	uint64_t total = 0;
+	vw_hot h;
+	if (!t || t1 <= t0 || !vw_hotcode_top(m, t0, t1, &h, 1, &total))
+		return 0;
+	return (double)total / ((double)(t1 - t0) * 1e-9 * t->hz);
+}
+
 int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout, double *share)
 {
 	hc_tab *t = hc_get(m);

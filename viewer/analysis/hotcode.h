@@ -48,6 +48,9 @@ char vw_hotcode_letter(size_t fn);
  * of the span.  Returns how many. */
 size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		      uint64_t *total);
+/* How many threads ran code over [t0, t1) on average: its samples over
+ * the span's length times the sampling rate (0 without a profile). */
+double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1);
 /* [t0, t1) in n columns: fn[i] the hottest function of column i (-1: no
  * sample), share[i] its share there (share may be NULL).  0, or -1 when
  * there is no profile. */
