@@ -6,7 +6,7 @@
  * follow; the region rates are 1 thread where the region ran and 0
  * elsewhere; phase detection finds the boundary at 3 s from the code alone;
  * --report=json carries "code"; the class rule compares busy segments by
- * where their code ran.
+ * where their code ran; two files' profiles (ranks) are merged.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -169,12 +169,41 @@ static void test_class_by_code(void **state)
 	assert_int_not_equal(cls[0], cls[2]);
 }
 
+/* Two ranks' files: their profiles are one job's — functions merged by
+ * name, samples added. */
+static void test_two_files(void **state)
+{
+	(void)state;
+	hc_write();
+	char second[80];
+	snprintf(second, sizeof second, "%s.rank1", hc_path);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "cp %s %s", hc_path, second);
+	assert_int_equal(system(cmd), 0);
+	vw_model *m;
+	char err[256];
+	const char *paths[2] = {hc_path, second};
+	vw_open_opts oo = {0};
+	oo.quiet = 1;
+	assert_int_equal(vw_model_open(&m, paths, 2, &oo, err, sizeof err), 0);
+	assert_int_equal(vw_hotcode_nfunctions(m), 2);
+	vw_hot h[4];
+	uint64_t total;
+	assert_int_equal(vw_hotcode_top(m, m->t_min, m->t_max + HC_IV, h, 4, &total), 2);
+	assert_int_equal(total, 2 * 6000);
+	assert_true(h[0].share == 0.5);
+	vw_model_free(m);
+	unlink(second);
+	unlink(hc_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_top_and_columns),
 		cmocka_unit_test(test_regions_and_phases),
 		cmocka_unit_test(test_class_by_code),
+		cmocka_unit_test(test_two_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
