@@ -433,7 +433,8 @@ typedef struct mcz_code_hit {
 
 typedef struct mcz_code {
 	const char *event;   /* "cpu-clock" */
-	uint64_t period;     /* event units per sample (ns for cpu-clock) */
+	uint64_t period;     /* ns of CPU time per sample (1e9 / frequency for an event
+				sampled at a frequency, e.g. cycles) */
 	int64_t interval_ns; /* length of a histogram interval */
 	const char *note;    /* what was missing, free text, "" */
 	size_t nobjects;

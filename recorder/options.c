@@ -37,6 +37,8 @@ void rec_options_usage(FILE *f)
 		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"      --code-hz N       code source: instruction-pointer samples per second\n"
 		"                        per thread (default 1000; -g without code: none)\n"
+		"      --code-event EV   what samples it: cpu-clock (default, no PMU needed),\n"
+		"                        task-clock, cycles, instructions (these need a PMU)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
 		"  -f, --force           overwrite an existing output file (without it, the old\n"
@@ -93,6 +95,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"realtime", optional_argument, 0, 'r'},
 		{"papi-multiplex", no_argument, 0, 'M'},
 		{"code-hz", required_argument, 0, 'H'},
+		{"code-event", required_argument, 0, 'E'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
 		{"force", no_argument, 0, 'f'},
@@ -152,6 +155,15 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			o->code_hz = (unsigned)hz;
 			break;
 		}
+		case 'E':
+			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "task-clock") &&
+			    strcmp(optarg, "cycles") && strcmp(optarg, "instructions")) {
+				snprintf(err, errlen, "--code-event %s: cpu-clock (default), task-clock, "
+					 "cycles or instructions", optarg);
+				return 2;
+			}
+			o->code_event = optarg;
+			break;
 		case 'C': {
 			char why[200];
 			if (rec_clock_parse_interval(optarg, &o->chunk_ns, why, sizeof why)) {

@@ -170,6 +170,7 @@ typedef struct rec_options {
 	const char *pcp_host;    /* --pcp-host */
 	int papi_multiplex;      /* --papi-multiplex */
 	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
+	const char *code_event;  /* --code-event, NULL = cpu-clock */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

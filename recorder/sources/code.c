@@ -10,6 +10,7 @@
  * counts the samples per tick.
  *
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
+ *     mcrec --code-event cycles -- ./app     (where there is a PMU)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
 #include "mcsrc.h"
@@ -42,6 +43,7 @@ typedef struct code_ring {
 
 typedef struct code_priv {
 	unsigned hz;
+	const struct code_event *ev;
 	code_ring *rings;
 	int nrings;
 	pthread_t thr;
@@ -71,13 +73,42 @@ static int code_seccomp(void)
 	return on;
 }
 
-static void code_attr(struct perf_event_attr *a, unsigned hz, int task, size_t data_bytes)
+/* The events --code-event may name: the clocks count ns and are sampled
+ * every 1e9 / hz of them; the hardware ones at hz per second (the kernel
+ * adjusts their period), where there is a PMU. */
+static const struct code_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+	int hw;
+} code_events[] = {
+	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0},
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0},
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1},
+};
+
+static const struct code_event *code_event_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof code_events / sizeof code_events[0]; i++)
+		if (!strcmp(code_events[i].name, name ? name : "cpu-clock"))
+			return &code_events[i];
+	return NULL;
+}
+
+static void code_attr(struct perf_event_attr *a, const struct code_event *ev, unsigned hz,
+		      int task, size_t data_bytes)
 {
 	memset(a, 0, sizeof *a);
 	a->size = sizeof *a;
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	a->sample_period = 1000000000ULL / (hz ? hz : 1); /* cpu-clock counts ns */
+	a->type = ev->type;
+	a->config = ev->config;
+	if (ev->hw) {
+		a->freq = 1;
+		a->sample_freq = hz ? hz : 1;
+	} else {
+		a->sample_period = 1000000000ULL / (hz ? hz : 1); /* the clocks count ns */
+	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
@@ -106,13 +137,24 @@ static int code_open(struct perf_event_attr *a, pid_t pid, int cpu)
 static int code_probe(rec_source *s, const rec_ctx *c)
 {
 	unsigned hz = c->code_hz ? c->code_hz : 1000;
+	const struct code_event *ev = code_event_of(c->code_event);
+	char why[256];
+	if (!ev) {
+		snprintf(why, sizeof why, "unknown --code-event '%s'", c->code_event);
+		return rec_unavailable(s, why, "cpu-clock, task-clock, cycles or instructions");
+	}
 	struct perf_event_attr a;
-	code_attr(&a, hz, 0, 4096);
+	code_attr(&a, ev, hz, 0, 4096);
 	int fd = code_open(&a, 0, -1);
 	if (fd < 0) {
 		int e = errno;
 		int par = src_mcsrc_paranoid();
-		char why[256];
+		if (ev->hw && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL)) {
+			snprintf(why, sizeof why, "--code-event %s: no hardware PMU here (%s)", ev->name,
+				 strerror(e));
+			return rec_unavailable(s, why, "sample with the default --code-event cpu-clock "
+					       "(a software event: no PMU needed)");
+		}
 		if ((e == EACCES || e == EPERM) && par > 2) {
 			snprintf(why, sizeof why, "kernel.perf_event_paranoid=%d forbids sampling (at most "
 				 "2 lets a user sample their own programs)", par);
@@ -130,7 +172,7 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 				 strerror(e), par);
 			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
 		}
-		snprintf(why, sizeof why, "perf_event_open(cpu-clock): %s", strerror(e));
+		snprintf(why, sizeof why, "perf_event_open(%s): %s", ev->name, strerror(e));
 		return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
 	}
 	close(fd);
@@ -150,16 +192,18 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
+	p->ev = code_event_of(c->code_event);
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
 	s->priv = p;
-	char note[160];
-	snprintf(note, sizeof note, "instruction pointer sampled at %u Hz per thread (cpu-clock, "
-		 "user space); where: the CODE block, symbolized at the end", hz);
+	char note[200], native[64];
+	snprintf(note, sizeof note, "instruction pointer sampled at %u Hz per thread (%s, "
+		 "user space); where: the CODE block, symbolized at the end", hz, p->ev->name);
+	snprintf(native, sizeof native, "perf:%s", p->ev->name);
 	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 	d.name = "code.samples";
 	d.source = "code";
-	d.native = "perf:cpu-clock";
+	d.native = native;
 	d.unit = "samples";
 	d.note = note;
 	d.kind = MCZ_COUNTER;
@@ -297,7 +341,7 @@ static int code_start(rec_source *s, const rec_ctx *c)
 		int err = 0;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
-			code_attr(&a, p->hz, pid > 0, (size_t)pages * (size_t)page);
+			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
@@ -386,8 +430,8 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	char note[700];
 	snprintf(note, sizeof note, "%s%s", out.note,
 		 p->prof.lost ? "; samples were lost (ring buffer full)" : "");
-	c.event = "cpu-clock";
-	c.period = 1000000000ULL / p->hz;
+	c.event = p->ev->name;
+	c.period = 1000000000ULL / p->hz; /* ns of CPU time per sample (SPEC.md 5.6) */
 	c.note = note[0] == ';' ? note + 2 : note;
 	int rc = mcz_writer_code(w, &c);
 	char fig[64];

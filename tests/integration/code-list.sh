@@ -3,9 +3,10 @@
 # code source, its rate (--code-hz); under a seccomp filter that refuses
 # perf_event_open (a container's profile) it is unavailable with the reason
 # and the fix, and a recording there goes on without it (a note, no CODE
-# block; mcz dump --code says so in one line, exit 1).  A bad --code-hz is
-# one line and exit 2.  An unprivileged user (perf_event_paranoid 2) samples
-# their own command.
+# block; mcz dump --code says so in one line, exit 1).  A bad --code-hz or
+# --code-event is one line and exit 2; --code-event cycles without a PMU is
+# unavailable with the fix; task-clock samples.  An unprivileged user
+# (perf_event_paranoid 2) samples their own command.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
@@ -25,7 +26,27 @@ for bad in 0 -5 abc 1e9; do
 	[ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--code-hz $bad: samples per second, 1 to 100000" "$T/out" ||
 		fail "--code-hz $bad: $(cat "$T/out")"
 done
-ok "a bad --code-hz is one line, exit 2"
+"$MCREC" --code-event foo -- true >"$T/out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--code-event foo: cpu-clock (default), task-clock, cycles or instructions" "$T/out" ||
+	fail "--code-event foo: exit $rc: $(cat "$T/out")"
+ok "a bad --code-hz or --code-event is one line, exit 2"
+
+# --code-event cycles needs a hardware PMU: without one, unavailable with the fix
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	"$MCREC" --list --code-event cycles >"$T/list" 2>&1 || fail "--list --code-event cycles exit $?"
+	grep -q '^  code     code       unavailable: --code-event cycles: no hardware PMU here' "$T/list" ||
+		fail "cycles without a PMU: $(grep -A1 '^  code' "$T/list")"
+	grep -A1 '^  code' "$T/list" | grep -q 'fix: sample with the default --code-event cpu-clock' ||
+		fail "cycles fix: $(grep -A1 '^  code' "$T/list")"
+	"$MCREC" -f -g code,os --code-event cycles -o "$T/c.mcz" -- sleep 0.2 >"$T/out" 2>&1 || fail "recording with cycles: exit $?"
+	grep -q '^mcrec: not recording code: --code-event cycles: no hardware PMU' "$T/out" || fail "no note: $(cat "$T/out")"
+	ok "--code-event cycles without a PMU: unavailable, the fix, recorded without it"
+fi
+"$MCREC" -q -f -g code --code-event task-clock -o "$T/t.mcz" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' ||
+	fail "task-clock recording exit $?"
+"$B/mcz" info "$T/t.mcz" | grep -q '^code       [0-9]* samples (task-clock, every 1000000)' || fail "task-clock: $("$B/mcz" info "$T/t.mcz" | grep '^code')"
+ok "--code-event task-clock samples"
 
 "$NOPERF" "$MCREC" --list >"$T/list" 2>&1
 rc=$?
