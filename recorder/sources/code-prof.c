@@ -264,6 +264,13 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		if (end - q >= 8 && (h.misc & PERF_RECORD_MISC_COMM_EXEC))
 			code_prof_exec(p, ring_u32(q));
 		return 0;
+	case PERF_RECORD_EXIT:
+		/* u32 pid, ppid, tid, ptid: a process (not a thread) ended: its
+		 * maps go, so that a build of 10 000 compiler runs keeps only the
+		 * live processes' maps to search */
+		if (end - q >= 16 && ring_u32(q) == ring_u32(q + 8))
+			code_prof_exec(p, ring_u32(q));
+		return 0;
 	case PERF_RECORD_LOST:
 		if (end - q >= 16)
 			p->lost += ring_u64(q + 8);

@@ -65,7 +65,7 @@ int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint
 		  const char *path, const uint8_t *build_id, size_t build_id_len);
 /* A new process (FORK with pid != ppid) starts with its parent's maps. */
 int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
-/* exec: the process's maps are gone. */
+/* exec (or the process's exit): its maps are gone. */
 void code_prof_exec(code_prof *p, uint32_t pid);
 /* A sample of ip in process pid, in interval iv. */
 int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv);
@@ -77,7 +77,7 @@ void code_prof_compact(code_prof *p);
 void code_prof_free(code_prof *p);
 
 /* Parse one perf record (a copy of it, hdr first) into p: SAMPLE (ip, tid,
- * time), MMAP2, FORK, COMM (exec), LOST.  t_start and interval_ns turn
+ * time), MMAP2, FORK, COMM (exec), EXIT (a process's maps go), LOST.  t_start and interval_ns turn
  * sample times into interval numbers.  Returns 1 for a sample, 0 else. */
 int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		     int64_t interval_ns);

@@ -272,12 +272,10 @@ static uint64_t code_rec_time(const uint8_t *r)
 	return t;
 }
 
-static code_priv *code_sort_p; /* qsort has no context argument; one drain at a time */
-
-static int code_rec_cmp(const void *a, const void *b)
+static int code_rec_cmp(const void *a, const void *b, void *buf)
 {
-	uint64_t x = code_rec_time(code_sort_p->buf + *(const size_t *)a);
-	uint64_t y = code_rec_time(code_sort_p->buf + *(const size_t *)b);
+	uint64_t x = code_rec_time((const uint8_t *)buf + *(const size_t *)a);
+	uint64_t y = code_rec_time((const uint8_t *)buf + *(const size_t *)b);
 	return x < y ? -1 : x > y;
 }
 
@@ -288,8 +286,7 @@ static void code_drain(code_priv *p)
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
-	code_sort_p = p;
-	qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
+	qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
 	for (size_t i = 0; i < p->nrecs; i++) {
 		const uint8_t *r = p->buf + p->recs[i];
 		struct perf_event_header h;
