@@ -5,7 +5,8 @@
 # and the fix, and a recording there goes on without it (a note, no CODE
 # block; mcz dump --code says so in one line, exit 1).  A bad --code-hz or
 # --code-event is one line and exit 2; --code-event cycles without a PMU is
-# unavailable with the fix; task-clock samples.  An unprivileged user
+# unavailable with the fix; task-clock samples; a CODE block that does not
+# decode is one line from mcz dump --code and named by mcz check.  An unprivileged user
 # (perf_event_paranoid 2) samples their own command.
 set -u
 cd "$(dirname "$0")/../.."
@@ -74,3 +75,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	"$T/mcz" dump "$T/u.mcz" --code --csv | grep -q ',compute_kernel,main,' || fail "as nobody: no compute_kernel"
 	ok "an unprivileged user samples their command"
 fi
+
+# a CODE block that does not decode (CRC good, body bad): one line and exit 1
+# from mcz dump --code, mcz check names it, everything else still opens
+python3 - tests/fuzz/corpus-code/file-dwarf.mcz "$T/bad.mcz" <<'PY' || fail "making the bad file"
+import struct, sys, zlib
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 20
+while d[off:off + 4] == b'mczB':
+    t, f, l = struct.unpack('<HHI', d[off + 4:off + 12])
+    if t == 9:
+        d[off + 16] = 5  # packing 5: invalid
+        d[off + 16 + l:off + 20 + l] = struct.pack('<I', zlib.crc32(bytes(d[off + 16:off + 16 + l])))
+        break
+    off += 20 + l
+else:
+    sys.exit(1)
+open(sys.argv[2], 'wb').write(bytes(d))
+PY
+"$B/mcz" dump "$T/bad.mcz" --code >"$T/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$T/out")" = 1 ] || fail "dump --code of a bad block: exit $rc: $(cat "$T/out")"
+"$B/mcz" check "$T/bad.mcz" >"$T/out" 2>&1 && fail "mcz check passes a bad CODE block"
+grep -q 'CODE block does not decode' "$T/out" || fail "mcz check: $(cat "$T/out")"
+"$B/mcz" dump "$T/bad.mcz" --streams code.samples --csv >/dev/null || fail "the rows do not read"
+MCVIEW_PHASE_CACHE=0 "$B/mcview" --report=json "$T/bad.mcz" | grep -q '"code":\[\]' || fail "mcview --report with a bad CODE block"
+ok "a bad CODE block: one line from dump --code, named by mcz check, the rest reads"
