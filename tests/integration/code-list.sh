@@ -6,8 +6,8 @@
 # block; mcz dump --code says so in one line, exit 1).  A bad --code-hz or
 # --code-event is one line and exit 2; --code-event cycles without a PMU is
 # unavailable with the fix; task-clock samples; a CODE block that does not
-# decode is one line from mcz dump --code and named by mcz check.  An unprivileged user
-# (perf_event_paranoid 2) samples their own command.
+# decode is one line from mcz dump --code and named by mcz check.  An
+# unprivileged user (perf_event_paranoid 2) samples their own command.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
