@@ -60,8 +60,9 @@ static void hc_write(void)
 		hits[2 * i + 1] = (mcz_code_hit){(uint32_t)(2 * b + 1), 10};
 	}
 	first[HC_N] = 2 * HC_N;
+	static const mcz_code_edge callers[] = {{0, 1, 2000}, {2, 1, 1500}, {2, 3, 1200}};
 	mcz_code c = {"cpu-clock", 1000000, HC_IV, "", 1, objs, 4, locs, HC_N, t, first,
-		      2 * HC_N, hits};
+		      2 * HC_N, hits, 3, callers};
 	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 }
