@@ -39,6 +39,8 @@ void rec_options_usage(FILE *f)
 		"                        per thread (default 1000; -g without code: none)\n"
 		"      --code-event EV   what samples it: cpu-clock (default, no PMU needed),\n"
 		"                        task-clock, cycles, instructions (these need a PMU)\n"
+		"      --call-graph fp   code source: record each sample's caller (frame\n"
+		"                        pointers: build with -fno-omit-frame-pointer)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"  -q, --quiet           no status line, no summary\n"
 		"  -f, --force           overwrite an existing output file (without it, the old\n"
@@ -96,6 +98,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"papi-multiplex", no_argument, 0, 'M'},
 		{"code-hz", required_argument, 0, 'H'},
 		{"code-event", required_argument, 0, 'E'},
+		{"call-graph", required_argument, 0, 'G'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
 		{"force", no_argument, 0, 'f'},
@@ -163,6 +166,14 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 				return 2;
 			}
 			o->code_event = optarg;
+			break;
+		case 'G':
+			if (strcmp(optarg, "fp")) {
+				snprintf(err, errlen, "--call-graph %s: only fp (frame pointers) is supported",
+					 optarg);
+				return 2;
+			}
+			o->code_callgraph = 1;
 			break;
 		case 'C': {
 			char why[200];

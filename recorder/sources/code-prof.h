@@ -6,7 +6,7 @@
  *
  *     code_prof p = {0};
  *     code_prof_map(&p, pid, start, len, pgoff, "/usr/bin/app", build_id, n);  // MMAP2
- *     code_prof_sample(&p, pid, ip, interval);                                 // SAMPLE
+ *     code_prof_sample(&p, pid, ip, caller_ret, interval);                     // SAMPLE
  *     mcz_code c;  code_sym_out out;
  *     code_sym_run(&p, t_of_interval0, interval_ns, &c, &out);   // libdwfl, per object
  *     mcz_writer_code(w, &c);  code_sym_free(&out);  code_prof_free(&p);
@@ -43,6 +43,8 @@ typedef struct code_cell {
 	int64_t iv;    /* interval number since the start of sampling */
 	uint32_t obj;
 	uint64_t off;  /* file offset (file objects), address otherwise */
+	uint32_t cobj; /* the caller's place (its return address - 1), with */
+	uint64_t coff; /* callchains; cobj = UINT32_MAX none */
 	uint64_t count;
 } code_cell;
 
@@ -56,6 +58,7 @@ typedef struct code_prof {
 	uint64_t samples, unmapped, lost;
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
+	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
 } code_prof;
 
 /* ---- code-prof.c: the profile from perf records ----------------------- */
@@ -67,8 +70,9 @@ int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint
 int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
 /* exec (or the process's exit): its maps are gone. */
 void code_prof_exec(code_prof *p, uint32_t pid);
-/* A sample of ip in process pid, in interval iv. */
-int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv);
+/* A sample of ip in process pid, in interval iv; caller: the return
+ * address its caller will resume at (0: unknown). */
+int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv);
 /* Open the file objects not opened yet (after each batch of records: the
  * file is held from its first mapping on).  At most 256 are kept open. */
 void code_prof_open_files(code_prof *p);
@@ -91,6 +95,7 @@ typedef struct code_sym_out {
 	int64_t *t;
 	size_t *first;
 	mcz_code_hit *hits;
+	mcz_code_edge *callers;
 	char **strs;
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */

@@ -11,6 +11,7 @@
  *
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
  *     mcrec --code-event cycles -- ./app     (where there is a PMU)
+ *     mcrec --call-graph fp -- ./app         (callers, by frame pointers)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
 #include "mcsrc.h"
@@ -97,7 +98,7 @@ static const struct code_event *code_event_of(const char *name)
 }
 
 static void code_attr(struct perf_event_attr *a, const struct code_event *ev, unsigned hz,
-		      int task, size_t data_bytes)
+		      int task, size_t data_bytes, int callchain)
 {
 	memset(a, 0, sizeof *a);
 	a->size = sizeof *a;
@@ -110,6 +111,13 @@ static void code_attr(struct perf_event_attr *a, const struct code_event *ev, un
 		a->sample_period = 1000000000ULL / (hz ? hz : 1); /* the clocks count ns */
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (callchain) {
+		/* frame pointers: the caller is the one return address we keep,
+		 * so a short chain keeps the records small */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_kernel = 1;
+		a->sample_max_stack = 4;
+	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->mmap = 1;
@@ -144,7 +152,7 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 		return rec_unavailable(s, why, "cpu-clock, task-clock, cycles or instructions");
 	}
 	struct perf_event_attr a;
-	code_attr(&a, ev, hz, 0, 4096);
+	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph);
 	int fd = code_open(&a, 0, -1);
 	if (fd < 0) {
 		int e = errno;
@@ -193,6 +201,7 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
 	p->ev = code_event_of(c->code_event);
+	p->prof.callchain = c->code_callgraph;
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
 	s->priv = p;
@@ -338,11 +347,16 @@ static int code_start(rec_source *s, const rec_ctx *c)
 		int err = 0;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
-			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page);
+			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page,
+				  p->prof.callchain);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
 				a.build_id = 0; /* before Linux 5.12 */
+				fd = code_open(&a, pid, cpu);
+			}
+			if (fd < 0 && errno == EINVAL && a.sample_max_stack) {
+				a.sample_max_stack = 0; /* before Linux 4.8 */
 				fd = code_open(&a, pid, cpu);
 			}
 			if (fd < 0) {

@@ -80,6 +80,34 @@ awk -F, 'NR > 1 && $3 == "main" && $5 == "" { print $8 }' "$T/n.csv" | sort -u >
 	fail "without -g: no note on the object"
 ok "without -g: main in $(wc -l <"$T/regions") regions, noted as symbol table only"
 
+# --call-graph fp on a build with frame pointers in every function (clang:
+# gcc 12 leaves them out of leaf functions): the kernels' caller is main
+if command -v clang >/dev/null; then
+	clang -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline \
+		-o "$T/work-fp" tests/tools/code-phases.c || fail "clang"
+	"$MCREC" -q -f -g code --call-graph fp -o "$T/fp.mcz" -- "$T/work-fp" 0.3 2>/dev/null ||
+		fail "mcrec --call-graph fp exit $?"
+	"$MCZ" dump "$T/fp.mcz" --code --json >"$T/fp.json"
+	python3 - "$T/fp.json" <<'PY' || fail "callers: see above"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+L = d['locations']
+by = collections.defaultdict(collections.Counter)
+for loc, caller, n in d['callers']:
+    by[L[loc]['function']][L[caller]['function']] += n
+for fn in ('compute_kernel', 'stream_kernel'):
+    c = by[fn]
+    tot = sum(c.values())
+    top, n = c.most_common(1)[0] if c else ('-', 0)
+    print(f"{fn}: called from {top} {n}/{tot}")
+    if top != 'main' or n < 0.9 * tot:
+        sys.exit(1)
+PY
+	MCVIEW_PHASE_CACHE=0 "$B/mcview" --snapshot 140x30 --view phases "$T/fp.mcz" | grep -q 'compute_kernel .*called from main (' ||
+		fail "the panel does not name the caller"
+	ok "--call-graph fp: the kernels' caller is main (file and panel)"
+fi
+
 # stripped, then deleted during the run: notes, and everything else recorded
 cp "$T/work" "$T/work-s" && strip "$T/work-s"
 "$MCREC" -q -f -g code,os -o "$T/s.mcz" -- "$T/work-s" 0.2 2>/dev/null || fail "mcrec (stripped) exit $?"

@@ -6,7 +6,8 @@
  * follow; the region rates are 1 thread where the region ran and 0
  * elsewhere; phase detection finds the boundary at 3 s from the code alone;
  * --report=json carries "code"; the class rule compares busy segments by
- * where their code ran; two files' profiles (ranks) are merged.
+ * where their code ran; two files' profiles (ranks) are merged; callers
+ * are summed by function.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,6 +109,15 @@ static void test_top_and_columns(void **state)
 	}
 	assert_int_equal(vw_hotcode_columns(m, 6000000000LL, 7000000000LL, 2, fn, NULL), 0);
 	assert_int_equal(fn[0], -1); /* no code ran after the end */
+	/* callers over the run: beta from alpha 1500, from beta 1200 */
+	size_t beta = strcmp(vw_hotcode_name(m, 0), "beta") ? 1 : 0;
+	vw_hot c[4];
+	assert_int_equal(vw_hotcode_callers(m, beta, c, 4), 2);
+	assert_string_equal(vw_hotcode_name(m, c[0].fn), "alpha");
+	assert_true(c[0].samples == 1500 && c[1].samples == 1200);
+	assert_true(c[0].share > 0.555 && c[0].share < 0.556);
+	assert_int_equal(vw_hotcode_callers(m, 1 - beta, c, 4), 1);
+	assert_true(c[0].share == 1.0);
 	vw_model_free(m);
 	unlink(hc_path);
 }

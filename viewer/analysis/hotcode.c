@@ -43,6 +43,8 @@ typedef struct hc_tab {
 	int64_t *mid;                /* per interval: its middle on the dataset axis */
 	size_t *first;               /* niv + 1: hits of interval i */
 	hc_hit *hits;
+	mcz_code_edge *edges;        /* every file's callers, merged locations */
+	size_t nedges;
 	int64_t interval_ns;         /* the shortest of the files' */
 	hc_group fn, reg;
 	double hz;                   /* samples per second per thread */
@@ -62,7 +64,7 @@ static void hc_free(void *p)
 		return;
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
-	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits);
+	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
 	free(t);
 }
 
@@ -190,12 +192,12 @@ static int64_t hc_mid(const mcz_code *c, size_t i, int64_t off)
 /* Every file's profile merged into t. */
 static int hc_merge(vw_model *m, hc_tab *t)
 {
-	size_t nl = 0, ni = 0, nh = 0;
+	size_t nl = 0, ni = 0, nh = 0, ne = 0;
 	for (size_t f = 0; f < m->nfiles; f++) {
 		const mcz_code *c = vw_model_code_at(m, f, NULL);
 		if (!c || !c->nhits)
 			continue;
-		nl += c->nlocs, ni += c->nintervals, nh += c->nhits;
+		nl += c->nlocs, ni += c->nintervals, nh += c->nhits, ne += c->ncallers;
 		if (!t->hz) {
 			t->hz = c->period ? 1e9 / (double)c->period : 1000.0;
 			t->interval_ns = c->interval_ns;
@@ -211,7 +213,8 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	t->mid = malloc(ni * sizeof *t->mid);
 	t->first = malloc((ni + 1) * sizeof *t->first);
 	t->hits = malloc(nh * sizeof *t->hits);
-	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits) {
+	t->edges = malloc((ne + 1) * sizeof *t->edges);
+	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges) {
 		free(e);
 		return -1;
 	}
@@ -228,6 +231,10 @@ static int hc_merge(vw_model *m, hc_tab *t)
 		}
 		for (size_t i = 0; i < c->nintervals; i++)
 			e[k++] = (hc_ent){hc_mid(c, i, off), c, i, base};
+		for (size_t x = 0; x < c->ncallers; x++)
+			t->edges[t->nedges++] = (mcz_code_edge){base + c->callers[x].loc,
+								base + c->callers[x].caller,
+								c->callers[x].count};
 	}
 	qsort(e, k, sizeof *e, hc_by_mid);
 	size_t h = 0;
@@ -422,6 +429,33 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 	}
 	free(cnt), free(touched);
 	return 0;
+}
+
+size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)
+{
+	hc_tab *t = hc_get(m);
+	if (!t || fn >= t->fn.n || !t->nedges)
+		return 0;
+	vw_hot *c = calloc(t->fn.n + 1, sizeof *c);
+	size_t k = 0;
+	uint64_t all = 0;
+	if (!c)
+		return 0;
+	for (size_t e = 0; e < t->nedges; e++) {
+		if (t->fn.of_loc[t->edges[e].loc] != fn)
+			continue;
+		uint32_t g = t->fn.of_loc[t->edges[e].caller];
+		c[g].samples += t->edges[e].count;
+		all += t->edges[e].count;
+	}
+	for (size_t g = 0; g < t->fn.n; g++)
+		if (c[g].samples)
+			c[k++] = (vw_hot){g, (double)c[g].samples / (double)all, c[g].samples, "", 0, ""};
+	qsort(c, k, sizeof *c, hc_by_samples);
+	k = k < max ? k : max;
+	memcpy(out, c, k * sizeof *out);
+	free(c);
+	return k;
 }
 
 size_t vw_hotcode_regions(vw_model *m, size_t max)

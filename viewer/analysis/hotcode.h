@@ -56,6 +56,11 @@ double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1);
  * there is no profile. */
 int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
 
+/* The functions that called fn (recorded with callchains: mcrec
+ * --call-graph fp) over the whole run, by samples, at most max; share is
+ * of fn's samples with a known caller.  0 without callchains. */
+size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max);
+
 /* For phase detection: code regions ranked by samples (at most max are
  * worth a series); *names their labels ("code:compute_kernel"). */
 size_t vw_hotcode_regions(vw_model *m, size_t max);

@@ -5,7 +5,8 @@
  * ran (idle, or not sampled); a legend line names the letters, and the
  * cursor readout names the function at the cursor and its share.  The
  * hot-code panel (the Phases view, for the selected phase) lists a span's
- * top functions with their share, file:line and inline chain.
+ * top functions with their share, file:line, inline chain and (with
+ * callchains) their main caller over the run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,10 +99,15 @@ int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const c
 		base = base ? base + 1 : top[k].file;
 		if (top[k].file[0])
 			snprintf(where, sizeof where, "%s:%u", base, top[k].line);
-		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s", vw_hotcode_letter(top[k].fn),
-			 vw_hotcode_name(m, top[k].fn), 100 * top[k].share,
+		vw_hot caller;
+		char from[160] = "";
+		if (vw_hotcode_callers(m, top[k].fn, &caller, 1))
+			snprintf(from, sizeof from, "  called from %s (%.0f%%)",
+				 vw_hotcode_name(m, caller.fn), 100 * caller.share);
+		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s%s",
+			 vw_hotcode_letter(top[k].fn), vw_hotcode_name(m, top[k].fn), 100 * top[k].share,
 			 (unsigned long long)top[k].samples, where,
-			 top[k].inlined[0] ? " inlined into " : "", top[k].inlined);
+			 top[k].inlined[0] ? " inlined into " : "", top[k].inlined, from);
 		vw_canvas_text(c, x, y + 1 + (int)k, w, code_row_role(top[k].fn), 0, line);
 	}
 	return 1 + (int)n;
