@@ -68,6 +68,16 @@ int mcz_check(const char *path, mcz_check_report *rep)
 						 (unsigned long long)r->ix.chunks[ci].off, s);
 				break;
 			}
+	/* the code profile decodes (SPEC.md 5.6: a bad one hides nothing else,
+	 * but it is a damaged block all the same) */
+	const mcz_code *code;
+	int crc = mcz_code_get(r, &code);
+	if (crc != MCZ_OK && crc != MCZ_E_NOTFOUND) {
+		rep->blocks_bad++;
+		if (!r->problem[0])
+			snprintf(r->problem, sizeof r->problem, "CODE block does not decode (%s)",
+				 mcz_strerror(crc));
+	}
 	if (!r->problem[0] && !rep->index_ok)
 		snprintf(r->problem, sizeof r->problem, "no valid index or trailer at the end");
 	snprintf(rep->first_problem, sizeof rep->first_problem, "%s", r->problem);

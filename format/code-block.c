@@ -27,6 +27,7 @@ typedef struct code_owned {
 	int64_t *t;
 	size_t *first;
 	mcz_code_hit *hits;
+	mcz_code_edge *callers;
 	char **strs; /* every string, for freeing */
 	size_t nstrs;
 } code_owned;
@@ -75,13 +76,28 @@ static int code_encode_body(const mcz_code *c, mcz_buf *b)
 			mcz_buf_uv(b, x->count - 1u);
 		}
 	}
+	/* "The callers section is written only when there are callers" */
+	if (c->ncallers) {
+		mcz_buf_uv(b, c->ncallers);
+		for (size_t i = 0; i < c->ncallers; i++) {
+			const mcz_code_edge *e = &c->callers[i];
+			if (e->loc >= c->nlocs || e->caller >= c->nlocs || e->count == 0 ||
+			    (i && (e->loc < c->callers[i - 1].loc ||
+				   (e->loc == c->callers[i - 1].loc && e->caller <= c->callers[i - 1].caller))))
+				return MCZ_E_ARG;
+			mcz_buf_uv(b, e->loc);
+			mcz_buf_uv(b, e->caller);
+			mcz_buf_uv(b, e->count - 1u);
+		}
+	}
 	return b->err;
 }
 
 int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out)
 {
 	if (!c || (c->nobjects && !c->objects) || (c->nlocs && !c->locs) ||
-	    (c->nintervals && (!c->t || !c->first || !c->hits)) || c->interval_ns < 0)
+	    (c->nintervals && (!c->t || !c->first || !c->hits)) || c->interval_ns < 0 ||
+	    (c->ncallers && !c->callers))
 		return MCZ_E_ARG;
 	mcz_buf body = {0};
 	int rc = code_encode_body(c, &body);
@@ -116,6 +132,7 @@ void mcz_code_free(mcz_code *c)
 	for (size_t i = 0; i < o->nstrs; i++)
 		free(o->strs[i]);
 	free(o->strs), free(o->objs), free(o->locs), free(o->t), free(o->first), free(o->hits);
+	free(o->callers);
 	free(o);
 }
 
@@ -212,8 +229,28 @@ static int code_decode_body(code_owned *o, const uint8_t *p, size_t len)
 		}
 	}
 	o->first[ni] = nh;
-	if (c.err || mcz_cur_left(&c) != 0)
+	if (c.err)
 		return MCZ_E_CORRUPT;
+	/* the callers section, when the body goes on: an edge takes at least 3 bytes */
+	int more = mcz_cur_left(&c) != 0;
+	uint64_t ne = more ? mcz_cur_count(&c, 3) : 0;
+	if (c.err || (more && ne == 0))
+		return MCZ_E_CORRUPT;
+	if (!(o->callers = malloc((ne ? ne : 1) * sizeof *o->callers)))
+		return MCZ_E_NOMEM;
+	for (uint64_t i = 0; i < ne; i++) {
+		uint64_t l = mcz_cur_uv(&c), cl = mcz_cur_uv(&c), cnt = mcz_cur_uv(&c);
+		if (c.err || l >= nl || cl >= nl || cnt >= UINT32_MAX)
+			return MCZ_E_CORRUPT;
+		if (i && (l < o->callers[i - 1].loc ||
+			  (l == o->callers[i - 1].loc && cl <= o->callers[i - 1].caller)))
+			return MCZ_E_CORRUPT;
+		o->callers[i] = (mcz_code_edge){(uint32_t)l, (uint32_t)cl, (uint32_t)cnt + 1};
+	}
+	if (mcz_cur_left(&c) != 0)
+		return MCZ_E_CORRUPT;
+	k->ncallers = ne;
+	k->callers = o->callers;
 	k->nintervals = ni;
 	k->t = o->t;
 	k->first = o->first;

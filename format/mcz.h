@@ -431,9 +431,17 @@ typedef struct mcz_code_hit {
 	uint32_t count; /* samples, >= 1 */
 } mcz_code_hit;
 
+/* Who called a location (with callchains): samples at loc whose caller's
+ * return address lies at location caller, over the whole run. */
+typedef struct mcz_code_edge {
+	uint32_t loc, caller;
+	uint32_t count; /* >= 1 */
+} mcz_code_edge;
+
 typedef struct mcz_code {
 	const char *event;   /* "cpu-clock" */
-	uint64_t period;     /* event units per sample (ns for cpu-clock) */
+	uint64_t period;     /* ns of CPU time per sample (1e9 / frequency for an event
+				sampled at a frequency, e.g. cycles) */
 	int64_t interval_ns; /* length of a histogram interval */
 	const char *note;    /* what was missing, free text, "" */
 	size_t nobjects;
@@ -446,6 +454,8 @@ typedef struct mcz_code {
 				hits[first[i] .. first[i + 1]), locs increasing */
 	size_t nhits;
 	const mcz_code_hit *hits;
+	size_t ncallers;     /* 0 without callchains */
+	const mcz_code_edge *callers; /* sorted by (loc, caller), each pair once */
 } mcz_code;
 
 /* Write c as a CODE block now (the recorder does it once, at the end). */

@@ -46,6 +46,8 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->pcp_host = o->pcp_host;
 	c->papi_multiplex = o->papi_multiplex;
 	c->code_hz = o->code_hz;
+	c->code_event = o->code_event;
+	c->code_callgraph = o->code_callgraph;
 	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
 }

@@ -39,6 +39,10 @@ void rec_options_usage(FILE *f)
 		"      --papi-multiplex  multiplex PAPI event sets (more events than counters)\n"
 		"      --code-hz N       code source: instruction-pointer samples per second\n"
 		"                        per thread (default 1000; -g without code: none)\n"
+		"      --code-event EV   what samples it: cpu-clock (default, no PMU needed),\n"
+		"                        task-clock, cycles, instructions (these need a PMU)\n"
+		"      --call-graph fp   code source: record each sample's caller (frame\n"
+		"                        pointers: build with -fno-omit-frame-pointer)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"      --calibrate       measure this machine's memory bandwidth and peak FLOP/s\n"
 		"                        (under 30 s) and cache them: every later recording\n"
@@ -100,6 +104,8 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"realtime", optional_argument, 0, 'r'},
 		{"papi-multiplex", no_argument, 0, 'M'},
 		{"code-hz", required_argument, 0, 'H'},
+		{"code-event", required_argument, 0, 'E'},
+		{"call-graph", required_argument, 0, 'G'},
 		{"chunk", required_argument, 0, 'C'},
 		{"view", no_argument, 0, 'W'},
 		{"calibrate", no_argument, 0, 'K'},
@@ -161,6 +167,23 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			o->code_hz = (unsigned)hz;
 			break;
 		}
+		case 'E':
+			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "task-clock") &&
+			    strcmp(optarg, "cycles") && strcmp(optarg, "instructions")) {
+				snprintf(err, errlen, "--code-event %s: cpu-clock (default), task-clock, "
+					 "cycles or instructions", optarg);
+				return 2;
+			}
+			o->code_event = optarg;
+			break;
+		case 'G':
+			if (strcmp(optarg, "fp")) {
+				snprintf(err, errlen, "--call-graph %s: only fp (frame pointers) is supported",
+					 optarg);
+				return 2;
+			}
+			o->code_callgraph = 1;
+			break;
 		case 'C': {
 			char why[200];
 			if (rec_clock_parse_interval(optarg, &o->chunk_ns, why, sizeof why)) {

@@ -188,6 +188,8 @@ typedef struct rec_options {
 	int papi_multiplex;      /* --papi-multiplex */
 	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
 	int calibrate;           /* --calibrate: measure the roofline's ceilings first */
+	const char *code_event;  /* --code-event, NULL = cpu-clock */
+	int code_callgraph;      /* --call-graph fp */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

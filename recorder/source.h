@@ -79,6 +79,8 @@ typedef struct rec_ctx {
 	int node_streams;
 	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
 	unsigned code_hz;      /* --code-hz: code samples per second per thread, 0 default */
+	const char *code_event; /* --code-event: "cpu-clock" (NULL: default), "cycles"... */
+	int code_callgraph;    /* --call-graph fp: the code source records callers */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */

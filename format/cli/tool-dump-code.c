@@ -1,7 +1,8 @@
 /* tool-dump-code.c: `mcz dump FILE --code [--csv|--json] [--from T] [--to T]`:
  * the file's code profile (SPEC.md 5.6) — one row per interval and code
- * location with its samples (text or CSV), or in JSON the location table
- * and the sparse histograms as stored.  Times are seconds from the start
+ * location with its samples (text or CSV), or in JSON the location table,
+ * the sparse histograms and the callers ([location, caller, samples], with
+ * callchains) as stored.  Times are seconds from the start
  * of the recording, as in the rest of mcz dump.
  */
 #include <inttypes.h>
@@ -69,7 +70,11 @@ static void code_json(const mcz_code *c, int64_t origin, int64_t a, int64_t b)
 			       c->hits[h].count);
 		printf("]}");
 	}
-	printf("\n ]}\n");
+	printf("\n ],\n \"callers\": [");
+	for (size_t e = 0; e < c->ncallers; e++)
+		printf("%s[%u, %u, %u]", e ? ", " : "", c->callers[e].loc, c->callers[e].caller,
+		       c->callers[e].count);
+	printf("]}\n");
 }
 
 int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a, int64_t b,

@@ -82,6 +82,20 @@ int tool_info(int argc, char **argv)
 		printf("skipped    %" PRIu64 " blocks of a newer minor version\n",
 		       fi->skipped_blocks);
 	printf("marks      %zu\n", mcz_mark_count(r));
+	const mcz_code *code; /* the code profile, when the recorder made one */
+	int crc = mcz_code_get(r, &code);
+	if (crc == MCZ_OK) {
+		uint64_t ns = 0;
+		for (size_t h = 0; h < code->nhits; h++)
+			ns += code->hits[h].count;
+		printf("code       %" PRIu64 " samples (%s, every %" PRIu64 "), %zu locations in %zu "
+		       "objects, %zu intervals (mcz dump --code)\n", ns, code->event, code->period,
+		       code->nlocs, code->nobjects, code->nintervals);
+		if (code->note[0])
+			printf("code note  %s\n", code->note);
+	} else if (crc != MCZ_E_NOTFOUND) {
+		printf("code       unreadable: %s\n", mcz_strerror(crc));
+	}
 	for (size_t i = 0; i < mcz_meta_count(r); i++) {
 		const char *k, *v;
 		mcz_meta_at(r, i, &k, &v);

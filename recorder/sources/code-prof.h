@@ -6,7 +6,7 @@
  *
  *     code_prof p = {0};
  *     code_prof_map(&p, pid, start, len, pgoff, "/usr/bin/app", build_id, n);  // MMAP2
- *     code_prof_sample(&p, pid, ip, interval);                                 // SAMPLE
+ *     code_prof_sample(&p, pid, ip, caller_ret, interval);                     // SAMPLE
  *     mcz_code c;  code_sym_out out;
  *     code_sym_run(&p, t_of_interval0, interval_ns, &c, &out);   // libdwfl, per object
  *     mcz_writer_code(w, &c);  code_sym_free(&out);  code_prof_free(&p);
@@ -26,6 +26,9 @@ typedef struct code_obj {
 	char *path;        /* as the kernel named it; "[anon]", "[unknown]" */
 	char build_id[41]; /* hex, from MMAP2 when the kernel gives it */
 	int file;          /* 1: a file (symbolize it); 0: anonymous / JIT / vdso */
+	int fd;            /* the file opened when first mapped (so that a binary
+			      deleted during the run is still read), -1 none;
+			      code_prof_free closes it */
 } code_obj;
 
 /* One executable mapping of one process. */
@@ -40,6 +43,8 @@ typedef struct code_cell {
 	int64_t iv;    /* interval number since the start of sampling */
 	uint32_t obj;
 	uint64_t off;  /* file offset (file objects), address otherwise */
+	uint32_t cobj; /* the caller's place (its return address - 1), with */
+	uint64_t coff; /* callchains; cobj = UINT32_MAX none */
 	uint64_t count;
 } code_cell;
 
@@ -51,26 +56,32 @@ typedef struct code_prof {
 	code_cell *cells;
 	size_t ncells, cap_cells, merged; /* cells[0..merged) sorted and merged */
 	uint64_t samples, unmapped, lost;
+	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
+	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
 } code_prof;
 
-/* ---- code-ring.c: the profile from perf records ----------------------- */
+/* ---- code-prof.c: the profile from perf records ----------------------- */
 
 /* An executable mapping (MMAP2); replaces what it overlaps in that process. */
 int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		  const char *path, const uint8_t *build_id, size_t build_id_len);
 /* A new process (FORK with pid != ppid) starts with its parent's maps. */
 int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
-/* exec: the process's maps are gone. */
+/* exec (or the process's exit): its maps are gone. */
 void code_prof_exec(code_prof *p, uint32_t pid);
-/* A sample of ip in process pid, in interval iv. */
-int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv);
+/* A sample of ip in process pid, in interval iv; caller: the return
+ * address its caller will resume at (0: unknown). */
+int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv);
+/* Open the file objects not opened yet (after each batch of records: the
+ * file is held from its first mapping on).  At most 256 are kept open. */
+void code_prof_open_files(code_prof *p);
 /* Sort and merge the cells (done as they grow, and before symbolizing). */
 void code_prof_compact(code_prof *p);
 void code_prof_free(code_prof *p);
 
 /* Parse one perf record (a copy of it, hdr first) into p: SAMPLE (ip, tid,
- * time), MMAP2, FORK, COMM (exec), LOST.  t_start and interval_ns turn
+ * time), MMAP2, FORK, COMM (exec), EXIT (a process's maps go), LOST.  t_start and interval_ns turn
  * sample times into interval numbers.  Returns 1 for a sample, 0 else. */
 int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		     int64_t interval_ns);
@@ -84,6 +95,7 @@ typedef struct code_sym_out {
 	int64_t *t;
 	size_t *first;
 	mcz_code_hit *hits;
+	mcz_code_edge *callers;
 	char **strs;
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */

@@ -145,16 +145,38 @@ static void sym_open(const code_obj *co, sym_obj *so)
 		so->why = "no file (anonymous or JIT code)";
 		return;
 	}
-	if (access(co->path, R_OK) != 0) {
+	/* the file as it was when first mapped (held open since), else by name */
+	int fd = co->fd >= 0 ? dup(co->fd) : -1;
+	if (fd < 0 && access(co->path, R_OK) != 0) {
 		so->why = "gone at the end of the recording (deleted or replaced during the run)";
 		return;
 	}
 	so->dwfl = dwfl_begin(&sym_callbacks);
-	if (!so->dwfl)
+	if (!so->dwfl) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	dwfl_report_begin(so->dwfl);
-	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, -1, 0, false);
+	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, fd, 0, false);
 	dwfl_report_end(so->dwfl, NULL, NULL);
+	if (!so->mod && fd >= 0)
+		close(fd);
+	/* a file replaced by another before it was opened: not the code that ran */
+	const unsigned char *bits;
+	GElf_Addr bva;
+	int nb = so->mod && co->build_id[0] ? dwfl_module_build_id(so->mod, &bits, &bva) : 0;
+	if (nb > 0) {
+		char hex[41] = "";
+		for (int j = 0; j < nb && j < 20; j++)
+			snprintf(hex + 2 * j, 3, "%02x", bits[j]);
+		if (strcmp(hex, co->build_id) != 0) {
+			dwfl_end(so->dwfl);
+			memset(so, 0, sizeof *so);
+			so->why = "replaced during the run (its build-id differs from the one mapped)";
+			return;
+		}
+	}
 	if (!so->mod) {
 		so->why = "not an ELF file this libdwfl reads";
 		return;
@@ -275,6 +297,14 @@ static void sym_note(code_sym_out *out, const char *a, const char *b)
 		snprintf(out->note + u, sizeof out->note - u, "%s%s: %s", u ? "; " : "", a, b);
 }
 
+static int sym_edge_cmp(const void *a, const void *b)
+{
+	const mcz_code_edge *x = a, *y = b;
+	if (x->loc != y->loc)
+		return x->loc < y->loc ? -1 : 1;
+	return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
 static int sym_hit_cmp(const void *a, const void *b)
 {
 	const mcz_code_hit *x = a, *y = b;
@@ -303,13 +333,16 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	memset(out, 0, sizeof *out);
 	code_prof_compact(p);
 	elf_version(EV_CURRENT);
-	/* the distinct (object, offset) pairs */
-	sym_addr *ad = malloc((p->ncells ? p->ncells : 1) * sizeof *ad);
+	/* the distinct (object, offset) pairs, samples' and callers' */
+	sym_addr *ad = malloc((2 * p->ncells + 1) * sizeof *ad);
 	if (!ad)
 		return -1;
 	size_t na = 0;
-	for (size_t i = 0; i < p->ncells; i++)
+	for (size_t i = 0; i < p->ncells; i++) {
 		ad[na++] = (sym_addr){p->cells[i].obj, p->cells[i].off, 0};
+		if (p->cells[i].cobj != UINT32_MAX)
+			ad[na++] = (sym_addr){p->cells[i].cobj, p->cells[i].coff, 0};
+	}
 	qsort(ad, na, sizeof *ad, sym_addr_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < na; i++)
@@ -414,6 +447,33 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		iv++;
 	}
 	out->first[iv] = nh;
+	/* callers over the run: (location, its caller's location), merged */
+	size_t ne = 0;
+	out->callers = malloc((p->ncells + 1) * sizeof *out->callers);
+	if (!out->callers) {
+		free(ad);
+		return -1;
+	}
+	for (size_t i = 0; i < p->ncells; i++) {
+		const code_cell *x = &p->cells[i];
+		if (x->cobj == UINT32_MAX)
+			continue;
+		uint64_t cnt = x->count;
+		out->callers[ne++] = (mcz_code_edge){sym_find(ad, na, x->obj, x->off),
+						     sym_find(ad, na, x->cobj, x->coff),
+						     cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
+	}
+	qsort(out->callers, ne, sizeof *out->callers, sym_edge_cmp);
+	size_t me = 0;
+	for (size_t a = 0; a < ne; a++) {
+		mcz_code_edge *e = &out->callers[a];
+		if (me && out->callers[me - 1].loc == e->loc && out->callers[me - 1].caller == e->caller) {
+			uint64_t s = (uint64_t)out->callers[me - 1].count + e->count;
+			out->callers[me - 1].count = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+		} else {
+			out->callers[me++] = *e;
+		}
+	}
 	free(ad);
 
 	memset(c, 0, sizeof *c);
@@ -426,6 +486,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	c->first = out->first;
 	c->nhits = nh;
 	c->hits = out->hits;
+	c->ncallers = me;
+	c->callers = out->callers;
 	c->interval_ns = interval_ns;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -437,6 +499,6 @@ void code_sym_free(code_sym_out *out)
 	for (size_t i = 0; i < out->nstrs; i++)
 		free(out->strs[i]);
 	free(out->strs), free(out->objects), free(out->locs), free(out->t), free(out->first);
-	free(out->hits);
+	free(out->hits), free(out->callers);
 	memset(out, 0, sizeof *out);
 }

@@ -4,12 +4,14 @@
  * kernel wants for an mmap'd inherited event, user space only as
  * perf_event_paranoid 2 allows), from its exec on.  A thread of this source
  * drains the perf ring buffers (samples, MMAP2, FORK, COMM records) into
- * the profile of code-ring.c; at the end of the recording the profile is
+ * the profile of code-prof.c; at the end of the recording the profile is
  * symbolized (code-sym.c) and written as the file's CODE block, so the file
  * names its code without the binaries.  Its one stream, code.samples,
  * counts the samples per tick.
  *
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
+ *     mcrec --code-event cycles -- ./app     (where there is a PMU)
+ *     mcrec --call-graph fp -- ./app         (callers, by frame pointers)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
 #include "mcsrc.h"
@@ -42,10 +44,12 @@ typedef struct code_ring {
 
 typedef struct code_priv {
 	unsigned hz;
+	const struct code_event *ev;
 	code_ring *rings;
 	int nrings;
 	pthread_t thr;
 	int thr_on;
+	int failed;        /* start could not sample: the recording goes on without */
 	volatile int stop;
 	code_prof prof;
 	int64_t t_start, interval_ns;
@@ -70,14 +74,50 @@ static int code_seccomp(void)
 	return on;
 }
 
-static void code_attr(struct perf_event_attr *a, unsigned hz, int task, size_t data_bytes)
+/* The events --code-event may name: the clocks count ns and are sampled
+ * every 1e9 / hz of them; the hardware ones at hz per second (the kernel
+ * adjusts their period), where there is a PMU. */
+static const struct code_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+	int hw;
+} code_events[] = {
+	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0},
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0},
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1},
+};
+
+static const struct code_event *code_event_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof code_events / sizeof code_events[0]; i++)
+		if (!strcmp(code_events[i].name, name ? name : "cpu-clock"))
+			return &code_events[i];
+	return NULL;
+}
+
+static void code_attr(struct perf_event_attr *a, const struct code_event *ev, unsigned hz,
+		      int task, size_t data_bytes, int callchain)
 {
 	memset(a, 0, sizeof *a);
 	a->size = sizeof *a;
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	a->sample_period = 1000000000ULL / (hz ? hz : 1); /* cpu-clock counts ns */
+	a->type = ev->type;
+	a->config = ev->config;
+	if (ev->hw) {
+		a->freq = 1;
+		a->sample_freq = hz ? hz : 1;
+	} else {
+		a->sample_period = 1000000000ULL / (hz ? hz : 1); /* the clocks count ns */
+	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (callchain) {
+		/* frame pointers: the caller is the one return address we keep,
+		 * so a short chain keeps the records small */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_kernel = 1;
+		a->sample_max_stack = 4;
+	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->mmap = 1;
@@ -105,13 +145,24 @@ static int code_open(struct perf_event_attr *a, pid_t pid, int cpu)
 static int code_probe(rec_source *s, const rec_ctx *c)
 {
 	unsigned hz = c->code_hz ? c->code_hz : 1000;
+	const struct code_event *ev = code_event_of(c->code_event);
+	char why[256];
+	if (!ev) {
+		snprintf(why, sizeof why, "unknown --code-event '%s'", c->code_event);
+		return rec_unavailable(s, why, "cpu-clock, task-clock, cycles or instructions");
+	}
 	struct perf_event_attr a;
-	code_attr(&a, hz, 0, 4096);
+	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph);
 	int fd = code_open(&a, 0, -1);
 	if (fd < 0) {
 		int e = errno;
 		int par = src_mcsrc_paranoid();
-		char why[256];
+		if (ev->hw && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL)) {
+			snprintf(why, sizeof why, "--code-event %s: no hardware PMU here (%s)", ev->name,
+				 strerror(e));
+			return rec_unavailable(s, why, "sample with the default --code-event cpu-clock "
+					       "(a software event: no PMU needed)");
+		}
 		if ((e == EACCES || e == EPERM) && par > 2) {
 			snprintf(why, sizeof why, "kernel.perf_event_paranoid=%d forbids sampling (at most "
 				 "2 lets a user sample their own programs)", par);
@@ -129,7 +180,7 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 				 strerror(e), par);
 			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
 		}
-		snprintf(why, sizeof why, "perf_event_open(cpu-clock): %s", strerror(e));
+		snprintf(why, sizeof why, "perf_event_open(%s): %s", ev->name, strerror(e));
 		return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
 	}
 	close(fd);
@@ -149,16 +200,19 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	if (!p)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
+	p->ev = code_event_of(c->code_event);
+	p->prof.callchain = c->code_callgraph;
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
 	s->priv = p;
-	char note[160];
-	snprintf(note, sizeof note, "instruction pointer sampled at %u Hz per thread (cpu-clock, "
-		 "user space); where: the CODE block, symbolized at the end", hz);
+	char note[200], native[64];
+	snprintf(note, sizeof note, "instruction pointer sampled at %u Hz per thread (%s, "
+		 "user space); where: the CODE block, symbolized at the end", hz, p->ev->name);
+	snprintf(native, sizeof native, "perf:%s", p->ev->name);
 	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 	d.name = "code.samples";
 	d.source = "code";
-	d.native = "perf:cpu-clock";
+	d.native = native;
 	d.unit = "samples";
 	d.note = note;
 	d.kind = MCZ_COUNTER;
@@ -227,12 +281,10 @@ static uint64_t code_rec_time(const uint8_t *r)
 	return t;
 }
 
-static code_priv *code_sort_p; /* qsort has no context argument; one drain at a time */
-
-static int code_rec_cmp(const void *a, const void *b)
+static int code_rec_cmp(const void *a, const void *b, void *buf)
 {
-	uint64_t x = code_rec_time(code_sort_p->buf + *(const size_t *)a);
-	uint64_t y = code_rec_time(code_sort_p->buf + *(const size_t *)b);
+	uint64_t x = code_rec_time((const uint8_t *)buf + *(const size_t *)a);
+	uint64_t y = code_rec_time((const uint8_t *)buf + *(const size_t *)b);
 	return x < y ? -1 : x > y;
 }
 
@@ -243,14 +295,14 @@ static void code_drain(code_priv *p)
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
-	code_sort_p = p;
-	qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
+	qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
 	for (size_t i = 0; i < p->nrecs; i++) {
 		const uint8_t *r = p->buf + p->recs[i];
 		struct perf_event_header h;
 		memcpy(&h, r, sizeof h);
 		code_prof_record(&p->prof, r, h.size, p->t_start, p->interval_ns);
 	}
+	code_prof_open_files(&p->prof);
 	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
 }
 
@@ -271,6 +323,16 @@ static void *code_thread(void *arg)
 	return NULL;
 }
 
+/* Sampling could not start: the rest of the recording goes on, and the
+ * end of it says why (code_finish). */
+static int code_start_failed(rec_source *s, const char *why, const char *fix)
+{
+	code_priv *p = s->priv;
+	rec_unavailable(s, why, fix);
+	p->failed = 1;
+	return 0;
+}
+
 static int code_start(rec_source *s, const rec_ctx *c)
 {
 	code_priv *p = s->priv;
@@ -278,18 +340,23 @@ static int code_start(rec_source *s, const rec_ctx *c)
 	int ncpu = c->ncpus > 0 ? c->ncpus : 1;
 	p->rings = calloc((size_t)ncpu, sizeof *p->rings);
 	if (!p->rings)
-		return rec_unavailable(s, "out of memory", "");
+		return code_start_failed(s, "out of memory", "");
 	pid_t pid = c->child > 0 ? c->child : -1;
 	for (int pages = CODE_PAGES; pages >= 1 && p->nrings == 0; pages /= 2) {
 		size_t len = (size_t)(pages + 1) * (size_t)page;
 		int err = 0;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
-			code_attr(&a, p->hz, pid > 0, (size_t)pages * (size_t)page);
+			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page,
+				  p->prof.callchain);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
 				a.build_id = 0; /* before Linux 5.12 */
+				fd = code_open(&a, pid, cpu);
+			}
+			if (fd < 0 && errno == EINVAL && a.sample_max_stack) {
+				a.sample_max_stack = 0; /* before Linux 4.8 */
 				fd = code_open(&a, pid, cpu);
 			}
 			if (fd < 0) {
@@ -314,12 +381,13 @@ static int code_start(rec_source *s, const rec_ctx *c)
 		if (err != EPERM && err != ENOMEM) {
 			char why[200];
 			snprintf(why, sizeof why, "perf_event_open/mmap: %s", strerror(err));
-			return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
+			return code_start_failed(s, why, "see 'perf record -e cpu-clock true'");
 		}
 	}
 	if (p->nrings == 0)
-		return rec_unavailable(s, "no perf ring buffer could be mapped (perf_event_mlock_kb)",
-				       "raise kernel.perf_event_mlock_kb, or --code-hz lower");
+		return code_start_failed(s, "no perf ring buffer could be mapped "
+					 "(kernel.perf_event_mlock_kb)",
+					 "raise kernel.perf_event_mlock_kb (as root)");
 	p->t_start = src_mcsrc_now_ns();
 	if (pthread_create(&p->thr, NULL, code_thread, p) == 0)
 		p->thr_on = 1;
@@ -358,6 +426,11 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	code_priv *p = s->priv;
 	if (!p)
 		return 0;
+	if (p->failed) {
+		snprintf(msg, msglen, "code: not recorded: %s%s%s", s->why, s->fix[0] ? " — " : "",
+			 s->fix);
+		return 0;
+	}
 	mcz_code c;
 	code_sym_out out;
 	if (code_sym_run(&p->prof, p->t_start - t0_mono, p->interval_ns, &c, &out)) {
@@ -368,8 +441,8 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	char note[700];
 	snprintf(note, sizeof note, "%s%s", out.note,
 		 p->prof.lost ? "; samples were lost (ring buffer full)" : "");
-	c.event = "cpu-clock";
-	c.period = 1000000000ULL / p->hz;
+	c.event = p->ev->name;
+	c.period = 1000000000ULL / p->hz; /* ns of CPU time per sample (SPEC.md 5.6) */
 	c.note = note[0] == ';' ? note + 2 : note;
 	int rc = mcz_writer_code(w, &c);
 	char fig[64];

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	srand(7);
 	for (long s = 0; s < nsamp; s++) {
 		uint64_t k = (uint64_t)(s % naddr);
-		code_prof_sample(&p, 1, base + k * step, s * 1000 / nsamp);
+		code_prof_sample(&p, 1, base + k * step, 0, s * 1000 / nsamp);
 	}
 	mcz_code c;
 	code_sym_out out;

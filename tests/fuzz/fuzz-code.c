@@ -28,6 +28,10 @@ static void fuzz_code_check(const mcz_code *c)
 			    (h > c->first[i] && c->hits[h].loc <= c->hits[h - 1].loc))
 				abort();
 	}
+	for (size_t e = 0; e < c->ncallers; e++)
+		if (c->callers[e].loc >= c->nlocs || c->callers[e].caller >= c->nlocs ||
+		    c->callers[e].count == 0)
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		mcz_code *d;
 		if (mcz_code_decode(buf, len, &d) != MCZ_OK || d->nhits != c->nhits ||
-		    d->nlocs != c->nlocs)
+		    d->nlocs != c->nlocs || d->ncallers != c->ncallers)
 			abort();
 		mcz_code_free(d);
 		free(buf);

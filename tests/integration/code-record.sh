@@ -7,8 +7,10 @@
 # per phase the top function and its share agree with `perf record -e
 # cpu-clock:u` + `perf script` over the same program within 5 points.  Built
 # without -g: the functions are `main` (symbol table), but the two kernels
-# are still two places (64-byte regions).  A binary deleted during the run
-# and a stripped one: a note in the file, everything else recorded.
+# are still two places (64-byte regions).  A stripped binary: a note in the
+# file, everything else recorded.  A binary deleted during the run (by the
+# shell that started it): still symbolized, from the file held open since
+# it was mapped.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
@@ -78,6 +80,34 @@ awk -F, 'NR > 1 && $3 == "main" && $5 == "" { print $8 }' "$T/n.csv" | sort -u >
 	fail "without -g: no note on the object"
 ok "without -g: main in $(wc -l <"$T/regions") regions, noted as symbol table only"
 
+# --call-graph fp on a build with frame pointers in every function (clang:
+# gcc 12 leaves them out of leaf functions): the kernels' caller is main
+if command -v clang >/dev/null; then
+	clang -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline \
+		-o "$T/work-fp" tests/tools/code-phases.c || fail "clang"
+	"$MCREC" -q -f -g code --call-graph fp -o "$T/fp.mcz" -- "$T/work-fp" 0.3 2>/dev/null ||
+		fail "mcrec --call-graph fp exit $?"
+	"$MCZ" dump "$T/fp.mcz" --code --json >"$T/fp.json"
+	python3 - "$T/fp.json" <<'PY' || fail "callers: see above"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+L = d['locations']
+by = collections.defaultdict(collections.Counter)
+for loc, caller, n in d['callers']:
+    by[L[loc]['function']][L[caller]['function']] += n
+for fn in ('compute_kernel', 'stream_kernel'):
+    c = by[fn]
+    tot = sum(c.values())
+    top, n = c.most_common(1)[0] if c else ('-', 0)
+    print(f"{fn}: called from {top} {n}/{tot}")
+    if top != 'main' or n < 0.9 * tot:
+        sys.exit(1)
+PY
+	MCVIEW_PHASE_CACHE=0 "$B/mcview" --snapshot 140x30 --view phases "$T/fp.mcz" | grep -q 'compute_kernel .*called from main (' ||
+		fail "the panel does not name the caller"
+	ok "--call-graph fp: the kernels' caller is main (file and panel)"
+fi
+
 # stripped, then deleted during the run: notes, and everything else recorded
 cp "$T/work" "$T/work-s" && strip "$T/work-s"
 "$MCREC" -q -f -g code,os -o "$T/s.mcz" -- "$T/work-s" 0.2 2>/dev/null || fail "mcrec (stripped) exit $?"
@@ -86,9 +116,12 @@ cp "$T/work" "$T/work-d"
 "$MCREC" -q -f -g code,os -o "$T/d.mcz" -- sh -c "'$T/work-d' 0.2 & sleep 0.1; rm -f '$T/work-d'; wait" 2>/dev/null ||
 	fail "mcrec (deleted) exit $?"
 "$MCZ" dump "$T/d.mcz" --code --json >"$T/d.json"
-grep -q 'work-d: gone at the end of the recording' "$T/d.json" || fail "deleted: no note"
+# held open since it was mapped: still symbolized (its symbol table: main)
+"$MCZ" dump "$T/d.mcz" --code --csv | grep -q ",main,,,0,$T/work-d," ||
+	fail "deleted: its code not symbolized: $(grep work-d "$T/d.json" | head -3)"
+grep -q 'work-d: gone' "$T/d.json" && fail "deleted: said gone though it was held open"
 # the shell forked and exec'd it: followed, and its build-id kept from the kernel's record
 grep -q "\"path\": \"$T/work-d\", \"build_id\": \"[0-9a-f]\{40\}\"" "$T/d.json" ||
 	grep -q "\"path\": \"$T/work-d\"" "$T/d.json" || fail "deleted: the child's binary not in the objects"
 "$MCZ" dump "$T/d.mcz" --streams 'os.*' --csv | awk -F, 'NR > 2' | grep -q . || fail "deleted: no os rows"
-ok "stripped and deleted binaries: noted, the rest recorded"
+ok "stripped binary noted; deleted binary still symbolized; the rest recorded"

@@ -85,6 +85,18 @@ PY
 "$MCREC" -f -o "$T/g.mcz" -- "$T/work-g" "$PH" 2>"$T/g.err" || fail "mcrec -g run: exit $?"
 check g "$T/g.mcz" "$T/g.err" 1
 ok "-g: 4 boundaries within 0.35 s, the right function per busy phase, one class per kernel"
+# the timeline's code row, its legend and the read-out; the Phases view's panel
+"$MCVIEW" --snapshot 140x30 --keys n "$T/g.mcz" >"$T/snap" || fail "snapshot exit $?"
+# (A is the hottest function of the run: either kernel)
+grep -Eq '^code +([AB])\1{8,}([AB])\2{8,}' "$T/snap" || fail "no code row of two kernels: $(grep '^code' "$T/snap")"
+grep -Eq '[AB] compute_kernel [0-9]+%' "$T/snap" && grep -Eq '[AB] stream_kernel [0-9]+%' "$T/snap" ||
+	fail "no legend: $(sed -n 4,5p "$T/snap")"
+grep -q '  code: stream_kernel [0-9]*% (code-phases.c:[0-9]*)' "$T/snap" || fail "read-out: $(tail -2 "$T/snap" | head -1)"
+"$MCVIEW" --snapshot 140x30 --view phases "$T/g.mcz" >"$T/snap" || fail "phases snapshot exit $?"
+grep -q '^code of the run: [0-9]* samples' "$T/snap" || fail "no hot-code panel"
+grep -Eq '^[AB] (compute|stream)_kernel .* code-phases.c:[0-9]+ +inlined into main' "$T/snap" ||
+	fail "panel: $(grep -A3 '^code of' "$T/snap")"
+ok "timeline code row, legend, read-out; the Phases view's hot-code panel"
 "$MCREC" -f -o "$T/n.mcz" -- "$T/work" "$PH" 2>"$T/n.err" || fail "mcrec run: exit $?"
 check n "$T/n.mcz" "$T/n.err" 0
 ok "without -g: the boundaries still found (code regions by address)"

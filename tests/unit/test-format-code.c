@@ -36,10 +36,12 @@ static const int64_t cd_t[] = {-500000, 99500000, 199500000, 5000000000LL};
 static const size_t cd_first[] = {0, 2, 3, 5, 6};
 static const mcz_code_hit cd_hits[] = {{0, 23}, {2, 9}, {0, 100}, {1, 80}, {3, 1}, {1, 4000000000u}};
 
+static const mcz_code_edge cd_callers[] = {{0, 2, 120}, {1, 2, 79}, {1, 3, 1}};
+
 static mcz_code cd_profile(void)
 {
 	mcz_code c = {"cpu-clock", 1000000, 100000000, "[vdso]: no file",
-		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits};
+		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits, 3, cd_callers};
 	return c;
 }
 
@@ -76,6 +78,12 @@ static void cd_assert_same(const mcz_code *a, const mcz_code *b)
 		assert_int_equal(a->hits[h].loc, b->hits[h].loc);
 		assert_int_equal(a->hits[h].count, b->hits[h].count);
 	}
+	assert_int_equal(a->ncallers, b->ncallers);
+	for (size_t e = 0; e < a->ncallers; e++) {
+		assert_int_equal(a->callers[e].loc, b->callers[e].loc);
+		assert_int_equal(a->callers[e].caller, b->callers[e].caller);
+		assert_int_equal(a->callers[e].count, b->callers[e].count);
+	}
 }
 
 static void test_roundtrip(void **state)
@@ -90,8 +98,16 @@ static void test_roundtrip(void **state)
 	cd_assert_same(&c, d);
 	mcz_code_free(d);
 	free(buf);
+	/* without callers the body ends after the intervals */
+	c.ncallers = 0;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_OK);
+	assert_int_equal(mcz_code_decode(buf, len, &d), MCZ_OK);
+	cd_assert_same(&c, d);
+	mcz_code_free(d);
+	free(buf);
 	/* an empty profile (no sample) is valid too */
-	mcz_code e = {"cpu-clock", 1000000, 100000000, "", 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
+	mcz_code e = {"cpu-clock", 1000000, 100000000, "", 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL,
+		      0, NULL};
 	size_t zero = 0;
 	e.first = &zero;
 	assert_int_equal(mcz_code_encode(&e, &buf, &len), MCZ_OK);
@@ -117,6 +133,11 @@ static void test_encode_refuses_bad_tables(void **state)
 	c = cd_profile();
 	int64_t t[4] = {0, 0, 1, 2}; /* times not increasing */
 	c.t = t;
+	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_E_ARG);
+	c = cd_profile();
+	mcz_code_edge e[2] = {{1, 2, 5}, {0, 2, 5}}; /* callers not in order */
+	c.callers = e;
+	c.ncallers = 2;
 	assert_int_equal(mcz_code_encode(&c, &buf, &len), MCZ_E_ARG);
 }
 
@@ -347,6 +368,15 @@ static void test_bad_code_block_hides_nothing(void **state)
 	assert_int_equal(mcz_code_get(r, &c), MCZ_E_CORRUPT); /* and stays so */
 	cd_assert_rest(r);
 	mcz_close(r);
+	/* mcz check names it */
+	FILE *f = fopen(cd_path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, len, f), len);
+	fclose(f);
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(cd_path, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 1);
+	assert_non_null(strstr(rep.first_problem, "CODE block does not decode"));
 	free(b);
 	unlink(cd_path);
 }

@@ -8,6 +8,10 @@
  * name there — else a 256-byte region of the object) for what the phase
  * detector compares: at -O2 without -g every kernel is "main", but its
  * loops still sit at different addresses.
+ *
+ * Several files (the ranks of a job) have a profile each: their locations
+ * are put in one table and their intervals on the dataset's axis in time
+ * order, so that a phase's top functions are the job's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,11 +30,24 @@ typedef struct hc_group {
 	uint32_t *of_loc;  /* per location: its group's rank */
 } hc_group;
 
+/* A hit of the merged profile: a location of the merged table. */
+typedef struct hc_hit {
+	uint32_t loc, count;
+} hc_hit;
+
 typedef struct hc_tab {
-	const mcz_code *c;
-	int64_t *mid;      /* per interval: its middle on the dataset axis */
+	size_t nlocs;                /* every file's locations, one table */
+	const mcz_code_loc **loc;
+	const mcz_code **own;        /* the profile each comes from (its objects) */
+	size_t niv;                  /* every file's intervals, by middle */
+	int64_t *mid;                /* per interval: its middle on the dataset axis */
+	size_t *first;               /* niv + 1: hits of interval i */
+	hc_hit *hits;
+	mcz_code_edge *edges;        /* every file's callers, merged locations */
+	size_t nedges;
+	int64_t interval_ns;         /* the shortest of the files' */
 	hc_group fn, reg;
-	double hz;         /* samples per second per thread */
+	double hz;                   /* samples per second per thread */
 } hc_tab;
 
 static void hc_group_free(hc_group *g)
@@ -47,7 +64,7 @@ static void hc_free(void *p)
 		return;
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
-	free(t->mid);
+	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
 	free(t);
 }
 
@@ -92,9 +109,9 @@ static int hc_by_total(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static int hc_group_build(const mcz_code *c, const uint64_t *loc_total, int region, hc_group *g)
+static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region, hc_group *g)
 {
-	size_t n = c->nlocs;
+	size_t n = t->nlocs;
 	hc_sortent *e = calloc(n + 1, sizeof *e);
 	g->of_loc = calloc(n + 1, sizeof *g->of_loc);
 	uint32_t *gid = calloc(n + 1, sizeof *gid);
@@ -103,7 +120,7 @@ static int hc_group_build(const mcz_code *c, const uint64_t *loc_total, int regi
 	if (!e || !g->of_loc || !gid || !u)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		if (!(e[i].key = hc_key(c, &c->locs[i], region)))
+		if (!(e[i].key = hc_key(t->own[i], t->loc[i], region)))
 			goto out;
 	for (size_t i = 0; i < n; i++)
 		e[i].loc = (uint32_t)i;
@@ -147,28 +164,108 @@ out:
 	return rc;
 }
 
+/* An interval of one file, to sort them all by middle. */
+typedef struct hc_ent {
+	int64_t mid;
+	const mcz_code *c;
+	size_t i;
+	uint32_t base; /* its file's first location in the merged table */
+} hc_ent;
+
+static int hc_by_mid(const void *a, const void *b)
+{
+	const hc_ent *x = a, *y = b;
+	return x->mid < y->mid ? -1 : x->mid > y->mid;
+}
+
+/* The middle of interval i of c on the dataset axis.  A file's times may
+ * lie anywhere in int64 (a hostile one too): it saturates, never wraps. */
+static int64_t hc_mid(const mcz_code *c, size_t i, int64_t off)
+{
+	int64_t a, r;
+	if (__builtin_add_overflow(c->t[i], c->interval_ns / 2, &a) ||
+	    __builtin_add_overflow(a, off, &r))
+		return c->t[i] < 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+/* Every file's profile merged into t. */
+static int hc_merge(vw_model *m, hc_tab *t)
+{
+	size_t nl = 0, ni = 0, nh = 0, ne = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const mcz_code *c = vw_model_code_at(m, f, NULL);
+		if (!c || !c->nhits)
+			continue;
+		nl += c->nlocs, ni += c->nintervals, nh += c->nhits, ne += c->ncallers;
+		if (!t->hz) {
+			t->hz = c->period ? 1e9 / (double)c->period : 1000.0;
+			t->interval_ns = c->interval_ns;
+		}
+		if (c->interval_ns < t->interval_ns)
+			t->interval_ns = c->interval_ns;
+	}
+	if (!nh || nl > UINT32_MAX)
+		return -1;
+	t->loc = malloc(nl * sizeof *t->loc);
+	t->own = malloc(nl * sizeof *t->own);
+	hc_ent *e = malloc(ni * sizeof *e);
+	t->mid = malloc(ni * sizeof *t->mid);
+	t->first = malloc((ni + 1) * sizeof *t->first);
+	t->hits = malloc(nh * sizeof *t->hits);
+	t->edges = malloc((ne + 1) * sizeof *t->edges);
+	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges) {
+		free(e);
+		return -1;
+	}
+	size_t k = 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		int64_t off = 0;
+		const mcz_code *c = vw_model_code_at(m, f, &off);
+		if (!c || !c->nhits)
+			continue;
+		uint32_t base = (uint32_t)t->nlocs;
+		for (size_t l = 0; l < c->nlocs; l++) {
+			t->loc[t->nlocs] = &c->locs[l];
+			t->own[t->nlocs++] = c;
+		}
+		for (size_t i = 0; i < c->nintervals; i++)
+			e[k++] = (hc_ent){hc_mid(c, i, off), c, i, base};
+		for (size_t x = 0; x < c->ncallers; x++)
+			t->edges[t->nedges++] = (mcz_code_edge){base + c->callers[x].loc,
+								base + c->callers[x].caller,
+								c->callers[x].count};
+	}
+	qsort(e, k, sizeof *e, hc_by_mid);
+	size_t h = 0;
+	for (size_t i = 0; i < k; i++) {
+		const mcz_code *c = e[i].c;
+		t->mid[i] = e[i].mid;
+		t->first[i] = h;
+		for (size_t x = c->first[e[i].i]; x < c->first[e[i].i + 1]; x++)
+			t->hits[h++] = (hc_hit){e[i].base + c->hits[x].loc, c->hits[x].count};
+	}
+	t->first[k] = h;
+	t->niv = k;
+	free(e);
+	return 0;
+}
+
 /* The tables, built on first use; NULL without a profile. */
 static hc_tab *hc_get(vw_model *m)
 {
 	if (m->code_cache && m->code_cache_free == hc_free)
 		return m->code_cache;
-	int64_t off = 0;
-	const mcz_code *c = vw_model_code(m, &off, NULL);
-	if (!c || !c->nhits)
-		return NULL;
 	hc_tab *t = calloc(1, sizeof *t);
-	uint64_t *lt = calloc(c->nlocs + 1, sizeof *lt);
-	if (!t || !lt)
+	uint64_t *lt = NULL;
+	if (!t || hc_merge(m, t))
 		goto fail;
-	t->c = c;
-	t->hz = c->period ? 1e9 / (double)c->period : 1000.0;
-	for (size_t h = 0; h < c->nhits; h++)
-		lt[c->hits[h].loc] += c->hits[h].count;
-	t->mid = malloc((c->nintervals + 1) * sizeof *t->mid);
-	if (!t->mid || hc_group_build(c, lt, 0, &t->fn) || hc_group_build(c, lt, 1, &t->reg))
+	if (!(lt = calloc(t->nlocs + 1, sizeof *lt)))
 		goto fail;
-	for (size_t i = 0; i < c->nintervals; i++)
-		t->mid[i] = c->t[i] + c->interval_ns / 2 + off;
+	for (size_t h = 0; h < t->first[t->niv]; h++)
+		lt[t->hits[h].loc] += t->hits[h].count;
+	if (hc_group_build(t, lt, 0, &t->fn) || hc_group_build(t, lt, 1, &t->reg))
+		goto fail;
 	free(lt);
 	vw_model_code_drop(m);
 	m->code_cache = t;
@@ -200,7 +297,7 @@ const char *vw_hotcode_name(vw_model *m, size_t fn)
 int64_t vw_hotcode_interval(vw_model *m)
 {
 	hc_tab *t = hc_get(m);
-	return t ? t->c->interval_ns : 0;
+	return t ? t->interval_ns : 0;
 }
 
 char vw_hotcode_letter(size_t fn)
@@ -211,7 +308,7 @@ char vw_hotcode_letter(size_t fn)
 /* First interval whose middle is at or after t. */
 static size_t hc_first(const hc_tab *t, int64_t at)
 {
-	size_t lo = 0, hi = t->c->nintervals;
+	size_t lo = 0, hi = t->niv;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (t->mid[mid] < at)
@@ -238,20 +335,19 @@ size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t m
 	hc_tab *t = hc_get(m);
 	if (!t || t1 <= t0)
 		return 0;
-	const mcz_code *c = t->c;
-	uint64_t *lc = calloc(c->nlocs + 1, sizeof *lc);
+	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc);
 	vw_hot *fn = calloc(t->fn.n + 1, sizeof *fn);
 	uint32_t *best = calloc(t->fn.n + 1, sizeof *best);
 	size_t k = 0;
 	uint64_t all = 0;
 	if (!lc || !fn || !best)
 		goto out;
-	for (size_t i = hc_first(t, t0); i < c->nintervals && t->mid[i] < t1; i++)
-		for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
-			lc[c->hits[h].loc] += c->hits[h].count;
-			all += c->hits[h].count;
+	for (size_t i = hc_first(t, t0); i < t->niv && t->mid[i] < t1; i++)
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
+			lc[t->hits[h].loc] += t->hits[h].count;
+			all += t->hits[h].count;
 		}
-	for (size_t l = 0; l < c->nlocs; l++) {
+	for (size_t l = 0; l < t->nlocs; l++) {
 		if (!lc[l])
 			continue;
 		uint32_t f = t->fn.of_loc[l];
@@ -262,9 +358,9 @@ size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t m
 	for (size_t f = 0; f < t->fn.n; f++) {
 		if (!fn[f].samples)
 			continue;
-		const mcz_code_loc *l = &c->locs[best[f]];
+		const mcz_code_loc *l = t->loc[best[f]];
 		fn[k] = (vw_hot){f, (double)fn[f].samples / (double)all, fn[f].samples, l->file,
-				 l->line};
+				 l->line, l->inlined};
 		k++;
 	}
 	qsort(fn, k, sizeof *fn, hc_by_samples);
@@ -277,6 +373,16 @@ out:
 	return k;
 }
 
+double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1)
+{
+	hc_tab *t = hc_get(m);
+	uint64_t total = 0;
+	vw_hot h;
+	if (!t || t1 <= t0 || !vw_hotcode_top(m, t0, t1, &h, 1, &total))
+		return 0;
+	return (double)total / ((double)(t1 - t0) * 1e-9 * t->hz);
+}
+
 int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout, double *share)
 {
 	hc_tab *t = hc_get(m);
@@ -287,7 +393,6 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 	}
 	if (!t || t1 <= t0 || !n)
 		return t ? 0 : -1;
-	const mcz_code *c = t->c;
 	uint64_t *cnt = calloc(t->fn.n + 1, sizeof *cnt);
 	uint32_t *touched = calloc(t->fn.n + 1, sizeof *touched);
 	if (!cnt || !touched) {
@@ -300,13 +405,13 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 		int64_t b = col + 1 == n ? t1 : t0 + (int64_t)((double)(col + 1) * w);
 		size_t nt = 0;
 		uint64_t all = 0;
-		for (; i < c->nintervals && t->mid[i] < b; i++)
-			for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
-				uint32_t f = t->fn.of_loc[c->hits[h].loc];
+		for (; i < t->niv && t->mid[i] < b; i++)
+			for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
+				uint32_t f = t->fn.of_loc[t->hits[h].loc];
 				if (!cnt[f])
 					touched[nt++] = f;
-				cnt[f] += c->hits[h].count;
-				all += c->hits[h].count;
+				cnt[f] += t->hits[h].count;
+				all += t->hits[h].count;
 			}
 		uint32_t top = 0;
 		uint64_t tc = 0;
@@ -324,6 +429,33 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 	}
 	free(cnt), free(touched);
 	return 0;
+}
+
+size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)
+{
+	hc_tab *t = hc_get(m);
+	if (!t || fn >= t->fn.n || !t->nedges)
+		return 0;
+	vw_hot *c = calloc(t->fn.n + 1, sizeof *c);
+	size_t k = 0;
+	uint64_t all = 0;
+	if (!c)
+		return 0;
+	for (size_t e = 0; e < t->nedges; e++) {
+		if (t->fn.of_loc[t->edges[e].loc] != fn)
+			continue;
+		uint32_t g = t->fn.of_loc[t->edges[e].caller];
+		c[g].samples += t->edges[e].count;
+		all += t->edges[e].count;
+	}
+	for (size_t g = 0; g < t->fn.n; g++)
+		if (c[g].samples)
+			c[k++] = (vw_hot){g, (double)c[g].samples / (double)all, c[g].samples, "", 0, ""};
+	qsort(c, k, sizeof *c, hc_by_samples);
+	k = k < max ? k : max;
+	memcpy(out, c, k * sizeof *out);
+	free(c);
+	return k;
 }
 
 size_t vw_hotcode_regions(vw_model *m, size_t max)
@@ -354,15 +486,14 @@ int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n
 		out[i] = 0;
 	if (!t || r >= t->reg.n || b <= a || !n)
 		return -1;
-	const mcz_code *c = t->c;
 	double w = (double)(b - a) / (double)n;
-	for (size_t i = hc_first(t, a); i < c->nintervals && t->mid[i] < b; i++) {
-		size_t col = (size_t)((double)(t->mid[i] - a) / w);
+	for (size_t i = hc_first(t, a); i < t->niv && t->mid[i] < b; i++) {
+		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
 		if (col >= n)
 			col = n - 1;
-		for (size_t h = c->first[i]; h < c->first[i + 1]; h++)
-			if (t->reg.of_loc[c->hits[h].loc] == r)
-				out[col] += c->hits[h].count;
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
+			if (t->reg.of_loc[t->hits[h].loc] == r)
+				out[col] += t->hits[h].count;
 	}
 	/* per second of the bucket, in threads: samples / (seconds x hz) */
 	double norm = w * 1e-9 * t->hz;

@@ -29,6 +29,7 @@ typedef struct vw_hot {
 	uint64_t samples;
 	const char *file;   /* of its hottest place in the span, "" unknown */
 	uint32_t line;      /* 0 unknown */
+	const char *inlined; /* that place's inline chain ("main"), "" none */
 } vw_hot;
 
 /* 1 when the dataset has a code profile with samples. */
@@ -47,10 +48,18 @@ char vw_hotcode_letter(size_t fn);
  * of the span.  Returns how many. */
 size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		      uint64_t *total);
+/* How many threads ran code over [t0, t1) on average: its samples over
+ * the span's length times the sampling rate (0 without a profile). */
+double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1);
 /* [t0, t1) in n columns: fn[i] the hottest function of column i (-1: no
  * sample), share[i] its share there (share may be NULL).  0, or -1 when
  * there is no profile. */
 int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
+
+/* The functions that called fn (recorded with callchains: mcrec
+ * --call-graph fp) over the whole run, by samples, at most max; share is
+ * of fn's samples with a known caller.  0 without callchains. */
+size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max);
 
 /* For phase detection: code regions ranked by samples (at most max are
  * worth a series); *names their labels ("code:compute_kernel"). */

@@ -255,8 +255,15 @@ static void json_num(FILE *f, double v)
 static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
 {
 	vw_hot h[2];
-	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 2, NULL), at = 0;
+	uint64_t total;
+	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 2, &total), at = 0;
 	buf[0] = '\0';
+	/* a phase where code ran less than 5 % of one thread's time is idle:
+	 * its few samples (at its edges) would name a function wrongly */
+	if (n && vw_hotcode_threads(m, p->t0, p->t1) < 0.05) {
+		snprintf(buf, len, "- (%llu samples)", (unsigned long long)total);
+		return;
+	}
 	for (size_t k = 0; k < n && at < len; k++) {
 		if (k && h[k].share < 0.05)
 			break;

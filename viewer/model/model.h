@@ -287,11 +287,10 @@ void vw_model_set_cursor(vw_model *m, int64_t t);
 const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
 /* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
 int64_t vw_model_interval(const vw_model *m, size_t stream);
-/* model-code.c.  The code profile (SPEC.md 5.6) of the first file that
- * has one, owned by its reader, and in *offset what to add to its times
- * for the dataset axis; NULL when no file has one (or its block is bad:
- * *bad, may be NULL, is then set). */
-const mcz_code *vw_model_code(vw_model *m, int64_t *offset, int *bad);
+/* model-code.c.  The code profile (SPEC.md 5.6) of file i, owned by its
+ * reader (NULL when it has none or its block is bad), with
+ * its time offset on the dataset axis in *offset. */
+const mcz_code *vw_model_code_at(vw_model *m, size_t i, int64_t *offset);
 /* Drop the analysis' tables of the code profile (model.c calls it). */
 void vw_model_code_drop(vw_model *m);
 

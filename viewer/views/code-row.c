@@ -3,7 +3,10 @@
  * time span (vw_hotcode_columns), its letter (A the hottest over the run,
  * B the next...) in one of the 8 series colours, a blank where no code
  * ran (idle, or not sampled); a legend line names the letters, and the
- * cursor readout names the function at the cursor and its share.
+ * cursor readout names the function at the cursor and its share.  The
+ * hot-code panel (the Phases view, for the selected phase) lists a span's
+ * top functions with their share, file:line, inline chain and (with
+ * callchains) their main caller over the run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +66,12 @@ int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
 	vw_hot h;
 	uint64_t total;
 	buf[0] = '\0';
-	if (iv <= 0 || !vw_hotcode_top(m, t - iv / 2, t + iv - iv / 2, &h, 1, &total))
+	if (iv <= 0 || iv > 1000000000000LL) /* an interval over 1000 s is no interval */
+		return -1;
+	int64_t a, b;
+	if (__builtin_sub_overflow(t, iv / 2, &a) || __builtin_add_overflow(t, iv - iv / 2, &b))
+		return -1;
+	if (!vw_hotcode_top(m, a, b, &h, 1, &total))
 		return -1;
 	const char *base = strrchr(h.file, '/');
 	base = base ? base + 1 : h.file;
@@ -73,4 +81,34 @@ int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s %.0f%%", vw_hotcode_name(m, h.fn), 100 * h.share);
 	return 0;
+}
+
+int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
+		       int x, int y, int w, int h)
+{
+	if (h < 2 || w < 20 || !vw_hotcode_has(m))
+		return 0;
+	vw_hot top[16];
+	uint64_t total;
+	size_t n = vw_hotcode_top(m, t0, t1, top, (size_t)(h - 1 < 16 ? h - 1 : 16), &total);
+	vw_canvas_printf(c, x, y, w, VW_C_AXIS, VW_A_BOLD, "%s: %llu samples%s", title,
+			 (unsigned long long)total, n ? "" : " (no code ran)");
+	for (size_t k = 0; k < n; k++) {
+		char where[200] = "", line[400];
+		const char *base = strrchr(top[k].file, '/');
+		base = base ? base + 1 : top[k].file;
+		if (top[k].file[0])
+			snprintf(where, sizeof where, "%s:%u", base, top[k].line);
+		vw_hot caller;
+		char from[160] = "";
+		if (vw_hotcode_callers(m, top[k].fn, &caller, 1))
+			snprintf(from, sizeof from, "  called from %s (%.0f%%)",
+				 vw_hotcode_name(m, caller.fn), 100 * caller.share);
+		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s%s",
+			 vw_hotcode_letter(top[k].fn), vw_hotcode_name(m, top[k].fn), 100 * top[k].share,
+			 (unsigned long long)top[k].samples, where,
+			 top[k].inlined[0] ? " inlined into " : "", top[k].inlined, from);
+		vw_canvas_text(c, x, y + 1 + (int)k, w, code_row_role(top[k].fn), 0, line);
+	}
+	return 1 + (int)n;
 }

@@ -38,6 +38,12 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w);
  * (the profile's interval around it); 0, or -1 when none ran there. */
 int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
 
+/* The hot-code panel: title on line y, then the top functions of [t0, t1)
+ * one per line (share, samples, file:line, what it is inlined into) on the
+ * h - 1 lines below; nothing without a code profile.  Returns lines used. */
+int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
+		       int x, int y, int w, int h);
+
 /* A time ruler over [t0, t1) on w cells at (x, y): tick marks at round
  * steps with their labels.  Returns the step chosen (ns). */
 int64_t vw_ruler_draw(vw_canvas *c, int x, int y, int w, int64_t t0, int64_t t1);

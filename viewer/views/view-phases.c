@@ -9,7 +9,8 @@
  * the rows, Enter zooms the timeline to the phase and shows it, ] and [
  * ask for fewer or more phases (penalty x1.5, /1.5; re-detected at once).  Columns
  * that no phase has a value for are left out, and a line says which
- * streams were missing.  Drawing is a pure function of the model and this
+ * streams were missing.  With a code profile, a panel below the table
+ * lists the selected phase's hottest functions (code-row.c).  Drawing is a pure function of the model and this
  * view's state; the table's text is also what `mcview --report` prints
  * (report.c: vw_report_layout, vw_report_cell).
  */
@@ -219,7 +220,23 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 		x += t.width[k] + 1;
 	}
 	y++;
-	int rows = c->h - y;
+	/* the hot-code panel of the selected phase (or the run) below, when
+	 * the table leaves room for it */
+	int panel = 0;
+	if (vw_hotcode_has(m) && c->h - y - (int)n >= 5) {
+		panel = c->h - y - (int)n - 1;
+		panel = panel > 8 ? 8 : panel;
+		const vw_phase *p = m->phase_sel >= 0 ? vw_phases_at(m->phases, (size_t)m->phase_sel) : NULL;
+		char ptitle[64], cls[8];
+		if (p)
+			snprintf(ptitle, sizeof ptitle, "code of phase %zu (class %s)",
+				 (size_t)m->phase_sel + 1, vw_phase_class_name(p->cls, cls, sizeof cls));
+		else
+			snprintf(ptitle, sizeof ptitle, "code of the run");
+		vw_code_row_panel(c, m, p ? p->t0 : m->t_min, p ? p->t1 : m->t_max + 1, ptitle, 0,
+				   c->h - panel, c->w, panel);
+	}
+	int rows = c->h - y - (panel ? panel + 1 : 0);
 	int sel = m->phase_sel >= 0 ? phases_line_of(s, m->phase_sel) : -1;
 	if (sel >= 0 && sel < s->top)
 		s->top = sel;
@@ -227,7 +244,7 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 		s->top = sel - rows + 1;
 	if (s->top > (int)n - rows)
 		s->top = (int)n - rows > 0 ? (int)n - rows : 0;
-	for (int l = s->top; l < (int)n && y < c->h; l++, y++) {
+	for (int l = s->top; l < (int)n && y < c->h - (panel ? panel + 1 : 0); l++, y++) {
 		int i = s->order[l], on = i == m->phase_sel;
 		int role = on ? VW_C_SELECT : VW_C_NORMAL, attr = on ? VW_A_BOLD | VW_A_REVERSE : 0;
 		if (on)

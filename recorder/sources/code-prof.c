@@ -1,8 +1,10 @@
-/* code-ring.c: the code profile gathered from perf records — the
+/* code-prof.c: the code profile gathered from perf records — the
  * executable mappings of every process of the command (MMAP2, FORK, exec),
  * and its samples counted per interval by object and file offset, so that
  * an address means the same after the process is gone (symbolization runs
- * at the end, code-sym.c).  Pure bookkeeping: no system call here.
+ * at the end, code-sym.c).  Bookkeeping, and the mapped files opened when
+ * first seen (code_prof_open_files) so that a binary deleted during the
+ * run can still be read at its end.
  *
  *     code_prof p = {0};
  *     code_prof_record(&p, rec, rec_len, t_start, interval_ns);  // each record
@@ -10,10 +12,12 @@
  */
 #include "code-prof.h"
 
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int ring_grow(void **a, size_t *cap, size_t need, size_t elem)
 {
@@ -45,6 +49,7 @@ static int ring_obj(code_prof *p, const char *path, const char *bid, int file, u
 		return -1;
 	snprintf(o->build_id, sizeof o->build_id, "%s", bid);
 	o->file = file;
+	o->fd = -1;
 	*id = (uint32_t)p->nobjs++;
 	return 0;
 }
@@ -112,7 +117,11 @@ static int ring_cell_cmp(const void *a, const void *b)
 		return x->iv < y->iv ? -1 : 1;
 	if (x->obj != y->obj)
 		return x->obj < y->obj ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (x->cobj != y->cobj)
+		return x->cobj < y->cobj ? -1 : 1;
+	return x->coff < y->coff ? -1 : x->coff > y->coff;
 }
 
 void code_prof_compact(code_prof *p)
@@ -130,35 +139,44 @@ void code_prof_compact(code_prof *p)
 	p->ncells = p->merged = k;
 }
 
-int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv)
+/* Object and offset of address ip in process pid; 1 when no mapping was
+ * seen for it (code mapped before sampling began, a lost MMAP2 record):
+ * then the address alone, in "[unknown]". */
+static int ring_resolve(code_prof *p, uint32_t pid, uint64_t ip, uint32_t *obj, uint64_t *off)
 {
-	const code_map *m = NULL;
-	for (size_t i = p->nmaps; i-- > 0;)
-		if (p->maps[i].pid == pid && ip >= p->maps[i].start && ip < p->maps[i].end) {
-			m = &p->maps[i];
-			break;
+	for (size_t i = p->nmaps; i-- > 0;) {
+		const code_map *m = &p->maps[i];
+		if (m->pid == pid && ip >= m->start && ip < m->end) {
+			*obj = m->obj;
+			*off = ip - m->start + m->pgoff;
+			return 0;
 		}
-	uint32_t obj;
-	uint64_t off;
-	if (m) {
-		obj = m->obj;
-		off = ip - m->start + m->pgoff;
-	} else {
-		/* no mapping seen for it (code mapped before sampling began, a
-		 * lost MMAP2 record): the address alone */
-		if (p->unknown_obj == UINT32_MAX || p->nobjs == 0 || p->unknown_obj >= p->nobjs) {
-			if (ring_obj(p, "[unknown]", "", 0, &p->unknown_obj))
-				return -1;
-		}
-		obj = p->unknown_obj;
-		off = ip;
-		p->unmapped++;
 	}
+	if (p->unknown_obj == UINT32_MAX || p->nobjs == 0 || p->unknown_obj >= p->nobjs) {
+		if (ring_obj(p, "[unknown]", "", 0, &p->unknown_obj))
+			return -1;
+	}
+	*obj = p->unknown_obj;
+	*off = ip;
+	return 1;
+}
+
+int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv)
+{
+	uint32_t obj, cobj = UINT32_MAX;
+	uint64_t off, coff = 0;
+	int rc = ring_resolve(p, pid, ip, &obj, &off);
+	if (rc < 0)
+		return -1;
+	p->unmapped += rc;
+	/* the call is the instruction before the return address */
+	if (caller > 1 && ring_resolve(p, pid, caller - 1, &cobj, &coff) != 0)
+		cobj = UINT32_MAX, coff = 0; /* an unmapped caller is no caller */
 	p->samples++;
 	/* the cell of the previous sample is the likeliest (a hot loop) */
 	if (p->ncells > p->merged) {
 		code_cell *c = &p->cells[p->ncells - 1];
-		if (c->iv == iv && c->obj == obj && c->off == off) {
+		if (c->iv == iv && c->obj == obj && c->off == off && c->cobj == cobj && c->coff == coff) {
 			c->count++;
 			return 0;
 		}
@@ -167,14 +185,26 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, int64_t iv)
 		code_prof_compact(p);
 	if (ring_grow((void **)&p->cells, &p->cap_cells, p->ncells + 1, sizeof *p->cells))
 		return -1;
-	p->cells[p->ncells++] = (code_cell){iv, obj, off, 1};
+	p->cells[p->ncells++] = (code_cell){iv, obj, off, cobj, coff, 1};
 	return 0;
+}
+
+void code_prof_open_files(code_prof *p)
+{
+	for (; p->nopened < p->nobjs; p->nopened++) {
+		code_obj *o = &p->objs[p->nopened];
+		if (o->file && p->nopened < 256)
+			o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	}
 }
 
 void code_prof_free(code_prof *p)
 {
-	for (size_t i = 0; i < p->nobjs; i++)
+	for (size_t i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);
+		if (p->objs[i].fd >= 0)
+			close(p->objs[i].fd);
+	}
 	free(p->objs), free(p->maps), free(p->cells);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;
@@ -214,7 +244,25 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		uint32_t pid = ring_u32(q + 8);
 		int64_t t = (int64_t)ring_u64(q + 16);
 		int64_t iv = t > t_start && interval_ns > 0 ? (t - t_start) / interval_ns : 0;
-		code_prof_sample(p, pid, ip, iv);
+		/* with CALLCHAIN: u64 nr, u64 ips[nr]: context markers, the
+		 * sampled ip, then the return addresses of its callers */
+		uint64_t caller = 0;
+		if (p->callchain && end - q >= 32) {
+			uint64_t nr = ring_u64(q + 24);
+			const uint8_t *ips = q + 32;
+			int seen_ip = 0;
+			for (uint64_t k = 0; k < nr && ips + 8 * (k + 1) <= end; k++) {
+				uint64_t a = ring_u64(ips + 8 * k);
+				if (a >= (uint64_t)PERF_CONTEXT_MAX)
+					continue; /* PERF_CONTEXT_USER and the like */
+				if (seen_ip) {
+					caller = a;
+					break;
+				}
+				seen_ip = 1;
+			}
+		}
+		code_prof_sample(p, pid, ip, caller, iv);
 		return 1;
 	}
 	case PERF_RECORD_MMAP2: {
@@ -245,6 +293,13 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		return 0;
 	case PERF_RECORD_COMM:
 		if (end - q >= 8 && (h.misc & PERF_RECORD_MISC_COMM_EXEC))
+			code_prof_exec(p, ring_u32(q));
+		return 0;
+	case PERF_RECORD_EXIT:
+		/* u32 pid, ppid, tid, ptid: a process (not a thread) ended: its
+		 * maps go, so that a build of 10 000 compiler runs keeps only the
+		 * live processes' maps to search */
+		if (end - q >= 16 && ring_u32(q) == ring_u32(q + 8))
 			code_prof_exec(p, ring_u32(q));
 		return 0;
 	case PERF_RECORD_LOST:
