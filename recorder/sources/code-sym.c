@@ -343,7 +343,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		if (p->cells[i].cobj != UINT32_MAX)
 			ad[na++] = (sym_addr){p->cells[i].cobj, p->cells[i].coff, 0};
 	}
-	qsort(ad, na, sizeof *ad, sym_addr_cmp);
+	if (na) /* an empty array may be NULL */
+		qsort(ad, na, sizeof *ad, sym_addr_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < na; i++)
 		if (!k || sym_addr_cmp(&ad[k - 1], &ad[i]))
@@ -463,7 +464,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 						     sym_find(ad, na, x->cobj, x->coff),
 						     cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
 	}
-	qsort(out->callers, ne, sizeof *out->callers, sym_edge_cmp);
+	if (ne) /* an empty array may be NULL */
+		qsort(out->callers, ne, sizeof *out->callers, sym_edge_cmp);
 	size_t me = 0;
 	for (size_t a = 0; a < ne; a++) {
 		mcz_code_edge *e = &out->callers[a];

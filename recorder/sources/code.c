@@ -295,7 +295,8 @@ static void code_drain(code_priv *p)
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
-	qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
+	if (p->nrecs) /* qsort_r with no records may be given a NULL array */
+		qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
 	for (size_t i = 0; i < p->nrecs; i++) {
 		const uint8_t *r = p->buf + p->recs[i];
 		struct perf_event_header h;

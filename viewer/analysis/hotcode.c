@@ -124,7 +124,8 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 			goto out;
 	for (size_t i = 0; i < n; i++)
 		e[i].loc = (uint32_t)i;
-	qsort(e, n, sizeof *e, hc_by_key);
+	if (n) /* an empty array may be NULL */
+		qsort(e, n, sizeof *e, hc_by_key);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!k || strcmp(u[k - 1].key, e[i].key)) {
@@ -137,7 +138,8 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 		gid[e[i].loc] = (uint32_t)(k - 1);
 		u[k - 1].total += loc_total[e[i].loc];
 	}
-	qsort(u, k, sizeof *u, hc_by_total);
+	if (k) /* an empty array may be NULL */
+		qsort(u, k, sizeof *u, hc_by_total);
 	uint32_t *rank = calloc(k + 1, sizeof *rank);
 	g->name = calloc(k + 1, sizeof *g->name);
 	g->total = calloc(k + 1, sizeof *g->total);
@@ -236,7 +238,8 @@ static int hc_merge(vw_model *m, hc_tab *t)
 								base + c->callers[x].caller,
 								c->callers[x].count};
 	}
-	qsort(e, k, sizeof *e, hc_by_mid);
+	if (k) /* an empty array may be NULL */
+		qsort(e, k, sizeof *e, hc_by_mid);
 	size_t h = 0;
 	for (size_t i = 0; i < k; i++) {
 		const mcz_code *c = e[i].c;
@@ -363,7 +366,8 @@ size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t m
 				 l->line, l->inlined};
 		k++;
 	}
-	qsort(fn, k, sizeof *fn, hc_by_samples);
+	if (k) /* an empty array may be NULL */
+		qsort(fn, k, sizeof *fn, hc_by_samples);
 	k = k < max ? k : max;
 	memcpy(out, fn, k * sizeof *out);
 	if (total)
@@ -451,7 +455,8 @@ size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)
 	for (size_t g = 0; g < t->fn.n; g++)
 		if (c[g].samples)
 			c[k++] = (vw_hot){g, (double)c[g].samples / (double)all, c[g].samples, "", 0, ""};
-	qsort(c, k, sizeof *c, hc_by_samples);
+	if (k) /* an empty array may be NULL */
+		qsort(c, k, sizeof *c, hc_by_samples);
 	k = k < max ? k : max;
 	memcpy(out, c, k * sizeof *out);
 	free(c);
