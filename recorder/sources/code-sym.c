@@ -123,6 +123,34 @@ static int sym_loc(code_sym_out *o, size_t *nlocs, size_t *cap, sym_tab *tab,
 }
 
 /* One object opened for symbolization. */
+/* The function scopes of one compile unit, read once: every subprogram
+ * and inlined_subroutine DIE with its enclosing one, and their address
+ * ranges sorted by start, each with the nearest range that contains it.
+ * dwarf_getscopes walks the unit from its root for every address (7 s for
+ * 10^5 addresses of a 1.5 MB binary); this walks it once, and an address
+ * then climbs from the last range starting at or before it. */
+typedef struct sym_node {
+	Dwarf_Die die;
+	int parent;       /* enclosing node, -1 */
+	int tag;
+} sym_node;
+
+typedef struct sym_range {
+	Dwarf_Addr lo, hi;
+	int node;
+	int up;           /* nearest earlier range containing this one, -1 */
+	int depth;
+} sym_range;
+
+typedef struct sym_cu {
+	Dwarf_Off off;    /* the unit's DIE offset */
+	sym_node *node;
+	size_t nnode, capnode;
+	sym_range *range;
+	size_t nrange, caprange;
+	int oom;
+} sym_cu;
+
 typedef struct sym_obj {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -130,6 +158,11 @@ typedef struct sym_obj {
 	Elf *elf;
 	int dwarf;        /* 1: has DWARF */
 	const char *why;  /* why it has no symbols, or NULL */
+	/* the last symbol found: addresses come sorted, most fall in it */
+	GElf_Addr fn_lo, fn_hi;
+	const char *fn_name;
+	sym_cu *cu;       /* units read so far */
+	size_t ncu;
 } sym_obj;
 
 static const Dwfl_Callbacks sym_callbacks = {
@@ -190,9 +223,119 @@ static void sym_open(const code_obj *co, sym_obj *so)
 
 static void sym_close(sym_obj *so)
 {
+	for (size_t i = 0; i < so->ncu; i++) {
+		free(so->cu[i].node);
+		free(so->cu[i].range);
+	}
+	free(so->cu);
 	if (so->dwfl)
 		dwfl_end(so->dwfl);
 	memset(so, 0, sizeof *so);
+}
+
+static int sym_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? 2 * *cap : 64;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+/* Every function scope under d (children, recursively), enclosed by node
+ * parent at depth. */
+static void sym_cu_walk(sym_cu *u, Dwarf_Die *d, int parent, int depth)
+{
+	Dwarf_Die c;
+	if (u->oom || dwarf_child(d, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c), me = parent;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			if (sym_grow((void **)&u->node, &u->capnode, u->nnode, sizeof *u->node)) {
+				u->oom = 1;
+				return;
+			}
+			me = (int)u->nnode;
+			u->node[u->nnode++] = (sym_node){c, parent, tag};
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (sym_grow((void **)&u->range, &u->caprange, u->nrange,
+					     sizeof *u->range)) {
+					u->oom = 1;
+					return;
+				}
+				u->range[u->nrange++] = (sym_range){lo, hi, me, -1, depth};
+			}
+		}
+		sym_cu_walk(u, &c, me, me != parent ? depth + 1 : depth);
+	} while (!u->oom && dwarf_siblingof(&c, &c) == 0);
+}
+
+static int sym_range_cmp(const void *a, const void *b)
+{
+	const sym_range *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1; /* the wider (outer) first */
+	return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+/* The scope table of the unit cudie (read on first use); NULL out of memory. */
+static sym_cu *sym_cu_get(sym_obj *so, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	for (size_t i = so->ncu; i-- > 0;)
+		if (so->cu[i].off == off)
+			return so->cu[i].oom ? NULL : &so->cu[i];
+	sym_cu *nc = realloc(so->cu, (so->ncu + 1) * sizeof *nc);
+	if (!nc)
+		return NULL;
+	so->cu = nc;
+	sym_cu *u = &so->cu[so->ncu++];
+	memset(u, 0, sizeof *u);
+	u->off = off;
+	sym_cu_walk(u, cudie, -1, 0);
+	if (u->nrange)
+		qsort(u->range, u->nrange, sizeof *u->range, sym_range_cmp);
+	/* the nearest earlier range containing each (ranges nest) */
+	int *stack = malloc((u->nrange + 1) * sizeof *stack);
+	size_t top = 0;
+	if (!stack)
+		u->oom = 1;
+	for (size_t i = 0; stack && i < u->nrange; i++) {
+		while (top && u->range[stack[top - 1]].hi < u->range[i].hi)
+			top--;
+		u->range[i].up = top ? stack[top - 1] : -1;
+		stack[top++] = (int)i;
+	}
+	free(stack);
+	return u->oom ? NULL : u;
+}
+
+/* The innermost function scope containing a (unit addresses), -1 none. */
+static int sym_cu_find(const sym_cu *u, Dwarf_Addr a)
+{
+	size_t lo = 0, hi = u->nrange;
+	while (lo < hi) { /* the first range starting after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->range[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int r = (int)lo - 1; r >= 0; r = u->range[r].up)
+		if (a < u->range[r].hi)
+			return u->range[r].node;
+	return -1;
 }
 
 /* The ELF virtual address of file offset off, 0 with *ok = 0 if none. */
@@ -229,7 +372,13 @@ static void sym_one(sym_obj *so, GElf_Addr a, mcz_code_loc *l, char *inl, size_t
 {
 	GElf_Off soff;
 	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(so->mod, a, &soff, &sym, NULL, NULL, NULL);
+	const char *name = so->fn_name;
+	if (!name || a < so->fn_lo || a >= so->fn_hi) {
+		name = dwfl_module_addrinfo(so->mod, a, &soff, &sym, NULL, NULL, NULL);
+		so->fn_name = name && sym.st_size ? name : NULL;
+		so->fn_lo = a - soff;
+		so->fn_hi = a - soff + sym.st_size;
+	}
 	if (name) {
 		l->function = name;
 		l->how = MCZ_CODE_SYMTAB;
@@ -241,39 +390,29 @@ static void sym_one(sym_obj *so, GElf_Addr a, mcz_code_loc *l, char *inl, size_t
 	int lineno = 0;
 	const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 	Dwarf_Addr dbias;
-	Dwarf_Die *cu = dwfl_module_addrdie(so->mod, a, &dbias);
-	Dwarf_Die *scopes = NULL;
-	int ns = cu ? dwarf_getscopes(cu, a - dbias, &scopes) : 0;
+	Dwarf_Die *cudie = dwfl_module_addrdie(so->mod, a, &dbias);
+	sym_cu *u = cudie ? sym_cu_get(so, cudie) : NULL;
 	int nf = 0;
 	size_t used = 0;
-	for (int i = 0; i < ns && !nf; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-		const char *fn = sym_die_name(&scopes[i]);
+	/* the innermost named function scope; an inlined one's enclosing
+	 * scopes are the functions it is inlined into, up to the subprogram */
+	for (int n = u ? sym_cu_find(u, a - dbias) : -1; n >= 0 && !nf; n = u->node[n].parent) {
+		const char *fn = sym_die_name(&u->node[n].die);
 		if (!fn)
 			continue;
 		l->function = fn;
 		nf = 1;
-		if (tag != DW_TAG_inlined_subroutine)
+		if (u->node[n].tag != DW_TAG_inlined_subroutine)
 			break;
-		/* the concrete scopes around the inlined instance: its callers */
-		Dwarf_Die *outer = NULL;
-		int no = dwarf_getscopes_die(&scopes[i], &outer);
-		for (int j = 1; j < no; j++) {
-			int t = dwarf_tag(&outer[j]);
-			if (t != DW_TAG_inlined_subroutine && t != DW_TAG_subprogram)
-				continue;
-			const char *cn = sym_die_name(&outer[j]);
+		for (int o = u->node[n].parent; o >= 0; o = u->node[o].parent) {
+			const char *cn = sym_die_name(&u->node[o].die);
 			if (cn && used + strlen(cn) + 2 < inlsz)
 				used += (size_t)snprintf(inl + used, inlsz - used, "%s%s", used ? ";" : "",
 							 cn);
-			if (t == DW_TAG_subprogram)
+			if (u->node[o].tag == DW_TAG_subprogram)
 				break;
 		}
-		free(outer);
 	}
-	free(scopes);
 	if (file || nf) {
 		l->how = MCZ_CODE_DWARF;
 		l->file = file ? file : "";

@@ -10,7 +10,8 @@
  *     code-sym [BINARY [NSAMPLES [NADDR [ADDR2LINE]]]]
  *
  * Prints: samples, addresses, locations, seconds, and addr2line's
- * per-address time and its extrapolation to NADDR.
+ * per-address time and its extrapolation to NADDR.  CODE_SYM_DUMP=FILE
+ * writes every location there (offset, how, function|inlined|file:line).
  */
 #include <gelf.h>
 #include <fcntl.h>
@@ -88,6 +89,15 @@ int main(int argc, char **argv)
 	double dt = cs_now() - t0;
 	printf("symbolize %ld samples, %zu addresses -> %zu locations: %.3f s\n", nsamp, out.naddrs,
 	       c.nlocs, dt);
+	/* CODE_SYM_DUMP=FILE: every location, to compare two symbolizers */
+	const char *dump = getenv("CODE_SYM_DUMP");
+	FILE *df = dump ? fopen(dump, "w") : NULL;
+	for (size_t i = 0; df && i < c.nlocs; i++)
+		fprintf(df, "%llx %d %s|%s|%s:%u\n", (unsigned long long)c.locs[i].offset,
+			c.locs[i].how, c.locs[i].function, c.locs[i].inlined, c.locs[i].file,
+			c.locs[i].line);
+	if (df)
+		fclose(df);
 	/* addr2line, one process per address, on a spread subset */
 	double a2l = 0;
 	long done = 0;
