@@ -106,6 +106,19 @@ i=$(jq_ "$T/b.json" 0 setup imbalance)
 between "$i" 1 1.45 || fail "unseen job: setup imbalance $i (balanced: 80 sleeps of 1 ms each)"
 ok "unseen job (loop launcher): exchange's slowest rank 5, imbalance $imb"
 
+# a label longer than a phase holds (47 bytes) is still one phase for every rank
+L=assemble_the_global_stiffness_matrix_and_apply_the_boundary_conditions
+for r in 0 1 2; do
+	PMI_RANK=$r PMI_SIZE=3 "$MCREC" -q -i 50ms -o "$T/b/long.$r.mcz" -- \
+		sh -c "$MCMARK -b $L; $WORK --sleeps 30; $MCMARK -e" &
+	eval "lp$r=$!"
+done
+wait "$lp0" "$lp1" "$lp2" || fail "long-label ranks"
+"$MCVIEW" --report=json "$T"/b/long.*.mcz >"$T/long.json" || fail "long-label report"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["jobs"][0]["phases"]; assert len(p) == 1 and p[0]["ranks"] == 3, p' \
+	"$T/long.json" || fail "a long label split the phase: $(head -c 400 "$T/long.json")"
+ok "a 70-byte label: one phase of 3 ranks"
+
 # ---- bad input ---------------------------------------------------------------
 "$MCVIEW" --report=json "$T"/a/run.*.mcz "$T"/b/u.*.mcz >"$T/c.json" 2>"$T/c.err" ||
 	fail "two jobs: $(cat "$T/c.err")"

@@ -166,7 +166,7 @@ typedef struct job_hit {
 } job_hit;
 
 typedef struct job_key {
-	const char *label;
+	char label[48];   /* as the phases hold it (cut to 47 bytes) */
 	int occ;
 	int64_t t0;   /* earliest start seen */
 } job_key;
@@ -231,14 +231,10 @@ static int job_from_marks(vw_model *m, vw_job *j)
 					free(ph.v);
 					goto out;
 				}
-				/* the label lives in the reader of the rank's file */
-				const char *lab = "";
-				for (size_t q = 0; q < n; q++)
-					if (!strncmp(mk[q].text, p->label, sizeof p->label - 1)) {
-						lab = mk[q].text;
-						break;
-					}
-				keys[nkeys++] = (job_key){lab, occ, p->t0};
+				job_key *nk = &keys[nkeys++];
+				snprintf(nk->label, sizeof nk->label, "%s", p->label);
+				nk->occ = occ;
+				nk->t0 = p->t0;
 			} else if (p->t0 < keys[k].t0) {
 				keys[k].t0 = p->t0;
 			}
