@@ -135,17 +135,9 @@ static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
 	double s = NAN;
 	if (t1 <= t0)
 		return s;
-	/* a file's streams are contiguous in m->streams, in file order: find
-	 * its first (1,024 ranks x their streams would be read per cell) */
-	size_t lo = 0, hi = m->nstreams;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->streams[mid].file_index < file)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < m->nstreams && m->streams[i].file_index == file; i++) {
+	size_t first, end;
+	vw_model_file_streams(m, file, &first, &end);
+	for (size_t i = first; i < end; i++) {
 		const vw_stream *st = &m->streams[i];
 		vw_bucket b;
 		if (strcmp(st->desc->name, "core.task_clock"))

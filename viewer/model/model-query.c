@@ -197,6 +197,25 @@ int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int6
 	return rc;
 }
 
+static size_t file_first_stream(const vw_model *m, size_t file)
+{
+	size_t lo = 0, hi = m->nstreams;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->streams[mid].file_index < file)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void vw_model_file_streams(const vw_model *m, size_t file, size_t *first, size_t *end)
+{
+	*first = file_first_stream(m, file);
+	*end = file_first_stream(m, file + 1);
+}
+
 int64_t vw_model_interval(const vw_model *m, size_t stream)
 {
 	if (stream >= m->nstreams)

@@ -285,6 +285,10 @@ int vw_model_time_col(const vw_model *m, int64_t t, int n);
 void vw_model_set_cursor(vw_model *m, int64_t t);
 /* Display unit of a stream: "B/s" for a counter in "B", "W" for a gauge in W. */
 const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t len);
+/* The streams of file `file`: m->streams[*first .. *end) (a file's streams
+ * are contiguous, in file order); found by bisection, for the thousand
+ * rank files of a job. */
+void vw_model_file_streams(const vw_model *m, size_t file, size_t *first, size_t *end);
 /* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
 int64_t vw_model_interval(const vw_model *m, size_t stream);
 /* model-code.c.  The code profile (SPEC.md 5.6) of file i, owned by its

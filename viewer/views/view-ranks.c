@@ -129,10 +129,12 @@ static int rk_cmp_host(const void *a, const void *b)
 static double rk_mean(vw_model *m, size_t file, const char *name, int64_t t0, int64_t t1)
 {
 	double v = NAN;
-	for (size_t i = 0; t1 > t0 && i < m->nstreams; i++) {
+	size_t first, end;
+	vw_model_file_streams(m, file, &first, &end);
+	for (size_t i = first; t1 > t0 && i < end; i++) {
 		const vw_stream *st = &m->streams[i];
 		vw_bucket b;
-		if (st->file_index != file || strcmp(st->desc->name, name) ||
+		if (strcmp(st->desc->name, name) ||
 		    vw_model_stream_buckets(m, i, t0, t1, 1, &b) != 0 || !b.count)
 			continue;
 		v = isnan(v) ? b.mean : v + b.mean;
@@ -206,9 +208,11 @@ static void rk_values(vw_model *m, size_t file, const char *name, size_t n, doub
 {
 	for (size_t k = 0; k < n; k++)
 		out[k] = NAN;
-	for (size_t i = 0; i < m->nstreams; i++) {
+	size_t first, end;
+	vw_model_file_streams(m, file, &first, &end);
+	for (size_t i = first; i < end; i++) {
 		const vw_stream *st = &m->streams[i];
-		if (st->file_index != file || strcmp(st->desc->name, name))
+		if (strcmp(st->desc->name, name))
 			continue;
 		if (vw_model_stream_buckets(m, i, m->t0, m->t1, n, tmp) != 0)
 			continue;
