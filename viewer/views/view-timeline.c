@@ -46,7 +46,7 @@ typedef struct tl_state {
 	size_t bcap;
 	int pitch;        /* lines per row: row_h, twice that with run B overlaid */
 	vw_bucket *ob, *fine; /* run B's columns, and its finer buckets before the warp */
-	size_t ocap;
+	size_t ocap, obcap; /* fine holds ocap buckets, ob obcap columns */
 	size_t *mem;      /* B's member streams of a row */
 	/* run B's columns of the rows drawn, kept for the window they were
 	 * computed for: a frame computes what its budget allows, the frames
@@ -337,12 +337,13 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 	if (dt > 0 && (b1 - b0) * 1e9 / (double)dt < (double)nf)
 		nf = (size_t)((b1 - b0) * 1e9 / (double)dt);
 	nf = nf < 1 ? 1 : nf;
-	if (s->ocap < nf * nmem || !s->ob) {
+	if (s->ocap < nf * nmem || s->obcap < nb || !s->ob) { /* B's grid, or the columns, grew */
 		free(s->ob);
 		free(s->fine);
 		s->ob = malloc(nb * sizeof *s->ob);
 		s->fine = malloc(nf * nmem * sizeof *s->fine);
 		s->ocap = s->ob && s->fine ? nf * nmem : 0;
+		s->obcap = s->ocap ? nb : 0;
 		if (!s->ocap)
 			return;
 	}
