@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -238,6 +239,43 @@ static void test_coarse_input(void **st)
 	vw_phase_prep_free(pp);
 }
 
+/* Changes next to a stronger one or to the run's start (phase-truth on a
+ * loaded machine): a kernel whose context switches drop 11 samples before
+ * it ends (another tenant's load leaving), then idle; a kernel starting 5
+ * samples into the run.  Every boundary where the levels change, within a
+ * sample, with the default minimum of 10 samples. */
+static void test_close_changes(void **st)
+{
+	enum { N = 400 };
+	static double busy[N], ctx[N];
+	const double *x[2] = {busy, ctx};
+	uint32_t r = 12345;
+	for (int i = 0; i < N; i++) {
+		r = r * 1103515245u + 12345u;
+		double u = (double)(r >> 8) / (double)(1u << 24) - 0.5;
+		int kern = (i >= 5 && i < 150) || (i >= 250 && i < 311);
+		busy[i] = (kern ? 48.0 : 0.2) + u;
+		ctx[i] = (i >= 250 && i < 300 ? 120.0 : kern ? 2.0 : 5.0) + 4 * u;
+	}
+	vw_phase_prep *pp;
+	vw_phase_seg *seg;
+	size_t n;
+	assert_int_equal(vw_phase_prep_arrays(&pp, 2, N, x, 0), 0);
+	assert_int_equal(vw_phase_run(pp, NULL, &seg, &n), 0);
+	const int64_t want[] = {5, 150, 250, 311};
+	for (size_t w = 0; w < 4; w++) {
+		int64_t best = N;
+		for (size_t k = 1; k < n; k++)
+			best = llabs(seg[k].start - want[w]) < best ? llabs(seg[k].start - want[w]) : best;
+		if (best > 1)
+			fprintf(stderr, "boundary %lld: nearest found %lld away\n", (long long)want[w],
+				(long long)best);
+		assert_true(best <= 1);
+	}
+	free(seg);
+	vw_phase_prep_free(pp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_coarse_input),
+		cmocka_unit_test(test_close_changes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

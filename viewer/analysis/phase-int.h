@@ -47,7 +47,8 @@ struct vw_phase_prep {
 	size_t ncand;
 };
 
-/* Fill NaN with the previous value (leading NaN with the first); 0 if none. */
+/* Fill NaN gaps: each half with the mean of a few values on its side
+ * (leading and trailing ones with the nearest mean); 0 if none. */
 int vw_phase_prep_fill(double *y, size_t n);
 
 /* phase-model.c, for phases.c: build the coarse level from the model's rows

@@ -71,18 +71,62 @@ static double med3(double a, double b, double c)
 	return a > b ? a : b;
 }
 
+/* Mean of the (up to) PHASE_FILL_SIDE values of y[a, b) nearest to the
+ * gap: from the end when back, from the start otherwise. */
+#define PHASE_FILL_SIDE 4
+static double fill_side(const double *y, size_t a, size_t b, int back)
+{
+	size_t k = b - a < PHASE_FILL_SIDE ? b - a : PHASE_FILL_SIDE;
+	double s = 0;
+	for (size_t i = 0; i < k; i++)
+		s += y[back ? b - 1 - i : a + i];
+	return s / (double)k;
+}
+
 int vw_phase_prep_fill(double *y, size_t n)
 {
-	size_t first = 0;
-	while (first < n && isnan(y[first]))
-		first++;
-	if (first == n)
+	/* A gap (missed ticks, NaN values) carries no level: its first half
+	 * takes the mean of the few values before it, its second half the mean
+	 * of those after it (a change under the gap: one step, in its middle).
+	 * Holding the last value instead held its noise over the whole gap,
+	 * which read as a level of its own once segments were searched again
+	 * between the boundaries taken. */
+	size_t i = 0;
+	while (i < n && isnan(y[i]))
+		i++;
+	if (i == n)
 		return 0;
-	for (size_t i = 0; i < first; i++)
-		y[i] = y[first];
-	for (size_t i = first + 1; i < n; i++)
-		if (isnan(y[i]))
-			y[i] = y[i - 1];
+	size_t lead = i;
+	while (i < n) {
+		size_t a = i; /* [a, i): values */
+		while (i < n && !isnan(y[i]))
+			i++;
+		size_t g = i;
+		while (i < n && isnan(y[i]))
+			i++;
+		if (g == i)
+			break;
+		if (i == n) { /* trailing gap */
+			double v = fill_side(y, a, g, 1);
+			for (size_t k = g; k < n; k++)
+				y[k] = v;
+			break;
+		}
+		size_t c = i; /* next values [c, ...) */
+		while (c < n && c - i < PHASE_FILL_SIDE && !isnan(y[c]))
+			c++;
+		double l = fill_side(y, a, g, 1), r = fill_side(y, i, c, 0);
+		for (size_t k = g; k < i; k++)
+			y[k] = k < g + (i - g) / 2 ? l : r;
+	}
+	if (lead) {
+		size_t c = lead;
+		while (c < n && c - lead < PHASE_FILL_SIDE && !isnan(y[c]))
+			c++;
+		double v = fill_side(y, lead, c, 0);
+		for (size_t k = 0; k < lead; k++)
+			y[k] = v;
+	}
 	return 1;
 }
 

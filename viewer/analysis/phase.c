@@ -9,10 +9,12 @@
  *     G(s, t, e) = sum_j (t-s)(e-t)/(e-s) * (mean_j[s,t) - mean_j[t,e))^2
  *
  * Candidates are taken greedily by gain while above the penalty, dropping
- * every interval that contains a point already taken.  The penalty is the
+ * every interval that contains a point already taken; the ends of the
+ * segments left are then searched again for a change that a point taken
+ * close to it hid (phase_fill).  The penalty is the
  * chi-square tail bound of Laurent and Massart for d_eff streams at level
  * e^-x, x = 2 ln m: d + 2 sqrt(d x) + 2 x.  Each point is then re-placed
- * between its final neighbours, points whose gain fell below the penalty or
+ * between its final neighbours (as close as half the minimum length), points whose gain fell below the penalty or
  * that move no stream by 10 % of its range are pruned (weakest first), and
  * each survivor is refined at full resolution within +-2 buckets (the
  * maximum of the likelihood-ratio walk between the two known levels).  Cost: O(d m log m) once, candidates cached per
@@ -157,16 +159,69 @@ static double phase_effect(const vw_phase_prep *pp, size_t s, size_t t, size_t e
 	return best;
 }
 
+/* A change close to a stronger one (a kernel ending 11 buckets after
+ * another tenant's load left it) lies in no seeded interval free of that
+ * point, so it is never a candidate once the point is taken.  Each segment
+ * between the points taken is searched again near its ends only — a split
+ * within 1.5 minc of a point, judged against the next 1.5 minc beyond it —
+ * and the split is kept when it passes the penalty and moves a stream by
+ * min_eff of its range; until no segment has one.  (A search of the whole
+ * segment finds what the seeded intervals judged too weak: a single code
+ * sample in an idle phase.) */
+static void phase_fill(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t minc, double pen,
+		       double min_eff, double *acc)
+{
+	size_t reach = minc + (minc + 1) / 2 + minc; /* a sub-interval: split zone + a minc each side */
+	for (int added = 1, pass = 0; added && pass < 8; pass++) {
+		added = 0;
+		for (size_t i = 0; i <= *k; i++) {
+			size_t s = i ? cp[i - 1] : 0, e = i < *k ? cp[i] : pp->m;
+			if (e - s < 2 * minc)
+				continue;
+			phase_cand best = {0, 0, 0, -1};
+			for (int side = 0; side < 2; side++) {
+				if ((side == 0 && !i) || (side == 1 && i == *k))
+					continue; /* the run's own ends hide nothing */
+				size_t a = side ? (e - s > reach ? e - reach : s) : s,
+				       z = side ? e : (e - s > reach ? s + reach : e);
+				phase_cand c = phase_best(pp, a, z, minc, acc);
+				if (c.gain >= pen && (min_eff <= 0 || phase_effect(pp, a, c.t, z) >= min_eff) &&
+				    c.gain > best.gain)
+					best = c;
+			}
+			if (best.gain < 0)
+				continue;
+			phase_insert(cp, k, best.t);
+			added = 1;
+			i++; /* the new point's right side waits for the next pass */
+		}
+	}
+}
+
+/* Closest two boundaries may come after re-placement, in buckets: half
+ * the minimum length, at least 2 (a sliver is a mixed bucket or two). */
+static size_t phase_place_min(size_t minc)
+{
+	return minc / 2 > 2 ? minc / 2 : minc < 2 ? minc : 2;
+}
+
 /* Re-place each point between its neighbours, then prune the weakest point
  * while it fails the penalty (gain) or the minimum effect, or while there
  * are more than max_cp; gains (in pen units) left in g[]. */
 static void phase_polish(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t minc, double pen,
 			 double min_eff, size_t max_cp, double *g, double *acc)
 {
+	/* Detection holds every split minc buckets from its interval's ends;
+	 * re-placement holds it only half as far from its neighbours, so that
+	 * a boundary next to a shorter segment (a kernel that starts 5 samples
+	 * into the run; a kernel cut 8 samples before its end, where another
+	 * tenant's load changed its context switches) goes where the levels
+	 * change, not minc buckets away. */
+	size_t minp = phase_place_min(minc);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < *k; i++) {
 			size_t s = i ? cp[i - 1] : 0, e = i + 1 < *k ? cp[i + 1] : pp->m;
-			phase_cand b = phase_best(pp, s, e, minc, acc);
+			phase_cand b = phase_best(pp, s, e, minp, acc);
 			if (b.gain > 0)
 				cp[i] = b.t;
 		}
@@ -337,9 +392,14 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 }
 
 /* Two coarse points a bucket or two apart can be refined onto the same
- * change, leaving a sliver (the mixed bucket) between them: while a segment
- * is shorter than the minimum length, drop its weaker boundary. */
-static void phase_short(vw_phase_seg *seg, size_t *cb, size_t *n, int64_t minpos)
+ * change, leaving a sliver (the mixed bucket) between them, and re-placed
+ * boundaries may leave a segment shorter than the minimum: while a segment
+ * is shorter than minpos, drop one of its boundaries — the one whose loss
+ * costs less: the boundary kept is the one that better separates the two
+ * neighbours once the short segment has joined one of them (the CUSUM gain
+ * of either single boundary between the outer neighbours). */
+static void phase_short(const vw_phase_prep *pp, vw_phase_seg *seg, size_t *cb, size_t *n,
+			int64_t minpos)
 {
 	for (;;) {
 		size_t worst = 0;
@@ -356,6 +416,11 @@ static void phase_short(vw_phase_seg *seg, size_t *cb, size_t *n, int64_t minpos
 			b = 1;
 		else if (i + 1 == *n)
 			b = i;
+		else if (cb[i - 1] < cb[i] && cb[i] < cb[i + 1] && cb[i + 1] < cb[i + 2])
+			b = phase_gain(pp, cb[i - 1], cb[i], cb[i + 2]) <
+					    phase_gain(pp, cb[i - 1], cb[i + 1], cb[i + 2])
+				    ? i
+				    : i + 1;
 		else
 			b = seg[i].gain < seg[i + 1].gain ? i : i + 1;
 		seg[b - 1].end = seg[b].end;
@@ -398,6 +463,7 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 			phase_insert(cp, &k, c->t);
 	}
 	qsort(cp, k, sizeof *cp, size_cmp);
+	phase_fill(pp, cp, &k, minc, pen, p.min_effect >= 0 ? p.min_effect : 0.1, acc);
 	phase_polish(pp, cp, &k, minc, pen, p.min_effect >= 0 ? p.min_effect : 0.1,
 		     p.max_phases ? p.max_phases - 1 : m, g, acc);
 	cb[0] = 0;
@@ -414,7 +480,10 @@ int vw_phase_run(vw_phase_prep *pp, const vw_phase_params *par, vw_phase_seg **s
 	}
 	seg[k].end = pp->edge[m];
 	size_t n = k + 1;
-	phase_short(seg, cb, &n, (int64_t)ceil((double)minc * bw));
+	/* an explicit minimum holds for every phase; the default one (10
+	 * samples) is the detection's, and a re-placed phase of 5 stays */
+	size_t keep = p.min_len > 0 ? minc : phase_place_min(minc);
+	phase_short(pp, seg, cb, &n, (int64_t)ceil((double)keep * bw));
 	if (phase_classes(pp, cb, seg, &n, p.class_tol > 0 ? p.class_tol : 0.2))
 		goto nomem;
 	free(cp);

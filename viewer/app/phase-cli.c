@@ -4,7 +4,8 @@
  *                               phases, or neither
  *     --report[=text|json]      print the phase table and exit (no terminal)
  *     --phase-penalty X         penalty factor: > 1 fewer boundaries, < 1 more
- *     --phase-min TIME          minimum phase length (default 10 samples)
+ *     --phase-min TIME          minimum phase length (default: 10 samples apart when
+ *                               detected, 5 once placed where the levels change)
  *     --phase-streams W1,W2     detect on the rows whose name contains a word
  *
  * Kept out of main.c so that the viewer's program grows by a few lines; the
@@ -24,7 +25,8 @@ const char vw_phase_cli_help[] =
 	"  --report[=json]    print the phase table (text or JSON) and exit; on the rank\n"
 	"                     files of a job: per phase imbalance, slowest rank, load balance\n"
 	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
-	"  --phase-min TIME   shortest phase (default 10 samples): 0.5, 500ms, 2s\n"
+	"  --phase-min TIME   shortest phase: 0.5, 500ms, 2s (default: detected 10 samples\n"
+	"                     apart, kept from 5 once placed where the levels change)\n"
 	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n";
 
 __attribute__((format(printf, 3, 4))) static int cli_err(char *err, size_t len, const char *fmt,
