@@ -18,7 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void launch_child(int gate, int errw, int out_fd, pid_t parent, char *const argv[])
+extern char **environ;
+
+static void launch_child(int gate, int errw, int out_fd, pid_t parent, char *const argv[],
+			 char **envp)
 {
 	char c;
 	/* Defaults for the command, whatever mcrec set up for itself. */
@@ -42,7 +45,7 @@ static void launch_child(int gate, int errw, int out_fd, pid_t parent, char *con
 	close(gate);
 	if (out_fd >= 0)
 		dup2(out_fd, 1), dup2(out_fd, 2); /* dup2 clears close-on-exec */
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, envp);
 	int e = errno;
 	while (write(errw, &e, sizeof e) < 0 && errno == EINTR)
 		;
@@ -57,17 +60,22 @@ int rec_launch_fork(rec_child *ch, char *const argv[], int out_fd, char *err, si
 		return -1;
 	}
 	pid_t parent = getpid();
+	char **envp = rec_env_for_child(); /* before fork: the child only execs */
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
+		if (envp != environ)
+			free(envp);
 		close(gate[0]), close(gate[1]), close(ep[0]), close(ep[1]);
 		return -1;
 	}
 	if (pid == 0) {
 		close(gate[1]);
 		close(ep[0]);
-		launch_child(gate[0], ep[1], out_fd, parent, argv);
+		launch_child(gate[0], ep[1], out_fd, parent, argv, envp);
 	}
+	if (envp != environ)
+		free(envp);
 	close(gate[0]);
 	close(ep[1]);
 	ch->pid = pid;

@@ -2,6 +2,7 @@
  * command and records what the machine does into a .mcz file (see mcrec(1)
  * and recorder/mcrec.c).  This file only turns the command line into a run. */
 #include "rec.h"
+#include "topology.h"
 
 int main(int argc, char **argv)
 {
@@ -15,6 +16,7 @@ int main(int argc, char **argv)
 		rec_options_free(&o);
 		return 2;
 	}
+	rec_topology_env();
 	if (o.calibrate && !o.list) {
 		rc = rec_calibrate_run(stdout, o.quiet);
 		if (rc || !o.argv[0]) {

@@ -79,6 +79,15 @@ void rec_spool_stats(const rec_spool *sp, uint64_t *rows, uint64_t *dropped, uin
 int64_t rec_spool_writer_cpu(const rec_spool *sp);
 void rec_spool_free(rec_spool *sp);
 
+/* ---- ownenv.c ------------------------------------------------------------ */
+
+/* Set name=value for mcrec's own libraries unless the user set name;
+ * 1 if set, 0 if left as it was.  At start only (one thread). */
+int rec_env_own(const char *name, const char *value);
+/* The environment without the variables rec_env_own set (for the command;
+ * an array of the environment's own strings, never freed: it is exec'd). */
+char **rec_env_for_child(void);
+
 /* ---- launch.c ------------------------------------------------------------ */
 
 typedef struct rec_child {

@@ -503,6 +503,26 @@ static int topo_cache_name(char *buf, size_t len)
 	return rec_cache_path(buf, len, name);
 }
 
+void rec_topology_env(void)
+{
+	/* hwloc dlopens every plugin of its plugin directory at its first
+	 * topology, whatever components are then used: Debian's gl plugin
+	 * brings libX11 and xcb, xml_libxml brings libxml2, ICU and libstdc++,
+	 * opencl the OpenCL loader.  Relocating them was most of mcrec's fixed
+	 * CPU cost (a 1 s recording: ~10 of ~28 ms).  The gl and pci
+	 * components are left out anyway (topo_load) and hwloc's own XML
+	 * parser reads and writes the cache, so those plugins are not loaded;
+	 * opencl (GPUs as co-processors) only for a discovery, when no cached
+	 * topology will be read. */
+	char cache[4200];
+	int cached = topo_cache_name(cache, sizeof cache) == 0 && access(cache, R_OK) == 0;
+	rec_env_own("HWLOC_PLUGINS_BLACKLIST",
+		    cached ? "hwloc_gl,hwloc_pci,hwloc_xml_libxml,hwloc_opencl"
+			   : "hwloc_gl,hwloc_pci,hwloc_xml_libxml");
+	rec_env_own("HWLOC_LIBXML_IMPORT", "0");
+	rec_env_own("HWLOC_LIBXML_EXPORT", "0");
+}
+
 int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t errlen)
 {
 	if (synthetic)

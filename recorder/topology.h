@@ -26,6 +26,9 @@ typedef struct rec_topology {
  * (hwloc_topology_set_synthetic), or a path to an hwloc XML file. */
 int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t errlen);
 void rec_topology_free(rec_topology *t);
+/* At start, while there is one thread: which of hwloc's plugins it loads
+ * (environment, not given to the recorded command: ownenv.c). */
+void rec_topology_env(void);
 /* Object of that type and OS index (GPU and NIC: by order found), or -1. */
 int32_t rec_topology_find(const rec_topology *t, mcz_topo_type type, int os_index);
 /* NIC object by interface name, or -1. */

@@ -25,6 +25,7 @@
 
 /* Bytes of code one location stands for when only an address is known. */
 #define SYM_REGION 64
+#define SYM_DWARF_MIN 50 /* samples of an object below which (and below 0.5 %) no debug info is read */
 
 /* An (object, offset) to symbolize, and the location it became. */
 typedef struct sym_addr {
@@ -171,7 +172,7 @@ static const Dwfl_Callbacks sym_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static void sym_open(const code_obj *co, sym_obj *so)
+static void sym_open(const code_obj *co, sym_obj *so, int want_dwarf)
 {
 	memset(so, 0, sizeof *so);
 	if (!co->file) {
@@ -216,7 +217,7 @@ static void sym_open(const code_obj *co, sym_obj *so)
 	}
 	so->elf = dwfl_module_getelf(so->mod, &so->bias);
 	Dwarf_Addr dbias;
-	so->dwarf = dwfl_module_getdwarf(so->mod, &dbias) != NULL;
+	so->dwarf = want_dwarf && dwfl_module_getdwarf(so->mod, &dbias) != NULL;
 	if (dwfl_module_getsymtab(so->mod) <= 0 && !so->dwarf)
 		so->why = "stripped (no symbols, no debug info)";
 }
@@ -506,12 +507,23 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		if (!out->objects[i].path || !out->objects[i].build_id)
 			rc = -1;
 	}
+	/* Debug info only where the samples are: libdw decompresses every
+	 * .debug_* section of an object when it opens it (libc's debug file:
+	 * ~60 ms of zlib here), which a library hit by 1 sample of a sleeping
+	 * command does not repay; its functions come from the symbol table,
+	 * as perf report gives them without --inline or srcline. */
+	uint64_t *nobj = calloc(p->nobjs ? p->nobjs : 1, sizeof *nobj), total = 0;
+	for (size_t i = 0; nobj && i < p->ncells; i++) {
+		nobj[p->cells[i].obj] += p->cells[i].count;
+		total += p->cells[i].count;
+	}
 	char inl[512];
 	for (size_t i = 0; i < na && !rc;) {
 		uint32_t obj = ad[i].obj;
 		const code_obj *co = &p->objs[obj];
 		sym_obj so;
-		sym_open(co, &so);
+		int few = nobj && nobj[obj] < SYM_DWARF_MIN && nobj[obj] * 200 < total;
+		sym_open(co, &so, !few);
 		const unsigned char *bits;
 		GElf_Addr bva;
 		int nb = so.mod && !co->build_id[0] ? dwfl_module_build_id(so.mod, &bits, &bva) : 0;
@@ -543,12 +555,16 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		if (so.why) {
 			sym_note(out, co->path, so.why);
 			out->objects[obj].note = so.why; /* static text */
+		} else if (!so.dwarf && few) {
+			out->objects[obj].note = "few samples: functions from the symbol table (debug "
+						 "info not read)";
 		} else if (!so.dwarf) {
 			out->objects[obj].note = "no debug info: functions from the symbol table";
 		}
 		sym_close(&so);
 	}
 	free(tab.slot);
+	free(nobj);
 	/* the histograms, locations merged */
 	size_t niv = 0;
 	for (size_t i = 0; i < p->ncells; i++)

@@ -314,10 +314,18 @@ static void *code_thread(void *arg)
 	for (int i = 0; pf && i < p->nrings; i++)
 		pf[i] = (struct pollfd){p->rings[i].fd, POLLIN, 0};
 	while (!p->stop) {
-		if (pf)
+		if (pf) {
 			poll(pf, (nfds_t)p->nrings, 100);
-		else
+			/* A ring whose task has exited polls POLLHUP at once, for
+			 * ever: it is drained below and no longer waited on (a
+			 * negative fd is skipped), else the thread spun from the
+			 * command's exit to the end of the recording. */
+			for (int i = 0; i < p->nrings; i++)
+				if (pf[i].fd >= 0 && (pf[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
+					pf[i].fd = -1;
+		} else {
 			usleep(100000);
+		}
 		code_drain(p);
 	}
 	free(pf);

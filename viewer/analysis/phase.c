@@ -168,6 +168,7 @@ static double phase_effect(const vw_phase_prep *pp, size_t s, size_t t, size_t e
  * min_eff of its range; until no segment has one.  (A search of the whole
  * segment finds what the seeded intervals judged too weak: a single code
  * sample in an idle phase.) */
+#define PHASE_FILL_PEN 2 /* a point found again needs twice the penalty: more windows, more tries */
 static void phase_fill(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t minc, double pen,
 		       double min_eff, double *acc)
 {
@@ -185,7 +186,7 @@ static void phase_fill(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t mi
 				size_t a = side ? (e - s > reach ? e - reach : s) : s,
 				       z = side ? e : (e - s > reach ? s + reach : e);
 				phase_cand c = phase_best(pp, a, z, minc, acc);
-				if (c.gain >= pen && (min_eff <= 0 || phase_effect(pp, a, c.t, z) >= min_eff) &&
+				if (c.gain >= PHASE_FILL_PEN * pen && (min_eff <= 0 || phase_effect(pp, a, c.t, z) >= min_eff) &&
 				    c.gain > best.gain)
 					best = c;
 			}
