@@ -424,8 +424,8 @@ static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, si
 	}
 }
 
-/* columns(): drawn to chunk resolution for want of budget (after VW_PENDING). */
-enum { COARSE = VW_PENDING + 1 };
+/* columns(): drawn to chunk resolution for want of budget (model-int.h). */
+enum { COARSE = VW_COARSE };
 
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 
@@ -452,6 +452,12 @@ const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)
 
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
+	int rc = vw_model_display_columns(m, stream, n, out);
+	return rc == COARSE ? 0 : rc; /* drawn, not kept: the next frame refines it */
+}
+
+int vw_model_display_columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
 	struct vw_chunk_cache *k = cache(m);
 	last_ent *e = k ? &k->last[stream] : NULL;
 	if (e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) {
@@ -459,8 +465,6 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 		return 0;
 	}
 	int rc = columns(m, stream, n, out);
-	if (rc == COARSE)
-		return 0; /* drawn, not kept: the next frame refines it */
 	if (rc != 0)
 		return rc;
 	if (e && n > e->cap) {
@@ -531,8 +535,8 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		return;
 	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
 		const vw_row *r = &m->rows[ri];
-		if (r->constants && r->depth == 0)
-			continue; /* drawn without values */
+		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
+			continue; /* drawn without values, or the band is kept */
 		for (size_t j = 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
 			const last_ent *e = k ? &k->last[st] : NULL;
