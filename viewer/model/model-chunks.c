@@ -271,8 +271,20 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	for (size_t i = 0; i < n; i++)
 		mb[i] = (mcz_bucket){NAN, NAN, 0, 0, 0, 0};
 	double w = (double)(b - a);
-	long prev = -1;
-	for (size_t i = 0; i < s->n; i++) {
+	/* The samples from the window's start (the kept ones may reach far
+	 * beyond it), and the present one before them for a counter's rate. */
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->t[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long prev = (long)lo - 1;
+	while (prev >= 0 && !s->present[prev])
+		prev--;
+	for (size_t i = lo; i < s->n && s->t[i] < b; i++) {
 		if (!s->present[i])
 			continue;
 		int64_t t = s->t[i];
