@@ -74,6 +74,9 @@ struct vw_chunk_cache {
 	raw_ent *raw;      /* per stream */
 	pyramid *pyr;      /* per stream */
 	last_ent *last;    /* per stream */
+	mcz_bucket *mb;    /* raw_buckets' columns, kept: a frame of thousands of
+			      streams allocates nothing */
+	size_t mbcap;
 };
 
 void vw_model_chunks_free(vw_model *m)
@@ -88,6 +91,7 @@ void vw_model_chunks_free(vw_model *m)
 		free(k->last[i].b);
 	}
 	free(k->last);
+	free(k->mb);
 	free(k->per);
 	free(k->n);
 	free(k->raw);
@@ -265,9 +269,9 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	const mcz_series *s = &e->s;
 	const mcz_stream_desc *d = st->desc;
 	int counter = d->kind == MCZ_COUNTER;
-	mcz_bucket *mb = calloc(n, sizeof *mb);
-	if (!mb)
+	if (vw_model_grow((void **)&k->mb, &k->mbcap, n, sizeof *k->mb) != 0)
 		return -1;
+	mcz_bucket *mb = k->mb;
 	for (size_t i = 0; i < n; i++)
 		mb[i] = (mcz_bucket){NAN, NAN, 0, 0, 0, 0};
 	double w = (double)(b - a);
@@ -314,7 +318,6 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	}
 	for (size_t i = 0; i < n; i++)
 		vw_model_bucket_convert(d, &mb[i], &out[i]);
-	free(mb);
 	return 0;
 }
 
