@@ -7,6 +7,11 @@
 # rank, the job phases across the top; with the cursor in solve, `s` puts
 # rank 2 first, marked, and the readout names it the slowest; `L` folds the
 # ranks into one row per host; `m` colours by another stream; q exits 0.
+# Where mcrec sampled code (perf allowed it), the view colours by each
+# rank's hot function first: letters on every rank's row, the readout
+# names the function at the cursor (80 columns: the top one in the phase
+# is cut off);
+# `m` then goes to core.task_clock.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -40,10 +45,17 @@ tmux_keys R
 tmux_wait_for '(4×2)'
 # Tab until the Ranks view (the views before it depend on the build)
 for k in 1 2 3 4 5 6; do
-	tmux_screen | grep -q 'colour core.task_clock' && break
+	tmux_screen | grep -Eq 'colour (core.task_clock|hot function)' && break
 	tmux_keys Tab
 	tmux_settle
 done
+if tmux_screen | grep -q 'colour hot function'; then
+	for r in 0 1 2 3; do
+		tmux_screen | grep -Eq "^r$r .* +[·.]*[A-Z]" || tmux_fail "hot function: no letters for rank $r"
+	done
+	tmux_screen | grep -Eq ' \| [0-9.]+s code ' || tmux_fail "hot function readout: $(tmux_screen | sed -n 23p)"
+	tmux_keys m
+fi
 tmux_wait_for 'colour core.task_clock'
 tmux_expect '4 ranks, by rank'
 tmux_screen | grep -Eq '^phases +A=*|^phases +A─*' || tmux_fail "no job phases line"

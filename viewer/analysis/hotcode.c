@@ -11,7 +11,10 @@
  *
  * Several files (the ranks of a job) have a profile each: their locations
  * are put in one table and their intervals on the dataset's axis in time
- * order, so that a phase's top functions are the job's.
+ * order, so that a phase's top functions are the job's; each interval
+ * keeps its file, and the intervals of each file are listed apart (in
+ * time order too), so that one rank's hot functions — named and ranked as
+ * the job's, the same letter on every rank — cost only its own intervals.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +44,9 @@ typedef struct hc_tab {
 	const mcz_code **own;        /* the profile each comes from (its objects) */
 	size_t niv;                  /* every file's intervals, by middle */
 	int64_t *mid;                /* per interval: its middle on the dataset axis */
+	size_t nfiles;
+	size_t *byf;                 /* interval indexes by file, each file's in time order */
+	size_t *ffirst;              /* nfiles + 1: file f's are byf[ffirst[f] .. ffirst[f + 1]) */
 	size_t *first;               /* niv + 1: hits of interval i */
 	hc_hit *hits;
 	mcz_code_edge *edges;        /* every file's callers, merged locations */
@@ -65,6 +71,7 @@ static void hc_free(void *p)
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
+	free(t->byf), free(t->ffirst);
 	free(t);
 }
 
@@ -172,6 +179,7 @@ typedef struct hc_ent {
 	const mcz_code *c;
 	size_t i;
 	uint32_t base; /* its file's first location in the merged table */
+	size_t file;
 } hc_ent;
 
 static int hc_by_mid(const void *a, const void *b)
@@ -216,7 +224,10 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	t->first = malloc((ni + 1) * sizeof *t->first);
 	t->hits = malloc(nh * sizeof *t->hits);
 	t->edges = malloc((ne + 1) * sizeof *t->edges);
-	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges) {
+	t->byf = malloc((ni + 1) * sizeof *t->byf);
+	t->ffirst = calloc(m->nfiles + 2, sizeof *t->ffirst);
+	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges || !t->byf ||
+	    !t->ffirst) {
 		free(e);
 		return -1;
 	}
@@ -232,7 +243,7 @@ static int hc_merge(vw_model *m, hc_tab *t)
 			t->own[t->nlocs++] = c;
 		}
 		for (size_t i = 0; i < c->nintervals; i++)
-			e[k++] = (hc_ent){hc_mid(c, i, off), c, i, base};
+			e[k++] = (hc_ent){hc_mid(c, i, off), c, i, base, f};
 		for (size_t x = 0; x < c->ncallers; x++)
 			t->edges[t->nedges++] = (mcz_code_edge){base + c->callers[x].loc,
 								base + c->callers[x].caller,
@@ -250,6 +261,14 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	}
 	t->first[k] = h;
 	t->niv = k;
+	t->nfiles = m->nfiles;
+	/* by file, each file's in time order: counted, then placed */
+	for (size_t i = 0; i < k; i++)
+		t->ffirst[e[i].file + 2]++;
+	for (size_t f = 0; f < m->nfiles; f++)
+		t->ffirst[f + 2] += t->ffirst[f + 1];
+	for (size_t i = 0; i < k; i++)
+		t->byf[t->ffirst[e[i].file + 1]++] = i;
 	free(e);
 	return 0;
 }
@@ -322,6 +341,44 @@ static size_t hc_first(const hc_tab *t, int64_t at)
 	return lo;
 }
 
+/* The intervals a query walks: every file's (idx NULL: positions are
+ * intervals) or one file's (idx: its intervals), positions [at, end) in
+ * time order. */
+typedef struct hc_walk {
+	const size_t *idx;
+	size_t at, end;
+} hc_walk;
+
+/* The walk of file's intervals (file SIZE_MAX: every file's) from the
+ * first whose middle is at or after t0. */
+static hc_walk hc_walk_from(const hc_tab *t, size_t file, int64_t t0)
+{
+	if (file == SIZE_MAX)
+		return (hc_walk){NULL, hc_first(t, t0), t->niv};
+	if (!t->ffirst || file >= t->nfiles)
+		return (hc_walk){NULL, 0, 0};
+	hc_walk w = {t->byf, t->ffirst[file], t->ffirst[file + 1]};
+	size_t hi = w.end;
+	while (w.at < hi) {
+		size_t mid = (w.at + hi) / 2;
+		if (t->mid[t->byf[mid]] < t0)
+			w.at = mid + 1;
+		else
+			hi = mid;
+	}
+	return w;
+}
+
+/* The interval at the walk's position, or SIZE_MAX past its end or at or
+ * after t1. */
+static size_t hc_walk_at(const hc_tab *t, const hc_walk *w, int64_t t1)
+{
+	if (w->at >= w->end)
+		return SIZE_MAX;
+	size_t i = w->idx ? w->idx[w->at] : w->at;
+	return t->mid[i] < t1 ? i : SIZE_MAX;
+}
+
 static int hc_by_samples(const void *a, const void *b)
 {
 	const vw_hot *x = a, *y = b;
@@ -330,8 +387,8 @@ static int hc_by_samples(const void *a, const void *b)
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
-		      uint64_t *total)
+static size_t hc_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+		     uint64_t *total)
 {
 	if (total)
 		*total = 0;
@@ -345,7 +402,8 @@ size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t m
 	uint64_t all = 0;
 	if (!lc || !fn || !best)
 		goto out;
-	for (size_t i = hc_first(t, t0); i < t->niv && t->mid[i] < t1; i++)
+	hc_walk w = hc_walk_from(t, file, t0);
+	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
 		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
 			lc[t->hits[h].loc] += t->hits[h].count;
 			all += t->hits[h].count;
@@ -377,6 +435,18 @@ out:
 	return k;
 }
 
+size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+		      uint64_t *total)
+{
+	return hc_top(m, SIZE_MAX, t0, t1, out, max, total);
+}
+
+size_t vw_hotcode_file_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out,
+			   size_t max, uint64_t *total)
+{
+	return hc_top(m, file, t0, t1, out, max, total);
+}
+
 double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1)
 {
 	hc_tab *t = hc_get(m);
@@ -387,7 +457,8 @@ double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1)
 	return (double)total / ((double)(t1 - t0) * 1e-9 * t->hz);
 }
 
-int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout, double *share)
+static int hc_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fnout,
+		      double *share)
 {
 	hc_tab *t = hc_get(m);
 	for (size_t i = 0; i < n; i++) {
@@ -404,12 +475,12 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 		return -1;
 	}
 	double w = (double)(t1 - t0) / (double)n;
-	size_t i = hc_first(t, t0);
+	hc_walk wk = hc_walk_from(t, file, t0);
 	for (size_t col = 0; col < n; col++) {
 		int64_t b = col + 1 == n ? t1 : t0 + (int64_t)((double)(col + 1) * w);
 		size_t nt = 0;
 		uint64_t all = 0;
-		for (; i < t->niv && t->mid[i] < b; i++)
+		for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++)
 			for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
 				uint32_t f = t->fn.of_loc[t->hits[h].loc];
 				if (!cnt[f])
@@ -433,6 +504,17 @@ int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fnout
 	}
 	free(cnt), free(touched);
 	return 0;
+}
+
+int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share)
+{
+	return hc_columns(m, SIZE_MAX, t0, t1, n, fn, share);
+}
+
+int vw_hotcode_file_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
+			    double *share)
+{
+	return hc_columns(m, file, t0, t1, n, fn, share);
 }
 
 size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)

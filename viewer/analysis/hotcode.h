@@ -56,6 +56,14 @@ double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1);
  * there is no profile. */
 int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
 
+/* The same for one file of the dataset (a rank of a job): its samples
+ * only, its functions named and ranked as the whole dataset's (the same
+ * letter on every rank).  A file without a profile has none. */
+size_t vw_hotcode_file_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out,
+			   size_t max, uint64_t *total);
+int vw_hotcode_file_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
+			    double *share);
+
 /* The functions that called fn (recorded with callchains: mcrec
  * --call-graph fp) over the whole run, by samples, at most max; share is
  * of fn's samples with a known caller.  0 without callchains. */

@@ -74,6 +74,9 @@ struct vw_chunk_cache {
 	raw_ent *raw;      /* per stream */
 	pyramid *pyr;      /* per stream */
 	last_ent *last;    /* per stream */
+	mcz_bucket *mb;    /* raw_buckets' columns, kept: a frame of thousands of
+			      streams allocates nothing */
+	size_t mbcap;
 };
 
 void vw_model_chunks_free(vw_model *m)
@@ -88,6 +91,7 @@ void vw_model_chunks_free(vw_model *m)
 		free(k->last[i].b);
 	}
 	free(k->last);
+	free(k->mb);
 	free(k->per);
 	free(k->n);
 	free(k->raw);
@@ -265,14 +269,26 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	const mcz_series *s = &e->s;
 	const mcz_stream_desc *d = st->desc;
 	int counter = d->kind == MCZ_COUNTER;
-	mcz_bucket *mb = calloc(n, sizeof *mb);
-	if (!mb)
+	if (vw_model_grow((void **)&k->mb, &k->mbcap, n, sizeof *k->mb) != 0)
 		return -1;
+	mcz_bucket *mb = k->mb;
 	for (size_t i = 0; i < n; i++)
 		mb[i] = (mcz_bucket){NAN, NAN, 0, 0, 0, 0};
 	double w = (double)(b - a);
-	long prev = -1;
-	for (size_t i = 0; i < s->n; i++) {
+	/* The samples from the window's start (the kept ones may reach far
+	 * beyond it), and the present one before them for a counter's rate. */
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->t[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long prev = (long)lo - 1;
+	while (prev >= 0 && !s->present[prev])
+		prev--;
+	for (size_t i = lo; i < s->n && s->t[i] < b; i++) {
 		if (!s->present[i])
 			continue;
 		int64_t t = s->t[i];
@@ -302,7 +318,6 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 	}
 	for (size_t i = 0; i < n; i++)
 		vw_model_bucket_convert(d, &mb[i], &out[i]);
-	free(mb);
 	return 0;
 }
 
@@ -424,8 +439,8 @@ static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, si
 	}
 }
 
-/* columns(): drawn to chunk resolution for want of budget (after VW_PENDING). */
-enum { COARSE = VW_PENDING + 1 };
+/* columns(): drawn to chunk resolution for want of budget (model-int.h). */
+enum { COARSE = VW_COARSE };
 
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 
@@ -452,6 +467,12 @@ const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)
 
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
+	int rc = vw_model_display_columns(m, stream, n, out);
+	return rc == COARSE ? 0 : rc; /* drawn, not kept: the next frame refines it */
+}
+
+int vw_model_display_columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
+{
 	struct vw_chunk_cache *k = cache(m);
 	last_ent *e = k ? &k->last[stream] : NULL;
 	if (e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) {
@@ -459,8 +480,6 @@ int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *ou
 		return 0;
 	}
 	int rc = columns(m, stream, n, out);
-	if (rc == COARSE)
-		return 0; /* drawn, not kept: the next frame refines it */
 	if (rc != 0)
 		return rc;
 	if (e && n > e->cap) {
@@ -531,8 +550,8 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		return;
 	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
 		const vw_row *r = &m->rows[ri];
-		if (r->constants && r->depth == 0)
-			continue; /* drawn without values */
+		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
+			continue; /* drawn without values, or the band is kept */
 		for (size_t j = 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
 			const last_ent *e = k ? &k->last[st] : NULL;

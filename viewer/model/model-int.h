@@ -20,6 +20,10 @@ size_t vw_model_activity_cost(const vw_model *m);
 int vw_model_cache_init(vw_model *m);
 void vw_model_cache_free(vw_model *m);
 
+/* model-query.c: *p holds at least n items of size bytes (*cap of them);
+ * 0, or -1 out of memory (*p unchanged). */
+int vw_model_grow(void **p, size_t *cap, size_t n, size_t size);
+
 /* model-query.c: a file's bucket in display units (see model.h). */
 void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_bucket *out);
 
@@ -27,6 +31,10 @@ void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_
  * drawing: exact, or to chunk resolution where exact would decode many
  * chunks. */
 int vw_model_display_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out);
+/* The same, saying VW_COARSE where the columns are to chunk resolution for
+ * want of budget (drawn, not kept: the next frame refines them). */
+#define VW_COARSE (VW_PENDING + 1)
+int vw_model_display_columns(vw_model *m, size_t stream, size_t n, vw_bucket *out);
 /* The same when already computed for this window, without a copy (NULL
  * otherwise): a group of thousands of members (the ranks of a job) reads
  * them in place. */
@@ -34,5 +42,12 @@ const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n);
 /* Whether vw_model_fill_gaps would change this stream's n columns. */
 int vw_model_needs_fill(const vw_model *m, size_t stream, size_t n);
 void vw_model_chunks_free(vw_model *m);
+
+/* model-band.c: a group row's columns (see vw_model_row_buckets), kept
+ * per group row for the window and built across frames within the budget:
+ * 0, VW_PENDING or -1.  vw_model_band_ready: kept for this window. */
+int vw_model_band_buckets(vw_model *m, const vw_row *r, size_t n, vw_bucket *out);
+int vw_model_band_ready(vw_model *m, const vw_row *r, size_t n);
+void vw_model_bands_free(vw_model *m);
 
 #endif

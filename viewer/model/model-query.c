@@ -9,7 +9,8 @@
  * cover count intervals of mean length (last - first) / (count - 1).  A
  * group row combines its members: min of minima, max of maxima, and as its
  * value the sum of their means (extensive quantities, VW_RULE_SUM) or the
- * mean of their means (VW_RULE_AVG).  The folded row of constant streams
+ * mean of their means (VW_RULE_AVG), kept per group row and built across
+ * frames (model-band.c).  The folded row of constant streams
  * has no values of its own.  The last query of each stream is cached, so a redraw that changed
  * nothing in the window costs no file access.
  */
@@ -33,8 +34,6 @@ struct vw_model_cache {
 	cache_ent *e;  /* one per stream */
 	mcz_bucket *raw;
 	size_t rawcap;
-	vw_bucket *tmp;
-	size_t tmpcap;
 };
 
 int vw_model_cache_init(vw_model *m)
@@ -54,12 +53,11 @@ void vw_model_cache_free(vw_model *m)
 		free(m->cache->e[i].b);
 	free(m->cache->e);
 	free(m->cache->raw);
-	free(m->cache->tmp);
 	free(m->cache);
 	m->cache = NULL;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
+int vw_model_grow(void **p, size_t *cap, size_t n, size_t size)
 {
 	if (n <= *cap)
 		return 0;
@@ -98,7 +96,7 @@ void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_
 /* Keep stream's buckets of [t0, t1) as its last query. */
 static void cache_keep(cache_ent *e, int64_t t0, int64_t t1, size_t n, const vw_bucket *b)
 {
-	if (grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
+	if (vw_model_grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
 		memcpy(e->b, b, n * sizeof *b);
 		e->n = n;
 		e->t0 = t0;
@@ -124,7 +122,7 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 	}
 	const vw_stream *s = &m->streams[stream];
 	int64_t off = m->offsets[s->file_index];
-	if (grow((void **)&c->raw, &c->rawcap, n, sizeof *c->raw) != 0)
+	if (vw_model_grow((void **)&c->raw, &c->rawcap, n, sizeof *c->raw) != 0)
 		return -1;
 	int rc = mcz_summary(s->file, s->id, t0 - off, t1 - off, n, c->raw);
 	if (rc != MCZ_OK)
@@ -277,46 +275,7 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 		vw_model_fill_gaps(m, r->members[0], out, n);
 		return 0;
 	}
-	struct vw_model_cache *c = m->cache;
-	if (grow((void **)&c->tmp, &c->tmpcap, n, sizeof *c->tmp) != 0)
-		return -1;
-	size_t *nmean = calloc(n, sizeof *nmean);
-	if (!nmean)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = (vw_bucket){NAN, NAN, 0, 0};
-	for (size_t k = 0; k < r->nmembers; k++) {
-		const vw_bucket *src = vw_model_display_cached(m, r->members[k], n);
-		if (!src || vw_model_needs_fill(m, r->members[k], n)) {
-			int rc = vw_model_display_buckets(m, r->members[k], n, c->tmp);
-			if (rc == VW_PENDING) {
-				free(nmean);
-				return VW_PENDING; /* a band of some members would mislead */
-			}
-			if (rc != 0)
-				continue;
-			vw_model_fill_gaps(m, r->members[k], c->tmp, n);
-			src = c->tmp;
-		}
-		for (size_t i = 0; i < n; i++) {
-			const vw_bucket *b = &src[i];
-			if (b->count == 0)
-				continue;
-			if (out[i].count == 0 || b->min < out[i].min)
-				out[i].min = b->min;
-			if (out[i].count == 0 || b->max > out[i].max)
-				out[i].max = b->max;
-			out[i].mean += b->mean;
-			out[i].count += b->count;
-			nmean[i]++;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		out[i].mean = !nmean[i] ? NAN
-			      : r->rule == VW_RULE_SUM ? out[i].mean
-						       : out[i].mean / (double)nmean[i];
-	free(nmean);
-	return 0;
+	return vw_model_band_buckets(m, r, n, out); /* model-band.c */
 }
 
 /* Index of the covering sample in s for file time ft, or -1 (see model.h). */

@@ -313,6 +313,7 @@ out:
 
 void vw_model_rows_free(vw_model *m)
 {
+	vw_model_bands_free(m); /* kept per group row */
 	for (size_t g = 0; m->groups && g <= m->ngroups; g++)
 		free(m->groups[g].members);
 	free(m->groups);

@@ -375,6 +375,7 @@ void vw_model_free(vw_model *m)
 	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
+	vw_model_bands_free(m);
 	vw_model_rows_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);
@@ -527,6 +528,7 @@ int vw_model_follow(vw_model *m)
 	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
+	vw_model_bands_free(m);
 	free(m->streams);
 	free(m->marks);
 	m->streams = NULL;

@@ -29,6 +29,7 @@ struct vw_phases; /* viewer/analysis/phase.h */
 struct vw_jobs;   /* viewer/analysis/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
+struct vw_band_cache;  /* model-band.c: group rows' bands */
 
 /* One stream of one file, as the viewer shows it. */
 typedef struct vw_stream {
@@ -132,6 +133,7 @@ typedef struct vw_model {
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
 	struct vw_model_cache *cache;
 	struct vw_chunk_cache *chunks; /* model-chunks.c */
+	struct vw_band_cache *bands;   /* model-band.c: dropped with the rows and caches */
 	/* Redraw budget (model-chunks.c).  While budget_end is set (CLOCK_MONOTONIC
 	 * ns), a stream whose columns would need chunks decoded after it is given
 	 * at chunk resolution, or left out (VW_PENDING) where even that needs its

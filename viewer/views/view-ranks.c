@@ -1,11 +1,15 @@
 /* view-ranks.c: the Ranks view (mcview on the files of a parallel job) —
  * one row per rank (or per host: L), time across on the timeline's window,
  * each cell coloured by the chosen stream of that rank (m cycles; busy
- * CPUs by default), the job phases across the top, the ranks sortable by
+ * CPUs by default) or, where the files hold a code profile (the default
+ * then), by the rank's hot function there: its letter in its colour, as on
+ * the timeline's code row (a host: the function most of its ranks ran);
+ * the job phases across the top, the ranks sortable by
  * number, by their time in the cursor's phase or by the colouring stream's
  * mean over it (s), ranks that took more
  * than 10 % over the mean there marked.  The readout names the rank, its
- * host, the value under the cursor and the rank's time in the phase.
+ * host, the value under the cursor and the rank's time in the phase (with
+ * code: the function under the cursor and the rank's top one in the phase).
  *
  *     line 0      title: the job, the colouring stream and its scale, the order
  *     line 1      time ruler;  line 2  job phases (class letters and colours)
@@ -27,6 +31,10 @@
 #define RK_MAXNAMES 64  /* streams the colour can be chosen from */
 
 enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_VALUE, RK_SORT_COUNT };
+
+/* The colour choice that is no stream: the hot function (names[0] when the
+ * files hold a code profile). */
+static const char rk_code[] = "hot function";
 
 /* A row: one rank, or one host (its ranks' mean). */
 typedef struct rk_row {
@@ -91,6 +99,20 @@ static void rk_names(vw_model *m, rk_state *s)
 			s->names[0] = s->names[k];
 			s->names[k] = t;
 		}
+	if (vw_hotcode_has(m)) { /* the hot function first, then the streams */
+		if (s->nnames == RK_MAXNAMES)
+			s->nnames--;
+		memmove(s->names + 1, s->names, (size_t)s->nnames * sizeof *s->names);
+		s->names[0] = rk_code;
+		s->nnames++;
+	}
+}
+
+/* The share of the top function of a rank file over [t0, t1); NaN none. */
+static double rk_code_share(vw_model *m, size_t file, int64_t t0, int64_t t1)
+{
+	vw_hot h;
+	return t1 > t0 && vw_hotcode_file_top(m, file, t0, t1, &h, 1, NULL) ? h.share : NAN;
 }
 
 static const vw_job *rk_job(vw_model *m, size_t j)
@@ -181,10 +203,11 @@ static int rk_rows(vw_model *m, rk_state *s)
 				const vw_job_cell *c = &jb->cell[(size_t)ph * jb->nranks + ord[q]];
 				if (!isnan(c->time_s))
 					sum += c->time_s, n++;
-				double v = s->sort == RK_SORT_VALUE
-						   ? rk_mean(m, jb->ranks[ord[q]].file, s->names[s->metric],
-							     c->t0, c->t1)
-						   : NAN;
+				double v = s->sort != RK_SORT_VALUE ? NAN
+					   : s->names[s->metric] == rk_code
+						   ? rk_code_share(m, jb->ranks[ord[q]].file, c->t0, c->t1)
+						   : rk_mean(m, jb->ranks[ord[q]].file, s->names[s->metric],
+							     c->t0, c->t1);
 				if (!isnan(v))
 					vsum += v, nv++;
 			}
@@ -254,6 +277,60 @@ static void rk_row_values(vw_model *m, rk_state *s, const rk_row *row, size_t n,
 	free(cnt);
 }
 
+/* A row's hot function per column (-1 none) and its share: its rank's,
+ * or the one most of its host's ranks ran (ties: the hotter over the run). */
+static void rk_row_code(vw_model *m, rk_state *s, const rk_row *row, size_t n, int *fn,
+			double *sh)
+{
+	const vw_job *jb = rk_job(m, row->job);
+	if (row->n == 1) {
+		vw_hotcode_file_columns(m, jb->ranks[s->order[row->first]].file, m->t0, m->t1, n, fn,
+					sh);
+		/* columns narrower than the profile's intervals: the empty ones
+		 * between two that hold an interval, fewer than an interval
+		 * spans, take the next one (an interval counts at its middle) */
+		double colw = (double)(m->t1 - m->t0) / (double)n;
+		size_t maxrun = (size_t)((double)vw_hotcode_interval(m) / colw);
+		for (size_t k = 1; k < n;) {
+			size_t e = k;
+			while (e < n && fn[e] < 0)
+				e++;
+			if (e > k && e < n && fn[k - 1] >= 0 && e - k <= maxrun)
+				for (size_t q = k; q < e; q++)
+					fn[q] = fn[e], sh[q] = sh[e];
+			k = e + 1;
+		}
+		return;
+	}
+	size_t nf = vw_hotcode_nfunctions(m);
+	int *one = malloc(n * sizeof *one);
+	size_t *votes = calloc(n * (nf + 1), sizeof *votes);
+	for (size_t k = 0; k < n; k++)
+		fn[k] = -1, sh[k] = NAN;
+	if (!one || !votes) {
+		free(one), free(votes);
+		return;
+	}
+	for (size_t q = 0; q < row->n; q++) {
+		const vw_job_rank *rk = &jb->ranks[s->order[row->first + q]];
+		vw_hotcode_file_columns(m, rk->file, m->t0, m->t1, n, one, NULL);
+		for (size_t k = 0; k < n; k++)
+			if (one[k] >= 0 && (size_t)one[k] < nf)
+				votes[k * (nf + 1) + (size_t)one[k]]++;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t best = 0, all = 0;
+		for (size_t f = 0; f < nf; f++) {
+			all += votes[k * (nf + 1) + f];
+			if (votes[k * (nf + 1) + f] > best)
+				best = votes[k * (nf + 1) + f], fn[k] = (int)f;
+		}
+		if (all)
+			sh[k] = (double)best / (double)all;
+	}
+	free(one), free(votes);
+}
+
 static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, char *b, size_t len)
 {
 	const vw_job_rank *rk = &jb->ranks[s->order[row->first]];
@@ -294,17 +371,25 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 
 	/* values of the rows shown, and their common scale */
 	int nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
+	int code = s->names[s->metric] == rk_code;
 	double *val = malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *val);
+	int *fns = code ? malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *fns) : NULL;
 	double *one = malloc(n * sizeof *one);
 	vw_bucket *tmp = malloc(n * sizeof *tmp);
-	if (!val || !one || !tmp) {
+	if (!val || !one || !tmp || (code && !fns)) {
 		free(val);
+		free(fns);
 		free(one);
 		free(tmp);
 		return;
 	}
 	double hi = 0;
 	for (int r = 0; r < nshow; r++) {
+		if (code) { /* val: the function's share there */
+			rk_row_code(m, s, &s->rows[s->top + r], n, fns + (size_t)r * n,
+				    val + (size_t)r * n);
+			continue;
+		}
 		rk_row_values(m, s, &s->rows[s->top + r], n, val + (size_t)r * n, one, tmp);
 		for (size_t k = 0; k < n; k++)
 			if (val[(size_t)r * n + k] > hi)
@@ -318,8 +403,12 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 			break;
 		}
 	vw_fmt_si(hib, sizeof hib, hi, unit);
+	if (code) /* letters as on the timeline's code row */
+		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_name(m, 0));
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
-			 "%zu %s, by %s | colour %s (max %s) | job %s%s", s->by_host ? s->nrows : jsel->nranks,
+			 code ? "%zu %s, by %s | colour %s (%s) | job %s%s"
+			      : "%zu %s, by %s | colour %s (max %s) | job %s%s",
+			 s->by_host ? s->nrows : jsel->nranks,
 			 s->by_host ? "hosts" : "ranks",
 			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
 										 : "value in phase",
@@ -361,6 +450,17 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		for (int x = 0; x < s->plot_w; x++) {
 			double v = val[(size_t)r * n + (size_t)x];
 			int attr = x == cur_col ? VW_A_REVERSE : 0;
+			if (code) { /* the hot function's letter; dim under half the samples */
+				int f = fns[(size_t)r * n + (size_t)x];
+				if (f < 0)
+					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7,
+						      VW_C_DIM, attr);
+				else
+					vw_canvas_put(c, s->plot_x + x, y,
+						      (uint32_t)vw_hotcode_letter((size_t)f),
+						      VW_C_SERIES0 + f % 8, attr | (v >= 0.5 ? VW_A_BOLD : 0));
+				continue;
+			}
 			if (isnan(v)) {
 				vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7, VW_C_DIM, attr);
 				continue;
@@ -388,8 +488,28 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 				      "%s %.3fs (mean %.3fs, imbalance %.2f, slowest r%d) | ",
 				      p->label, row->phase_s, p->mean_s, p->imbalance, p->slowest_rank);
 	}
-	vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
-			 s->names[s->metric], vb);
+	if (code) {
+		int f = -1;
+		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
+			f = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s code %s", tb,
+				      f >= 0 ? vw_hotcode_name(m, (size_t)f) : "-");
+		vw_hot h;
+		const vw_job_cell *cl =
+			cph >= 0 && row->n == 1
+				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
+				: NULL;
+		if (cl && cl->t1 > cl->t0 &&
+		    vw_hotcode_file_top(m, jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1,
+					&h, 1, NULL))
+			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+					 " | phase top %s %.0f%%", vw_hotcode_name(m, h.fn),
+					 100 * h.share);
+	} else {
+		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
+				 s->names[s->metric], vb);
+	}
+	free(fns);
 	free(val);
 	free(one);
 	free(tmp);
@@ -446,7 +566,8 @@ static const char *const rk_help[] = {
 	"Enter            zoom to the job phase under the cursor",
 	"s                order: rank number, time in the cursor's phase, or the",
 	"                 colouring stream's mean over it (largest first)",
-	"m                colour by the next stream (busy CPUs first)",
+	"m                colour by the next stream (the hot function first where",
+	"                 the files hold a code profile, then busy CPUs)",
 	"L                one row per rank / per host (mean of its ranks)",
 	"\u25b2                more than 10 % over the mean time in the phase",
 	NULL,

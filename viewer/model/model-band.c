@@ -1,0 +1,254 @@
+/* model-band.c: a group row's band — its members' min, mean (or sum) and
+ * max per column — kept while the window and the column count stay, and
+ * built across frames within the frame's budget.
+ *
+ * A group of a job's ranks folded has thousands of members (a per-CPU
+ * stream over 1,024 rank files: 2,048); combining them costs members x
+ * columns.  So the band of each group is kept (per group row, keyed on the
+ * window, the column count and the members) and a frame that leaves the
+ * window as it was (cursor, selection, filter, a group opened) copies it.
+ * When the window moves, the members are combined in their order from
+ * where the last frame stopped, one member at a time while the budget
+ * (vw_model_budget) lasts; until the last one, the row shows the previous
+ * band put on the new window's columns (coarser, blank where it did not
+ * reach), m->refining asks for the next frame, and the band then built is
+ * exactly the one combined in one go: the same members in the same order,
+ * the same operations.  Without a budget (reports, tests) it is built at
+ * once.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-int.h"
+
+typedef struct band_ent {
+	const size_t *members;  /* the group's members (identity of the row) */
+	size_t nmembers;
+	int rule;
+	int64_t t0, t1;         /* window and columns of b */
+	size_t n, cap, ncap;    /* columns; capacities of b and nmean */
+	size_t next;            /* members combined into b so far */
+	int done;               /* b is the band (all members combined) */
+	vw_bucket *b;           /* accumulators, then the band */
+	size_t *nmean;
+	/* the last complete band, drawn on a new window until its own is done */
+	int64_t p0, p1;
+	size_t pn, pcap;
+	vw_bucket *prev;
+} band_ent;
+
+struct vw_band_cache {
+	band_ent *e;            /* per group row, m->groups[0 .. ngroups] */
+	size_t n;
+	vw_bucket *tmp;         /* one member's columns */
+	size_t tmpcap;
+};
+
+void vw_model_bands_free(vw_model *m)
+{
+	struct vw_band_cache *c = m->bands;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->e[i].b);
+		free(c->e[i].nmean);
+		free(c->e[i].prev);
+	}
+	free(c->e);
+	free(c->tmp);
+	free(c);
+	m->bands = NULL;
+}
+
+/* The entry of group row r, or NULL (a row not of m->groups, or no memory). */
+static band_ent *entry(vw_model *m, const vw_row *r)
+{
+	if (r->group > m->ngroups || !m->groups)
+		return NULL;
+	if (!m->bands) {
+		struct vw_band_cache *c = calloc(1, sizeof *c);
+		if (!c || !(c->e = calloc(m->ngroups + 1, sizeof *c->e))) {
+			free(c);
+			return NULL;
+		}
+		c->n = m->ngroups + 1;
+		m->bands = c;
+	}
+	return r->group < m->bands->n ? &m->bands->e[r->group] : NULL;
+}
+
+static int same(const band_ent *e, const vw_model *m, const vw_row *r, size_t n)
+{
+	return e->b && e->members == r->members && e->nmembers == r->nmembers &&
+	       e->rule == r->rule && e->n == n && e->t0 == m->t0 && e->t1 == m->t1;
+}
+
+/* Start e over for row r on the window in n columns; the band it held, if
+ * complete, becomes the one shown meanwhile. */
+static int reset(band_ent *e, const vw_model *m, const vw_row *r, size_t n)
+{
+	if (e->done && e->b && e->members == r->members && e->nmembers == r->nmembers) {
+		vw_bucket *x = e->prev;
+		size_t xc = e->pcap;
+		e->prev = e->b, e->pcap = e->cap;
+		e->b = x, e->cap = xc;
+		e->p0 = e->t0, e->p1 = e->t1, e->pn = e->n;
+	} else if (e->members != r->members || e->nmembers != r->nmembers) {
+		e->pn = 0; /* another row's band */
+	}
+	if (vw_model_grow((void **)&e->b, &e->cap, n, sizeof *e->b) != 0 ||
+	    vw_model_grow((void **)&e->nmean, &e->ncap, n, sizeof *e->nmean) != 0) {
+		e->n = 0; /* matches no window */
+		e->done = 0;
+		return -1;
+	}
+	e->members = r->members;
+	e->nmembers = r->nmembers;
+	e->rule = r->rule;
+	e->t0 = m->t0;
+	e->t1 = m->t1;
+	e->n = n;
+	e->next = 0;
+	e->done = 0;
+	for (size_t i = 0; i < n; i++) {
+		e->b[i] = (vw_bucket){NAN, NAN, 0, 0};
+		e->nmean[i] = 0;
+	}
+	return 0;
+}
+
+static void combine(band_ent *e, const vw_bucket *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const vw_bucket *b = &src[i];
+		vw_bucket *o = &e->b[i];
+		if (b->count == 0)
+			continue;
+		if (o->count == 0 || b->min < o->min)
+			o->min = b->min;
+		if (o->count == 0 || b->max > o->max)
+			o->max = b->max;
+		o->mean += b->mean;
+		o->count += b->count;
+		e->nmean[i]++;
+	}
+}
+
+static void finish(band_ent *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		e->b[i].mean = !e->nmean[i]		  ? NAN
+			       : e->rule == VW_RULE_SUM ? e->b[i].mean
+							: e->b[i].mean / (double)e->nmean[i];
+	e->done = 1;
+}
+
+/* Member k's columns combined into e; 1 when done, 0 when the frame's
+ * budget stops it first (m->refining set), -1 when the member has no
+ * values (left out, as it was). */
+static int add_member(vw_model *m, band_ent *e, size_t st, vw_bucket *tmp)
+{
+	size_t n = e->n;
+	const vw_bucket *src = vw_model_display_cached(m, st, n);
+	if (!src || vw_model_needs_fill(m, st, n)) {
+		/* The first piece of a frame's work is the member's own (its
+		 * columns may ask the budget too); each member after it asks. */
+		if (!src && m->budget_work && vw_model_budget_spent(m)) {
+			m->refining = 1;
+			return 0;
+		}
+		int rc = vw_model_display_columns(m, st, n, tmp);
+		if (!src)
+			m->budget_work = 1; /* a piece of this frame's work was done */
+		if (rc == VW_PENDING || rc == VW_COARSE) {
+			m->refining = 1;
+			return 0;
+		}
+		if (rc != 0)
+			return -1;
+		vw_model_fill_gaps(m, st, tmp, n);
+		src = tmp;
+	}
+	combine(e, src, n);
+	return 1;
+}
+
+/* While the band of the window is not done: the previous one on the new
+ * columns, each column taking the previous columns its time overlaps;
+ * none when it has nothing on the window. */
+static int interim(const band_ent *e, const vw_model *m, size_t n, vw_bucket *out)
+{
+	if (!e->pn || e->p1 <= e->p0 || e->p1 <= m->t0 || e->p0 >= m->t1)
+		return -1;
+	double w = (double)(m->t1 - m->t0) / (double)n;
+	double pw = (double)(e->p1 - e->p0) / (double)e->pn;
+	for (size_t i = 0; i < n; i++) {
+		double a = (double)m->t0 + (double)i * w - (double)e->p0;
+		double b = a + w;
+		long j0 = (long)floor(a / pw), j1 = (long)ceil(b / pw);
+		vw_bucket o = {NAN, NAN, 0, 0};
+		double sum = 0;
+		size_t k = 0;
+		for (long j = j0 < 0 ? 0 : j0; j < j1 && j < (long)e->pn; j++) {
+			const vw_bucket *p = &e->prev[j];
+			if (p->count == 0)
+				continue;
+			if (o.count == 0 || p->min < o.min)
+				o.min = p->min;
+			if (o.count == 0 || p->max > o.max)
+				o.max = p->max;
+			o.count += p->count;
+			if (!isnan(p->mean))
+				sum += p->mean, k++;
+		}
+		o.mean = k ? sum / (double)k : NAN;
+		out[i] = o;
+	}
+	return 0;
+}
+
+int vw_model_band_buckets(vw_model *m, const vw_row *r, size_t n, vw_bucket *out)
+{
+	band_ent one = {0}, *e = entry(m, r);
+	if (!e)
+		e = &one; /* not kept: built at once */
+	if (!same(e, m, r, n) && reset(e, m, r, n) != 0) {
+		free(one.b), free(one.nmean), free(one.prev);
+		return -1;
+	}
+	struct vw_band_cache *c = m->bands;
+	vw_bucket *tmp = NULL;
+	if (c ? vw_model_grow((void **)&c->tmp, &c->tmpcap, n, sizeof *c->tmp) != 0
+	      : !(tmp = malloc(n * sizeof *tmp))) {
+		free(one.b), free(one.nmean), free(one.prev);
+		return -1;
+	}
+	if (c)
+		tmp = c->tmp;
+	int rc = 0;
+	while (!e->done && e->next < e->nmembers) {
+		int a = add_member(m, e, r->members[e->next], tmp);
+		if (a == 0) {
+			rc = VW_PENDING;
+			break;
+		}
+		e->next++;
+	}
+	if (!e->done && e->next == e->nmembers)
+		finish(e);
+	if (e->done)
+		memcpy(out, e->b, n * sizeof *out);
+	else if (interim(e, m, n, out) == 0)
+		rc = 0; /* drawn coarsely; m->refining asks for the rest */
+	if (!c)
+		free(tmp);
+	free(one.b), free(one.nmean), free(one.prev);
+	return rc;
+}
+
+int vw_model_band_ready(vw_model *m, const vw_row *r, size_t n)
+{
+	const band_ent *e = m->bands && r->group < m->bands->n ? &m->bands->e[r->group] : NULL;
+	return e && e->done && same(e, m, r, n);
+}
