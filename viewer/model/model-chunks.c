@@ -556,8 +556,9 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 			size_t st = r->members[j];
 			const last_ent *e = k ? &k->last[st] : NULL;
 			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
-			    column_path(m, st) != COL_SUMMARY)
-				continue;
+			    column_path(m, st) != COL_SUMMARY || vw_model_needs_fill(m, st, n))
+				continue; /* kept, or read otherwise: zoomed in past its
+					   * sampling, a stream is drawn from its samples */
 			if (ns == cap) {
 				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
 				if (!nss)

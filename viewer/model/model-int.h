@@ -18,6 +18,8 @@ size_t vw_model_activity_cost(const vw_model *m);
 
 /* model-query.c: the per-stream bucket cache. */
 int vw_model_cache_init(vw_model *m);
+/* Forget one stream's kept columns (a group member, once in its band). */
+void vw_model_stream_cache_drop(vw_model *m, size_t stream);
 void vw_model_cache_free(vw_model *m);
 
 /* model-query.c: *p holds at least n items of size bytes (*cap of them);

@@ -109,6 +109,16 @@ static int cache_hit(const cache_ent *e, int64_t t0, int64_t t1, size_t n)
 	return e->b && e->n == n && e->t0 == t0 && e->t1 == t1;
 }
 
+void vw_model_stream_cache_drop(vw_model *m, size_t stream)
+{
+	if (stream >= m->nstreams)
+		return;
+	cache_ent *e = &m->cache->e[stream];
+	free(e->b);
+	e->b = NULL;
+	e->cap = e->n = 0;
+}
+
 int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, size_t n,
 			    vw_bucket *out)
 {
@@ -179,6 +189,9 @@ int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int6
 			streams_of_file(m, streams, ns, m->streams[streams[j]].file_index, t0, t1, n,
 					done);
 	free(done);
+	if (!out && !ok)
+		return 0; /* a prefetch: the cache is filled (copying every stream out
+			   * of it again cost a wide archive ~50 ms a frame) */
 	/* from the cache now; what missed it (a failed query) tries alone and fails
 	 * as vw_model_stream_buckets fails */
 	int rc = 0;

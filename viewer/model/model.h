@@ -258,7 +258,7 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
  * this window is a copy): one pass over each file's chunks for all of
  * them (mcz_summary_multi).  ok[k] (may be NULL) is set to 1 where stream
  * k has values, 0 where vw_model_stream_buckets would fail; returns 0 when
- * all have, else -1. */
+ * all have, else -1 (with out and ok both NULL: 0, a prefetch says nothing). */
 int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int64_t t0,
 			     int64_t t1, size_t n, vw_bucket *out, uint8_t *ok);
 /* Buckets of one stream over the window [m->t0, m->t1) narrower than its
