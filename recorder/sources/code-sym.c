@@ -511,10 +511,13 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	 * .debug_* section of an object when it opens it (libc's debug file:
 	 * ~60 ms of zlib here), which a library hit by 1 sample of a sleeping
 	 * command does not repay; its functions come from the symbol table,
-	 * as perf report gives them without --inline or srcline. */
+	 * as perf report gives them without --inline or srcline.  An object
+	 * counts the samples it was the caller's place of too. */
 	uint64_t *nobj = calloc(p->nobjs ? p->nobjs : 1, sizeof *nobj), total = 0;
 	for (size_t i = 0; nobj && i < p->ncells; i++) {
 		nobj[p->cells[i].obj] += p->cells[i].count;
+		if (p->cells[i].cobj != UINT32_MAX && p->cells[i].cobj != p->cells[i].obj)
+			nobj[p->cells[i].cobj] += p->cells[i].count; /* as the caller's place */
 		total += p->cells[i].count;
 	}
 	char inl[512];
