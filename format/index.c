@@ -175,7 +175,8 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 	if (!rc)
 		rc = index_zput(cx, &raw, &head, &hc);
 	if (!rc) {
-		mcz_buf_u8(out, 0);
+		/* flags bit 0 (since 1.3): "the index lists GCHUNK blocks" */
+		mcz_buf_u8(out, ix->grouped ? 1 : 0);
 		mcz_buf_uv(out, head.len);
 		mcz_buf_uv(out, hc);
 		mcz_buf_put(out, raw.p, raw.len);
@@ -221,8 +222,9 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 	/* "Each index entry stands for a block of at least 20 bytes of the
 	 * file and takes at most 60 raw bytes": a head longer than three times
 	 * the file cannot be honest. */
-	if (c.err || flags || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
+	if (c.err || (flags & 0xfe) || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
 		return MCZ_E_CORRUPT;
+	ix->grouped = flags & 1;
 	const uint8_t *hp = mcz_cur_bytes(&c, (size_t)hc);
 	mcz_buf head = {0};
 	int rc = index_unz(cx, hp, (size_t)hc, (size_t)hr, &head);

@@ -148,6 +148,7 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code_bad = 0;
 		return 0;
 	case MCZ_BT_CHUNK:
+	case MCZ_BT_GCHUNK:
 	case MCZ_BT_INDEX:
 		return 0;
 	}
@@ -316,17 +317,19 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			continue;
 		}
 		const uint8_t *pl = p + MCZ_BLOCK_HDR;
-		if (h.type == MCZ_BT_CHUNK || h.type == MCZ_BT_PART) {
+		if (mcz_block_is_chunk(h.type)) {
 			/* "A CHUNK block replaces the PART blocks met since the
 			 * previous CHUNK block: it must start after that CHUNK";
 			 * a PART block must start after the block before it. */
-			size_t keep = r->ix.nchunks - (h.type == MCZ_BT_CHUNK ? r->nparts : 0);
+			int whole = h.type != MCZ_BT_PART;
+			size_t keep = r->ix.nchunks - (whole ? r->nparts : 0);
 			mcz_chunk_info ci;
 			const mcz_index_chunk *last = keep ? &r->ix.chunks[keep - 1] : NULL;
-			if (mcz_chunk_parse(pl, h.len, &ci) || ci.nstreams > r->nstreams ||
+			if ((h.type == MCZ_BT_GCHUNK ? mcz_gchunk_parse(pl, h.len, &ci)
+						     : mcz_chunk_parse(pl, h.len, &ci)) ||
+			    ci.nstreams > r->nstreams ||
 			    (last && ci.t_first <= last->t_last)) {
-				reader_problem(r, h.type == MCZ_BT_CHUNK ? "inconsistent chunk"
-									 : "inconsistent part",
+				reader_problem(r, whole ? "inconsistent chunk" : "inconsistent part",
 					       off);
 				r->bad_blocks++;
 				off = next;
@@ -335,6 +338,7 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			mcz_index_chunk k = {off,	    next - off, ci.t_first,  ci.t_last,
 					     ci.nrows, ci.nstreams, ci.nvalues};
 			r->ix.nchunks = keep;
+			r->ix.grouped |= h.type == MCZ_BT_GCHUNK;
 			r->nparts = h.type == MCZ_BT_PART ? r->nparts + 1 : 0;
 			if (mcz_index_add_chunk(&r->ix, &k, NULL, 0))
 				return MCZ_E_NOMEM;

@@ -126,7 +126,10 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 		payload = &w->packed;
 	}
 	w->blk.len = 0;
-	mcz_block_frame(&w->blk, type, 0, payload->p, payload->len);
+	/* "A GCHUNK block has the critical flag": a reader before 1.3 refuses
+	 * the file rather than show its chunks as damaged */
+	mcz_block_frame(&w->blk, type, type == MCZ_BT_GCHUNK ? MCZ_BF_CRITICAL : 0, payload->p,
+			payload->len);
 	if (w->blk.err)
 		return writer_fail(w, w->blk.err);
 	uint64_t at = w->off;
@@ -135,7 +138,7 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 		writer_cut(w, at);
 		return rc;
 	}
-	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX && type != MCZ_BT_PART &&
+	if (!mcz_block_is_chunk(type) && type != MCZ_BT_INDEX &&
 	    mcz_index_add_block(&w->ix, type, at, w->blk.len))
 		return writer_fail(w, MCZ_E_NOMEM);
 	return 0;
@@ -401,14 +404,16 @@ static int writer_chunk(mcz_writer *w)
 		cols[s].present = w->cols[s].present;
 	}
 	w->payload.len = 0;
-	int rc = mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
-				  w->nstreams, w->prev, w->sums);
+	int grouped = 0;
+	int rc = mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams, cols,
+				   w->nstreams, w->prev, w->sums);
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
 	uint64_t at = w->off;
-	if ((rc = writer_block(w, MCZ_BT_CHUNK, &w->payload)))
+	if ((rc = writer_block(w, grouped ? MCZ_BT_GCHUNK : MCZ_BT_CHUNK, &w->payload)))
 		return rc;
+	w->ix.grouped |= grouped;
 	mcz_index_chunk c = {at,		     w->off - at,	   w->t[0],
 			     w->t[w->nrows - 1], (uint32_t)w->nrows, (uint32_t)w->nstreams,
 			     0};
