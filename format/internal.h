@@ -135,6 +135,7 @@ enum mcz_block_type {
 	MCZ_BT_PART = 8, /* since 1.1: rows of the chunk being gathered */
 	MCZ_BT_CODE = 9, /* since 1.2: the code profile (code-block.c) */
 	MCZ_BT_GCHUNK = 10, /* since 1.3: rows of samples, narrow columns grouped (gchunk.c); critical */
+	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)

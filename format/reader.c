@@ -101,6 +101,8 @@ static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, si
 	case MCZ_BT_STREAMS:
 		return mcz_meta_decode_streams(p, len, &r->streams, &r->nstreams,
 					       &r->cap_streams);
+	case MCZ_BT_COLSTREAMS:
+		return mcz_scols_decode(p, len, &r->streams, &r->nstreams, &r->cap_streams);
 	case MCZ_BT_MARKS:
 		return mcz_meta_decode_marks(p, len, &r->marks, &r->nmarks, &r->cap_marks);
 	}

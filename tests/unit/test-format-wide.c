@@ -2,6 +2,7 @@
  * Thousands of narrow streams (counters, integer and float gauges, absent
  * rows, identical columns) written in chunks of 16 rows: the chunks are
  * GCHUNK blocks with the critical flag, the index says so (flags bit 0),
+ * the descriptors are one COLSTREAMS block (critical),
  * every value comes back, one stream is read without decompressing every
  * run, a run damaged behind a good CRC fails only the streams it holds, a
  * damaged block is a gap that hides nothing else, and a recording of wide
@@ -55,11 +56,15 @@ static void wd_write(const char *path, int ns, int rows, int chunk_rows)
 	o.chunk_rows = (uint32_t)chunk_rows;
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
-	char name[32];
+	char name[32], inst[32];
 	for (int s = 0; s < ns; s++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		snprintf(name, sizeof name, "m%d.x", s / 10);
+		snprintf(inst, sizeof inst, "disk%d", s % 10);
 		d.name = name;
+		d.instance = inst;
+		d.source = "pcp";
+		d.note = "pcp: instant, U64";
 		d.kind = s % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE;
 		d.type = s % 4 < 2 ? MCZ_U64 : MCZ_F64;
 		assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
@@ -148,13 +153,28 @@ static void test_round_trip(void **state)
 	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
 	assert_int_equal(b[off[0] + 16], 1);
 	assert_int_equal(b[10], 3); /* minor 3 */
+	/* the descriptors column by column (COLSTREAMS, 5.7), critical too */
+	assert_int_equal(wd_blocks(b, len, 11, off, 8, &flags), 1);
+	assert_int_equal(flags, 1);
+	assert_int_equal(wd_blocks(b, len, 3, off, 8, NULL), 0);
 	free(b);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
 	assert_int_equal(mcz_info(r)->recovered, 0);
 	assert_int_equal(mcz_info(r)->nrows, ROWS * NCHUNK);
-	for (int s = 0; s < NS; s++)
+	assert_int_equal(mcz_stream_count(r), NS);
+	for (int s = 0; s < NS; s++) {
+		char name[32];
+		snprintf(name, sizeof name, "m%d.x", s / 10);
+		const mcz_stream_desc *d = mcz_stream(r, (size_t)s);
+		assert_string_equal(d->name, name);
+		snprintf(name, sizeof name, "disk%d", s % 10);
+		assert_string_equal(d->instance, name);
+		assert_string_equal(d->note, "pcp: instant, U64");
+		assert_int_equal(d->kind, s % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE);
+		assert_int_equal(d->type, s % 4 < 2 ? MCZ_U64 : MCZ_F64);
 		wd_check_stream(r, s, ROWS * NCHUNK);
+	}
 	/* summaries from the index agree with the values */
 	mcz_bucket bk;
 	assert_int_equal(mcz_summary(r, 2, 0, (int64_t)ROWS * NCHUNK * 1000000000, 1, &bk), MCZ_OK);

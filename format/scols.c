@@ -1,0 +1,231 @@
+/* scols.c: stream descriptors column by column, the COLSTREAMS body
+ * (SPEC.md 5.7, since 1.3).
+ *
+ * A PCP archive imported gives thousands of streams whose descriptors
+ * differ in a few bytes: the metric's name, source, native name, unit and
+ * note repeat for every instance, the instance names repeat for every
+ * metric of an instance domain.  Written field after field for each stream
+ * (STREAMS, 5.3), zstd sees them interleaved; written column by column,
+ * each value as the bytes it shares with the previous stream's and the
+ * rest, the repeats become runs of zero bytes (5 to 45 times smaller on the
+ * pcp-testsuite archives).
+ *
+ *     mcz_scols_encode(&body, first_id, descs, n);
+ *     mcz_scols_decode(body, len, &arr, &n, &cap);
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "meta.h"
+
+#define SCOLS_NSTR 6
+
+static const char *scols_str(const mcz_stream_desc *d, int f)
+{
+	const char *s = f == 0 ? d->name : f == 1 ? d->source : f == 2 ? d->native
+		      : f == 3 ? d->unit : f == 4 ? d->note : d->instance;
+	return s ? s : "";
+}
+
+/* A fixed field of stream i as a u64 (f64: its bit pattern). */
+static uint64_t scols_fixed(const mcz_stream_desc *d, int f)
+{
+	uint64_t u;
+	switch (f) {
+	case 0: return d->kind;
+	case 1: return d->type;
+	case 2: return d->flags;
+	case 3: memcpy(&u, &d->scale, 8); return u;
+	default: return mcz_buf_zigzag(d->topo);
+	}
+}
+
+int mcz_scols_fits(const mcz_buf *b, const mcz_stream_desc *d, size_t n)
+{
+	uint64_t strings = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int f = 0; f < SCOLS_NSTR; f++)
+			strings += strlen(scols_str(&d[i], f)) + 1;
+	return !b->err && n <= 8 * (uint64_t)b->len + 512 && strings <= 64 * (uint64_t)b->len + 4096;
+}
+
+int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n)
+{
+	mcz_buf_uv(b, first_id);
+	mcz_buf_uv(b, n);
+	for (int f = 0; f < SCOLS_NSTR; f++) {
+		const char *prev = "";
+		size_t plen = 0;
+		for (size_t i = 0; i < n;) {
+			const char *s = scols_str(&d[i], f);
+			size_t len = strlen(s), pre = 0;
+			/* "0, then r: this stream and the next r have the previous
+			 * stream's value" */
+			if (len == plen && !memcmp(s, prev, len)) {
+				size_t r = 0;
+				while (i + 1 + r < n && !strcmp(scols_str(&d[i + 1 + r], f), prev))
+					r++;
+				mcz_buf_uv(b, 0);
+				mcz_buf_uv(b, r);
+				i += 1 + r;
+				continue;
+			}
+			while (pre < len && pre < plen && s[pre] == prev[pre])
+				pre++;
+			mcz_buf_uv(b, pre + 1);
+			mcz_buf_uv(b, len - pre);
+			mcz_buf_put(b, s + pre, len - pre);
+			prev = s;
+			plen = len;
+			i++;
+		}
+	}
+	/* kind, type, flags, scale, topo: runs of equal values (count, value) */
+	for (int f = 0; f < 5; f++)
+		for (size_t i = 0; i < n;) {
+			uint64_t v = scols_fixed(&d[i], f);
+			size_t k = 1;
+			while (i + k < n && scols_fixed(&d[i + k], f) == v)
+				k++;
+			mcz_buf_uv(b, k);
+			if (f == 3)
+				mcz_buf_u64(b, v);
+			else
+				mcz_buf_uv(b, v);
+			i += k;
+		}
+	return b->err;
+}
+
+/* The next value of a string column: a copy (malloc, NUL-terminated) of
+ * a prefix of the previous one and a suffix, *len its length, or of the
+ * previous one (*rep more streams take it too); *budget is what the
+ * decoded strings may still take. */
+static char *scols_get(mcz_cur *c, const char *prev, size_t plen, size_t *len, uint64_t *rep,
+		       size_t *budget)
+{
+	uint64_t x = mcz_cur_uv(c), suf = 0;
+	const uint8_t *sp = NULL;
+	*rep = 0;
+	if (x > 0) {
+		suf = mcz_cur_count(c, 1);
+		sp = mcz_cur_bytes(c, (size_t)suf);
+	} else {
+		*rep = mcz_cur_uv(c);
+	}
+	/* "shares its first x - 1 bytes with the previous value" */
+	if (c->err || (x > 0 && (x - 1 > plen || !sp))) {
+		c->err = MCZ_E_CORRUPT;
+		return NULL;
+	}
+	size_t pre = x ? (size_t)(x - 1) : plen, l = pre + (size_t)suf;
+	if (l + 1 > *budget) {
+		c->err = MCZ_E_CORRUPT;
+		return NULL;
+	}
+	*budget -= l + 1;
+	char *s = malloc(l + 1);
+	if (!s) {
+		c->err = MCZ_E_NOMEM;
+		return NULL;
+	}
+	memcpy(s, prev, pre);
+	if (suf)
+		memcpy(s + pre, sp, (size_t)suf);
+	s[l] = 0;
+	*len = l;
+	return s;
+}
+
+int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n, size_t *cap)
+{
+	mcz_cur c = mcz_cur_make(p, len);
+	uint64_t first = mcz_cur_uv(&c);
+	/* the streams are allocated before the body is read: "a body of L
+	 * bytes declares at most 8 L + 512 streams" */
+	uint64_t cnt = mcz_cur_uv(&c);
+	if (c.err || first != *n || cnt > 8 * (uint64_t)len + 512)
+		return MCZ_E_CORRUPT;
+	if (cnt == 0)
+		return mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
+	if (mcz_buf_grow_array((void **)arr, cap, *n + (size_t)cnt, sizeof **arr))
+		return MCZ_E_NOMEM;
+	mcz_stream_desc *d = *arr + *n;
+	memset(d, 0, (size_t)cnt * sizeof *d);
+	/* "the decoded strings take at most 64 times the body's length" */
+	size_t budget = 64 * len + 4096;
+	for (int f = 0; f < SCOLS_NSTR && !c.err; f++) {
+		const char *prev = "";
+		size_t plen = 0;
+		for (uint64_t i = 0; i < cnt && !c.err;) {
+			size_t l = plen;
+			uint64_t rep;
+			char *s = scols_get(&c, prev, plen, &l, &rep, &budget);
+			if (s && rep > cnt - i - 1) {
+				free(s);
+				c.err = MCZ_E_CORRUPT;
+			}
+			for (uint64_t k = 0; s && k <= rep; k++) {
+				char *v = k ? malloc(l + 1) : s;
+				if (!v || (k && l + 1 > budget)) {
+					free(v);
+					c.err = v ? MCZ_E_CORRUPT : MCZ_E_NOMEM;
+					break;
+				}
+				if (k) {
+					budget -= l + 1;
+					memcpy(v, s, l + 1);
+				}
+				const char **slot = f == 0 ? &d[i].name : f == 1 ? &d[i].source
+						  : f == 2 ? &d[i].native : f == 3 ? &d[i].unit
+						  : f == 4 ? &d[i].note : &d[i].instance;
+				*slot = v;
+				i++;
+			}
+			if (!s)
+				break;
+			prev = s;
+			plen = l;
+		}
+	}
+	/* kind, type, flags, scale, topo: runs (count >= 1, value) */
+	for (int f = 0; f < 5 && !c.err; f++)
+		for (uint64_t i = 0; i < cnt && !c.err;) {
+			uint64_t k = mcz_cur_uv(&c), v = f == 3 ? mcz_cur_u64(&c) : mcz_cur_uv(&c);
+			if (c.err || k == 0 || k > cnt - i || (f < 2 && v > 255) ||
+			    (f == 2 && v > 65535) || (f == 4 && v > UINT32_MAX)) {
+				c.err = MCZ_E_CORRUPT;
+				break;
+			}
+			for (; k > 0; k--, i++) {
+				if (f == 0)
+					d[i].kind = (uint8_t)v;
+				else if (f == 1)
+					d[i].type = (uint8_t)v;
+				else if (f == 2)
+					d[i].flags = (uint16_t)v;
+				else if (f == 3)
+					memcpy(&d[i].scale, &v, 8);
+				else
+					d[i].topo = (int32_t)mcz_buf_unzigzag(v);
+			}
+		}
+	for (uint64_t i = 0; i < cnt && !c.err; i++) {
+		int32_t topo = d[i].topo;
+		d[i].id = (uint32_t)(*n + i);
+		/* the checks of STREAMS (5.3) */
+		if (d[i].kind > MCZ_GAUGE || d[i].type > MCZ_F64 ||
+		    (d[i].kind == MCZ_COUNTER && d[i].type != MCZ_U64) || topo < -1)
+			c.err = MCZ_E_CORRUPT;
+	}
+	if (!c.err && mcz_cur_left(&c))
+		c.err = MCZ_E_CORRUPT;
+	if (c.err) {
+		for (uint64_t i = 0; i < cnt; i++)
+			mcz_meta_free_desc(&d[i]);
+		return c.err;
+	}
+	*n += (size_t)cnt;
+	return 0;
+}
