@@ -338,8 +338,16 @@ typedef struct mcz_index {
 	size_t nstreams;
 	mcz_bucket **sums; /* [stream][chunk], level 0; NULL rows allowed */
 	size_t cached_group; /* 1 + the section group held in cx->best, 0 none */
-	int grouped; /* some chunk is a GCHUNK: INDEX flags bit 0 (since 1.3) */
+	int grouped; /* some chunk is a GCHUNK: INDEX flags bits 0 and 1 (since 1.3) */
+	int unsummed; /* decoded: bit 1 was set */
 } mcz_index;
+/* "When flags bit 1 is set, the chunks of fewer than 64 rows have no
+ * summaries in the sections": readers compute them by decoding. */
+#define MCZ_INDEX_SUM_ROWS 64
+static inline int mcz_index_unsummed(const mcz_index *ix, size_t ci)
+{
+	return ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS;
+}
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);
 int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucket *sums,

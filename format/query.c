@@ -315,10 +315,14 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			return MCZ_E_NOMEM;
 		r->ix.sums[s] = NULL;
 		int rc = 0;
-		if (r->secs) {
+		if (r->secs)
 			rc = mcz_index_load(&r->ix, &r->secs[s], &r->cx, b);
-		} else {
+		/* recovered, or the index's short chunks (INDEX flags bit 1):
+		 * summaries computed from the samples */
+		if (!r->secs || r->ix.unsummed) {
 			for (size_t ci = from; ci < r->ix.nchunks && !rc; ci++) {
+				if (r->secs && !mcz_index_unsummed(&r->ix, ci))
+					continue;
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;

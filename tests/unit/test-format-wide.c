@@ -149,9 +149,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(wd_blocks(b, len, 10, off, 8, &flags), NCHUNK);
 	assert_int_equal(flags, 1);
 	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 0);
-	/* INDEX flags bit 0: "the index lists GCHUNK blocks" */
+	/* INDEX flags bit 0: "the index lists GCHUNK blocks"; bit 1: short
+	 * chunks have no summaries */
 	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
-	assert_int_equal(b[off[0] + 16], 1);
+	assert_int_equal(b[off[0] + 16], 3);
 	assert_int_equal(b[10], 3); /* minor 3 */
 	/* the descriptors column by column (COLSTREAMS, 5.7), critical too */
 	assert_int_equal(wd_blocks(b, len, 11, off, 8, &flags), 1);
@@ -180,11 +181,21 @@ static void test_round_trip(void **state)
 	assert_int_equal(mcz_summary(r, 2, 0, (int64_t)ROWS * NCHUNK * 1000000000, 1, &bk), MCZ_OK);
 	assert_int_equal(bk.count, ROWS * NCHUNK);
 	mcz_close(r);
-	/* by scanning (no index) the same */
-	assert_int_equal(mcz_open(&r, path, MCZ_OPEN_VERIFY), MCZ_OK);
-	for (int s = 0; s < NS; s += 97)
-		wd_check_stream(r, s, ROWS * NCHUNK);
+	/* by scanning (no index) the same, summaries included (computed from
+	 * the samples in both cases) */
+	mcz_reader *r2;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&r2, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	for (int s = 0; s < NS; s += 97) {
+		wd_check_stream(r2, s, ROWS * NCHUNK);
+		mcz_bucket b1[4], b2[4];
+		int64_t t1 = (int64_t)ROWS * NCHUNK * 1000000000;
+		assert_int_equal(mcz_summary(r, (uint32_t)s, 0, t1, 4, b1), MCZ_OK);
+		assert_int_equal(mcz_summary(r2, (uint32_t)s, 0, t1, 4, b2), MCZ_OK);
+		assert_memory_equal(b1, b2, sizeof b1);
+	}
 	mcz_close(r);
+	mcz_close(r2);
 	mcz_check_report rep;
 	assert_int_equal(mcz_check(path, &rep), MCZ_OK);
 	assert_int_equal(rep.index_ok, 1);
