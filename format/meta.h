@@ -16,7 +16,10 @@ int mcz_meta_decode_streams(const uint8_t *p, size_t len, mcz_stream_desc **arr,
 			    size_t *cap);
 /* scols.c: the COLSTREAMS body (SPEC.md 5.7), column by column. */
 int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n);
-int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n, size_t *cap);
+/* The descriptors' strings point into *arena (one malloc, the caller's
+ * to free with them; never free them one by one). */
+int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n, size_t *cap,
+		     char **arena);
 /* Whether the body b of descriptors d[n] keeps the bounds a reader checks. */
 int mcz_scols_fits(const mcz_buf *b, const mcz_stream_desc *d, size_t n);
 int mcz_meta_decode_topo(const uint8_t *p, size_t len, mcz_topo_obj **arr, size_t *n);

@@ -47,7 +47,15 @@ void mcz_reader_reset(mcz_reader *r)
 	r->topo = NULL;
 	r->ntopo = 0;
 	for (size_t i = 0; i < r->nstreams; i++)
-		mcz_meta_free_desc(&r->streams[i]);
+		if (i >= r->cap_shared || !r->shared[i])
+			mcz_meta_free_desc(&r->streams[i]);
+	for (size_t i = 0; i < r->narenas; i++)
+		free(r->arenas[i]);
+	free(r->arenas);
+	free(r->shared);
+	r->arenas = NULL;
+	r->shared = NULL;
+	r->narenas = r->cap_shared = 0;
 	free(r->streams);
 	r->streams = NULL;
 	r->nstreams = r->cap_streams = 0;
@@ -81,6 +89,31 @@ void mcz_reader_reset(mcz_reader *r)
 	r->ndamaged = 0;
 }
 
+/* A COLSTREAMS body: its streams' strings in one arena the reader keeps. */
+static int reader_colstreams(mcz_reader *r, const uint8_t *p, size_t len)
+{
+	size_t from = r->nstreams, ca = r->narenas;
+	char *arena = NULL;
+	if (mcz_buf_grow_array((void **)&r->arenas, &ca, r->narenas + 1, sizeof *r->arenas))
+		return MCZ_E_NOMEM;
+	int rc = mcz_scols_decode(p, len, &r->streams, &r->nstreams, &r->cap_streams, &arena);
+	if (rc)
+		return rc;
+	r->arenas[r->narenas++] = arena;
+	if (r->nstreams > r->cap_shared) {
+		uint8_t *sh = realloc(r->shared, r->cap_streams);
+		if (!sh) {
+			r->nstreams = from; /* the arena is freed with the reader */
+			return MCZ_E_NOMEM;
+		}
+		memset(sh + r->cap_shared, 0, r->cap_streams - r->cap_shared);
+		r->shared = sh;
+		r->cap_shared = r->cap_streams;
+	}
+	memset(r->shared + from, 1, r->nstreams - from);
+	return 0;
+}
+
 /* Apply a META, TOPO, STREAMS or MARKS body. */
 static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, size_t len)
 {
@@ -102,7 +135,7 @@ static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, si
 		return mcz_meta_decode_streams(p, len, &r->streams, &r->nstreams,
 					       &r->cap_streams);
 	case MCZ_BT_COLSTREAMS:
-		return mcz_scols_decode(p, len, &r->streams, &r->nstreams, &r->cap_streams);
+		return reader_colstreams(r, p, len);
 	case MCZ_BT_MARKS:
 		return mcz_meta_decode_marks(p, len, &r->marks, &r->nmarks, &r->cap_marks);
 	}

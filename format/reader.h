@@ -93,6 +93,12 @@ struct mcz_reader {
 	size_t ntopo;
 	mcz_stream_desc *streams;
 	size_t nstreams, cap_streams;
+	/* COLSTREAMS blocks: their strings, one arena each; stream i's strings
+	 * are in one when i < cap_shared and shared[i] (not freed one by one) */
+	char **arenas;
+	size_t narenas;
+	uint8_t *shared;
+	size_t cap_shared;
 	mcz_mark *marks;
 	size_t nmarks, cap_marks;
 	reader_aux *aux;

@@ -13,6 +13,7 @@
  *     mcz_scols_encode(&body, first_id, descs, n);
  *     mcz_scols_decode(body, len, &arr, &n, &cap);
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,48 +99,90 @@ int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, si
 	return b->err;
 }
 
-/* The next value of a string column: a copy (malloc, NUL-terminated) of
- * a prefix of the previous one and a suffix, *len its length, or of the
- * previous one (*rep more streams take it too); *budget is what the
- * decoded strings may still take. */
-static char *scols_get(mcz_cur *c, const char *prev, size_t plen, size_t *len, uint64_t *rep,
-		       size_t *budget)
+/* The arena being filled: strings at offsets, the descriptors' pointers
+ * set from the offsets once it stops moving. */
+typedef struct scols_arena {
+	char *p;
+	size_t len, cap, max;
+} scols_arena;
+
+static int scols_put(scols_arena *a, const char *prefix_at, size_t pre, const uint8_t *suf,
+		     size_t nsuf, size_t *at)
 {
-	uint64_t x = mcz_cur_uv(c), suf = 0;
-	const uint8_t *sp = NULL;
-	*rep = 0;
-	if (x > 0) {
-		suf = mcz_cur_count(c, 1);
-		sp = mcz_cur_bytes(c, (size_t)suf);
-	} else {
-		*rep = mcz_cur_uv(c);
+	size_t need = a->len + pre + nsuf + 1;
+	/* "the decoded strings take at most 64 times the body's length" */
+	if (need > a->max)
+		return MCZ_E_CORRUPT;
+	if (need > a->cap) {
+		size_t nc = a->cap ? 2 * a->cap : 4096;
+		while (nc < need)
+			nc *= 2;
+		size_t po = prefix_at ? (size_t)(prefix_at - a->p) : 0;
+		char *np = realloc(a->p, nc);
+		if (!np)
+			return MCZ_E_NOMEM;
+		a->p = np;
+		a->cap = nc;
+		prefix_at = prefix_at ? a->p + po : NULL;
 	}
-	/* "shares its first x - 1 bytes with the previous value" */
-	if (c->err || (x > 0 && (x - 1 > plen || !sp))) {
-		c->err = MCZ_E_CORRUPT;
-		return NULL;
-	}
-	size_t pre = x ? (size_t)(x - 1) : plen, l = pre + (size_t)suf;
-	if (l + 1 > *budget) {
-		c->err = MCZ_E_CORRUPT;
-		return NULL;
-	}
-	*budget -= l + 1;
-	char *s = malloc(l + 1);
-	if (!s) {
-		c->err = MCZ_E_NOMEM;
-		return NULL;
-	}
-	memcpy(s, prev, pre);
-	if (suf)
-		memcpy(s + pre, sp, (size_t)suf);
-	s[l] = 0;
-	*len = l;
-	return s;
+	char *w = a->p + a->len;
+	if (pre)
+		memcpy(w, prefix_at, pre);
+	if (nsuf)
+		memcpy(w + pre, suf, nsuf);
+	w[pre + nsuf] = 0;
+	*at = a->len;
+	a->len = need;
+	return 0;
 }
 
-int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n, size_t *cap)
+/* The six string columns from c into the arena: each descriptor's strings
+ * as offsets (uintptr_t) into it, a value repeated by a run stored once. */
+static void scols_strings(mcz_cur *c, mcz_stream_desc *d, uint64_t cnt, scols_arena *a)
 {
+	static const size_t field[SCOLS_NSTR] = {
+		offsetof(mcz_stream_desc, name), offsetof(mcz_stream_desc, source),
+		offsetof(mcz_stream_desc, native), offsetof(mcz_stream_desc, unit),
+		offsetof(mcz_stream_desc, note), offsetof(mcz_stream_desc, instance)};
+	for (int f = 0; f < SCOLS_NSTR && !c->err; f++) {
+		size_t prev = 0, plen = 0, fo = field[f];
+		int have = 0;
+		for (uint64_t i = 0; i < cnt && !c->err;) {
+			uint64_t x = mcz_cur_uv(c), rep = 0, suf = 0;
+			const uint8_t *sp = NULL;
+			if (x > 0) {
+				suf = mcz_cur_uv(c);
+				sp = suf <= mcz_cur_left(c) ? mcz_cur_bytes(c, (size_t)suf) : NULL;
+			} else {
+				rep = mcz_cur_uv(c);
+			}
+			/* "shares its first x - 1 bytes with the previous value" */
+			if (c->err || (x > 0 && (x - 1 > plen || !sp)) || rep > cnt - i - 1) {
+				c->err = MCZ_E_CORRUPT;
+				break;
+			}
+			if (x > 0 || !have) { /* a new value; the first stream's "" */
+				size_t pre = x ? (size_t)(x - 1) : 0, at;
+				int rc = scols_put(a, have ? a->p + prev : NULL, pre, sp, (size_t)suf, &at);
+				if (rc) {
+					c->err = rc;
+					break;
+				}
+				prev = at;
+				plen = pre + (size_t)suf;
+				have = 1;
+			}
+			for (uint64_t k = 0; k <= rep; k++)
+				*(const char **)((char *)&d[i + k] + fo) = (const char *)(uintptr_t)prev;
+			i += 1 + rep;
+		}
+	}
+}
+
+int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t *n, size_t *cap,
+		     char **arena)
+{
+	*arena = NULL;
 	mcz_cur c = mcz_cur_make(p, len);
 	uint64_t first = mcz_cur_uv(&c);
 	/* the streams are allocated before the body is read: "a body of L
@@ -152,42 +195,19 @@ int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t
 	if (mcz_buf_grow_array((void **)arr, cap, *n + (size_t)cnt, sizeof **arr))
 		return MCZ_E_NOMEM;
 	mcz_stream_desc *d = *arr + *n;
-	memset(d, 0, (size_t)cnt * sizeof *d);
-	/* "the decoded strings take at most 64 times the body's length" */
-	size_t budget = 64 * len + 4096;
-	for (int f = 0; f < SCOLS_NSTR && !c.err; f++) {
-		const char *prev = "";
-		size_t plen = 0;
-		for (uint64_t i = 0; i < cnt && !c.err;) {
-			size_t l = plen;
-			uint64_t rep;
-			char *s = scols_get(&c, prev, plen, &l, &rep, &budget);
-			if (s && rep > cnt - i - 1) {
-				free(s);
-				c.err = MCZ_E_CORRUPT;
-			}
-			for (uint64_t k = 0; s && k <= rep; k++) {
-				char *v = k ? malloc(l + 1) : s;
-				if (!v || (k && l + 1 > budget)) {
-					free(v);
-					c.err = v ? MCZ_E_CORRUPT : MCZ_E_NOMEM;
-					break;
-				}
-				if (k) {
-					budget -= l + 1;
-					memcpy(v, s, l + 1);
-				}
-				const char **slot = f == 0 ? &d[i].name : f == 1 ? &d[i].source
-						  : f == 2 ? &d[i].native : f == 3 ? &d[i].unit
-						  : f == 4 ? &d[i].note : &d[i].instance;
-				*slot = v;
-				i++;
-			}
-			if (!s)
-				break;
-			prev = s;
-			plen = l;
-		}
+	scols_arena a = {NULL, 0, 0, 64 * len + 4096};
+	a.cap = 4 * len + 4096 < a.max ? 4 * len + 4096 : a.max;
+	if (!(a.p = malloc(a.cap)))
+		return MCZ_E_NOMEM;
+	scols_strings(&c, d, cnt, &a);
+	*arena = a.p;
+	for (uint64_t i = 0; i < cnt && !c.err; i++) {
+		d[i].name = a.p + (uintptr_t)d[i].name;
+		d[i].source = a.p + (uintptr_t)d[i].source;
+		d[i].native = a.p + (uintptr_t)d[i].native;
+		d[i].unit = a.p + (uintptr_t)d[i].unit;
+		d[i].note = a.p + (uintptr_t)d[i].note;
+		d[i].instance = a.p + (uintptr_t)d[i].instance;
 	}
 	/* kind, type, flags, scale, topo: runs (count >= 1, value) */
 	for (int f = 0; f < 5 && !c.err; f++)
@@ -222,8 +242,9 @@ int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t
 	if (!c.err && mcz_cur_left(&c))
 		c.err = MCZ_E_CORRUPT;
 	if (c.err) {
-		for (uint64_t i = 0; i < cnt; i++)
-			mcz_meta_free_desc(&d[i]);
+		free(*arena);
+		*arena = NULL;
+		memset(d, 0, (size_t)cnt * sizeof *d);
 		return c.err;
 	}
 	*n += (size_t)cnt;
