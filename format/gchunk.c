@@ -4,7 +4,7 @@
  * a few rows) pays, in a CHUNK, for one zstd frame per column, or none:
  * columns of a few bytes stay raw, each with its own header.  A GCHUNK
  * holds the same columns, but consecutive narrow columns share one zstd
- * frame (a run, of about 64 KiB raw), so that what repeats across streams
+ * frame (a run, of about 256 KiB raw), so that what repeats across streams
  * (headers, codecs, values) is compressed once; wide columns keep their own
  * frames, in plain runs.  One stream is still found by decompressing one
  * run: the directory gives every column's length, the run table which run
@@ -27,8 +27,8 @@
 
 /* A column narrower than this (raw framing) may join a shared frame. */
 #define GCHUNK_NARROW 4096u
-/* "the reference writer closes a run once its content reaches 64 KiB" */
-#define GCHUNK_RUN 65536u
+/* "closing a run once its content reaches 256 KiB" */
+#define GCHUNK_RUN 262144u
 
 static uint64_t gchunk_col_bound(uint64_t nrows)
 {

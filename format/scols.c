@@ -10,7 +10,7 @@
  * rest, the repeats become runs of zero bytes (5 to 45 times smaller on the
  * pcp-testsuite archives).
  *
- *     mcz_scols_encode(&body, first_id, descs, n);
+ *     mcz_scols_encode(&body, first_id, descs, n, refs);
  *     mcz_scols_decode(body, len, &arr, &n, &cap);
  */
 #include <stddef.h>
@@ -51,13 +51,34 @@ int mcz_scols_fits(const mcz_buf *b, const mcz_stream_desc *d, size_t n)
 	return !b->err && n <= 8 * (uint64_t)b->len + 512 && strings <= 64 * (uint64_t)b->len + 4096;
 }
 
-int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n)
+static uint64_t scols_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n, int refs)
 {
 	mcz_buf_uv(b, first_id);
 	mcz_buf_uv(b, n);
+	/* the values met so far in the column: a hash table of their number
+	 * + 1 (0 empty), vals[k] the k-th */
+	size_t tsize = 16;
+	while (tsize < 2 * n)
+		tsize *= 2;
+	uint32_t *table = malloc(tsize * sizeof *table);
+	const char **vals = malloc((n + 1) * sizeof *vals);
+	if (!table || !vals) {
+		free(table);
+		free(vals);
+		return b->err = MCZ_E_NOMEM;
+	}
 	for (int f = 0; f < SCOLS_NSTR; f++) {
 		const char *prev = "";
-		size_t plen = 0;
+		size_t plen = 0, nvals = 0;
+		memset(table, 0, tsize * sizeof *table);
 		for (size_t i = 0; i < n;) {
 			const char *s = scols_str(&d[i], f);
 			size_t len = strlen(s), pre = 0;
@@ -72,16 +93,30 @@ int mcz_scols_encode(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, si
 				i += 1 + r;
 				continue;
 			}
-			while (pre < len && pre < plen && s[pre] == prev[pre])
-				pre++;
-			mcz_buf_uv(b, pre + 1);
-			mcz_buf_uv(b, len - pre);
-			mcz_buf_put(b, s + pre, len - pre);
+			size_t slot = (size_t)scols_hash(s) & (tsize - 1);
+			while (table[slot] && strcmp(vals[table[slot] - 1], s))
+				slot = (slot + 1) & (tsize - 1);
+			if (table[slot] && refs) {
+				/* "x even: the value number x / 2 - 1 of the column" */
+				mcz_buf_uv(b, 2 * (uint64_t)table[slot]);
+			} else {
+				/* "x odd: a new value sharing (x - 1) / 2 bytes with the
+				 * previous one, then the rest" */
+				while (pre < len && pre < plen && s[pre] == prev[pre])
+					pre++;
+				mcz_buf_uv(b, 2 * pre + 1);
+				mcz_buf_uv(b, len - pre);
+				mcz_buf_put(b, s + pre, len - pre);
+				vals[nvals] = s;
+				table[slot] = (uint32_t)++nvals;
+			}
 			prev = s;
 			plen = len;
 			i++;
 		}
 	}
+	free(table);
+	free(vals);
 	/* kind, type, flags, scale, topo: runs of equal values (count, value) */
 	for (int f = 0; f < 5; f++)
 		for (size_t i = 0; i < n;) {
@@ -138,39 +173,45 @@ static int scols_put(scols_arena *a, const char *prefix_at, size_t pre, const ui
 
 /* The six string columns from c into the arena: each descriptor's strings
  * as offsets (uintptr_t) into it, a value repeated by a run stored once. */
-static void scols_strings(mcz_cur *c, mcz_stream_desc *d, uint64_t cnt, scols_arena *a)
+static void scols_strings(mcz_cur *c, mcz_stream_desc *d, uint64_t cnt, scols_arena *a,
+			  size_t *vals)
 {
 	static const size_t field[SCOLS_NSTR] = {
 		offsetof(mcz_stream_desc, name), offsetof(mcz_stream_desc, source),
 		offsetof(mcz_stream_desc, native), offsetof(mcz_stream_desc, unit),
 		offsetof(mcz_stream_desc, note), offsetof(mcz_stream_desc, instance)};
+	size_t empty = 0; /* "" for the first stream: the arena starts with it */
 	for (int f = 0; f < SCOLS_NSTR && !c->err; f++) {
-		size_t prev = 0, plen = 0, fo = field[f];
-		int have = 0;
+		size_t prev = empty, plen = 0, fo = field[f], nvals = 0;
 		for (uint64_t i = 0; i < cnt && !c->err;) {
 			uint64_t x = mcz_cur_uv(c), rep = 0, suf = 0;
 			const uint8_t *sp = NULL;
-			if (x > 0) {
+			if (x & 1) {
 				suf = mcz_cur_uv(c);
 				sp = suf <= mcz_cur_left(c) ? mcz_cur_bytes(c, (size_t)suf) : NULL;
-			} else {
+			} else if (x == 0) {
 				rep = mcz_cur_uv(c);
 			}
-			/* "shares its first x - 1 bytes with the previous value" */
-			if (c->err || (x > 0 && (x - 1 > plen || !sp)) || rep > cnt - i - 1) {
+			/* "shares its first (x - 1) / 2 bytes with the previous value";
+			 * a value number below the values met */
+			if (c->err || ((x & 1) && ((x - 1) / 2 > plen || !sp)) ||
+			    (x && !(x & 1) && x / 2 - 1 >= nvals) || rep > cnt - i - 1) {
 				c->err = MCZ_E_CORRUPT;
 				break;
 			}
-			if (x > 0 || !have) { /* a new value; the first stream's "" */
-				size_t pre = x ? (size_t)(x - 1) : 0, at;
-				int rc = scols_put(a, have ? a->p + prev : NULL, pre, sp, (size_t)suf, &at);
+			if (x & 1) {
+				size_t pre = (size_t)((x - 1) / 2), at;
+				int rc = scols_put(a, a->p + prev, pre, sp, (size_t)suf, &at);
 				if (rc) {
 					c->err = rc;
 					break;
 				}
+				vals[nvals++] = at;
 				prev = at;
 				plen = pre + (size_t)suf;
-				have = 1;
+			} else if (x) {
+				prev = vals[x / 2 - 1];
+				plen = strlen(a->p + prev);
 			}
 			for (uint64_t k = 0; k <= rep; k++)
 				*(const char **)((char *)&d[i + k] + fo) = (const char *)(uintptr_t)prev;
@@ -195,11 +236,16 @@ int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t
 	if (mcz_buf_grow_array((void **)arr, cap, *n + (size_t)cnt, sizeof **arr))
 		return MCZ_E_NOMEM;
 	mcz_stream_desc *d = *arr + *n;
-	scols_arena a = {NULL, 0, 0, 64 * len + 4096};
+	scols_arena a = {NULL, 1, 0, 64 * len + 4096};
 	a.cap = 4 * len + 4096 < a.max ? 4 * len + 4096 : a.max;
-	if (!(a.p = malloc(a.cap)))
+	size_t *vals = malloc((size_t)cnt * sizeof *vals); /* a column's values met */
+	if (!vals || !(a.p = malloc(a.cap))) {
+		free(vals);
 		return MCZ_E_NOMEM;
-	scols_strings(&c, d, cnt, &a);
+	}
+	a.p[0] = 0;
+	scols_strings(&c, d, cnt, &a, vals);
+	free(vals);
 	*arena = a.p;
 	for (uint64_t i = 0; i < cnt && !c.err; i++) {
 		d[i].name = a.p + (uintptr_t)d[i].name;

@@ -485,10 +485,25 @@ static int writer_pending(mcz_writer *w)
 		p->len = 0;
 		mcz_meta_encode_streams(p, first, w->streams + first, n);
 		int rc = mcz_block_pack(&w->cx, p, &rows);
+		/* value numbers or not, whichever packs smaller */
+		mcz_buf alt = {0}, body2 = {0};
+		mcz_scols_encode(&body2, first, w->streams + first, n, 1);
 		p->len = 0;
-		mcz_scols_encode(p, first, w->streams + first, n);
+		mcz_scols_encode(p, first, w->streams + first, n, 0);
 		if (!rc)
 			rc = mcz_block_pack(&w->cx, p, &cols);
+		if (!rc)
+			rc = mcz_block_pack(&w->cx, &body2, &alt);
+		if (!rc && alt.len < cols.len) {
+			mcz_buf t = cols;
+			cols = alt;
+			alt = t;
+			t = *p;
+			*p = body2;
+			body2 = t;
+		}
+		mcz_buf_free(&alt);
+		mcz_buf_free(&body2);
 		if (rc) {
 			writer_fail(w, rc);
 		} else {
