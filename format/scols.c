@@ -174,7 +174,7 @@ static int scols_put(scols_arena *a, const char *prefix_at, size_t pre, const ui
 /* The six string columns from c into the arena: each descriptor's strings
  * as offsets (uintptr_t) into it, a value repeated by a run stored once. */
 static void scols_strings(mcz_cur *c, mcz_stream_desc *d, uint64_t cnt, scols_arena *a,
-			  size_t *vals)
+			  size_t *vals, size_t *vlens)
 {
 	static const size_t field[SCOLS_NSTR] = {
 		offsetof(mcz_stream_desc, name), offsetof(mcz_stream_desc, source),
@@ -206,12 +206,13 @@ static void scols_strings(mcz_cur *c, mcz_stream_desc *d, uint64_t cnt, scols_ar
 					c->err = rc;
 					break;
 				}
-				vals[nvals++] = at;
+				vals[nvals] = at;
+				vlens[nvals++] = pre + (size_t)suf;
 				prev = at;
 				plen = pre + (size_t)suf;
 			} else if (x) {
 				prev = vals[x / 2 - 1];
-				plen = strlen(a->p + prev);
+				plen = vlens[x / 2 - 1];
 			}
 			for (uint64_t k = 0; k <= rep; k++)
 				*(const char **)((char *)&d[i + k] + fo) = (const char *)(uintptr_t)prev;
@@ -238,13 +239,14 @@ int mcz_scols_decode(const uint8_t *p, size_t len, mcz_stream_desc **arr, size_t
 	mcz_stream_desc *d = *arr + *n;
 	scols_arena a = {NULL, 1, 0, 64 * len + 4096};
 	a.cap = 4 * len + 4096 < a.max ? 4 * len + 4096 : a.max;
-	size_t *vals = malloc((size_t)cnt * sizeof *vals); /* a column's values met */
+	/* a column's values met: offsets, then lengths */
+	size_t *vals = malloc(2 * (size_t)cnt * sizeof *vals);
 	if (!vals || !(a.p = malloc(a.cap))) {
 		free(vals);
 		return MCZ_E_NOMEM;
 	}
 	a.p[0] = 0;
-	scols_strings(&c, d, cnt, &a, vals);
+	scols_strings(&c, d, cnt, &a, vals, vals + cnt);
 	free(vals);
 	*arena = a.p;
 	for (uint64_t i = 0; i < cnt && !c.err; i++) {
