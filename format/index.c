@@ -180,7 +180,7 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		rc = index_zput(cx, &raw, &head, &hc);
 	if (!rc) {
 		/* flags bit 0 (since 1.3): "the index lists GCHUNK blocks"; bit 1:
-		 * "chunks of fewer than 64 rows have no summaries" */
+		 * "chunks of fewer than 256 rows have no summaries" */
 		mcz_buf_u8(out, ix->grouped ? 3 : 0);
 		mcz_buf_uv(out, head.len);
 		mcz_buf_uv(out, hc);

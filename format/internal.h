@@ -341,9 +341,9 @@ typedef struct mcz_index {
 	int grouped; /* some chunk is a GCHUNK: INDEX flags bits 0 and 1 (since 1.3) */
 	int unsummed; /* decoded: bit 1 was set */
 } mcz_index;
-/* "When flags bit 1 is set, the chunks of fewer than 64 rows have no
+/* "When flags bit 1 is set, the chunks of fewer than 256 rows have no
  * summaries in the sections": readers compute them by decoding. */
-#define MCZ_INDEX_SUM_ROWS 64
+#define MCZ_INDEX_SUM_ROWS 256
 static inline int mcz_index_unsummed(const mcz_index *ix, size_t ci)
 {
 	return ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS;
