@@ -103,8 +103,13 @@ static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_
 int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 {
 	/* a file with GCHUNK blocks (unreadable before 1.3 anyway) leaves
-	 * out the summaries of its short chunks */
-	ix->unsummed = ix->grouped;
+	 * out the summaries of its short chunks, when they are few: computing
+	 * a stream's summaries then decodes at most 16 x 255 of its samples
+	 * (a recorder's 50-row chunks of a long run keep theirs) */
+	size_t nshort = 0;
+	for (size_t i = 0; i < ix->nchunks; i++)
+		nshort += ix->chunks[i].nrows < MCZ_INDEX_SUM_ROWS;
+	ix->unsummed = ix->grouped && nshort <= 16;
 	mcz_buf head = {0}, secs = {0}, raw = {0}, grp = {0}, groups = {0};
 	size_t *rlen = calloc(ix->nstreams + 1, sizeof *rlen);
 	size_t ngroups = 0, gfirst = 0;
@@ -181,7 +186,7 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 	if (!rc) {
 		/* flags bit 0 (since 1.3): "the index lists GCHUNK blocks"; bit 1:
 		 * "chunks of fewer than 256 rows have no summaries" */
-		mcz_buf_u8(out, ix->grouped ? 3 : 0);
+		mcz_buf_u8(out, (uint8_t)((ix->grouped ? 1 : 0) | (ix->unsummed ? 2 : 0)));
 		mcz_buf_uv(out, head.len);
 		mcz_buf_uv(out, hc);
 		mcz_buf_put(out, raw.p, raw.len);

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,38 @@ static void test_damaged_run(void **state)
 	free(b);
 }
 
+/* Many short chunks (a recorder's 50-row chunks of a long run): GCHUNK
+ * blocks, but the summaries stay in the index (flags bit 1 unset). */
+static void test_many_short_chunks_keep_summaries(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/wide-short.mcz", dir);
+	wd_write(path, 600, 8 * 40, 8);
+	size_t len, off[64];
+	uint8_t *b = wd_load(path, &len);
+	assert_int_equal(wd_blocks(b, len, 10, off, 64, NULL), 40);
+	assert_int_equal(wd_blocks(b, len, 7, off, 64, NULL), 1);
+	assert_int_equal(b[off[0] + 16], 1);
+	free(b);
+	mcz_reader *r, *r2;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&r2, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	for (int s = 0; s < 600; s += 41) {
+		wd_check_stream(r, s, 8 * 40);
+		mcz_bucket b1[7], b2[7];
+		int64_t t1 = (int64_t)8 * 40 * 1000000000;
+		assert_int_equal(mcz_summary(r, (uint32_t)s, 0, t1, 7, b1), MCZ_OK);
+		assert_int_equal(mcz_summary(r2, (uint32_t)s, 0, t1, 7, b2), MCZ_OK);
+		for (int k = 0; k < 7; k++) {
+			assert_int_equal(b1[k].count, b2[k].count);
+			assert_true(b1[k].sum == b2[k].sum || (isnan(b1[k].sum) && isnan(b2[k].sum)));
+		}
+	}
+	mcz_close(r);
+	mcz_close(r2);
+}
+
 /* Wide columns (1024 rows of busy counters) stay CHUNK blocks. */
 static void test_wide_columns_unchanged(void **state)
 {
@@ -313,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_random_access),
 		cmocka_unit_test(test_damaged_run),
+		cmocka_unit_test(test_many_short_chunks_keep_summaries),
 		cmocka_unit_test(test_wide_columns_unchanged),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
