@@ -131,7 +131,7 @@ int mcz_block_parse_trailer(const uint8_t *p, uint64_t *index_off)
 int mcz_block_small(uint16_t type)
 {
 	return type == MCZ_BT_META || type == MCZ_BT_TOPO || type == MCZ_BT_STREAMS ||
-	       type == MCZ_BT_MARKS;
+	       type == MCZ_BT_MARKS || type == MCZ_BT_COLSTREAMS;
 }
 
 int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)

@@ -88,26 +88,35 @@ int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n
 	return rc;
 }
 
-int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
+int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci)
 {
-	mcz_cur c = mcz_cur_make(payload, len);
-	uint64_t nrows = mcz_cur_uv(&c);
+	uint64_t nrows = mcz_cur_uv(c);
 	/* each stream takes at least one directory byte */
-	uint64_t nstreams = mcz_cur_count(&c, 1);
-	int64_t t0 = mcz_cur_sv(&c);
-	uint64_t span = mcz_cur_uv(&c);
-	uint64_t nvalues = mcz_cur_uv(&c);
-	uint8_t flags = mcz_cur_u8(&c);
-	if (c.err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX || flags ||
+	uint64_t nstreams = mcz_cur_count(c, 1);
+	int64_t t0 = mcz_cur_sv(c);
+	uint64_t span = mcz_cur_uv(c);
+	uint64_t nvalues = mcz_cur_uv(c);
+	uint8_t flags = mcz_cur_u8(c);
+	if (c->err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX || flags ||
 	    !mcz_span_fits(t0, span) ||
 	    (nrows == 1 && span != 0) || (nrows > 1 && span < nrows - 1) ||
 	    nvalues > nrows * nstreams)
 		return MCZ_E_CORRUPT;
+	memset(ci, 0, sizeof *ci);
 	ci->nvalues = nvalues;
 	ci->nrows = (uint32_t)nrows;
 	ci->nstreams = (uint32_t)nstreams;
 	ci->t_first = t0;
 	ci->t_last = t0 + (int64_t)span;
+	return 0;
+}
+
+int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
+{
+	mcz_cur c = mcz_cur_make(payload, len);
+	if (mcz_chunk_head(&c, ci))
+		return MCZ_E_CORRUPT;
+	uint64_t nstreams = ci->nstreams;
 	ci->dir = c.p;
 	uint64_t total = 0;
 	for (uint64_t s = 0; s <= nstreams; s++) {
@@ -147,7 +156,7 @@ int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p,
 /* "A SAME column: codec 11, flags 0, rawlen 0, then a varint: the id of
  * an earlier stream of the chunk whose column is not SAME; it decodes as
  * that column's bytes would."  The column number that one is, in *ref. */
-static int chunk_same_ref(const uint8_t *p, size_t len, uint32_t col, uint32_t *ref)
+int mcz_chunk_same_ref(const uint8_t *p, size_t len, uint32_t col, uint32_t *ref)
 {
 	mcz_cur c = mcz_cur_make(p, len);
 	mcz_cur_u8(&c);
@@ -165,7 +174,7 @@ int mcz_chunk_col(const mcz_chunk_info *ci, uint32_t col, const uint8_t **p, siz
 	if (rc || *len == 0 || (*p)[0] != MCZ_CODEC_SAME)
 		return rc;
 	uint32_t ref;
-	if ((rc = chunk_same_ref(*p, *len, col, &ref)) || (rc = mcz_chunk_col_raw(ci, ref, p, len)))
+	if ((rc = mcz_chunk_same_ref(*p, *len, col, &ref)) || (rc = mcz_chunk_col_raw(ci, ref, p, len)))
 		return rc;
 	if (*len == 0 || (*p)[0] == MCZ_CODEC_SAME)
 		return MCZ_E_CORRUPT;
@@ -179,7 +188,9 @@ int mcz_chunk_dir(const mcz_chunk_info *ci, uint64_t *off)
 	for (uint64_t s = 0; s <= ci->nstreams; s++) {
 		off[s] = at;
 		at += mcz_cur_uv(&c);
-		if (at > ci->cols_len)
+		/* a GCHUNK's columns are counted decompressed (its runs checked
+		 * by mcz_gchunk_runs) */
+		if (!ci->grouped && at > ci->cols_len)
 			return MCZ_E_CORRUPT;
 	}
 	off[ci->nstreams + 1] = at;
@@ -198,7 +209,7 @@ int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off
 	if (*len == 0 || (*p)[0] != MCZ_CODEC_SAME)
 		return 0;
 	uint32_t ref;
-	int rc = chunk_same_ref(*p, *len, col, &ref);
+	int rc = mcz_chunk_same_ref(*p, *len, col, &ref);
 	if (rc)
 		return rc;
 	*p = cols + off[ref];

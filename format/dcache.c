@@ -8,7 +8,10 @@
  * values, deltas and presence bytes.  The most recently used entry is never
  * evicted, so a caller may hold the chunk entry while it adds one stream's
  * entry (see query.c, which touches the chunk entry before each column).
- * Memory stays under the budget plus two entries.
+ * An entry may also be pinned (e->pin) while a decoding uses it: query.c
+ * pins a GCHUNK's chunk entry while it adds the run it decompresses and
+ * the stream's column.  Memory stays under the budget plus the pinned and
+ * the most recent entries.
  *
  *     mcz_dcache_ent *e = mcz_dcache_get(&c, ci, col);
  *     if (!e && (e = mcz_dcache_put(&c, ci, col, bytes)))
@@ -102,8 +105,12 @@ static int dcache_grow(mcz_dcache *c)
 mcz_dcache_ent *mcz_dcache_put(mcz_dcache *c, size_t ci, uint32_t col, size_t bytes)
 {
 	size_t need = sizeof(mcz_dcache_ent) + bytes;
-	while (c->tail && c->tail != c->head && c->bytes + need > c->budget)
-		mcz_dcache_drop(c, c->tail);
+	/* from the least recent on; the most recent and pinned entries stay */
+	for (mcz_dcache_ent *e = c->tail, *p; e && c->bytes + need > c->budget; e = p) {
+		p = e->prev;
+		if (e != c->head && !e->pin)
+			mcz_dcache_drop(c, e);
+	}
 	if (c->count + 1 > c->nslot && dcache_grow(c))
 		return NULL;
 	mcz_dcache_ent *e = malloc(need);

@@ -102,6 +102,14 @@ static int index_zput(mcz_codec_ctx *cx, mcz_buf *out, const mcz_buf *raw, size_
 
 int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 {
+	/* a file with GCHUNK blocks (unreadable before 1.3 anyway) leaves
+	 * out the summaries of its short chunks, when they are few: computing
+	 * a stream's summaries then decodes at most 16 x 255 of its samples
+	 * (a recorder's 50-row chunks of a long run keep theirs) */
+	size_t nshort = 0;
+	for (size_t i = 0; i < ix->nchunks; i++)
+		nshort += ix->chunks[i].nrows < MCZ_INDEX_SUM_ROWS;
+	ix->unsummed = ix->grouped && nshort <= 16;
 	mcz_buf head = {0}, secs = {0}, raw = {0}, grp = {0}, groups = {0};
 	size_t *rlen = calloc(ix->nstreams + 1, sizeof *rlen);
 	size_t ngroups = 0, gfirst = 0;
@@ -112,12 +120,13 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		 * last offsets, then min, max and sum arrays */
 		const mcz_bucket *e = ix->sums[s];
 		for (size_t i = 0; i < ix->nchunks; i++)
-			mcz_buf_uv(&raw, e[i].count);
+			if (!mcz_index_unsummed(ix, i))
+				mcz_buf_uv(&raw, e[i].count);
 		for (size_t i = 0; i < ix->nchunks; i++)
-			if (e[i].count)
+			if (e[i].count && !mcz_index_unsummed(ix, i))
 				mcz_buf_uv(&raw, (uint64_t)(e[i].first - ix->chunks[i].t_first));
 		for (size_t i = 0; i < ix->nchunks; i++)
-			if (e[i].count)
+			if (e[i].count && !mcz_index_unsummed(ix, i))
 				mcz_buf_uv(&raw, (uint64_t)(ix->chunks[i].t_last - e[i].last));
 		/* min, max, sum: bit patterns, SHUFFLE packing (sign and exponent
 		 * bytes compress; mantissa planes are stored by zstd as is, which
@@ -127,7 +136,7 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		for (int a = 0; a < 3 && !rc; a++) {
 			size_t k = 0;
 			for (size_t i = 0; i < ix->nchunks; i++)
-				if (e[i].count) {
+				if (e[i].count && !mcz_index_unsummed(ix, i)) {
 					double f = a == 0 ? e[i].min : a == 1 ? e[i].max : e[i].sum;
 					memcpy(&cx->x[k++], &f, 8);
 				}
@@ -175,7 +184,9 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 	if (!rc)
 		rc = index_zput(cx, &raw, &head, &hc);
 	if (!rc) {
-		mcz_buf_u8(out, 0);
+		/* flags bit 0 (since 1.3): "the index lists GCHUNK blocks"; bit 1:
+		 * "chunks of fewer than 256 rows have no summaries" */
+		mcz_buf_u8(out, (uint8_t)((ix->grouped ? 1 : 0) | (ix->unsummed ? 2 : 0)));
 		mcz_buf_uv(out, head.len);
 		mcz_buf_uv(out, hc);
 		mcz_buf_put(out, raw.p, raw.len);
@@ -221,8 +232,10 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 	/* "Each index entry stands for a block of at least 20 bytes of the
 	 * file and takes at most 60 raw bytes": a head longer than three times
 	 * the file cannot be honest. */
-	if (c.err || flags || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
+	if (c.err || (flags & 0xfc) || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
 		return MCZ_E_CORRUPT;
+	ix->grouped = flags & 1;
+	ix->unsummed = (flags & 2) != 0;
 	const uint8_t *hp = mcz_cur_bytes(&c, (size_t)hc);
 	mcz_buf head = {0};
 	int rc = index_unz(cx, hp, (size_t)hc, (size_t)hr, &head);
@@ -334,6 +347,8 @@ int mcz_index_load(mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
 	size_t n = ix->nchunks, k = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		mcz_bucket_init(&out[i]);
+		if (mcz_index_unsummed(ix, i))
+			continue; /* computed by the reader (query.c) */
 		out[i].count = mcz_cur_uv(&c);
 		k += out[i].count != 0;
 		if (out[i].count > ix->chunks[i].nrows)

@@ -134,7 +134,14 @@ enum mcz_block_type {
 	MCZ_BT_INDEX = 7,
 	MCZ_BT_PART = 8, /* since 1.1: rows of the chunk being gathered */
 	MCZ_BT_CODE = 9, /* since 1.2: the code profile (code-block.c) */
+	MCZ_BT_GCHUNK = 10, /* since 1.3: rows of samples, narrow columns grouped (gchunk.c); critical */
+	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
 };
+/* A block of rows: CHUNK, PART or GCHUNK. */
+static inline int mcz_block_is_chunk(uint16_t type)
+{
+	return type == 4 || type == 8 || type == 10;
+}
 #define MCZ_BF_CRITICAL 0x0001u
 #define MCZ_BF_RESERVED 0xfffeu
 
@@ -259,8 +266,17 @@ typedef struct mcz_chunk_info {
 	size_t cols_len;
 	const uint8_t *dir; /* column directory (varint lengths) */
 	size_t dir_len;
+	/* GCHUNK (grouped): the run table; cols holds the time column, then
+	 * the runs (plain columns or one zstd frame each) */
+	int grouped;
+	const uint8_t *runs;
+	size_t runs_len;
+	uint32_t nruns;
 } mcz_chunk_info;
 
+/* The header shared by CHUNK and GCHUNK (rows, streams, times, values,
+ * flags), checked, into ci (the rest zeroed). */
+int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci);
 int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
 /* nvalues: present values in the chunk, from its header. */
 /* Locate column c (0 = time, 1 + stream id); *len 0 when absent.  A SAME
@@ -271,9 +287,34 @@ int mcz_chunk_col_raw(const mcz_chunk_info *ci, uint32_t c, const uint8_t **p, s
 /* Byte offset of every column in ci->cols: off[c] for c = 0..nstreams, and
  * off[nstreams + 1] the end (nstreams + 2 entries), read once per chunk. */
 int mcz_chunk_dir(const mcz_chunk_info *ci, uint64_t *off);
+/* The column a SAME column (p, len) of column col refers to, in *ref. */
+int mcz_chunk_same_ref(const uint8_t *p, size_t len, uint32_t col, uint32_t *ref);
 /* mcz_chunk_col through the offsets of mcz_chunk_dir, in constant time. */
 int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off, uint32_t col,
 		     const uint8_t **p, size_t *len);
+
+/* ---- gchunk.c: grouped chunks (GCHUNK, since 1.3) ------------------------ */
+/* Parse a GCHUNK payload: header, directory (the lengths of the columns
+ * as a reader sees them, runs decompressed), run table. */
+int mcz_gchunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
+/* With off from mcz_chunk_dir: run k holds columns [rfirst[k], rfirst[k+1])
+ * (rfirst has nruns + 1 entries), its bytes at ci->cols + rdata[k], rclen[k]
+ * bytes of zstd frame, or 0: the columns as they are. */
+int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfirst,
+		    uint64_t *rdata, uint64_t *rclen);
+/* The run of column col (>= 1): bisection over rfirst. */
+static inline uint32_t mcz_gchunk_run_of(const uint32_t *rfirst, uint32_t nruns, uint32_t col)
+{
+	uint32_t lo = 0, hi = nruns;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (rfirst[mid] <= col)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* ---- index.c ------------------------------------------------------------ */
 typedef struct mcz_index_block {
@@ -297,7 +338,16 @@ typedef struct mcz_index {
 	size_t nstreams;
 	mcz_bucket **sums; /* [stream][chunk], level 0; NULL rows allowed */
 	size_t cached_group; /* 1 + the section group held in cx->best, 0 none */
+	int grouped; /* some chunk is a GCHUNK: INDEX flags bits 0 and 1 (since 1.3) */
+	int unsummed; /* decoded: bit 1 was set */
 } mcz_index;
+/* "When flags bit 1 is set, the chunks of fewer than 256 rows have no
+ * summaries in the sections": readers compute them by decoding. */
+#define MCZ_INDEX_SUM_ROWS 256
+static inline int mcz_index_unsummed(const mcz_index *ix, size_t ci)
+{
+	return ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS;
+}
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);
 int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucket *sums,

@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 2
+#define MCZ_VERSION_MINOR 3
 
 /* ---- errors ------------------------------------------------------------ */
 

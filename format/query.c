@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "reader.h"
 
 static int query_cols_reserve(reader_cols *c, size_t n)
@@ -71,8 +73,7 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 	}
 	/* the CRC covers every column: check it once per chunk, not per stream */
 	if (r->verified[ci] == 2 || k->off > r->size ||
-	    mcz_block_parse(p, r->size - k->off, &h) ||
-	    (h.type != MCZ_BT_CHUNK && h.type != MCZ_BT_PART) ||
+	    mcz_block_parse(p, r->size - k->off, &h) || !mcz_block_is_chunk(h.type) ||
 	    (!r->verified[ci] && mcz_block_verify(p, &h))) {
 		query_mark_damaged(r, ci);
 		return mcz_error_set(MCZ_E_CORRUPT, "chunk at offset %llu: CRC mismatch",
@@ -83,12 +84,15 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 	const uint8_t *cp;
 	size_t cl;
 	mcz_dcache_ent *e = NULL;
-	int rc = mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info);
+	int rc = h.type == MCZ_BT_GCHUNK ? mcz_gchunk_parse(p + MCZ_BLOCK_HDR, h.len, &info)
+					 : mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info);
 	if (!rc && (info.nrows != k->nrows || info.t_first != k->t_first ||
 		    info.t_last != k->t_last || info.nstreams != k->nstreams))
 		rc = MCZ_E_CORRUPT;
-	size_t n = info.nrows;
-	if (!rc && !(e = mcz_dcache_put(&r->dc, ci, 0, (n + (size_t)info.nstreams + 2) * 8)))
+	size_t n = info.nrows, nr = info.nruns;
+	/* a GCHUNK's run table: rfirst (nr + 1), rdata and rclen (nr each) */
+	size_t extra = nr ? (nr + 1) * 4 + nr * 16 + 8 : 0;
+	if (!rc && !(e = mcz_dcache_put(&r->dc, ci, 0, (n + (size_t)info.nstreams + 2) * 8 + extra)))
 		rc = MCZ_E_NOMEM;
 	if (!rc) {
 		e->n = n;
@@ -98,8 +102,15 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 		e->nstreams = info.nstreams;
 		rc = mcz_chunk_dir(&info, e->off);
 	}
+	if (!rc && nr) {
+		e->nruns = (uint32_t)nr;
+		e->rdata = e->off + info.nstreams + 2;
+		e->rclen = e->rdata + nr;
+		e->rfirst = (uint32_t *)(e->rclen + nr);
+		rc = mcz_gchunk_runs(&info, e->off, e->rfirst, e->rdata, e->rclen);
+	}
 	if (!rc)
-		rc = mcz_chunk_col_at(e->cols, e->nstreams, e->off, 0, &cp, &cl);
+		rc = mcz_chunk_col_at(e->cols, 0, e->off, 0, &cp, &cl);
 	if (!rc)
 		rc = mcz_codec_get_time(&r->cx, cp, cl, e->t, n);
 	if (!rc && (e->t[0] != k->t_first || e->t[n - 1] != k->t_last))
@@ -143,10 +154,68 @@ int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1)
 	return MCZ_E_RANGE;
 }
 
+/* Column col of the chunk whose entry is ch, its own bytes (a SAME column
+ * not resolved): in the chunk, or in its run, decompressed once into the
+ * cache ("one stream is found by decompressing one run"). */
+static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, uint32_t col,
+			   const uint8_t **p, size_t *len)
+{
+	*p = NULL;
+	*len = 0;
+	if (col > ch->nstreams)
+		return 0; /* stream added after this chunk */
+	*len = (size_t)(ch->off[col + 1] - ch->off[col]);
+	if (!ch->nruns || col == 0) {
+		*p = ch->cols + ch->off[col];
+		return 0;
+	}
+	uint32_t k = mcz_gchunk_run_of(ch->rfirst, ch->nruns, col);
+	uint64_t first = ch->off[ch->rfirst[k]], at = ch->off[col] - first;
+	if (!ch->rclen[k]) {
+		*p = ch->cols + ch->rdata[k] + at;
+		return 0;
+	}
+	mcz_dcache_ent *g = mcz_dcache_get(&r->dc, ci, MCZ_DCACHE_RUN | k);
+	if (!g) {
+		size_t rl = (size_t)(ch->off[ch->rfirst[k + 1]] - first);
+		const uint8_t *f = ch->cols + ch->rdata[k];
+		size_t fl = (size_t)ch->rclen[k];
+		if (ZSTD_getFrameContentSize(f, fl) != (unsigned long long)rl)
+			return MCZ_E_CORRUPT;
+		if (!(g = mcz_dcache_put(&r->dc, ci, MCZ_DCACHE_RUN | k, rl + 1)) ||
+		    (!r->cx.zd && !(r->cx.zd = ZSTD_createDCtx()))) {
+			if (g)
+				mcz_dcache_drop(&r->dc, g);
+			return MCZ_E_NOMEM;
+		}
+		g->raw = (uint8_t *)(g + 1);
+		size_t z = ZSTD_decompressDCtx(r->cx.zd, g->raw, rl, f, fl);
+		if (ZSTD_isError(z) || z != rl) {
+			mcz_dcache_drop(&r->dc, g);
+			return MCZ_E_CORRUPT;
+		}
+	}
+	*p = g->raw + at;
+	return 0;
+}
+
+/* Column col, a SAME column resolved to the one it refers to. */
+static int query_col_resolved(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, uint32_t col,
+			      const uint8_t **p, size_t *len)
+{
+	int rc = query_col_bytes(r, ci, ch, col, p, len);
+	if (rc || *len == 0 || (*p)[0] != MCZ_CODEC_SAME)
+		return rc;
+	uint32_t ref;
+	if ((rc = mcz_chunk_same_ref(*p, *len, col, &ref)) ||
+	    (rc = query_col_bytes(r, ci, ch, ref, p, len)))
+		return rc;
+	return *len == 0 || (*p)[0] == MCZ_CODEC_SAME ? MCZ_E_CORRUPT : 0;
+}
+
 int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c)
 {
 	mcz_dcache_ent *ch, *e;
-	/* the chunk's entry is now the most recent: adding the column keeps it */
 	int rc = query_chunk(r, ci, &ch);
 	if (rc)
 		return rc;
@@ -156,18 +225,24 @@ int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c)
 		size_t nd = d->kind == MCZ_COUNTER ? n : 0;
 		const uint8_t *cp;
 		size_t cl;
-		if (!(e = mcz_dcache_put(&r->dc, ci, 1 + s, (n + nd) * 8 + n)))
-			return mcz_error_set(MCZ_E_NOMEM, "out of memory");
-		e->n = n;
-		e->v = (mcz_value *)(e + 1);
-		e->delta = nd ? (uint64_t *)(e->v + n) : NULL;
-		e->present = (uint8_t *)(e->v + n + nd);
-		rc = mcz_chunk_col_at(ch->cols, ch->nstreams, ch->off, 1 + s, &cp, &cl);
-		if (!rc)
+		/* the chunk's entry stays while its runs and the column come in;
+		 * the run last read is the most recent entry, kept too */
+		ch->pin = 1;
+		rc = query_col_resolved(r, ci, ch, 1 + s, &cp, &cl);
+		if (!rc && !(e = mcz_dcache_put(&r->dc, ci, 1 + s, (n + nd) * 8 + n)))
+			rc = MCZ_E_NOMEM;
+		if (!rc) {
+			e->n = n;
+			e->v = (mcz_value *)(e + 1);
+			e->delta = nd ? (uint64_t *)(e->v + n) : NULL;
+			e->present = (uint8_t *)(e->v + n + nd);
 			rc = mcz_codec_get_col(&r->cx, cp, cl, d, ch->t, n, e->v, e->delta,
 					       e->present, &e->first_dt);
+		}
+		ch->pin = 0;
 		if (rc) {
-			mcz_dcache_drop(&r->dc, e);
+			if (e)
+				mcz_dcache_drop(&r->dc, e);
 			return mcz_error_set(rc, "chunk at offset %llu: %s",
 					     (unsigned long long)r->ix.chunks[ci].off,
 					     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
@@ -240,10 +315,14 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			return MCZ_E_NOMEM;
 		r->ix.sums[s] = NULL;
 		int rc = 0;
-		if (r->secs) {
+		if (r->secs)
 			rc = mcz_index_load(&r->ix, &r->secs[s], &r->cx, b);
-		} else {
+		/* recovered, or the index's short chunks (INDEX flags bit 1):
+		 * summaries computed from the samples */
+		if (!r->secs || r->ix.unsummed) {
 			for (size_t ci = from; ci < r->ix.nchunks && !rc; ci++) {
+				if (r->secs && !mcz_index_unsummed(&r->ix, ci))
+					continue;
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
@@ -496,17 +575,53 @@ void mcz_cache_limit(mcz_reader *r, size_t bytes)
 int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 {
 	*bytes = 0;
-	for (size_t ci = 0; ci < r->ix.nchunks; ci++) {
+	uint64_t *off = NULL, *rdata = NULL;
+	uint32_t *rfirst = NULL;
+	int rc = 0;
+	for (size_t ci = 0; ci < r->ix.nchunks && !rc; ci++) {
 		const mcz_index_chunk *k = &r->ix.chunks[ci];
 		mcz_block_hdr h;
 		mcz_chunk_info info;
 		const uint8_t *p = r->base + k->off, *cp;
 		size_t cl;
-		if (mcz_block_parse(p, r->size - k->off, &h) ||
-		    mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
-		    mcz_chunk_col_raw(&info, s == UINT32_MAX ? 0 : s + 1, &cp, &cl))
-			return MCZ_E_CORRUPT;
-		*bytes += cl;
+		uint32_t col = s == UINT32_MAX ? 0 : s + 1;
+		if (mcz_block_parse(p, r->size - k->off, &h)) {
+			rc = MCZ_E_CORRUPT;
+		} else if (h.type != MCZ_BT_GCHUNK) {
+			if (mcz_chunk_parse(p + MCZ_BLOCK_HDR, h.len, &info) ||
+			    mcz_chunk_col_raw(&info, col, &cp, &cl))
+				rc = MCZ_E_CORRUPT;
+			else
+				*bytes += cl;
+		} else if (mcz_gchunk_parse(p + MCZ_BLOCK_HDR, h.len, &info)) {
+			rc = MCZ_E_CORRUPT;
+		} else if (col <= info.nstreams) {
+			/* a column in a shared run: its share of the run's frame */
+			size_t ns = info.nstreams, nr = info.nruns;
+			free(off);
+			free(rdata);
+			free(rfirst);
+			off = malloc((ns + 2) * sizeof *off);
+			rdata = malloc((2 * nr + 1) * sizeof *rdata);
+			rfirst = malloc((nr + 1) * sizeof *rfirst);
+			if (!off || !rdata || !rfirst)
+				rc = MCZ_E_NOMEM;
+			else if (mcz_chunk_dir(&info, off) ||
+				 mcz_gchunk_runs(&info, off, rfirst, rdata, rdata + nr))
+				rc = MCZ_E_CORRUPT;
+			else if (col == 0)
+				*bytes += off[1];
+			else {
+				uint32_t g = mcz_gchunk_run_of(rfirst, (uint32_t)nr, col);
+				uint64_t len = off[col + 1] - off[col];
+				uint64_t content = off[rfirst[g + 1]] - off[rfirst[g]];
+				uint64_t clen = rdata[nr + g];
+				*bytes += clen && content ? (len * clen + content / 2) / content : len;
+			}
+		}
 	}
-	return 0;
+	free(off);
+	free(rdata);
+	free(rfirst);
+	return rc;
 }

@@ -47,7 +47,15 @@ void mcz_reader_reset(mcz_reader *r)
 	r->topo = NULL;
 	r->ntopo = 0;
 	for (size_t i = 0; i < r->nstreams; i++)
-		mcz_meta_free_desc(&r->streams[i]);
+		if (i >= r->cap_shared || !r->shared[i])
+			mcz_meta_free_desc(&r->streams[i]);
+	for (size_t i = 0; i < r->narenas; i++)
+		free(r->arenas[i]);
+	free(r->arenas);
+	free(r->shared);
+	r->arenas = NULL;
+	r->shared = NULL;
+	r->narenas = r->cap_shared = 0;
 	free(r->streams);
 	r->streams = NULL;
 	r->nstreams = r->cap_streams = 0;
@@ -81,6 +89,31 @@ void mcz_reader_reset(mcz_reader *r)
 	r->ndamaged = 0;
 }
 
+/* A COLSTREAMS body: its streams' strings in one arena the reader keeps. */
+static int reader_colstreams(mcz_reader *r, const uint8_t *p, size_t len)
+{
+	size_t from = r->nstreams, ca = r->narenas;
+	char *arena = NULL;
+	if (mcz_buf_grow_array((void **)&r->arenas, &ca, r->narenas + 1, sizeof *r->arenas))
+		return MCZ_E_NOMEM;
+	int rc = mcz_scols_decode(p, len, &r->streams, &r->nstreams, &r->cap_streams, &arena);
+	if (rc)
+		return rc;
+	r->arenas[r->narenas++] = arena;
+	if (r->nstreams > r->cap_shared) {
+		uint8_t *sh = realloc(r->shared, r->cap_streams);
+		if (!sh) {
+			r->nstreams = from; /* the arena is freed with the reader */
+			return MCZ_E_NOMEM;
+		}
+		memset(sh + r->cap_shared, 0, r->cap_streams - r->cap_shared);
+		r->shared = sh;
+		r->cap_shared = r->cap_streams;
+	}
+	memset(r->shared + from, 1, r->nstreams - from);
+	return 0;
+}
+
 /* Apply a META, TOPO, STREAMS or MARKS body. */
 static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, size_t len)
 {
@@ -101,6 +134,8 @@ static int reader_apply_small(mcz_reader *r, uint16_t type, const uint8_t *p, si
 	case MCZ_BT_STREAMS:
 		return mcz_meta_decode_streams(p, len, &r->streams, &r->nstreams,
 					       &r->cap_streams);
+	case MCZ_BT_COLSTREAMS:
+		return reader_colstreams(r, p, len);
 	case MCZ_BT_MARKS:
 		return mcz_meta_decode_marks(p, len, &r->marks, &r->nmarks, &r->cap_marks);
 	}
@@ -148,6 +183,7 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code_bad = 0;
 		return 0;
 	case MCZ_BT_CHUNK:
+	case MCZ_BT_GCHUNK:
 	case MCZ_BT_INDEX:
 		return 0;
 	}
@@ -316,17 +352,19 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			continue;
 		}
 		const uint8_t *pl = p + MCZ_BLOCK_HDR;
-		if (h.type == MCZ_BT_CHUNK || h.type == MCZ_BT_PART) {
+		if (mcz_block_is_chunk(h.type)) {
 			/* "A CHUNK block replaces the PART blocks met since the
 			 * previous CHUNK block: it must start after that CHUNK";
 			 * a PART block must start after the block before it. */
-			size_t keep = r->ix.nchunks - (h.type == MCZ_BT_CHUNK ? r->nparts : 0);
+			int whole = h.type != MCZ_BT_PART;
+			size_t keep = r->ix.nchunks - (whole ? r->nparts : 0);
 			mcz_chunk_info ci;
 			const mcz_index_chunk *last = keep ? &r->ix.chunks[keep - 1] : NULL;
-			if (mcz_chunk_parse(pl, h.len, &ci) || ci.nstreams > r->nstreams ||
+			if ((h.type == MCZ_BT_GCHUNK ? mcz_gchunk_parse(pl, h.len, &ci)
+						     : mcz_chunk_parse(pl, h.len, &ci)) ||
+			    ci.nstreams > r->nstreams ||
 			    (last && ci.t_first <= last->t_last)) {
-				reader_problem(r, h.type == MCZ_BT_CHUNK ? "inconsistent chunk"
-									 : "inconsistent part",
+				reader_problem(r, whole ? "inconsistent chunk" : "inconsistent part",
 					       off);
 				r->bad_blocks++;
 				off = next;
@@ -335,6 +373,7 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			mcz_index_chunk k = {off,	    next - off, ci.t_first,  ci.t_last,
 					     ci.nrows, ci.nstreams, ci.nvalues};
 			r->ix.nchunks = keep;
+			r->ix.grouped |= h.type == MCZ_BT_GCHUNK;
 			r->nparts = h.type == MCZ_BT_PART ? r->nparts + 1 : 0;
 			if (mcz_index_add_chunk(&r->ix, &k, NULL, 0))
 				return MCZ_E_NOMEM;

@@ -23,9 +23,12 @@ typedef struct reader_cols {
 } reader_cols;
 
 /* A decoded column in the cache (dcache.c).  The chunk entry (col 0) holds
- * t[n] and the column directory off[nstreams + 2] (byte offsets into cols);
- * a stream's entry (col 1 + s) holds v[n], delta[n] (counters, else NULL)
- * and present[n]. */
+ * t[n] and the column directory off[nstreams + 2] (byte offsets into cols;
+ * of a GCHUNK, offsets as if every run were decompressed, and the run
+ * table); a stream's entry (col 1 + s) holds v[n], delta[n] (counters, else
+ * NULL) and present[n]; a GCHUNK run's entry (col MCZ_DCACHE_RUN | k) its
+ * decompressed bytes, raw[n]. */
+#define MCZ_DCACHE_RUN 0x80000000u
 typedef struct mcz_dcache_ent {
 	size_t ci;
 	uint32_t col;
@@ -40,6 +43,11 @@ typedef struct mcz_dcache_ent {
 	mcz_value *v;
 	uint64_t *delta;
 	uint8_t *present;
+	uint32_t nruns;      /* GCHUNK: runs, else 0 */
+	uint32_t *rfirst;    /* nruns + 1 */
+	uint64_t *rdata, *rclen;
+	uint8_t *raw;        /* a run's entry: its bytes */
+	int pin;             /* not evicted while set */
 } mcz_dcache_ent;
 
 typedef struct mcz_dcache {
@@ -85,6 +93,12 @@ struct mcz_reader {
 	size_t ntopo;
 	mcz_stream_desc *streams;
 	size_t nstreams, cap_streams;
+	/* COLSTREAMS blocks: their strings, one arena each; stream i's strings
+	 * are in one when i < cap_shared and shared[i] (not freed one by one) */
+	char **arenas;
+	size_t narenas;
+	uint8_t *shared;
+	size_t cap_shared;
 	mcz_mark *marks;
 	size_t nmarks, cap_marks;
 	reader_aux *aux;

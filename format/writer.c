@@ -112,21 +112,26 @@ static void writer_cut(mcz_writer *w, uint64_t at)
 
 static void writer_free(mcz_writer *w);
 
-/* Frame and append one block; non-chunk blocks go into the index. */
-static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
+/* Frame and append one block; non-chunk blocks go into the index.  The
+ * small blocks' bodies are packed first, unless packed is set (the body
+ * is a packed payload already). */
+static int writer_block_as(mcz_writer *w, uint16_t type, const mcz_buf *payload, int packed)
 {
 	if (w->err)
 		return w->err;
 	if (payload->err)
 		return writer_fail(w, payload->err);
-	if (mcz_block_small(type)) {
+	if (mcz_block_small(type) && !packed) {
 		int rc = mcz_block_pack(&w->cx, payload, &w->packed);
 		if (rc)
 			return writer_fail(w, rc);
 		payload = &w->packed;
 	}
 	w->blk.len = 0;
-	mcz_block_frame(&w->blk, type, 0, payload->p, payload->len);
+	/* "GCHUNK and COLSTREAMS blocks have the critical flag": a reader
+	 * before 1.3 refuses the file rather than show it wrong */
+	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS;
+	mcz_block_frame(&w->blk, type, critical ? MCZ_BF_CRITICAL : 0, payload->p, payload->len);
 	if (w->blk.err)
 		return writer_fail(w, w->blk.err);
 	uint64_t at = w->off;
@@ -135,10 +140,15 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 		writer_cut(w, at);
 		return rc;
 	}
-	if (type != MCZ_BT_CHUNK && type != MCZ_BT_INDEX && type != MCZ_BT_PART &&
+	if (!mcz_block_is_chunk(type) && type != MCZ_BT_INDEX &&
 	    mcz_index_add_block(&w->ix, type, at, w->blk.len))
 		return writer_fail(w, MCZ_E_NOMEM);
 	return 0;
+}
+
+static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
+{
+	return writer_block_as(w, type, payload, 0);
 }
 
 int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
@@ -401,14 +411,16 @@ static int writer_chunk(mcz_writer *w)
 		cols[s].present = w->cols[s].present;
 	}
 	w->payload.len = 0;
-	int rc = mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
-				  w->nstreams, w->prev, w->sums);
+	int grouped = 0;
+	int rc = mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams, cols,
+				   w->nstreams, w->prev, w->sums);
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
 	uint64_t at = w->off;
-	if ((rc = writer_block(w, MCZ_BT_CHUNK, &w->payload)))
+	if ((rc = writer_block(w, grouped ? MCZ_BT_GCHUNK : MCZ_BT_CHUNK, &w->payload)))
 		return rc;
+	w->ix.grouped |= grouped;
 	mcz_index_chunk c = {at,		     w->off - at,	   w->t[0],
 			     w->t[w->nrows - 1], (uint32_t)w->nrows, (uint32_t)w->nstreams,
 			     0};
@@ -465,11 +477,45 @@ static int writer_pending(mcz_writer *w)
 {
 	mcz_buf *p = &w->payload;
 	if (w->streams_written < w->nstreams) {
+		/* COLSTREAMS (1.3, 5.7) when it saves 1 KiB or more: a file of a
+		 * few streams stays readable by readers before 1.3 */
+		uint32_t first = (uint32_t)w->streams_written;
+		size_t n = w->nstreams - w->streams_written;
+		mcz_buf rows = {0}, cols = {0};
 		p->len = 0;
-		mcz_meta_encode_streams(p, (uint32_t)w->streams_written,
-					w->streams + w->streams_written,
-					w->nstreams - w->streams_written);
-		if (writer_block(w, MCZ_BT_STREAMS, p))
+		mcz_meta_encode_streams(p, first, w->streams + first, n);
+		int rc = mcz_block_pack(&w->cx, p, &rows);
+		/* value numbers or not, whichever packs smaller */
+		mcz_buf alt = {0}, body2 = {0};
+		mcz_scols_encode(&body2, first, w->streams + first, n, 1);
+		p->len = 0;
+		mcz_scols_encode(p, first, w->streams + first, n, 0);
+		if (!rc)
+			rc = mcz_block_pack(&w->cx, p, &cols);
+		if (!rc)
+			rc = mcz_block_pack(&w->cx, &body2, &alt);
+		if (!rc && alt.len < cols.len) {
+			mcz_buf t = cols;
+			cols = alt;
+			alt = t;
+			t = *p;
+			*p = body2;
+			body2 = t;
+		}
+		mcz_buf_free(&alt);
+		mcz_buf_free(&body2);
+		if (rc) {
+			writer_fail(w, rc);
+		} else {
+			/* within the bounds readers check: the streams and strings
+			 * for the body's length, the body for the packed length */
+			int c = cols.len + 1024 <= rows.len && mcz_scols_fits(p, w->streams + first, n) &&
+				p->len <= 256 * (uint64_t)cols.len + 65536;
+			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
+		}
+		mcz_buf_free(&rows);
+		mcz_buf_free(&cols);
+		if (w->err)
 			return w->err;
 		w->streams_written = w->nstreams;
 	}

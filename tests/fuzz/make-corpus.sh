@@ -16,6 +16,14 @@ mkdir -p "$C"
 # a recording killed while its chunk was gathered: chunks, then PART blocks
 "$G" -o $C/parts-killed.mcz --streams 5 --rows 70 --counters --chunk-rows 32 --sync-rows 5 --killed --phases
 "$G" -o $C/parts-mixed-killed.mcz --streams 6 --rows 45 --chunk-rows 20 --sync-rows 7 --killed
+# wide, short (1.3): GCHUNK blocks (narrow columns sharing zstd frames),
+# COLSTREAMS descriptors, an index without short chunks' summaries
+"$G" -o $C/wide.mcz --streams 400 --rows 12 --chunk-rows 6
+"$G" -o $C/wide-counters.mcz --streams 240 --rows 10 --chunk-rows 5 --counters --phases
+"$G" -o $C/wide-many.mcz --streams 1500 --rows 4 --chunk-rows 2
+# COLSTREAMS descriptors: a small PCP archive imported (when pcp-testsuite is installed)
+A=/var/lib/pcp/testsuite/archives/20041125
+[ -f $A.meta ] && $B/mcz import -q $A -o $C/wide-pcp.mcz >/dev/null
 python3 - "$C" <<'PY'
 import sys, zlib, struct
 C = sys.argv[1]
@@ -32,4 +40,18 @@ blk = b'mczB' + struct.pack('<HHI', 200, 0, len(p))
 blk += struct.pack('<I', zlib.crc32(blk)) + p + struct.pack('<I', zlib.crc32(p))
 open(C + '/unknown-block.mcz', 'wb').write(d[:20] + blk + d[20:])
 open(C + '/text.mcz', 'wb').write(b'hello, this is not an mcz file\n')
+# wide.mcz damaged: a byte of a GCHUNK's last run (payload CRC made good
+# again, so the run's frame itself is bad), cut in half, index gone
+w = open(C + '/wide.mcz', 'rb').read()
+off = 20
+while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
+    t, fl, ln = struct.unpack_from('<HHI', w, off + 4)
+    if t == 10:
+        b = bytearray(w); at = off + 16 + ln - 7; b[at] ^= 0x21
+        b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
+        open(C + '/wide-bad-run.mcz', 'wb').write(bytes(b))
+        break
+    off += 20 + ln
+open(C + '/wide-half.mcz', 'wb').write(w[:len(w) // 2])
+open(C + '/wide-no-trailer.mcz', 'wb').write(w[:-24])
 PY

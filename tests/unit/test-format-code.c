@@ -282,7 +282,7 @@ static void test_file(void **state)
 	const mcz_code *c;
 	/* through the index */
 	assert_int_equal(mcz_open(&r, cd_path, 0), MCZ_OK);
-	assert_int_equal(mcz_info(r)->version_minor, 2);
+	assert_int_equal(mcz_info(r)->version_minor, MCZ_VERSION_MINOR);
 	assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
 	mcz_code want = cd_profile();
 	cd_assert_same(&want, c);

@@ -186,13 +186,13 @@ static void test_truncate_every_offset(void **state)
 	/* the last two chunks, their marks, the index and the trailer */
 	size_t nchunk = 0, from = 0;
 	for (size_t i = 0; i < nb; i++)
-		if (b[i].type == 4 && ++nchunk == NROWS / CHUNK_ROWS - 1)
+		if ((b[i].type == 4 || b[i].type == 10) && ++nchunk == NROWS / CHUNK_ROWS - 1)
 			from = b[i].off;
 	assert_true(from > 0);
 	for (size_t cut = from; cut < len; cut++) {
 		size_t rows = 0;
 		for (size_t i = 0; i < nb; i++)
-			if (b[i].type == 4 && b[i].end <= cut)
+			if ((b[i].type == 4 || b[i].type == 10) && b[i].end <= cut)
 				rows += CHUNK_ROWS;
 		if (rows > NROWS)
 			rows = NROWS;

@@ -1,0 +1,258 @@
+/* gchunk.c: grouped chunks, GCHUNK blocks (SPEC.md 6.5, since 1.3).
+ *
+ * A chunk of many narrow streams (a PCP archive: thousands of instances,
+ * a few rows) pays, in a CHUNK, for one zstd frame per column, or none:
+ * columns of a few bytes stay raw, each with its own header.  A GCHUNK
+ * holds the same columns, but consecutive narrow columns share one zstd
+ * frame (a run, of about 256 KiB raw), so that what repeats across streams
+ * (headers, codecs, values) is compressed once; wide columns keep their own
+ * frames, in plain runs.  One stream is still found by decompressing one
+ * run: the directory gives every column's length, the run table which run
+ * holds it.
+ *
+ * The encoder starts from the CHUNK payload (codecs chosen and SAME columns
+ * found as for any chunk) and keeps it when grouping does not make it
+ * smaller, so wide chunks (busy counters) are written exactly as before.
+ *
+ *     int grouped;
+ *     mcz_gchunk_encode(&cx, &payload, &grouped, t, n, descs, cols, ns, prev, sums);
+ *     mcz_gchunk_parse(payload, len, &ci);        // reader: then mcz_gchunk_runs
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "chunk.h"
+#include "internal.h"
+
+/* A column narrower than this (raw framing) may join a shared frame. */
+#define GCHUNK_NARROW 4096u
+/* "closing a run once its content reaches 256 KiB" */
+#define GCHUNK_RUN 262144u
+
+static uint64_t gchunk_col_bound(uint64_t nrows)
+{
+	/* 6.1: rawlen at most ceil(nrows/8) + 32 + 10 x nrows, plus codec,
+	 * flags and the rawlen varint; a SAME column adds its reference */
+	return (nrows + 7) / 8 + 32 + 10 * nrows + 2 + 10 + 10;
+}
+
+/* The column at p (len bytes, 6.1) without its zstd flag: codec, flags,
+ * rawlen, raw data, into out.  A column not compressed is copied. */
+static int gchunk_unframe(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *out)
+{
+	if (len < 3 || !(p[1] & MCZ_COL_ZSTD) || p[0] == MCZ_CODEC_SAME) {
+		mcz_buf_put(out, p, len);
+		return out->err;
+	}
+	mcz_cur c = mcz_cur_make(p + 2, len - 2);
+	uint64_t rl = mcz_cur_uv(&c);
+	if (c.err)
+		return MCZ_E_CORRUPT;
+	mcz_buf_u8(out, p[0]);
+	mcz_buf_u8(out, p[1] & (uint8_t)~MCZ_COL_ZSTD);
+	mcz_buf_uv(out, rl);
+	if (mcz_buf_reserve(out, (size_t)rl) || (!cx->zd && !(cx->zd = ZSTD_createDCtx())))
+		return MCZ_E_NOMEM;
+	size_t z = ZSTD_decompressDCtx(cx->zd, out->p + out->len, (size_t)rl, c.p, mcz_cur_left(&c));
+	if (ZSTD_isError(z) || z != rl)
+		return MCZ_E_CORRUPT;
+	out->len += z;
+	return 0;
+}
+
+/* The run being built: columns [first, first + n) of the chunk. */
+typedef struct gchunk_run {
+	size_t first, n;
+	int zstd;
+} gchunk_run;
+
+int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64_t *t, size_t n,
+		      const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
+		      mcz_codec_prev *prev, mcz_bucket *sums)
+{
+	*grouped = 0;
+	mcz_buf plain = {0};
+	int rc = mcz_chunk_encode(cx, &plain, t, n, descs, cols, nstreams, prev, sums);
+	mcz_chunk_info ci;
+	if (!rc)
+		rc = mcz_chunk_parse(plain.p, plain.len, &ci);
+	uint64_t *off = rc ? NULL : malloc((nstreams + 2) * sizeof *off);
+	if (!rc && !off)
+		rc = MCZ_E_NOMEM;
+	if (!rc)
+		rc = mcz_chunk_dir(&ci, off);
+	/* nothing narrow: the CHUNK as it is */
+	size_t narrow = 0;
+	for (size_t s = 0; !rc && s < nstreams; s++)
+		narrow += off[s + 2] - off[s + 1] < 512;
+	if (rc || narrow < 2) {
+		mcz_buf_put(out, plain.p, plain.len);
+		rc = rc ? rc : out->err;
+		free(off);
+		mcz_buf_free(&plain);
+		return rc;
+	}
+	/* every column unframed (its bytes in a run) or as it is (plain) */
+	mcz_buf raw = {0}, frames = {0}, dir = {0}, runs = {0}, col = {0};
+	uint64_t *len = malloc((nstreams + 1) * sizeof *len);
+	gchunk_run *rt = malloc((nstreams + 1) * sizeof *rt);
+	size_t nruns = 0;
+	if (!len || !rt)
+		rc = MCZ_E_NOMEM;
+	len[0] = off[1] - off[0];
+	mcz_buf_put(&frames, ci.cols, (size_t)len[0]); /* the time column */
+	for (size_t s = 0; !rc && s < nstreams;) {
+		/* a plain run: wide columns, as the CHUNK has them */
+		size_t a = s;
+		while (s < nstreams) {
+			col.len = 0;
+			if ((rc = gchunk_unframe(cx, ci.cols + off[s + 1], off[s + 2] - off[s + 1], &col)))
+				break;
+			if (col.len < GCHUNK_NARROW)
+				break;
+			len[s + 1] = off[s + 2] - off[s + 1];
+			s++;
+		}
+		if (rc)
+			break;
+		if (s > a) {
+			rt[nruns++] = (gchunk_run){a, s - a, 0};
+			mcz_buf_put(&frames, ci.cols + off[a + 1], off[s + 1] - off[a + 1]);
+			continue;
+		}
+		/* a shared run: narrow columns unframed, one zstd frame */
+		raw.len = 0;
+		size_t plain_len = 0;
+		while (s < nstreams && raw.len < GCHUNK_RUN) {
+			col.len = 0;
+			if ((rc = gchunk_unframe(cx, ci.cols + off[s + 1], off[s + 2] - off[s + 1], &col)))
+				break;
+			if (col.len >= GCHUNK_NARROW)
+				break;
+			len[s + 1] = col.len;
+			plain_len += off[s + 2] - off[s + 1];
+			mcz_buf_put(&raw, col.p, col.len);
+			s++;
+		}
+		if (rc || (rc = raw.err) || (!cx->zc && !(cx->zc = ZSTD_createCCtx())) ||
+		    mcz_buf_reserve(&frames, ZSTD_compressBound(raw.len))) {
+			rc = rc ? rc : MCZ_E_NOMEM;
+			break;
+		}
+		int level = cx->level < 19 ? 19 : cx->level;
+		size_t z = ZSTD_compressCCtx(cx->zc, frames.p + frames.len, frames.cap - frames.len,
+					     raw.p, raw.len, level);
+		if (!ZSTD_isError(z) && z < plain_len) {
+			frames.len += z;
+			rt[nruns++] = (gchunk_run){a, s - a, 1};
+			mcz_buf_uv(&runs, z);
+			continue;
+		}
+		/* grouping did not pay: the columns as the CHUNK has them */
+		for (size_t k = a; k < s; k++)
+			len[k + 1] = off[k + 2] - off[k + 1];
+		rt[nruns++] = (gchunk_run){a, s - a, 0};
+		mcz_buf_put(&frames, ci.cols + off[a + 1], off[s + 1] - off[a + 1]);
+	}
+	if (!rc) {
+		/* the run table: n, clen (0 plain); clen from runs, in order */
+		mcz_cur rc_cur = mcz_cur_make(runs.p, runs.len);
+		mcz_buf_uv(&dir, nruns);
+		for (size_t k = 0; k < nruns; k++) {
+			mcz_buf_uv(&dir, rt[k].n);
+			mcz_buf_uv(&dir, rt[k].zstd ? mcz_cur_uv(&rc_cur) : 0);
+		}
+		mcz_buf g = {0};
+		mcz_buf_uv(&g, n);
+		mcz_buf_uv(&g, nstreams);
+		mcz_buf_sv(&g, t[0]);
+		mcz_buf_uv(&g, (uint64_t)(t[n - 1] - t[0]));
+		mcz_buf_uv(&g, ci.nvalues);
+		mcz_buf_u8(&g, 0);
+		for (size_t s = 0; s <= nstreams; s++)
+			mcz_buf_uv(&g, len[s]);
+		mcz_buf_put(&g, dir.p, dir.len);
+		mcz_buf_put(&g, frames.p, frames.len);
+		rc = g.err ? g.err : frames.err ? frames.err : dir.err;
+		if (!rc && g.len < plain.len) {
+			mcz_buf_put(out, g.p, g.len);
+			*grouped = 1;
+		} else if (!rc) {
+			mcz_buf_put(out, plain.p, plain.len);
+		}
+		rc = rc ? rc : out->err;
+		mcz_buf_free(&g);
+	}
+	free(len);
+	free(rt);
+	free(off);
+	mcz_buf_free(&plain);
+	mcz_buf_free(&raw);
+	mcz_buf_free(&frames);
+	mcz_buf_free(&dir);
+	mcz_buf_free(&runs);
+	mcz_buf_free(&col);
+	return rc;
+}
+
+int mcz_gchunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
+{
+	mcz_cur c = mcz_cur_make(payload, len);
+	if (mcz_chunk_head(&c, ci))
+		return MCZ_E_CORRUPT;
+	uint64_t nrows = ci->nrows, nstreams = ci->nstreams;
+	ci->grouped = 1;
+	ci->dir = c.p;
+	uint64_t bound = gchunk_col_bound(nrows);
+	for (uint64_t s = 0; s <= nstreams; s++)
+		if (mcz_cur_uv(&c) > bound)
+			return MCZ_E_CORRUPT;
+	if (c.err)
+		return MCZ_E_CORRUPT;
+	ci->dir_len = (size_t)(c.p - ci->dir);
+	uint64_t nruns = mcz_cur_count(&c, 2);
+	ci->runs = c.p;
+	if (c.err || nruns > nstreams || (nstreams && !nruns))
+		return MCZ_E_CORRUPT;
+	ci->nruns = (uint32_t)nruns;
+	for (uint64_t k = 0; k < nruns; k++) {
+		mcz_cur_uv(&c);
+		mcz_cur_uv(&c);
+	}
+	if (c.err)
+		return MCZ_E_CORRUPT;
+	ci->runs_len = (size_t)(c.p - ci->runs);
+	ci->cols = c.p;
+	ci->cols_len = mcz_cur_left(&c);
+	return 0;
+}
+
+int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfirst,
+		    uint64_t *rdata, uint64_t *rclen)
+{
+	mcz_cur c = mcz_cur_make(ci->runs, ci->runs_len);
+	uint64_t s = 0, at = off[1] - off[0]; /* the time column comes first */
+	if (at > ci->cols_len)
+		return MCZ_E_CORRUPT;
+	for (uint32_t k = 0; k < ci->nruns; k++) {
+		uint64_t n = mcz_cur_uv(&c), cl = mcz_cur_uv(&c);
+		if (c.err || n == 0 || n > ci->nstreams - s)
+			return MCZ_E_CORRUPT;
+		uint64_t content = off[s + n + 1] - off[s + 1];
+		/* "a shared run's content is at most 2^20 bytes" */
+		if (cl && content > (1u << 20))
+			return MCZ_E_CORRUPT;
+		uint64_t take = cl ? cl : content;
+		if (take > ci->cols_len - at)
+			return MCZ_E_CORRUPT;
+		rfirst[k] = (uint32_t)(s + 1);
+		rdata[k] = at;
+		rclen[k] = cl;
+		at += take;
+		s += n;
+	}
+	rfirst[ci->nruns] = ci->nstreams + 1;
+	/* the runs cover every stream, the data ends with the last */
+	return s == ci->nstreams && at == ci->cols_len ? 0 : MCZ_E_CORRUPT;
+}

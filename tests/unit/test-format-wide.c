@@ -1,0 +1,353 @@
+/* test-format-wide.c: wide, short data (SPEC.md 6.5, GCHUNK, since 1.3).
+ * Thousands of narrow streams (counters, integer and float gauges, absent
+ * rows, identical columns) written in chunks of 16 rows: the chunks are
+ * GCHUNK blocks with the critical flag, the index says so (flags bit 0),
+ * the descriptors are one COLSTREAMS block (critical),
+ * every value comes back, one stream is read without decompressing every
+ * run, a run damaged behind a good CRC fails only the streams it holds, a
+ * damaged block is a gap that hides nothing else, and a recording of wide
+ * columns (busy counters) is still written as CHUNK blocks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "../../format/mcz.h"
+#include "tmpdir.h"
+
+TMPDIR_FIXTURE("mcz-test-wide")
+
+#define NS 3000
+#define ROWS 16
+#define NCHUNK 3
+#define WIDE_NS 20000 /* streams enough for several shared runs */
+
+static mcz_value wd_value(int s, int r, int *present)
+{
+	mcz_value v;
+	*present = !(s % 7 == 3 && r % 3 == 1); /* some absent rows */
+	switch (s % 4) {
+	case 0: /* counter */
+		v.u = (uint64_t)s * 1000 + (uint64_t)r * (uint64_t)(s % 13);
+		break;
+	case 1: /* integer gauge, equal columns for many streams */
+		v.u = (uint64_t)(s % 5) + (uint64_t)(r % 2);
+		break;
+	case 2: /* float gauge of decimals */
+		v.f = (double)((s * 31 + r * 7) % 1000) / 100.0;
+		break;
+	default: /* float gauge, noisy */
+		v.f = (double)s / 3.0 + (double)r * 1e-3;
+		break;
+	}
+	return v;
+}
+
+static void wd_write(const char *path, int ns, int rows, int chunk_rows)
+{
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.chunk_rows = (uint32_t)chunk_rows;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
+	char name[32], inst[32];
+	for (int s = 0; s < ns; s++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		snprintf(name, sizeof name, "m%d.x", s / 10);
+		snprintf(inst, sizeof inst, "disk%d", s % 10);
+		d.name = name;
+		d.instance = inst;
+		d.source = "pcp";
+		d.note = "pcp: instant, U64";
+		d.kind = s % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE;
+		d.type = s % 4 < 2 ? MCZ_U64 : MCZ_F64;
+		assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	}
+	mcz_value *v = calloc((size_t)ns, sizeof *v);
+	uint8_t *p = calloc((size_t)ns, 1);
+	for (int r = 0; r < rows; r++) {
+		for (int s = 0; s < ns; s++) {
+			int pr;
+			v[s] = wd_value(s, r, &pr);
+			p[s] = (uint8_t)pr;
+		}
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, p), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	free(v);
+	free(p);
+}
+
+static uint8_t *wd_load(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(*len);
+	assert_int_equal(fread(b, 1, *len, f), *len);
+	fclose(f);
+	return b;
+}
+
+static uint32_t wd_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Offsets of the blocks of a type (from the byte layout of SPEC.md 4). */
+static size_t wd_blocks(const uint8_t *b, size_t len, unsigned type, size_t *off, size_t max,
+			unsigned *flags)
+{
+	size_t n = 0;
+	for (size_t o = 20; o + 16 <= len && !memcmp(b + o, "mczB", 4);) {
+		unsigned t = b[o + 4] | b[o + 5] << 8;
+		if (t == type && n < max) {
+			off[n++] = o;
+			if (flags)
+				*flags = b[o + 6] | b[o + 7] << 8;
+		}
+		o += 20 + wd_le32(b + o + 8);
+	}
+	return n;
+}
+
+/* Stream s reads back as written, rows [r0, r1). */
+static void wd_check_stream(mcz_reader *r, int s, int rows)
+{
+	mcz_series x;
+	assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+	assert_int_equal(x.n, rows);
+	for (int i = 0; i < rows; i++) {
+		int pr;
+		mcz_value v = wd_value(s, i, &pr);
+		assert_int_equal(x.t[i], (int64_t)i * 1000000000 + 5);
+		assert_int_equal(x.present[i], pr);
+		if (pr)
+			assert_int_equal(x.v[i].u, v.u);
+	}
+	mcz_series_free(&x);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/wide.mcz", dir);
+	wd_write(path, NS, ROWS * NCHUNK, ROWS);
+	size_t len, off[8];
+	unsigned flags = 0;
+	uint8_t *b = wd_load(path, &len);
+	/* "A GCHUNK block has the critical flag" */
+	assert_int_equal(wd_blocks(b, len, 10, off, 8, &flags), NCHUNK);
+	assert_int_equal(flags, 1);
+	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 0);
+	/* INDEX flags bit 0: "the index lists GCHUNK blocks"; bit 1: short
+	 * chunks have no summaries */
+	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
+	assert_int_equal(b[off[0] + 16], 3);
+	assert_int_equal(b[10], 3); /* minor 3 */
+	/* the descriptors column by column (COLSTREAMS, 5.7), critical too */
+	assert_int_equal(wd_blocks(b, len, 11, off, 8, &flags), 1);
+	assert_int_equal(flags, 1);
+	assert_int_equal(wd_blocks(b, len, 3, off, 8, NULL), 0);
+	free(b);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->recovered, 0);
+	assert_int_equal(mcz_info(r)->nrows, ROWS * NCHUNK);
+	assert_int_equal(mcz_stream_count(r), NS);
+	for (int s = 0; s < NS; s++) {
+		char name[32];
+		snprintf(name, sizeof name, "m%d.x", s / 10);
+		const mcz_stream_desc *d = mcz_stream(r, (size_t)s);
+		assert_string_equal(d->name, name);
+		snprintf(name, sizeof name, "disk%d", s % 10);
+		assert_string_equal(d->instance, name);
+		assert_string_equal(d->note, "pcp: instant, U64");
+		assert_int_equal(d->kind, s % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE);
+		assert_int_equal(d->type, s % 4 < 2 ? MCZ_U64 : MCZ_F64);
+		wd_check_stream(r, s, ROWS * NCHUNK);
+	}
+	/* summaries from the index agree with the values */
+	mcz_bucket bk;
+	assert_int_equal(mcz_summary(r, 2, 0, (int64_t)ROWS * NCHUNK * 1000000000, 1, &bk), MCZ_OK);
+	assert_int_equal(bk.count, ROWS * NCHUNK);
+	mcz_close(r);
+	/* by scanning (no index) the same, summaries included (computed from
+	 * the samples in both cases) */
+	mcz_reader *r2;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&r2, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	for (int s = 0; s < NS; s += 97) {
+		wd_check_stream(r2, s, ROWS * NCHUNK);
+		mcz_bucket b1[4], b2[4];
+		int64_t t1 = (int64_t)ROWS * NCHUNK * 1000000000;
+		assert_int_equal(mcz_summary(r, (uint32_t)s, 0, t1, 4, b1), MCZ_OK);
+		assert_int_equal(mcz_summary(r2, (uint32_t)s, 0, t1, 4, b2), MCZ_OK);
+		assert_memory_equal(b1, b2, sizeof b1);
+	}
+	mcz_close(r);
+	mcz_close(r2);
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(path, &rep), MCZ_OK);
+	assert_int_equal(rep.index_ok, 1);
+	assert_int_equal(rep.blocks_bad, 0);
+	assert_string_equal(rep.first_problem, "");
+	/* repair writes GCHUNK blocks again, same values */
+	char p2[96];
+	snprintf(p2, sizeof p2, "%s/wide2.mcz", dir);
+	assert_int_equal(mcz_repair(path, p2), MCZ_OK);
+	assert_int_equal(mcz_open(&r, p2, 0), MCZ_OK);
+	for (int s = 0; s < NS; s += 13)
+		wd_check_stream(r, s, ROWS * NCHUNK);
+	mcz_close(r);
+}
+
+/* One stream of a wide file is read by decompressing one run: the cache
+ * bound is far below what every run decompressed would take. */
+static void test_random_access(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/wide-ra.mcz", dir);
+	wd_write(path, WIDE_NS, ROWS, ROWS);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	mcz_cache_limit(r, 1);
+	wd_check_stream(r, 12345, ROWS);
+	wd_check_stream(r, 19999, ROWS);
+	wd_check_stream(r, 0, ROWS);
+	mcz_close(r);
+}
+
+/* A run damaged behind a good CRC: its streams fail, the others read. */
+static void test_damaged_run(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/wide-bad.mcz", dir);
+	wd_write(path, WIDE_NS, ROWS * NCHUNK, ROWS); /* several runs a chunk */
+	size_t len, off[8];
+	uint8_t *b = wd_load(path, &len);
+	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), NCHUNK);
+	/* the middle chunk: a byte near the end of its payload (the last run's
+	 * frame), the block CRC made good again */
+	size_t o = off[1], plen = wd_le32(b + o + 8);
+	b[o + 16 + plen - 6] ^= 0x5a;
+	uint32_t crc = (uint32_t)crc32(0, b + o + 16, (uInt)plen);
+	for (int i = 0; i < 4; i++)
+		b[o + 16 + plen + i] = (uint8_t)(crc >> (8 * i));
+	mcz_reader *r;
+	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
+	mcz_series x;
+	int failed = 0;
+	for (int s = 0; s < WIDE_NS; s++) {
+		int rc = mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x);
+		if (rc == MCZ_OK)
+			mcz_series_free(&x);
+		else
+			failed++;
+	}
+	/* the last run's streams only */
+	assert_true(failed > 0 && failed < WIDE_NS);
+	wd_check_stream(r, 0, ROWS * NCHUNK);
+	mcz_close(r);
+	/* the CRC left bad: the chunk is a gap, the others read */
+	b[o + 16 + plen] ^= 1;
+	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
+	assert_int_equal(mcz_read(r, 5, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+	assert_int_equal(x.n, ROWS * (NCHUNK - 1));
+	mcz_series_free(&x);
+	assert_int_equal(mcz_damaged_count(r), 1);
+	mcz_close(r);
+	free(b);
+}
+
+/* Many short chunks (a recorder's 50-row chunks of a long run): GCHUNK
+ * blocks, but the summaries stay in the index (flags bit 1 unset). */
+static void test_many_short_chunks_keep_summaries(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/wide-short.mcz", dir);
+	wd_write(path, 600, 8 * 40, 8);
+	size_t len, off[64];
+	uint8_t *b = wd_load(path, &len);
+	assert_int_equal(wd_blocks(b, len, 10, off, 64, NULL), 40);
+	assert_int_equal(wd_blocks(b, len, 7, off, 64, NULL), 1);
+	assert_int_equal(b[off[0] + 16], 1);
+	free(b);
+	mcz_reader *r, *r2;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&r2, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	for (int s = 0; s < 600; s += 41) {
+		wd_check_stream(r, s, 8 * 40);
+		mcz_bucket b1[7], b2[7];
+		int64_t t1 = (int64_t)8 * 40 * 1000000000;
+		assert_int_equal(mcz_summary(r, (uint32_t)s, 0, t1, 7, b1), MCZ_OK);
+		assert_int_equal(mcz_summary(r2, (uint32_t)s, 0, t1, 7, b2), MCZ_OK);
+		for (int k = 0; k < 7; k++) {
+			assert_int_equal(b1[k].count, b2[k].count);
+			assert_true(b1[k].sum == b2[k].sum || (isnan(b1[k].sum) && isnan(b2[k].sum)));
+		}
+	}
+	mcz_close(r);
+	mcz_close(r2);
+}
+
+/* Wide columns (1024 rows of busy counters) stay CHUNK blocks. */
+static void test_wide_columns_unchanged(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/busy.mcz", dir);
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	for (int s = 0; s < 8; s++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		d.name = "core.cycles";
+		d.type = MCZ_U64;
+		d.kind = MCZ_COUNTER;
+		assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	}
+	uint64_t acc[8] = {0}, seed = 1;
+	for (int r = 0; r < 2048; r++) {
+		mcz_value v[8];
+		for (int s = 0; s < 8; s++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			acc[s] += 20000000 + (seed >> 40);
+			v[s].u = acc[s];
+		}
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 10000000, v, NULL), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	size_t len, off[8];
+	uint8_t *b = wd_load(path, &len);
+	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 2);
+	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), 0);
+	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
+	assert_int_equal(b[off[0] + 16], 0); /* a 1.2 reader reads this index */
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_random_access),
+		cmocka_unit_test(test_damaged_run),
+		cmocka_unit_test(test_many_short_chunks_keep_summaries),
+		cmocka_unit_test(test_wide_columns_unchanged),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
