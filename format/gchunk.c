@@ -100,8 +100,10 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 	size_t nruns = 0;
 	if (!len || !rt)
 		rc = MCZ_E_NOMEM;
-	len[0] = off[1] - off[0];
-	mcz_buf_put(&frames, ci.cols, (size_t)len[0]); /* the time column */
+	if (!rc) {
+		len[0] = off[1] - off[0];
+		mcz_buf_put(&frames, ci.cols, (size_t)len[0]); /* the time column */
+	}
 	for (size_t s = 0; !rc && s < nstreams;) {
 		/* a plain run: wide columns, as the CHUNK has them */
 		size_t a = s;

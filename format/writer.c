@@ -67,6 +67,7 @@ struct mcz_writer {
 	mcz_codec_ctx pcx;
 	uint64_t nparts;
 	char *path; /* resolved at open, for the copy without PART blocks */
+	int v12;    /* MCZ_FORMAT=1.2: no block a 1.2 reader refuses */
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -151,9 +152,22 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 	return writer_block_as(w, type, payload, 0);
 }
 
+/* MCZ_FORMAT=1.2: a file for readers before 1.3 (a site's older mcz),
+ * without GCHUNK or COLSTREAMS blocks, at some cost in size on wide data;
+ * 1.3 (or unset) lets the writer choose what is smaller. */
+static int writer_format(int *v12)
+{
+	const char *fmt = getenv("MCZ_FORMAT");
+	*v12 = fmt && !strcmp(fmt, "1.2");
+	if (fmt && *fmt && strcmp(fmt, "1.3") && !*v12)
+		return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2 or 1.3", fmt);
+	return 0;
+}
+
 int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 {
 	*wp = NULL;
+	int rc0;
 	mcz_write_opts def = MCZ_WRITE_OPTS_INIT;
 	if (fd < 0)
 		return MCZ_E_ARG;
@@ -171,8 +185,12 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	w->cx.level = w->o.zstd_level;
 	w->pcx.level = 1;
 	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
+	if ((rc0 = writer_format(&w->v12))) {
+		free(w);
+		return rc0;
+	}
 	uint8_t h[MCZ_HEADER_SIZE];
-	mcz_block_header(h, MCZ_VERSION_MINOR);
+	mcz_block_header(h, w->v12 ? 2 : MCZ_VERSION_MINOR);
 	int rc = writer_write(w, h, sizeof h);
 	/* "The first META block carries wall_epoch_ns": written at once so
 	 * that even a file killed before its first chunk says when it began. */
@@ -195,8 +213,11 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opts)
 {
 	*wp = NULL;
+	int v12;
 	if (!path)
 		return MCZ_E_ARG;
+	if (writer_format(&v12))
+		return MCZ_E_ARG; /* before the file is made */
 	/* read and write: mcz_writer_close copies blocks out of it */
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -412,8 +433,10 @@ static int writer_chunk(mcz_writer *w)
 	}
 	w->payload.len = 0;
 	int grouped = 0;
-	int rc = mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams, cols,
-				   w->nstreams, w->prev, w->sums);
+	int rc = w->v12 ? mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
+					    w->nstreams, w->prev, w->sums)
+			: mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams,
+					    cols, w->nstreams, w->prev, w->sums);
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
@@ -509,7 +532,8 @@ static int writer_pending(mcz_writer *w)
 		} else {
 			/* within the bounds readers check: the streams and strings
 			 * for the body's length, the body for the packed length */
-			int c = cols.len + 1024 <= rows.len && mcz_scols_fits(p, w->streams + first, n) &&
+			int c = !w->v12 && cols.len + 1024 <= rows.len &&
+				mcz_scols_fits(p, w->streams + first, n) &&
 				p->len <= 256 * (uint64_t)cols.len + 65536;
 			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
 		}

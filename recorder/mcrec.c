@@ -478,7 +478,9 @@ int mcrec_run(const rec_options *o)
 	int rc = mcz_writer_open(&r.w, r.path, &wo);
 	if (rc != MCZ_OK) {
 		fprintf(stderr, "mcrec: cannot write %s: %s\n", r.path,
-			rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
+			rc == MCZ_E_IO		 ? strerror(errno)
+			: *mcz_errdetail() ? mcz_errdetail()
+					   : mcz_strerror(rc));
 		if (r.w)
 			mcz_writer_close(r.w), r.w = NULL, unlink(r.path);
 		return mcrec_fail(&r, 2);

@@ -10,7 +10,9 @@ cd "$(dirname "$0")/../.."
 
 command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1 ||
 	{ echo "skip: no git history to build the 1.1 reader from"; exit 77; }
-intro=$(git log --format=%H -1 -S'#define MCZ_VERSION_MINOR 2' -- format/mcz.h)
+# the commit that introduced 1.2 (the oldest one changing that line: a
+# later minor version removes it again)
+intro=$(git log --format=%H --reverse -S'#define MCZ_VERSION_MINOR 2' -- format/mcz.h | head -1)
 [ -n "$intro" ] || { echo "skip: no commit introduces format 1.2 in this history"; exit 77; }
 mkdir -p "$T/old"
 git archive "$intro^" format | tar -x -C "$T/old" || fail "git archive $intro^"
@@ -50,7 +52,18 @@ cc -std=c11 -D_GNU_SOURCE -O1 -I"$T/old/format" -o "$T/rd-old" "$T/rd.c" "$T"/ol
 cc -std=c11 -D_GNU_SOURCE -O1 -Iformat -o "$T/rd-new" "$T/rd.c" format/*.c $Z || fail "building this reader"
 
 cc -O2 -g -o "$T/work" tests/tools/code-phases.c || fail "cc code-phases"
-"$MCREC" -q -f -g code,os -o "$T/run.mcz" -- "$T/work" 0.3 2>/dev/null || fail "mcrec exit $?"
+# A 1.3 writer groups narrow columns (GCHUNK, critical) where that is
+# smaller: a reader before 1.3 refuses such a file with one line naming the
+# block; MCZ_FORMAT=1.2 writes a file it reads, CODE block included.
+"$MCREC" -q -f -g code,os -o "$T/new.mcz" -- "$T/work" 0.3 2>/dev/null || fail "mcrec exit $?"
+if ! "$T/rd-old" "$T/new.mcz" >"$T/old.out" 2>"$T/old.err"; then
+	grep -q '^open: unsupported format version' "$T/old.out" || fail "1.1 reader on a 1.3 file: $(cat "$T/old.out")"
+	ok "a file with 1.3 blocks: the 1.1 reader refuses it ($(head -1 "$T/old.out"))"
+fi
+MCZ_FORMAT=1.7 "$MCREC" -q -f -g os -o "$T/bad.mcz" -- true 2>"$T/bad.err" && fail "MCZ_FORMAT=1.7 accepted"
+grep -q 'MCZ_FORMAT=1.7' "$T/bad.err" || fail "MCZ_FORMAT=1.7: $(cat "$T/bad.err")"
+MCZ_FORMAT=1.2 "$MCREC" -q -f -g code,os -o "$T/run.mcz" -- "$T/work" 0.3 2>/dev/null || fail "mcrec exit $?"
+"$B/mcz" info "$T/run.mcz" | grep -q 'format 1.2)' || fail "MCZ_FORMAT=1.2: $("$B/mcz" info "$T/run.mcz" | head -1)"
 "$B/mcz" dump "$T/run.mcz" --code --csv | grep -q compute_kernel || fail "the file has no code profile"
 head -c $(($(stat -c %s "$T/run.mcz") - 24)) "$T/run.mcz" >"$T/cut.mcz"
 
