@@ -20,6 +20,8 @@
 
 #include "reader.h"
 
+static int check_verified(mcz_reader *r, mcz_check_report *rep);
+
 int mcz_check(const char *path, mcz_check_report *rep)
 {
 	if (!path || !rep)
@@ -33,6 +35,28 @@ int mcz_check(const char *path, mcz_check_report *rep)
 	mcz_close(r);
 	if ((rc = mcz_open(&r, path, MCZ_OPEN_VERIFY)))
 		return rc;
+	return check_verified(r, rep);
+}
+
+int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep)
+{
+	if (!job || !rep)
+		return MCZ_E_ARG;
+	memset(rep, 0, sizeof *rep);
+	mcz_reader *r;
+	int rc = mcz_member_open(job, i, 0, &r);
+	if (rc)
+		return rc;
+	rep->index_ok = !r->info.recovered;
+	mcz_close(r);
+	if ((rc = mcz_member_open(job, i, MCZ_OPEN_VERIFY, &r)))
+		return rc;
+	return check_verified(r, rep);
+}
+
+/* The report of a reader opened with MCZ_OPEN_VERIFY (closed here). */
+static int check_verified(mcz_reader *r, mcz_check_report *rep)
+{
 	rep->file_bytes = r->info.file_bytes;
 	rep->valid_bytes = r->info.valid_bytes;
 	rep->blocks_bad = r->bad_blocks;

@@ -136,6 +136,7 @@ enum mcz_block_type {
 	MCZ_BT_CODE = 9, /* since 1.2: the code profile (code-block.c) */
 	MCZ_BT_GCHUNK = 10, /* since 1.3: rows of samples, narrow columns grouped (gchunk.c); critical */
 	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
+	MCZ_BT_MEMBER = 12, /* since 1.4: a whole recording inside a job file (member.c); critical */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)

@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 3
+#define MCZ_VERSION_MINOR 4
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -470,6 +470,24 @@ int mcz_code_encode(const mcz_code *c, void **buf, size_t *len);
 int mcz_code_decode(const void *buf, size_t len, mcz_code **c);
 void mcz_code_free(mcz_code *c);
 
+/* ---- job files (since 1.4) ---------------------------------------------- */
+
+/* A job file (`mcz merge`) holds the rank files of a parallel job, each a
+ * whole recording kept byte for byte in a MEMBER block (SPEC.md 5.8); it
+ * has no streams of its own.  A member is opened as a reader over the job
+ * file's bytes; the job file stays open until its last member is closed. */
+size_t mcz_member_count(const mcz_reader *r);
+/* The member's name (the rank file's name when merged), NULL past the end. */
+const char *mcz_member_name(const mcz_reader *r, size_t i);
+/* Where its bytes are in the job file. */
+int mcz_member_span(const mcz_reader *r, size_t i, uint64_t *off, uint64_t *len);
+/* Its bytes (valid while r is open), NULL past the end. */
+const void *mcz_member_bytes(const mcz_reader *r, size_t i, size_t *len);
+int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out);
+/* Append a member: a whole recording's bytes, under a name.  At most 2 GiB
+ * each. */
+int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t len);
+
 /* ---- verification (mcz check) ------------------------------------------- */
 
 typedef struct mcz_check_report {
@@ -480,6 +498,9 @@ typedef struct mcz_check_report {
 } mcz_check_report;
 
 int mcz_check(const char *path, mcz_check_report *rep);
+/* The same for member i of a job file (the job file's own blocks are
+ * mcz_check's). */
+int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 
 /* Write a clean copy of everything readable in `in` to `out`. */
 int mcz_repair(const char *in, const char *out);

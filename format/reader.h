@@ -6,6 +6,12 @@
 #include "internal.h"
 #include "meta.h"
 
+/* A MEMBER block: a whole recording at base[off, off + len). */
+typedef struct reader_member {
+	char *name;
+	size_t off, len;
+} reader_member;
+
 typedef struct reader_aux {
 	char *name;
 	const uint8_t *data;
@@ -132,7 +138,16 @@ struct mcz_reader {
 	size_t ndamaged;     /* entries of verified[] that are 2 (mcz_damaged_count) */
 	size_t *sums_n;      /* scan mode: chunks whose summaries ix.sums[s] holds */
 	size_t cap_sums_n;
+	/* a job file's MEMBER blocks (member.c) */
+	reader_member *members;
+	size_t nmembers, cap_members;
+	int refs;            /* holders: the opener, and each member open (mcz_member_open) */
+	struct mcz_reader *owner; /* a member's job file, whose bytes it reads; else NULL */
 };
+
+/* member.c: apply a MEMBER block's payload at p (len bytes, in base). */
+int mcz_member_apply(mcz_reader *r, const uint8_t *p, size_t len);
+void mcz_member_reset(mcz_reader *r);
 
 /* reader.c, for refresh.c: forget what blocks loaded; load base[0, size)
  * (index, else scan); scan on from `off`; sort the marks; bytes to map. */

@@ -164,9 +164,13 @@ int mcz_reader_refresh(mcz_reader *r, mcz_refresh *out)
 {
 	if (out)
 		*out = (mcz_refresh){0, r ? r->ix.nchunks : 0, r ? r->ix.nchunks : 0, 0};
-	if (!r || !r->path)
+	if (!r || (!r->path && !r->owner))
 		return MCZ_E_ARG;
 	mcz_error_clear();
+	/* a job file is written whole by mcz merge and renamed into place; its
+	 * members are read in place: neither grows */
+	if (r->owner || r->nmembers)
+		return 0;
 	struct stat st;
 	int named = stat(r->path, &st) == 0 && S_ISREG(st.st_mode);
 	if (named && ((uint64_t)st.st_dev != r->dev || (uint64_t)st.st_ino != r->ino))

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "chunk.h"
 #include "internal.h"
@@ -68,6 +69,7 @@ struct mcz_writer {
 	uint64_t nparts;
 	char *path; /* resolved at open, for the copy without PART blocks */
 	int v12;    /* MCZ_FORMAT=1.2: no block a 1.2 reader refuses */
+	int fmt_minor; /* the header's minor version: MCZ_FORMAT, else MCZ_VERSION_MINOR */
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -154,13 +156,17 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 
 /* MCZ_FORMAT=1.2: a file for readers before 1.3 (a site's older mcz),
  * without GCHUNK or COLSTREAMS blocks, at some cost in size on wide data;
- * 1.3 (or unset) lets the writer choose what is smaller. */
-static int writer_format(int *v12)
+ * 1.3 or 1.4 (or unset) lets the writer choose what is smaller; the header
+ * says the version asked for (1.4 by default: MEMBER blocks, written only
+ * by mcz merge, need it). */
+static int writer_format(int *v12, int *minor)
 {
 	const char *fmt = getenv("MCZ_FORMAT");
 	*v12 = fmt && !strcmp(fmt, "1.2");
-	if (fmt && *fmt && strcmp(fmt, "1.3") && !*v12)
-		return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2 or 1.3", fmt);
+	*minor = *v12 ? 2 : fmt && !strcmp(fmt, "1.3") ? 3 : MCZ_VERSION_MINOR;
+	if (fmt && *fmt && strcmp(fmt, "1.3") && strcmp(fmt, "1.4") && !*v12)
+		return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3 or 1.4",
+				     fmt);
 	return 0;
 }
 
@@ -185,12 +191,12 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	w->cx.level = w->o.zstd_level;
 	w->pcx.level = 1;
 	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
-	if ((rc0 = writer_format(&w->v12))) {
+	if ((rc0 = writer_format(&w->v12, &w->fmt_minor))) {
 		free(w);
 		return rc0;
 	}
 	uint8_t h[MCZ_HEADER_SIZE];
-	mcz_block_header(h, w->v12 ? 2 : MCZ_VERSION_MINOR);
+	mcz_block_header(h, (uint16_t)w->fmt_minor);
 	int rc = writer_write(w, h, sizeof h);
 	/* "The first META block carries wall_epoch_ns": written at once so
 	 * that even a file killed before its first chunk says when it began. */
@@ -213,10 +219,10 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opts)
 {
 	*wp = NULL;
-	int v12;
+	int v12, minor;
 	if (!path)
 		return MCZ_E_ARG;
-	if (writer_format(&v12))
+	if (writer_format(&v12, &minor))
 		return MCZ_E_ARG; /* before the file is made */
 	/* read and write: mcz_writer_close copies blocks out of it */
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -408,6 +414,53 @@ int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len
 	int rc = writer_block(w, MCZ_BT_AUX, &p);
 	mcz_buf_free(&p);
 	return rc;
+}
+
+int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t len)
+{
+	if (!w || !name || !file || !len)
+		return MCZ_E_ARG;
+	if (w->err)
+		return w->err;
+	if (w->fmt_minor < 4)
+		return mcz_error_set(MCZ_E_ARG, "a job file needs format 1.4 (MCZ_FORMAT is older)");
+	mcz_buf head = {0};
+	mcz_buf_str(&head, name);
+	if (head.err || head.len + len > MCZ_BLOCK_MAX_PAYLOAD || head.len + len < len) {
+		int rc = head.err ? head.err : mcz_error_set(MCZ_E_ARG, "%s: larger than 2 GiB", name);
+		mcz_buf_free(&head);
+		return rc;
+	}
+	/* framed here rather than by mcz_block_frame: the member (a rank's
+	 * whole recording, mapped by the caller) is written from where it is,
+	 * never copied into a buffer */
+	uint8_t h[MCZ_BLOCK_HDR], crc[4];
+	uint32_t plen = (uint32_t)(head.len + len);
+	memcpy(h, MCZ_BLOCK_SYNC, 4);
+	h[4] = MCZ_BT_MEMBER;
+	h[5] = 0;
+	h[6] = MCZ_BF_CRITICAL; /* a reader before 1.4 would show an empty file */
+	h[7] = 0;
+	mcz_buf_le32(h + 8, plen);
+	mcz_buf_le32(h + 12, mcz_block_crc(h, 12));
+	mcz_buf_le32(crc, (uint32_t)crc32_combine(mcz_block_crc(head.p, head.len),
+						 mcz_block_crc(file, len), (z_off_t)len));
+	uint64_t at = w->off;
+	int rc = writer_write(w, h, sizeof h);
+	if (!rc)
+		rc = writer_write(w, head.p, head.len);
+	if (!rc)
+		rc = writer_write(w, file, len);
+	if (!rc)
+		rc = writer_write(w, crc, sizeof crc);
+	mcz_buf_free(&head);
+	if (rc) {
+		writer_cut(w, at);
+		return rc;
+	}
+	if (mcz_index_add_block(&w->ix, MCZ_BT_MEMBER, at, w->off - at))
+		return writer_fail(w, MCZ_E_NOMEM);
+	return 0;
 }
 
 int mcz_writer_code(mcz_writer *w, const mcz_code *c)

@@ -12,6 +12,75 @@
 
 #include "tool.h"
 
+/* Say what rep found in `name`; 0 clean, 3 incomplete, 1 damaged.  quiet:
+ * nothing printed when clean. */
+static int check_say(const char *name, const mcz_check_report *rep, int quiet)
+{
+	char vb[32], fb[32];
+	tool_common_bytes(vb, sizeof vb, rep->valid_bytes);
+	tool_common_bytes(fb, sizeof fb, rep->file_bytes);
+	int clean = rep->index_ok && !rep->blocks_bad && !rep->first_problem[0];
+	/* every byte readable, only the index and trailer missing: what a
+	 * recording still being written looks like (or one whose recorder was
+	 * killed); "DAMAGED" would alarm a user who looks during a run */
+	int incomplete = !clean && !rep->index_ok && !rep->blocks_bad &&
+			 rep->valid_bytes == rep->file_bytes;
+	if (clean && !quiet)
+		printf("%s: ok: %" PRIu64 " blocks, %" PRIu64 " chunks, %" PRIu64
+		       " rows, %s, every CRC verified\n",
+		       name, rep->blocks_ok, rep->chunks_ok, rep->rows_ok, fb);
+	else if (incomplete)
+		printf("%s: INCOMPLETE: no index or trailer at the end: still being recorded, or "
+		       "its recorder was killed\n"
+		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64
+		       " good blocks, every byte of %s\n",
+		       name, rep->chunks_ok, rep->rows_ok, rep->blocks_ok, fb);
+	else if (!clean)
+		printf("%s: DAMAGED: %s\n"
+		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64
+		       " good blocks, %s of %s (up to byte %" PRIu64 ")\n"
+		       "  damaged blocks: %" PRIu64 "; index: %s\n",
+		       name, rep->first_problem, rep->chunks_ok, rep->rows_ok, rep->blocks_ok, vb, fb,
+		       rep->valid_bytes, rep->blocks_bad,
+		       rep->index_ok ? "ok" : "missing or damaged (rebuilt by scanning)");
+	return clean ? 0 : incomplete ? 3 : 1;
+}
+
+/* A job file (mcz merge): its own blocks, then every member as a file of
+ * its own; one line for the job, and one for each member that is not clean. */
+static int check_job(const char *path, const mcz_check_report *job, mcz_reader *r)
+{
+	size_t n = mcz_member_count(r), bad = 0, cut = 0;
+	uint64_t rows = 0;
+	int status = check_say(path, job, 1);
+	for (size_t i = 0; i < n; i++) {
+		mcz_check_report rep;
+		char name[512];
+		snprintf(name, sizeof name, "%s:%s", path, mcz_member_name(r, i));
+		int rc = mcz_check_member(r, i, &rep);
+		if (rc) {
+			tool_common_error("check", name, rc);
+			bad++;
+			status = 1;
+			continue;
+		}
+		rows += rep.rows_ok;
+		int s = check_say(name, &rep, 1);
+		bad += s == 1;
+		cut += s == 3;
+		if (s == 1 || (s == 3 && status == 0))
+			status = s;
+	}
+	if (!status)
+		printf("%s: ok: a job file of %zu recordings, %" PRIu64
+		       " rows, every CRC of every recording verified\n",
+		       path, n, rows);
+	else
+		printf("%s: %zu recordings: %zu damaged, %zu incomplete, the rest ok\n", path, n,
+		       bad, cut);
+	return status;
+}
+
 int tool_check(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
@@ -36,37 +105,25 @@ int tool_check(int argc, char **argv)
 		tool_common_error("check", path, rc);
 		return 1;
 	}
-	char vb[32], fb[32];
-	tool_common_bytes(vb, sizeof vb, rep.valid_bytes);
-	tool_common_bytes(fb, sizeof fb, rep.file_bytes);
-	int clean = rep.index_ok && !rep.blocks_bad && !rep.first_problem[0];
-	/* every byte readable, only the index and trailer missing: what a
-	 * recording still being written looks like (or one whose recorder was
-	 * killed); "DAMAGED" would alarm a user who looks during a run */
-	int incomplete = !clean && !rep.index_ok && !rep.blocks_bad &&
-			 rep.valid_bytes == rep.file_bytes;
-	if (clean)
-		printf("%s: ok: %" PRIu64 " blocks, %" PRIu64 " chunks, %" PRIu64
-		       " rows, %s, every CRC verified\n",
-		       path, rep.blocks_ok, rep.chunks_ok, rep.rows_ok, fb);
-	else if (incomplete)
-		printf("%s: INCOMPLETE: no index or trailer at the end: still being recorded, or "
-		       "its recorder was killed\n"
-		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64
-		       " good blocks, every byte of %s\n",
-		       path, rep.chunks_ok, rep.rows_ok, rep.blocks_ok, fb);
-	else
-		printf("%s: DAMAGED: %s\n"
-		       "  readable: %" PRIu64 " chunks, %" PRIu64 " rows, %" PRIu64
-		       " good blocks, %s of %s (up to byte %" PRIu64 ")\n"
-		       "  damaged blocks: %" PRIu64 "; index: %s\n",
-		       path, rep.first_problem, rep.chunks_ok, rep.rows_ok, rep.blocks_ok, vb, fb,
-		       rep.valid_bytes, rep.blocks_bad,
-		       rep.index_ok ? "ok" : "missing or damaged (rebuilt by scanning)");
+	mcz_reader *jr = NULL;
+	if (mcz_open(&jr, path, 0) == MCZ_OK && mcz_member_count(jr)) {
+		int st = check_job(path, &rep, jr);
+		mcz_close(jr);
+		if (out) {
+			fprintf(stderr, "mcz check: %s is a job file: --repair takes one recording "
+					"(mcz split %s, then check each)\n",
+				path, path);
+			return 1;
+		}
+		return st;
+	}
+	mcz_close(jr);
+	int st = check_say(path, &rep, 0);
+	int clean = st == 0;
 	if (!out) {
 		if (!clean)
 			printf("  repair with: mcz check %s --repair FIXED.mcz\n", path);
-		return clean ? 0 : incomplete ? 3 : 1;
+		return st;
 	}
 	if ((rc = mcz_repair(path, out))) {
 		tool_common_error("check --repair", out, rc);

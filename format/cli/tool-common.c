@@ -24,9 +24,35 @@ void tool_common_error(const char *cmd, const char *path, int err)
 			d);
 }
 
+/* "JOB.mcz:NAME": member NAME of a job file (mcz merge), as mcview names
+ * it; MCZ_E_NOTFOUND when path is not of that form. */
+static int common_open_member(const char *path, unsigned flags, mcz_reader **r)
+{
+	const char *colon = strrchr(path, ':');
+	if (!colon || colon == path || !colon[1])
+		return MCZ_E_NOTFOUND;
+	char *job = strndup(path, (size_t)(colon - path));
+	mcz_reader *j;
+	if (!job || mcz_open(&j, job, 0) != MCZ_OK) {
+		free(job);
+		return MCZ_E_NOTFOUND;
+	}
+	free(job);
+	int rc = MCZ_E_NOTFOUND;
+	for (size_t i = 0; i < mcz_member_count(j); i++)
+		if (!strcmp(mcz_member_name(j, i), colon + 1)) {
+			rc = mcz_member_open(j, i, flags, r);
+			break;
+		}
+	mcz_close(j); /* held by the member */
+	return rc;
+}
+
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
 {
 	int rc = mcz_open(r, path, flags);
+	if (rc == MCZ_E_IO && errno == ENOENT && common_open_member(path, flags, r) == MCZ_OK)
+		return 0;
 	if (rc) {
 		tool_common_error(cmd, path, rc);
 		return 1;
@@ -90,6 +116,8 @@ const char *tool_common_usage(const char *cmd)
 		       "                            or with a suffix: 1500ms, 20us, 7ns)\n"
 		       "  dump FILE --code [--csv|--json]  the code profile (mcrec's code source)\n"
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
+		       "  merge FILE... -o JOB      a parallel job's rank files into one job file\n"
+		       "  split JOB [-o DIR]        a job file back into its rank files\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
 		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"
@@ -116,6 +144,23 @@ const char *tool_common_usage(const char *cmd)
 		       "With --code: the code profile instead, one row per interval and code\n"
 		       "location (function, inlined into, file:line, object+offset, samples); in\n"
 		       "JSON the location table and each interval's [location, samples] pairs.\n";
+	if (!strcmp(cmd, "merge"))
+		return "usage: mcz merge FILE... -o JOB.mcz [-q]\n"
+		       "Write the recordings of a parallel job (mcrec -o run.%r.mcz under mpirun)\n"
+		       "into one job file, each kept byte for byte with its rank, host, clock,\n"
+		       "marks and code profile; mcview JOB.mcz shows the job as it shows the\n"
+		       "rank files.  Members are ordered by job and rank; a job file given is\n"
+		       "taken member by member.  Notes (one line each, on stderr): ranks of\n"
+		       "several jobs, a rank twice, ranks missing, a recording without its\n"
+		       "index; every recording is kept as it is.  An earlier JOB.mcz is kept as\n"
+		       "JOB.mcz.old.  mcz split gives the rank files back.\n"
+		       "  -o, --output JOB.mcz   the job file to write (required)\n"
+		       "  -q, --quiet            no notes and no summary\n";
+	if (!strcmp(cmd, "split"))
+		return "usage: mcz split JOB.mcz [-o DIR]\n"
+		       "Write each recording of a job file (mcz merge) into DIR (default: the\n"
+		       "current folder) under the name it was merged with; an existing file\n"
+		       "of that name is an error, never overwritten.\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"

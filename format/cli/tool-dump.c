@@ -155,6 +155,14 @@ int tool_dump(int argc, char **argv)
 	mcz_reader *r;
 	if (tool_common_open("dump", path, 0, &r))
 		return 1;
+	if (mcz_member_count(r)) {
+		fprintf(stderr,
+			"mcz dump: %s is a job file of %zu recordings: dump one as %s:%s (mcz info "
+			"%s lists them)\n",
+			path, mcz_member_count(r), path, mcz_member_name(r, 0), path);
+		mcz_close(r);
+		return 1;
+	}
 	const mcz_file_info *fi = mcz_info(r);
 	if (code) {
 		int64_t ca = from ? fi->t_first + f : INT64_MIN, cb = to ? fi->t_first + t : INT64_MAX;

@@ -34,6 +34,41 @@ static void info_wall(char *buf, size_t n, int64_t ns)
 		snprintf(buf, n, "unknown");
 }
 
+/* A job file (mcz merge): one line per recording in it. */
+static int info_job(const char *path, mcz_reader *j)
+{
+	const mcz_file_info *fi = mcz_info(j);
+	char b[32], wall[40];
+	size_t n = mcz_member_count(j);
+	tool_common_bytes(b, sizeof b, fi->file_bytes);
+	const char *job = mcz_meta(j, "job");
+	printf("file       %s (%s, format %u.%u): a job file of %zu recordings%s%s\n", path, b,
+	       fi->version_major, fi->version_minor, n, job ? ", job " : "", job ? job : "");
+	printf("members    (mcz info %s:NAME for one; mcz split gives the files back)\n", path);
+	printf("  %-24s %6s %-16s %-20s %9s %8s %10s\n", "NAME", "RANK", "HOST", "STARTED",
+	       "SECONDS", "ROWS", "BYTES");
+	int status = 0;
+	for (size_t i = 0; i < n; i++) {
+		mcz_reader *r;
+		const char *name = mcz_member_name(j, i);
+		int rc = mcz_member_open(j, i, 0, &r);
+		if (rc) {
+			printf("  %-24s unreadable: %s\n", name, mcz_strerror(rc));
+			status = 1;
+			continue;
+		}
+		const mcz_file_info *m = mcz_info(r);
+		const char *rank = mcz_meta(r, "rank"), *host = mcz_meta(r, "host");
+		info_wall(wall, sizeof wall, m->wall_epoch_ns + m->t_first);
+		tool_common_bytes(b, sizeof b, m->file_bytes);
+		printf("  %-24s %6s %-16s %-20s %9.3f %8" PRIu64 " %10s%s\n", name, rank ? rank : "-",
+		       host ? host : "-", wall, (double)(m->t_last - m->t_first) / 1e9, m->nrows, b,
+		       m->recovered ? "  (no index: opened by scanning)" : "");
+		mcz_close(r);
+	}
+	return status;
+}
+
 int tool_info(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -44,6 +79,11 @@ int tool_info(int argc, char **argv)
 	mcz_reader *r;
 	if (tool_common_open("info", path, 0, &r))
 		return 1;
+	if (mcz_member_count(r)) {
+		int st = info_job(path, r);
+		mcz_close(r);
+		return st;
+	}
 	const mcz_file_info *fi = mcz_info(r);
 	char b1[32], b2[32], wall[40];
 	tool_common_bytes(b1, sizeof b1, fi->file_bytes);

@@ -4,6 +4,7 @@
  *     mcz info run.mcz
  *     mcz check run.mcz --repair fixed.mcz
  *     mcz dump run.mcz --csv --streams 'core.*' --from 10 --to 12.5
+ *     mcz merge run.*.mcz -o job.mcz
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ static const struct {
 	{"check", tool_check},
 	{"dump", tool_dump},
 	{"import", tool_import},
+	{"merge", tool_merge},
+	{"split", tool_split},
 };
 
 int main(int argc, char **argv)

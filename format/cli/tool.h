@@ -21,6 +21,9 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 		   int64_t origin);
 /* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
 int tool_import(int argc, char **argv);
+/* mcz merge / mcz split: rank files into one job file and back (tool-merge.c). */
+int tool_merge(int argc, char **argv);
+int tool_split(int argc, char **argv);
 
 /* tool-ceilings.c: the roofline's ceilings (metadata roof.*) for mcz info. */
 void tool_ceilings_print(mcz_reader *r);

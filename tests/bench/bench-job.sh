@@ -9,7 +9,10 @@
 # walk: open, first screen, frame p50/p99/max, peak RSS).  Beside them the
 # same number of values in one file (4,096 streams x 630 rows, written by
 # gen-recording), opened and walked the same way: what the job's 1,024
-# files cost over one file.  Bars (issue 18): open <= 2 s, RSS <= 1 GB,
+# files cost over one file.  And the same job merged into one job file
+# (mcz merge: every rank's file kept whole inside it, SPEC.md 5.8): the
+# merge's time, the report and both views on it, beside the rank files.
+# Bars (issue 18): open <= 2 s, RSS <= 1 GB,
 # redraw p99 <= 16 ms (DESIGN.md's frame budget).
 # BENCH_QUICK=1: 256 ranks.
 set -u
@@ -24,7 +27,10 @@ slow=$((ranks / 2 + 5)) # 517 of 1,024
 	{ echo "gen-job failed"; exit 1; }
 "$B"/tests/tools/gen-recording -o "$T/one.mcz" --streams $((ranks * 4)) --rows 630 --phases >/dev/null ||
 	{ echo "gen-recording failed"; exit 1; }
-echo "$ranks rank files: $(du -sh "$T/job" | cut -f1); one file of the same values: $(du -sh "$T/one.mcz" | cut -f1)"
+/usr/bin/time -f "%e %M" -o "$T/merge.time" "$B"/mcz merge -q "$T"/job/run.*.mcz -o "$T/job.mcz" ||
+	{ echo "mcz merge failed"; exit 1; }
+read -r merge_s merge_kb <"$T/merge.time"
+echo "$ranks rank files: $(du -sh "$T/job" | cut -f1); merged into one job file: $(du -h "$T/job.mcz" | cut -f1) in ${merge_s} s (peak RSS $((merge_kb / 1024)) MB); one file of the same values: $(du -sh "$T/one.mcz" | cut -f1)"
 
 # the report, 3 runs: median wall time, peak RSS
 for i in 1 2 3; do
@@ -32,6 +38,12 @@ for i in 1 2 3; do
 		{ echo "report failed"; exit 1; }
 done
 read -r rep_s rep_kb <<<"$(sort -n "$T"/time.* | sed -n 2p)"
+for i in 1 2 3; do
+	/usr/bin/time -f "%e %M" -o "$T/jtime.$i" "$B"/mcview --report=json "$T/job.mcz" >"$T/rj.json" ||
+		{ echo "report on the job file failed"; exit 1; }
+done
+read -r jrep_s jrep_kb <<<"$(sort -n "$T"/jtime.* | sed -n 2p)"
+cmp -s "$T/r.json" "$T/rj.json" && same="the same JSON as the rank files'" || same="JSON DIFFERS from the rank files'"
 verdict=$(python3 - "$T/r.json" $ranks $slow <<'EOF'
 import json, sys
 n, slow = int(sys.argv[2]), int(sys.argv[3])
@@ -52,6 +64,9 @@ row() {
 }
 row "job: Ranks view" --view ranks --size 200x60 "$T"/job/run.*.mcz
 row "job: timeline (folded)" --view timeline --size 200x60 "$T"/job/run.*.mcz
+row "job file: Ranks view" --view ranks --size 200x60 "$T/job.mcz"
+row "job file: timeline (folded)" --view timeline --size 200x60 "$T/job.mcz"
 row "one file: timeline" --view timeline --size 200x60 "$T/one.mcz"
 printf '%-28s %9s\n' "job: --report=json (median)" "$(awk -v s="$rep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
-echo "report peak RSS $((rep_kb / 1024)) MB; bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"
+printf '%-28s %9s   %s\n' "job file: --report=json" "$(awk -v s="$jrep_s" 'BEGIN { printf "%.0f", s * 1000 }')" "$same"
+echo "report peak RSS $((rep_kb / 1024)) MB (job file: $((jrep_kb / 1024)) MB); bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"

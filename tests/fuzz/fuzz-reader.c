@@ -1,7 +1,8 @@
 /* fuzz-reader.c: libFuzzer target for the whole reader path: open from
  * memory (as a normal open and as `mcz check` does, verifying every block),
  * the file info, metadata, topology, every stream's descriptor, a raw read
- * and a summary of each stream, marks and aux blocks; then the same file
+ * and a summary of each stream, marks and aux blocks, a job file's members;
+ * then the same file
  * read while it is written: opened on a prefix, walked, refreshed
  * (mcz_reader_refresh_mem) to the whole, walked again — a scanning reader
  * refreshed must see what a scanning reader opened on the whole sees.  Any
@@ -127,7 +128,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mcz_open_mem(&r, data, size, 0) == MCZ_OK) {
 		fuzz_walk(r);
 		fuzz_summaries(r);
+		/* a job file's members (SPEC.md 5.8), the first few; the last
+		 * one outlives the job file's handle */
+		mcz_reader *m = NULL;
+		for (size_t i = 0; i < mcz_member_count(r) && i < 4; i++) {
+			mcz_close(m);
+			m = NULL;
+			uint64_t off, len;
+			if (mcz_member_span(r, i, &off, &len) != MCZ_OK || off + len > size)
+				__builtin_trap(); /* a member's bytes lie in the file */
+			fuzz_sink += strlen(mcz_member_name(r, i));
+			if (mcz_member_open(r, i, i & 1 ? MCZ_OPEN_VERIFY : 0, &m) == MCZ_OK)
+				fuzz_walk(m);
+		}
 		mcz_close(r);
+		if (m) {
+			fuzz_summaries(m);
+			mcz_close(m);
+		}
 	}
 	if (mcz_open_mem(&r, data, size, MCZ_OPEN_VERIFY) == MCZ_OK) {
 		mcz_cache_limit(r, 4096);

@@ -24,6 +24,11 @@ mkdir -p "$C"
 # COLSTREAMS descriptors: a small PCP archive imported (when pcp-testsuite is installed)
 A=/var/lib/pcp/testsuite/archives/20041125
 [ -f $A.meta ] && $B/mcz import -q $A -o $C/wide-pcp.mcz >/dev/null
+# a job file (1.4, MEMBER blocks): three recordings, one killed
+T=$(mktemp -d)
+cp $C/counters.mcz $C/one-row.mcz $C/parts-killed.mcz "$T/"
+$B/mcz merge -q "$T/counters.mcz" "$T/one-row.mcz" "$T/parts-killed.mcz" -o $C/job.mcz
+rm -rf "$T"
 python3 - "$C" <<'PY'
 import sys, zlib, struct
 C = sys.argv[1]
@@ -53,5 +58,20 @@ while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
         break
     off += 20 + ln
 open(C + '/wide-half.mcz', 'wb').write(w[:len(w) // 2])
+# the job file: a byte of its second member flipped (the MEMBER block's CRC
+# made good again, so the member itself is damaged), cut in its last member
+j = open(C + '/job.mcz', 'rb').read()
+off, k = 20, 0
+while off + 16 <= len(j) and j[off:off + 4] == b'mczB':
+    t, fl, ln = struct.unpack_from('<HHI', j, off + 4)
+    if t == 12:
+        k += 1
+        if k == 2:
+            b = bytearray(j); b[off + 16 + ln // 2] ^= 0x08
+            b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
+            open(C + '/job-bad-member.mcz', 'wb').write(bytes(b))
+        if k == 3:
+            open(C + '/job-cut.mcz', 'wb').write(j[:off + 16 + ln // 2])
+    off += 20 + ln
 open(C + '/wide-no-trailer.mcz', 'wb').write(w[:-24])
 PY

@@ -75,3 +75,10 @@ for f in run cut; do
 	diff "$T/old.out" "$T/new.out" >/dev/null || fail "readers differ on $f.mcz: $(diff "$T/old.out" "$T/new.out" | head -5)"
 	ok "$f.mcz: the 1.1 reader skips the CODE block and reads $(head -1 "$T/old.out")"
 done
+
+# A job file (1.4, mcz merge): its MEMBER blocks are critical, so an older
+# reader refuses it in one line rather than show an empty recording.
+"$B/mcz" merge -q "$T/run.mcz" -o "$T/job.mcz" || fail "mcz merge"
+"$T/rd-old" "$T/job.mcz" >"$T/old.out" 2>"$T/old.err" && fail "the 1.1 reader opened a job file: $(cat "$T/old.out")"
+grep -q '^open: unsupported format version' "$T/old.out" || fail "1.1 reader on a job file: $(cat "$T/old.out")"
+ok "a job file: the 1.1 reader refuses it ($(head -1 "$T/old.out"))"

@@ -249,6 +249,87 @@ static vw_model *model_alloc(size_t n)
 	return m;
 }
 
+/* A job file (mcz merge) given: its members in its place, each read in
+ * place over the job file's bytes and named "job.mcz:run.3.mcz";
+ * (*member)[i] says which entries are members (no file of their own:
+ * nothing is written into them).  -1 with err set on failure, when every
+ * reader given is closed. */
+static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned char **member,
+			  char *err, size_t errlen)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < *k; j++) {
+		size_t c = mcz_member_count((*rs)[j]);
+		n += c ? c : 1;
+	}
+	mcz_reader **r2 = calloc(n ? n : 1, sizeof *r2);
+	char **n2 = calloc(n ? n : 1, sizeof *n2);
+	unsigned char *m2 = calloc(n ? n : 1, 1);
+	size_t o = 0;
+	int rc = r2 && n2 && m2 ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	for (size_t j = 0; j < *k && !rc; j++) {
+		mcz_reader *f = (*rs)[j];
+		size_t c = mcz_member_count(f);
+		if (!c) {
+			r2[o] = f;
+			n2[o++] = (*names)[j];
+			(*rs)[j] = NULL;
+			(*names)[j] = NULL;
+			continue;
+		}
+		for (size_t i = 0; i < c && !rc; i++) {
+			const char *mn = mcz_member_name(f, i);
+			size_t len = strlen((*names)[j]) + strlen(mn) + 2;
+			if (!(n2[o] = malloc(len))) {
+				snprintf(err, errlen, "out of memory");
+				rc = -1;
+				break;
+			}
+			snprintf(n2[o], len, "%s:%s", (*names)[j], mn);
+			int e = mcz_member_open(f, i, 0, &r2[o]);
+			if (e) {
+				snprintf(err, errlen, "%s: %s%s%s", n2[o], mcz_strerror(e),
+					 *mcz_errdetail() ? ": " : "", mcz_errdetail());
+				free(n2[o]);
+				n2[o] = NULL;
+				rc = -1;
+				break;
+			}
+			m2[o++] = 1;
+		}
+		mcz_close(f); /* held by its members from here */
+		free((*names)[j]);
+		(*rs)[j] = NULL;
+		(*names)[j] = NULL;
+	}
+	for (size_t j = 0; j < *k; j++) { /* left by a failure */
+		mcz_close((*rs)[j]);
+		free((*names)[j]);
+	}
+	free(*rs);
+	free(*names);
+	if (rc) {
+		for (size_t i = 0; i < o; i++) {
+			mcz_close(r2[i]);
+			free(n2[i]);
+		}
+		free(r2);
+		free(n2);
+		free(m2);
+		*rs = NULL;
+		*names = NULL;
+		*k = 0;
+		return -1;
+	}
+	*rs = r2;
+	*names = n2;
+	*member = m2;
+	*k = n;
+	return 0;
+}
+
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
@@ -277,6 +358,11 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		}
 		/* converted on open, or fetched: no file of its own to write into */
 		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
+		unsigned char *member = NULL;
+		if (expand_members(&rs, &names, &k, &member, err, errlen) != 0) {
+			failed = 1;
+			break;
+		}
 		if (n + k > cap) {
 			size_t nc = (n + k) * 2;
 			mcz_reader **r2 = realloc(rd, nc * sizeof *r2);
@@ -292,6 +378,7 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 				}
 				free(rs);
 				free(names);
+				free(member);
 				snprintf(err, errlen, "out of memory");
 				failed = 1;
 				break;
@@ -301,8 +388,10 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		for (size_t j = 0; j < k; j++) {
 			rd[n] = rs[j];
 			nm[n] = names[j];
-			imp[n++] = (unsigned char)!own;
+			/* a member of a job file: no file of its own either */
+			imp[n++] = (unsigned char)(!own || member[j]);
 		}
+		free(member);
 		free(rs);
 		free(names);
 	}
