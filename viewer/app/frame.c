@@ -44,8 +44,21 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 		x += vw_canvas_text(c, x, 0, c->w - x, VW_C_TITLE, 0, " ");
 	}
 	char right[160];
-	int n = snprintf(right, sizeof right, "%s", base_name(m->paths[0]));
-	if (m->nfiles > 1)
+	/* the members of one job file ("job.mcz:run.0.mcz", ...): the job
+	 * file's name and how many it holds */
+	const char *colon = strrchr(m->paths[0], ':');
+	size_t pre = colon ? (size_t)(colon - m->paths[0]) + 1 : 0;
+	int job = pre > 1 && m->nfiles > 1;
+	for (size_t f = 1; f < m->nfiles && job; f++)
+		job = !strncmp(m->paths[f], m->paths[0], pre);
+	int n;
+	if (job)
+		n = snprintf(right, sizeof right, "%.*s (%zu recordings)",
+			     (int)(colon - base_name(m->paths[0])), base_name(m->paths[0]),
+			     m->nfiles);
+	else
+		n = snprintf(right, sizeof right, "%s", base_name(m->paths[0]));
+	if (m->nfiles > 1 && !job)
 		n += snprintf(right + n, sizeof right - (size_t)n, " +%zu", m->nfiles - 1);
 	if (m->filter[0])
 		n += snprintf(right + n, sizeof right - (size_t)n, "  /%s", m->filter);
