@@ -279,8 +279,8 @@ int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
 	if (row >= m->nrows || n == 0)
 		return -1;
 	const vw_row *r = &m->rows[row];
-	if (r->constants && r->depth == 0)
-		return -1; /* streams of every unit: no band, no value */
+	if ((r->constants && r->depth == 0) || r->head)
+		return -1; /* streams of every unit, or a host's row: no band, no value */
 	if (r->nmembers == 1) {
 		int rc = vw_model_display_buckets(m, r->members[0], n, out);
 		if (rc != 0)

@@ -17,7 +17,10 @@
  * active first (a group is as active as its most active member), by label,
  * or by source.  The visible rows (m->rows) are the rows that match the '/'
  * filter (a case-insensitive substring of the row's or a member's label),
- * with the members of expanded groups listed under them.
+ * with the members of expanded groups listed under them.  Files of several
+ * hosts (m->nhosts, PCP archives of a cluster) nest one level more: each
+ * host's rows, in that order, follow a head row of the host's, which Enter
+ * folds (a filter matching the host's name shows all its rows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,11 +165,12 @@ static int matches(const vw_model *m, const char *label)
 	return m->filter[0] == '\0' || strcasestr(label, m->filter) != NULL;
 }
 
-/* Group g's row, and its members when it is expanded, onto m->rows. */
-static void derive_group(vw_model *m, size_t g)
+/* Group g's row, and its members when it is expanded, onto m->rows (all
+ * of them with force: its host's name matches the filter). */
+static void derive_group(vw_model *m, size_t g, int force)
 {
 	vw_row *gr = &m->groups[g];
-	int self = matches(m, gr->label), any = self;
+	int self = force || matches(m, gr->label), any = self;
 	for (size_t k = 0; !any && k < gr->nmembers; k++)
 		any = matches(m, m->streams[gr->members[k]].label);
 	if (!any)
@@ -195,16 +199,57 @@ static void derive_group(vw_model *m, size_t g)
 	}
 }
 
+/* Host h's head row, then (unless folded) its rows in the order of the
+ * rows; nothing when neither its name nor any of its rows matches the
+ * filter. */
+static void derive_host(vw_model *m, size_t h)
+{
+	size_t at = m->nrows, nrow = 0, shown = 0;
+	vw_row *hr = &m->rows[m->nrows++];
+	memset(hr, 0, sizeof *hr);
+	const char *name = mcz_meta(m->files[h], "host");
+	hr->head = 1;
+	hr->host = h;
+	hr->is_group = 1;
+	hr->expanded = !m->host_folded[h];
+	hr->group = m->ngroups;
+	hr->members = m->groups[m->ngroups].members; /* never read: nmembers is 0 */
+	int self = matches(m, name ? name : "");
+	for (size_t k = 0; k < m->ngroups; k++) {
+		size_t g = m->order[k];
+		const vw_row *gr = &m->groups[g];
+		if (gr->activity <= 0 || m->streams[gr->members[0]].file_index != h)
+			continue;
+		nrow++;
+		size_t before = m->nrows;
+		if (!m->host_folded[h])
+			derive_group(m, g, self);
+		else if (!self && !shown) { /* does it pass the filter? */
+			derive_group(m, g, 0);
+			shown += m->nrows > before;
+			m->nrows = before;
+			continue;
+		}
+		shown += m->nrows > before;
+	}
+	hr = &m->rows[at];
+	snprintf(hr->label, sizeof hr->label, "%.60s (%zu)", name ? name : "?", nrow);
+	if (!self && !shown)
+		m->nrows = at;
+}
+
 /* Recompute m->rows from the groups, the order, the filter and the
  * expanded flags. */
 static void derive_rows(vw_model *m)
 {
 	m->nrows = 0;
 	if (m->nconstant)
-		derive_group(m, m->ngroups);
-	for (size_t k = 0; k < m->ngroups; k++)
+		derive_group(m, m->ngroups, 0);
+	for (size_t h = 0; h < m->nhosts; h++)
+		derive_host(m, h);
+	for (size_t k = 0; !m->nhosts && k < m->ngroups; k++)
 		if (m->groups[m->order[k]].activity > 0)
-			derive_group(m, m->order[k]);
+			derive_group(m, m->order[k], 0);
 	if (m->row_sel >= m->nrows)
 		m->row_sel = m->nrows ? m->nrows - 1 : 0;
 	if (m->row_top > m->row_sel)
@@ -217,17 +262,20 @@ static void derive_rows(vw_model *m)
 static void derive_keep(vw_model *m, int top)
 {
 	const vw_row *r = m->row_sel < m->nrows ? &m->rows[m->row_sel] : NULL;
-	size_t g = r ? r->group : 0, st = r ? r->members[0] : 0;
-	int depth = r ? r->depth : 0;
+	size_t g = r ? r->group : 0, st = r ? r->members[0] : 0, host = r ? r->host : 0;
+	int depth = r ? r->depth : 0, head = r ? r->head : 0;
 	top = top && m->row_sel == 0;
 	derive_rows(m);
 	if (top) {
-		m->row_sel = m->nrows > 1 && m->rows[0].constants ? 1 : 0;
+		size_t i = m->nrows > 1 && m->rows[0].constants ? 1 : 0;
+		/* the first host's first row, not its head */
+		m->row_sel = i + 1 < m->nrows && m->rows[i].head && !m->rows[i + 1].head ? i + 1 : i;
 		return;
 	}
 	for (size_t i = 0; r && i < m->nrows; i++)
-		if (m->rows[i].group == g && m->rows[i].depth == depth &&
-		    (depth == 0 || m->rows[i].members[0] == st)) {
+		if (head ? m->rows[i].head && m->rows[i].host == host
+			 : !m->rows[i].head && m->rows[i].group == g && m->rows[i].depth == depth &&
+				   (depth == 0 || m->rows[i].members[0] == st)) {
 			m->row_sel = i;
 			break;
 		}
@@ -287,8 +335,9 @@ int vw_model_rows_build(vw_model *m)
 	/* every group, and the constants row after them */
 	m->groups = calloc(n + 1, sizeof *m->groups);
 	m->order = calloc(n ? n : 1, sizeof *m->order);
-	/* At most every group, the constants row and every member: 2n + 1 rows. */
-	m->rows = calloc(2 * n + 1, sizeof *m->rows);
+	/* At most every group, the constants row, every member and every
+	 * host's head row: 2n + 1 + nhosts rows. */
+	m->rows = calloc(2 * n + 1 + m->nhosts, sizeof *m->rows);
 	int rc = -1;
 	if (!idx || !m->act || !m->groups || !m->order || !m->rows)
 		goto out;
@@ -364,6 +413,19 @@ void vw_model_toggle_group(vw_model *m, size_t row)
 		return;
 	vw_row *r = &m->rows[row];
 	size_t g = r->group;
+	if (r->head) {
+		size_t h = r->host;
+		m->host_folded[h] = !m->host_folded[h];
+		derive_rows(m);
+		for (size_t i = 0; i < m->nrows; i++)
+			if (m->rows[i].head && m->rows[i].host == h) {
+				m->row_sel = i;
+				break;
+			}
+		if (m->row_top > m->row_sel)
+			m->row_top = m->row_sel;
+		return;
+	}
 	if (!r->is_group && r->depth == 0)
 		return;
 	m->groups[g].expanded = r->depth ? 0 : !m->groups[g].expanded;
@@ -375,4 +437,27 @@ void vw_model_toggle_group(vw_model *m, size_t row)
 		}
 	if (m->row_top > m->row_sel)
 		m->row_top = m->row_sel;
+}
+
+int vw_model_fold_hosts(vw_model *m)
+{
+	if (!m->nhosts)
+		return -1;
+	int any = 0;
+	for (size_t h = 0; h < m->nhosts; h++)
+		any |= m->host_folded[h];
+	const vw_row *r = m->row_sel < m->nrows ? &m->rows[m->row_sel] : NULL;
+	size_t host = r ? (r->head ? r->host : m->streams[r->members[0]].file_index) : 0;
+	for (size_t h = 0; h < m->nhosts; h++)
+		m->host_folded[h] = (unsigned char)!any;
+	derive_rows(m);
+	/* the selected row's host stays selected (its head when folded) */
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].head && m->rows[i].host == host) {
+			m->row_sel = i;
+			break;
+		}
+	if (m->row_top > m->row_sel)
+		m->row_top = m->row_sel;
+	return 0;
 }

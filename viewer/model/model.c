@@ -90,6 +90,7 @@ static int collect(vw_model *m)
 		for (size_t g = 0; by_host && g < f; g++)
 			by_host = strcmp(h, mcz_meta(m->files[g], "host")) != 0;
 	}
+	m->nhosts = by_host ? m->nfiles : 0;
 	for (size_t f = 0; f < m->nfiles; f++) {
 		mcz_reader *r = m->files[f];
 		const char *rank = mcz_meta(r, "rank");
@@ -242,7 +243,8 @@ static vw_model *model_alloc(size_t n)
 	m->paths = calloc(n, sizeof *m->paths);
 	m->offsets = calloc(n, sizeof *m->offsets);
 	m->imported = calloc(n, 1);
-	if (!m->files || !m->paths || !m->offsets || !m->imported) {
+	m->host_folded = calloc(n, 1);
+	if (!m->files || !m->paths || !m->offsets || !m->imported || !m->host_folded) {
 		vw_model_free(m);
 		return NULL;
 	}
@@ -475,6 +477,7 @@ void vw_model_free(vw_model *m)
 	free(m->paths);
 	free(m->offsets);
 	free(m->imported);
+	free(m->host_folded);
 	free(m->streams);
 	free(m->marks);
 	free(m);

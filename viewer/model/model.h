@@ -69,6 +69,9 @@ typedef struct vw_row {
 	int rule;                   /* vw_rule: a group's value is the members' Σ or mean */
 	double activity;            /* vw_activity_score, the highest of the members' */
 	int constants;              /* 1: the folded row of constant streams (and its members) */
+	int head;                   /* 1: a host's row (files of several hosts): no values of
+				       its own, its rows follow it unless folded (Enter) */
+	size_t host;                /* head rows: the host's file index */
 } vw_row;
 
 /* A mark of any file, on the dataset's time axis (sorted by t). */
@@ -159,6 +162,10 @@ typedef struct vw_model {
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 	int fold_ranks;             /* rank files: one row per stream name across files
 				       (vw_model_set_fold; on when 2+ files carry a rank) */
+	/* files of several hosts without ranks (PCP archives of a cluster):
+	 * each host's rows under a head row (model-rows.c), folded per host */
+	size_t nhosts;              /* m->nfiles when the rows are by host, else 0 */
+	unsigned char *host_folded; /* per file: its host's rows hidden */
 	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
 	 * analysis builds them; freed as set by it (as the phases) */
 	struct vw_jobs *jobs;
@@ -210,7 +217,12 @@ void vw_model_pan(vw_model *m, double fraction);                /* of the window
 void vw_model_reset(vw_model *m);
 void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
 void vw_model_set_filter(vw_model *m, const char *pattern);
+/* A group row: expand or fold its members; a host's head row: fold or
+ * show the host's rows. */
 void vw_model_toggle_group(vw_model *m, size_t row);
+/* Files of several hosts: fold every host's rows, or show them all (when
+ * any is folded); 0 done, -1 when the rows are not by host. */
+int vw_model_fold_hosts(vw_model *m);
 /* Scores for the order and the constants row: a small recording has them
  * once opened; a large one gets them in batches, as many as the frame's
  * budget allows (m->refining stays set until the last), and its rows are

@@ -92,7 +92,7 @@ static void tl_resize(void *state, int w, int h)
 /* " Σ" or " avg" after a group's label; "" for other rows. */
 static const char *rule_tag(const vw_row *r, int ascii)
 {
-	if (!r->is_group || r->constants)
+	if (!r->is_group || r->constants || r->head)
 		return "";
 	return r->rule == VW_RULE_SUM ? (ascii ? " sum" : " \u03a3") : " avg";
 }
@@ -109,10 +109,10 @@ static int label_width(const vw_model *m, int w, int ascii)
 	int lw = 10;
 	for (size_t i = 0; i < m->nrows; i++) {
 		const vw_row *r = &m->rows[i];
-		int tag = !r->is_group || r->constants	      ? 0
-			  : r->rule == VW_RULE_SUM && !ascii ? 2
-							      : 4;
-		int n = (int)strlen(r->label) + 2 + 2 * r->depth + tag;
+		int tag = !r->is_group || r->constants || r->head ? 0
+			  : r->rule == VW_RULE_SUM && !ascii	   ? 2
+								   : 4;
+		int n = (int)strlen(r->label) + 2 + 2 * r->depth + tag + (m->nhosts && !r->head);
 		if (n > lw)
 			lw = n;
 	}
@@ -170,6 +170,8 @@ static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
 {
 	const vw_row *r = &m->rows[ri];
 	*mn = *mx = NAN;
+	if (r->head)
+		return NAN; /* a host's row: no value of its own */
 	if (r->nmembers == 1) {
 		double v = vw_model_value_at(m, r->members[0], m->cursor);
 		*mn = *mx = v;
@@ -426,14 +428,39 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 	int lrole = sel ? VW_C_SELECT : VW_C_LABEL, lattr = sel ? VW_A_BOLD : 0;
 	const char *open = c->ascii ? (r->expanded ? "-" : "+") : (r->expanded ? "\u25be" : "\u25b8");
 	vw_canvas_fill(c, 0, y, s->plot_x - 1, 1, ' ', lrole, lattr);
-	/* the label, cut where it must be so that the Σ/avg tag stays */
+	/* the label, cut where it must be so that the Σ/avg tag stays; a
+	 * host's rows one cell in from its head */
 	const char *tag = rule_tag(r, c->ascii);
-	int aw = s->plot_x - 1 - 2 * r->depth, tw = cells(tag);
-	int lx = 2 * r->depth + vw_canvas_text(c, 2 * r->depth, y, aw, lrole, lattr,
-					       r->is_group ? open : "");
+	int ind = 2 * r->depth + (m->nhosts && !r->head && !r->constants);
+	int aw = s->plot_x - 1 - ind, tw = cells(tag);
+	int lx = ind + vw_canvas_text(c, ind, y, aw, lrole, lattr, r->is_group ? open : "");
 	lx += draw_label(c, lx, y, s->plot_x - 1 - lx - tw, r->constants && !sel ? VW_C_DIM : lrole,
 			 lattr, r->label);
 	vw_canvas_text(c, lx, y, s->plot_x - 1 - lx, VW_C_DIM, lattr, tag);
+	if (r->head) {
+		/* a host: its name, how many rows, its clock against the first
+		 * host's (the files' wall-clock anchors) */
+		char what[128];
+		int64_t off = m->offsets[r->host] - m->offsets[0];
+		snprintf(what, sizeof what, "host %s: %s%s", r->expanded ? "shown" : "folded",
+			 r->expanded ? "Enter folds its rows" : "Enter shows its rows",
+			 r->host ? "" : "  (R folds or shows every host)");
+		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, what);
+		if (r->host && (off >= 1000000 || off <= -1000000)) { /* 1 ms */
+			char t[64], d[32];
+			snprintf(t, sizeof t, "starts %s %s the first host",
+				 vw_fmt_time(d, sizeof d, off < 0 ? -off : off, 1000000),
+				 off < 0 ? "before" : "after");
+			int tx = s->plot_x + s->plot_w - (int)strlen(t);
+			if (tx > s->plot_x + (int)strlen(what) + 2)
+				vw_canvas_text(c, tx, y, s->plot_w, VW_C_DIM, 0, t);
+		}
+		if (sel) {
+			s->sel_v = s->sel_mn = s->sel_mx = NAN;
+			s->sel_drawn = 1;
+		}
+		return;
+	}
 	if (r->constants && r->depth == 0) {
 		/* streams of every unit: nothing to draw but what the row holds */
 		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0,
@@ -494,7 +521,11 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 		if (!s->sel_drawn)
 			v = row_value(m, s, c, m->row_sel, 0, &mn, &mx);
 		vw_model_unit(m, r->members[0], unit, sizeof unit);
-		if (r->constants && r->depth == 0)
+		if (r->head)
+			n += snprintf(line + n, sizeof line - (size_t)n,
+				      "  host %s rows %s (Enter %s them; R: every host's)", r->label,
+				      r->expanded ? "shown" : "folded", r->expanded ? "folds" : "shows");
+		else if (r->constants && r->depth == 0)
 			n += snprintf(line + n, sizeof line - (size_t)n,
 				      "  %s: the same value all along (Enter %s them)", r->label,
 				      r->expanded ? "folds" : "lists");
@@ -693,6 +724,8 @@ static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
 		break;
 	case VW_ACT_SORT: vw_model_set_sort(m, (m->sort + 1) % VW_SORT_COUNT); break;
 	case VW_ACT_FOLD:
+		if (m->nhosts) /* several hosts: fold or show every host's rows */
+			return vw_model_fold_hosts(m) == 0 ? VW_R_REDRAW : VW_R_NONE;
 		if (m->nfiles < 2 || vw_model_set_fold(m, !m->fold_ranks) != 0)
 			return VW_R_NONE;
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
@@ -714,7 +747,9 @@ static const char *const tl_help[] = {
 	"s                sort: activity (most varying first), name, source",
 	"\u03a3 avg            a group's value: sum (bytes, counts, W) or mean (%)",
 	"n p              next/previous phase (every view)",
-	"R                rank files: all ranks in one row per stream, or apart",
+	"R                rank files: all ranks in one row per stream, or apart;",
+	"                 several hosts: fold every host's rows, or show them",
+	"Enter on a host  fold or show that host's rows",
 	NULL,
 };
 
