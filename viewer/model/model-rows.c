@@ -407,6 +407,18 @@ void vw_model_set_filter(vw_model *m, const char *pattern)
 	derive_rows(m);
 }
 
+/* Select host h's head row, and show it. */
+static void select_head(vw_model *m, size_t h)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].head && m->rows[i].host == h) {
+			m->row_sel = i;
+			break;
+		}
+	if (m->row_top > m->row_sel)
+		m->row_top = m->row_sel;
+}
+
 void vw_model_toggle_group(vw_model *m, size_t row)
 {
 	if (row >= m->nrows)
@@ -417,13 +429,7 @@ void vw_model_toggle_group(vw_model *m, size_t row)
 		size_t h = r->host;
 		m->host_folded[h] = !m->host_folded[h];
 		derive_rows(m);
-		for (size_t i = 0; i < m->nrows; i++)
-			if (m->rows[i].head && m->rows[i].host == h) {
-				m->row_sel = i;
-				break;
-			}
-		if (m->row_top > m->row_sel)
-			m->row_top = m->row_sel;
+		select_head(m, h);
 		return;
 	}
 	if (!r->is_group && r->depth == 0)
@@ -431,7 +437,7 @@ void vw_model_toggle_group(vw_model *m, size_t row)
 	m->groups[g].expanded = r->depth ? 0 : !m->groups[g].expanded;
 	derive_rows(m);
 	for (size_t i = 0; i < m->nrows; i++)
-		if (m->rows[i].depth == 0 && m->rows[i].group == g) {
+		if (m->rows[i].depth == 0 && !m->rows[i].head && m->rows[i].group == g) {
 			m->row_sel = i;
 			break;
 		}
@@ -451,13 +457,6 @@ int vw_model_fold_hosts(vw_model *m)
 	for (size_t h = 0; h < m->nhosts; h++)
 		m->host_folded[h] = (unsigned char)!any;
 	derive_rows(m);
-	/* the selected row's host stays selected (its head when folded) */
-	for (size_t i = 0; i < m->nrows; i++)
-		if (m->rows[i].head && m->rows[i].host == host) {
-			m->row_sel = i;
-			break;
-		}
-	if (m->row_top > m->row_sel)
-		m->row_top = m->row_sel;
+	select_head(m, host); /* the selected row's host stays selected */
 	return 0;
 }
