@@ -4,7 +4,9 @@
  * the exact columns — and m->refining is set; a stream whose chunk
  * summaries are not read yet is VW_PENDING, and a group with such a member
  * too; the next frames finish the work, and without a budget every answer
- * is exact.
+ * is exact.  The samples kept for deep zoom stay within m->keep_budget:
+ * streams read long ago give theirs back, and are read again, to the same
+ * columns, when drawn again.
  *
  * The recording: 200 counters (enough that the model does not decode every
  * chunk of a wide window), 4000 rows every 10 ms in chunks of 64 rows; the
@@ -22,6 +24,7 @@
 
 #include "../../format/mcz.h"
 #include "../../viewer/model/model.h"
+#include "../../viewer/model/model-int.h"
 
 #define NS 200
 #define ROWS 4000
@@ -178,11 +181,39 @@ static void deep_zoom_coarse_then_exact(void **st)
 	vw_model_free(m);
 }
 
+static void kept_samples_within_budget(void **st)
+{
+	(void)st;
+	vw_model *m = open_model();
+	static vw_bucket ref[NS][100], b[100];
+	vw_model_set_window(m, 1000 * DT, 1096 * DT); /* deep zoom: samples kept */
+	vw_model_budget(m, 0);
+	for (size_t s = 0; s < NS; s++)
+		assert_int_equal(stream_row(m, s, 100, ref[s]), 0);
+	size_t all = vw_model_kept_bytes(m);
+	assert_true(all > 0);
+	vw_model_free(m);
+	/* a tenth of that: most streams give their samples back */
+	m = open_model();
+	m->keep_budget = all / 10;
+	vw_model_set_window(m, 1000 * DT, 1096 * DT);
+	vw_model_budget(m, 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t s = 0; s < NS; s++) {
+			assert_int_equal(stream_row(m, s, 100, b), 0);
+			assert_memory_equal(b, ref[s], sizeof b);
+			/* within the budget, but for the stream just read */
+			assert_true(vw_model_kept_bytes(m) <= all / 10 + all / NS * 2);
+		}
+	vw_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wide_window_pending_then_exact),
 		cmocka_unit_test(deep_zoom_coarse_then_exact),
+		cmocka_unit_test(kept_samples_within_budget),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

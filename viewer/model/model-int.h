@@ -20,6 +20,9 @@ size_t vw_model_activity_cost(const vw_model *m);
 int vw_model_cache_init(vw_model *m);
 /* Forget one stream's kept columns (a group member, once in its band). */
 void vw_model_stream_cache_drop(vw_model *m, size_t stream);
+/* Bytes of raw samples and last columns kept (model-chunks.c), within
+ * m->keep_budget (or 96 MiB) but for the stream last read. */
+size_t vw_model_kept_bytes(const vw_model *m);
 void vw_model_cache_free(vw_model *m);
 
 /* model-query.c: *p holds at least n items of size bytes (*cap of them);

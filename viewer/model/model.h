@@ -165,6 +165,8 @@ typedef struct vw_model {
 	/* files of several hosts without ranks (PCP archives of a cluster):
 	 * each host's rows under a head row (model-rows.c), folded per host */
 	size_t nhosts;              /* m->nfiles when the rows are by host, else 0 */
+	size_t keep_budget;         /* bytes of per-stream samples and columns kept
+				       (model-chunks.c); 0: 96 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
 	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
 	 * analysis builds them; freed as set by it (as the phases) */
