@@ -12,7 +12,10 @@
  * job metadata; wall clocks up to 20 ms apart), 300 rows every 100 ms in
  * chunks of 64 rows: core.task_clock[cpu0], [cpu1] (counters, s, scale
  * 1e-9), app.rss (gauge, B), app.util (gauge, %, rank 5 missing rows
- * 100-139).
+ * 100-139), and 8 constant gauges app.pad[0..7], so that the job has
+ * enough streams (288) for a window of a few chunks to be drawn from the
+ * samples (model-chunks.c's COL_RAW path, where a band's members are read
+ * from the decoded chunks without keeping their samples).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -71,8 +74,18 @@ static int write_rank(int r)
 		{"app.rss", "", "B", MCZ_GAUGE, MCZ_U64, 0},
 		{"app.util", "", "%", MCZ_GAUGE, MCZ_F64, 0},
 	};
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < 12; s++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		if (s >= 4) {
+			char inst[8];
+			snprintf(inst, sizeof inst, "%zu", s - 4);
+			d.name = "app.pad";
+			d.instance = inst;
+			uint32_t id;
+			if (mcz_writer_add_stream(w, &d, &id) != MCZ_OK)
+				return -1;
+			continue;
+		}
 		d.name = sd[s].name;
 		d.instance = sd[s].inst;
 		d.unit = sd[s].unit;
@@ -84,9 +97,10 @@ static int write_rank(int r)
 		if (mcz_writer_add_stream(w, &d, &id) != MCZ_OK)
 			return -1;
 	}
-	mcz_value v[4] = {0};
+	mcz_value v[12] = {0};
 	for (long row = 0; row < ROWS; row++) {
-		uint8_t present[4] = {1, 1, 1, !(r == 5 && row >= 100 && row < 140)};
+		uint8_t present[12] = {1, 1, 1, !(r == 5 && row >= 100 && row < 140), 1, 1, 1, 1,
+				       1, 1, 1, 1};
 		for (int c = 0; c < 2; c++)
 			v[c].u += (uint64_t)((double)DT * (0.3 + 0.7 * unit()));
 		v[2].u = (200u << 20) + (uint64_t)(unit() * 1e7) * (uint64_t)(1 + row % 5);

@@ -158,7 +158,9 @@ static int add_member(vw_model *m, band_ent *e, size_t st, vw_bucket *tmp)
 			m->refining = 1;
 			return 0;
 		}
+		m->band_member = 1;
 		int rc = vw_model_display_columns(m, st, n, tmp);
+		m->band_member = 0;
 		if (!src)
 			m->budget_work = 1; /* a piece of this frame's work was done */
 		if (rc == VW_PENDING || rc == VW_COARSE) {

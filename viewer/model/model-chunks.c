@@ -594,6 +594,11 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 		pyramid_columns(m, stream, cb, nc, n, out);
 		return COARSE;
 	}
+	/* a member of a group whose band is kept: its columns once, from the
+	 * decoded chunks, without copying its samples out to keep them (the
+	 * same figures: mcz_summary's per sample, SPEC.md 7.3) */
+	if (path == COL_RAW && m->band_member && !raw_ready(m, stream))
+		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
 		return 0;
 	if (path == COL_PYRAMID && k && !k->per[stream] && vw_model_budget_spent(m)) {

@@ -146,6 +146,7 @@ typedef struct vw_model {
 	int64_t budget_end;
 	int refining;
 	int budget_work;            /* a piece of this frame's work was let through */
+	int band_member;            /* model-band.c is asking for a member's columns */
 	/* Row order (model-rows.c): m->groups stay in file order (phases and
 	 * reports index them); the rows follow `sort`.  Streams that never
 	 * change are members of one folded row, m->groups[m->ngroups], listed
