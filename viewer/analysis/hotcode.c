@@ -289,7 +289,8 @@ static hc_tab *hc_get(vw_model *m)
 	if (hc_group_build(t, lt, 0, &t->fn) || hc_group_build(t, lt, 1, &t->reg))
 		goto fail;
 	free(lt);
-	vw_model_code_drop(m);
+	if (m->code_cache && m->code_cache_free) /* the code tables only */
+		m->code_cache_free(m->code_cache);
 	m->code_cache = t;
 	m->code_cache_free = hc_free;
 	return t;

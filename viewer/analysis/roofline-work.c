@@ -124,16 +124,45 @@ static int roof_unused(vw_model *m, size_t i, int rank)
 	       !(b.max > 0);
 }
 
+/* A stream's work class, from its descriptor alone. */
+typedef struct roof_cls {
+	int kind, rank;
+	double w;
+	const char *pv;
+} roof_cls;
+
+/* Every stream's class, matched once per model (m->roof_cache). */
+static const roof_cls *roof_classes(vw_model *m)
+{
+	if (m->roof_cache)
+		return m->roof_cache;
+	roof_cls *c = malloc((m->nstreams ? m->nstreams : 1) * sizeof *c);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < m->nstreams; i++) {
+		const mcz_stream_desc *d = m->streams[i].desc;
+		roof_cls *e = &c[i];
+		e->kind = d->kind != MCZ_COUNTER
+				  ? VW_ROOF_NONE
+				  : vw_roof_work_match(d->name, d->native, &e->w, &e->rank, &e->pv);
+		if (e->kind != VW_ROOF_NONE && e->pv == prov_hw_mem && (d->flags & MCZ_SF_ESTIMATED))
+			e->pv = prov_est_mem;
+	}
+	m->roof_cache = c;
+	m->roof_cache_free = free;
+	return c;
+}
+
 /* Stream i as a work count (kind, weight, rank, provenance), or VW_ROOF_NONE. */
 static int roof_stream(vw_model *m, size_t i, double *w, int *rank, const char **pv)
 {
-	const mcz_stream_desc *d = m->streams[i].desc;
-	int k = vw_roof_work_match(d->name, d->native, w, rank, pv);
-	if (k == VW_ROOF_NONE || d->kind != MCZ_COUNTER || roof_unused(m, i, *rank))
+	const roof_cls *c = roof_classes(m);
+	if (!c || c[i].kind == VW_ROOF_NONE || roof_unused(m, i, c[i].rank))
 		return VW_ROOF_NONE;
-	if (*pv == prov_hw_mem && (d->flags & MCZ_SF_ESTIMATED))
-		*pv = prov_est_mem;
-	return k;
+	*w = c[i].w;
+	*rank = c[i].rank;
+	*pv = c[i].pv;
+	return c[i].kind;
 }
 
 void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, double *bytes_ps,

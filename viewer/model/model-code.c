@@ -21,4 +21,8 @@ void vw_model_code_drop(vw_model *m)
 		m->code_cache_free(m->code_cache);
 	m->code_cache = NULL;
 	m->code_cache_free = NULL;
+	if (m->roof_cache && m->roof_cache_free)
+		m->roof_cache_free(m->roof_cache);
+	m->roof_cache = NULL;
+	m->roof_cache_free = NULL;
 }

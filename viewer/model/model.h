@@ -178,6 +178,12 @@ typedef struct vw_model {
 	 * followed file changes (the profile it points into is the reader's). */
 	void *code_cache;
 	void (*code_cache_free)(void *);
+	/* Which streams count work for the roofline, as the analysis
+	 * classified them once (viewer/analysis/roofline-work.c: 36,886
+	 * streams matched again for every phase took seconds), freed with
+	 * the streams as the code tables are. */
+	void *roof_cache;
+	void (*roof_cache_free)(void *);
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -312,7 +318,8 @@ int64_t vw_model_interval(const vw_model *m, size_t stream);
  * reader (NULL when it has none or its block is bad), with
  * its time offset on the dataset axis in *offset. */
 const mcz_code *vw_model_code_at(vw_model *m, size_t i, int64_t *offset);
-/* Drop the analysis' tables of the code profile (model.c calls it). */
+/* Drop the analyses' tables of the code profile and of the streams'
+ * roofline work (model.c calls it when the streams change, and at free). */
 void vw_model_code_drop(vw_model *m);
 
 /* Mark nearest to t within tol ns, or NULL. */
