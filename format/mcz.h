@@ -276,6 +276,11 @@ int mcz_open(mcz_reader **r, const char *path, unsigned flags);
 /* Open from memory (the buffer must outlive the reader; used by fuzzers). */
 int mcz_open_mem(mcz_reader **r, const void *buf, size_t len, unsigned flags);
 void mcz_close(mcz_reader *r);
+/* A second reader over the bytes r has read (its caches its own, so that
+ * another thread may use it while r is used), valid for as long as it is
+ * open: r's bytes stay mapped until both are closed.  Not for a file being
+ * followed (mcz_reader_refresh may map it anew). */
+int mcz_reader_clone(mcz_reader *r, mcz_reader **out);
 
 /* What mcz_reader_refresh found. */
 typedef struct mcz_refresh {

@@ -485,6 +485,19 @@ int mcz_open_mem(mcz_reader **rp, const void *buf, size_t len, unsigned flags)
 	return 0;
 }
 
+int mcz_reader_clone(mcz_reader *r, mcz_reader **out)
+{
+	*out = NULL;
+	if (!r)
+		return MCZ_E_ARG;
+	int rc = mcz_open_mem(out, r->base, r->size, r->flags & ~(unsigned)MCZ_OPEN_VERIFY);
+	if (rc)
+		return rc;
+	(*out)->owner = r;
+	r->refs++;
+	return 0;
+}
+
 int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 {
 	*rp = NULL;

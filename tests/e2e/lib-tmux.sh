@@ -118,6 +118,17 @@ tmux_settle() {
 	done
 }
 
+# tmux_wait_gone TEXT [SECONDS]: until the screen no longer contains TEXT
+# (mcview's "detecting phases...": the first screen comes before the phases).
+tmux_wait_gone() {
+	local i n=$(( ${2:-10} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		tmux_screen | grep -qF -- "$1" || return 0
+		sleep 0.05
+	done
+	tmux_fail "waited ${2:-10}s for '$1' to go"
+}
+
 tmux_expect() { tmux_screen | grep -qF -- "$1" || tmux_fail "screen lacks '$1'"; }
 tmux_expect_not() { ! tmux_screen | grep -qF -- "$1" || tmux_fail "screen shows '$1'"; }
 # mcview's timeline window width in seconds, from line 2 ("win 3.00s", "win 950ms").

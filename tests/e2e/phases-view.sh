@@ -15,6 +15,7 @@ trap 'tmux_cleanup; rm -rf "$D"' EXIT
 
 tmux_start_sh 130 30 "$B/mcview $D/run.mcz; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline'
+tmux_wait_gone 'detecting phases' # the first screen comes before them
 # the band: one letter per phase, A B C D repeated, beside the marks
 tmux_screen | grep '^phases ' | grep -q 'A.*B.*C.*D.*A.*B.*C.*D.*A.*B.*C.*D' ||
 	tmux_fail "no phase band A B C D x3 over the timeline"

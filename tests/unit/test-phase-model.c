@@ -2,10 +2,13 @@
  * opened with the viewer's model): boundaries against the known truth,
  * classes, marks as phases, figures and descriptions, the cache in the file,
  * re-detection after a parameter change, n/p and zoom, the report (text and
- * JSON) and the phases view rendered to text; and degenerate recordings —
+ * JSON) and the phases view rendered to text; phases found on another
+ * thread, on a clone of the model, while the model is drawn (mcview's
+ * viewer/app/phase-bg.c), taken as the model's; and degenerate recordings —
  * one sample, constant streams, a gap in the samples, NaN values.
  */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -309,6 +312,83 @@ static void test_desc_group_mean(void **st)
 	vw_model_free(m);
 }
 
+static void *detect_on(void *arg)
+{
+	char err[256];
+	return (void *)(intptr_t)vw_phases_detect(arg, NULL, VW_PHASES_AUTO, err, sizeof err);
+}
+
+/* Phases found on a clone, on another thread, while the model's columns
+ * are read on this one: the same phases as found on the model, and the
+ * model's own once taken (re-detection with another penalty reads the
+ * model after the clone is gone; valgrind and ASan watch that). */
+static void test_clone_thread_adopt(void **st)
+{
+	(void)st;
+	char path[96], err[256];
+	int64_t truth[NPH];
+	snprintf(path, sizeof path, "%s/phased-clone.mcz", dir);
+	uint64_t seed = rng;
+	write_phased(path, truth, 0, 0);
+	vw_model *ref = open_model(path);
+	assert_int_equal(vw_phases_detect(ref, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	unlink(path); /* the same recording, without the phase cache: the thread detects */
+	rng = seed;
+	write_phased(path, truth, 0, 0);
+	vw_model *m = open_model(path), *c;
+	assert_int_equal(vw_model_clone(m, &c, err, sizeof err), 0);
+	assert_int_equal(c->nstreams, m->nstreams);
+	assert_int_equal(c->ngroups, m->ngroups);
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, detect_on, c), 0);
+	vw_bucket b[200];
+	double sum = 0;
+	for (int k = 0; k < 50; k++) /* the model drawn meanwhile */
+		for (size_t r = 0; r < m->nrows; r++)
+			if (vw_model_row_buckets(m, r, 200, b) == 0)
+				sum += b[k].count;
+	void *rc;
+	assert_int_equal(pthread_join(th, &rc), 0);
+	assert_int_equal((intptr_t)rc, 0);
+	assert_true(sum > 0);
+	assert_null(m->phases);
+	assert_int_equal(vw_phases_adopt(m, c), 0);
+	assert_null(c->phases);
+	vw_model_free(c);
+	assert_int_equal(vw_phases_count(m->phases), vw_phases_count(ref->phases));
+	for (size_t i = 0; i < vw_phases_count(m->phases); i++) {
+		assert_int_equal(m->phases->v[i].t0, ref->phases->v[i].t0);
+		assert_int_equal(m->phases->v[i].t1, ref->phases->v[i].t1);
+		assert_int_equal(m->phases->v[i].cls, ref->phases->v[i].cls);
+		assert_string_equal(m->phases->v[i].desc, ref->phases->v[i].desc);
+	}
+	/* again with another penalty: the kept detector reads m now */
+	vw_phase_params p = VW_PHASE_PARAMS_INIT;
+	p.penalty = 4;
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(vw_phases_count(m->phases) >= 1);
+	/* a clone whose rows are not the model's (ranks folded in one) is refused */
+	assert_int_equal(vw_model_clone(m, &c, err, sizeof err), 0);
+	assert_int_equal(vw_phases_detect(c, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	c->fold_ranks = !m->fold_ranks;
+	assert_int_equal(vw_phases_adopt(m, c), -1);
+	assert_non_null(c->phases);
+	vw_model_free(c);
+	/* a reader's clone outlives it */
+	mcz_reader *r, *rc2;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_reader_clone(r, &rc2), MCZ_OK);
+	mcz_close(r);
+	assert_int_equal(mcz_stream_count(rc2), 5);
+	mcz_series x;
+	assert_int_equal(mcz_read(rc2, 0, INT64_MIN, INT64_MAX, &x), MCZ_OK);
+	assert_int_equal(x.n, 680);
+	mcz_series_free(&x);
+	mcz_close(rc2);
+	vw_model_free(m);
+	vw_model_free(ref);
+}
+
 /* Degenerate recordings: sensible phases, no crash. */
 static void test_degenerate(void **st)
 {
@@ -378,6 +458,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_truth),
 		cmocka_unit_test(test_report_and_view),
+		cmocka_unit_test(test_clone_thread_adopt),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_desc_group_mean),
 	};

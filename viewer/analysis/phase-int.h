@@ -64,6 +64,9 @@ struct vw_mark;
 int vw_phase_marks_cut(const struct vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
 		       int64_t dt, struct vw_phases *ph);
 void vw_phase_model_fine_free(void *fine);
+/* The refinement context reads model m from now on (phases adopted from a
+ * clone of m: the same files, streams and groups). */
+void vw_phase_model_fine_rebind(void *fine, struct vw_model *m);
 /* Sampling interval of the dataset, ns. */
 int64_t vw_phase_model_interval(const struct vw_model *m);
 

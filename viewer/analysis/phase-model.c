@@ -60,6 +60,12 @@ void vw_phase_model_fine_free(void *fine)
 	free(f);
 }
 
+void vw_phase_model_fine_rebind(void *fine, vw_model *m)
+{
+	if (fine)
+		((phase_fine_ctx *)fine)->m = m;
+}
+
 /* ---- which streams ------------------------------------------------------------ */
 
 /* Does the label contain one of the comma-separated words of list? */

@@ -186,6 +186,11 @@ struct vw_phases {
 int vw_phases_detect(struct vw_model *m, const vw_phase_params *p, int source, char *err,
 		     size_t errlen);
 void vw_phases_free(struct vw_phases *ph);
+/* Take the phases detected on `from`, a clone of m (vw_model_clone: the
+ * same files, streams and groups), as m's: 0, or -1 (nothing taken) when
+ * from has none or its rows are not m's (ranks folded in one, not the
+ * other). */
+int vw_phases_adopt(struct vw_model *m, struct vw_model *from);
 /* The recording grew (a file being written): detect again, keeping every
  * phase that had ended as it was, so that old boundaries never move; only
  * the last, open phase may be cut.  0, or -1 with a reason in err. */

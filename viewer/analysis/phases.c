@@ -35,6 +35,22 @@ void vw_phases_free(struct vw_phases *ph)
 	free(ph);
 }
 
+int vw_phases_adopt(vw_model *m, vw_model *from)
+{
+	if (!from->phases || from->fold_ranks != m->fold_ranks || from->nstreams != m->nstreams ||
+	    from->ngroups != m->ngroups)
+		return -1;
+	if (m->phases_free)
+		m->phases_free(m->phases);
+	m->phases = from->phases;
+	m->phases_free = from->phases_free;
+	from->phases = NULL;
+	from->phases_free = NULL;
+	vw_phase_model_fine_rebind(m->phases->fine, m);
+	m->phase_sel = -1;
+	return 0;
+}
+
 size_t vw_phases_count(const struct vw_phases *ph)
 {
 	return ph ? ph->n : 0;

@@ -9,7 +9,8 @@
  * a key is answered at once and the screen sharpens after it.  Phase
  * detection (a->phases_later) runs after the first screen is shown: the
  * first time a large recording is opened it reads the whole run's summaries
- * (about a second for 10^9 values; later opens find them in the file).
+ * (about a second for 10^9 values; later opens find them in the file), on
+ * a thread of its own (phase-bg.c) while the loop answers keys.
  *
  * A recording still being written (no trailer yet) is followed, as `less +F`:
  * every VW_FOLLOW_MS the loop asks the model for what was appended
@@ -87,12 +88,17 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	c->ascii = o->ascii;
 	c->blocks = o->blocks;
 	vw_frame_draw(a, c);
-	if (a->phases_later) {
+	vw_phase_bg *bg = NULL;
+	int had_warning = a->m->status_warn;
+	char before[sizeof a->m->status];
+	memcpy(before, a->m->status, sizeof before);
+	if (a->phases_later && !keys && vw_phase_bg_start(a, a->phases_later, &bg) == 0) {
+		if (!had_warning)
+			snprintf(a->m->status, sizeof a->m->status,
+				 "detecting phases... (keys work meanwhile)");
+	} else if (a->phases_later) {
 		vw_model *m = a->m;
 		char perr[256];
-		int had_warning = m->status_warn;
-		char before[sizeof m->status];
-		memcpy(before, m->status, sizeof before);
 		if (!had_warning)
 			snprintf(m->status, sizeof m->status, "detecting phases...");
 		vw_frame_draw(a, c);
@@ -115,6 +121,18 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	int64_t grew = now_ms(), detected = grew, looked = grew;
 	a->live = a->m->live;
 	while (!a->quit) {
+		if (bg && vw_phase_bg_done(bg)) {
+			char perr[256];
+			vw_model *m = a->m;
+			if (vw_phase_bg_finish(a, bg, perr, sizeof perr) < 0) {
+				snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
+				m->status_warn = 1;
+			} else if (!m->status_warn && !strncmp(m->status, "detecting phases", 16)) {
+				memcpy(m->status, before, sizeof before);
+			}
+			bg = NULL;
+			dirty = 1;
+		}
 		if (a->m->live && now_ms() - looked >= VW_FOLLOW_MS) {
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
@@ -127,7 +145,9 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		vw_input in;
 		/* A coarse frame is drawn again, sharper, unless a key waits; a
 		 * followed file is looked at again after VW_FOLLOW_MS. */
-		if (!vw_term_read(&in, a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : -1)) {
+		/* while phases are detected, looked at every 50 ms */
+		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50 : -1;
+		if (!vw_term_read(&in, wait)) {
 			dirty = a->m->refining;
 			continue;
 		}
@@ -143,6 +163,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 				dirty = 1;
 		} while (!a->quit && vw_term_read(&in, 0));
 	}
+	vw_phase_bg_abandon(bg);
 	vw_canvas_free(c);
 	vw_term_close();
 	return 0;

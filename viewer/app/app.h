@@ -52,6 +52,18 @@ unsigned vw_app_key(vw_app *a, int key);
  * frame would draw more exactly. */
 void vw_frame_draw(vw_app *a, vw_canvas *c);
 
+/* phase-bg.c: phase detection on its own thread, on a clone of the model.
+ * start: 0 started, -1 not worth it or not possible (detect on this
+ * thread then); done: 1 when finish will not wait; finish: the thread
+ * joined and its phases taken (0, or -1 with a reason in err); abandon: at
+ * the end of mcview, while it still runs. */
+typedef struct vw_phase_bg vw_phase_bg;
+struct vw_phase_cli;
+int vw_phase_bg_start(vw_app *a, const struct vw_phase_cli *spec, vw_phase_bg **out);
+int vw_phase_bg_done(vw_phase_bg *b);
+int vw_phase_bg_finish(vw_app *a, vw_phase_bg *b, char *err, size_t len);
+void vw_phase_bg_abandon(vw_phase_bg *b);
+
 /* app-run.c: the interactive loop; keys (may be NULL) are fed first, as
  * with --keys. Returns 0, or -1 with a reason in err. */
 struct vw_term_opts;

@@ -455,6 +455,34 @@ int vw_model_open_readers(vw_model **out, mcz_reader **files, const char *const 
 	return 0;
 }
 
+int vw_model_clone(vw_model *m, vw_model **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	vw_model *c = model_alloc(m->nfiles);
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < m->nfiles; i++) {
+		int rc = mcz_reader_clone(m->files[i], &c->files[i]);
+		if (rc || !(c->paths[i] = strdup(m->paths[i]))) {
+			mcz_close(c->files[i]);
+			snprintf(err, errlen, "%s", rc ? mcz_strerror(rc) : "out of memory");
+			vw_model_free(c);
+			return -1;
+		}
+		c->imported[i] = m->imported[i];
+		c->nfiles++;
+	}
+	if (model_build(c) != 0) {
+		snprintf(err, errlen, "out of memory");
+		vw_model_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
 void vw_model_free(vw_model *m)
 {
 	if (!m)

@@ -226,6 +226,10 @@ void vw_model_pan(vw_model *m, double fraction);                /* of the window
 void vw_model_reset(vw_model *m);
 void vw_model_set_window(vw_model *m, int64_t t0, int64_t t1);
 void vw_model_set_filter(vw_model *m, const char *pattern);
+/* A second model of the same files (the readers cloned: mcz_reader_clone),
+ * built as m was opened, for another thread to work on while m is drawn.
+ * Not for a file being followed.  0, or -1 with a reason in err. */
+int vw_model_clone(vw_model *m, vw_model **out, char *err, size_t errlen);
 /* A group row: expand or fold its members; a host's head row: fold or
  * show the host's rows. */
 void vw_model_toggle_group(vw_model *m, size_t row);
