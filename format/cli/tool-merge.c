@@ -150,8 +150,9 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	wo.wall_epoch_ns = epoch;
 	mcz_writer *w;
 	int rc = mcz_writer_open(&w, tmp, &wo);
-	if (rc) {
-		tool_common_error("merge", tmp, rc);
+	if (rc) { /* named as the user named it: the temporary name is ours */
+		const char *d = mcz_errdetail(), *colon = strstr(d, ": ");
+		fprintf(stderr, "mcz merge: %s: %s\n", out, colon ? colon + 2 : *d ? d : mcz_strerror(rc));
 		return 1;
 	}
 	char buf[32];
