@@ -100,6 +100,15 @@ void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present)
 	}
 }
 
+void rec_sourceset_idle(rec_sourceset *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		if (ss->state[i] == 1 && s->ops->idle)
+			s->ops->idle(s);
+	}
+}
+
 void rec_sourceset_stop(rec_sourceset *ss)
 {
 	for (size_t i = 0; i < ss->n; i++) {

@@ -479,4 +479,4 @@ static void code_free(rec_source *s)
 }
 
 const rec_source_ops src_code_ops = {"code", "code", code_probe, code_streams, code_start,
-				     code_read, code_stop, code_free, code_finish};
+				     code_read, code_stop, code_free, code_finish, NULL};

@@ -7,14 +7,19 @@
  * The command's tree: app.rss (sum of resident set sizes), app.procs, and
  * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
  *
- * The sampling thread only preads files it keeps open (/proc/stat,
- * /proc/meminfo) and copies the tree's figures.  The node-wide files are
+ * The sampling thread's reads only pread files it keeps open (/proc/stat,
+ * /proc/meminfo) and copy the tree's figures.  The node-wide files are
  * read at most every 50 ms (every tick from -i 50ms up): /proc/stat counts
  * CPU time in USER_HZ units (10 ms), so at -i 10ms a CPU's busy share
  * could only be 0 % or 100 %, and the two reads are most of this source's
  * cost per tick (~15 us of kernel formatting); in between, those streams are
- * absent from the row.  A helper thread does the tree work every
- * max(interval, 100 ms) and publishes the sums under a mutex.  It follows
+ * absent from the row.  The tree work is done every max(interval, 100 ms)
+ * and its sums published under a mutex: by the sampling thread after the
+ * tick's row (idle(), so no sample waits for it) while the tree is small
+ * and a pass short, as waking a thread of its own costs more than the pass
+ * on a VM (~50 us of CPU per wake-up); by a helper thread from the moment
+ * the tree outgrows the kept descriptors, a pass takes over a tenth of the
+ * interval twice in a row, or on the fallback scan below.  The work follows
  * the tree down from the root through /proc/PID/task/TID/children (every
  * thread's children: a fork from any thread is seen), skipping the walk
  * while no task was created anywhere (/proc/loadavg's newest PID unchanged
@@ -41,6 +46,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +78,12 @@ struct proc_priv {
 	int load_fd;                   /* /proc/loadavg: the newest PID */
 	long walked_pid;               /* the newest PID at the last walk */
 	int walk_settled;              /* the last two walks saw the same */
+	int children;                  /* the children files are there (else scans) */
+	int64_t since_scan, every;     /* the fallback's scans */
+	int inline_pass;               /* passes on the sampling thread (idle) */
+	int64_t due;                   /* its next pass, CLOCK_MONOTONIC */
+	int slow;                      /* its passes in a row over interval / 10 */
+	int64_t interval_ns;
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;          /* the published sums, stopping */
@@ -356,42 +368,43 @@ static long proc_last_pid(struct proc_priv *p)
 	return sp ? strtol(sp + 1, NULL, 10) : -1;
 }
 
+/* One period of the tree work: new processes, then the sums published. */
+static void proc_pass(struct proc_priv *p)
+{
+	if (p->children) {
+		/* No task created anywhere since the last two walks (the newest
+		 * PID is the same): no new child either.  Two: a fork takes its
+		 * PID a moment before the child shows in its parent's children
+		 * file, so the walk right after a change may miss it; the next
+		 * one cannot. */
+		long last = proc_last_pid(p);
+		if (last < 0 || last != p->walked_pid || !p->walk_settled) {
+			proc_walk_children(p);
+			p->walk_settled = last >= 0 && last == p->walked_pid;
+			p->walked_pid = last;
+		}
+	} else if (p->since_scan >= p->every) {
+		/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
+		 * back off to 8 s while the tree stays the same. */
+		int before = p->ntr;
+		proc_rescan(p);
+		p->every = p->ntr > before ? 1000000000LL
+			 : p->every < 8000000000LL ? p->every * 2 : p->every;
+		p->since_scan = 0;
+	}
+	proc_measure(p);
+	p->since_scan += p->period_ns;
+}
+
 static void *proc_main(void *arg)
 {
 	struct proc_priv *p = arg;
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
-	/* MCREC_PROC_SCAN=1: the fallback even here (tests) */
-	int children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
-	int64_t since_scan = 1LL << 62, every = 1000000000LL;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&p->lock);
 	while (!p->stopping) {
 		pthread_mutex_unlock(&p->lock);
-		if (children) {
-			/* No task created anywhere since the last two walks (the
-			 * newest PID is the same): no new child either.  Two:
-			 * a fork takes its PID a moment before the child shows
-			 * in its parent's children file, so the walk right after
-			 * a change may miss it; the next one cannot. */
-			long last = proc_last_pid(p);
-			if (last < 0 || last != p->walked_pid || !p->walk_settled) {
-				proc_walk_children(p);
-				p->walk_settled = last >= 0 && last == p->walked_pid;
-				p->walked_pid = last;
-			}
-		} else if (since_scan >= every) {
-			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
-			 * back off to 8 s while the tree stays the same. */
-			int before = p->ntr;
-			proc_rescan(p);
-			every = p->ntr > before ? 1000000000LL
-				: every < 8000000000LL ? every * 2 : every;
-			since_scan = 0;
-		}
-		proc_measure(p);
-		since_scan += p->period_ns;
+		proc_pass(p);
 		int64_t ns = next.tv_nsec + p->period_ns;
 		next.tv_sec += (time_t)(ns / 1000000000LL);
 		next.tv_nsec = (long)(ns % 1000000000LL);
@@ -404,14 +417,67 @@ static void *proc_main(void *arg)
 	return NULL;
 }
 
+/* The helper thread, with every signal blocked: they are the sampling
+ * thread's (mcrec.c), and the helper's reads are never interrupted. */
+static void proc_thread_start(struct proc_priv *p)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&p->thread, NULL, proc_main, p) == 0)
+		p->running = 1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static int64_t proc_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int src_proc_start(rec_source *s, const rec_ctx *c)
 {
 	struct proc_priv *p = s->priv;
+	char path[64];
 	p->root = c->child;
+	p->interval_ns = c->interval_ns;
 	p->period_ns = c->interval_ns < 100000000LL ? 100000000LL : c->interval_ns;
-	if (p->root > 0 && pthread_create(&p->thread, NULL, proc_main, p) == 0)
-		p->running = 1;
+	if (p->root <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
+	/* MCREC_PROC_SCAN=1: the fallback even here (tests) */
+	p->children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
+	p->since_scan = 1LL << 62;
+	p->every = 1000000000LL;
+	if (p->children) {
+		p->inline_pass = 1; /* the first pass after the first tick */
+		p->due = proc_now();
+	} else {
+		proc_thread_start(p);
+	}
 	return 0;
+}
+
+/* After a tick's row: a pass when one is due, on this thread while the
+ * tree is small and the pass short, else handed to the helper for good. */
+static void src_proc_idle(rec_source *s)
+{
+	struct proc_priv *p = s->priv;
+	if (!p->inline_pass)
+		return;
+	int64_t t = proc_now();
+	if (t < p->due)
+		return;
+	proc_pass(p);
+	int64_t end = proc_now();
+	while (p->due <= end)
+		p->due += p->period_ns;
+	p->slow = end - t > p->interval_ns / 10 ? p->slow + 1 : 0;
+	if (p->slow >= 2 || p->ntr > PROC_KEEP_FDS / 2) {
+		p->inline_pass = 0;
+		proc_thread_start(p);
+	}
 }
 
 /* ---- the sampling thread ------------------------------------------------ */
@@ -539,5 +605,5 @@ static void src_proc_free(rec_source *s)
 
 const rec_source_ops src_proc_ops = {
 	"proc", "os", src_proc_probe, src_proc_streams, src_proc_start,
-	src_proc_read, src_proc_stop, src_proc_free, NULL,
+	src_proc_read, src_proc_stop, src_proc_free, NULL, src_proc_idle,
 };
