@@ -45,8 +45,9 @@ endif
 PKGS_FORMAT = libzstd zlib
 LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
-# mcrec loads libpcp with dlopen (recorder/sources/pcp-lib.c): not linked with it
-LIBS_REC = -lhwloc -lpapi -ldl -lm $(shell pkg-config --libs libdw)
+# mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
+# papi-lib.c): not linked with them
+LIBS_REC = -lhwloc -ldl -lm $(shell pkg-config --libs libdw)
 LIBS_VIEW = $(shell pkg-config --libs ncursesw) -lm
 LIBS_TEST = -lcmocka
 
