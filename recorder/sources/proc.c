@@ -53,11 +53,12 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 32 };
+enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 32, PROC_NFD = 4 };
+enum { PROC_FD_STATM, PROC_FD_IO, PROC_FD_TASK, PROC_FD_KIDS };
 
 struct proc_tracked {
 	pid_t pid;
-	int fd[2];             /* kept /proc/PID/statm and io, or -1 */
+	int fd[PROC_NFD];      /* kept /proc/PID/statm, io, task/ and task/PID/children, or -1 */
 	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
 };
 
@@ -219,12 +220,12 @@ static int proc_find(struct proc_priv *p, pid_t pid)
 static void proc_track(struct proc_priv *p, pid_t pid)
 {
 	if (pid > 0 && p->ntr < PROC_MAX_TREE && proc_find(p, pid) < 0)
-		p->tr[p->ntr++] = (struct proc_tracked){.pid = pid, .fd = {-1, -1}};
+		p->tr[p->ntr++] = (struct proc_tracked){.pid = pid, .fd = {-1, -1, -1, -1}};
 }
 
 static void proc_untrack(struct proc_priv *p, int i)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < PROC_NFD; k++)
 		if (p->tr[i].fd[k] >= 0)
 			close(p->tr[i].fd[k]), p->nkept--;
 	p->tr[i] = p->tr[--p->ntr];
@@ -261,50 +262,93 @@ static void proc_rescan(struct proc_priv *p)
 	}
 }
 
+/* A kept descriptor of t (k: PROC_FD_*), opened at first use while the
+ * budget of PROC_KEEP_FDS lasts; -1 when there is none. */
+static int proc_kept(struct proc_priv *p, struct proc_tracked *t, int k)
+{
+	static const char *const names[PROC_NFD] = {"statm", "io", "task", "children"};
+	if (t->fd[k] < 0 && p->nkept < PROC_KEEP_FDS) {
+		char path[96];
+		if (k == PROC_FD_KIDS)
+			snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)t->pid, (int)t->pid);
+		else
+			snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, names[k]);
+		t->fd[k] = open(path, O_RDONLY | O_CLOEXEC | (k == PROC_FD_TASK ? O_DIRECTORY : 0));
+		p->nkept += t->fd[k] >= 0;
+	}
+	return t->fd[k];
+}
+
+/* The children of one thread (tid) of t into buf: its children file,
+ * through the kept descriptor for the main thread. */
+static int proc_children(struct proc_priv *p, struct proc_tracked *t, long tid, char *buf,
+			 size_t len)
+{
+	int fd = tid == t->pid ? proc_kept(p, t, PROC_FD_KIDS) : -1;
+	if (fd < 0) {
+		char path[96];
+		snprintf(path, sizeof path, "/proc/%d/task/%ld/children", (int)t->pid, tid);
+		return proc_slurp(path, buf, len);
+	}
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 /* Follow the tree down from the root through the children files of every
- * thread of every tracked process (new entries are walked in turn). */
+ * thread of every tracked process (new entries are walked in turn); the
+ * task directories are re-read through kept descriptors (lseek, getdents)
+ * rather than opened each time. */
 static void proc_walk_children(struct proc_priv *p)
 {
-	char path[96], buf[4096];
+	char buf[4096];
+	_Alignas(struct dirent64) char dents[4096];
 	proc_track(p, p->root);
 	for (int i = 0; i < p->ntr; i++) {
-		snprintf(path, sizeof path, "/proc/%d/task", (int)p->tr[i].pid);
-		DIR *d = opendir(path);
-		if (!d)
+		int fd = proc_kept(p, &p->tr[i], PROC_FD_TASK), own = fd < 0;
+		if (own) {
+			char path[64];
+			snprintf(path, sizeof path, "/proc/%d/task", (int)p->tr[i].pid);
+			fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		} else if (lseek(fd, 0, SEEK_SET) != 0) {
 			continue;
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!isdigit((unsigned char)e->d_name[0]))
-				continue;
-			snprintf(path, sizeof path, "/proc/%d/task/%.20s/children", (int)p->tr[i].pid,
-				 e->d_name);
-			if (proc_slurp(path, buf, sizeof buf) <= 0)
-				continue;
-			for (char *at = buf, *end; *at; at = end) {
-				long c = strtol(at, &end, 10);
-				if (end == at)
-					break;
-				proc_track(p, (pid_t)c);
-			}
 		}
-		closedir(d);
+		if (fd < 0)
+			continue;
+		ssize_t n;
+		while ((n = getdents64(fd, dents, sizeof dents)) > 0)
+			for (ssize_t at = 0; at < n;) {
+				const struct dirent64 *e = (const struct dirent64 *)(dents + at);
+				at += e->d_reclen;
+				if (!isdigit((unsigned char)e->d_name[0]) ||
+				    proc_children(p, &p->tr[i], strtol(e->d_name, NULL, 10), buf,
+						  sizeof buf) <= 0)
+					continue;
+				for (char *c = buf, *end; *c; c = end) {
+					long kid = strtol(c, &end, 10);
+					if (end == c)
+						break;
+					proc_track(p, (pid_t)kid);
+				}
+			}
+		if (own)
+			close(fd);
 	}
 }
 
-/* /proc/PID/statm (k = 0) or io (k = 1) of a tracked process into buf:
- * through a kept descriptor (one pread) for the first PROC_KEEP_FDS
- * processes, by open/read/close for the rest. */
+/* /proc/PID/statm (k = PROC_FD_STATM) or io (PROC_FD_IO) of a tracked
+ * process into buf: through a kept descriptor (one pread) while the budget
+ * lasts, by open/read/close for the rest. */
 static int proc_read_file(struct proc_priv *p, struct proc_tracked *t, int k, char *buf,
 			  size_t len)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, k ? "io" : "statm");
-	if (t->fd[k] < 0 && p->nkept < PROC_KEEP_FDS) {
-		t->fd[k] = open(path, O_RDONLY | O_CLOEXEC);
-		p->nkept += t->fd[k] >= 0;
-	}
-	if (t->fd[k] < 0)
+	if (proc_kept(p, t, k) < 0) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, k ? "io" : "statm");
 		return proc_slurp(path, buf, len);
+	}
 	ssize_t n = pread(t->fd[k], buf, len - 1, 0);
 	if (n < 0)
 		return -1;
@@ -319,9 +363,16 @@ static void proc_measure(struct proc_priv *p)
 	char buf[1024];
 	for (int i = 0; i < p->ntr; i++) {
 		struct proc_tracked *t = &p->tr[i];
-		unsigned long size, res;
-		if (proc_read_file(p, t, 0, buf, sizeof buf) <= 0 ||
-		    sscanf(buf, "%lu %lu", &size, &res) != 2) {
+		/* "size resident shared ...": strtoul, as sscanf costs more than
+		 * the read */
+		char *end = buf, *at = buf;
+		unsigned long res = 0;
+		if (proc_read_file(p, t, PROC_FD_STATM, buf, sizeof buf) > 0) {
+			strtoul(buf, &end, 10);
+			if (end != buf)
+				res = strtoul(at = end, &end, 10);
+		}
+		if (end == at) {
 			/* Gone.  Its I/O is not lost: when a process is reaped the
 			 * kernel adds its I/O counts to its parent's (wait_task_zombie),
 			 * which /proc/PID/io includes. */
@@ -330,13 +381,16 @@ static void proc_measure(struct proc_priv *p)
 		}
 		rss += (uint64_t)res * (uint64_t)page;
 		procs++;
-		if (proc_read_file(p, t, 1, buf, sizeof buf) > 0) {
+		if (proc_read_file(p, t, PROC_FD_IO, buf, sizeof buf) > 0) {
 			static const char *const keys[PROC_NIO] = {"read_bytes:", "write_bytes:",
 								   "rchar:", "wchar:"};
 			for (int k = 0; k < PROC_NIO; k++) {
-				const char *at = strstr(buf, keys[k]);
-				unsigned long long v;
-				if (at && sscanf(at + strlen(keys[k]), "%llu", &v) == 1 && v >= t->io[k])
+				const char *key = strstr(buf, keys[k]);
+				if (!key)
+					continue;
+				key += strlen(keys[k]);
+				unsigned long long v = strtoull(key, &end, 10);
+				if (end != key && v >= t->io[k])
 					t->io[k] = v;
 			}
 		}
@@ -451,8 +505,11 @@ static int src_proc_start(rec_source *s, const rec_ctx *c)
 	p->since_scan = 1LL << 62;
 	p->every = 1000000000LL;
 	if (p->children) {
-		p->inline_pass = 1; /* the first pass after the first tick */
-		p->due = proc_now();
+		/* the first pass now, so that the first row has the tree (the
+		 * helper thread's first pass used to come before it) */
+		p->inline_pass = 1;
+		proc_pass(p);
+		p->due = proc_now() + p->period_ns;
 	} else {
 		proc_thread_start(p);
 	}
