@@ -44,7 +44,7 @@ static void papi_lib_open(void)
 	static const char *const names[] = {"libpapi.so.7.0", "libpapi.so"};
 	void *h = NULL;
 	for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		h = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		return;
 #define PAPI_LIB_SYM(f)                                   \

@@ -59,7 +59,7 @@ static atomic_int pcp_lib_ok;
 
 static void pcp_lib_open(void)
 {
-	void *h = dlopen("libpcp.so.3", RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen("libpcp.so.3", RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		return;
 #define PCP_LIB_SYM(f)                                   \
