@@ -22,6 +22,7 @@
 
 #include <papi.h>
 
+/* clang-format off */
 #define PAPI_LIB_FNS(X)                                                                      \
 	X(PAPI_add_event) X(PAPI_assign_eventset_component) X(PAPI_attach)                   \
 	X(PAPI_cleanup_eventset) X(PAPI_create_eventset) X(PAPI_destroy_eventset)            \
@@ -30,6 +31,7 @@
 	X(PAPI_get_event_info) X(PAPI_get_hardware_info) X(PAPI_is_initialized)              \
 	X(PAPI_library_init) X(PAPI_multiplex_init) X(PAPI_num_components) X(PAPI_read)      \
 	X(PAPI_set_multiplex) X(PAPI_set_opt) X(PAPI_start) X(PAPI_stop) X(PAPI_strerror)
+/* clang-format on */
 
 static struct {
 #define PAPI_LIB_PTR(f) __typeof__(f) *f;
@@ -47,8 +49,8 @@ static void papi_lib_open(void)
 		h = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		return;
-#define PAPI_LIB_SYM(f)                                   \
-	if (!(papi_lib.f = (__typeof__(f) *)dlsym(h, #f))) \
+#define PAPI_LIB_SYM(f)                                                                            \
+	if (!(papi_lib.f = (__typeof__(f) *)dlsym(h, #f)))                                         \
 		return;
 	PAPI_LIB_FNS(PAPI_LIB_SYM)
 #undef PAPI_LIB_SYM
@@ -89,10 +91,10 @@ int PAPI_num_components(void)
 }
 
 /* The rest return a PAPI status: PAPI_ESYS when there is no libpapi. */
-#define PAPI_LIB_INT(f, params, args)                                \
-	int f params                                                 \
-	{                                                            \
-		return papi_lib_load() ? PAPI_ESYS : papi_lib.f args; \
+#define PAPI_LIB_INT(f, params, args)                                                              \
+	int f params                                                                               \
+	{                                                                                          \
+		return papi_lib_load() ? PAPI_ESYS : papi_lib.f args;                              \
 	}
 PAPI_LIB_INT(PAPI_add_event, (int es, int ev), (es, ev))
 PAPI_LIB_INT(PAPI_assign_eventset_component, (int es, int cidx), (es, cidx))

@@ -42,12 +42,14 @@
 #include <pcp/pmapi.h>
 
 /* The PMAPI functions that mcrec uses, each as a pointer to libpcp's. */
+/* clang-format off */
 #define PCP_LIB_FNS(X)                                                                      \
 	X(pmConvScale) X(pmDestroyContext) X(pmErrStr_r) X(pmExtractValue) X(pmFetch)       \
 	X(pmFreeMetricSpec) X(pmFreeResult) X(pmGetInDom) X(pmLookupDesc) X(pmLookupInDom)   \
 	X(pmLookupName) X(pmNameInDom) X(pmNewContext) X(pmParseMetricSpec)                 \
 	X(pmReconnectContext) X(pmSemStr_r) X(pmTraversePMNS_r) X(pmTypeStr_r)              \
 	X(pmUnitsStr_r) X(pmUseContext)
+/* clang-format on */
 
 static struct {
 #define PCP_LIB_PTR(f) __typeof__(f) *f;
@@ -62,8 +64,8 @@ static void pcp_lib_open(void)
 	void *h = dlopen("libpcp.so.3", RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		return;
-#define PCP_LIB_SYM(f)                                   \
-	if (!(pcp_lib.f = (__typeof__(f) *)dlsym(h, #f))) \
+#define PCP_LIB_SYM(f)                                                                             \
+	if (!(pcp_lib.f = (__typeof__(f) *)dlsym(h, #f)))                                          \
 		return;
 	PCP_LIB_FNS(PCP_LIB_SYM)
 #undef PCP_LIB_SYM
@@ -112,7 +114,8 @@ static int pcp_lib_run_dir(char *dir, size_t len)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f)) {
-		if (strncmp(line, "PMCD_SOCKET=", 12) == 0 || strncmp(line, "PMCD_PORT=", 10) == 0) {
+		if (strncmp(line, "PMCD_SOCKET=", 12) == 0 ||
+		    strncmp(line, "PMCD_PORT=", 10) == 0) {
 			found = -1;
 			break;
 		}
@@ -136,13 +139,16 @@ static int pcp_lib_no_local_pmcd(void)
 	struct sockaddr_un un = {.sun_family = AF_UNIX};
 	char dir[256];
 	if (pcp_lib_run_dir(dir, sizeof dir) != 0 ||
-	    snprintf(un.sun_path, sizeof un.sun_path, "%s/pmcd.socket", dir) >= (int)sizeof un.sun_path)
+	    snprintf(un.sun_path, sizeof un.sun_path, "%s/pmcd.socket", dir) >=
+		(int)sizeof un.sun_path)
 		return 0;
-	struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons(44321),
+	struct sockaddr_in in4 = {.sin_family = AF_INET,
+				  .sin_port = htons(44321),
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6, .sin6_port = htons(44321),
-				   .sin6_addr = IN6ADDR_LOOPBACK_INIT};
-	return !pcp_lib_maybe(AF_UNIX, &un, sizeof un) && !pcp_lib_maybe(AF_INET, &in4, sizeof in4) &&
+	struct sockaddr_in6 in6 = {
+	    .sin6_family = AF_INET6, .sin6_port = htons(44321), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+	return !pcp_lib_maybe(AF_UNIX, &un, sizeof un) &&
+	       !pcp_lib_maybe(AF_INET, &in4, sizeof in4) &&
 	       !pcp_lib_maybe(AF_INET6, &in6, sizeof in6);
 }
 
@@ -172,15 +178,18 @@ char *pmErrStr_r(int code, char *buf, int len)
 
 /* The rest need a context (or a descriptor from one): libpcp is loaded by
  * then, and a call without it fails as libpcp fails without a context. */
-#define PCP_LIB_INT(f, params, args)                                         \
-	int f params                                                         \
-	{                                                                    \
-		return pcp_lib_load() ? PM_ERR_NOCONTEXT : pcp_lib.f args; \
+#define PCP_LIB_INT(f, params, args)                                                               \
+	int f params                                                                               \
+	{                                                                                          \
+		return pcp_lib_load() ? PM_ERR_NOCONTEXT : pcp_lib.f args;                         \
 	}
-PCP_LIB_INT(pmConvScale, (int type, const pmAtomValue *ival, const pmUnits *iunit, pmAtomValue *oval,
-			  const pmUnits *ounit), (type, ival, iunit, oval, ounit))
+PCP_LIB_INT(pmConvScale,
+	    (int type, const pmAtomValue *ival, const pmUnits *iunit, pmAtomValue *oval,
+	     const pmUnits *ounit),
+	    (type, ival, iunit, oval, ounit))
 PCP_LIB_INT(pmDestroyContext, (int ctx), (ctx))
-PCP_LIB_INT(pmExtractValue, (int valfmt, const pmValue *ival, int itype, pmAtomValue *oval, int otype),
+PCP_LIB_INT(pmExtractValue,
+	    (int valfmt, const pmValue *ival, int itype, pmAtomValue *oval, int otype),
 	    (valfmt, ival, itype, oval, otype))
 PCP_LIB_INT(pmFetch, (int n, pmID *pmids, pmResult **result), (n, pmids, result))
 PCP_LIB_INT(pmGetInDom, (pmInDom indom, int **inst, char ***names), (indom, inst, names))
@@ -188,22 +197,23 @@ PCP_LIB_INT(pmLookupDesc, (pmID pmid, pmDesc *desc), (pmid, desc))
 PCP_LIB_INT(pmLookupInDom, (pmInDom indom, const char *name), (indom, name))
 PCP_LIB_INT(pmLookupName, (int n, const char **names, pmID *pmids), (n, names, pmids))
 PCP_LIB_INT(pmNameInDom, (pmInDom indom, int inst, char **name), (indom, inst, name))
-PCP_LIB_INT(pmParseMetricSpec, (const char *spec, int isarch, char *source, pmMetricSpec **rslt,
-				char **errmsg), (spec, isarch, source, rslt, errmsg))
+PCP_LIB_INT(pmParseMetricSpec,
+	    (const char *spec, int isarch, char *source, pmMetricSpec **rslt, char **errmsg),
+	    (spec, isarch, source, rslt, errmsg))
 PCP_LIB_INT(pmReconnectContext, (int ctx), (ctx))
 PCP_LIB_INT(pmTraversePMNS_r, (const char *name, void (*func)(const char *, void *), void *closure),
 	    (name, func, closure))
 PCP_LIB_INT(pmUseContext, (int ctx), (ctx))
 #undef PCP_LIB_INT
 
-#define PCP_LIB_STR(f, type)                                                 \
-	char *f(type v, char *buf, int len)                                  \
-	{                                                                    \
-		if (pcp_lib_load()) {                                        \
-			snprintf(buf, (size_t)len, "?");                     \
-			return buf;                                          \
-		}                                                            \
-		return pcp_lib.f(v, buf, len);                               \
+#define PCP_LIB_STR(f, type)                                                                       \
+	char *f(type v, char *buf, int len)                                                        \
+	{                                                                                          \
+		if (pcp_lib_load()) {                                                              \
+			snprintf(buf, (size_t)len, "?");                                           \
+			return buf;                                                                \
+		}                                                                                  \
+		return pcp_lib.f(v, buf, len);                                                     \
 	}
 PCP_LIB_STR(pmSemStr_r, int)
 PCP_LIB_STR(pmTypeStr_r, int)
