@@ -45,7 +45,9 @@ endif
 PKGS_FORMAT = libzstd zlib
 LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
-LIBS_REC = -lhwloc -lpapi -ldl -lpcp -lm $(shell pkg-config --libs libdw)
+# mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
+# papi-lib.c): not linked with them
+LIBS_REC = -lhwloc -ldl -lm $(shell pkg-config --libs libdw)
 LIBS_VIEW = $(shell pkg-config --libs ncursesw) -lm
 LIBS_TEST = -lcmocka
 
@@ -117,7 +119,7 @@ endef
 $(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
-	$(call link,$(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT))
+	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
 $(B)/mcview: $(call obj,viewer/app/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)

@@ -328,8 +328,10 @@ static void mcrec_loop(struct mcrec_run *r)
 {
 	int64_t planned = rec_clock_now();
 	while (!r->child_done) {
-		if (r->recording)
+		if (r->recording) {
 			mcrec_sample(r);
+			rec_sourceset_idle(&r->ss);
+		}
 		if (mcrec_reaped(r))
 			break;
 		mcrec_check_writer(r);

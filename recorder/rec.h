@@ -229,6 +229,8 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen);
 /* Read every recording source into one row. */
 void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
+/* After a tick's row is committed: each recording source's idle(). */
+void rec_sourceset_idle(rec_sourceset *ss);
 void rec_sourceset_stop(rec_sourceset *ss);
 /* After stop: each recording source's finish() (the code profile); its
  * lines for the user ("mcrec: code: ...\n" each) into msg, said by the

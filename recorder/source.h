@@ -109,6 +109,11 @@ typedef struct rec_source_ops {
 	 * CLOCK_MONOTONIC.  msg gets one line for the user ("" none); 0, or
 	 * -1 when the block could not be written.  May be NULL. */
 	int (*finish)(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg, size_t msglen);
+	/* On the sampling thread after a tick's row is handed to the writer,
+	 * before it sleeps: periodic work that no sample may wait for, done
+	 * here instead of waking a thread of its own (proc's process tree).
+	 * Not after the row taken before the command's exec.  May be NULL. */
+	void (*idle)(rec_source *s);
 } rec_source_ops;
 
 struct rec_source {

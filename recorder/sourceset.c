@@ -93,10 +93,21 @@ int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen
 
 void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present)
 {
+	/* A source without streams (pcp with a pmcd but nothing asked of it)
+	 * has nothing to read: a few us of cold cache per tick saved. */
 	for (size_t i = 0; i < ss->n; i++) {
 		rec_source *s = &ss->src[i];
-		if (ss->state[i] == 1)
+		if (ss->state[i] == 1 && s->n)
 			s->ops->read(s, v + s->first, present + s->first);
+	}
+}
+
+void rec_sourceset_idle(rec_sourceset *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		if (ss->state[i] == 1 && s->ops->idle)
+			s->ops->idle(s);
 	}
 }
 

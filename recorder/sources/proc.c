@@ -7,14 +7,19 @@
  * The command's tree: app.rss (sum of resident set sizes), app.procs, and
  * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
  *
- * The sampling thread only preads files it keeps open (/proc/stat,
- * /proc/meminfo) and copies the tree's figures.  The node-wide files are
+ * The sampling thread's reads only pread files it keeps open (/proc/stat,
+ * /proc/meminfo) and copy the tree's figures.  The node-wide files are
  * read at most every 50 ms (every tick from -i 50ms up): /proc/stat counts
  * CPU time in USER_HZ units (10 ms), so at -i 10ms a CPU's busy share
  * could only be 0 % or 100 %, and the two reads are most of this source's
  * cost per tick (~15 us of kernel formatting); in between, those streams are
- * absent from the row.  A helper thread does the tree work every
- * max(interval, 100 ms) and publishes the sums under a mutex.  It follows
+ * absent from the row.  The tree work is done every max(interval, 100 ms)
+ * and its sums published under a mutex: by the sampling thread after the
+ * tick's row (idle(), so no sample waits for it) while the tree is small
+ * and a pass short, as waking a thread of its own costs more than the pass
+ * on a VM (~50 us of CPU per wake-up); by a helper thread from the moment
+ * the tree outgrows the kept descriptors, a pass takes over a tenth of the
+ * interval twice in a row, or on the fallback scan below.  The work follows
  * the tree down from the root through /proc/PID/task/TID/children (every
  * thread's children: a fork from any thread is seen), skipping the walk
  * while no task was created anywhere (/proc/loadavg's newest PID unchanged
@@ -41,17 +46,19 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 32 };
+enum { PROC_MAX_TREE = 4096, PROC_NIO = 4, PROC_KEEP_FDS = 32, PROC_NFD = 4 };
+enum { PROC_FD_STATM, PROC_FD_IO, PROC_FD_TASK, PROC_FD_KIDS };
 
 struct proc_tracked {
 	pid_t pid;
-	int fd[2];             /* kept /proc/PID/statm and io, or -1 */
+	int fd[PROC_NFD];      /* kept /proc/PID/statm, io, task/ and task/PID/children, or -1 */
 	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
 };
 
@@ -72,6 +79,12 @@ struct proc_priv {
 	int load_fd;                   /* /proc/loadavg: the newest PID */
 	long walked_pid;               /* the newest PID at the last walk */
 	int walk_settled;              /* the last two walks saw the same */
+	int children;                  /* the children files are there (else scans) */
+	int64_t since_scan, every;     /* the fallback's scans */
+	int inline_pass;               /* passes on the sampling thread (idle) */
+	int64_t due;                   /* its next pass, CLOCK_MONOTONIC */
+	int slow;                      /* its passes in a row over interval / 10 */
+	int64_t interval_ns;
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;          /* the published sums, stopping */
@@ -207,12 +220,12 @@ static int proc_find(struct proc_priv *p, pid_t pid)
 static void proc_track(struct proc_priv *p, pid_t pid)
 {
 	if (pid > 0 && p->ntr < PROC_MAX_TREE && proc_find(p, pid) < 0)
-		p->tr[p->ntr++] = (struct proc_tracked){.pid = pid, .fd = {-1, -1}};
+		p->tr[p->ntr++] = (struct proc_tracked){.pid = pid, .fd = {-1, -1, -1, -1}};
 }
 
 static void proc_untrack(struct proc_priv *p, int i)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < PROC_NFD; k++)
 		if (p->tr[i].fd[k] >= 0)
 			close(p->tr[i].fd[k]), p->nkept--;
 	p->tr[i] = p->tr[--p->ntr];
@@ -249,50 +262,93 @@ static void proc_rescan(struct proc_priv *p)
 	}
 }
 
+/* A kept descriptor of t (k: PROC_FD_*), opened at first use while the
+ * budget of PROC_KEEP_FDS lasts; -1 when there is none. */
+static int proc_kept(struct proc_priv *p, struct proc_tracked *t, int k)
+{
+	static const char *const names[PROC_NFD] = {"statm", "io", "task", "children"};
+	if (t->fd[k] < 0 && p->nkept < PROC_KEEP_FDS) {
+		char path[96];
+		if (k == PROC_FD_KIDS)
+			snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)t->pid, (int)t->pid);
+		else
+			snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, names[k]);
+		t->fd[k] = open(path, O_RDONLY | O_CLOEXEC | (k == PROC_FD_TASK ? O_DIRECTORY : 0));
+		p->nkept += t->fd[k] >= 0;
+	}
+	return t->fd[k];
+}
+
+/* The children of one thread (tid) of t into buf: its children file,
+ * through the kept descriptor for the main thread. */
+static int proc_children(struct proc_priv *p, struct proc_tracked *t, long tid, char *buf,
+			 size_t len)
+{
+	int fd = tid == t->pid ? proc_kept(p, t, PROC_FD_KIDS) : -1;
+	if (fd < 0) {
+		char path[96];
+		snprintf(path, sizeof path, "/proc/%d/task/%ld/children", (int)t->pid, tid);
+		return proc_slurp(path, buf, len);
+	}
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 /* Follow the tree down from the root through the children files of every
- * thread of every tracked process (new entries are walked in turn). */
+ * thread of every tracked process (new entries are walked in turn); the
+ * task directories are re-read through kept descriptors (lseek, getdents)
+ * rather than opened each time. */
 static void proc_walk_children(struct proc_priv *p)
 {
-	char path[96], buf[4096];
+	char buf[4096];
+	_Alignas(struct dirent64) char dents[4096];
 	proc_track(p, p->root);
 	for (int i = 0; i < p->ntr; i++) {
-		snprintf(path, sizeof path, "/proc/%d/task", (int)p->tr[i].pid);
-		DIR *d = opendir(path);
-		if (!d)
+		int fd = proc_kept(p, &p->tr[i], PROC_FD_TASK), own = fd < 0;
+		if (own) {
+			char path[64];
+			snprintf(path, sizeof path, "/proc/%d/task", (int)p->tr[i].pid);
+			fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		} else if (lseek(fd, 0, SEEK_SET) != 0) {
 			continue;
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!isdigit((unsigned char)e->d_name[0]))
-				continue;
-			snprintf(path, sizeof path, "/proc/%d/task/%.20s/children", (int)p->tr[i].pid,
-				 e->d_name);
-			if (proc_slurp(path, buf, sizeof buf) <= 0)
-				continue;
-			for (char *at = buf, *end; *at; at = end) {
-				long c = strtol(at, &end, 10);
-				if (end == at)
-					break;
-				proc_track(p, (pid_t)c);
-			}
 		}
-		closedir(d);
+		if (fd < 0)
+			continue;
+		ssize_t n;
+		while ((n = getdents64(fd, dents, sizeof dents)) > 0)
+			for (ssize_t at = 0; at < n;) {
+				const struct dirent64 *e = (const struct dirent64 *)(dents + at);
+				at += e->d_reclen;
+				if (!isdigit((unsigned char)e->d_name[0]) ||
+				    proc_children(p, &p->tr[i], strtol(e->d_name, NULL, 10), buf,
+						  sizeof buf) <= 0)
+					continue;
+				for (char *c = buf, *end; *c; c = end) {
+					long kid = strtol(c, &end, 10);
+					if (end == c)
+						break;
+					proc_track(p, (pid_t)kid);
+				}
+			}
+		if (own)
+			close(fd);
 	}
 }
 
-/* /proc/PID/statm (k = 0) or io (k = 1) of a tracked process into buf:
- * through a kept descriptor (one pread) for the first PROC_KEEP_FDS
- * processes, by open/read/close for the rest. */
+/* /proc/PID/statm (k = PROC_FD_STATM) or io (PROC_FD_IO) of a tracked
+ * process into buf: through a kept descriptor (one pread) while the budget
+ * lasts, by open/read/close for the rest. */
 static int proc_read_file(struct proc_priv *p, struct proc_tracked *t, int k, char *buf,
 			  size_t len)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, k ? "io" : "statm");
-	if (t->fd[k] < 0 && p->nkept < PROC_KEEP_FDS) {
-		t->fd[k] = open(path, O_RDONLY | O_CLOEXEC);
-		p->nkept += t->fd[k] >= 0;
-	}
-	if (t->fd[k] < 0)
+	if (proc_kept(p, t, k) < 0) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/%s", (int)t->pid, k ? "io" : "statm");
 		return proc_slurp(path, buf, len);
+	}
 	ssize_t n = pread(t->fd[k], buf, len - 1, 0);
 	if (n < 0)
 		return -1;
@@ -307,9 +363,16 @@ static void proc_measure(struct proc_priv *p)
 	char buf[1024];
 	for (int i = 0; i < p->ntr; i++) {
 		struct proc_tracked *t = &p->tr[i];
-		unsigned long size, res;
-		if (proc_read_file(p, t, 0, buf, sizeof buf) <= 0 ||
-		    sscanf(buf, "%lu %lu", &size, &res) != 2) {
+		/* "size resident shared ...": strtoul, as sscanf costs more than
+		 * the read */
+		char *end = buf, *at = buf;
+		unsigned long res = 0;
+		if (proc_read_file(p, t, PROC_FD_STATM, buf, sizeof buf) > 0) {
+			strtoul(buf, &end, 10);
+			if (end != buf)
+				res = strtoul(at = end, &end, 10);
+		}
+		if (end == at) {
 			/* Gone.  Its I/O is not lost: when a process is reaped the
 			 * kernel adds its I/O counts to its parent's (wait_task_zombie),
 			 * which /proc/PID/io includes. */
@@ -318,13 +381,16 @@ static void proc_measure(struct proc_priv *p)
 		}
 		rss += (uint64_t)res * (uint64_t)page;
 		procs++;
-		if (proc_read_file(p, t, 1, buf, sizeof buf) > 0) {
+		if (proc_read_file(p, t, PROC_FD_IO, buf, sizeof buf) > 0) {
 			static const char *const keys[PROC_NIO] = {"read_bytes:", "write_bytes:",
 								   "rchar:", "wchar:"};
 			for (int k = 0; k < PROC_NIO; k++) {
-				const char *at = strstr(buf, keys[k]);
-				unsigned long long v;
-				if (at && sscanf(at + strlen(keys[k]), "%llu", &v) == 1 && v >= t->io[k])
+				const char *key = strstr(buf, keys[k]);
+				if (!key)
+					continue;
+				key += strlen(keys[k]);
+				unsigned long long v = strtoull(key, &end, 10);
+				if (end != key && v >= t->io[k])
 					t->io[k] = v;
 			}
 		}
@@ -356,42 +422,43 @@ static long proc_last_pid(struct proc_priv *p)
 	return sp ? strtol(sp + 1, NULL, 10) : -1;
 }
 
+/* One period of the tree work: new processes, then the sums published. */
+static void proc_pass(struct proc_priv *p)
+{
+	if (p->children) {
+		/* No task created anywhere since the last two walks (the newest
+		 * PID is the same): no new child either.  Two: a fork takes its
+		 * PID a moment before the child shows in its parent's children
+		 * file, so the walk right after a change may miss it; the next
+		 * one cannot. */
+		long last = proc_last_pid(p);
+		if (last < 0 || last != p->walked_pid || !p->walk_settled) {
+			proc_walk_children(p);
+			p->walk_settled = last >= 0 && last == p->walked_pid;
+			p->walked_pid = last;
+		}
+	} else if (p->since_scan >= p->every) {
+		/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
+		 * back off to 8 s while the tree stays the same. */
+		int before = p->ntr;
+		proc_rescan(p);
+		p->every = p->ntr > before ? 1000000000LL
+			 : p->every < 8000000000LL ? p->every * 2 : p->every;
+		p->since_scan = 0;
+	}
+	proc_measure(p);
+	p->since_scan += p->period_ns;
+}
+
 static void *proc_main(void *arg)
 {
 	struct proc_priv *p = arg;
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
-	/* MCREC_PROC_SCAN=1: the fallback even here (tests) */
-	int children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
-	int64_t since_scan = 1LL << 62, every = 1000000000LL;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&p->lock);
 	while (!p->stopping) {
 		pthread_mutex_unlock(&p->lock);
-		if (children) {
-			/* No task created anywhere since the last two walks (the
-			 * newest PID is the same): no new child either.  Two:
-			 * a fork takes its PID a moment before the child shows
-			 * in its parent's children file, so the walk right after
-			 * a change may miss it; the next one cannot. */
-			long last = proc_last_pid(p);
-			if (last < 0 || last != p->walked_pid || !p->walk_settled) {
-				proc_walk_children(p);
-				p->walk_settled = last >= 0 && last == p->walked_pid;
-				p->walked_pid = last;
-			}
-		} else if (since_scan >= every) {
-			/* A scan reads every /proc/PID/stat (~1 ms on a quiet node):
-			 * back off to 8 s while the tree stays the same. */
-			int before = p->ntr;
-			proc_rescan(p);
-			every = p->ntr > before ? 1000000000LL
-				: every < 8000000000LL ? every * 2 : every;
-			since_scan = 0;
-		}
-		proc_measure(p);
-		since_scan += p->period_ns;
+		proc_pass(p);
 		int64_t ns = next.tv_nsec + p->period_ns;
 		next.tv_sec += (time_t)(ns / 1000000000LL);
 		next.tv_nsec = (long)(ns % 1000000000LL);
@@ -404,14 +471,70 @@ static void *proc_main(void *arg)
 	return NULL;
 }
 
+/* The helper thread, with every signal blocked: they are the sampling
+ * thread's (mcrec.c), and the helper's reads are never interrupted. */
+static void proc_thread_start(struct proc_priv *p)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&p->thread, NULL, proc_main, p) == 0)
+		p->running = 1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static int64_t proc_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int src_proc_start(rec_source *s, const rec_ctx *c)
 {
 	struct proc_priv *p = s->priv;
+	char path[64];
 	p->root = c->child;
+	p->interval_ns = c->interval_ns;
 	p->period_ns = c->interval_ns < 100000000LL ? 100000000LL : c->interval_ns;
-	if (p->root > 0 && pthread_create(&p->thread, NULL, proc_main, p) == 0)
-		p->running = 1;
+	if (p->root <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
+	/* MCREC_PROC_SCAN=1: the fallback even here (tests) */
+	p->children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
+	p->since_scan = 1LL << 62;
+	p->every = 1000000000LL;
+	if (p->children) {
+		/* the first pass now, so that the first row has the tree (the
+		 * helper thread's first pass used to come before it) */
+		p->inline_pass = 1;
+		proc_pass(p);
+		p->due = proc_now() + p->period_ns;
+	} else {
+		proc_thread_start(p);
+	}
 	return 0;
+}
+
+/* After a tick's row: a pass when one is due, on this thread while the
+ * tree is small and the pass short, else handed to the helper for good. */
+static void src_proc_idle(rec_source *s)
+{
+	struct proc_priv *p = s->priv;
+	if (!p->inline_pass)
+		return;
+	int64_t t = proc_now();
+	if (t < p->due)
+		return;
+	proc_pass(p);
+	int64_t end = proc_now();
+	while (p->due <= end)
+		p->due += p->period_ns;
+	p->slow = end - t > p->interval_ns / 10 ? p->slow + 1 : 0;
+	if (p->slow >= 2 || p->ntr > PROC_KEEP_FDS / 2) {
+		p->inline_pass = 0;
+		proc_thread_start(p);
+	}
 }
 
 /* ---- the sampling thread ------------------------------------------------ */
@@ -539,5 +662,5 @@ static void src_proc_free(rec_source *s)
 
 const rec_source_ops src_proc_ops = {
 	"proc", "os", src_proc_probe, src_proc_streams, src_proc_start,
-	src_proc_read, src_proc_stop, src_proc_free, NULL,
+	src_proc_read, src_proc_stop, src_proc_free, NULL, src_proc_idle,
 };
