@@ -25,7 +25,13 @@
 
 /* Bytes of code one location stands for when only an address is known. */
 #define SYM_REGION 64
-#define SYM_DWARF_MIN 50 /* samples of an object below which (and below 0.5 %) no debug info is read */
+/* Debug info is read for an object with SYM_DWARF_MIN samples, or with
+ * SYM_DWARF_FEW and 0.5 % of them: libdw decompresses every .debug_*
+ * section of an object it opens (libc's: ~60 ms of zlib), which a sample
+ * or two of `sleep` in libc is not worth; their functions come from the
+ * symbol table, as `perf report` gives them without --inline. */
+#define SYM_DWARF_MIN 50
+#define SYM_DWARF_FEW 10
 
 /* An (object, offset) to symbolize, and the location it became. */
 typedef struct sym_addr {
@@ -525,7 +531,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		uint32_t obj = ad[i].obj;
 		const code_obj *co = &p->objs[obj];
 		sym_obj so;
-		int few = nobj && nobj[obj] < SYM_DWARF_MIN && nobj[obj] * 200 < total;
+		int few = nobj && nobj[obj] < SYM_DWARF_MIN &&
+			  (nobj[obj] < SYM_DWARF_FEW || nobj[obj] * 200 < total);
 		sym_open(co, &so, !few);
 		const unsigned char *bits;
 		GElf_Addr bva;
