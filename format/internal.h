@@ -136,6 +136,7 @@ enum mcz_block_type {
 	MCZ_BT_CODE = 9, /* since 1.2: the code profile (code-block.c) */
 	MCZ_BT_GCHUNK = 10, /* since 1.3: rows of samples, narrow columns grouped (gchunk.c); critical */
 	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
+	MCZ_BT_BUNDLE = 13, /* since 1.4: several metadata bodies in one frame (bundle.c); critical */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -172,6 +173,21 @@ int mcz_block_small(uint16_t type);
 int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
 int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
 		     const uint8_t **body, size_t *blen);
+/* The same with packings up to max_packing (2 in a BUNDLE: the frame
+ * compressed against the built-in dictionary). */
+int mcz_block_unpack_as(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
+			const uint8_t **body, size_t *blen, int max_packing);
+
+/* ---- bundle.c: BUNDLE blocks (since 1.4) --------------------------------- */
+/* Append one body of a META, TOPO, STREAMS, COLSTREAMS or MARKS block. */
+void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body);
+/* The BUNDLE payload of n items: as is, zstd, or zstd with the built-in
+ * dictionary, whichever is smallest. */
+int mcz_bundle_pack(struct mcz_codec_ctx *cx, const mcz_buf *items, size_t n, mcz_buf *out);
+/* The next item of a body: its block type and bytes. */
+int mcz_bundle_next(mcz_cur *c, uint16_t *type, const uint8_t **p, size_t *len);
+/* mdict.c: the built-in dictionary number 1 (raw content). */
+const uint8_t *mcz_mdict(size_t *len);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
@@ -340,13 +356,16 @@ typedef struct mcz_index {
 	size_t cached_group; /* 1 + the section group held in cx->best, 0 none */
 	int grouped; /* some chunk is a GCHUNK: INDEX flags bits 0 and 1 (since 1.3) */
 	int unsummed; /* decoded: bit 1 was set */
+	int bundled; /* the file holds BUNDLE blocks (readers before 1.4 refuse it) */
+	int nosecs;  /* INDEX flags bit 3 (since 1.4): no sections, no chunk summed */
+	uint64_t head_streams; /* decoded without sections: the head's nstreams */
 } mcz_index;
 /* "When flags bit 1 is set, the chunks of fewer than 256 rows have no
  * summaries in the sections": readers compute them by decoding. */
 #define MCZ_INDEX_SUM_ROWS 256
 static inline int mcz_index_unsummed(const mcz_index *ix, size_t ci)
 {
-	return ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS;
+	return ix->nosecs || (ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS);
 }
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);
