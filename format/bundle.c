@@ -8,7 +8,7 @@
  *     mcz_buf items = {0};
  *     mcz_bundle_add(&items, MCZ_BT_META, &meta_body);
  *     mcz_bundle_add(&items, MCZ_BT_STREAMS, &streams_body);
- *     mcz_bundle_pack(&cx, &items, 2, &payload);         // writer
+ *     mcz_bundle_pack(&cx, &items, 2, 1, &payload);      // writer
  *     mcz_block_unpack_as(&cx, payload, len, &tmp, &body, &blen, 2);  // reader
  *     mcz_bundle_next(&cur, &type, &p, &plen);            // each body
  */
@@ -56,7 +56,7 @@ static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, mcz_buf
 	return out->len;
 }
 
-int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, mcz_buf *out)
+int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict, mcz_buf *out)
 {
 	mcz_buf body = {0}, alt = {0};
 	mcz_buf_uv(&body, n);
@@ -68,8 +68,8 @@ int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, mcz_buf *
 	if (!rc) {
 		mcz_buf_u8(out, 0);
 		mcz_buf_put(out, body.p, body.len);
-		for (int dict = 0; dict < 2; dict++) {
-			size_t z = bundle_z(cx, &body, dict, &alt);
+		for (int d = 0; d <= dict; d++) {
+			size_t z = bundle_z(cx, &body, d, &alt);
 			if (z && z < out->len) {
 				mcz_buf t = *out;
 				*out = alt;

@@ -131,8 +131,10 @@ static int writer_block_as(mcz_writer *w, uint16_t type, const mcz_buf *payload,
 	}
 	w->blk.len = 0;
 	/* "GCHUNK and COLSTREAMS blocks have the critical flag": a reader
-	 * before 1.3 refuses the file rather than show it wrong */
-	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS;
+	 * before 1.3 refuses the file rather than show it wrong; BUNDLE
+	 * blocks too, for readers before 1.4 */
+	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS ||
+		       type == MCZ_BT_BUNDLE;
 	mcz_block_frame(&w->blk, type, critical ? MCZ_BF_CRITICAL : 0, payload->p, payload->len);
 	if (w->blk.err)
 		return writer_fail(w, w->blk.err);
@@ -454,8 +456,9 @@ static int writer_chunk(mcz_writer *w)
 	int grouped = 0;
 	int rc = w->minor < 3 ? mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
 					    w->nstreams, w->prev, w->sums)
-			: mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams,
-					    cols, w->nstreams, w->prev, w->sums);
+			: mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->ix.bundled, w->t,
+					    w->nrows, w->streams, cols, w->nstreams, w->prev,
+					    w->sums);
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
@@ -569,29 +572,36 @@ static int writer_pending(mcz_writer *w)
 		if (own[i]->len && !(rc = mcz_block_pack(&w->cx, own[i], &alt)))
 			apart += alt.len + MCZ_BLOCK_OVERHEAD;
 	/* BUNDLE (1.4, 5.8): with the STREAMS or the COLSTREAMS body, whichever
-	 * is smaller; large bodies (a few MiB of descriptors) gain nothing
-	 * worth packing them twice more */
+	 * is smaller; large descriptors (a MiB and more) stay a block of their
+	 * own: the dictionary gains little on them and packing them twice more
+	 * costs seconds */
 	int bundle = 0;
 	mcz_buf *p = &w->payload;
 	p->len = 0;
-	size_t raw = sb.len + mb.len + tb.len + kb.len;
-	for (int v = 0; v < 2 && !rc && w->minor >= 4 && raw && raw < (1u << 20); v++) {
-		const mcz_buf *s = v ? &cb : &sb;
-		if (v && (!n || !cb.len))
+	int large = sb.len >= (1u << 20);
+	uint64_t sblock = n ? (c ? cols.len : rows.len) + MCZ_BLOCK_OVERHEAD : 0;
+	if (large)
+		apart -= sblock;
+	size_t nb = large ? 0 : n;
+	for (int v = 0; v < 2 && !rc && w->minor >= 4; v++) {
+		const mcz_buf *sv = v ? &cb : &sb;
+		if (v && (!nb || !cb.len))
 			continue;
 		mcz_buf items = {0};
 		size_t k = 0;
-		const mcz_buf *body[4] = {&mb, &tb, s, &kb};
+		const mcz_buf *body[4] = {&mb, &tb, sv, &kb};
 		const uint16_t type[4] = {MCZ_BT_META, MCZ_BT_TOPO,
 					  v ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, MCZ_BT_MARKS};
 		for (int i = 0; i < 4; i++)
-			if (body[i]->len || (i == 2 && n)) {
+			if (i == 2 ? nb != 0 : body[i]->len != 0) {
 				mcz_bundle_add(&items, type[i], body[i]);
 				k++;
 			}
-		rc = mcz_bundle_pack(&w->cx, &items, k, &alt);
+		if (k)
+			rc = mcz_bundle_pack(&w->cx, &items, k, 1, &alt);
 		mcz_buf_free(&items);
-		if (!rc && alt.len + MCZ_BLOCK_OVERHEAD < apart && (!bundle || alt.len < p->len)) {
+		if (k && !rc && alt.len + MCZ_BLOCK_OVERHEAD < apart &&
+		    (!bundle || alt.len < p->len)) {
 			mcz_buf t = *p;
 			*p = alt;
 			alt = t;
@@ -603,9 +613,12 @@ static int writer_pending(mcz_writer *w)
 	} else if (bundle) {
 		if (!writer_block_as(w, MCZ_BT_BUNDLE, p, 1)) {
 			w->ix.bundled = 1;
+			w->cx.v14 = 1; /* readers before 1.4 refuse the file now */
 			if (kb.len)
 				writer_marks_done(w);
 		}
+		if (large)
+			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
 	} else {
 		if (mb.len)
 			writer_block(w, MCZ_BT_META, &mb);
