@@ -131,6 +131,104 @@ pmcd.pmlogger.port
 pcp: discrete, U32
 EOW
 }
+# Bodies as the writers serialise them (SPEC.md 5.1, 5.3: varint lengths,
+# fixed fields), so that a whole run of keys and values is one match: a
+# META body of mcz import with made-up values, then STREAMS records of the
+# descriptor kinds PCP's namespace is made of.  Lines: "s TEXT" a string,
+# "u N" a varint, "x HEX" bytes.
+templates() {
+	cat <<'EOT'
+u 8
+s wall_epoch_ns
+s 1700000000000000000
+s host
+s localhost
+s timezone
+s UTC
+s start_wall
+s 2023-11-14T22:13:20.000000Z
+s recorder
+s pmlogger (PCP archive v2), imported by mcz import
+s pcp_archive
+s /var/log/pcp/pmlogger/localhost/20231114
+s import_note
+s PCP values stored raw; stream scale converts PCP units to SI base units (bytes, seconds, counts); 32-bit counters unwrapped (stored = raw + k*2^32); floating-point counters stored as gauges; <mark> = gap mark
+u 0
+u 7
+s kernel.all.load
+s pcp
+s pcp:kernel.all.load
+s
+s pcp: instant, FLOAT
+s 1 minute
+x 01 02 00 00 00 00 00 00 00 00 f0 3f 01
+s mem.util.used
+s pcp
+s pcp:mem.util.used
+s B
+s pcp: Kbyte, instant, U64
+s
+x 01 00 00 00 00 00 00 00 00 00 90 40 01
+s disk.dev.read_bytes
+s pcp
+s pcp:disk.dev.read_bytes
+s B
+s pcp: Kbyte, counter, U32 (unwrapped: stored = raw + k*2^32)
+s sda
+x 00 00 00 00 00 00 00 00 00 00 90 40 01
+s kernel.all.cpu.user
+s pcp
+s pcp:kernel.all.cpu.user
+s s
+s pcp: millisec, counter, U64
+s
+x 00 00 00 00 fc a9 f1 d2 4d 62 50 3f 01
+s network.interface.in.bytes
+s pcp
+s pcp:network.interface.in.bytes
+s B
+s pcp: byte, counter, U64
+s eth0
+x 00 00 00 00 00 00 00 00 00 00 f0 3f 01
+s disk.dev.read
+s pcp
+s pcp:disk.dev.read
+s count
+s pcp: count, counter, U32 (unwrapped: stored = raw + k*2^32)
+s sda
+x 00 00 00 00 00 00 00 00 00 00 f0 3f 01
+s pmcd.pmlogger.port
+s pcp
+s pcp:pmcd.pmlogger.port
+s
+s pcp: discrete, U32
+s 12345
+x 01 00 00 00 00 00 00 00 00 00 f0 3f 01
+EOT
+}
+
+# Bytes (from templates) as C string pieces: printable ASCII as is (but
+# quote, backslash and '?', against trigraphs), the rest in octal.
+cstring() {
+	awk '
+	function uv(n,   b) { do { b = n % 128; n = int(n / 128); out[no++] = (n ? b + 128 : b) } while (n) }
+	function hex(h,   i, v) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+	BEGIN { for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
+	/^s/ { t = length($0) > 2 ? substr($0, 3) : ""; uv(length(t)); for (i = 1; i <= length(t); i++) out[no++] = ord[substr(t, i, 1)] }
+	/^u / { uv($2 + 0) }
+	/^x / { for (i = 2; i <= NF; i++) out[no++] = hex($i) }
+	END {
+		line = "\t\""
+		for (i = 0; i < no; i++) {
+			c = out[i]
+			if (c >= 32 && c < 127 && c != 34 && c != 92 && c != 63) line = line sprintf("%c", c)
+			else line = line sprintf("\\%03o", c)
+			if (length(line) > 70) { print line "\""; line = "\t\"" }
+		}
+		print line "\""
+	}'
+}
+
 cat <<'H'
 /* mdict.c: the built-in zstd dictionary number 1 of BUNDLE blocks (SPEC.md
  * 5.8), raw content: PCP's installed metric namespace and the words of
@@ -142,6 +240,7 @@ cat <<'H'
 static const char mdict_text[] =
 H
 words | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&\\n"/'
+templates | cstring
 cat <<'T'
 	;
 
