@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../../format/internal.h"
+#include "file-bytes.h"
 #include "tmpdir.h"
 
 TMPDIR_FIXTURE("mcz-test-bundle")
@@ -96,19 +97,6 @@ static void sm_write(const char *path, int batch)
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 }
 
-static uint8_t *bd_load(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc(*len);
-	assert_int_equal(fread(b, 1, *len, f), *len);
-	fclose(f);
-	return b;
-}
-
 /* Blocks of a type: how many, the first's offset and flags. */
 static size_t bd_blocks(const uint8_t *b, size_t len, unsigned type, size_t *off, unsigned *flags)
 {
@@ -167,15 +155,21 @@ static void sm_check(mcz_reader *r)
 	}
 }
 
+/* The small file written (batch or not) to dir/name, its bytes. */
+static uint8_t *sm_file(const char *name, int batch, char *path, size_t plen, size_t *len)
+{
+	snprintf(path, plen, "%s/%s", dir, name);
+	sm_write(path, batch);
+	return file_bytes(path, len);
+}
+
 static void test_small_batch(void **state)
 {
 	(void)state;
 	char path[96];
-	snprintf(path, sizeof path, "%s/small.mcz", dir);
-	sm_write(path, 1);
 	size_t len, o = 0;
 	unsigned flags = 0;
-	uint8_t *b = bd_load(path, &len);
+	uint8_t *b = sm_file("small.mcz", 1, path, sizeof path, &len);
 	assert_int_equal(b[10], 4); /* minor 4 */
 	/* one BUNDLE, the first block, critical, against the dictionary */
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, &o, &flags), 1);
@@ -240,10 +234,8 @@ static void test_formats(void **state)
 {
 	(void)state;
 	char path[96];
-	snprintf(path, sizeof path, "%s/live.mcz", dir);
-	sm_write(path, 0);
 	size_t len, o = 0;
-	uint8_t *b = bd_load(path, &len);
+	uint8_t *b = sm_file("live.mcz", 0, path, sizeof path, &len);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_META, &o, NULL), 1);
 	assert_int_equal(o, 20);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, NULL, NULL), 1);
@@ -253,11 +245,9 @@ static void test_formats(void **state)
 	sm_check(r);
 	mcz_close(r);
 
-	snprintf(path, sizeof path, "%s/v13.mcz", dir);
 	setenv("MCZ_FORMAT", "1.3", 1);
-	sm_write(path, 1);
+	b = sm_file("v13.mcz", 1, path, sizeof path, &len);
 	unsetenv("MCZ_FORMAT");
-	b = bd_load(path, &len);
 	assert_int_equal(b[10], 3);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, NULL, NULL), 0);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_META, &o, NULL), 2);
@@ -310,7 +300,7 @@ static void test_wide(void **state)
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	free(v);
 	size_t len, co = 0;
-	uint8_t *b = bd_load(path, &len);
+	uint8_t *b = file_bytes(path, &len);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_GCHUNK, &co, NULL), 1);
 	mcz_chunk_info ci;
 	assert_int_equal(mcz_gchunk_parse(b + co + 16, mcz_cur_le32(b + co + 8), &ci), MCZ_OK);
@@ -388,10 +378,8 @@ static void test_bad_index(void **state)
 {
 	(void)state;
 	char path[96];
-	snprintf(path, sizeof path, "%s/small.mcz", dir);
-	sm_write(path, 1);
 	size_t len, o = 0;
-	uint8_t *b = bd_load(path, &len);
+	uint8_t *b = sm_file("small.mcz", 1, path, sizeof path, &len);
 	assert_int_equal(bd_blocks(b, len, MCZ_BT_INDEX, &o, NULL), 1);
 	uint32_t l = mcz_cur_le32(b + o + 8);
 	/* the head as is ends with nstreams, the payload's last byte */
