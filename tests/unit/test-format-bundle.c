@@ -226,6 +226,28 @@ static void test_small_batch(void **state)
 	assert_int_equal(mcz_check(path, &rep), MCZ_OK);
 	assert_true(rep.index_ok);
 	assert_int_equal(rep.blocks_bad, 0);
+	/* an AUX block appended (the viewer's phase cache): a new index,
+	 * still without sections, everything else as it was */
+	assert_int_equal(mcz_append_aux(path, "phases", "abc", 3), MCZ_OK);
+	size_t len2;
+	b = file_bytes(path, &len2);
+	assert_true(len2 > len);
+	/* the trailer names the new index, after the old one: flags bits 2
+	 * and 3 again */
+	uint64_t io = mcz_cur_le64(b + len2 - 24);
+	assert_true(io > len - 24);
+	assert_int_equal(b[io + 4], MCZ_BT_INDEX);
+	assert_int_equal(b[io + 16] & 12, 12);
+	free(b);
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->recovered, 0);
+	const void *aux;
+	size_t alen;
+	assert_int_equal(mcz_aux(r, "phases", &aux, &alen), MCZ_OK);
+	assert_int_equal(alen, 3);
+	assert_memory_equal(aux, "abc", 3);
+	sm_check(r);
+	mcz_close(r);
 }
 
 /* Not batch: the first META is a block of its own at once, the rest
