@@ -30,15 +30,15 @@ TMPDIR_FIXTURE("mcz-test-bundle")
 #define SM_NS 6
 #define SM_ROWS 24
 
-static const char *const sm_names[SM_NS] = {"kernel.all.load", "kernel.all.load",
-					    "kernel.all.load", "disk.dev.read",
-					    "disk.dev.read",   "hinv.ncpu"};
+static const char *const sm_names[SM_NS] = {"kernel.all.load", "kernel.all.load", "kernel.all.load",
+					    "disk.dev.read",   "disk.dev.read",	  "hinv.ncpu"};
 static const char *const sm_inst[SM_NS] = {"1 minute", "5 minute", "15 minute", "sda", "sdb", ""};
 
 /* Row r's time: a pair of records every minute, microseconds (PCP). */
 static int64_t sm_time(int r)
 {
-	return (int64_t)(r / 2) * 60000000000LL + (r % 2) * 77009000LL + (int64_t)(r * 37 % 11) * 1000;
+	return (int64_t)(r / 2) * 60000000000LL + (r % 2) * 77009000LL +
+	       (int64_t)(r * 37 % 11) * 1000;
 }
 
 static mcz_value sm_value(int s, int r, int *present)
@@ -65,14 +65,17 @@ static void sm_write(const char *path, int batch)
 	assert_int_equal(mcz_writer_meta(w, "host", "gonzo"), MCZ_OK);
 	assert_int_equal(mcz_writer_meta(w, "pcp_archive", "/var/log/pcp/pmlogger/gonzo/19970807"),
 			 MCZ_OK);
-	mcz_topo_obj topo[2] = {{-1, MCZ_TOPO_MACHINE, -1, 0, "gonzo"}, {0, MCZ_TOPO_PU, 0, 0, "PU#0"}};
+	mcz_topo_obj topo[2] = {{-1, MCZ_TOPO_MACHINE, -1, 0, "gonzo"},
+				{0, MCZ_TOPO_PU, 0, 0, "PU#0"}};
 	assert_int_equal(mcz_writer_topology(w, topo, 2), MCZ_OK);
 	for (int s = 0; s < SM_NS; s++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		d.name = sm_names[s];
 		d.instance = sm_inst[s];
 		d.source = "pcp";
-		d.native = s < 3 ? "pcp:kernel.all.load" : s < 5 ? "pcp:disk.dev.read" : "pcp:hinv.ncpu";
+		d.native = s < 3   ? "pcp:kernel.all.load"
+			   : s < 5 ? "pcp:disk.dev.read"
+				   : "pcp:hinv.ncpu";
 		d.note = s < 3 ? "pcp: instant, FLOAT" : "pcp: count, counter, U64";
 		d.unit = s < 3 ? "" : "count";
 		d.kind = s == 3 || s == 4 ? MCZ_COUNTER : MCZ_GAUGE;
@@ -90,8 +93,8 @@ static void sm_write(const char *path, int batch)
 		}
 		assert_int_equal(mcz_writer_append(w, sm_time(r), v, p), MCZ_OK);
 		if (r == 5 || r == 17)
-			assert_int_equal(mcz_writer_mark(w, sm_time(r) + 1, MCZ_MARK_GAP, 0, "<mark>"),
-					 MCZ_OK);
+			assert_int_equal(
+			    mcz_writer_mark(w, sm_time(r) + 1, MCZ_MARK_GAP, 0, "<mark>"), MCZ_OK);
 	}
 	assert_int_equal(mcz_writer_meta(w, "import_skipped", "2 metrics not numeric"), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
@@ -138,10 +141,12 @@ static void sm_check(mcz_reader *r)
 		const mcz_stream_desc *d = mcz_stream(r, (size_t)s);
 		assert_string_equal(d->name, sm_names[s]);
 		assert_string_equal(d->instance, sm_inst[s]);
-		assert_string_equal(d->note, s < 3 ? "pcp: instant, FLOAT" : "pcp: count, counter, U64");
+		assert_string_equal(d->note,
+				    s < 3 ? "pcp: instant, FLOAT" : "pcp: count, counter, U64");
 		assert_true(d->scale == (s == 5 ? 1.0 : 0.5));
 		mcz_series x;
-		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x),
+				 MCZ_OK);
 		assert_int_equal(x.n, SM_ROWS);
 		for (int i = 0; i < SM_ROWS; i++) {
 			int pr;
@@ -306,7 +311,9 @@ static void test_wide(void **state)
 	for (int s = 0; s < WD_NS; s++) {
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		snprintf(inst, sizeof inst, "disk%d", s % 1000);
-		d.name = s < 1000 ? "disk.dev.read" : s < 2000 ? "disk.dev.write" : "disk.dev.total";
+		d.name = s < 1000   ? "disk.dev.read"
+			 : s < 2000 ? "disk.dev.write"
+				    : "disk.dev.total";
 		d.instance = inst;
 		d.source = "pcp";
 		d.kind = MCZ_COUNTER;
@@ -317,7 +324,8 @@ static void test_wide(void **state)
 	for (int r = 0; r < WD_ROWS; r++) {
 		for (int s = 0; s < WD_NS; s++)
 			v[s].u = wd_value(s, r);
-		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, NULL), MCZ_OK);
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, NULL),
+				 MCZ_OK);
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	free(v);
@@ -336,7 +344,8 @@ static void test_wide(void **state)
 	assert_int_equal(mcz_info(r)->recovered, 0);
 	for (int s = WD_NS - 1; s >= 0; s -= 7) {
 		mcz_series x;
-		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x),
+				 MCZ_OK);
 		assert_int_equal(x.n, WD_ROWS);
 		for (int i = 0; i < WD_ROWS; i++)
 			assert_int_equal(x.v[i].u, wd_value(s, i));
@@ -424,9 +433,9 @@ static void test_bad_index(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_small_batch), cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_wide),	    cmocka_unit_test(test_bad_bundle),
-		cmocka_unit_test(test_bad_index),
+	    cmocka_unit_test(test_small_batch), cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_wide),	cmocka_unit_test(test_bad_bundle),
+	    cmocka_unit_test(test_bad_index),
 	};
 	unsetenv("MCZ_FORMAT");
 	return cmocka_run_group_tests(tests, setup, teardown);
