@@ -161,9 +161,16 @@ int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)
 int mcz_block_unpack(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
 		     const uint8_t **body, size_t *blen)
 {
+	return mcz_block_unpack_as(cx, p, len, tmp, body, blen, 1);
+}
+
+int mcz_block_unpack_as(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
+			const uint8_t **body, size_t *blen, int max_packing)
+{
 	mcz_cur c = mcz_cur_make(p, len);
 	uint8_t packing = mcz_cur_u8(&c);
-	if (c.err || packing > 1)
+	/* "Packing values above 1 are invalid" (above 2 in a BUNDLE) */
+	if (c.err || packing > max_packing)
 		return MCZ_E_CORRUPT;
 	if (packing == 0) {
 		*body = c.p;
@@ -176,14 +183,18 @@ int mcz_block_unpack(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *t
 	 * plus 65536 bytes." */
 	if (c.err || rl > 256 * (uint64_t)cl + 65536)
 		return MCZ_E_CORRUPT;
-	if (ZSTD_getFrameContentSize(c.p, cl) != rl)
+	if (ZSTD_getFrameContentSize(c.p, cl) != rl || ZSTD_getDictID_fromFrame(c.p, cl) != 0)
 		return MCZ_E_CORRUPT;
 	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
 		return MCZ_E_NOMEM;
 	tmp->len = 0;
 	if (mcz_buf_reserve(tmp, (size_t)rl + 1))
 		return MCZ_E_NOMEM;
-	size_t z = ZSTD_decompressDCtx(cx->zd, tmp->p, (size_t)rl, c.p, cl);
+	/* packing 2 (BUNDLE, since 1.4): the frame was compressed against the
+	 * built-in dictionary 1 */
+	size_t dl = 0;
+	const uint8_t *d = packing == 2 ? mcz_mdict(&dl) : NULL;
+	size_t z = ZSTD_decompress_usingDict(cx->zd, tmp->p, (size_t)rl, c.p, cl, d, dl);
 	if (ZSTD_isError(z) || z != rl)
 		return MCZ_E_CORRUPT;
 	*body = tmp->p;

@@ -88,16 +88,21 @@ int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n
 	return rc;
 }
 
-int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci)
+int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci, unsigned allow_flags)
 {
 	uint64_t nrows = mcz_cur_uv(c);
-	/* each stream takes at least one directory byte */
-	uint64_t nstreams = mcz_cur_count(c, 1);
+	uint64_t nstreams = mcz_cur_uv(c);
+	size_t left = mcz_cur_left(c);
 	int64_t t0 = mcz_cur_sv(c);
 	uint64_t span = mcz_cur_uv(c);
 	uint64_t nvalues = mcz_cur_uv(c);
 	uint8_t flags = mcz_cur_u8(c);
-	if (c->err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX || flags ||
+	/* each stream takes at least one directory byte; a compressed
+	 * directory (GCHUNK flags bit 0, since 1.4) at most 256 times its
+	 * frame plus 65536 */
+	uint64_t most = (flags & MCZ_GCHUNK_ZDIR) ? 256 * (uint64_t)left + 65536 : left;
+	if (c->err || nrows == 0 || nrows > MCZ_MAX_CHUNK_ROWS || nstreams > UINT32_MAX ||
+	    nstreams > most || (flags & ~allow_flags) ||
 	    !mcz_span_fits(t0, span) ||
 	    (nrows == 1 && span != 0) || (nrows > 1 && span < nrows - 1) ||
 	    nvalues > nrows * nstreams)
@@ -108,13 +113,15 @@ int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci)
 	ci->nstreams = (uint32_t)nstreams;
 	ci->t_first = t0;
 	ci->t_last = t0 + (int64_t)span;
+	ci->zdir = (flags & MCZ_GCHUNK_ZDIR) != 0;
+	ci->truns = (flags & MCZ_GCHUNK_TRUNS) != 0;
 	return 0;
 }
 
 int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
 {
 	mcz_cur c = mcz_cur_make(payload, len);
-	if (mcz_chunk_head(&c, ci))
+	if (mcz_chunk_head(&c, ci, 0))
 		return MCZ_E_CORRUPT;
 	uint64_t nstreams = ci->nstreams;
 	ci->dir = c.p;

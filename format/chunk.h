@@ -15,9 +15,12 @@ int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n
 		     mcz_codec_prev *prev, mcz_bucket *sums);
 
 /* The same rows as a GCHUNK payload when that is smaller (*grouped = 1),
- * else as the CHUNK payload of mcz_chunk_encode (gchunk.c). */
-int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64_t *t, size_t n,
-		      const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
-		      mcz_codec_prev *prev, mcz_bucket *sums);
+ * else as the CHUNK payload of mcz_chunk_encode (gchunk.c).  zdir_ok: the
+ * directory may be compressed (1.4, flags bit 0: a file that readers
+ * before 1.4 refuse already, by its BUNDLE blocks). */
+int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int zdir_ok,
+		      const int64_t *t, size_t n, const mcz_stream_desc *descs,
+		      const mcz_chunk_input *cols, size_t nstreams, mcz_codec_prev *prev,
+		      mcz_bucket *sums);
 
 #endif

@@ -102,6 +102,41 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	}
 }
 
+static uint64_t codec_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* TIME_LAG (1.4): q_i = (t_i - t_(i-1)) / g, stored as zigzag(q_i -
+ * q_(i-lag)), q_j = 0 for j <= 0: microsecond clocks (PCP) lose their
+ * three zero digits, and two interleaved sampling groups (a pair of rows
+ * every minute) are predicted from the pair before. */
+static void codec_time_lag(mcz_codec_ctx *cx, const int64_t *t, size_t n, int *ok)
+{
+	mcz_buf *r = &cx->tmp;
+	uint64_t g = 0;
+	for (size_t i = 1; i < n; i++)
+		g = codec_gcd((uint64_t)t[i] - (uint64_t)t[i - 1], g);
+	for (unsigned lag = 1; lag <= 2 && g && n > lag; lag++) {
+		for (size_t i = 1; i < n; i++) {
+			uint64_t q = ((uint64_t)t[i] - (uint64_t)t[i - 1]) / g;
+			uint64_t p = i > lag ? ((uint64_t)t[i - lag] - (uint64_t)t[i - lag - 1]) / g : 0;
+			cx->y[i - 1] = mcz_buf_zigzag((int64_t)(q - p));
+		}
+		r->len = 0;
+		mcz_buf_sv(r, t[0]);
+		mcz_buf_uv(r, g);
+		mcz_buf_u8(r, (uint8_t)lag);
+		mcz_pack_put(r, MCZ_PACK_VARINT, cx->y, n - 1);
+		codec_try(cx, MCZ_CODEC_TIME_LAG, 0, r, ok);
+	}
+}
+
 void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n)
 {
 	mcz_buf *r = &cx->tmp;
@@ -122,6 +157,9 @@ void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_
 		mcz_pack_put(r, shuf ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT, cx->y, n - 1);
 		codec_try(cx, shuf ? MCZ_CODEC_TIME_SHUF : MCZ_CODEC_TIME, 0, r, &ok);
 	}
+	/* "only in a file that has a BUNDLE block before the chunk" */
+	if (cx->v14)
+		codec_time_lag(cx, t, n, &ok);
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->best.err)
 		out->err = cx->best.err;
@@ -359,20 +397,36 @@ int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t 
 	uint8_t codec, flags;
 	const uint8_t *raw;
 	size_t rl;
-	int rc = codec_open(cx, p, len, 10 * n + 1, &codec, &flags, &raw, &rl);
+	int rc = codec_open(cx, p, len, 10 * n + 21, &codec, &flags, &raw, &rl);
 	if (rc)
 		return rc;
-	if ((codec != MCZ_CODEC_TIME && codec != MCZ_CODEC_TIME_SHUF) || flags & MCZ_COL_BITMAP ||
-	    n == 0 || mcz_codec_scratch(cx, n))
+	if ((codec != MCZ_CODEC_TIME && codec != MCZ_CODEC_TIME_SHUF &&
+	     codec != MCZ_CODEC_TIME_LAG) ||
+	    flags & MCZ_COL_BITMAP || n == 0 || mcz_codec_scratch(cx, n))
 		return MCZ_E_CORRUPT;
 	mcz_cur c = mcz_cur_make(raw, rl);
 	t[0] = mcz_cur_sv(&c);
+	uint64_t g = 1, lag = 0;
+	if (codec == MCZ_CODEC_TIME_LAG) {
+		/* "g >= 1, lag 1 to 8" */
+		g = mcz_cur_uv(&c);
+		lag = mcz_cur_u8(&c);
+		if (c.err || g == 0 || lag == 0 || lag > 8)
+			return MCZ_E_CORRUPT;
+	}
 	if (mcz_pack_get(&c, codec == MCZ_CODEC_TIME_SHUF ? MCZ_PACK_SHUFFLE : MCZ_PACK_VARINT,
 			 cx->y, n - 1))
 		return MCZ_E_CORRUPT;
 	uint64_t pd = 0;
 	for (size_t i = 1; i < n; i++) {
-		pd += (uint64_t)mcz_buf_unzigzag(cx->y[i - 1]);
+		if (lag) {
+			/* y[i - 1] becomes q_i, the interval in units of g */
+			cx->y[i - 1] = (uint64_t)mcz_buf_unzigzag(cx->y[i - 1]) +
+				       (i > lag ? cx->y[i - 1 - lag] : 0);
+			pd = cx->y[i - 1] * g;
+		} else {
+			pd += (uint64_t)mcz_buf_unzigzag(cx->y[i - 1]);
+		}
 		t[i] = (int64_t)((uint64_t)t[i - 1] + pd);
 	}
 	if (c.err || mcz_cur_left(&c))

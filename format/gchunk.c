@@ -65,11 +65,76 @@ static int gchunk_unframe(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_b
 typedef struct gchunk_run {
 	size_t first, n;
 	int zstd;
+	int tr; /* transposed (1.4) */
 } gchunk_run;
 
-int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64_t *t, size_t n,
-		      const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
-		      mcz_codec_prev *prev, mcz_bucket *sums)
+/* Shared run [a, a + nc) whose columns (lengths len[1 + a ..]) are raw,
+ * compressed into z (reserved) as is, or transposed when that is smaller
+ * and allowed (1.4): its frame's length, 0 on failure; *tr set when
+ * transposed. */
+static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint64_t *len,
+			       size_t a, size_t nc, int tr_ok, uint8_t *z, size_t cap, int *tr)
+{
+	int level = cx->level < 19 ? 19 : cx->level;
+	size_t n = ZSTD_compressCCtx(cx->zc, z, cap, raw->p, raw->len, level);
+	*tr = 0;
+	if (ZSTD_isError(n))
+		return 0;
+	uint64_t *o = tr_ok ? malloc((nc + 1) * sizeof *o) : NULL;
+	uint8_t *t = o ? malloc(raw->len + 1) : NULL;
+	uint8_t *tz = t ? malloc(cap) : NULL;
+	if (tz) {
+		o[0] = 0;
+		for (size_t j = 0; j < nc; j++)
+			o[j + 1] = o[j] + len[1 + a + j];
+		size_t m = mcz_gchunk_transpose(raw->p, t, o, nc, 0)
+				   ? 0
+				   : ZSTD_compressCCtx(cx->zc, tz, cap, t, raw->len, level);
+		if (m && !ZSTD_isError(m) && m < n) {
+			memcpy(z, tz, m);
+			n = m;
+			*tr = 1;
+		}
+	}
+	free(o);
+	free(t);
+	free(tz);
+	return n;
+}
+
+/* The directory (len[0 .. nstreams] varints) into g: as is, or (zdir_ok,
+ * since 1.4) as one zstd frame when that is smaller; the flags byte first. */
+static void gchunk_put_dir(mcz_codec_ctx *cx, mcz_buf *g, const uint64_t *len, size_t nstreams,
+			   int zdir_ok, uint8_t flags)
+{
+	mcz_buf d = {0}, z = {0};
+	for (size_t s = 0; s <= nstreams; s++)
+		mcz_buf_uv(&d, len[s]);
+	size_t cl = 0;
+	if (zdir_ok && !d.err && (cx->zc || (cx->zc = ZSTD_createCCtx())) &&
+	    !mcz_buf_reserve(&z, ZSTD_compressBound(d.len))) {
+		cl = ZSTD_compressCCtx(cx->zc, z.p, z.cap, d.p, d.len, 19);
+		/* the reader's bound: nstreams <= 256 x the frame + 65536 */
+		if (ZSTD_isError(cl) || cl + 3 >= d.len || nstreams + 1 > 256 * (uint64_t)cl + 65536)
+			cl = 0;
+	}
+	mcz_buf_u8(g, (uint8_t)(flags | (cl ? MCZ_GCHUNK_ZDIR : 0)));
+	if (cl) {
+		mcz_buf_uv(g, cl);
+		mcz_buf_put(g, z.p, cl);
+	} else {
+		mcz_buf_put(g, d.p, d.len);
+	}
+	if (d.err && !g->err)
+		g->err = d.err;
+	mcz_buf_free(&d);
+	mcz_buf_free(&z);
+}
+
+int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int zdir_ok,
+		      const int64_t *t, size_t n, const mcz_stream_desc *descs,
+		      const mcz_chunk_input *cols, size_t nstreams, mcz_codec_prev *prev,
+		      mcz_bucket *sums)
 {
 	*grouped = 0;
 	mcz_buf plain = {0};
@@ -98,6 +163,7 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 	uint64_t *len = malloc((nstreams + 1) * sizeof *len);
 	gchunk_run *rt = malloc((nstreams + 1) * sizeof *rt);
 	size_t nruns = 0;
+	int any_tr = 0;
 	if (!len || !rt)
 		rc = MCZ_E_NOMEM;
 	if (!rc) {
@@ -119,7 +185,7 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 		if (rc)
 			break;
 		if (s > a) {
-			rt[nruns++] = (gchunk_run){a, s - a, 0};
+			rt[nruns++] = (gchunk_run){a, s - a, 0, 0};
 			mcz_buf_put(&frames, ci.cols + off[a + 1], off[s + 1] - off[a + 1]);
 			continue;
 		}
@@ -142,19 +208,20 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 			rc = rc ? rc : MCZ_E_NOMEM;
 			break;
 		}
-		int level = cx->level < 19 ? 19 : cx->level;
-		size_t z = ZSTD_compressCCtx(cx->zc, frames.p + frames.len, frames.cap - frames.len,
-					     raw.p, raw.len, level);
-		if (!ZSTD_isError(z) && z < plain_len) {
+		int tr;
+		size_t z = gchunk_run_frame(cx, &raw, len, a, s - a, zdir_ok, frames.p + frames.len,
+					    frames.cap - frames.len, &tr);
+		if (z && z < plain_len) {
 			frames.len += z;
-			rt[nruns++] = (gchunk_run){a, s - a, 1};
+			rt[nruns++] = (gchunk_run){a, s - a, 1, tr};
+			any_tr |= tr;
 			mcz_buf_uv(&runs, z);
 			continue;
 		}
 		/* grouping did not pay: the columns as the CHUNK has them */
 		for (size_t k = a; k < s; k++)
 			len[k + 1] = off[k + 2] - off[k + 1];
-		rt[nruns++] = (gchunk_run){a, s - a, 0};
+		rt[nruns++] = (gchunk_run){a, s - a, 0, 0};
 		mcz_buf_put(&frames, ci.cols + off[a + 1], off[s + 1] - off[a + 1]);
 	}
 	if (!rc) {
@@ -162,7 +229,8 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 		mcz_cur rc_cur = mcz_cur_make(runs.p, runs.len);
 		mcz_buf_uv(&dir, nruns);
 		for (size_t k = 0; k < nruns; k++) {
-			mcz_buf_uv(&dir, rt[k].n);
+			/* flags bit 1 (1.4): "2n + t, t = 1 for a transposed run" */
+			mcz_buf_uv(&dir, any_tr ? 2 * rt[k].n + (size_t)rt[k].tr : rt[k].n);
 			mcz_buf_uv(&dir, rt[k].zstd ? mcz_cur_uv(&rc_cur) : 0);
 		}
 		mcz_buf g = {0};
@@ -171,9 +239,7 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 		mcz_buf_sv(&g, t[0]);
 		mcz_buf_uv(&g, (uint64_t)(t[n - 1] - t[0]));
 		mcz_buf_uv(&g, ci.nvalues);
-		mcz_buf_u8(&g, 0);
-		for (size_t s = 0; s <= nstreams; s++)
-			mcz_buf_uv(&g, len[s]);
+		gchunk_put_dir(cx, &g, len, nstreams, zdir_ok, any_tr ? MCZ_GCHUNK_TRUNS : 0);
 		mcz_buf_put(&g, dir.p, dir.len);
 		mcz_buf_put(&g, frames.p, frames.len);
 		rc = g.err ? g.err : frames.err ? frames.err : dir.err;
@@ -198,21 +264,39 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, const int64
 	return rc;
 }
 
+/* "a compressed directory states its content size, at most 4 bytes per
+ * length" (no length needs more than 3 varint bytes) */
+static uint64_t gchunk_zdir_max(uint64_t nstreams)
+{
+	return 4 * (nstreams + 1);
+}
+
 int mcz_gchunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
 {
 	mcz_cur c = mcz_cur_make(payload, len);
-	if (mcz_chunk_head(&c, ci))
+	if (mcz_chunk_head(&c, ci, MCZ_GCHUNK_ZDIR | MCZ_GCHUNK_TRUNS))
 		return MCZ_E_CORRUPT;
 	uint64_t nrows = ci->nrows, nstreams = ci->nstreams;
 	ci->grouped = 1;
-	ci->dir = c.p;
-	uint64_t bound = gchunk_col_bound(nrows);
-	for (uint64_t s = 0; s <= nstreams; s++)
-		if (mcz_cur_uv(&c) > bound)
+	if (ci->zdir) {
+		/* checked when decompressed (mcz_gchunk_dir) */
+		uint64_t dl = mcz_cur_uv(&c);
+		ci->dir = dl <= mcz_cur_left(&c) ? mcz_cur_bytes(&c, (size_t)dl) : NULL;
+		unsigned long long rl = ci->dir ? ZSTD_getFrameContentSize(ci->dir, (size_t)dl) : 0;
+		if (c.err || !ci->dir || rl > gchunk_zdir_max(nstreams) || rl < nstreams + 1 ||
+		    ZSTD_getDictID_fromFrame(ci->dir, (size_t)dl) != 0)
 			return MCZ_E_CORRUPT;
-	if (c.err)
-		return MCZ_E_CORRUPT;
-	ci->dir_len = (size_t)(c.p - ci->dir);
+		ci->dir_len = (size_t)dl;
+	} else {
+		ci->dir = c.p;
+		uint64_t bound = gchunk_col_bound(nrows);
+		for (uint64_t s = 0; s <= nstreams; s++)
+			if (mcz_cur_uv(&c) > bound)
+				return MCZ_E_CORRUPT;
+		if (c.err)
+			return MCZ_E_CORRUPT;
+		ci->dir_len = (size_t)(c.p - ci->dir);
+	}
 	uint64_t nruns = mcz_cur_count(&c, 2);
 	ci->runs = c.p;
 	if (c.err || nruns > nstreams || (nstreams && !nruns))
@@ -230,6 +314,66 @@ int mcz_gchunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci)
 	return 0;
 }
 
+int mcz_gchunk_transpose(const uint8_t *src, uint8_t *dst, const uint64_t *off, size_t n,
+			 int back)
+{
+	/* the columns still longer than k, in column order: each round
+	 * visits only those, so the work is the run's bytes */
+	uint32_t *live = malloc((n + 1) * sizeof *live);
+	if (!live)
+		return MCZ_E_NOMEM;
+	size_t nl = 0, pos = 0;
+	for (size_t j = 0; j < n; j++)
+		if (off[j + 1] > off[j])
+			live[nl++] = (uint32_t)j;
+	for (uint64_t k = 0; nl; k++) {
+		size_t keep = 0;
+		for (size_t i = 0; i < nl; i++) {
+			uint32_t j = live[i];
+			size_t at = (size_t)(off[j] - off[0] + k);
+			if (back)
+				dst[at] = src[pos++];
+			else
+				dst[pos++] = src[at];
+			if (off[j] + k + 1 < off[j + 1])
+				live[keep++] = j;
+		}
+		nl = keep;
+	}
+	free(live);
+	return 0;
+}
+
+int mcz_gchunk_dir(mcz_codec_ctx *cx, const mcz_chunk_info *ci, uint64_t *off)
+{
+	if (!ci->zdir)
+		return mcz_chunk_dir(ci, off);
+	size_t rl = (size_t)ZSTD_getFrameContentSize(ci->dir, ci->dir_len);
+	mcz_buf d = {0};
+	int rc = mcz_buf_reserve(&d, rl + 1) || (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+			 ? MCZ_E_NOMEM
+			 : 0;
+	size_t z = rc ? 0 : ZSTD_decompressDCtx(cx->zd, d.p, rl, ci->dir, ci->dir_len);
+	if (!rc && (ZSTD_isError(z) || z != rl))
+		rc = MCZ_E_CORRUPT;
+	/* the lengths as in a directory stored as is: each within the bound,
+	 * the frame's content exactly nstreams + 1 of them */
+	mcz_cur c = mcz_cur_make(d.p, rc ? 0 : rl);
+	uint64_t bound = gchunk_col_bound(ci->nrows), at = 0;
+	for (uint64_t s = 0; !rc && s <= ci->nstreams; s++) {
+		off[s] = at;
+		uint64_t l = mcz_cur_uv(&c);
+		if (l > bound)
+			c.err = MCZ_E_CORRUPT;
+		at += l;
+	}
+	off[ci->nstreams + 1] = at;
+	if (!rc && (c.err || mcz_cur_left(&c)))
+		rc = MCZ_E_CORRUPT;
+	mcz_buf_free(&d);
+	return rc;
+}
+
 int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfirst,
 		    uint64_t *rdata, uint64_t *rclen)
 {
@@ -238,8 +382,13 @@ int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfi
 	if (at > ci->cols_len)
 		return MCZ_E_CORRUPT;
 	for (uint32_t k = 0; k < ci->nruns; k++) {
-		uint64_t n = mcz_cur_uv(&c), cl = mcz_cur_uv(&c);
-		if (c.err || n == 0 || n > ci->nstreams - s)
+		uint64_t n = mcz_cur_uv(&c), cl = mcz_cur_uv(&c), tr = 0;
+		if (ci->truns) {
+			/* "2n + t: t = 1 for a transposed run", shared runs only */
+			tr = n & 1;
+			n >>= 1;
+		}
+		if (c.err || n == 0 || n > ci->nstreams - s || (tr && !cl))
 			return MCZ_E_CORRUPT;
 		uint64_t content = off[s + n + 1] - off[s + 1];
 		/* "a shared run's content is at most 2^20 bytes" */
@@ -250,7 +399,7 @@ int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfi
 			return MCZ_E_CORRUPT;
 		rfirst[k] = (uint32_t)(s + 1);
 		rdata[k] = at;
-		rclen[k] = cl;
+		rclen[k] = cl | (tr ? MCZ_RUN_TRANSPOSED : 0);
 		at += take;
 		s += n;
 	}

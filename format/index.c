@@ -107,14 +107,21 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 	 * a stream's summaries then decodes at most 16 x 255 of its samples
 	 * (a recorder's 50-row chunks of a long run keep theirs) */
 	size_t nshort = 0;
-	for (size_t i = 0; i < ix->nchunks; i++)
+	uint64_t rows = 0;
+	for (size_t i = 0; i < ix->nchunks; i++) {
 		nshort += ix->chunks[i].nrows < MCZ_INDEX_SUM_ROWS;
-	ix->unsummed = ix->grouped && nshort <= 16;
+		rows += ix->chunks[i].nrows;
+	}
+	ix->unsummed = (ix->grouped || ix->bundled) && nshort <= 16;
+	/* flags bit 3 (since 1.4), in files readers before 1.4 refuse anyway:
+	 * "no sections" when the chunks hold at most 4096 rows, so that
+	 * computing a stream's summaries decodes at most 4096 samples */
+	ix->nosecs = ix->bundled && rows <= 16 * MCZ_INDEX_SUM_ROWS;
 	mcz_buf head = {0}, secs = {0}, raw = {0}, grp = {0}, groups = {0};
 	size_t *rlen = calloc(ix->nstreams + 1, sizeof *rlen);
 	size_t ngroups = 0, gfirst = 0;
 	int rc = rlen ? 0 : MCZ_E_NOMEM;
-	for (size_t s = 0; s < ix->nstreams && !rc; s++) {
+	for (size_t s = 0; s < ix->nstreams && !rc && !ix->nosecs; s++) {
 		raw.len = 0;
 		/* columnar: counts, then for the entries with a count: first and
 		 * last offsets, then min, max and sum arrays */
@@ -175,21 +182,30 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 		mcz_buf_uv(&head, c->nvalues);
 	}
 	mcz_buf_uv(&head, ix->nstreams);
-	for (size_t s = 0; s < ix->nstreams && rlen; s++)
-		mcz_buf_uv(&head, rlen[s]);
-	mcz_buf_uv(&head, ngroups);
-	mcz_buf_put(&head, groups.p, groups.len);
+	if (!ix->nosecs) {
+		for (size_t s = 0; s < ix->nstreams && rlen; s++)
+			mcz_buf_uv(&head, rlen[s]);
+		mcz_buf_uv(&head, ngroups);
+		mcz_buf_put(&head, groups.p, groups.len);
+	}
 	size_t hc = 0;
 	raw.len = 0;
 	if (!rc)
 		rc = index_zput(cx, &raw, &head, &hc);
+	/* flags bit 2 (since 1.4, with bit 3 only): "the head is stored as
+	 * is" when the frame would not be smaller */
+	int plain = ix->nosecs && head.len <= hc;
 	if (!rc) {
 		/* flags bit 0 (since 1.3): "the index lists GCHUNK blocks"; bit 1:
 		 * "chunks of fewer than 256 rows have no summaries" */
-		mcz_buf_u8(out, (uint8_t)((ix->grouped ? 1 : 0) | (ix->unsummed ? 2 : 0)));
+		mcz_buf_u8(out, (uint8_t)((ix->grouped ? 1 : 0) | (ix->unsummed ? 2 : 0) |
+					  (plain ? 4 : 0) | (ix->nosecs ? 8 : 0)));
 		mcz_buf_uv(out, head.len);
-		mcz_buf_uv(out, hc);
-		mcz_buf_put(out, raw.p, raw.len);
+		mcz_buf_uv(out, plain ? 0 : hc);
+		if (plain)
+			mcz_buf_put(out, head.p, head.len);
+		else
+			mcz_buf_put(out, raw.p, raw.len);
 		mcz_buf_put(out, secs.p, secs.len);
 		rc = out->err;
 	}
@@ -232,18 +248,23 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 	/* "Each index entry stands for a block of at least 20 bytes of the
 	 * file and takes at most 60 raw bytes": a head longer than three times
 	 * the file cannot be honest. */
-	if (c.err || (flags & 0xfc) || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64)
+	/* bits 2 and 3 (since 1.4): the head as is (head_clen 0), only in an
+	 * index without sections; the caller checked the payload CRC */
+	int plain = (flags & 4) != 0;
+	if (c.err || (flags & 0xf0) || hc > mcz_cur_left(&c) || hr > 3 * file_size + 64 ||
+	    (plain && (hc != 0 || !(flags & 8) || hr > mcz_cur_left(&c))))
 		return MCZ_E_CORRUPT;
 	ix->grouped = flags & 1;
 	ix->unsummed = (flags & 2) != 0;
-	const uint8_t *hp = mcz_cur_bytes(&c, (size_t)hc);
+	ix->nosecs = (flags & 8) != 0;
+	const uint8_t *hp = mcz_cur_bytes(&c, (size_t)(plain ? hr : hc));
 	mcz_buf head = {0};
-	int rc = index_unz(cx, hp, (size_t)hc, (size_t)hr, &head);
+	int rc = plain ? 0 : index_unz(cx, hp, (size_t)hc, (size_t)hr, &head);
 	if (rc) {
 		mcz_buf_free(&head);
 		return rc;
 	}
-	mcz_cur h = mcz_cur_make(head.p, head.len);
+	mcz_cur h = plain ? mcz_cur_make(hp, (size_t)hr) : mcz_cur_make(head.p, head.len);
 	uint64_t nb = mcz_cur_count(&h, 3);
 	if (!h.err && nb) {
 		ix->blocks = malloc((size_t)nb * sizeof *ix->blocks);
@@ -286,7 +307,19 @@ int mcz_index_decode(const uint8_t *payload, size_t len, uint64_t file_size, mcz
 		k->nrows = (uint32_t)nr;
 		k->nstreams = (uint32_t)ns;
 	}
-	uint64_t ns = mcz_cur_count(&h, 1);
+	/* without sections (bit 3) the head ends with nstreams, any number */
+	uint64_t ns = ix->nosecs ? mcz_cur_uv(&h) : mcz_cur_count(&h, 1);
+	if (ix->nosecs) {
+		/* checked against the streams declared (reader_finish) before
+		 * anything is allocated for them */
+		rc = h.err == MCZ_E_NOMEM ? h.err
+		     : h.err || c.err || ns > UINT32_MAX || mcz_cur_left(&h) || mcz_cur_left(&c)
+			     ? MCZ_E_CORRUPT
+			     : 0;
+		ix->head_streams = ns;
+		mcz_buf_free(&head);
+		return rc;
+	}
 	mcz_index_sec *secs = NULL;
 	if (!h.err && ns) {
 		secs = calloc((size_t)ns, sizeof *secs);

@@ -137,6 +137,7 @@ enum mcz_block_type {
 	MCZ_BT_GCHUNK = 10, /* since 1.3: rows of samples, narrow columns grouped (gchunk.c); critical */
 	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
 	MCZ_BT_MEMBER = 12, /* since 1.4: a whole recording inside a job file (member.c); critical */
+	MCZ_BT_BUNDLE = 13, /* since 1.4: several metadata bodies in one frame (bundle.c); critical */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -173,6 +174,22 @@ int mcz_block_small(uint16_t type);
 int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
 int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
 		     const uint8_t **body, size_t *blen);
+/* The same with packings up to max_packing (2 in a BUNDLE: the frame
+ * compressed against the built-in dictionary). */
+int mcz_block_unpack_as(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
+			const uint8_t **body, size_t *blen, int max_packing);
+
+/* ---- bundle.c: BUNDLE blocks (since 1.4) --------------------------------- */
+/* Append one body of a META, TOPO, STREAMS, COLSTREAMS or MARKS block. */
+void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body);
+/* The BUNDLE payload of n items: as is, zstd, or (dict) zstd with the
+ * built-in dictionary, whichever is smallest. */
+int mcz_bundle_pack(struct mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict,
+		    mcz_buf *out);
+/* The next item of a body: its block type and bytes. */
+int mcz_bundle_next(mcz_cur *c, uint16_t *type, const uint8_t **p, size_t *len);
+/* mdict.c: the built-in dictionary number 1 (raw content). */
+const uint8_t *mcz_mdict(size_t *len);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
@@ -191,7 +208,9 @@ enum mcz_codec_id {
 	MCZ_CODEC_COUNTER_RATE = 12, /* counter head, deltas predicted from rate x dt */
 	MCZ_CODEC_COUNTER_RATE_SHUF = 13, /* the same, shuffled */
 	MCZ_CODEC_TIME_SHUF = 14,   /* timestamps: first, then zigzag delta-of-deltas shuffled */
-	MCZ_CODEC_MAX = 14,         /* highest codec id */
+	MCZ_CODEC_TIME_LAG = 15,    /* since 1.4: timestamps: intervals in units of their gcd,
+				       each against the one lag rows before */
+	MCZ_CODEC_MAX = 15,         /* highest codec id */
 };
 #define MCZ_COL_ZSTD 0x01u
 #define MCZ_COL_BITMAP 0x02u
@@ -208,6 +227,7 @@ typedef struct mcz_codec_ctx {
 	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
 	int level;
 	int fast;      /* PART blocks: no zstd, the codecs alone */
+	int v14;       /* codecs of 1.4 allowed (a file that holds a BUNDLE block) */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;
@@ -273,11 +293,21 @@ typedef struct mcz_chunk_info {
 	const uint8_t *runs;
 	size_t runs_len;
 	uint32_t nruns;
+	/* GCHUNK flags bit 0 (since 1.4): dir is one zstd frame of dir_len
+	 * bytes (read with mcz_gchunk_dir) */
+	int zdir;
+	/* flags bit 1 (since 1.4): the run table says which shared runs are
+	 * transposed (their entries are 2n + t) */
+	int truns;
 } mcz_chunk_info;
+#define MCZ_GCHUNK_ZDIR 0x01u
+#define MCZ_GCHUNK_TRUNS 0x02u
+/* In rclen from mcz_gchunk_runs: the run's content is transposed. */
+#define MCZ_RUN_TRANSPOSED (1ull << 63)
 
 /* The header shared by CHUNK and GCHUNK (rows, streams, times, values,
  * flags), checked, into ci (the rest zeroed). */
-int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci);
+int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci, unsigned allow_flags);
 int mcz_chunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
 /* nvalues: present values in the chunk, from its header. */
 /* Locate column c (0 = time, 1 + stream id); *len 0 when absent.  A SAME
@@ -298,11 +328,19 @@ int mcz_chunk_col_at(const uint8_t *cols, uint32_t nstreams, const uint64_t *off
 /* Parse a GCHUNK payload: header, directory (the lengths of the columns
  * as a reader sees them, runs decompressed), run table. */
 int mcz_gchunk_parse(const uint8_t *payload, size_t len, mcz_chunk_info *ci);
+/* mcz_chunk_dir for a GCHUNK: its directory decompressed first when it is
+ * a frame, every length checked. */
+int mcz_gchunk_dir(struct mcz_codec_ctx *cx, const mcz_chunk_info *ci, uint64_t *off);
 /* With off from mcz_chunk_dir: run k holds columns [rfirst[k], rfirst[k+1])
  * (rfirst has nruns + 1 entries), its bytes at ci->cols + rdata[k], rclen[k]
  * bytes of zstd frame, or 0: the columns as they are. */
 int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfirst,
 		    uint64_t *rdata, uint64_t *rclen);
+/* A transposed run's content from its columns back to back (back = 0),
+ * or back: byte k of every column longer than k, for k = 0, 1, ...; the
+ * n columns' offsets in off (n + 1 of them, off[0] the run's start). */
+int mcz_gchunk_transpose(const uint8_t *src, uint8_t *dst, const uint64_t *off, size_t n,
+			 int back);
 /* The run of column col (>= 1): bisection over rfirst. */
 static inline uint32_t mcz_gchunk_run_of(const uint32_t *rfirst, uint32_t nruns, uint32_t col)
 {
@@ -341,13 +379,16 @@ typedef struct mcz_index {
 	size_t cached_group; /* 1 + the section group held in cx->best, 0 none */
 	int grouped; /* some chunk is a GCHUNK: INDEX flags bits 0 and 1 (since 1.3) */
 	int unsummed; /* decoded: bit 1 was set */
+	int bundled; /* the file holds BUNDLE blocks (readers before 1.4 refuse it) */
+	int nosecs;  /* INDEX flags bit 3 (since 1.4): no sections, no chunk summed */
+	uint64_t head_streams; /* decoded without sections: the head's nstreams */
 } mcz_index;
 /* "When flags bit 1 is set, the chunks of fewer than 256 rows have no
  * summaries in the sections": readers compute them by decoding. */
 #define MCZ_INDEX_SUM_ROWS 256
 static inline int mcz_index_unsummed(const mcz_index *ix, size_t ci)
 {
-	return ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS;
+	return ix->nosecs || (ix->unsummed && ix->chunks[ci].nrows < MCZ_INDEX_SUM_ROWS);
 }
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size);

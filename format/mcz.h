@@ -185,9 +185,12 @@ typedef struct mcz_write_opts {
 	int64_t chunk_ns;       /* ... or when it spans this long (default 30 s); 0 = no limit */
 	int zstd_level;         /* default 3 */
 	int fsync_chunks;       /* fsync after each chunk (default 0) */
+	int batch;              /* 1: nobody reads the file before it is closed (an
+				   import): the metadata and marks wait for the next
+				   chunk, so that a small file's fit one block (1.4) */
 } mcz_write_opts;
 
-#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0 }
+#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0, 0 }
 
 /* Create (truncate) path and write the file header.  opts may be NULL. */
 int mcz_writer_open(mcz_writer **w, const char *path, const mcz_write_opts *opts);
@@ -478,7 +481,7 @@ void mcz_code_free(mcz_code *c);
 /* ---- job files (since 1.4) ---------------------------------------------- */
 
 /* A job file (`mcz merge`) holds the rank files of a parallel job, each a
- * whole recording kept byte for byte in a MEMBER block (SPEC.md 5.8); it
+ * whole recording kept byte for byte in a MEMBER block (SPEC.md 5.9); it
  * has no streams of its own.  A member is opened as a reader over the job
  * file's bytes; the job file stays open until its last member is closed. */
 size_t mcz_member_count(const mcz_reader *r);

@@ -1,4 +1,4 @@
-/* member.c: job files (SPEC.md 5.8, since 1.4): the MEMBER blocks of a file
+/* member.c: job files (SPEC.md 5.9, since 1.4): the MEMBER blocks of a file
  * that `mcz merge` wrote from a parallel job's rank files, each a whole
  * recording kept byte for byte, and readers over them.
  *

@@ -100,7 +100,7 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 		e->off = (uint64_t *)(e->t + n);
 		e->cols = info.cols;
 		e->nstreams = info.nstreams;
-		rc = mcz_chunk_dir(&info, e->off);
+		rc = mcz_gchunk_dir(&r->cx, &info, e->off);
 	}
 	if (!rc && nr) {
 		e->nruns = (uint32_t)nr;
@@ -179,7 +179,7 @@ static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, u
 	if (!g) {
 		size_t rl = (size_t)(ch->off[ch->rfirst[k + 1]] - first);
 		const uint8_t *f = ch->cols + ch->rdata[k];
-		size_t fl = (size_t)ch->rclen[k];
+		size_t fl = (size_t)(ch->rclen[k] & ~MCZ_RUN_TRANSPOSED);
 		if (ZSTD_getFrameContentSize(f, fl) != (unsigned long long)rl)
 			return MCZ_E_CORRUPT;
 		if (!(g = mcz_dcache_put(&r->dc, ci, MCZ_DCACHE_RUN | k, rl + 1)) ||
@@ -193,6 +193,18 @@ static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, u
 		if (ZSTD_isError(z) || z != rl) {
 			mcz_dcache_drop(&r->dc, g);
 			return MCZ_E_CORRUPT;
+		}
+		/* a transposed run (1.4): its columns put back end to end once */
+		uint8_t *c = ch->rclen[k] & MCZ_RUN_TRANSPOSED ? malloc(rl + 1) : NULL;
+		if (ch->rclen[k] & MCZ_RUN_TRANSPOSED) {
+			const uint64_t *o = ch->off + ch->rfirst[k];
+			if (!c || mcz_gchunk_transpose(g->raw, c, o, ch->rfirst[k + 1] - ch->rfirst[k], 1)) {
+				free(c);
+				mcz_dcache_drop(&r->dc, g);
+				return MCZ_E_NOMEM;
+			}
+			memcpy(g->raw, c, rl);
+			free(c);
 		}
 	}
 	*p = g->raw + at;
@@ -575,6 +587,7 @@ void mcz_cache_limit(mcz_reader *r, size_t bytes)
 int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 {
 	*bytes = 0;
+	mcz_codec_ctx cx = {0}; /* a compressed directory (r is const) */
 	uint64_t *off = NULL, *rdata = NULL;
 	uint32_t *rfirst = NULL;
 	int rc = 0;
@@ -606,7 +619,7 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 			rfirst = malloc((nr + 1) * sizeof *rfirst);
 			if (!off || !rdata || !rfirst)
 				rc = MCZ_E_NOMEM;
-			else if (mcz_chunk_dir(&info, off) ||
+			else if (mcz_gchunk_dir(&cx, &info, off) ||
 				 mcz_gchunk_runs(&info, off, rfirst, rdata, rdata + nr))
 				rc = MCZ_E_CORRUPT;
 			else if (col == 0)
@@ -615,7 +628,7 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 				uint32_t g = mcz_gchunk_run_of(rfirst, (uint32_t)nr, col);
 				uint64_t len = off[col + 1] - off[col];
 				uint64_t content = off[rfirst[g + 1]] - off[rfirst[g]];
-				uint64_t clen = rdata[nr + g];
+				uint64_t clen = rdata[nr + g] & ~MCZ_RUN_TRANSPOSED;
 				*bytes += clen && content ? (len * clen + content / 2) / content : len;
 			}
 		}
@@ -623,5 +636,6 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 	free(off);
 	free(rdata);
 	free(rfirst);
+	mcz_codec_ctx_free(&cx);
 	return rc;
 }

@@ -155,6 +155,26 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		return reader_apply_small(r, h->type, body, blen);
 	}
 	switch (h->type) {
+	case MCZ_BT_BUNDLE: {
+		/* "the bodies are applied in order, as the blocks they stand
+		 * for would be" */
+		mcz_buf tmp = {0};
+		int rc = mcz_block_unpack_as(&r->cx, p, h->len, &tmp, &body, &blen, 2);
+		mcz_cur c = mcz_cur_make(body, rc ? 0 : blen);
+		uint64_t n = rc ? 0 : mcz_cur_count(&c, 2);
+		for (uint64_t i = 0; i < n && !rc && !c.err; i++) {
+			uint16_t t;
+			const uint8_t *bp;
+			size_t bl;
+			if (!mcz_bundle_next(&c, &t, &bp, &bl))
+				rc = reader_apply_small(r, t, bp, bl);
+		}
+		if (!rc)
+			rc = c.err ? c.err : mcz_cur_left(&c) ? MCZ_E_CORRUPT : 0;
+		mcz_buf_free(&tmp);
+		r->ix.bundled = 1;
+		return rc;
+	}
 	case MCZ_BT_AUX: {
 		mcz_cur c = mcz_cur_make(p, h->len);
 		char *name = mcz_cur_strdup(&c);
@@ -227,7 +247,7 @@ static int reader_finish(mcz_reader *r)
 		if (!strcmp(r->meta.keys[i], "wall_epoch_ns"))
 			e = r->meta.vals[i];
 	fi->wall_epoch_ns = e ? strtoll(e, NULL, 10) : 0;
-	if (r->secs && r->nsecs != r->nstreams)
+	if ((r->secs || r->ix.nosecs) && r->nsecs != r->nstreams)
 		return MCZ_E_CORRUPT;
 	if (mcz_index_set_streams(&r->ix, r->nstreams))
 		return MCZ_E_NOMEM;
@@ -250,17 +270,21 @@ static int reader_by_index(mcz_reader *r)
 	if (mcz_block_parse(p, end - io, &h) || h.type != MCZ_BT_INDEX ||
 	    io + h.len + MCZ_BLOCK_OVERHEAD != end)
 		return MCZ_E_CORRUPT;
+	/* flags bit 2 (since 1.4): a head stored as is has no frame checksum:
+	 * "the reader checks the INDEX block's payload CRC" */
+	if (h.len && (p[MCZ_BLOCK_HDR] & 4) && mcz_block_verify(p, &h))
+		return MCZ_E_CORRUPT;
 	int rc = mcz_index_decode(p + MCZ_BLOCK_HDR, h.len, io, &r->cx, &r->ix, &r->secs);
 	if (rc)
 		return rc;
-	r->nsecs = r->ix.nstreams;
+	r->nsecs = r->ix.nosecs ? (size_t)r->ix.head_streams : r->ix.nstreams;
 	for (size_t i = 0; i < r->ix.nblocks; i++) {
 		const mcz_index_block *b = &r->ix.blocks[i];
 		mcz_block_hdr bh;
 		const uint8_t *bp = r->base + b->off;
 		/* a MEMBER block's payload CRC is left to mcz check: the
 		 * member is a recording whose every block has its own CRC,
-		 * checked when it is read (SPEC.md 5.8), and opening a job
+		 * checked when it is read (SPEC.md 5.9), and opening a job
 		 * file does not read every rank's bytes */
 		if (b->off + b->size > io || mcz_block_parse(bp, io - b->off, &bh) ||
 		    bh.type != b->type || bh.len + MCZ_BLOCK_OVERHEAD != b->size ||
@@ -359,8 +383,8 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			continue;
 		}
 		const uint8_t *pl = p + MCZ_BLOCK_HDR;
-		if (r->nmembers && h.type != MCZ_BT_META && h.type != MCZ_BT_AUX &&
-		    h.type != MCZ_BT_MEMBER) {
+		if (r->nmembers && h.type != MCZ_BT_META && h.type != MCZ_BT_BUNDLE &&
+		    h.type != MCZ_BT_AUX && h.type != MCZ_BT_MEMBER) {
 			/* "a reader ignores them": a member's own blocks, found by
 			 * resynchronising inside a damaged member */
 			off = next;

@@ -68,8 +68,8 @@ struct mcz_writer {
 	mcz_codec_ctx pcx;
 	uint64_t nparts;
 	char *path; /* resolved at open, for the copy without PART blocks */
-	int v12;    /* MCZ_FORMAT=1.2: no block a 1.2 reader refuses */
-	int fmt_minor; /* the header's minor version: MCZ_FORMAT, else MCZ_VERSION_MINOR */
+	int minor;  /* the version written: MCZ_FORMAT=1.2 or 1.3: no block
+		       that version's readers refuse */
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -132,8 +132,10 @@ static int writer_block_as(mcz_writer *w, uint16_t type, const mcz_buf *payload,
 	}
 	w->blk.len = 0;
 	/* "GCHUNK and COLSTREAMS blocks have the critical flag": a reader
-	 * before 1.3 refuses the file rather than show it wrong */
-	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS;
+	 * before 1.3 refuses the file rather than show it wrong; BUNDLE
+	 * blocks too, for readers before 1.4 */
+	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS ||
+		       type == MCZ_BT_BUNDLE;
 	mcz_block_frame(&w->blk, type, critical ? MCZ_BF_CRITICAL : 0, payload->p, payload->len);
 	if (w->blk.err)
 		return writer_fail(w, w->blk.err);
@@ -156,18 +158,19 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 
 /* MCZ_FORMAT=1.2: a file for readers before 1.3 (a site's older mcz),
  * without GCHUNK or COLSTREAMS blocks, at some cost in size on wide data;
- * 1.3 or 1.4 (or unset) lets the writer choose what is smaller; the header
- * says the version asked for (1.4 by default: MEMBER blocks, written only
- * by mcz merge, need it). */
-static int writer_format(int *v12, int *minor)
+ * 1.3: without BUNDLE blocks and the 1.4 index; 1.4 (or unset) lets the
+ * writer choose what is smaller. */
+static int writer_format(int *minor)
 {
 	const char *fmt = getenv("MCZ_FORMAT");
-	*v12 = fmt && !strcmp(fmt, "1.2");
-	*minor = *v12 ? 2 : fmt && !strcmp(fmt, "1.3") ? 3 : MCZ_VERSION_MINOR;
-	if (fmt && *fmt && strcmp(fmt, "1.3") && strcmp(fmt, "1.4") && !*v12)
-		return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3 or 1.4",
-				     fmt);
-	return 0;
+	*minor = MCZ_VERSION_MINOR;
+	if (!fmt || !*fmt || !strcmp(fmt, "1.4"))
+		return 0;
+	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3")) {
+		*minor = fmt[2] - '0';
+		return 0;
+	}
+	return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3 or 1.4", fmt);
 }
 
 int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
@@ -191,21 +194,26 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	w->cx.level = w->o.zstd_level;
 	w->pcx.level = 1;
 	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
-	if ((rc0 = writer_format(&w->v12, &w->fmt_minor))) {
+	if ((rc0 = writer_format(&w->minor))) {
 		free(w);
 		return rc0;
 	}
 	uint8_t h[MCZ_HEADER_SIZE];
-	mcz_block_header(h, (uint16_t)w->fmt_minor);
+	mcz_block_header(h, (uint16_t)w->minor);
 	int rc = writer_write(w, h, sizeof h);
 	/* "The first META block carries wall_epoch_ns": written at once so
-	 * that even a file killed before its first chunk says when it began. */
+	 * that even a file killed before its first chunk says when it began;
+	 * a batch writer (1.4) keeps it for the first BUNDLE ("a writer whose
+	 * file nobody reads before it is closed"). */
 	mcz_buf p = {0};
 	char epoch[32];
 	snprintf(epoch, sizeof epoch, "%lld", (long long)w->o.wall_epoch_ns);
 	const char *k = "wall_epoch_ns", *v = epoch;
 	mcz_meta_encode_kv(&p, &k, &v, 1);
-	if (!rc)
+	w->o.batch = w->o.batch && w->minor >= 4;
+	if (!rc && w->o.batch)
+		rc = p.err ? p.err : mcz_meta_decode_kv(p.p, p.len, &w->meta);
+	else if (!rc)
 		rc = writer_block(w, MCZ_BT_META, &p);
 	mcz_buf_free(&p);
 	if (rc) {
@@ -219,10 +227,10 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 int mcz_writer_open(mcz_writer **wp, const char *path, const mcz_write_opts *opts)
 {
 	*wp = NULL;
-	int v12, minor;
+	int minor;
 	if (!path)
 		return MCZ_E_ARG;
-	if (writer_format(&v12, &minor))
+	if (writer_format(&minor))
 		return MCZ_E_ARG; /* before the file is made */
 	/* read and write: mcz_writer_close copies blocks out of it */
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -422,7 +430,7 @@ int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t 
 		return MCZ_E_ARG;
 	if (w->err)
 		return w->err;
-	if (w->fmt_minor < 4)
+	if (w->minor < 4)
 		return mcz_error_set(MCZ_E_ARG, "a job file needs format 1.4 (MCZ_FORMAT is older)");
 	mcz_buf head = {0};
 	mcz_buf_str(&head, name);
@@ -475,6 +483,14 @@ int mcz_writer_code(mcz_writer *w, const mcz_code *c)
 	return rc;
 }
 
+/* The pending marks are in the file. */
+static void writer_marks_done(mcz_writer *w)
+{
+	for (size_t i = 0; i < w->nmarks; i++)
+		free((char *)w->marks[i].text);
+	w->nmarks = 0;
+}
+
 static int writer_chunk(mcz_writer *w)
 {
 	mcz_chunk_input *cols = malloc((w->nstreams + 1) * sizeof *cols);
@@ -486,10 +502,11 @@ static int writer_chunk(mcz_writer *w)
 	}
 	w->payload.len = 0;
 	int grouped = 0;
-	int rc = w->v12 ? mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
+	int rc = w->minor < 3 ? mcz_chunk_encode(&w->cx, &w->payload, w->t, w->nrows, w->streams, cols,
 					    w->nstreams, w->prev, w->sums)
-			: mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->t, w->nrows, w->streams,
-					    cols, w->nstreams, w->prev, w->sums);
+			: mcz_gchunk_encode(&w->cx, &w->payload, &grouped, w->ix.bundled, w->t,
+					    w->nrows, w->streams, cols, w->nstreams, w->prev,
+					    w->sums);
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
@@ -548,69 +565,129 @@ static int writer_part(mcz_writer *w)
 }
 
 /* The pending STREAMS, META and TOPO blocks ("pending STREAMS, META and
- * TOPO blocks are written before the chunk"). */
+ * TOPO blocks are written before the chunk"), as blocks of their own or,
+ * when that is smaller (1.4), as one BUNDLE block, with the pending marks
+ * too in a batch writer. */
 static int writer_pending(mcz_writer *w)
 {
-	mcz_buf *p = &w->payload;
-	if (w->streams_written < w->nstreams) {
+	mcz_buf sb = {0}, cb = {0}, mb = {0}, tb = {0}, kb = {0};
+	mcz_buf rows = {0}, cols = {0}, alt = {0};
+	int rc = 0, c = 0;
+	uint32_t first = (uint32_t)w->streams_written;
+	size_t n = w->nstreams - w->streams_written;
+	if (n) {
 		/* COLSTREAMS (1.3, 5.7) when it saves 1 KiB or more: a file of a
 		 * few streams stays readable by readers before 1.3 */
-		uint32_t first = (uint32_t)w->streams_written;
-		size_t n = w->nstreams - w->streams_written;
-		mcz_buf rows = {0}, cols = {0};
-		p->len = 0;
-		mcz_meta_encode_streams(p, first, w->streams + first, n);
-		int rc = mcz_block_pack(&w->cx, p, &rows);
+		mcz_buf c2 = {0};
+		mcz_meta_encode_streams(&sb, first, w->streams + first, n);
+		rc = mcz_block_pack(&w->cx, &sb, &rows);
 		/* value numbers or not, whichever packs smaller */
-		mcz_buf alt = {0}, body2 = {0};
-		mcz_scols_encode(&body2, first, w->streams + first, n, 1);
-		p->len = 0;
-		mcz_scols_encode(p, first, w->streams + first, n, 0);
+		mcz_scols_encode(&c2, first, w->streams + first, n, 1);
+		mcz_scols_encode(&cb, first, w->streams + first, n, 0);
 		if (!rc)
-			rc = mcz_block_pack(&w->cx, p, &cols);
+			rc = mcz_block_pack(&w->cx, &cb, &cols);
 		if (!rc)
-			rc = mcz_block_pack(&w->cx, &body2, &alt);
+			rc = mcz_block_pack(&w->cx, &c2, &alt);
 		if (!rc && alt.len < cols.len) {
 			mcz_buf t = cols;
 			cols = alt;
 			alt = t;
-			t = *p;
-			*p = body2;
-			body2 = t;
+			t = cb;
+			cb = c2;
+			c2 = t;
 		}
-		mcz_buf_free(&alt);
-		mcz_buf_free(&body2);
-		if (rc) {
-			writer_fail(w, rc);
-		} else {
-			/* within the bounds readers check: the streams and strings
-			 * for the body's length, the body for the packed length */
-			int c = !w->v12 && cols.len + 1024 <= rows.len &&
-				mcz_scols_fits(p, w->streams + first, n) &&
-				p->len <= 256 * (uint64_t)cols.len + 65536;
-			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
-		}
-		mcz_buf_free(&rows);
-		mcz_buf_free(&cols);
-		if (w->err)
-			return w->err;
-		w->streams_written = w->nstreams;
+		mcz_buf_free(&c2);
+		/* within the bounds readers check: the streams and strings for
+		 * the body's length, the body for the packed length */
+		int fits = mcz_scols_fits(&cb, w->streams + first, n);
+		c = w->minor >= 3 && cols.len + 1024 <= rows.len && fits &&
+		    cb.len <= 256 * (uint64_t)cols.len + 65536;
+		if (!fits)
+			mcz_buf_free(&cb); /* not for a BUNDLE either */
 	}
-	if (w->meta.n) {
-		p->len = 0;
-		mcz_meta_encode_kv(p, (const char *const *)w->meta.keys,
+	if (w->meta.n)
+		mcz_meta_encode_kv(&mb, (const char *const *)w->meta.keys,
 				   (const char *const *)w->meta.vals, w->meta.n);
-		if (writer_block(w, MCZ_BT_META, p))
-			return w->err;
-		mcz_meta_free_kv(&w->meta);
+	if (w->topo_dirty)
+		mcz_meta_encode_topo(&tb, w->topo, w->ntopo);
+	if (w->o.batch && w->nmarks)
+		mcz_meta_encode_marks(&kb, w->marks, w->nmarks);
+	/* the blocks on their own: their bytes (marks: written after the
+	 * chunk then, counted alike) */
+	uint64_t apart = n ? (c ? cols.len : rows.len) + MCZ_BLOCK_OVERHEAD : 0;
+	const mcz_buf *own[3] = {&mb, &tb, &kb};
+	for (int i = 0; i < 3 && !rc; i++)
+		if (own[i]->len && !(rc = mcz_block_pack(&w->cx, own[i], &alt)))
+			apart += alt.len + MCZ_BLOCK_OVERHEAD;
+	/* BUNDLE (1.4, 5.8): with the STREAMS or the COLSTREAMS body, whichever
+	 * is smaller; large descriptors (a MiB and more) stay a block of their
+	 * own: the dictionary gains little on them and packing them twice more
+	 * costs seconds */
+	int bundle = 0;
+	mcz_buf *p = &w->payload;
+	p->len = 0;
+	int large = sb.len >= (1u << 20);
+	uint64_t sblock = n ? (c ? cols.len : rows.len) + MCZ_BLOCK_OVERHEAD : 0;
+	if (large)
+		apart -= sblock;
+	size_t nb = large ? 0 : n;
+	for (int v = 0; v < 2 && !rc && w->minor >= 4; v++) {
+		const mcz_buf *sv = v ? &cb : &sb;
+		if (v && (!nb || !cb.len))
+			continue;
+		mcz_buf items = {0};
+		size_t k = 0;
+		const mcz_buf *body[4] = {&mb, &tb, sv, &kb};
+		const uint16_t type[4] = {MCZ_BT_META, MCZ_BT_TOPO,
+					  v ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, MCZ_BT_MARKS};
+		for (int i = 0; i < 4; i++)
+			if (i == 2 ? nb != 0 : body[i]->len != 0) {
+				mcz_bundle_add(&items, type[i], body[i]);
+				k++;
+			}
+		if (k)
+			rc = mcz_bundle_pack(&w->cx, &items, k, 1, &alt);
+		mcz_buf_free(&items);
+		if (k && !rc && alt.len + MCZ_BLOCK_OVERHEAD < apart &&
+		    (!bundle || alt.len < p->len)) {
+			mcz_buf t = *p;
+			*p = alt;
+			alt = t;
+			bundle = 1;
+		}
 	}
-	if (w->topo_dirty) {
-		p->len = 0;
-		mcz_meta_encode_topo(p, w->topo, w->ntopo);
-		if (writer_block(w, MCZ_BT_TOPO, p))
-			return w->err;
-		w->topo_dirty = 0;
+	if (rc) {
+		writer_fail(w, rc);
+	} else if (bundle) {
+		if (!writer_block_as(w, MCZ_BT_BUNDLE, p, 1)) {
+			w->ix.bundled = 1;
+			w->cx.v14 = 1; /* readers before 1.4 refuse the file now */
+			if (kb.len)
+				writer_marks_done(w);
+		}
+		if (large)
+			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
+	} else {
+		if (mb.len)
+			writer_block(w, MCZ_BT_META, &mb);
+		if (n)
+			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
+		if (tb.len)
+			writer_block(w, MCZ_BT_TOPO, &tb);
 	}
+	mcz_buf_free(&sb);
+	mcz_buf_free(&cb);
+	mcz_buf_free(&mb);
+	mcz_buf_free(&tb);
+	mcz_buf_free(&kb);
+	mcz_buf_free(&rows);
+	mcz_buf_free(&cols);
+	mcz_buf_free(&alt);
+	if (w->err)
+		return w->err;
+	w->streams_written = w->nstreams;
+	mcz_meta_free_kv(&w->meta);
+	w->topo_dirty = 0;
 	return 0;
 }
 
@@ -623,9 +700,7 @@ static int writer_marks(mcz_writer *w)
 		mcz_meta_encode_marks(p, w->marks, w->nmarks);
 		if (writer_block(w, MCZ_BT_MARKS, p))
 			return w->err;
-		for (size_t i = 0; i < w->nmarks; i++)
-			free((char *)w->marks[i].text);
-		w->nmarks = 0;
+		writer_marks_done(w);
 	}
 	return 0;
 }

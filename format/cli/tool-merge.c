@@ -1,5 +1,5 @@
 /* tool-merge.c: `mcz merge FILE... -o JOB.mcz` and `mcz split JOB.mcz`: the
- * rank files of a parallel job into one job file (SPEC.md 5.8: each rank's
+ * rank files of a parallel job into one job file (SPEC.md 5.9: each rank's
  * recording kept byte for byte in a MEMBER block, so every stream and mark
  * keeps its rank, host and clock), and back.
  *

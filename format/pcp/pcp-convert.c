@@ -476,6 +476,7 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = im->epoch;
 	wo.chunk_ns = 0; /* PCP intervals are seconds to minutes: cut chunks by rows only */
+	wo.batch = 1;    /* nobody reads the file before the import ends */
 	if (im->o->zstd_level)
 		wo.zstd_level = im->o->zstd_level;
 	int rc = out_fd >= 0 ? mcz_writer_open_fd(&im->w, out_fd, &wo)

@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mcz_open_mem(&r, data, size, 0) == MCZ_OK) {
 		fuzz_walk(r);
 		fuzz_summaries(r);
-		/* a job file's members (SPEC.md 5.8), the first few; the last
+		/* a job file's members (SPEC.md 5.9), the first few; the last
 		 * one outlives the job file's handle */
 		mcz_reader *m = NULL;
 		for (size_t i = 0; i < mcz_member_count(r) && i < 4; i++) {

@@ -9,6 +9,8 @@ B=${1:-build}
 G=$B/tests/tools/gen-recording
 C=tests/fuzz/corpus-reader
 mkdir -p "$C"
+# the seeds of 1.0 to 1.3, as those writers made them
+export MCZ_FORMAT=1.3
 "$G" -o $C/counters.mcz --streams 3 --rows 50 --counters --chunk-rows 16 --phases
 "$G" -o $C/mixed.mcz --streams 10 --rows 30 --chunk-rows 8 --phases
 "$G" -o $C/empty.mcz --streams 0 --rows 0
@@ -24,6 +26,14 @@ mkdir -p "$C"
 # COLSTREAMS descriptors: a small PCP archive imported (when pcp-testsuite is installed)
 A=/var/lib/pcp/testsuite/archives/20041125
 [ -f $A.meta ] && $B/mcz import -q $A -o $C/wide-pcp.mcz >/dev/null
+# 1.4: BUNDLE blocks (against the built-in dictionary), indexes without
+# sections and with the head as is, TIME_LAG time columns, GCHUNK blocks
+# with a compressed directory and transposed runs
+unset MCZ_FORMAT
+"$G" -o $C/bundle-wide.mcz --streams 400 --rows 12 --chunk-rows 6
+"$G" -o $C/bundle-counters.mcz --streams 300 --rows 5 --counters
+A=/var/lib/pcp/testsuite/archives
+[ -f $A/19970807.09.54.meta ] && $B/mcz import -q $A/19970807.09.54 -o $C/bundle-pcp.mcz >/dev/null
 # a job file (1.4, MEMBER blocks): three recordings, one killed
 T=$(mktemp -d)
 cp $C/counters.mcz $C/one-row.mcz $C/parts-killed.mcz "$T/"
@@ -74,4 +84,16 @@ while off + 16 <= len(j) and j[off:off + 4] == b'mczB':
             open(C + '/job-cut.mcz', 'wb').write(j[:off + 16 + ln // 2])
     off += 20 + ln
 open(C + '/wide-no-trailer.mcz', 'wb').write(w[:-24])
+# 1.4 damaged: a byte in the middle of each block of the wide file's
+# first BUNDLE and GCHUNK (payload CRC made good again), the index gone
+w = open(C + '/bundle-wide.mcz', 'rb').read()
+off = 20
+while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
+    t, fl, ln = struct.unpack_from('<HHI', w, off + 4)
+    if t in (10, 13):
+        b = bytearray(w); at = off + 16 + ln // 2; b[at] ^= 0x44
+        b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
+        open(C + ('/bundle-bad-gchunk.mcz' if t == 10 else '/bundle-bad.mcz'), 'wb').write(bytes(b))
+    off += 20 + ln
+open(C + '/bundle-no-trailer.mcz', 'wb').write(w[:-24])
 PY

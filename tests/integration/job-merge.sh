@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# job-merge.sh: `mcz merge` and job files (SPEC.md 5.8, format/cli/tool-merge.c):
+# job-merge.sh: `mcz merge` and job files (SPEC.md 5.9, format/cli/tool-merge.c):
 #   - a real job (samples/imbalance under `mpirun --oversubscribe -n 4
 #     mcrec`, rank 2 given 1.5x the work in "solve") merged into one file:
 #     `mcview --report=json` on the job file gives the same job, phases and

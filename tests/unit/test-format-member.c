@@ -1,4 +1,4 @@
-/* test-format-member.c: job files (SPEC.md 5.8, MEMBER blocks, since 1.4).
+/* test-format-member.c: job files (SPEC.md 5.9, MEMBER blocks, since 1.4).
  *
  * Three recordings (ranks 0..2, each with its own streams, values, marks
  * and metadata; one of them cut short as a killed recorder leaves it) are

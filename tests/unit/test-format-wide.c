@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
+#include "file-bytes.h"
 #include "tmpdir.h"
 
 TMPDIR_FIXTURE("mcz-test-wide")
@@ -86,19 +87,6 @@ static void wd_write(const char *path, int ns, int rows, int chunk_rows)
 	free(p);
 }
 
-static uint8_t *wd_load(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc(*len);
-	assert_int_equal(fread(b, 1, *len, f), *len);
-	fclose(f);
-	return b;
-}
-
 static uint32_t wd_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -146,7 +134,7 @@ static void test_round_trip(void **state)
 	wd_write(path, NS, ROWS * NCHUNK, ROWS);
 	size_t len, off[8];
 	unsigned flags = 0;
-	uint8_t *b = wd_load(path, &len);
+	uint8_t *b = file_bytes(path, &len);
 	/* "A GCHUNK block has the critical flag" */
 	assert_int_equal(wd_blocks(b, len, 10, off, 8, &flags), NCHUNK);
 	assert_int_equal(flags, 1);
@@ -238,7 +226,7 @@ static void test_damaged_run(void **state)
 	snprintf(path, sizeof path, "%s/wide-bad.mcz", dir);
 	wd_write(path, WIDE_NS, ROWS * NCHUNK, ROWS); /* several runs a chunk */
 	size_t len, off[8];
-	uint8_t *b = wd_load(path, &len);
+	uint8_t *b = file_bytes(path, &len);
 	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), NCHUNK);
 	/* the middle chunk: a byte near the end of its payload (the last run's
 	 * frame), the block CRC made good again */
@@ -282,7 +270,7 @@ static void test_many_short_chunks_keep_summaries(void **state)
 	snprintf(path, sizeof path, "%s/wide-short.mcz", dir);
 	wd_write(path, 600, 8 * 40, 8);
 	size_t len, off[64];
-	uint8_t *b = wd_load(path, &len);
+	uint8_t *b = file_bytes(path, &len);
 	assert_int_equal(wd_blocks(b, len, 10, off, 64, NULL), 40);
 	assert_int_equal(wd_blocks(b, len, 7, off, 64, NULL), 1);
 	assert_int_equal(b[off[0] + 16], 1);
@@ -332,7 +320,7 @@ static void test_wide_columns_unchanged(void **state)
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	size_t len, off[8];
-	uint8_t *b = wd_load(path, &len);
+	uint8_t *b = file_bytes(path, &len);
 	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 2);
 	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), 0);
 	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
@@ -349,5 +337,8 @@ int main(void)
 		cmocka_unit_test(test_many_short_chunks_keep_summaries),
 		cmocka_unit_test(test_wide_columns_unchanged),
 	};
+	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
+	 * and leave out the sections (test-format-bundle.c) */
+	setenv("MCZ_FORMAT", "1.3", 1);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,99 @@
+/* bundle.c: BUNDLE blocks (SPEC.md 5.8, since 1.4): the bodies of several
+ * META, TOPO, STREAMS, COLSTREAMS and MARKS blocks in one block and one
+ * zstd frame, compressed against the built-in dictionary (mdict.c) when
+ * that is smaller.  A small file's metadata then pays one block's framing
+ * and one frame's header, and the words every file repeats (metadata keys,
+ * PCP's metric names and notes) cost a few bytes each.
+ *
+ *     mcz_buf items = {0};
+ *     mcz_bundle_add(&items, MCZ_BT_META, &meta_body);
+ *     mcz_bundle_add(&items, MCZ_BT_STREAMS, &streams_body);
+ *     mcz_bundle_pack(&cx, &items, 2, 1, &payload);      // writer
+ *     mcz_block_unpack_as(&cx, payload, len, &tmp, &body, &blen, 2);  // reader
+ *     mcz_bundle_next(&cur, &type, &p, &plen);            // each body
+ */
+#include <string.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
+{
+	if (body->err && !items->err)
+		items->err = body->err;
+	mcz_buf_uv(items, type);
+	mcz_buf_uv(items, body->len);
+	mcz_buf_put(items, body->p, body->len);
+}
+
+/* packing 1 or 2 (the dictionary): the frame into out after the packing
+ * byte and rawlen; 0 when it is not smaller than the body itself. */
+static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, mcz_buf *out)
+{
+	size_t bound = ZSTD_compressBound(body->len);
+	out->len = 0;
+	if (mcz_buf_reserve(out, 12 + bound))
+		return 0;
+	mcz_buf_u8(out, (uint8_t)(dict ? 2 : 1));
+	mcz_buf_uv(out, body->len);
+	size_t z;
+	if (dict) {
+		size_t dl;
+		const uint8_t *d = mcz_mdict(&dl);
+		/* a raw-content dictionary has no id: no dictionary id in the
+		 * frame header, and no checksum (the block CRC covers it) */
+		z = ZSTD_compress_usingDict(cx->zc, out->p + out->len, out->cap - out->len, body->p,
+					    body->len, d, dl, 19);
+	} else {
+		z = ZSTD_compressCCtx(cx->zc, out->p + out->len, out->cap - out->len, body->p,
+				      body->len, 19);
+	}
+	/* "A packed body may not be longer than 256 times its compressed
+	 * size plus 65536 bytes": the reader's bound, kept */
+	if (ZSTD_isError(z) || body->len > 256 * (uint64_t)z + 65536)
+		return 0;
+	out->len += z;
+	return out->len;
+}
+
+int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict, mcz_buf *out)
+{
+	mcz_buf body = {0}, alt = {0};
+	mcz_buf_uv(&body, n);
+	mcz_buf_put(&body, items->p, items->len);
+	int rc = items->err ? items->err : body.err;
+	if (!rc && !cx->zc && !(cx->zc = ZSTD_createCCtx()))
+		rc = MCZ_E_NOMEM;
+	out->len = 0;
+	if (!rc) {
+		mcz_buf_u8(out, 0);
+		mcz_buf_put(out, body.p, body.len);
+		for (int d = 0; d <= dict; d++) {
+			size_t z = bundle_z(cx, &body, d, &alt);
+			if (z && z < out->len) {
+				mcz_buf t = *out;
+				*out = alt;
+				alt = t;
+			}
+		}
+		rc = out->err;
+	}
+	mcz_buf_free(&body);
+	mcz_buf_free(&alt);
+	return rc;
+}
+
+int mcz_bundle_next(mcz_cur *c, uint16_t *type, const uint8_t **p, size_t *len)
+{
+	uint64_t t = mcz_cur_uv(c), n = mcz_cur_uv(c);
+	/* "type is 1, 2, 3, 5 or 11" */
+	if (!c->err && t != MCZ_BT_META && t != MCZ_BT_TOPO && t != MCZ_BT_STREAMS &&
+	    t != MCZ_BT_MARKS && t != MCZ_BT_COLSTREAMS)
+		c->err = MCZ_E_CORRUPT;
+	if (c->err || n > mcz_cur_left(c))
+		return c->err ? c->err : (c->err = MCZ_E_CORRUPT);
+	*type = (uint16_t)t;
+	*len = (size_t)n;
+	*p = mcz_cur_bytes(c, (size_t)n);
+	return c->err;
+}
