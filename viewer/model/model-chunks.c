@@ -37,6 +37,8 @@
  * chunks (a small recording). */
 #define EXACT_CHUNKS 3
 #define DECODE_BUDGET 512
+/* Streams the prefetch reads in one call, between looks at the budget. */
+#define PREFETCH_BATCH 32
 
 /* Raw samples of one stream around the window (deep zoom). */
 typedef struct raw_ent {
@@ -637,7 +639,17 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 			ss[ns++] = st;
 		}
 	}
-	if (ns)
-		vw_model_streams_buckets(m, ss, ns, m->t0, m->t1, n, NULL, NULL);
+	/* in batches, within the frame's budget: where each stream's window
+	 * must be decoded (a recording of one chunk), 4,096 streams took 140 ms
+	 * in one call; what is left is read by the rows' own columns, which
+	 * ask the budget too */
+	for (size_t i = 0; i < ns; i += PREFETCH_BATCH) {
+		if (i && vw_model_budget_spent(m)) {
+			m->refining = 1;
+			break;
+		}
+		vw_model_streams_buckets(m, ss + i, ns - i < PREFETCH_BATCH ? ns - i : PREFETCH_BATCH,
+					 m->t0, m->t1, n, NULL, NULL);
+	}
 	free(ss);
 }
