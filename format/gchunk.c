@@ -80,7 +80,8 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	*tr = 0;
 	if (ZSTD_isError(n))
 		return 0;
-	uint64_t *o = tr_ok ? malloc((nc + 1) * sizeof *o) : NULL;
+	/* transposed, a second level-19 pass: for batch writers (cx->thorough) */
+	uint64_t *o = tr_ok && cx->thorough ? malloc((nc + 1) * sizeof *o) : NULL;
 	uint8_t *t = o ? malloc(raw->len + 1) : NULL;
 	uint8_t *tz = t ? malloc(cap) : NULL;
 	if (tz) {
