@@ -61,6 +61,9 @@ static int gchunk_unframe(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_b
 	return 0;
 }
 
+/* Runs of this many columns are tried transposed by any writer. */
+#define GCHUNK_TR_COLUMNS 256
+
 /* The run being built: columns [first, first + n) of the chunk. */
 typedef struct gchunk_run {
 	size_t first, n;
@@ -80,8 +83,12 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	*tr = 0;
 	if (ZSTD_isError(n))
 		return 0;
-	/* transposed, a second level-19 pass: for batch writers (cx->thorough) */
-	uint64_t *o = tr_ok && cx->thorough ? malloc((nc + 1) * sizeof *o) : NULL;
+	/* transposed, a second level-19 pass: for batch writers (cx->thorough)
+	 * and runs of many columns (wide data, where it pays); a recorder's
+	 * runs of a few dozen columns are tried as they are */
+	uint64_t *o = tr_ok && (cx->thorough || nc >= GCHUNK_TR_COLUMNS)
+			      ? malloc((nc + 1) * sizeof *o)
+			      : NULL;
 	uint8_t *t = o ? malloc(raw->len + 1) : NULL;
 	uint8_t *tz = t ? malloc(cap) : NULL;
 	if (tz) {
