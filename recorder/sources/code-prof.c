@@ -12,6 +12,7 @@
  */
 #include "code-prof.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -189,12 +190,36 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 	return 0;
 }
 
+/* A file already gone from its path (a binary deleted right after its
+ * exec, before the records naming it were read): the kernel still holds it
+ * for each process mapping it, and /proc/PID/map_files gives it to the
+ * process's parent tracer as to its owner (Linux 4.3: ptrace read access,
+ * no privilege). */
+static int prof_open_mapped(const code_prof *p, uint32_t obj)
+{
+	for (size_t i = p->nmaps; i-- > 0;) {
+		const code_map *m = &p->maps[i];
+		if (m->obj != obj)
+			continue;
+		char path[96];
+		snprintf(path, sizeof path, "/proc/%u/map_files/%llx-%llx", m->pid,
+			 (unsigned long long)m->start, (unsigned long long)m->end);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
 void code_prof_open_files(code_prof *p)
 {
 	for (; p->nopened < p->nobjs; p->nopened++) {
 		code_obj *o = &p->objs[p->nopened];
-		if (o->file && p->nopened < 256)
+		if (o->file && p->nopened < 256) {
 			o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
+			if (o->fd < 0 && errno == ENOENT)
+				o->fd = prof_open_mapped(p, (uint32_t)p->nopened);
+		}
 	}
 }
 

@@ -9,8 +9,9 @@
 # without -g: the functions are `main` (symbol table), but the two kernels
 # are still two places (64-byte regions).  A stripped binary: a note in the
 # file, everything else recorded.  A binary deleted during the run (by the
-# shell that started it): still symbolized, from the file held open since
-# it was mapped.
+# shell that started it, 20 ms after): still symbolized, from the file held
+# open since it was first seen (through /proc/PID/map_files when it was
+# already gone from its path).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
@@ -113,7 +114,9 @@ cp "$T/work" "$T/work-s" && strip "$T/work-s"
 "$MCREC" -q -f -g code,os -o "$T/s.mcz" -- "$T/work-s" 0.2 2>/dev/null || fail "mcrec (stripped) exit $?"
 "$MCZ" dump "$T/s.mcz" --code --json | grep -q 'work-s: stripped' || fail "stripped: no note"
 cp "$T/work" "$T/work-d"
-"$MCREC" -q -f -g code,os -o "$T/d.mcz" -- sh -c "'$T/work-d' 0.2 & sleep 0.1; rm -f '$T/work-d'; wait" 2>/dev/null ||
+# deleted 20 ms after its start, before the code source has read the
+# records naming it: read through /proc/PID/map_files while it runs
+"$MCREC" -q -f -g code,os -o "$T/d.mcz" -- sh -c "'$T/work-d' 0.2 & sleep 0.02; rm -f '$T/work-d'; wait" 2>/dev/null ||
 	fail "mcrec (deleted) exit $?"
 "$MCZ" dump "$T/d.mcz" --code --json >"$T/d.json"
 # held open since it was mapped: still symbolized (its symbol table: main)
