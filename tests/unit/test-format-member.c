@@ -65,7 +65,7 @@ static void mb_record(int k)
 	o.chunk_rows = 64;
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
-	char rk[8];
+	char rk[16];
 	snprintf(rk, sizeof rk, "%d", k);
 	assert_int_equal(mcz_writer_meta(w, "rank", rk), MCZ_OK);
 	assert_int_equal(mcz_writer_meta(w, "job", "77"), MCZ_OK);
@@ -176,7 +176,7 @@ static void test_members_read_in_place(void **state)
 	assert_int_equal(mcz_member_open(j, NREC, 0, &bad), MCZ_E_RANGE);
 	mcz_close(j); /* the members still hold the job file's bytes */
 	for (int k = 0; k < NREC; k++) {
-		char rp[96], rk[8];
+		char rp[96], rk[16];
 		snprintf(rp, sizeof rp, "%s/run.%d.mcz", mb_dir, k);
 		snprintf(rk, sizeof rk, "%d", k);
 		assert_string_equal(mcz_meta(m[k], "rank"), rk);
