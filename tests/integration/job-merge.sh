@@ -13,7 +13,9 @@
 #     rank missing, files of two jobs (a note; mcview shows two jobs), a
 #     rank file cut by a crash (kept as it is, a note; mcz check exits 3 and
 #     names it; the job still has its 4 ranks), a job file given to merge
-#     (its members taken), an earlier job file kept as .old, dump of a job
+#     (its members taken), a member damaged where its own header is (left
+#     out, named in one line; the job shows the others), an earlier job
+#     file kept as .old, dump of a job
 #     file (one line naming how to dump a member).
 set -u
 . "$(dirname "$0")/rec-common.inc"
@@ -138,6 +140,27 @@ grep -q "cut.mcz:run.3.mcz: \(INCOMPLETE\|DAMAGED\)" "$T/cc.txt" || fail "check 
 [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["ranks"])' "$T/cut.json")" = 4 ] ||
 	fail "a cut rank lost: $(head -c 300 "$T/cut.json")"
 ok "a rank cut by a crash: kept, said by merge and check (exit $rc), the job keeps 4 ranks"
+
+# a job file one of whose members is damaged where its own header is: the
+# job shows the others, and one line names the member left out
+python3 - "$T/job.mcz" "$T/badm.mcz" <<'PY' || fail "damaging a member"
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off, k = 20, 0
+while off + 16 <= len(b) and b[off:off + 4] == b'mczB':
+    t, fl, ln = struct.unpack_from('<HHI', b, off + 4)
+    if t == 12:
+        k += 1
+        if k == 2:
+            b[off + 16 + 1 + b[off + 16]] ^= 0xff  # the member's first magic byte
+    off += 20 + ln
+open(sys.argv[2], 'wb').write(bytes(b))
+PY
+"$MCVIEW" --report=json "$T/badm.mcz" >"$T/badm.json" 2>"$T/badm.err" || fail "report on a job file with a damaged member"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["ranks"])' "$T/badm.json")" = 3 ] ||
+	fail "a damaged member: $(head -c 300 "$T/badm.json")"
+grep -q "badm.mcz:run.1.mcz left out: not an mcz file" "$T/badm.err" || fail "damaged member not named: $(cat "$T/badm.err")"
+ok "a damaged member: the job shows the other 3 ranks, one line names it"
 
 # a job file given to merge: its members; an earlier job file kept as .old
 "$MCZ" merge "$T/job.mcz" "$T"/b/u.0.mcz -o "$T/cut.mcz" >/dev/null 2>"$T/re.err" || fail "merge of a job file"

@@ -254,10 +254,12 @@ static vw_model *model_alloc(size_t n)
 /* A job file (mcz merge) given: its members in its place, each read in
  * place over the job file's bytes and named "job.mcz:run.3.mcz";
  * (*member)[i] says which entries are members (no file of their own:
- * nothing is written into them).  -1 with err set on failure, when every
- * reader given is closed. */
+ * nothing is written into them).  A member that cannot be read (damaged
+ * where its own header is) is left out and said in warn, as the rest of a
+ * damaged file is shown.  -1 with err set on failure, when every reader
+ * given is closed. */
 static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned char **member,
-			  char *err, size_t errlen)
+			  char *warn, size_t wlen, char *err, size_t errlen)
 {
 	size_t n = 0;
 	for (size_t j = 0; j < *k; j++) {
@@ -292,12 +294,13 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 			snprintf(n2[o], len, "%s:%s", (*names)[j], mn);
 			int e = mcz_member_open(f, i, 0, &r2[o]);
 			if (e) {
-				snprintf(err, errlen, "%s: %s%s%s", n2[o], mcz_strerror(e),
-					 *mcz_errdetail() ? ": " : "", mcz_errdetail());
+				if (!warn[0])
+					snprintf(warn, wlen, "%s left out: %s%s%s", n2[o],
+						 mcz_strerror(e), *mcz_errdetail() ? ": " : "",
+						 mcz_errdetail());
 				free(n2[o]);
 				n2[o] = NULL;
-				rc = -1;
-				break;
+				continue;
 			}
 			m2[o++] = 1;
 		}
@@ -312,6 +315,10 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 	}
 	free(*rs);
 	free(*names);
+	if (!rc && o == 0) { /* nothing readable: as a file that is not one */
+		snprintf(err, errlen, "%s", warn[0] ? warn : "no recording");
+		rc = -1;
+	}
 	if (rc) {
 		for (size_t i = 0; i < o; i++) {
 			mcz_close(r2[i]);
@@ -328,7 +335,7 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 	*rs = r2;
 	*names = n2;
 	*member = m2;
-	*k = n;
+	*k = o;
 	return 0;
 }
 
@@ -346,6 +353,7 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	unsigned char *imp = NULL;
 	size_t n = 0, cap = 0;
 	int failed = 0;
+	char warn[256] = "";
 	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
 		po.metrics = o ? o->metrics : NULL;
@@ -361,7 +369,7 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		/* converted on open, or fetched: no file of its own to write into */
 		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
 		unsigned char *member = NULL;
-		if (expand_members(&rs, &names, &k, &member, err, errlen) != 0) {
+		if (expand_members(&rs, &names, &k, &member, warn, sizeof warn, err, errlen) != 0) {
 			failed = 1;
 			break;
 		}
@@ -420,6 +428,10 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		snprintf(err, errlen, "out of memory");
 		vw_model_free(m);
 		return -1;
+	}
+	if (warn[0] && !m->status_warn) { /* a job file's member unreadable */
+		snprintf(m->status, sizeof m->status, "warning: %s", warn);
+		m->status_warn = 1;
 	}
 	*out = m;
 	return 0;
