@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "file-bytes.h"
+
 #include "../../format/mcz.h"
 
 #define NREC 3
@@ -30,21 +32,6 @@
 static char mb_dir[] = "/tmp/mcz-member-XXXXXX";
 static uint8_t *mb_rec[NREC];
 static size_t mb_len[NREC];
-
-static uint8_t *mb_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)n);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
 
 static void mb_spit(const char *path, const uint8_t *b, size_t len)
 {
@@ -89,7 +76,7 @@ static void mb_record(int k)
 	}
 	assert_int_equal(mcz_writer_flush(w), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
-	mb_rec[k] = mb_slurp(path, &mb_len[k]);
+	mb_rec[k] = file_bytes(path, &mb_len[k]);
 	if (k == 2) /* no index nor trailer: a recorder killed at the end */
 		mb_len[k] -= 200;
 }
@@ -217,7 +204,7 @@ static void test_check_and_damage(void **state)
 	uint64_t off, len;
 	assert_int_equal(mcz_member_span(j, 1, &off, &len), MCZ_OK);
 	size_t flen;
-	uint8_t *b = mb_slurp(path, &flen);
+	uint8_t *b = file_bytes(path, &flen);
 	mcz_close(j);
 	/* a member's block starts with its header and the name "run.1.mcz" */
 	size_t hdr = (size_t)off - 10 - 16;
