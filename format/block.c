@@ -134,7 +134,17 @@ int mcz_block_small(uint16_t type)
 	       type == MCZ_BT_MARKS || type == MCZ_BT_COLSTREAMS;
 }
 
+int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
+{
+	return cx->thorough || cx->level > 19 || len >= (32u << 10) ? 19 : cx->level;
+}
+
 int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)
+{
+	return mcz_block_pack_at(cx, body, out, mcz_meta_level(cx, body->len));
+}
+
+int mcz_block_pack_at(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out, int level)
 {
 	out->len = 0;
 	if (body->err)
@@ -147,7 +157,7 @@ int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)
 	mcz_buf_u8(out, 1);
 	mcz_buf_uv(out, body->len);
 	size_t z = ZSTD_compressCCtx(cx->zc, out->p + out->len, out->cap - out->len, body->p,
-				     body->len, 19);
+				     body->len, level);
 	if (!ZSTD_isError(z) && z + out->len < body->len + 1) {
 		out->len += z;
 		return 0;

@@ -26,18 +26,14 @@ void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 	mcz_buf_put(items, body->p, body->len);
 }
 
-/* Bodies from this size on are packed at level 19 by any writer. */
-#define BUNDLE_THOROUGH (32u << 10)
-
 /* packing 1 or 2 (the dictionary): the frame into out after the packing
  * byte and rawlen; 0 when it is not smaller than the body itself. */
 static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, mcz_buf *out)
 {
 	size_t bound = ZSTD_compressBound(body->len);
 	/* level 19 with the dictionary loaded costs ~5 ms a flush: a live
-	 * writer (mcrec: a few KB of descriptors) packs at its own level, but
-	 * large metadata (10,000 streams' descriptors: 25 KB less) is worth it */
-	int level = cx->thorough || cx->level > 19 || body->len >= BUNDLE_THOROUGH ? 19 : cx->level;
+	 * writer packs a few KB at its own level (mcz_meta_level) */
+	int level = mcz_meta_level(cx, body->len);
 	out->len = 0;
 	if (mcz_buf_reserve(out, 12 + bound))
 		return 0;

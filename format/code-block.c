@@ -101,8 +101,11 @@ int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out)
 		return MCZ_E_ARG;
 	mcz_buf body = {0};
 	int rc = code_encode_body(c, &body);
+	/* at level 19 by any writer: one block a recording, often the
+	 * largest after the chunks, written after symbolization (which costs
+	 * far more) */
 	if (!rc)
-		rc = mcz_block_pack(cx, &body, out);
+		rc = mcz_block_pack_at(cx, &body, out, 19);
 	mcz_buf_free(&body);
 	return rc;
 }

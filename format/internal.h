@@ -172,6 +172,13 @@ struct mcz_codec_ctx;
  * and the body (SPEC.md 5). */
 int mcz_block_small(uint16_t type);
 int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
+/* The same at a given zstd level (a CODE block: 19, it is written once). */
+int mcz_block_pack_at(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out, int level);
+/* The zstd level of a metadata block (STREAMS, COLSTREAMS, BUNDLE) of len
+ * bytes: 19 for a batch writer or from 32 KiB on (10,000 streams'
+ * descriptors: 25 KB less), the writer's own level below that (a live
+ * writer's few KB: level 19 costs ~1.5 ms of CPU a recording for ~70 B). */
+int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
 int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
 		     const uint8_t **body, size_t *blen);
 /* The same with packings up to max_packing (2 in a BUNDLE: the frame
@@ -228,11 +235,12 @@ typedef struct mcz_codec_ctx {
 	int level;
 	int fast;      /* PART blocks: no zstd, the codecs alone */
 	int v14;       /* codecs of 1.4 allowed (a file that holds a BUNDLE block) */
-	int thorough;  /* a batch writer (mcz import): BUNDLE packing at level 19 and
-			  GCHUNK runs tried transposed; a live one (mcrec) does so
-			  only for large metadata and runs of many columns (wide
-			  data): on a recorder's few dozen streams the trials cost
-			  12 ms of CPU per 2 s recording for a few bytes */
+	int thorough;  /* a batch writer (mcz import): metadata blocks packed at
+			  level 19 and GCHUNK runs tried transposed; a live one
+			  (mcrec) does so only for large metadata and runs of many
+			  columns (wide data): on a recorder's few dozen streams
+			  the trials cost 12 ms of CPU per 2 s recording for a
+			  few bytes (mcz_meta_level) */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;

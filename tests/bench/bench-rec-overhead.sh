@@ -13,9 +13,14 @@
 #    exec, and from the command's exit to mcrec's exit, with a command that
 #    prints the time when it starts and ends, minus the same without mcrec
 #    (and beside perf stat), REC_OVH_FIXED runs each, medians.
+# 4. The issue's own case: a 10 s sleep recorded at 100 ms and at 10 ms,
+#    beside perf stat -I at the same intervals: the CPU time of each
+#    (tests/tools/cpu-of: the whole tree's, from wait4) minus the sleep's
+#    alone, as a share of the 10 s; rounds interleaved, medians.
 # The per-tick cost of each source is tests/bench/bench-sources.sh's table.
 #
-# BENCH_QUICK=1: fewer rounds.  REC_OVH_ROUNDS, REC_OVH_STEPS, REC_OVH_FIXED
+# BENCH_QUICK=1: fewer rounds.  REC_OVH_ROUNDS, REC_OVH_STEPS, REC_OVH_FIXED,
+# REC_OVH_SLEEP (seconds, default 10), REC_OVH_SLEEP_ROUNDS (default 3)
 # override.  REC_OVH_OTHER=/path/to/another/mcrec adds its rows to tables 1
 # and 3 in the same interleaved runs (before/after comparisons).
 set -u
@@ -133,4 +138,41 @@ for c in "${fixed[@]}"; do
 	[ "$c" = none ] && continue
 	awk -v n="$(label "$c")" -v s="$(median "$T/fix-$c.start")" -v e="$(median "$T/fix-$c.end")" -v s0="$s0" -v e0="$e0" \
 		'BEGIN { printf "%-26s %10.2f %10.2f\n", n, (s - s0) / 1e3, (e - e0) / 1e3 }'
+done
+
+echo
+
+# 4. a 10 s sleep: the recorder's CPU beside perf stat's, measured alike
+SL=${REC_OVH_SLEEP:-10}
+NSL=${REC_OVH_SLEEP_ROUNDS:-3}
+[ "${BENCH_QUICK:-}" = 1 ] && NSL=${REC_OVH_SLEEP_ROUNDS:-1}
+CPUOF=$B/tests/tools/cpu-of
+slp=(none mcrec100 mcrec10)
+[ -n "$OTHER" ] && slp+=(other100 other10)
+[ $have_perf = 1 ] && slp+=(perf100 perf10)
+for r in $(seq "$NSL"); do
+	for c in "${slp[@]}"; do
+		case $c in
+		none) set -- ;;
+		mcrec*) set -- "$B/mcrec" -q -i "${c#mcrec}ms" -o "$T/o.mcz" -- ;;
+		other*) set -- "$OTHER" -q -i "${c#other}ms" -o "$T/o.mcz" -- ;;
+		perf*) set -- perf stat -I "${c#perf}" -o "$T/p.txt" -- ;;
+		esac
+		"$CPUOF" "$T/sl-$c" "$@" sleep "$SL" >/dev/null 2>&1
+	done
+done
+z=$(median "$T/sl-none")
+echo "4. a ${SL} s sleep (the issue's case): CPU time of the recorder and its command (wait4's rusage, the"
+echo "   whole tree) minus the sleep's alone ($(awk -v z="$z" 'BEGIN { printf "%.2f", z / 1e3 }') ms), as a share of ${SL} s; $NSL interleaved rounds, medians"
+printf '%-26s %10s %10s %14s\n' config cpu_ms cpu_share vs_perf_stat
+for c in "${slp[@]}"; do
+	[ "$c" = none ] && continue
+	m=$(median "$T/sl-$c")
+	ref=-
+	case $c in
+	mcrec* | other*) iv=${c#mcrec}; iv=${iv#other}; [ -s "$T/sl-perf$iv" ] && ref=$(median "$T/sl-perf$iv") ;;
+	esac
+	awk -v n="$(label "$c")" -v m="$m" -v z="$z" -v sl="$SL" -v ref="$ref" 'BEGIN {
+		x = (m - z) / 1e3; r = ref == "-" ? "-" : sprintf("%.2fx", (m - z) / (ref - z))
+		printf "%-26s %10.2f %9.3f%% %14s\n", n, x, x / (sl * 1e3) * 100, r }'
 done
