@@ -5,7 +5,7 @@
  *
  *   gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]
  *                 [--phases] [--counters] [--seed N] [--chunk-rows N]
- *                 [--truth FILE] [--sync-rows N [--killed]]
+ *                 [--truth FILE] [--sync-rows N [--killed]] [--entropy]
  *
  * --phases   the workload goes through phases (else one steady phase) and
  *            a BEGIN mark "phase:NAME" is written at each boundary;
@@ -15,6 +15,12 @@
  * --sync-rows  mcz_writer_sync every N rows (PART blocks between chunks);
  * --killed   ... and end without closing the writer, as a recorder killed
  *            with SIGKILL leaves its file (no index, PART blocks at the end).
+ * --entropy  prints the information the values carry, in bytes per value:
+ *            each is drawn from a uniform noise over W integers (W = 2 x
+ *            the noise's share x the step, given the row's time), so holds
+ *            log2(W) bits that no lossless coder can store in less on
+ *            average, whatever it knows of the model (the floor a storage
+ *            bar on these values is set against: bench-wide.sh).
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
@@ -60,22 +66,28 @@ static void usage(FILE *f)
 {
 	fputs("usage: gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]\n"
 	      "                     [--phases] [--counters] [--seed N] [--chunk-rows N]\n"
-	      "                     [--truth FILE] [--sync-rows N [--killed]]\n",
+	      "                     [--truth FILE] [--sync-rows N [--killed]] [--entropy]\n",
 	      f);
+}
+
+/* The bits of a value drawn uniformly from w integers (0 below 2). */
+static double noise_bits(double w)
+{
+	return w > 1 ? log2(floor(w)) : 0;
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *truth = NULL;
 	long nstreams = 16, rows = 10000, chunk_rows = 1024, sync_rows = 0;
-	int killed = 0;
-	double interval_ms = 10;
+	int killed = 0, entropy = 0;
+	double interval_ms = 10, bits = 0;
 	int phases = 0, counters = 0;
 	static const struct option opts[] = {
 		{"streams", 1, 0, 's'}, {"rows", 1, 0, 'r'},	   {"interval-ms", 1, 0, 'i'},
 		{"phases", 0, 0, 'p'},	{"counters", 0, 0, 'c'},  {"seed", 1, 0, 'S'},
 		{"chunk-rows", 1, 0, 'C'}, {"truth", 1, 0, 'T'}, {"help", 0, 0, 'h'},
-		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'},
+		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'}, {"entropy", 0, 0, 'E'},
 		{0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -91,6 +103,7 @@ int main(int argc, char **argv)
 		case 'T': truth = optarg; break;
 		case 'Y': sync_rows = atol(optarg); break;
 		case 'K': killed = 1; break;
+		case 'E': entropy = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -203,10 +216,12 @@ int main(int argc, char **argv)
 			case 5: x = lv[3] * sec; break;
 			case 6: /* NVML reports milliwatts */
 				v[s].f = round(lv[4] * (1 + 0.03 * gen_noise()) * 1000) / 1000;
+				bits += noise_bits(2 * 0.03 * lv[4] * 1000);
 				continue;
 			default: v[s].u = (uint64_t)(2e9 + 1e6 * (double)(r / 100)); continue;
 			}
 			g->acc += (uint64_t)(x * (1 + noise[g->what] * gen_noise()));
+			bits += noise_bits(2 * noise[g->what] * x);
 			v[s].u = g->acc;
 		}
 		rc = mcz_writer_append(w, t, v, NULL);
@@ -218,6 +233,9 @@ int main(int argc, char **argv)
 			fclose(tf);
 		_Exit(rc ? 1 : 0); /* the file as SIGKILL leaves it */
 	}
+	if (entropy && rows && nstreams)
+		printf("entropy %.3f bytes/value (values alone, the timestamps and metadata not counted)\n",
+		       bits / 8 / ((double)rows * (double)nstreams));
 	int rc2 = mcz_writer_close(w);
 	if (tf)
 		fclose(tf);
