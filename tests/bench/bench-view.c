@@ -138,6 +138,8 @@ int main(int argc, char **argv)
 			k++;
 		} while (m->refining);
 		settle[i] = bench_wall_ms() - t0;
+		if (getenv("BENCH_VERBOSE"))
+			fprintf(stderr, "%-12s settled %9.2f ms\n", "", settle[i]);
 	}
 	double cpu = bench_cpu_ms() - c0;
 	struct rusage ru;
