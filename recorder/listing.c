@@ -47,6 +47,7 @@ int rec_listing_print(const rec_options *o, FILE *f)
 	rec_ctx base;
 	char err[512];
 	mcrec_context(o, &base, NULL);
+	base.listing = 1;
 	if (rec_sourceset_open(&ss, o, &base, !o->nevents, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
 		rec_sourceset_free(&ss);

@@ -25,6 +25,7 @@
 #include <pcp/pmapi.h>
 
 #include "memtraffic.h"
+#include "sources/pcp-metrics.h"
 #include "sources/perf-event.h"
 
 /* snprintf that may truncate on purpose (long reasons are cut, not lost). */
@@ -159,6 +160,14 @@ static int mem_try_pcp(rec_mem_choice *m, const rec_ctx *c, char *why, size_t le
 	char err[PM_MAXERRMSGLEN];
 	int ctx, rc;
 
+	/* the local pmcd's configuration runs no perfevent agent: it has no
+	 * perfevent.hwcounters, known without libpcp (pcp-agents.c) */
+	static const char *const pe[] = {"perfevent"};
+	if (!(user && *user) && !strcmp(host, "local:") && src_pcp_local_agents(pe, 1) == 0) {
+		snprintf(why, len, "pmcd at %s has no perfevent.hwcounters (its pmcd.conf runs no "
+			 "perfevent agent; install the perfevent PMDA)", host);
+		return -1;
+	}
 	if ((ctx = pmNewContext(PM_CONTEXT_HOST, host)) < 0) {
 		snprintf(why, len, "no pmcd at %s (%s)", host, pmErrStr_r(ctx, err, sizeof err));
 		return -1;

@@ -81,6 +81,8 @@ typedef struct rec_ctx {
 	unsigned code_hz;      /* --code-hz: code samples per second per thread, 0 default */
 	const char *code_event; /* --code-event: "cpu-clock" (NULL: default), "cycles"... */
 	int code_callgraph;    /* --call-graph fp: the code source records callers */
+	int listing;           /* mcrec --list: say what each source could give, even
+				  where a recording would not ask (pcp) */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */

@@ -55,6 +55,9 @@ typedef struct src_pcp_set {
 
 /* --pcp-host, or "local:". */
 const char *src_pcp_metrics_default_host(const rec_ctx *c);
+/* Does the local pmcd's configuration run any of these agents (PMDAs)?
+ * 1 yes, 0 no, -1 unknown: ask pmcd (pcp-agents.c). */
+int src_pcp_local_agents(const char *const *names, size_t n);
 /* One line (why/fix) about a pmcd that cannot be reached, as
  * rec_unavailable; clears s->fatal (the recording goes on). */
 int src_pcp_metrics_unreachable(rec_source *s, const char *host, int rc);

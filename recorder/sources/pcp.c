@@ -63,6 +63,19 @@ static int pcp_probe(rec_source *s, const rec_ctx *c)
 		return -1;
 	}
 	s->priv = p;
+	/* Nothing named for it, and the local pmcd runs none of the agents
+	 * its defaults come from: nothing to record, and no need to load
+	 * libpcp to know it (pcp-agents.c) */
+	static const char *const dflt[] = {"perfevent", "nvidia", "denki"};
+	if (!c->events && !c->pcp_host && !c->listing && !getenv("MCREC_PCP_MEM_METRICS") &&
+	    src_pcp_local_agents(dflt, sizeof dflt / sizeof dflt[0]) == 0) {
+		free(p);
+		s->priv = NULL;
+		s->absent = 1;
+		return rec_unavailable(s, "nothing to record by default: the local pmcd runs "
+				       "none of the perfevent, nvidia and denki agents",
+				       "name metrics with -e pcp:METRIC (pminfo lists them)");
+	}
 	/* Named hosts of -e pcp@host:... are reached in streams(); the
 	 * default host must answer for the source to be available. */
 	if (!src_pcp_metrics_host(&p->hs, host, &rc)) {

@@ -1,20 +1,24 @@
 /* test-src-pcp.c: PCP instance -> topology object (the descriptor ->
- * stream mapping is test-pcp-metric.c's), and the memory-traffic metric
+ * stream mapping is test-pcp-metric.c's), the memory-traffic metric
  * patterns of the perfevent PMDA (the paper's POWER9 nest names, Intel IMC
- * CAS counts).
+ * CAS counts), and the agents of the local pmcd read from its pmcd.conf
+ * (pcp-agents.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <pcp/pmapi.h>
 
 #include "../../recorder/memtraffic.h"
 #include "../../recorder/sources/mcsrc.h"
+#include "../../recorder/sources/pcp-metrics.h"
 
 static int32_t pu(int cpu) { return 100 + cpu; }
 static int32_t numa(int n) { return 50 + n; }
@@ -64,6 +68,58 @@ static void test_mem_patterns(void **state)
 	assert_string_equal(rec_memtraffic_path_name(REC_MEM_LLC_ESTIMATE), "llc-estimate");
 }
 
+/* pmcd.conf as pcp-agents.c reads it: the agents named first on their
+ * lines, before the access control section. */
+static int agents(const char *conf, const char *const *names, size_t n)
+{
+	char path[] = "/tmp/test-src-pcp-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, conf, strlen(conf)), (ssize_t)strlen(conf));
+	close(fd);
+	setenv("PCP_PMCDCONF_PATH", path, 1);
+	int r = src_pcp_local_agents(names, n);
+	unsetenv("PCP_PMCDCONF_PATH");
+	unlink(path);
+	return r;
+}
+
+static void test_local_agents(void **state)
+{
+	(void)state;
+	static const char *const dflt[] = {"perfevent", "nvidia", "denki"};
+	/* Debian's default: none of them */
+	const char *deb = "# Performance Metrics Domain Specifications\n"
+			  "root\t1\tpipe\tbinary\t\t/var/lib/pcp/pmdas/root/pmdaroot\n"
+			  "pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"
+			  "linux\t60\tpipe\tbinary\t\t/var/lib/pcp/pmdas/linux/pmdalinux\n"
+			  "\n[access]\ndisallow \".*\" : store;\n";
+	assert_int_equal(agents(deb, dflt, 3), 0);
+	/* the perfevent PMDA installed (pmdaperfevent's own line), indented */
+	char with[1024];
+	snprintf(with, sizeof with, "%s", deb);
+	char *acc = strstr(with, "\n[access]");
+	snprintf(acc, sizeof with - (size_t)(acc - with),
+		 "\n  perfevent\t127\tpipe\tbinary\t/var/lib/pcp/pmdas/perfevent/pmdaperfevent "
+		 "-d 127\n[access]\n");
+	assert_int_equal(agents(with, dflt, 3), 1);
+	static const char *const nv[] = {"nvidia"};
+	assert_int_equal(agents(with, nv, 1), 0);
+	/* a name only as a prefix, in a comment or after [access] is no agent */
+	assert_int_equal(agents("perfeventx\t9\tdso\tx\t/x.so\n# perfevent 127\n"
+				"[access]\nperfevent : all;\n",
+				dflt, 3),
+			 0);
+	assert_int_equal(agents("denki 155 pipe binary /var/lib/pcp/pmdas/denki/pmdadenki\n", dflt, 3), 1);
+	/* unknown: the file cannot be read, or PCP's files are moved */
+	setenv("PCP_PMCDCONF_PATH", "/nonexistent/pmcd.conf", 1);
+	assert_int_equal(src_pcp_local_agents(dflt, 3), -1);
+	unsetenv("PCP_PMCDCONF_PATH");
+	setenv("PCP_CONF", "/elsewhere/pcp.conf", 1);
+	assert_int_equal(src_pcp_local_agents(dflt, 3), -1);
+	unsetenv("PCP_CONF");
+}
+
 static void test_mem_spec(void **state)
 {
 	rec_mem_metric m[4];
@@ -88,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_topo),
 		cmocka_unit_test(test_mem_patterns),
 		cmocka_unit_test(test_mem_spec),
+		cmocka_unit_test(test_local_agents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
