@@ -154,7 +154,9 @@ grep -q "slower by more than 10 %: #3 " "$T/err" || fail "unmarked names: $(cat 
 ok "unmarked pair: $(cat "$T/err")"
 
 # ---- bad input ------------------------------------------------------------------
-rec i50.mcz -i 50ms -- --phases "$P"
+# the same phases (by their marks) in half the time: only the interval
+# difference is checked here
+rec i50.mcz -i 50ms -- --phases "${P//:2/:1}"
 "$MCVIEW" --compare "$T/a.mcz" "$T/i50.mcz" --report --fail-above 10 >"$T/iv.txt" 2>"$T/err" ||
 	fail "different intervals: exit $?: $(cat "$T/err")"
 sed -n 3p "$T/iv.txt" | grep -q '^differs: interval: 100ms | 50ms$' || fail "interval not stated: $(head -4 "$T/iv.txt")"

@@ -51,13 +51,28 @@ ARCHIVES=(
 	"$BAD/badmeta-1"             # a metric without descriptor
 	"$BAD/badlabel-0"
 )
+# one ARCHIVE K: imported and compared; what went wrong in $T/fail.K
+one() {
+	local a=$1 k=$2
+	{ [ -e "$a.meta" ] || [ -e "$a.meta.xz" ]; } || { echo "$a: not installed" >"$T/fail.$k"; return; }
+	"$B/mcz" import -q "$a" -o "$T/x$k.mcz" 2>"$T/err$k" ||
+		{ echo "import $a: $(cat "$T/err$k")" >"$T/fail.$k"; return; }
+	[ "$(wc -l <"$T/err$k")" -le 1 ] || { echo "$a: more than one line on stderr" >"$T/fail.$k"; return; }
+	python3 "$HERE/pcp-compare.py" "$a" "$T/x$k.mcz" "$B/mcz" >"$T/out$k" 2>&1 ||
+		echo "$a: values differ: $(tail -n 3 "$T/out$k")" >"$T/fail.$k"
+	rm -f "$T/x$k.mcz"
+}
+# two at a time (an import and its comparison use one core each)
 n=0
 for a in "${ARCHIVES[@]}"; do
-	[ -e "$a.meta" ] || [ -e "$a.meta.xz" ] || fail "$a: not installed"
-	"$B/mcz" import -q "$a" -o "$T/x.mcz" 2>"$T/err" || fail "import $a: $(cat "$T/err")"
-	[ "$(wc -l <"$T/err")" -le 1 ] || fail "$a: more than one line on stderr"
-	python3 "$HERE/pcp-compare.py" "$a" "$T/x.mcz" "$B/mcz" || fail "$a: values differ"
+	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+	one "$a" $n &
 	n=$((n + 1))
+done
+wait
+for k in $(seq 0 $((n - 1))); do
+	[ -e "$T/fail.$k" ] && fail "$(cat "$T/fail.$k")"
+	cat "$T/out$k"
 done
 [ $n -ge 20 ] || fail "only $n archives compared"
 
