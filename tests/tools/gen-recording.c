@@ -19,8 +19,9 @@
  *            each is drawn from a uniform noise over W integers (W = 2 x
  *            the noise's share x the step, given the row's time), so holds
  *            log2(W) bits that no lossless coder can store in less on
- *            average, whatever it knows of the model (the floor a storage
- *            bar on these values is set against: bench-wide.sh).
+ *            average, whatever it knows of the model, short of replaying
+ *            this program's random generator (the floor a storage bar on
+ *            these values is set against: bench-wide.sh).
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
