@@ -1,5 +1,6 @@
-/* pcp-agents.c: which agents (PMDAs) the local pmcd runs, read from its
- * configuration file without libpcp.
+/* pcp-agents.c: what the local PCP installation's configuration says, read
+ * without libpcp: a setting of /etc/pcp.conf (also pcp-lib.c's question:
+ * where pmcd's socket is), and which agents (PMDAs) the local pmcd runs.
  *
  * Without -e pcp:..., the pcp source records from the local pmcd only what
  * three agents give: perfevent (memory traffic an ordinary user may not
@@ -21,6 +22,24 @@
 
 #include "pcp-metrics.h"
 
+int src_pcp_conf_value(const char *key, char *val, size_t len)
+{
+	FILE *f = fopen("/etc/pcp.conf", "re");
+	char line[512];
+	size_t k = strlen(key);
+	int found = -1;
+	if (!f)
+		return -1;
+	/* the last line that sets it wins, as in a shell */
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, key, k) == 0 && line[k] == '=') {
+			line[strcspn(line, "\n")] = '\0';
+			found = snprintf(val, len, "%s", line + k + 1) < (int)len ? 0 : -2;
+		}
+	fclose(f);
+	return found;
+}
+
 /* PCP_PMCDCONF_PATH into path: 0, or -1 when it is not known here. */
 static int agents_conf_path(char *path, size_t len)
 {
@@ -29,18 +48,7 @@ static int agents_conf_path(char *path, size_t len)
 		return *env && snprintf(path, len, "%s", env) < (int)len ? 0 : -1;
 	if (getenv("PCP_CONF") || getenv("PCP_DIR"))
 		return -1; /* pcp.conf is elsewhere: libpcp decides */
-	FILE *f = fopen("/etc/pcp.conf", "re");
-	char line[512];
-	int found = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, "PCP_PMCDCONF_PATH=", 18) == 0 && line[18] == '/') {
-			line[strcspn(line, "\n")] = '\0';
-			found = snprintf(path, len, "%s", line + 18) < (int)len ? 0 : -1;
-		}
-	fclose(f);
-	return found;
+	return src_pcp_conf_value("PCP_PMCDCONF_PATH", path, len) == 0 && path[0] == '/' ? 0 : -1;
 }
 
 int src_pcp_local_agents(const char *const *names, size_t n)

@@ -41,6 +41,8 @@
 
 #include <pcp/pmapi.h>
 
+#include "pcp-metrics.h"
+
 /* The PMAPI functions that mcrec uses, each as a pointer to libpcp's. */
 /* clang-format off */
 #define PCP_LIB_FNS(X)                                                                      \
@@ -108,24 +110,11 @@ static int pcp_lib_maybe(int family, const void *addr, socklen_t len)
  * or the file moves pmcd's socket or port. */
 static int pcp_lib_run_dir(char *dir, size_t len)
 {
-	char line[512];
-	FILE *f = fopen("/etc/pcp.conf", "re");
-	int found = -1;
-	if (!f)
+	char v[8];
+	if (src_pcp_conf_value("PMCD_SOCKET", v, sizeof v) != -1 ||
+	    src_pcp_conf_value("PMCD_PORT", v, sizeof v) != -1)
 		return -1;
-	while (fgets(line, sizeof line, f)) {
-		if (strncmp(line, "PMCD_SOCKET=", 12) == 0 ||
-		    strncmp(line, "PMCD_PORT=", 10) == 0) {
-			found = -1;
-			break;
-		}
-		if (strncmp(line, "PCP_RUN_DIR=", 12) == 0 && line[12] == '/') {
-			line[strcspn(line, "\n")] = '\0';
-			found = snprintf(dir, len, "%s", line + 12) < (int)len ? 0 : -1;
-		}
-	}
-	fclose(f);
-	return found;
+	return src_pcp_conf_value("PCP_RUN_DIR", dir, len) == 0 && dir[0] == '/' ? 0 : -1;
 }
 
 /* 1 when no pmcd can answer "local:" here (see the top), else 0. */

@@ -58,6 +58,9 @@ const char *src_pcp_metrics_default_host(const rec_ctx *c);
 /* Does the local pmcd's configuration run any of these agents (PMDAs)?
  * 1 yes, 0 no, -1 unknown: ask pmcd (pcp-agents.c). */
 int src_pcp_local_agents(const char *const *names, size_t n);
+/* KEY's value in /etc/pcp.conf into val (pcp-agents.c): 0, -1 when the
+ * file does not set it, -2 when it does with a value longer than len. */
+int src_pcp_conf_value(const char *key, char *val, size_t len);
 /* One line (why/fix) about a pmcd that cannot be reached, as
  * rec_unavailable; clears s->fatal (the recording goes on). */
 int src_pcp_metrics_unreachable(rec_source *s, const char *host, int rc);

@@ -1,8 +1,8 @@
 /* test-src-pcp.c: PCP instance -> topology object (the descriptor ->
  * stream mapping is test-pcp-metric.c's), the memory-traffic metric
  * patterns of the perfevent PMDA (the paper's POWER9 nest names, Intel IMC
- * CAS counts), and the agents of the local pmcd read from its pmcd.conf
- * (pcp-agents.c).
+ * CAS counts), and what the local PCP configuration says, read without
+ * libpcp (pcp-agents.c): a pcp.conf setting, the agents in pmcd.conf.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -120,6 +120,21 @@ static void test_local_agents(void **state)
 	unsetenv("PCP_CONF");
 }
 
+/* /etc/pcp.conf's settings (pcp-lib.c finds pmcd's socket with them):
+ * read from the installed file, which `make check` installs with pcp. */
+static void test_conf_value(void **state)
+{
+	(void)state;
+	if (access("/etc/pcp.conf", R_OK) != 0)
+		skip();
+	char v[256], tiny[2];
+	assert_int_equal(src_pcp_conf_value("PCP_RUN_DIR", v, sizeof v), 0);
+	assert_int_equal(v[0], '/');
+	assert_int_equal(src_pcp_conf_value("PCP_RUN_DIR", tiny, sizeof tiny), -2);
+	assert_int_equal(src_pcp_conf_value("PCP_RUN", v, sizeof v), -1); /* a prefix is no key */
+	assert_int_equal(src_pcp_conf_value("MCZ_NO_SUCH_SETTING", v, sizeof v), -1);
+}
+
 static void test_mem_spec(void **state)
 {
 	rec_mem_metric m[4];
@@ -145,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_mem_patterns),
 		cmocka_unit_test(test_mem_spec),
 		cmocka_unit_test(test_local_agents),
+		cmocka_unit_test(test_conf_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
