@@ -115,6 +115,7 @@ int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci, unsigned allow_flags)
 	ci->t_last = t0 + (int64_t)span;
 	ci->zdir = (flags & MCZ_GCHUNK_ZDIR) != 0;
 	ci->truns = (flags & MCZ_GCHUNK_TRUNS) != 0;
+	ci->mruns = (flags & MCZ_GCHUNK_MRUNS) != 0;
 	return 0;
 }
 

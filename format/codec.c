@@ -286,10 +286,14 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			same++;
 		if (m > 2 && same == m - 1)
 			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x + 1, 1, &ok);
-		codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1, &ok);
+		if (!cx->shuf)
+			codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1,
+				   &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_SHUF, flags, &head, MCZ_PACK_SHUFFLE, x + 1, m - 1,
 			   &ok);
-		codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
+		if (!cx->shuf)
+			codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1,
+				   &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 		/* rate x dt prediction: cycles, task-clock and busy counters grow
@@ -310,7 +314,9 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			pt = t[i];
 			k++;
 		}
-		codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
+		if (!cx->shuf)
+			codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1,
+				   &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_RATE_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 	} else if (d->type == MCZ_F64) {
@@ -352,7 +358,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		}
 		if (m > 1 && codec_same(x, m))
 			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
-		codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
+		if (!cx->shuf)
+			codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
 		codec_cand(cx, MCZ_CODEC_INT_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 	}
 	if (head.err || cx->best.err)

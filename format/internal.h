@@ -138,6 +138,7 @@ enum mcz_block_type {
 	MCZ_BT_COLSTREAMS = 11, /* since 1.3: stream descriptors column by column (scols.c); critical */
 	MCZ_BT_MEMBER = 12, /* since 1.4: a whole recording inside a job file (member.c); critical */
 	MCZ_BT_BUNDLE = 13, /* since 1.4: several metadata bodies in one frame (bundle.c); critical */
+	MCZ_BT_REQUIRES = 14, /* since 1.5: the minor version the file's blocks need (block.c); critical */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -235,6 +236,11 @@ typedef struct mcz_codec_ctx {
 	int level;
 	int fast;      /* PART blocks: no zstd, the codecs alone */
 	int v14;       /* codecs of 1.4 allowed (a file that holds a BUNDLE block) */
+	int v15;       /* runs transposed by metric allowed (1.5): 1, a REQUIRES
+			  block of 5 to be written before the chunk; 2, written */
+	int shuf;      /* counters and integers in shuffled packings only (and
+			  CONST): a second try of a chunk in runs transposed by
+			  metric (mcz_gchunk_encode) */
 	int thorough;  /* a batch writer (mcz import): metadata blocks packed at
 			  level 19 and GCHUNK runs tried transposed; a live one
 			  (mcrec) does so only for large metadata and runs of many
@@ -312,11 +318,19 @@ typedef struct mcz_chunk_info {
 	/* flags bit 1 (since 1.4): the run table says which shared runs are
 	 * transposed (their entries are 2n + t) */
 	int truns;
+	/* flags bit 2 (since 1.5): entries are 4n + t, t = 2 transposed by
+	 * metric */
+	int mruns;
 } mcz_chunk_info;
 #define MCZ_GCHUNK_ZDIR 0x01u
 #define MCZ_GCHUNK_TRUNS 0x02u
-/* In rclen from mcz_gchunk_runs: the run's content is transposed. */
+/* flags bit 2 (since 1.5): run entries are 4n + t, t = 2 for a run
+ * transposed by metric */
+#define MCZ_GCHUNK_MRUNS 0x04u
+/* In rclen from mcz_gchunk_runs: the run's content is transposed; with
+ * MCZ_RUN_BYNAME too, by metric (1.5). */
 #define MCZ_RUN_TRANSPOSED (1ull << 63)
+#define MCZ_RUN_BYNAME (1ull << 62)
 
 /* The header shared by CHUNK and GCHUNK (rows, streams, times, values,
  * flags), checked, into ci (the rest zeroed). */
@@ -354,6 +368,14 @@ int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfi
  * n columns' offsets in off (n + 1 of them, off[0] the run's start). */
 int mcz_gchunk_transpose(const uint8_t *src, uint8_t *dst, const uint64_t *off, size_t n,
 			 int back);
+/* The same by metric (1.5): grp[j] is column j's group (mcz_gchunk_groups),
+ * each group transposed on its own, the groups back to back. */
+int mcz_gchunk_transpose_groups(const uint8_t *src, uint8_t *dst, const uint64_t *off, size_t n,
+				const uint32_t *grp, int back);
+/* The groups of a run's n streams (descriptors d[0 .. n-1]): streams of the
+ * same name share one, numbered 0, 1, ... in the order of their first
+ * stream; returns the number of groups, 0 when out of memory. */
+size_t mcz_gchunk_groups(const mcz_stream_desc *d, size_t n, uint32_t *grp);
 /* The run of column col (>= 1): bisection over rfirst. */
 static inline uint32_t mcz_gchunk_run_of(const uint32_t *rfirst, uint32_t nruns, uint32_t col)
 {

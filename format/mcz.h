@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 4
+#define MCZ_VERSION_MINOR 5
 
 /* ---- errors ------------------------------------------------------------ */
 

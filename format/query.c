@@ -179,7 +179,7 @@ static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, u
 	if (!g) {
 		size_t rl = (size_t)(ch->off[ch->rfirst[k + 1]] - first);
 		const uint8_t *f = ch->cols + ch->rdata[k];
-		size_t fl = (size_t)(ch->rclen[k] & ~MCZ_RUN_TRANSPOSED);
+		size_t fl = (size_t)(ch->rclen[k] & ~(MCZ_RUN_TRANSPOSED | MCZ_RUN_BYNAME));
 		if (ZSTD_getFrameContentSize(f, fl) != (unsigned long long)rl)
 			return MCZ_E_CORRUPT;
 		if (!(g = mcz_dcache_put(&r->dc, ci, MCZ_DCACHE_RUN | k, rl + 1)) ||
@@ -194,17 +194,26 @@ static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, u
 			mcz_dcache_drop(&r->dc, g);
 			return MCZ_E_CORRUPT;
 		}
-		/* a transposed run (1.4): its columns put back end to end once */
+		/* a transposed run (1.4), or by metric (1.5): its columns put
+		 * back end to end once */
 		uint8_t *c = ch->rclen[k] & MCZ_RUN_TRANSPOSED ? malloc(rl + 1) : NULL;
 		if (ch->rclen[k] & MCZ_RUN_TRANSPOSED) {
 			const uint64_t *o = ch->off + ch->rfirst[k];
-			if (!c || mcz_gchunk_transpose(g->raw, c, o, ch->rfirst[k + 1] - ch->rfirst[k], 1)) {
+			size_t nc = ch->rfirst[k + 1] - ch->rfirst[k];
+			uint32_t *grp = ch->rclen[k] & MCZ_RUN_BYNAME ? malloc((nc + 1) * sizeof *grp)
+								      : NULL;
+			int bad = !c || ((ch->rclen[k] & MCZ_RUN_BYNAME) &&
+					 (!grp || !mcz_gchunk_groups(r->streams + ch->rfirst[k] - 1,
+								     nc, grp)));
+			if (bad || mcz_gchunk_transpose_groups(g->raw, c, o, nc, grp, 1)) {
 				free(c);
+				free(grp);
 				mcz_dcache_drop(&r->dc, g);
 				return MCZ_E_NOMEM;
 			}
 			memcpy(g->raw, c, rl);
 			free(c);
+			free(grp);
 		}
 	}
 	*p = g->raw + at;
@@ -628,7 +637,7 @@ int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes)
 				uint32_t g = mcz_gchunk_run_of(rfirst, (uint32_t)nr, col);
 				uint64_t len = off[col + 1] - off[col];
 				uint64_t content = off[rfirst[g + 1]] - off[rfirst[g]];
-				uint64_t clen = rdata[nr + g] & ~MCZ_RUN_TRANSPOSED;
+				uint64_t clen = rdata[nr + g] & ~(MCZ_RUN_TRANSPOSED | MCZ_RUN_BYNAME);
 				*bytes += clen && content ? (len * clen + content / 2) / content : len;
 			}
 		}

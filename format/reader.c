@@ -205,6 +205,23 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		return 0;
 	case MCZ_BT_MEMBER:
 		return mcz_member_apply(r, p, h->len);
+	case MCZ_BT_REQUIRES: {
+		/* 1.5: "one varint, the minor version the blocks of the file
+		 * need; a reader of an older minor refuses the file" (readers
+		 * before 1.5 by the critical flag of an unknown type) */
+		mcz_cur c = mcz_cur_make(p, h->len);
+		uint64_t m = mcz_cur_uv(&c);
+		if (c.err || mcz_cur_left(&c))
+			return MCZ_E_CORRUPT;
+		if (m > MCZ_VERSION_MINOR)
+			return mcz_error_set(MCZ_E_VERSION,
+					     "the file needs format %u.%llu (it is version %u.%u; "
+					     "this mcz reads %d.%d)",
+					     r->info.version_major, (unsigned long long)m,
+					     r->info.version_major, r->info.version_minor,
+					     MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR);
+		return 0;
+	}
 	case MCZ_BT_CHUNK:
 	case MCZ_BT_GCHUNK:
 	case MCZ_BT_INDEX:

@@ -70,6 +70,7 @@ struct mcz_writer {
 	char *path; /* resolved at open, for the copy without PART blocks */
 	int minor;  /* the version written: MCZ_FORMAT=1.2 or 1.3: no block
 		       that version's readers refuse */
+	int requires; /* a REQUIRES block of 5 is in the file */
 };
 
 static int writer_fail(mcz_writer *w, int err)
@@ -135,7 +136,7 @@ static int writer_block_as(mcz_writer *w, uint16_t type, const mcz_buf *payload,
 	 * before 1.3 refuses the file rather than show it wrong; BUNDLE
 	 * blocks too, for readers before 1.4 */
 	int critical = type == MCZ_BT_GCHUNK || type == MCZ_BT_COLSTREAMS ||
-		       type == MCZ_BT_BUNDLE;
+		       type == MCZ_BT_BUNDLE || type == MCZ_BT_REQUIRES;
 	mcz_block_frame(&w->blk, type, critical ? MCZ_BF_CRITICAL : 0, payload->p, payload->len);
 	if (w->blk.err)
 		return writer_fail(w, w->blk.err);
@@ -158,19 +159,21 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 
 /* MCZ_FORMAT=1.2: a file for readers before 1.3 (a site's older mcz),
  * without GCHUNK or COLSTREAMS blocks, at some cost in size on wide data;
- * 1.3: without BUNDLE blocks and the 1.4 index; 1.4 (or unset) lets the
+ * 1.3: without BUNDLE blocks and the 1.4 index; 1.4: without runs
+ * transposed by metric (and their REQUIRES block); 1.5 (or unset) lets the
  * writer choose what is smaller. */
 static int writer_format(int *minor)
 {
 	const char *fmt = getenv("MCZ_FORMAT");
 	*minor = MCZ_VERSION_MINOR;
-	if (!fmt || !*fmt || !strcmp(fmt, "1.4"))
+	if (!fmt || !*fmt || !strcmp(fmt, "1.5"))
 		return 0;
-	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3")) {
+	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3") || !strcmp(fmt, "1.4")) {
 		*minor = fmt[2] - '0';
 		return 0;
 	}
-	return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3 or 1.4", fmt);
+	return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3, 1.4 or 1.5",
+			     fmt);
 }
 
 int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
@@ -212,6 +215,7 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	mcz_meta_encode_kv(&p, &k, &v, 1);
 	w->o.batch = w->o.batch && w->minor >= 4;
 	w->cx.thorough = w->o.batch;
+	w->cx.v15 = w->minor >= 5;
 	if (!rc && w->o.batch)
 		rc = p.err ? p.err : mcz_meta_decode_kv(p.p, p.len, &w->meta);
 	else if (!rc)
@@ -511,6 +515,19 @@ static int writer_chunk(mcz_writer *w)
 	free(cols);
 	if (rc)
 		return writer_fail(w, rc);
+	if (grouped == 2 && !w->requires) {
+		/* runs transposed by metric (1.5): "a REQUIRES block of 5 or
+		 * more comes before the first GCHUNK that has them", which
+		 * readers before 1.5 refuse (critical, unknown type) */
+		mcz_buf q = {0};
+		mcz_buf_uv(&q, 5);
+		rc = writer_block(w, MCZ_BT_REQUIRES, &q);
+		mcz_buf_free(&q);
+		if (rc)
+			return rc;
+		w->requires = 1;
+		w->cx.v15 = 2;
+	}
 	uint64_t at = w->off;
 	if ((rc = writer_block(w, grouped ? MCZ_BT_GCHUNK : MCZ_BT_CHUNK, &w->payload)))
 		return rc;

@@ -29,11 +29,15 @@ A=/var/lib/pcp/testsuite/archives/20041125
 # 1.4: BUNDLE blocks (against the built-in dictionary), indexes without
 # sections and with the head as is, TIME_LAG time columns, GCHUNK blocks
 # with a compressed directory and transposed runs
-unset MCZ_FORMAT
+export MCZ_FORMAT=1.4
 "$G" -o $C/bundle-wide.mcz --streams 400 --rows 12 --chunk-rows 6
 "$G" -o $C/bundle-counters.mcz --streams 300 --rows 5 --counters
 A=/var/lib/pcp/testsuite/archives
 [ -f $A/19970807.09.54.meta ] && $B/mcz import -q $A/19970807.09.54 -o $C/bundle-pcp.mcz >/dev/null
+# 1.5: a REQUIRES block, GCHUNK blocks with runs transposed by metric
+# (gen-recording's per-CPU streams are interleaved, CPU by CPU)
+unset MCZ_FORMAT
+"$G" -o $C/bymetric-wide.mcz --streams 600 --rows 16 --chunk-rows 8
 # a job file (1.4, MEMBER blocks): three recordings, one killed
 T=$(mktemp -d)
 cp $C/counters.mcz $C/one-row.mcz $C/parts-killed.mcz "$T/"
@@ -96,4 +100,21 @@ while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
         open(C + ('/bundle-bad-gchunk.mcz' if t == 10 else '/bundle-bad.mcz'), 'wb').write(bytes(b))
     off += 20 + ln
 open(C + '/bundle-no-trailer.mcz', 'wb').write(w[:-24])
+# 1.5 damaged: REQUIRES of minor 6 (refused by version), a byte in the
+# middle of the first GCHUNK (payload CRC made good again), no trailer
+w = open(C + '/bymetric-wide.mcz', 'rb').read()
+off = 20
+while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
+    t, fl, ln = struct.unpack_from('<HHI', w, off + 4)
+    if t == 14:
+        b = bytearray(w); b[off + 16] = 6
+        b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
+        open(C + '/bymetric-needs-1.6.mcz', 'wb').write(bytes(b))
+    if t == 10:
+        b = bytearray(w); at = off + 16 + ln // 2; b[at] ^= 0x44
+        b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
+        open(C + '/bymetric-bad-gchunk.mcz', 'wb').write(bytes(b))
+        break
+    off += 20 + ln
+open(C + '/bymetric-no-trailer.mcz', 'wb').write(w[:-24])
 PY

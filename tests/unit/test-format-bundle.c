@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../../format/internal.h"
+#include "file-blocks.h"
 #include "file-bytes.h"
 #include "tmpdir.h"
 
@@ -100,29 +101,6 @@ static void sm_write(const char *path, int batch)
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 }
 
-/* Blocks of a type: how many, the first's offset and flags. */
-static size_t bd_blocks(const uint8_t *b, size_t len, unsigned type, size_t *off, unsigned *flags)
-{
-	size_t n = 0;
-	for (size_t o = 20; o + 16 <= len && !memcmp(b + o, "mczB", 4);) {
-		unsigned t = b[o + 4] | b[o + 5] << 8;
-		if (t == type && n++ == 0) {
-			if (off)
-				*off = o;
-			if (flags)
-				*flags = b[o + 6] | b[o + 7] << 8;
-		}
-		o += 20 + mcz_cur_le32(b + o + 8);
-	}
-	return n;
-}
-
-static void bd_fix_crc(uint8_t *b, size_t o)
-{
-	uint32_t l = mcz_cur_le32(b + o + 8);
-	mcz_buf_le32(b + o + 16 + l, (uint32_t)crc32(0, b + o + 16, l));
-}
-
 /* The small file reads back bit for bit, its summaries equal a scan's. */
 static void sm_check(mcz_reader *r)
 {
@@ -175,24 +153,24 @@ static void test_small_batch(void **state)
 	size_t len, o = 0;
 	unsigned flags = 0;
 	uint8_t *b = sm_file("small.mcz", 1, path, sizeof path, &len);
-	assert_int_equal(b[10], 4); /* minor 4 */
+	assert_int_equal(b[10], MCZ_VERSION_MINOR); /* written by this version */
 	/* one BUNDLE, the first block, critical, against the dictionary */
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, &o, &flags), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_BUNDLE, &o, 1, &flags), 1);
 	assert_int_equal(o, 20);
 	assert_int_equal(flags, 1);
 	assert_int_equal(b[o + 16], 2);
 	for (unsigned t = 1; t <= 11; t++)
 		if (t != MCZ_BT_CHUNK && t != MCZ_BT_GCHUNK && t != MCZ_BT_INDEX)
-			assert_int_equal(bd_blocks(b, len, t, NULL, NULL), 0);
+			assert_int_equal(file_blocks(b, len, t, NULL, 1, NULL), 0);
 	/* INDEX flags bits 2 and 3: head as is, no sections */
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_INDEX, &o, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_INDEX, &o, 1, NULL), 1);
 	assert_int_equal(b[o + 16] & 12, 12);
 	assert_true(len < 600);
 	/* the time column: TIME_LAG (pairs of records, microseconds) */
 	size_t co = 0;
-	int grouped = bd_blocks(b, len, MCZ_BT_GCHUNK, &co, NULL) == 1;
+	int grouped = file_blocks(b, len, MCZ_BT_GCHUNK, &co, 1, NULL) == 1;
 	if (!grouped)
-		assert_int_equal(bd_blocks(b, len, MCZ_BT_CHUNK, &co, NULL), 1);
+		assert_int_equal(file_blocks(b, len, MCZ_BT_CHUNK, &co, 1, NULL), 1);
 	mcz_chunk_info ci;
 	uint32_t cl = mcz_cur_le32(b + co + 8);
 	assert_int_equal(grouped ? mcz_gchunk_parse(b + co + 16, cl, &ci)
@@ -263,9 +241,9 @@ static void test_formats(void **state)
 	char path[96];
 	size_t len, o = 0;
 	uint8_t *b = sm_file("live.mcz", 0, path, sizeof path, &len);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_META, &o, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_META, &o, 1, NULL), 1);
 	assert_int_equal(o, 20);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, NULL, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_BUNDLE, NULL, 1, NULL), 1);
 	free(b);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
@@ -276,10 +254,10 @@ static void test_formats(void **state)
 	b = sm_file("v13.mcz", 1, path, sizeof path, &len);
 	unsetenv("MCZ_FORMAT");
 	assert_int_equal(b[10], 3);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_BUNDLE, NULL, NULL), 0);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_META, &o, NULL), 2);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_BUNDLE, NULL, 1, NULL), 0);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_META, &o, 1, NULL), 2);
 	assert_int_equal(o, 20); /* "written immediately after the header" */
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_INDEX, &o, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_INDEX, &o, 1, NULL), 1);
 	assert_int_equal(b[o + 16] & 12, 0);
 	free(b);
 	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
@@ -331,7 +309,7 @@ static void test_wide(void **state)
 	free(v);
 	size_t len, co = 0;
 	uint8_t *b = file_bytes(path, &len);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_GCHUNK, &co, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_GCHUNK, &co, 1, NULL), 1);
 	mcz_chunk_info ci;
 	assert_int_equal(mcz_gchunk_parse(b + co + 16, mcz_cur_le32(b + co + 8), &ci), MCZ_OK);
 	assert_int_equal(ci.zdir, 1);
@@ -361,7 +339,7 @@ static void test_wide(void **state)
 	 * the chunk is a gap, nothing is read from it */
 	size_t at = (size_t)(ci.dir - b) + ci.dir_len / 2;
 	b[at] ^= 0x5a;
-	bd_fix_crc(b, co);
+	file_block_fix_crc(b, co);
 	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
 	mcz_series x;
 	int rc = mcz_read(r, 5, INT64_MIN / 2, INT64_MAX / 2, &x);
@@ -411,7 +389,7 @@ static void test_bad_index(void **state)
 	char path[96];
 	size_t len, o = 0;
 	uint8_t *b = sm_file("small.mcz", 1, path, sizeof path, &len);
-	assert_int_equal(bd_blocks(b, len, MCZ_BT_INDEX, &o, NULL), 1);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_INDEX, &o, 1, NULL), 1);
 	uint32_t l = mcz_cur_le32(b + o + 8);
 	/* the head as is ends with nstreams, the payload's last byte */
 	assert_int_equal(b[o + 16 + l - 1], SM_NS);
@@ -422,7 +400,7 @@ static void test_bad_index(void **state)
 	assert_int_equal(mcz_info(r)->recovered, 1);
 	sm_check(r);
 	mcz_close(r);
-	bd_fix_crc(b, o);
+	file_block_fix_crc(b, o);
 	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
 	assert_int_equal(mcz_info(r)->recovered, 1);
 	sm_check(r);

@@ -143,7 +143,7 @@ static void test_members_read_in_place(void **state)
 	mcz_reader *j;
 	assert_int_equal(mcz_open(&j, path, 0), MCZ_OK);
 	assert_int_equal(mcz_info(j)->recovered, 0);
-	assert_int_equal(mcz_info(j)->version_minor, 4);
+	assert_int_equal(mcz_info(j)->version_minor, MCZ_VERSION_MINOR);
 	assert_int_equal(mcz_stream_count(j), 0);
 	assert_string_equal(mcz_meta(j, "members"), "3");
 	assert_int_equal(mcz_member_count(j), NREC);

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../../format/mcz.h"
+#include "file-blocks.h"
 #include "file-bytes.h"
 #include "tmpdir.h"
 
@@ -87,28 +88,6 @@ static void wd_write(const char *path, int ns, int rows, int chunk_rows)
 	free(p);
 }
 
-static uint32_t wd_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Offsets of the blocks of a type (from the byte layout of SPEC.md 4). */
-static size_t wd_blocks(const uint8_t *b, size_t len, unsigned type, size_t *off, size_t max,
-			unsigned *flags)
-{
-	size_t n = 0;
-	for (size_t o = 20; o + 16 <= len && !memcmp(b + o, "mczB", 4);) {
-		unsigned t = b[o + 4] | b[o + 5] << 8;
-		if (t == type && n < max) {
-			off[n++] = o;
-			if (flags)
-				*flags = b[o + 6] | b[o + 7] << 8;
-		}
-		o += 20 + wd_le32(b + o + 8);
-	}
-	return n;
-}
-
 /* Stream s reads back as written, rows [r0, r1). */
 static void wd_check_stream(mcz_reader *r, int s, int rows)
 {
@@ -132,22 +111,22 @@ static void test_round_trip(void **state)
 	char path[96];
 	snprintf(path, sizeof path, "%s/wide.mcz", dir);
 	wd_write(path, NS, ROWS * NCHUNK, ROWS);
-	size_t len, off[8];
+	size_t len, off[8] = {0};
 	unsigned flags = 0;
 	uint8_t *b = file_bytes(path, &len);
 	/* "A GCHUNK block has the critical flag" */
-	assert_int_equal(wd_blocks(b, len, 10, off, 8, &flags), NCHUNK);
+	assert_int_equal(file_blocks(b, len, 10, off, 8, &flags), NCHUNK);
 	assert_int_equal(flags, 1);
-	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 0);
+	assert_int_equal(file_blocks(b, len, 4, off, 8, NULL), 0);
 	/* INDEX flags bit 0: "the index lists GCHUNK blocks"; bit 1: short
 	 * chunks have no summaries */
-	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
+	assert_int_equal(file_blocks(b, len, 7, off, 8, NULL), 1);
 	assert_int_equal(b[off[0] + 16], 3);
 	assert_int_equal(b[10], 3); /* minor 3: MCZ_FORMAT=1.3, as this test sets it */
 	/* the descriptors column by column (COLSTREAMS, 5.7), critical too */
-	assert_int_equal(wd_blocks(b, len, 11, off, 8, &flags), 1);
+	assert_int_equal(file_blocks(b, len, 11, off, 8, &flags), 1);
 	assert_int_equal(flags, 1);
-	assert_int_equal(wd_blocks(b, len, 3, off, 8, NULL), 0);
+	assert_int_equal(file_blocks(b, len, 3, off, 8, NULL), 0);
 	free(b);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
@@ -225,12 +204,12 @@ static void test_damaged_run(void **state)
 	char path[96];
 	snprintf(path, sizeof path, "%s/wide-bad.mcz", dir);
 	wd_write(path, WIDE_NS, ROWS * NCHUNK, ROWS); /* several runs a chunk */
-	size_t len, off[8];
+	size_t len, off[8] = {0};
 	uint8_t *b = file_bytes(path, &len);
-	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), NCHUNK);
+	assert_int_equal(file_blocks(b, len, 10, off, 8, NULL), NCHUNK);
 	/* the middle chunk: a byte near the end of its payload (the last run's
 	 * frame), the block CRC made good again */
-	size_t o = off[1], plen = wd_le32(b + o + 8);
+	size_t o = off[1], plen = file_le32(b + o + 8);
 	b[o + 16 + plen - 6] ^= 0x5a;
 	uint32_t crc = (uint32_t)crc32(0, b + o + 16, (uInt)plen);
 	for (int i = 0; i < 4; i++)
@@ -269,10 +248,10 @@ static void test_many_short_chunks_keep_summaries(void **state)
 	char path[96];
 	snprintf(path, sizeof path, "%s/wide-short.mcz", dir);
 	wd_write(path, 600, 8 * 40, 8);
-	size_t len, off[64];
+	size_t len, off[64] = {0};
 	uint8_t *b = file_bytes(path, &len);
-	assert_int_equal(wd_blocks(b, len, 10, off, 64, NULL), 40);
-	assert_int_equal(wd_blocks(b, len, 7, off, 64, NULL), 1);
+	assert_int_equal(file_blocks(b, len, 10, off, 64, NULL), 40);
+	assert_int_equal(file_blocks(b, len, 7, off, 64, NULL), 1);
 	assert_int_equal(b[off[0] + 16], 1);
 	free(b);
 	mcz_reader *r, *r2;
@@ -319,11 +298,11 @@ static void test_wide_columns_unchanged(void **state)
 		assert_int_equal(mcz_writer_append(w, (int64_t)r * 10000000, v, NULL), MCZ_OK);
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
-	size_t len, off[8];
+	size_t len, off[8] = {0};
 	uint8_t *b = file_bytes(path, &len);
-	assert_int_equal(wd_blocks(b, len, 4, off, 8, NULL), 2);
-	assert_int_equal(wd_blocks(b, len, 10, off, 8, NULL), 0);
-	assert_int_equal(wd_blocks(b, len, 7, off, 8, NULL), 1);
+	assert_int_equal(file_blocks(b, len, 4, off, 8, NULL), 2);
+	assert_int_equal(file_blocks(b, len, 10, off, 8, NULL), 0);
+	assert_int_equal(file_blocks(b, len, 7, off, 8, NULL), 1);
 	assert_int_equal(b[off[0] + 16], 0); /* a 1.2 reader reads this index */
 	free(b);
 }
