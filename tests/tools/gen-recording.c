@@ -6,6 +6,7 @@
  *   gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]
  *                 [--phases] [--counters] [--seed N] [--chunk-rows N]
  *                 [--truth FILE] [--sync-rows N [--killed]] [--entropy]
+ *                 [--metric-major]
  *
  * --phases   the workload goes through phases (else one steady phase) and
  *            a BEGIN mark "phase:NAME" is written at each boundary;
@@ -22,6 +23,10 @@
  *            average, whatever it knows of the model, short of replaying
  *            this program's random generator (the floor a storage bar on
  *            these values is set against: bench-wide.sh).
+ * --metric-major  declares the streams metric by metric (every CPU's
+ *            instructions, then every CPU's cycles...), as mcrec does, instead
+ *            of CPU by CPU (cpu0's instructions, cycles and misses, then
+ *            cpu1's...): the same streams and noise in another order.
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
@@ -67,7 +72,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]\n"
 	      "                     [--phases] [--counters] [--seed N] [--chunk-rows N]\n"
-	      "                     [--truth FILE] [--sync-rows N [--killed]] [--entropy]\n",
+	      "                     [--truth FILE] [--sync-rows N [--killed]] [--entropy]\n"
+	      "                     [--metric-major]\n",
 	      f);
 }
 
@@ -83,12 +89,13 @@ int main(int argc, char **argv)
 	long nstreams = 16, rows = 10000, chunk_rows = 1024, sync_rows = 0;
 	int killed = 0, entropy = 0;
 	double interval_ms = 10, bits = 0;
-	int phases = 0, counters = 0;
+	int phases = 0, counters = 0, metric_major = 0;
 	static const struct option opts[] = {
 		{"streams", 1, 0, 's'}, {"rows", 1, 0, 'r'},	   {"interval-ms", 1, 0, 'i'},
 		{"phases", 0, 0, 'p'},	{"counters", 0, 0, 'c'},  {"seed", 1, 0, 'S'},
 		{"chunk-rows", 1, 0, 'C'}, {"truth", 1, 0, 'T'}, {"help", 0, 0, 'h'},
 		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'}, {"entropy", 0, 0, 'E'},
+		{"metric-major", 0, 0, 'M'},
 		{0, 0, 0, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -105,6 +112,7 @@ int main(int argc, char **argv)
 		case 'Y': sync_rows = atol(optarg); break;
 		case 'K': killed = 1; break;
 		case 'E': entropy = 1; break;
+		case 'M': metric_major = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -158,10 +166,17 @@ int main(int argc, char **argv)
 	static const char *what_unit[] = {"instructions", "cycles", "misses", "B",
 					  "B",		  "B",	    "W",      "B"};
 	static const char *what_src[] = {"perf", "perf", "perf", "pcp", "pcp", "net", "nvml", "proc"};
-	for (long s = 0; s < nstreams; s++) {
+	/* stream s of the CPU-by-CPU order is declared at position at[s] */
+	long *by = calloc((size_t)nstreams + 1, sizeof *by);
+	for (int what = 0, k = 0; what < 8 && metric_major; what++)
+		for (long s = 0; s < nstreams; s++)
+			if ((counters ? s % 3 : s < 3 * ncpu ? s % 3 : 3 + s % 5) == what)
+				by[k++] = s;
+	for (long id = 0; id < nstreams; id++) {
+		long s = metric_major ? by[id] : id;
 		int what = counters ? (int)(s % 3) : (s < 3 * ncpu ? (int)(s % 3) : 3 + (int)(s % 5));
 		long cpu = counters || s < 3 * ncpu ? s / 3 : -1;
-		gs[s].what = what;
+		gs[id].what = what;
 		char inst[32] = "", native[64];
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		d.name = what_name[what];
@@ -242,6 +257,7 @@ int main(int argc, char **argv)
 		fclose(tf);
 	free(v);
 	free(gs);
+	free(by);
 	free(topo);
 	free(names);
 	if (rc || rc2) {
