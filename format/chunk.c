@@ -16,76 +16,125 @@
 #include "internal.h"
 #include "chunk.h"
 
-int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n,
-		     const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
-		     mcz_codec_prev *prev, mcz_bucket *sums)
+/* A chunk's columns being gathered: their bytes back to back, with the
+ * identical ones stored once (PCP's mem.freemem and mem.util.free...): a
+ * table of column hashes finds earlier equal bytes. */
+typedef struct chunk_cols {
+	mcz_buf body;
+	size_t *lens, *start, tsize;
+	uint32_t *table; /* 1 + stream, 0 empty */
+} chunk_cols;
+
+static int chunk_cols_init(chunk_cols *c, size_t nstreams)
 {
-	mcz_buf body = {0};
-	size_t *lens = malloc((nstreams + 1) * sizeof *lens);
-	if (!lens)
-		return MCZ_E_NOMEM;
-	size_t at = 0;
-	mcz_codec_put_time(cx, &body, t, n);
-	lens[0] = body.len;
-	/* identical columns (PCP's mem.freemem and mem.util.free...) are
-	 * stored once: a table of column hashes finds earlier equal bytes */
-	size_t tsize = 16;
-	while (tsize < 2 * nstreams)
-		tsize *= 2;
-	uint32_t *table = calloc(tsize, sizeof *table); /* 1 + stream, 0 empty */
-	size_t *start = malloc((nstreams + 1) * sizeof *start);
-	if (!table || !start) {
-		free(table);
-		free(start);
-		free(lens);
-		return MCZ_E_NOMEM;
-	}
-	for (size_t s = 0; s < nstreams; s++) {
-		at = body.len;
-		mcz_codec_put_col(cx, &body, &descs[s], t, cols[s].v, cols[s].present, n, &prev[s],
-				  &sums[s]);
-		start[s] = at;
-		lens[s + 1] = body.len - at;
-		if (body.err || lens[s + 1] < 8)
-			continue;
-		uint64_t h = 1469598103934665603ull;
-		for (size_t i = at; i < body.len; i++)
-			h = (h ^ body.p[i]) * 1099511628211ull;
-		size_t slot = (size_t)h & (tsize - 1);
-		for (; table[slot]; slot = (slot + 1) & (tsize - 1)) {
-			size_t o = table[slot] - 1;
-			if (lens[o + 1] == lens[s + 1] &&
-			    !memcmp(body.p + start[o], body.p + at, lens[s + 1])) {
-				body.len = at; /* a SAME column instead */
-				mcz_buf_u8(&body, MCZ_CODEC_SAME);
-				mcz_buf_u8(&body, 0);
-				mcz_buf_uv(&body, 0);
-				mcz_buf_uv(&body, o);
-				lens[s + 1] = body.len - at;
-				break;
-			}
+	memset(c, 0, sizeof *c);
+	c->tsize = 16;
+	while (c->tsize < 2 * nstreams)
+		c->tsize *= 2;
+	c->lens = malloc((nstreams + 1) * sizeof *c->lens);
+	c->start = malloc((nstreams + 1) * sizeof *c->start);
+	c->table = calloc(c->tsize, sizeof *c->table);
+	return c->lens && c->start && c->table ? 0 : MCZ_E_NOMEM;
+}
+
+static void chunk_cols_free(chunk_cols *c)
+{
+	mcz_buf_free(&c->body);
+	free(c->lens);
+	free(c->start);
+	free(c->table);
+}
+
+/* Stream s's column, the bytes from at to the body's end, made a SAME
+ * column when an earlier one has the same bytes. */
+static void chunk_cols_add(chunk_cols *c, size_t s, size_t at)
+{
+	mcz_buf *body = &c->body;
+	c->start[s] = at;
+	c->lens[s + 1] = body->len - at;
+	if (body->err || c->lens[s + 1] < 8)
+		return;
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = at; i < body->len; i++)
+		h = (h ^ body->p[i]) * 1099511628211ull;
+	size_t slot = (size_t)h & (c->tsize - 1);
+	for (; c->table[slot]; slot = (slot + 1) & (c->tsize - 1)) {
+		size_t o = c->table[slot] - 1;
+		if (c->lens[o + 1] == c->lens[s + 1] &&
+		    !memcmp(body->p + c->start[o], body->p + at, c->lens[s + 1])) {
+			body->len = at; /* a SAME column instead */
+			mcz_buf_u8(body, MCZ_CODEC_SAME);
+			mcz_buf_u8(body, 0);
+			mcz_buf_uv(body, 0);
+			mcz_buf_uv(body, o);
+			c->lens[s + 1] = body->len - at;
+			break;
 		}
-		if (!table[slot] && lens[s + 1] >= 8 && body.p[at] != MCZ_CODEC_SAME)
-			table[slot] = (uint32_t)s + 1;
 	}
-	free(table);
-	free(start);
+	if (!c->table[slot] && c->lens[s + 1] >= 8 && body->p[at] != MCZ_CODEC_SAME)
+		c->table[slot] = (uint32_t)s + 1;
+}
+
+/* The payload: header, directory, columns. */
+static int chunk_cols_put(const chunk_cols *c, mcz_buf *out, const int64_t *t, size_t n,
+			  size_t nstreams, uint64_t nvalues)
+{
 	mcz_buf_uv(out, n);
 	mcz_buf_uv(out, nstreams);
 	mcz_buf_sv(out, t[0]);
 	mcz_buf_uv(out, (uint64_t)(t[n - 1] - t[0]));
-	uint64_t nvalues = 0;
-	for (size_t s = 0; s < nstreams; s++)
-		nvalues += sums[s].count;
 	mcz_buf_uv(out, nvalues);
 	mcz_buf_u8(out, 0);
 	for (size_t s = 0; s <= nstreams; s++)
-		mcz_buf_uv(out, lens[s]);
-	mcz_buf_put(out, body.p, body.len);
-	int rc = body.err ? body.err : out->err;
-	mcz_buf_free(&body);
-	free(lens);
+		mcz_buf_uv(out, c->lens[s]);
+	mcz_buf_put(out, c->body.p, c->body.len);
+	return c->body.err ? c->body.err : out->err;
+}
+
+int mcz_chunk_encode2(mcz_codec_ctx *cx, mcz_buf *out, mcz_buf *shuf, const int64_t *t, size_t n,
+		      const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
+		      mcz_codec_prev *prev, mcz_bucket *sums)
+{
+	chunk_cols c, a;
+	int rc = chunk_cols_init(&c, nstreams) || (shuf && chunk_cols_init(&a, nstreams))
+			 ? MCZ_E_NOMEM
+			 : 0;
+	if (!rc) {
+		mcz_codec_put_time(cx, &c.body, t, n);
+		c.lens[0] = c.body.len;
+		if (shuf) {
+			mcz_buf_put(&a.body, c.body.p, c.body.len);
+			a.lens[0] = c.body.len;
+		}
+	}
+	cx->alt = shuf ? &a.body : NULL;
+	for (size_t s = 0; !rc && s < nstreams; s++) {
+		size_t at = c.body.len, at2 = shuf ? a.body.len : 0;
+		mcz_codec_put_col(cx, &c.body, &descs[s], t, cols[s].v, cols[s].present, n, &prev[s],
+				  &sums[s]);
+		chunk_cols_add(&c, s, at);
+		if (shuf)
+			chunk_cols_add(&a, s, at2);
+	}
+	cx->alt = NULL;
+	uint64_t nvalues = 0;
+	for (size_t s = 0; s < nstreams; s++)
+		nvalues += sums[s].count;
+	if (!rc)
+		rc = chunk_cols_put(&c, out, t, n, nstreams, nvalues);
+	if (!rc && shuf)
+		rc = chunk_cols_put(&a, shuf, t, n, nstreams, nvalues);
+	chunk_cols_free(&c);
+	if (shuf)
+		chunk_cols_free(&a);
 	return rc;
+}
+
+int mcz_chunk_encode(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_t n,
+		     const mcz_stream_desc *descs, const mcz_chunk_input *cols, size_t nstreams,
+		     mcz_codec_prev *prev, mcz_bucket *sums)
+{
+	return mcz_chunk_encode2(cx, out, NULL, t, n, descs, cols, nstreams, prev, sums);
 }
 
 int mcz_chunk_head(mcz_cur *c, mcz_chunk_info *ci, unsigned allow_flags)

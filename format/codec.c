@@ -41,6 +41,7 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 	mcz_buf_free(&cx->tmp);
 	mcz_buf_free(&cx->tmp2);
 	mcz_buf_free(&cx->best);
+	mcz_buf_free(&cx->alt_best);
 	mcz_buf_free(&cx->bm);
 	free(cx->x);
 	free(cx->y);
@@ -92,6 +93,15 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	} else {
 		f->p[1] = flags;
 		mcz_buf_put(f, raw->p, raw->len);
+	}
+	/* the second choice (cx->alt): the best of the codecs whose values
+	 * are shuffled, or that have no shuffled twin */
+	if (cx->alt && codec != MCZ_CODEC_COUNTER && codec != MCZ_CODEC_COUNTER_DOD &&
+	    codec != MCZ_CODEC_COUNTER_RATE && codec != MCZ_CODEC_INT &&
+	    (!cx->alt_ok || f->len < cx->alt_best.len)) {
+		cx->alt_best.len = 0;
+		mcz_buf_put(&cx->alt_best, f->p, f->len);
+		cx->alt_ok = 1;
 	}
 	if (!*best_ok || f->len < cx->best.len) {
 		mcz_buf t = cx->best;
@@ -225,6 +235,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		       mcz_codec_prev *prev, mcz_bucket *sum)
 {
 	mcz_bucket_init(sum);
+	cx->alt_ok = 0;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		m += !present || present[i];
@@ -232,6 +243,8 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		mcz_buf_u8(out, MCZ_CODEC_EMPTY);
 		mcz_buf_u8(out, 0);
 		mcz_buf_uv(out, 0);
+		if (cx->alt)
+			mcz_buf_put(cx->alt, out->p + out->len - 3, 3);
 		return;
 	}
 	if (mcz_codec_scratch(cx, m)) {
@@ -286,14 +299,10 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			same++;
 		if (m > 2 && same == m - 1)
 			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x + 1, 1, &ok);
-		if (!cx->shuf)
-			codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1,
-				   &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER, flags, &head, MCZ_PACK_VARINT, x + 1, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_SHUF, flags, &head, MCZ_PACK_SHUFFLE, x + 1, m - 1,
 			   &ok);
-		if (!cx->shuf)
-			codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1,
-				   &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_DOD, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_DOD_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 		/* rate x dt prediction: cycles, task-clock and busy counters grow
@@ -314,9 +323,7 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			pt = t[i];
 			k++;
 		}
-		if (!cx->shuf)
-			codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1,
-				   &ok);
+		codec_cand(cx, MCZ_CODEC_COUNTER_RATE, flags, &head, MCZ_PACK_VARINT, y, m - 1, &ok);
 		codec_cand(cx, MCZ_CODEC_COUNTER_RATE_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m - 1,
 			   &ok);
 	} else if (d->type == MCZ_F64) {
@@ -358,13 +365,18 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		}
 		if (m > 1 && codec_same(x, m))
 			codec_cand(cx, MCZ_CODEC_CONST, flags, &head, MCZ_PACK_VARINT, x, 1, &ok);
-		if (!cx->shuf)
-			codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
+		codec_cand(cx, MCZ_CODEC_INT, flags, &head, MCZ_PACK_VARINT, y, m, &ok);
 		codec_cand(cx, MCZ_CODEC_INT_SHUF, flags, &head, MCZ_PACK_SHUFFLE, y, m, &ok);
 	}
 	if (head.err || cx->best.err)
 		out->err = head.err ? head.err : cx->best.err;
 	mcz_buf_put(out, cx->best.p, cx->best.len);
+	if (cx->alt) {
+		const mcz_buf *a = cx->alt_ok ? &cx->alt_best : &cx->best;
+		mcz_buf_put(cx->alt, a->p, a->len);
+		if (cx->alt_best.err && !cx->alt->err)
+			cx->alt->err = cx->alt_best.err;
+	}
 	mcz_buf_free(&head);
 }
 

@@ -74,58 +74,79 @@ typedef struct gchunk_run {
 /* Shared run [a, a + nc) whose columns (lengths len[1 + a ..]) are raw,
  * compressed into z (reserved) as is, or transposed when that is smaller
  * and allowed (1.4), or transposed by metric (1.5, cx->v15; descs: the
- * chunk's streams): its frame's length, 0 on failure; *tr set to 1 when
+ * chunk's streams), of the layouts in mask (bit 0 as is, 1 transposed, 2
+ * by metric): its frame's length, 0 on failure; *tr set to 1 when
  * transposed, 2 by metric. */
 static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint64_t *len,
 			       size_t a, size_t nc, int tr_ok, const mcz_stream_desc *descs,
-			       uint8_t *z, size_t cap, int *tr)
+			       unsigned mask, uint8_t *z, size_t cap, int *tr)
 {
 	int level = cx->level < 19 ? 19 : cx->level;
-	size_t n = ZSTD_compressCCtx(cx->zc, z, cap, raw->p, raw->len, level);
 	*tr = 0;
-	if (ZSTD_isError(n))
-		return 0;
-	/* transposed, a second level-19 pass: for batch writers (cx->thorough)
-	 * and runs of many columns (wide data, where it pays); a recorder's
-	 * runs of a few dozen columns are tried as they are */
-	uint64_t *o = tr_ok && (cx->thorough || nc >= GCHUNK_TR_COLUMNS)
-			      ? malloc((nc + 1) * sizeof *o)
-			      : NULL;
+	/* transposed: for batch writers (cx->thorough) and runs of many
+	 * columns (wide data, where it pays); a recorder's runs of a few
+	 * dozen columns are taken as they are */
+	if (!tr_ok || (!cx->thorough && nc < GCHUNK_TR_COLUMNS))
+		mask &= 1;
+	uint64_t *o = mask & 6 ? malloc((nc + 1) * sizeof *o) : NULL;
 	uint8_t *t = o ? malloc(raw->len + 1) : NULL;
 	uint8_t *tz = t ? malloc(cap) : NULL;
-	uint32_t *grp = tz && cx->v15 ? malloc((nc + 1) * sizeof *grp) : NULL;
-	if (tz) {
+	uint32_t *grp = tz && cx->v15 && (mask & 4) ? malloc((nc + 1) * sizeof *grp) : NULL;
+	if (!tz)
+		mask &= 1;
+	else {
 		o[0] = 0;
 		for (size_t j = 0; j < nc; j++)
 			o[j + 1] = o[j] + len[1 + a + j];
-		/* by metric (1.5): instances of one metric byte beside byte,
-		 * not interleaved with the other metrics' (per-CPU counters
-		 * declared CPU by CPU); tried only when the metrics are
-		 * interleaved: where each is a block of consecutive columns (a
-		 * PCP archive's instances), it is the plain transposition but
-		 * for where the blocks meet, and costs a level-19 pass more */
-		size_t ng = grp ? mcz_gchunk_groups(descs + a, nc, grp) : 0;
-		int mixed = 0;
-		for (size_t j = 1; j < nc && ng > 1; j++)
-			mixed |= grp[j] < grp[j - 1];
-		for (int by = 0; by < (mixed ? 2 : 1); by++) {
-			size_t m = mcz_gchunk_transpose_groups(raw->p, t, o, nc, by ? grp : NULL, 0)
-					   ? 0
-					   : ZSTD_compressCCtx(cx->zc, tz, cap, t, raw->len, level);
-			/* the first run by metric brings the file's REQUIRES
-			 * block (21 bytes): it must pay for it */
-			size_t need = by && cx->v15 == 1 ? MCZ_BLOCK_OVERHEAD + 1 : 0;
-			if (m && !ZSTD_isError(m) && m + need < n) {
-				memcpy(z, tz, m);
-				n = m;
-				*tr = 1 + by;
-			}
-		}
 	}
+	/* by metric (1.5): instances of one metric byte beside byte, not
+	 * interleaved with the other metrics' (per-CPU counters declared CPU
+	 * by CPU); tried only when the metrics are interleaved: where each is
+	 * a block of consecutive columns (a PCP archive's instances), it is
+	 * the plain transposition but for where the blocks meet */
+	size_t ng = grp ? mcz_gchunk_groups(descs + a, nc, grp) : 0;
+	int mixed = 0;
+	for (size_t j = 1; j < nc && ng > 1; j++)
+		mixed |= grp[j] < grp[j - 1];
+	if (!mixed)
+		mask &= 3;
+	/* A live writer compares the layouts at level 3 and packs the one
+	 * that wins at level 19: a level-19 pass per layout tried took 1.9
+	 * times the CPU of a wide recording (256 streams, chunks of 64 rows);
+	 * a batch writer compares them at level 19. */
+	int single = mask == 1 || mask == 2 || mask == 4;
+	int trial = single || cx->thorough ? level : 3;
+	size_t best = SIZE_MAX, n = 0;
+	int won = -1;
+	for (int l = 0; l < 3; l++) {
+		if (!(mask & (1u << l)))
+			continue;
+		if (l && mcz_gchunk_transpose_groups(raw->p, t, o, nc, l == 2 ? grp : NULL, 0))
+			continue;
+		size_t m = ZSTD_compressCCtx(cx->zc, tz ? tz : z, cap, l ? t : raw->p, raw->len,
+					     trial);
+		/* the first run by metric brings the file's REQUIRES block
+		 * (21 bytes): it must pay for it */
+		size_t need = l == 2 && cx->v15 == 1 ? MCZ_BLOCK_OVERHEAD + 1 : 0;
+		if (ZSTD_isError(m) || m + need >= best)
+			continue;
+		best = m + need;
+		won = l;
+		n = m;
+		if (tz && trial == level)
+			memcpy(z, tz, m);
+	}
+	if (won > 0 && trial != level)
+		mcz_gchunk_transpose_groups(raw->p, t, o, nc, won == 2 ? grp : NULL, 0);
+	if (won >= 0 && trial != level)
+		n = ZSTD_compressCCtx(cx->zc, z, cap, won ? t : raw->p, raw->len, level);
 	free(o);
 	free(t);
 	free(tz);
 	free(grp);
+	if (won < 0 || ZSTD_isError(n))
+		return 0;
+	*tr = won;
 	return n;
 }
 
@@ -158,20 +179,17 @@ static void gchunk_put_dir(mcz_codec_ctx *cx, mcz_buf *g, const uint64_t *len, s
 	mcz_buf_free(&z);
 }
 
-/* mcz_gchunk_encode with the codecs as cx chooses them; *tr_any: bit 0 a
- * run transposed, bit 1 one by metric. */
+/* The CHUNK payload plain as a GCHUNK payload when that is smaller; *tr_any:
+ * bit 0 a run transposed, bit 1 one by metric. */
 static int gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int *tr_any, int zdir_ok,
-			 const int64_t *t, size_t n, const mcz_stream_desc *descs,
-			 const mcz_chunk_input *cols, size_t nstreams, mcz_codec_prev *prev,
-			 mcz_bucket *sums)
+			 const mcz_buf *plain_in, const int64_t *t, size_t n,
+			 const mcz_stream_desc *descs, size_t nstreams, unsigned mask)
 {
 	*tr_any = 0;
 	*grouped = 0;
-	mcz_buf plain = {0};
-	int rc = mcz_chunk_encode(cx, &plain, t, n, descs, cols, nstreams, prev, sums);
+	const mcz_buf plain = *plain_in;
 	mcz_chunk_info ci;
-	if (!rc)
-		rc = mcz_chunk_parse(plain.p, plain.len, &ci);
+	int rc = mcz_chunk_parse(plain.p, plain.len, &ci);
 	uint64_t *off = rc ? NULL : malloc((nstreams + 2) * sizeof *off);
 	if (!rc && !off)
 		rc = MCZ_E_NOMEM;
@@ -185,7 +203,6 @@ static int gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int *tr_
 		mcz_buf_put(out, plain.p, plain.len);
 		rc = rc ? rc : out->err;
 		free(off);
-		mcz_buf_free(&plain);
 		return rc;
 	}
 	/* every column unframed (its bytes in a run) or as it is (plain) */
@@ -239,7 +256,7 @@ static int gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int *tr_
 			break;
 		}
 		int tr;
-		size_t z = gchunk_run_frame(cx, &raw, len, a, s - a, zdir_ok, descs,
+		size_t z = gchunk_run_frame(cx, &raw, len, a, s - a, zdir_ok, descs, mask,
 					    frames.p + frames.len, frames.cap - frames.len, &tr);
 		if (z && z < plain_len) {
 			frames.len += z;
@@ -291,7 +308,6 @@ static int gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int *tr_
 	free(len);
 	free(rt);
 	free(off);
-	mcz_buf_free(&plain);
 	mcz_buf_free(&raw);
 	mcz_buf_free(&frames);
 	mcz_buf_free(&dir);
@@ -305,47 +321,46 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int zdir_ok
 		      const mcz_chunk_input *cols, size_t nstreams, mcz_codec_prev *prev,
 		      mcz_bucket *sums)
 {
-	size_t start = out->len;
 	/* A column's codec is chosen by its size alone, compressed on its
 	 * own; in a transposed run, what counts is that the instances of a
 	 * metric line up byte for byte: shuffled values of one width do,
 	 * varints of varying lengths do not (10,000 streams x 16 rows: 330.2
 	 * KiB of chunks with the codecs chosen alone, 292.9 KiB with shuffled
-	 * packings, by metric).  So a chunk with transposed runs is encoded a
-	 * second time with the shuffled packings, and the smaller kept: by a
-	 * live writer on wide data (a few short chunks of a recording), by a
-	 * batch writer only for runs by metric (on PCP's archives, whose
-	 * instances follow each other, it gains 0.5 to 1.6 % for twice the
-	 * CPU of an import). */
+	 * packings, by metric).  So each column's best shuffled form is kept
+	 * beside its best (the same trials), and a chunk with transposed runs
+	 * is grouped a second time from those, the smaller kept: by a live
+	 * writer on wide data, by a batch writer only for runs by metric (on
+	 * PCP's archives, whose instances follow each other, a second
+	 * grouping gained 0.5 to 1.6 % and, at level 19 in every layout,
+	 * doubled an import's CPU).  The second grouping tries only the
+	 * layouts that won the first. */
 	int again = zdir_ok && nstreams >= 2 && (cx->thorough || nstreams >= GCHUNK_TR_COLUMNS);
-	mcz_codec_prev *before = again ? malloc(nstreams * sizeof *before) : NULL;
-	mcz_codec_prev *after = before ? malloc(nstreams * sizeof *after) : NULL;
-	if (after)
-		memcpy(before, prev, nstreams * sizeof *before);
+	mcz_buf plain = {0}, shuf = {0};
+	int rc = mcz_chunk_encode2(cx, &plain, again ? &shuf : NULL, t, n, descs, cols, nstreams,
+				   prev, sums);
+	size_t start = out->len;
 	int tr_any = 0, tr2;
-	int rc = gchunk_encode(cx, out, grouped, &tr_any, zdir_ok, t, n, descs, cols, nstreams,
-			       prev, sums);
-	if (!rc && after && *grouped && (tr_any & (cx->thorough ? 2 : 3))) {
-		/* the counters' state after the chunk is the same either way */
-		memcpy(after, prev, nstreams * sizeof *after);
-		memcpy(prev, before, nstreams * sizeof *prev);
+	if (!rc)
+		rc = gchunk_encode(cx, out, grouped, &tr_any, zdir_ok, &plain, t, n, descs, nstreams, 7);
+	if (!rc && again && *grouped && (tr_any & (cx->thorough ? 2 : 3)) &&
+	    (shuf.len != plain.len || memcmp(shuf.p, plain.p, plain.len))) {
 		mcz_buf alt = {0};
 		int g2 = 0;
-		cx->shuf = 1;
-		int rc2 = gchunk_encode(cx, &alt, &g2, &tr2, zdir_ok, t, n, descs, cols, nstreams,
-					prev, sums);
-		cx->shuf = 0;
+		/* only the layouts that won the first time: a level-19 pass
+		 * for each run, not three */
+		unsigned mask = (tr_any & 1 ? 2u : 0) | (tr_any & 2 ? 4u : 0);
+		int rc2 = gchunk_encode(cx, &alt, &g2, &tr2, zdir_ok, &shuf, t, n, descs, nstreams,
+					mask);
 		if (!rc2 && alt.len < out->len - start) {
 			out->len = start;
 			mcz_buf_put(out, alt.p, alt.len);
 			*grouped = g2;
 			rc = out->err;
 		}
-		memcpy(prev, after, nstreams * sizeof *prev);
 		mcz_buf_free(&alt);
 	}
-	free(before);
-	free(after);
+	mcz_buf_free(&plain);
+	mcz_buf_free(&shuf);
 	return rc;
 }
 

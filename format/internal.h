@@ -238,9 +238,10 @@ typedef struct mcz_codec_ctx {
 	int v14;       /* codecs of 1.4 allowed (a file that holds a BUNDLE block) */
 	int v15;       /* runs transposed by metric allowed (1.5): 1, a REQUIRES
 			  block of 5 to be written before the chunk; 2, written */
-	int shuf;      /* counters and integers in shuffled packings only (and
-			  CONST): a second try of a chunk in runs transposed by
-			  metric (mcz_gchunk_encode) */
+	mcz_buf *alt;  /* not NULL: each column also appended here in its best
+			  shuffled packing, or CONST (mcz_chunk_encode2) */
+	mcz_buf alt_best;
+	int alt_ok;
 	int thorough;  /* a batch writer (mcz import): metadata blocks packed at
 			  level 19 and GCHUNK runs tried transposed; a live one
 			  (mcrec) does so only for large metadata and runs of many
