@@ -11,6 +11,8 @@
 #   tests/run.sh [PATTERN]     run only tests whose name contains PATTERN
 #   MCZ_TEST_SKIP='e2e/ x'     leave out tests whose name contains a word
 #                              (counted as skipped, named on their line)
+#   MCZ_TEST_JOBS=1            unit tests and fuzz replays one at a time
+#                              (default 2)
 set -u
 cd "$(dirname "$0")/.."
 B=${MCZ_BUILD:-build}
@@ -45,14 +47,42 @@ run_one() { # name, timeout, command...
 	esac
 }
 
+# The unit tests and fuzz replays use the CPU alone (no sleeps, no clocks
+# asserted, temporary files named by pid), so they run two at a time, one
+# per core of the CI machine; their lines come out in order once all are
+# done, and are counted from those lines.
+par_n=0
+run_par() { # name, timeout, command...: run_one in the background
+	while [ "$(jobs -rp | wc -l)" -ge "${MCZ_TEST_JOBS:-2}" ]; do
+		wait -n
+	done
+	(run_one "$@") >"$LOG/.par.$par_n" &
+	par_n=$((par_n + 1))
+}
+par_collect() {
+	wait
+	local i line
+	for ((i = 0; i < par_n; i++)); do
+		cat "$LOG/.par.$i"
+		line=$(head -n 1 "$LOG/.par.$i")
+		case $line in
+		PASS*) pass=$((pass + 1)) ;;
+		SKIP*) skip=$((skip + 1)) ;;
+		FAIL*) fail=$((fail + 1)); failed+=("$(awk '{ print $2 }' <<<"$line")") ;;
+		esac
+		rm -f "$LOG/.par.$i"
+	done
+	par_n=0
+}
 for t in "$B"/tests/test-*; do
-	[ -x "$t" ] && run_one "unit/$(basename "$t")" 300 "$t"
+	[ -x "$t" ] && run_par "unit/$(basename "$t")" 300 "$t"
 done
 for t in "$B"/tests/replay-*; do
 	[ -x "$t" ] || continue
 	n=${t##*/replay-}
-	run_one "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
+	run_par "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
 done
+par_collect
 for t in tests/integration/*.sh tests/e2e/*.sh; do
 	[ -f "$t" ] && run_one "${t#tests/}" 600 bash "$t"
 done
