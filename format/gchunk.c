@@ -102,8 +102,8 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	/* by metric (1.5): instances of one metric byte beside byte, not
 	 * interleaved with the other metrics' (per-CPU counters declared CPU
 	 * by CPU); tried only when the metrics are interleaved: where each is
-	 * a block of consecutive columns (a PCP archive's instances), it is
-	 * the plain transposition but for where the blocks meet */
+	 * a block of consecutive columns (most PCP archives' instances), it
+	 * is the plain transposition but for where the blocks meet */
 	size_t ng = grp ? mcz_gchunk_groups(descs + a, nc, grp) : 0;
 	int mixed = 0;
 	for (size_t j = 1; j < nc && ng > 1; j++)
