@@ -61,6 +61,8 @@ static int gchunk_unframe(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_b
 	return 0;
 }
 
+/* What the first run by metric of a file must save (1.5, its REQUIRES). */
+#define GCHUNK_V15_GAIN 1024u
 /* Runs of this many columns are tried transposed by any writer. */
 #define GCHUNK_TR_COLUMNS 256
 
@@ -125,9 +127,11 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 			continue;
 		size_t m = ZSTD_compressCCtx(cx->zc, tz ? tz : z, cap, l ? t : raw->p, raw->len,
 					     trial);
-		/* the first run by metric brings the file's REQUIRES block
-		 * (21 bytes): it must pay for it */
-		size_t need = l == 2 && cx->v15 == 1 ? MCZ_BLOCK_OVERHEAD + 1 : 0;
+		/* the first run by metric makes the file one that readers
+		 * before 1.5 refuse (its REQUIRES block): it must save 1 KiB
+		 * for that, as COLSTREAMS must for 1.3, so that a small file
+		 * stays readable by a site's older mcz */
+		size_t need = l == 2 && cx->v15 == 1 ? GCHUNK_V15_GAIN : 0;
 		if (ZSTD_isError(m) || m + need >= best)
 			continue;
 		best = m + need;
