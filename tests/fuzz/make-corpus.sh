@@ -34,8 +34,9 @@ export MCZ_FORMAT=1.4
 "$G" -o $C/bundle-counters.mcz --streams 300 --rows 5 --counters
 A=/var/lib/pcp/testsuite/archives
 [ -f $A/19970807.09.54.meta ] && $B/mcz import -q $A/19970807.09.54 -o $C/bundle-pcp.mcz >/dev/null
-# 1.5: a REQUIRES block, GCHUNK blocks with runs transposed by metric
-# (gen-recording's per-CPU streams are interleaved, CPU by CPU)
+# 1.5: a REQUIRES block before the GCHUNK whose runs are transposed by
+# metric (gen-recording's per-CPU streams are interleaved, CPU by CPU; the
+# first chunk saves less than 1 KiB that way, and is transposed as in 1.4)
 unset MCZ_FORMAT
 "$G" -o $C/bymetric-wide.mcz --streams 600 --rows 16 --chunk-rows 8
 # a job file (1.4, MEMBER blocks): three recordings, one killed
@@ -101,16 +102,18 @@ while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
     off += 20 + ln
 open(C + '/bundle-no-trailer.mcz', 'wb').write(w[:-24])
 # 1.5 damaged: REQUIRES of minor 6 (refused by version), a byte in the
-# middle of the first GCHUNK (payload CRC made good again), no trailer
+# middle of the GCHUNK after it (runs by metric; payload CRC made good
+# again), no trailer
 w = open(C + '/bymetric-wide.mcz', 'rb').read()
-off = 20
+off, req = 20, False
 while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
     t, fl, ln = struct.unpack_from('<HHI', w, off + 4)
     if t == 14:
+        req = True
         b = bytearray(w); b[off + 16] = 6
         b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
         open(C + '/bymetric-needs-1.6.mcz', 'wb').write(bytes(b))
-    if t == 10:
+    if t == 10 and req:
         b = bytearray(w); at = off + 16 + ln // 2; b[at] ^= 0x44
         b[off + 16 + ln:off + 20 + ln] = struct.pack('<I', zlib.crc32(bytes(b[off + 16:off + 16 + ln])))
         open(C + '/bymetric-bad-gchunk.mcz', 'wb').write(bytes(b))
