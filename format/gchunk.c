@@ -564,8 +564,8 @@ int mcz_gchunk_runs(const mcz_chunk_info *ci, const uint64_t *off, uint32_t *rfi
 			tr = n & 1;
 			n >>= 1;
 		} else if (ci->mruns) {
-			/* 1.5: "4n + t: t = 1 transposed, 2 transposed by
-			 * metric, 3 invalid" */
+			/* 1.5: "4n + t: t = 1 transposed, t = 2 transposed by
+			 * metric (shared runs only), t = 3 invalid" */
 			tr = n & 3;
 			n >>= 2;
 		}

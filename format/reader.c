@@ -206,9 +206,10 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 	case MCZ_BT_MEMBER:
 		return mcz_member_apply(r, p, h->len);
 	case MCZ_BT_REQUIRES: {
-		/* 1.5: "one varint, the minor version the blocks of the file
-		 * need; a reader of an older minor refuses the file" (readers
-		 * before 1.5 by the critical flag of an unknown type) */
+		/* 1.5: one varint, the minor version that blocks of the file
+		 * need; "a reader of an older minor than the block says
+		 * refuses the file" (readers before 1.5 by the critical flag
+		 * of an unknown type) */
 		mcz_cur c = mcz_cur_make(p, h->len);
 		uint64_t m = mcz_cur_uv(&c);
 		if (c.err || mcz_cur_left(&c))

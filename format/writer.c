@@ -516,9 +516,9 @@ static int writer_chunk(mcz_writer *w)
 	if (rc)
 		return writer_fail(w, rc);
 	if (grouped == 2 && !w->requires) {
-		/* runs transposed by metric (1.5): "a REQUIRES block of 5 or
-		 * more comes before the first GCHUNK that has them", which
-		 * readers before 1.5 refuse (critical, unknown type) */
+		/* runs transposed by metric (1.5): "A GCHUNK with such a run
+		 * comes after a REQUIRES block of 5 or more", which readers
+		 * before 1.5 refuse (critical, unknown type) */
 		mcz_buf q = {0};
 		mcz_buf_uv(&q, 5);
 		rc = writer_block(w, MCZ_BT_REQUIRES, &q);

@@ -166,7 +166,8 @@ int main(int argc, char **argv)
 	static const char *what_unit[] = {"instructions", "cycles", "misses", "B",
 					  "B",		  "B",	    "W",      "B"};
 	static const char *what_src[] = {"perf", "perf", "perf", "pcp", "pcp", "net", "nvml", "proc"};
-	/* stream s of the CPU-by-CPU order is declared at position at[s] */
+	/* the stream declared at position id is stream by[id] of the CPU-by-CPU
+	 * order (--metric-major), or stream id */
 	long *by = calloc((size_t)nstreams + 1, sizeof *by);
 	for (int what = 0, k = 0; what < 8 && metric_major; what++)
 		for (long s = 0; s < nstreams; s++)
