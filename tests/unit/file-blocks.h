@@ -48,4 +48,14 @@ static inline void file_block_fix_crc(uint8_t *b, size_t o)
 		b[o + 16 + l + i] = (uint8_t)(c >> (8 * i));
 }
 
+/* A new payload length for the block at o, its header CRC made right. */
+static inline void file_block_set_len(uint8_t *b, size_t o, uint32_t len)
+{
+	for (int i = 0; i < 4; i++)
+		b[o + 8 + i] = (uint8_t)(len >> (8 * i));
+	uint32_t h = (uint32_t)crc32(0, b + o, 12);
+	for (int i = 0; i < 4; i++)
+		b[o + 12 + i] = (uint8_t)(h >> (8 * i));
+}
+
 #endif

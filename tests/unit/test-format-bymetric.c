@@ -244,17 +244,26 @@ static uint8_t *bm_fresh(char *bad, size_t cap, const char *name, size_t *len)
 	return file_bytes(path, len);
 }
 
+/* The file written afresh and the offset of its one REQUIRES block. */
+static uint8_t *bm_requires(char *bad, size_t cap, const char *name, size_t *len, size_t *req)
+{
+	size_t off[1] = {0};
+	uint8_t *b = bm_fresh(bad, cap, name, len);
+	assert_int_equal(file_blocks(b, *len, MCZ_BT_REQUIRES, off, 1, NULL), 1);
+	*req = off[0];
+	return b;
+}
+
 /* A REQUIRES of a later minor: "the file needs format 1.6", one line,
  * whether the reader opens the file by its index or by scanning it. */
 static void test_newer_minor(void **state)
 {
 	(void)state;
 	char bad[96];
-	size_t len, off[1] = {0};
-	uint8_t *b = bm_fresh(bad, sizeof bad, "needs-1.6.mcz", &len);
-	assert_int_equal(file_blocks(b, len, MCZ_BT_REQUIRES, off, 1, NULL), 1);
-	b[off[0] + 16] = 6;
-	file_block_fix_crc(b, off[0]);
+	size_t len, o;
+	uint8_t *b = bm_requires(bad, sizeof bad, "needs-1.6.mcz", &len, &o);
+	b[o + 16] = 6;
+	file_block_fix_crc(b, o);
 	bm_put(bad, b, len);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, bad, 0), MCZ_E_VERSION);
@@ -265,11 +274,55 @@ static void test_newer_minor(void **state)
 	assert_int_equal(mcz_open(&r, bad, 0), MCZ_E_VERSION);
 	assert_non_null(strstr(mcz_errdetail(), "needs format 1.6"));
 	/* a REQUIRES of this minor or an older one is read */
-	b[off[0] + 16] = 4;
-	file_block_fix_crc(b, off[0]);
+	b[o + 16] = 4;
+	file_block_fix_crc(b, o);
 	bm_put(bad, b, len);
 	assert_int_equal(mcz_open(&r, bad, 0), MCZ_OK);
 	mcz_close(r);
+	free(b);
+}
+
+/* "A payload with bytes after the varint is invalid" (SPEC 5.10): a
+ * REQUIRES of 5 followed by one more byte, its length and both CRCs made
+ * right again.  The insertion moves every later block, so the index would
+ * point wrong: the file is cut before its trailer and read by scanning.
+ * There, as every block whose payload is invalid (SPEC 8, opening 3), it
+ * is a damaged block, counted and named by mcz check, and what it guards
+ * is still read (this reader knows runs by metric). */
+static void test_requires_trailing(void **state)
+{
+	(void)state;
+	char bad[96];
+	size_t len, o;
+	uint8_t *b = bm_requires(bad, sizeof bad, "requires-trailing.mcz", &len, &o);
+	size_t pl = file_le32(b + o + 8);
+	assert_int_equal(pl, 1);
+	assert_int_equal(b[o + 16], 5);
+	uint8_t *c = malloc(len + 1);
+	assert_non_null(c);
+	memcpy(c, b, o + 16 + pl);
+	c[o + 16 + pl] = 0; /* the extra byte */
+	memcpy(c + o + 16 + pl + 1, b + o + 16 + pl, len - (o + 16 + pl));
+	file_block_set_len(c, o, (uint32_t)pl + 1);
+	file_block_fix_crc(c, o);
+	bm_put(bad, c, len + 1 - 24);
+	mcz_reader *r = NULL;
+	assert_int_equal(mcz_open(&r, bad, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->recovered, 1);
+	mcz_close(r);
+	bm_check_values(bad);
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(bad, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 1);
+	assert_non_null(strstr(rep.first_problem, "bad payload"));
+	/* the same bytes without the extra one: no damage */
+	memcpy(c + o + 16 + pl, b + o + 16 + pl, len - (o + 16 + pl));
+	file_block_set_len(c, o, (uint32_t)pl);
+	bm_put(bad, c, len - 24);
+	assert_int_equal(mcz_check(bad, &rep), MCZ_OK);
+	assert_int_equal(rep.blocks_bad, 0);
+	bm_check_values(bad);
+	free(c);
 	free(b);
 }
 
@@ -306,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_newer_minor),
+		cmocka_unit_test(test_requires_trailing),
 		cmocka_unit_test(test_both_layouts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
