@@ -296,6 +296,79 @@ static void band_exact_across_frames(void **st)
 	vw_model_free(m);
 }
 
+/* The band of row ri on the window [a, b) in n columns, built in frames of
+ * a tight budget until done; the frames it took. */
+static size_t band_frames(vw_model *m, long ri, int64_t a, int64_t b, size_t n, vw_bucket *got)
+{
+	vw_model_set_window(m, a, b);
+	size_t frames = 0;
+	int rc;
+	do {
+		tight_frame(m);
+		rc = vw_model_row_buckets(m, (size_t)ri, n, got);
+		frames++;
+		assert_true(frames <= 4 * m->rows[ri].nmembers + 4);
+	} while (m->refining);
+	assert_int_equal(rc, 0);
+	return frames;
+}
+
+/* Zoomed out and in again: the band of the window before is given at once
+ * (a frame with its budget spent reads no member), the same as built
+ * afresh; and the one left, complete, is given back in turn.  A band left
+ * before it was complete is built again. */
+static void band_back_to_previous_window(void **st)
+{
+	(void)st;
+	vw_model *m = open_job(), *ref = open_job();
+	enum { N = 120 };
+	vw_bucket got[N], wa[N], wb[N];
+	long ri = row_of(m, "core.task_clock"), rr = row_of(ref, "core.task_clock");
+	assert_true(ri >= 0 && rr >= 0);
+	int64_t span = m->t_max - m->t_min;
+	int64_t a0 = m->t_min + span / 4, a1 = a0 + span / 2, b0 = m->t_min, b1 = m->t_max + 1;
+	vw_model_set_window(ref, a0, a1);
+	reference(ref, &ref->rows[rr], N, wa);
+	vw_model_set_window(ref, b0, b1);
+	reference(ref, &ref->rows[rr], N, wb);
+	assert_true(band_frames(m, ri, a0, a1, N, got) > 1);
+	same_band(got, wa, N);
+	assert_true(band_frames(m, ri, b0, b1, N, got) > 1);
+	same_band(got, wb, N);
+	for (int k = 0; k < 3; k++) { /* in, out, in: each at once */
+		vw_model_set_window(m, k % 2 ? b0 : a0, k % 2 ? b1 : a1);
+		tight_frame(m);
+		m->budget_work = 1; /* no member may be read in this frame */
+		assert_int_equal(vw_model_row_buckets(m, (size_t)ri, N, got), 0);
+		assert_int_equal(m->refining, 0);
+		same_band(got, k % 2 ? wb : wa, N);
+	}
+	/* on A; B begun (one frame), then A again: at once; B is built anew */
+	vw_model_set_window(m, b0, b1);
+	tight_frame(m);
+	m->budget_work = 1;
+	assert_int_equal(vw_model_row_buckets(m, (size_t)ri, N, got), 0);
+	assert_int_equal(m->refining, 0); /* B was the previous band: at once */
+	same_band(got, wb, N);
+	vw_model_set_window(m, m->t_min + 1, m->t_max); /* a third window, begun */
+	tight_frame(m);
+	vw_model_row_buckets(m, (size_t)ri, N, got);
+	assert_int_equal(m->refining, 1);
+	vw_model_set_window(m, b0, b1); /* back to B, the complete previous band */
+	tight_frame(m);
+	m->budget_work = 1;
+	assert_int_equal(vw_model_row_buckets(m, (size_t)ri, N, got), 0);
+	assert_int_equal(m->refining, 0);
+	same_band(got, wb, N);
+	/* the third window's band was not complete: built again, exactly */
+	vw_model_set_window(ref, m->t_min + 1, m->t_max);
+	reference(ref, &ref->rows[rr], N, wa);
+	assert_true(band_frames(m, ri, m->t_min + 1, m->t_max, N, got) > 1);
+	same_band(got, wa, N);
+	vw_model_free(ref);
+	vw_model_free(m);
+}
+
 /* Unfolded and folded again, the rows are new: no band of the old rows is
  * given for them. */
 static void band_dropped_with_rows(void **st)
@@ -320,6 +393,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(band_exact_across_frames),
+		cmocka_unit_test(band_back_to_previous_window),
 		cmocka_unit_test(band_dropped_with_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
