@@ -356,11 +356,11 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 					break;
 				}
 				int64_t prev = INT64_MIN;
-				for (size_t i = 0; i < c.n; i++)
-					if (c.present[i]) {
-						mcz_query_sample(r, s, &c, i, prev, &b[ci]);
-						prev = c.t[i];
-					}
+				for (size_t i = reader_next_present(c.present, 0, c.n); i < c.n;
+				     i = reader_next_present(c.present, i + 1, c.n)) {
+					mcz_query_sample(r, s, &c, i, prev, &b[ci]);
+					prev = c.t[i];
+				}
 			}
 		}
 		if (rc) {
@@ -507,9 +507,8 @@ static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_co
 	int64_t prev = INT64_MIN;
 	mcz_bucket *b = NULL, acc; /* acc: bucket *b while its samples come */
 	uint64_t end = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		if (!c->present[i])
-			continue;
+	for (size_t i = reader_next_present(c->present, 0, c->n); i < c->n;
+	     i = reader_next_present(c->present, i + 1, c->n)) {
 		int64_t t = c->t[i];
 		if (t >= t0 && t < t1) {
 			uint64_t at = (uint64_t)t - (uint64_t)t0;

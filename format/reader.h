@@ -3,6 +3,8 @@
 #ifndef MCZ_READER_H
 #define MCZ_READER_H
 
+#include <string.h>
+
 #include "internal.h"
 #include "meta.h"
 
@@ -87,6 +89,22 @@ typedef struct reader_col {
 	const uint8_t *present;
 	int64_t first_dt;
 } reader_col;
+
+/* The first row at or after i that is present (n when none): absent rows
+ * skipped 8 at a time, as the columns of wide PCP archives are mostly
+ * absent rows (metrics logged at different intervals). */
+static inline size_t reader_next_present(const uint8_t *present, size_t i, size_t n)
+{
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, present + i, 8);
+		if (w)
+			break;
+	}
+	while (i < n && !present[i])
+		i++;
+	return i;
+}
 
 struct mcz_reader {
 	const uint8_t *base;
