@@ -270,6 +270,13 @@ int vw_model_band_buckets(vw_model *m, const vw_row *r, size_t n, vw_bucket *out
 
 int vw_model_band_ready(vw_model *m, const vw_row *r, size_t n)
 {
+	return r->nmembers && vw_model_band_done(m, r, n) == r->nmembers;
+}
+
+size_t vw_model_band_done(const vw_model *m, const vw_row *r, size_t n)
+{
 	const band_ent *e = m->bands && r->group < m->bands->n ? &m->bands->e[r->group] : NULL;
-	return e && e->done && same(e, m, r, n);
+	if (!e || !same(e, m, r, n))
+		return 0;
+	return e->done ? r->nmembers : e->next;
 }

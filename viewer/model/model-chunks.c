@@ -626,7 +626,9 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		const vw_row *r = &m->rows[ri];
 		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
 			continue; /* drawn without values, or the band is kept */
-		for (size_t j = 0; j < r->nmembers; j++) {
+		/* a band's members already combined are not read again (their
+		 * columns are not kept: model-band.c) */
+		for (size_t j = r->nmembers > 1 ? vw_model_band_done(m, r, n) : 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
 			const last_ent *e = k ? &k->last[st] : NULL;
 			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||

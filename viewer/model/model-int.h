@@ -53,6 +53,9 @@ void vw_model_chunks_free(vw_model *m);
  * 0, VW_PENDING or -1.  vw_model_band_ready: kept for this window. */
 int vw_model_band_buckets(vw_model *m, const vw_row *r, size_t n, vw_bucket *out);
 int vw_model_band_ready(vw_model *m, const vw_row *r, size_t n);
+/* How many of r's members are combined into its band of this window so
+ * far (all of them when it is ready; 0 when none is begun). */
+size_t vw_model_band_done(const vw_model *m, const vw_row *r, size_t n);
 void vw_model_bands_free(vw_model *m);
 
 #endif
