@@ -71,7 +71,7 @@ int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict,
 	if (!rc) {
 		mcz_buf_u8(out, 0);
 		mcz_buf_put(out, body.p, body.len);
-		for (int d = 0; d <= dict; d++) {
+		for (int d = dict == 2; d <= (dict != 0); d++) {
 			size_t z = bundle_z(cx, &body, d, &alt);
 			if (z && z < out->len) {
 				mcz_buf t = *out;
