@@ -8,7 +8,7 @@
  *     mcz_buf items = {0};
  *     mcz_bundle_add(&items, MCZ_BT_META, &meta_body);
  *     mcz_bundle_add(&items, MCZ_BT_STREAMS, &streams_body);
- *     mcz_bundle_pack(&cx, &items, 2, 1, &payload);      // writer
+ *     mcz_bundle_pack(&cx, &items, 2, 1, 0, &payload);   // writer
  *     mcz_block_unpack_as(&cx, payload, len, &tmp, &body, &blen, 2);  // reader
  *     mcz_bundle_next(&cur, &type, &p, &plen);            // each body
  */
@@ -28,12 +28,13 @@ void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 
 /* packing 1 or 2 (the dictionary): the frame into out after the packing
  * byte and rawlen; 0 when it is not smaller than the body itself. */
-static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, mcz_buf *out)
+static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, int level, mcz_buf *out)
 {
 	size_t bound = ZSTD_compressBound(body->len);
 	/* level 19 with the dictionary loaded costs ~5 ms a flush: a live
 	 * writer packs a few KB at its own level (mcz_meta_level) */
-	int level = mcz_meta_level(cx, body->len);
+	if (!level)
+		level = mcz_meta_level(cx, body->len);
 	out->len = 0;
 	if (mcz_buf_reserve(out, 12 + bound))
 		return 0;
@@ -59,7 +60,8 @@ static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, mcz_buf
 	return out->len;
 }
 
-int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict, mcz_buf *out)
+int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict, int level,
+		    mcz_buf *out)
 {
 	mcz_buf body = {0}, alt = {0};
 	mcz_buf_uv(&body, n);
@@ -72,7 +74,7 @@ int mcz_bundle_pack(mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict,
 		mcz_buf_u8(out, 0);
 		mcz_buf_put(out, body.p, body.len);
 		for (int d = dict == 2; d <= (dict != 0); d++) {
-			size_t z = bundle_z(cx, &body, d, &alt);
+			size_t z = bundle_z(cx, &body, d, level, &alt);
 			if (z && z < out->len) {
 				mcz_buf t = *out;
 				*out = alt;

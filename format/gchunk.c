@@ -73,6 +73,27 @@ typedef struct gchunk_run {
 	int tr; /* transposed (1.4) */
 } gchunk_run;
 
+/* Layout l of a run (0 as is, 1 transposed, 2 by metric; t, o, grp as in
+ * gchunk_run_frame) compressed at level into out[cap]: its length, and in
+ * *cost that length with what the layout must save (1.5's first run by
+ * metric); 0 when it cannot be made. */
+static size_t gchunk_layout(mcz_codec_ctx *cx, const mcz_buf *raw, uint8_t *t, const uint64_t *o,
+			    size_t nc, const uint32_t *grp, int l, int level, uint8_t *out, size_t cap,
+			    size_t *cost)
+{
+	if (l && mcz_gchunk_transpose_groups(raw->p, t, o, nc, l == 2 ? grp : NULL, 0))
+		return 0;
+	size_t m = ZSTD_compressCCtx(cx->zc, out, cap, l ? t : raw->p, raw->len, level);
+	if (ZSTD_isError(m))
+		return 0;
+	/* the first run by metric makes the file one that readers before
+	 * 1.5 refuse (its REQUIRES block): it must save 1 KiB for that, as
+	 * COLSTREAMS must for 1.3, so that a small file stays readable by a
+	 * site's older mcz */
+	*cost = m + (l == 2 && cx->v15 == 1 ? GCHUNK_V15_GAIN : 0);
+	return m;
+}
+
 /* Shared run [a, a + nc) whose columns (lengths len[1 + a ..]) are raw,
  * compressed into z (reserved) as is, or transposed when that is smaller
  * and allowed (1.4), or transposed by metric (1.5, cx->v15; descs: the
@@ -124,21 +145,10 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	size_t sz[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, n = 0;
 	int won = -1;
 	for (int l = 0; l < 3; l++) {
-		if (!(mask & (1u << l)))
-			continue;
-		if (l && mcz_gchunk_transpose_groups(raw->p, t, o, nc, l == 2 ? grp : NULL, 0))
-			continue;
-		size_t m = ZSTD_compressCCtx(cx->zc, tz ? tz : z, cap, l ? t : raw->p, raw->len,
-					     trial);
-		/* the first run by metric makes the file one that readers
-		 * before 1.5 refuse (its REQUIRES block): it must save 1 KiB
-		 * for that, as COLSTREAMS must for 1.3, so that a small file
-		 * stays readable by a site's older mcz */
-		size_t need = l == 2 && cx->v15 == 1 ? GCHUNK_V15_GAIN : 0;
-		if (ZSTD_isError(m))
-			continue;
-		sz[l] = m + need;
-		if (won >= 0 && sz[l] >= sz[won])
+		size_t m = mask & (1u << l) ? gchunk_layout(cx, raw, t, o, nc, grp, l, trial,
+							     tz ? tz : z, cap, &sz[l])
+					    : 0;
+		if (!m || (won >= 0 && sz[l] >= sz[won]))
 			continue;
 		won = l;
 		n = m;
@@ -147,27 +157,23 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	}
 	if (won >= 0 && trial != level && cx->thorough) {
 		/* the finalists at the level the frame is packed at */
-		size_t bound = sz[won], best = SIZE_MAX;
-		int fin = -1;
+		size_t bound = sz[won], best = SIZE_MAX, cost;
+		won = -1;
 		for (int l = 0; l < 3; l++) {
 			if (sz[l] == SIZE_MAX || (sz[l] - bound) * 8 > bound)
 				continue;
-			if (l && mcz_gchunk_transpose_groups(raw->p, t, o, nc, l == 2 ? grp : NULL, 0))
+			size_t m = gchunk_layout(cx, raw, t, o, nc, grp, l, level, tz, cap, &cost);
+			if (!m || cost >= best)
 				continue;
-			size_t m = ZSTD_compressCCtx(cx->zc, tz, cap, l ? t : raw->p, raw->len, level);
-			size_t need = l == 2 && cx->v15 == 1 ? GCHUNK_V15_GAIN : 0;
-			if (ZSTD_isError(m) || m + need >= best)
-				continue;
-			best = m + need;
-			fin = l;
+			best = cost;
+			won = l;
 			n = m;
 			memcpy(z, tz, m);
 		}
-		won = fin;
 	} else if (won >= 0 && trial != level) {
-		if (won > 0)
-			mcz_gchunk_transpose_groups(raw->p, t, o, nc, won == 2 ? grp : NULL, 0);
-		n = ZSTD_compressCCtx(cx->zc, z, cap, won ? t : raw->p, raw->len, level);
+		n = gchunk_layout(cx, raw, t, o, nc, grp, won, level, z, cap, &(size_t){0});
+		if (!n)
+			won = -1;
 	}
 	free(o);
 	free(t);

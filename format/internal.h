@@ -192,8 +192,8 @@ int mcz_block_unpack_as(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, 
 void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body);
 /* The BUNDLE payload of n items: as is, zstd, or (dict 1) zstd with the
  * built-in dictionary, whichever is smallest; dict 2: as is or with the
- * dictionary only. */
-int mcz_bundle_pack(struct mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict,
+ * dictionary only.  At zstd level level (0: mcz_meta_level's). */
+int mcz_bundle_pack(struct mcz_codec_ctx *cx, const mcz_buf *items, size_t n, int dict, int level,
 		    mcz_buf *out);
 /* The next item of a body: its block type and bytes. */
 int mcz_bundle_next(mcz_cur *c, uint16_t *type, const uint8_t **p, size_t *len);
@@ -249,9 +249,6 @@ typedef struct mcz_codec_ctx {
 			  columns (wide data): on a recorder's few dozen streams
 			  the trials cost 12 ms of CPU per 2 s recording for a
 			  few bytes (mcz_meta_level) */
-	int meta_trial; /* not 0: metadata packed at this level (mcz_meta_level),
-			   to compare layouts before the winner is packed at
-			   its own (writer.c, writer_pending) */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;

@@ -611,6 +611,12 @@ enum { META_TRIAL_BYTES = 64 << 10, META_TRIAL_LEVEL = 9 };
 /* a and b within an eighth of each other */
 #define META_CLOSE(a, b) ((a) * 8 >= (b) * 7 && (b) * 8 >= (a) * 7)
 
+/* body packed as a metadata block at zstd level (0: the metadata level) */
+static int meta_pack(mcz_writer *w, const mcz_buf *body, mcz_buf *out, int level)
+{
+	return level ? mcz_block_pack_at(&w->cx, body, out, level) : mcz_block_pack(&w->cx, body, out);
+}
+
 /* The pending STREAMS, META and TOPO blocks ("pending STREAMS, META and
  * TOPO blocks are written before the chunk"), as blocks of their own or,
  * when that is smaller (1.4), as one BUNDLE block, with the pending marks
@@ -619,7 +625,7 @@ static int writer_pending(mcz_writer *w)
 {
 	mcz_buf sb = {0}, cb = {0}, mb = {0}, tb = {0}, kb = {0};
 	mcz_buf rows = {0}, cols = {0}, alt = {0};
-	int rc = 0, c = 0, trial = 0;
+	int rc = 0, c = 0, lt = 0; /* lt: the trial level, or 0 */
 	uint32_t first = (uint32_t)w->streams_written;
 	size_t n = w->nstreams - w->streams_written;
 	if (n) {
@@ -627,25 +633,27 @@ static int writer_pending(mcz_writer *w)
 		 * few streams stays readable by readers before 1.3 */
 		mcz_buf c2 = {0};
 		mcz_meta_encode_streams(&sb, first, w->streams + first, n);
-		trial = sb.len >= META_TRIAL_BYTES && mcz_meta_level(&w->cx, sb.len) > META_TRIAL_LEVEL;
+		lt = sb.len >= META_TRIAL_BYTES && mcz_meta_level(&w->cx, sb.len) > META_TRIAL_LEVEL
+			     ? META_TRIAL_LEVEL
+			     : 0;
 		/* value numbers or not, whichever packs smaller; STREAMS beside
 		 * (large descriptors: first at the trial level, see above) */
 		mcz_scols_encode(&c2, first, w->streams + first, n, 1);
 		mcz_scols_encode(&cb, first, w->streams + first, n, 0);
-		w->cx.meta_trial = trial ? META_TRIAL_LEVEL : 0;
-		rc = mcz_block_pack(&w->cx, &cb, &cols);
+		rc = meta_pack(w, &cb, &cols, lt);
 		if (!rc)
-			rc = mcz_block_pack(&w->cx, &c2, &alt);
+			rc = meta_pack(w, &c2, &alt, lt);
 		if (!rc)
-			rc = mcz_block_pack(&w->cx, &sb, &rows);
-		w->cx.meta_trial = 0;
-		int cols_final = !trial, rows_final = !trial;
-		size_t ct = alt.len < cols.len ? alt.len : cols.len, rt = rows.len; /* trial */
+			rc = meta_pack(w, &sb, &rows, lt);
+		/* of large descriptors, the sizes at the trial level; what is
+		 * at the metadata level already */
+		size_t ct = alt.len < cols.len ? alt.len : cols.len, rt = rows.len;
+		int cols_final = !lt, rows_final = !lt;
 		/* within an eighth of each other: both at the metadata level */
-		if (trial && !rc && META_CLOSE(alt.len, cols.len)) {
-			rc = mcz_block_pack(&w->cx, &cb, &cols);
+		if (lt && !rc && META_CLOSE(alt.len, cols.len)) {
+			rc = meta_pack(w, &cb, &cols, 0);
 			if (!rc)
-				rc = mcz_block_pack(&w->cx, &c2, &alt);
+				rc = meta_pack(w, &c2, &alt, 0);
 			cols_final = 1;
 		}
 		if (!rc && alt.len < cols.len) {
@@ -659,12 +667,12 @@ static int writer_pending(mcz_writer *w)
 		mcz_buf_free(&c2);
 		/* STREAMS or COLSTREAMS: where neither is an eighth smaller at the
 		 * trial level, both at the metadata level to compare */
-		if (trial && !rc && !cols_final && rt * 8 >= ct * 7) {
-			rc = mcz_block_pack(&w->cx, &cb, &cols);
+		if (!rc && !cols_final && rt * 8 >= ct * 7) {
+			rc = meta_pack(w, &cb, &cols, 0);
 			cols_final = 1;
 		}
-		if (trial && !rc && ct * 8 >= rt * 7) {
-			rc = mcz_block_pack(&w->cx, &sb, &rows);
+		if (!rc && !rows_final && ct * 8 >= rt * 7) {
+			rc = meta_pack(w, &sb, &rows, 0);
 			rows_final = 1;
 		}
 		/* within the bounds readers check: the streams and strings for
@@ -674,9 +682,9 @@ static int writer_pending(mcz_writer *w)
 		    cb.len <= 256 * (uint64_t)cols.len + 65536;
 		/* the one written at the metadata level */
 		if (!rc && c && !cols_final)
-			rc = mcz_block_pack(&w->cx, &cb, &cols);
+			rc = meta_pack(w, &cb, &cols, 0);
 		if (!rc && !c && !rows_final)
-			rc = mcz_block_pack(&w->cx, &sb, &rows);
+			rc = meta_pack(w, &sb, &rows, 0);
 		if (!fits)
 			mcz_buf_free(&cb); /* not for a BUNDLE either */
 	}
@@ -709,7 +717,6 @@ static int writer_pending(mcz_writer *w)
 	/* (large descriptors: the bundles compared at the trial level, with
 	 * no regard to apart, and the smallest packed again at the metadata
 	 * level to be compared with apart) */
-	w->cx.meta_trial = trial ? META_TRIAL_LEVEL : 0;
 	for (int v = 0; v < 2 && !rc && w->minor >= 4; v++) {
 		const mcz_buf *sv = v ? &cb : &sb;
 		if (v && (!nb || !cb.len))
@@ -717,9 +724,9 @@ static int writer_pending(mcz_writer *w)
 		mcz_buf items = {0};
 		size_t k = pending_items(&items, &mb, &tb, sv, v, nb != 0, &kb);
 		if (k)
-			rc = mcz_bundle_pack(&w->cx, &items, k, 1, &alt);
+			rc = mcz_bundle_pack(&w->cx, &items, k, 1, lt, &alt);
 		mcz_buf_free(&items);
-		if (k && !rc && (trial || alt.len + MCZ_BLOCK_OVERHEAD < apart) &&
+		if (k && !rc && (lt || alt.len + MCZ_BLOCK_OVERHEAD < apart) &&
 		    (!bundle || alt.len < p->len)) {
 			mcz_buf t = *p;
 			*p = alt;
@@ -728,12 +735,11 @@ static int writer_pending(mcz_writer *w)
 			won = v;
 		}
 	}
-	w->cx.meta_trial = 0;
-	if (trial && bundle && !rc) {
+	if (lt && bundle && !rc) {
 		mcz_buf items = {0};
 		size_t k = pending_items(&items, &mb, &tb, won ? &cb : &sb, won, nb != 0, &kb);
 		/* with the dictionary or not, as chosen */
-		rc = mcz_bundle_pack(&w->cx, &items, k, p->p[0] == 2 ? 2 : 0, &alt);
+		rc = mcz_bundle_pack(&w->cx, &items, k, p->p[0] == 2 ? 2 : 0, 0, &alt);
 		mcz_buf_free(&items);
 		bundle = !rc && alt.len + MCZ_BLOCK_OVERHEAD < apart;
 		if (bundle) {

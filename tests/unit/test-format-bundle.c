@@ -361,7 +361,7 @@ static void test_bad_bundle(void **state)
 		mcz_meta_encode_streams(&body, 0, &(mcz_stream_desc)MCZ_STREAM_DESC_INIT, 1);
 		mcz_bundle_add(&items, bad == 0 ? MCZ_BT_CHUNK : MCZ_BT_STREAMS, &body);
 		mcz_codec_ctx cx = {0};
-		assert_int_equal(mcz_bundle_pack(&cx, &items, bad == 2 ? 2 : 1, 1, &pl), MCZ_OK);
+		assert_int_equal(mcz_bundle_pack(&cx, &items, bad == 2 ? 2 : 1, 1, 0, &pl), MCZ_OK);
 		if (bad == 1)
 			pl.p[0] = 3;
 		uint8_t h[20];

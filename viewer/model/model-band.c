@@ -84,35 +84,37 @@ static int same(const band_ent *e, const vw_model *m, const vw_row *r, size_t n)
 	       e->rule == r->rule && e->n == n && e->t0 == m->t0 && e->t1 == m->t1;
 }
 
+/* The band held becomes the previous one (shown only when it was
+ * complete), and the previous one's buffer the band's. */
+static void swap_prev(band_ent *e)
+{
+	vw_bucket *x = e->prev;
+	size_t xc = e->pcap;
+	e->prev = e->b, e->pcap = e->cap;
+	e->b = x, e->cap = xc;
+	e->p0 = e->t0, e->p1 = e->t1, e->pn = e->done ? e->n : 0;
+}
+
 /* Start e over for row r on the window in n columns; the band it held, if
  * complete, becomes the one shown meanwhile. */
 static int reset(band_ent *e, const vw_model *m, const vw_row *r, size_t n)
 {
+	int mine = e->b && e->members == r->members && e->nmembers == r->nmembers;
 	/* Back on the previous band's window (a zoom out and in again): that
 	 * band, complete, is this window's (the bands go when the file grows,
-	 * model.c), and the one held, if complete, becomes the previous. */
-	if (e->b && e->prev && e->members == r->members && e->nmembers == r->nmembers &&
-	    e->rule == r->rule && e->pn == n && e->p0 == m->t0 && e->p1 == m->t1) {
-		vw_bucket *x = e->prev;
-		size_t xc = e->pcap;
-		e->prev = e->b, e->pcap = e->cap;
-		e->b = x, e->cap = xc;
-		/* a band not complete is not shown meanwhile */
-		e->p0 = e->t0, e->p1 = e->t1, e->pn = e->done ? e->n : 0;
+	 * model.c). */
+	if (mine && e->prev && e->rule == r->rule && e->pn == n && e->p0 == m->t0 &&
+	    e->p1 == m->t1) {
+		swap_prev(e);
 		e->t0 = m->t0, e->t1 = m->t1, e->n = n;
 		e->next = e->nmembers;
 		e->done = 1;
 		return 0;
 	}
-	if (e->done && e->b && e->members == r->members && e->nmembers == r->nmembers) {
-		vw_bucket *x = e->prev;
-		size_t xc = e->pcap;
-		e->prev = e->b, e->pcap = e->cap;
-		e->b = x, e->cap = xc;
-		e->p0 = e->t0, e->p1 = e->t1, e->pn = e->n;
-	} else if (e->members != r->members || e->nmembers != r->nmembers) {
+	if (mine && e->done)
+		swap_prev(e);
+	else if (e->members != r->members || e->nmembers != r->nmembers)
 		e->pn = 0; /* another row's band */
-	}
 	if (vw_model_grow((void **)&e->b, &e->cap, n, sizeof *e->b) != 0 ||
 	    vw_model_grow((void **)&e->nmean, &e->ncap, n, sizeof *e->nmean) != 0) {
 		e->n = 0; /* matches no window */
