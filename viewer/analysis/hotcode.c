@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codeclass.h"
 #include "hotcode.h"
 
 #define HC_REGION 256
@@ -54,6 +55,9 @@ typedef struct hc_tab {
 	int64_t interval_ns;         /* the shortest of the files' */
 	hc_group fn, reg;
 	double hz;                   /* samples per second per thread */
+	uint8_t *cls;                /* per location: its class (codeclass.h) */
+	uint8_t *fn_cls;             /* per function: its class */
+	char cls_note[256];          /* the rules' note ("" none) */
 } hc_tab;
 
 static void hc_group_free(hc_group *g)
@@ -71,7 +75,7 @@ static void hc_free(void *p)
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
-	free(t->byf), free(t->ffirst);
+	free(t->byf), free(t->ffirst), free(t->cls), free(t->fn_cls);
 	free(t);
 }
 
@@ -81,12 +85,16 @@ static const char *hc_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The key of location l: by function (region = 0) or by region. */
-static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region)
+/* The key of location l: by function (region = 0) or by region (of
+ * class cls: the code of MPI or an OpenMP runtime is one region each, so
+ * that waiting, wherever it spins, is one series for phase detection). */
+static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region, int cls)
 {
 	char buf[512];
 	const char *obj = hc_base(c->objects[l->object].path);
-	if (region && l->how == MCZ_CODE_DWARF && l->function[0])
+	if (region && cls != VW_CC_WORK)
+		snprintf(buf, sizeof buf, "code:%s", vw_codeclass_name(cls));
+	else if (region && l->how == MCZ_CODE_DWARF && l->function[0])
 		snprintf(buf, sizeof buf, "code:%s", l->function);
 	else if (region)
 		snprintf(buf, sizeof buf, "code:%s+0x%" PRIx64, obj, l->offset - l->offset % HC_REGION);
@@ -127,7 +135,7 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 	if (!e || !g->of_loc || !gid || !u)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		if (!(e[i].key = hc_key(t->own[i], t->loc[i], region)))
+		if (!(e[i].key = hc_key(t->own[i], t->loc[i], region, t->cls[i])))
 			goto out;
 	for (size_t i = 0; i < n; i++)
 		e[i].loc = (uint32_t)i;
@@ -273,6 +281,25 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	return 0;
 }
 
+/* Each location's class, by the rules of codeclass.h (before the groups:
+ * the regions group by it). */
+static int hc_classes(hc_tab *t)
+{
+	vw_codeclass *cc = vw_codeclass_load();
+	t->cls = calloc(t->nlocs + 1, 1);
+	t->fn_cls = calloc(t->nlocs + 1, 1); /* per function: there are no more */
+	if (!cc || !t->cls || !t->fn_cls) {
+		vw_codeclass_free(cc);
+		return -1;
+	}
+	for (size_t i = 0; i < t->nlocs; i++)
+		t->cls[i] = (uint8_t)vw_codeclass_of(cc, t->own[i]->objects[t->loc[i]->object].path,
+						     t->loc[i]->function);
+	snprintf(t->cls_note, sizeof t->cls_note, "%s", vw_codeclass_note(cc));
+	vw_codeclass_free(cc);
+	return 0;
+}
+
 /* The tables, built on first use; NULL without a profile. */
 static hc_tab *hc_get(vw_model *m)
 {
@@ -286,8 +313,11 @@ static hc_tab *hc_get(vw_model *m)
 		goto fail;
 	for (size_t h = 0; h < t->first[t->niv]; h++)
 		lt[t->hits[h].loc] += t->hits[h].count;
-	if (hc_group_build(t, lt, 0, &t->fn) || hc_group_build(t, lt, 1, &t->reg))
+	if (hc_classes(t) || hc_group_build(t, lt, 0, &t->fn) || hc_group_build(t, lt, 1, &t->reg))
 		goto fail;
+	for (size_t i = 0; i < t->nlocs; i++) /* a name is of one class: MPI's own wins */
+		if (t->cls[i] != VW_CC_WORK)
+			t->fn_cls[t->fn.of_loc[i]] = t->cls[i];
 	free(lt);
 	if (m->code_cache && m->code_cache_free) /* the code tables only */
 		m->code_cache_free(m->code_cache);
@@ -588,4 +618,60 @@ int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n
 	for (size_t i = 0; i < n; i++)
 		out[i] = norm > 0 ? out[i] / norm : 0;
 	return 0;
+}
+
+/* ---- work, MPI and sync (codeclass.h) ------------------------------------------ */
+
+double vw_hotcode_file_period(vw_model *m, size_t file)
+{
+	const mcz_code *c = file < m->nfiles ? vw_model_code_at(m, file, NULL) : NULL;
+	return c && c->nhits ? (double)(c->period ? c->period : 1000000) / 1e9 : 0;
+}
+
+uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t1,
+				 uint64_t n[VW_CC_N])
+{
+	hc_tab *t = hc_get(m);
+	uint64_t all = 0;
+	for (int k = 0; k < VW_CC_N; k++)
+		n[k] = 0;
+	if (!t || t1 <= t0)
+		return 0;
+	hc_walk w = hc_walk_from(t, file, t0);
+	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
+			n[t->cls[t->hits[h].loc]] += t->hits[h].count;
+			all += t->hits[h].count;
+		}
+	return all;
+}
+
+int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,
+				  uint32_t *cnt)
+{
+	hc_tab *t = hc_get(m);
+	memset(cnt, 0, n * VW_CC_N * sizeof *cnt);
+	if (!t || t1 <= t0 || !n)
+		return t ? 0 : -1;
+	double w = (double)(t1 - t0) / (double)n;
+	hc_walk wk = hc_walk_from(t, file, t0);
+	for (size_t i; (i = hc_walk_at(t, &wk, t1)) != SIZE_MAX; wk.at++) {
+		size_t col = (size_t)(((double)t->mid[i] - (double)t0) / w);
+		col = col < n ? col : n - 1;
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
+			cnt[col * VW_CC_N + t->cls[t->hits[h].loc]] += t->hits[h].count;
+	}
+	return 0;
+}
+
+int vw_hotcode_fn_class(vw_model *m, size_t fn)
+{
+	hc_tab *t = hc_get(m);
+	return t && fn < t->fn.n ? t->fn_cls[fn] : VW_CC_WORK;
+}
+
+const char *vw_hotcode_class_note(vw_model *m)
+{
+	hc_tab *t = hc_get(m);
+	return t ? t->cls_note : "";
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../model/model.h"
+#include "codeclass.h"
 
 /* One function of the top list of a span. */
 typedef struct vw_hot {
@@ -77,5 +78,21 @@ const char *vw_hotcode_region_name(vw_model *m, size_t region);
  * sampling rate (so 1.0 = one thread always there): 0 where nothing of it
  * ran, including idle buckets. */
 int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out);
+
+/* What the code was doing (codeclass.h: work, MPI, sync), for a job's
+ * ranks.  CPU seconds one sample of file's profile stands for (0: none). */
+double vw_hotcode_file_period(vw_model *m, size_t file);
+/* Samples of file (SIZE_MAX: every file) over [t0, t1) by class into
+ * n[VW_CC_N]; returns them all. */
+uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t1,
+				 uint64_t n[VW_CC_N]);
+/* The same in n columns: cnt[col * VW_CC_N + class] samples.  0, or -1
+ * without a profile. */
+int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,
+				  uint32_t *cnt);
+/* The class of function fn (ranked as vw_hotcode_name's). */
+int vw_hotcode_fn_class(vw_model *m, size_t fn);
+/* The code classes' note (a user rules file with lines left out); "" none. */
+const char *vw_hotcode_class_note(vw_model *m);
 
 #endif

@@ -1,7 +1,8 @@
 /* job-report.c: the job report — `mcview --report` on the files of a
- * parallel job: per job phase the ranks' mean and max time, the imbalance,
- * the slowest rank, the load balance and the time lost, as a text table
- * or JSON (see job.h for the figures and the JSON keys). */
+ * parallel job: per job phase and for the whole run the ranks' useful
+ * time and time in MPI, the imbalance, the slowest rank, the load balance,
+ * communication and parallel efficiency, the time lost and what ran, as a
+ * text table or JSON (see job.h for the figures and the JSON keys). */
 #include "job.h"
 
 #include <math.h>
@@ -18,13 +19,68 @@ static void job_num(FILE *f, const char *key, double v, int comma)
 		fprintf(f, "\"%s\": %.6g%s", key, v, comma ? ", " : "");
 }
 
+static const char *job_useful_from(const vw_job *j)
+{
+	return j->useful_from == VW_USEFUL_CODE ? "code samples"
+	       : j->useful_from == VW_USEFUL_CPU ? "cpu time" : "mixed";
+}
+
+static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_cell *cell,
+			   FILE *f)
+{
+	char cls[8];
+	fprintf(f, "{\"label\": ");
+	vw_fmt_json_str(f, p->label);
+	if (p->cls >= 0)
+		fprintf(f, ", \"class\": \"%s\", ", vw_phase_class_name(p->cls, cls, sizeof cls));
+	else
+		fprintf(f, ", \"class\": null, ");
+	job_num(f, "start_s", (double)p->t0 / 1e9, 1);
+	job_num(f, "duration_s", (double)(p->t1 - p->t0) / 1e9, 1);
+	fprintf(f, "\"ranks\": %zu, ", p->nranks);
+	job_num(f, "mean_s", p->mean_s, 1);
+	job_num(f, "max_s", p->max_s, 1);
+	job_num(f, "imbalance", p->imbalance, 1);
+	if (p->slowest_rank >= 0) {
+		fprintf(f, "\"slowest_rank\": %d, \"slowest_host\": ", p->slowest_rank);
+		vw_fmt_json_str(f, j->ranks[p->slowest].host);
+		fprintf(f, ", ");
+	} else {
+		fprintf(f, "\"slowest_rank\": null, \"slowest_host\": null, ");
+	}
+	job_num(f, "useful_mean_s", p->useful_mean_s, 1);
+	job_num(f, "useful_max_s", p->useful_max_s, 1);
+	job_num(f, "mpi_mean_s", p->mpi_mean_s, 1);
+	job_num(f, "load_balance", p->load_balance, 1);
+	job_num(f, "comm_eff", p->comm_eff, 1);
+	job_num(f, "par_eff", p->par_eff, 1);
+	job_num(f, "lost_s", p->lost_s, 1);
+	fprintf(f, "\"code\": ");
+	vw_fmt_json_str(f, p->code);
+	fprintf(f, ", \"per_rank\": [");
+	for (size_t r = 0; r < j->nranks; r++) {
+		const vw_job_cell *c = &cell[r];
+		fprintf(f, "%s{\"rank\": %d, ", r ? ", " : "", j->ranks[r].rank);
+		job_num(f, "start_s", c->t1 > c->t0 ? (double)c->t0 / 1e9 : NAN, 1);
+		job_num(f, "time_s", c->time_s, 1);
+		job_num(f, "useful_s", c->useful_s, 1);
+		job_num(f, "mpi_s", c->mpi_s, 1);
+		job_num(f, "sync_s", c->sync_s, 1);
+		job_num(f, "threads", c->threads, 0);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+}
+
 static void job_print_json(const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
 	fprintf(f, "{\"job\": ");
 	vw_fmt_json_str(f, j->id);
-	fprintf(f, ", \"ranks\": %zu, \"size\": %d, \"hosts\": %zu, \"source\": \"%s\", \"notes\": ",
-		j->nranks, j->size, nh, j->source == VW_PHASES_MARKS ? "marks" : "auto");
+	fprintf(f, ", \"ranks\": %zu, \"size\": %d, \"hosts\": %zu, \"source\": \"%s\", "
+		   "\"useful_from\": \"%s\", \"notes\": ",
+		j->nranks, j->size, nh, j->source == VW_PHASES_MARKS ? "marks" : "auto",
+		job_useful_from(j));
 	vw_fmt_json_str(f, j->notes);
 	fprintf(f, ", \"host_offset_ms\": {");
 	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++) {
@@ -34,38 +90,41 @@ static void job_print_json(const vw_job *j, FILE *f)
 	}
 	fprintf(f, "}, \"phases\": [");
 	for (size_t k = 0; k < j->nph; k++) {
-		const vw_job_phase *p = &j->ph[k];
-		char cls[8];
-		fprintf(f, "%s\n  {\"label\": ", k ? "," : "");
-		vw_fmt_json_str(f, p->label);
-		fprintf(f, ", \"class\": \"%s\", ", vw_phase_class_name(p->cls, cls, sizeof cls));
-		job_num(f, "start_s", (double)p->t0 / 1e9, 1);
-		job_num(f, "duration_s", (double)(p->t1 - p->t0) / 1e9, 1);
-		fprintf(f, "\"ranks\": %zu, ", p->nranks);
-		job_num(f, "mean_s", p->mean_s, 1);
-		job_num(f, "max_s", p->max_s, 1);
-		job_num(f, "imbalance", p->imbalance, 1);
-		if (p->slowest_rank >= 0) {
-			fprintf(f, "\"slowest_rank\": %d, \"slowest_host\": ", p->slowest_rank);
-			vw_fmt_json_str(f, j->ranks[p->slowest].host);
-			fprintf(f, ", ");
-		} else {
-			fprintf(f, "\"slowest_rank\": null, \"slowest_host\": null, ");
-		}
-		job_num(f, "load_balance", p->load_balance, 1);
-		job_num(f, "lost_s", p->lost_s, 1);
-		fprintf(f, "\"per_rank\": [");
-		for (size_t r = 0; r < j->nranks; r++) {
-			const vw_job_cell *c = &j->cell[k * j->nranks + r];
-			fprintf(f, "%s{\"rank\": %d, ", r ? ", " : "", j->ranks[r].rank);
-			job_num(f, "start_s", c->t1 > c->t0 ? (double)c->t0 / 1e9 : NAN, 1);
-			job_num(f, "time_s", c->time_s, 1);
-			job_num(f, "useful_s", c->useful_s, 0);
-			fprintf(f, "}");
-		}
-		fprintf(f, "]}");
+		fprintf(f, "%s\n  ", k ? "," : "");
+		job_phase_json(j, &j->ph[k], &j->cell[k * j->nranks], f);
 	}
-	fprintf(f, "]}");
+	fprintf(f, "],\n \"run\": ");
+	job_phase_json(j, &j->run, j->run_cell, f);
+	fprintf(f, "}");
+}
+
+/* "0.52!" (below 0.8 flagged), "-" unknown. */
+static const char *job_frac(char *buf, size_t len, double v, int flag)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f%s", v, flag && v < 0.8 ? "!" : "");
+	return buf;
+}
+
+static void job_phase_text(const vw_job_phase *p, FILE *f)
+{
+	char cls[8] = "", slow[16] = "-", lb[16], ce[16], pe[16], imb[16] = "-", mpi[16] = "-";
+	if (p->slowest_rank >= 0)
+		snprintf(slow, sizeof slow, "r%d", p->slowest_rank);
+	if (!isnan(p->imbalance))
+		snprintf(imb, sizeof imb, "%.3f", p->imbalance);
+	if (!isnan(p->mpi_mean_s))
+		snprintf(mpi, sizeof mpi, "%.3f", p->mpi_mean_s);
+	if (p->cls >= 0)
+		vw_phase_class_name(p->cls, cls, sizeof cls);
+	fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9.3f %9.3f %9s %9s %8s %8s %8s %7s %8.3f  %s\n",
+		p->label[0] ? p->label : "-", cls[0] ? cls : "-", (double)p->t0 / 1e9,
+		(double)(p->t1 - p->t0) / 1e9, p->nranks, p->useful_mean_s, p->useful_max_s, mpi,
+		imb, slow, job_frac(lb, sizeof lb, p->load_balance, 1),
+		job_frac(ce, sizeof ce, p->comm_eff, 0), job_frac(pe, sizeof pe, p->par_eff, 0),
+		p->lost_s, p->code[0] ? p->code : "-");
 }
 
 static void job_print_text(const vw_job *j, FILE *f)
@@ -81,29 +140,26 @@ static void job_print_text(const vw_job *j, FILE *f)
 	else
 		fprintf(f, " on %zu hosts (%s .. %s)", nh, h0, h1);
 	fprintf(f, ", phases from %s%s\n", j->source == VW_PHASES_MARKS ? "marks" : "detection",
-		j->source == VW_PHASES_MARKS ? " (each rank's own, matched by name and order)"
-					     : " (time per rank = its busy CPU time)");
-	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %8s %8s %9s\n", "phase", "class", "start_s",
-		"dur_s", "ranks", "mean_s", "max_s", "imbalance", "slowest", "load_bal", "lost_s");
-	for (size_t k = 0; k < j->nph; k++) {
-		const vw_job_phase *p = &j->ph[k];
-		char cls[8], slow[16] = "-", lb[16] = "-", imb[16] = "-";
-		if (p->slowest_rank >= 0)
-			snprintf(slow, sizeof slow, "r%d", p->slowest_rank);
-		if (!isnan(p->load_balance))
-			snprintf(lb, sizeof lb, "%.2f%s", p->load_balance,
-				 p->load_balance < 0.8 ? "!" : "");
-		if (!isnan(p->imbalance))
-			snprintf(imb, sizeof imb, "%.3f", p->imbalance);
-		fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9.4f %9.4f %9s %8s %8s %9.4f\n",
-			p->label[0] ? p->label : "-", vw_phase_class_name(p->cls, cls, sizeof cls),
-			(double)p->t0 / 1e9, (double)(p->t1 - p->t0) / 1e9, p->nranks, p->mean_s,
-			p->max_s, imb, slow, lb, p->lost_s);
-	}
+		j->source == VW_PHASES_MARKS ? " (each rank's own, matched by name and order)" : "");
+	if (j->useful_from == VW_USEFUL_CODE)
+		fprintf(f, "useful time from code samples: time in MPI and OpenMP runtimes is waiting, "
+			   "not work\n");
+	else if (j->useful_from == VW_USEFUL_CPU)
+		fprintf(f, "useful time from CPU time: MPI waits count as work (no code samples: "
+			   "record with mcrec's code source to tell them apart)\n");
+	else
+		fprintf(f, "useful time from code samples where a rank has them, else from CPU time "
+			   "(MPI waits count as work there)\n");
+	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n", "phase",
+		"class", "start_s", "dur_s", "ranks", "useful_s", "max_s", "mpi_s", "imbalance",
+		"slowest", "load_bal", "comm_eff", "par_eff", "lost_s", "code");
+	for (size_t k = 0; k < j->nph; k++)
+		job_phase_text(&j->ph[k], f);
 	if (!j->nph)
 		fprintf(f, "(no phases: %s)\n",
 			j->source == VW_PHASES_MARKS ? "no rank has marked regions; try --phases auto"
 						     : "none detected");
+	job_phase_text(&j->run, f);
 	if (j->notes[0])
 		fprintf(f, "note: %s\n", j->notes);
 	if (j->nhosts > 1 && j->source == VW_PHASES_MARKS) {
@@ -119,8 +175,10 @@ static void job_print_text(const vw_job *j, FILE *f)
 			   "(the clock skew if they start at a barrier; --report=json: per host)\n",
 			(double)lo / 1e6, j->hosts[ilo], (double)hi / 1e6, j->hosts[ihi]);
 	}
-	fprintf(f, "imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max of "
-		   "their CPU time (! below 0.8); lost_s = max - mean\n");
+	fprintf(f, "useful_s, max_s = mean, max over ranks of the useful time; mpi_s = mean time in "
+		   "MPI; imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max "
+		   "useful (! below 0.8); comm_eff = max useful / phase time; par_eff = load_bal x "
+		   "comm_eff; lost_s = max - mean useful\n");
 }
 
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json)

@@ -1,5 +1,6 @@
 /* job.c: rank files grouped into jobs, one phase structure per job, and
- * the per-phase imbalance of its ranks (see job.h). */
+ * per phase how the ranks spent their time: useful, in MPI, balanced or
+ * not (see job.h). */
 #include "job.h"
 
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "../model/model.h"
+#include "hotcode.h"
 #include "phase-int.h"
 
 int vw_jobs_applies(const vw_model *m)
@@ -21,12 +23,22 @@ int vw_jobs_applies(const vw_model *m)
 	return 0;
 }
 
-int vw_jobs_all_marked(const vw_model *m)
+/* The recorder's exit mark ("exited with status 0"): a point mark whose
+ * text is the file's `exit` metadata.  It ends the run; it marks no region. */
+static int job_exit_mark(const vw_model *m, const vw_mark *k)
 {
-	for (size_t f = 0; f < m->nfiles; f++)
-		if (mcz_mark_count(m->files[f]) == 0)
-			return 0;
-	return m->nfiles > 0;
+	const char *e = k->file_index < m->nfiles ? mcz_meta(m->files[k->file_index], "exit") : NULL;
+	return k->kind == MCZ_MARK_POINT && e && k->text && !strcmp(e, k->text);
+}
+
+int vw_jobs_any_marked(const vw_model *m)
+{
+	for (size_t i = 0; i < m->nmarks; i++) {
+		const vw_mark *k = &m->marks[i];
+		if (k->kind == MCZ_MARK_BEGIN || (k->kind == MCZ_MARK_POINT && !job_exit_mark(m, k)))
+			return 1;
+	}
+	return 0;
 }
 
 /* Append one note ("; " between notes). */
@@ -150,6 +162,38 @@ static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
 	return s;
 }
 
+/* A rank's figures in [c->t0, c->t1): from its code samples where it has
+ * them (work, MPI and sync by codeclass.h), else from its CPU time.  With
+ * both, the CPU time (exact) is split by the samples' shares: a phase of
+ * short bursts has few samples but an exact CPU time. */
+static void job_cell_fill(vw_model *m, size_t file, vw_job_cell *c)
+{
+	double per = vw_hotcode_file_period(m, file);
+	c->mpi_s = c->sync_s = NAN;
+	c->threads = 1;
+	c->from_code = 0;
+	if (c->t1 <= c->t0) {
+		c->useful_s = NAN;
+		return;
+	}
+	double cpu = job_useful(m, file, c->t0, c->t1);
+	if (per > 0) {
+		uint64_t n[VW_CC_N];
+		uint64_t all = vw_hotcode_file_classes(m, file, c->t0, c->t1, n);
+		double span = (double)(c->t1 - c->t0) / 1e9, sampled = (double)all * per;
+		/* no sample in a short span: its CPU time is all we know */
+		double scale = isnan(cpu) ? per : all ? cpu / (double)all : 0;
+		c->useful_s = all || isnan(cpu) ? (double)n[VW_CC_WORK] * scale : cpu;
+		c->mpi_s = (double)n[VW_CC_MPI] * scale;
+		c->sync_s = (double)n[VW_CC_SYNC] * scale;
+		double th = round((isnan(cpu) ? sampled : cpu) / span);
+		c->threads = th > 1 ? th : 1;
+		c->from_code = 1;
+		return;
+	}
+	c->useful_s = cpu;
+}
+
 /* One (phase, rank) pair found while cutting the ranks by their marks. */
 typedef struct job_hit {
 	size_t ph, rank;
@@ -197,7 +241,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		const vw_job_rank *rk = &j->ranks[r];
 		size_t n = 0;
 		for (size_t i = 0; i < m->nmarks; i++)
-			if (m->marks[i].file_index == rk->file)
+			if (m->marks[i].file_index == rk->file && !job_exit_mark(m, &m->marks[i]))
 				mk[n++] = m->marks[i];
 		struct vw_phases ph = {0};
 		const mcz_file_info *fi = mcz_info(m->files[rk->file]);
@@ -263,7 +307,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		goto out;
 	}
 	for (size_t i = 0; i < nkeys * j->nranks; i++)
-		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN};
+		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0};
 	for (size_t k = 0; k < nkeys; k++) {
 		vw_job_phase *p = &j->ph[k];
 		snprintf(p->label, sizeof p->label, "%s", ord[k]->label);
@@ -284,13 +328,13 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		vw_job_cell *c = &j->cell[pos[x->ph] * j->nranks + x->rank];
 		c->t0 = x->t0;
 		c->t1 = x->t1;
-		c->useful_s = job_useful(m, j->ranks[x->rank].file, x->t0, x->t1);
+		job_cell_fill(m, j->ranks[x->rank].file, c);
 		if (x->cut) { /* its true length is unknown: left out of the figures */
 			size_t at = strlen(cutlist);
 			if (at + 64 < sizeof cutlist)
 				snprintf(cutlist + at, sizeof cutlist - at, "%srank %d in %s",
 					 at ? ", " : "", j->ranks[x->rank].rank, keys[x->ph].label);
-			c->useful_s = NAN;
+			c->useful_s = c->mpi_s = c->sync_s = NAN;
 			continue;
 		}
 		c->time_s = (double)(x->t1 - x->t0) / 1e9;
@@ -318,7 +362,7 @@ out:
 }
 
 /* Job phases = the phases detected on the whole model; each rank's time in
- * a phase is its busy CPU time there (the phase's length is the same for
+ * a phase is its useful time there (the phase's length is the same for
  * every rank). */
 static int job_from_auto(vw_model *m, vw_job *j)
 {
@@ -338,52 +382,143 @@ static int job_from_auto(vw_model *m, vw_job *j)
 			vw_job_cell *c = &j->cell[k * j->nranks + r];
 			c->t0 = p->t0 > rk->t_first ? p->t0 : rk->t_first;
 			c->t1 = p->t1 < rk->t_last + 1 ? p->t1 : rk->t_last + 1;
-			c->useful_s = job_useful(m, rk->file, c->t0, c->t1);
+			job_cell_fill(m, rk->file, c);
 			c->time_s = c->useful_s;
 		}
 	}
 	return 0;
 }
 
-static void job_stats(vw_job *j)
+/* The figures of phase p from its ranks' cells c[0 .. nranks); regions:
+ * the cells are the ranks' own marked regions. */
+static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, int regions)
+{
+	double sum = 0, max = -1, usum = 0, umax = -1, msum = 0, ce = -1;
+	size_t n = 0, nu = 0, nm = 0;
+	p->slowest_rank = -1;
+	p->t0 = INT64_MAX;
+	p->t1 = INT64_MIN;
+	for (size_t r = 0; r < j->nranks; r++) {
+		if (c[r].t1 > c[r].t0) {
+			p->t0 = c[r].t0 < p->t0 ? c[r].t0 : p->t0;
+			p->t1 = c[r].t1 > p->t1 ? c[r].t1 : p->t1;
+		}
+	}
+	if (p->t1 < p->t0)
+		p->t0 = p->t1 = 0;
+	double span = (double)(p->t1 - p->t0) / 1e9;
+	for (size_t r = 0; r < j->nranks; r++) {
+		if (!isnan(c[r].time_s)) {
+			n++;
+			sum += c[r].time_s;
+			if (c[r].time_s > max)
+				max = c[r].time_s;
+		}
+		if (!isnan(c[r].useful_s)) {
+			nu++;
+			usum += c[r].useful_s;
+			if (c[r].useful_s > umax)
+				umax = c[r].useful_s;
+			double e = span > 0 ? c[r].useful_s / (span * c[r].threads) : NAN;
+			ce = e > ce ? e : ce;
+		}
+		if (!isnan(c[r].mpi_s))
+			nm++, msum += c[r].mpi_s;
+	}
+	p->nranks = n;
+	p->mean_s = n ? sum / (double)n : NAN;
+	p->max_s = n ? max : NAN;
+	p->imbalance = n && p->mean_s > 0 ? max / p->mean_s : NAN;
+	p->useful_mean_s = nu ? usum / (double)nu : NAN;
+	p->useful_max_s = nu ? umax : NAN;
+	p->mpi_mean_s = nm ? msum / (double)nm : NAN;
+	p->load_balance = nu && umax > 0 ? usum / (double)nu / umax : NAN;
+	p->comm_eff = nu && ce >= 0 ? (ce < 1 ? ce : 1) : NAN;
+	p->par_eff = p->load_balance * p->comm_eff;
+	/* The slowest rank, the one the others wait for: with marks, the one
+	 * longest in its region less its time waiting in MPI or OpenMP (a
+	 * region that ends with a collective lasts as long on every rank;
+	 * ranks that sleep while they wait have little useful time); for
+	 * detected phases, whose length is every rank's, the most useful
+	 * time.  lost_s: its lead over the mean. */
+	double kmax = -1, ksum = 0;
+	size_t nk = 0;
+	for (size_t r = 0; r < j->nranks; r++) {
+		double k = regions ? c[r].time_s : c[r].useful_s;
+		if (isnan(k))
+			continue;
+		if (regions)
+			k -= ((isnan(c[r].mpi_s) ? 0 : c[r].mpi_s) +
+			      (isnan(c[r].sync_s) ? 0 : c[r].sync_s)) / c[r].threads;
+		k = k > 0 ? k : 0;
+		nk++;
+		ksum += k;
+		if (k > kmax)
+			kmax = k, p->slowest = r;
+	}
+	p->lost_s = nk ? kmax - ksum / (double)nk : NAN;
+	if (nk)
+		p->slowest_rank = j->ranks[p->slowest].rank;
+}
+
+/* What ran in [t0, t1), over every rank: the top work functions and the
+ * share of MPI and sync, "dgemm_ 62%, MPI 35%". */
+static void job_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
+{
+	vw_hot top[8];
+	uint64_t n[VW_CC_N], total = 0;
+	size_t k = vw_hotcode_top(m, t0, t1, top, 8, &total), at = 0, nw = 0;
+	buf[0] = '\0';
+	if (!k || !vw_hotcode_file_classes(m, SIZE_MAX, t0, t1, n))
+		return;
+	for (size_t i = 0; i < k && nw < 2; i++) {
+		if (vw_hotcode_fn_class(m, top[i].fn) != VW_CC_WORK || (nw && top[i].share < 0.05))
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", nw ? ", " : "",
+				 vw_hotcode_name(m, top[i].fn), 100 * top[i].share);
+		if (w < 0 || at + (size_t)w >= len)
+			break;
+		at += (size_t)w;
+		nw++;
+	}
+	for (int c = VW_CC_MPI; c < VW_CC_N; c++) {
+		double sh = (double)n[c] / (double)total;
+		if (sh < 0.02)
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", at ? ", " : "",
+				 vw_codeclass_name(c), 100 * sh);
+		if (w < 0 || at + (size_t)w >= len)
+			break;
+		at += (size_t)w;
+	}
+}
+
+/* The figures of every phase, and of the whole run: each rank from its
+ * first sample to its last. */
+static int job_stats(vw_model *m, vw_job *j)
 {
 	for (size_t k = 0; k < j->nph; k++) {
-		vw_job_phase *p = &j->ph[k];
-		double sum = 0, max = -1, usum = 0, umax = -1;
-		size_t n = 0, nu = 0;
-		p->slowest_rank = -1;
-		p->t0 = INT64_MAX;
-		p->t1 = INT64_MIN;
-		for (size_t r = 0; r < j->nranks; r++) {
-			const vw_job_cell *c = &j->cell[k * j->nranks + r];
-			if (c->t1 > c->t0) {
-				p->t0 = c->t0 < p->t0 ? c->t0 : p->t0;
-				p->t1 = c->t1 > p->t1 ? c->t1 : p->t1;
-			}
-			if (!isnan(c->time_s)) {
-				n++;
-				sum += c->time_s;
-				if (c->time_s > max) {
-					max = c->time_s;
-					p->slowest = r;
-					p->slowest_rank = j->ranks[r].rank;
-				}
-			}
-			if (!isnan(c->useful_s)) {
-				nu++;
-				usum += c->useful_s;
-				umax = c->useful_s > umax ? c->useful_s : umax;
-			}
-		}
-		if (p->t1 < p->t0)
-			p->t0 = p->t1 = 0;
-		p->nranks = n;
-		p->mean_s = n ? sum / (double)n : NAN;
-		p->max_s = n ? max : NAN;
-		p->imbalance = n && p->mean_s > 0 ? max / p->mean_s : NAN;
-		p->lost_s = n ? (max - p->mean_s > 0 ? max - p->mean_s : 0) : NAN;
-		p->load_balance = nu && umax > 0 ? usum / (double)nu / umax : NAN;
+		job_figures(j, &j->ph[k], &j->cell[k * j->nranks], j->source == VW_PHASES_MARKS);
+		job_code(m, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
 	}
+	j->run_cell = calloc(j->nranks ? j->nranks : 1, sizeof *j->run_cell);
+	if (!j->run_cell)
+		return -1;
+	size_t ncode = 0;
+	for (size_t r = 0; r < j->nranks; r++) {
+		vw_job_cell *c = &j->run_cell[r];
+		c->t0 = j->ranks[r].t_first;
+		c->t1 = j->ranks[r].t_last + 1;
+		job_cell_fill(m, j->ranks[r].file, c);
+		c->time_s = c->useful_s;
+		ncode += c->from_code;
+	}
+	job_figures(j, &j->run, j->run_cell, 0);
+	job_code(m, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
+	snprintf(j->run.label, sizeof j->run.label, "(whole run)");
+	j->run.cls = -1;
+	j->useful_from = ncode == j->nranks ? VW_USEFUL_CODE : ncode ? VW_USEFUL_MIXED : VW_USEFUL_CPU;
+	return 0;
 }
 
 static int job_cmp_i64(const void *a, const void *b)
@@ -460,6 +595,7 @@ void vw_jobs_free(vw_jobs *js)
 		free(js->v[i].ranks);
 		free(js->v[i].ph);
 		free(js->v[i].cell);
+		free(js->v[i].run_cell);
 	}
 	free(js->v);
 	free(js);
@@ -510,9 +646,8 @@ int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **o
 		j->source = source;
 		if (job_ranks(m, j, files, nf) ||
 		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)) ||
-		    job_hosts(j))
+		    job_hosts(j) || job_stats(m, j))
 			goto oom;
-		job_stats(j);
 	}
 	free(grp);
 	free(files);
@@ -531,7 +666,7 @@ int vw_jobs_ensure(vw_model *m, char *err, size_t errlen)
 {
 	if (m->jobs || !vw_jobs_applies(m))
 		return 0;
-	int src = vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+	int src = vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 	const vw_phase_params *p = m->phases ? &m->phases->params : NULL;
 	if (vw_jobs_build(m, src, p, &m->jobs, err, errlen) != 0)
 		return -1;

@@ -1,13 +1,13 @@
 /* job.h: the files of a parallel job (one recording per MPI rank) as one
  * job — which files make a job, one phase structure for all its ranks, and
- * for each phase how unevenly the ranks spent their time in it.
+ * for each phase how the ranks spent their time in it.
  *
  *     vw_jobs *js;
  *     if (vw_jobs_build(m, VW_PHASES_MARKS, &params, &js, err, sizeof err) == 0) {
  *             const vw_job *j = &js->v[0];
  *             for (size_t p = 0; p < j->nph; p++)
- *                     printf("%s: slowest rank %d, imbalance %.2f\n", j->ph[p].label,
- *                            j->ph[p].slowest_rank, j->ph[p].imbalance);
+ *                     printf("%s: slowest rank %d, load balance %.2f\n", j->ph[p].label,
+ *                            j->ph[p].slowest_rank, j->ph[p].load_balance);
  *             vw_jobs_free(js);
  *     }
  *
@@ -16,16 +16,29 @@
  * rank is its `rank` metadata.  Job phases come from marks — every rank cut
  * by its own regions (or point marks), matched across ranks by name and
  * order, so the k-th "solve" of rank 3 is the k-th "solve" of rank 5 — or,
- * without marks, from the phases detected on the whole model, each rank's
- * time in a phase then being its busy CPU time there.
+ * without marks, from the phases detected on the whole model.
  *
- * Per phase (the POP metrics, after mpiP and Scalasca):
- *   imbalance    max over ranks / mean over ranks of the time in the phase
- *   slowest_rank the rank with that max
- *   load_balance mean / max of the ranks' useful time (CPU time of the
- *                rank's command, core.task_clock); below 0.8 is worth a look
- *   lost_s       max - mean of the time in the phase: what the job loses,
- *                per rank, waiting for the slowest
+ * Useful time.  MPI libraries poll while a rank waits, so a waiting rank is
+ * as busy as a computing one.  Where a rank's recording has code samples,
+ * each sample is work, MPI or sync by its object and function (codeclass.h)
+ * and a rank's useful time is its work samples times the sampling period;
+ * without them (sampling off or refused), its CPU time (core.task_clock),
+ * in which MPI waits count as work — the job says which (useful_from).
+ *
+ * Per phase, and for the whole run (the POP metrics, after Scalasca and the
+ * BSC tools):
+ *   useful_mean_s, useful_max_s  the ranks' useful time
+ *   mpi_mean_s   the ranks' mean time in MPI (NaN without code samples)
+ *   load_balance mean / max of the useful time; below 0.8 is worth a look
+ *   comm_eff     max useful / the phase's time (per thread of a rank that
+ *                ran several threads)
+ *   par_eff      load_balance x comm_eff
+ *   slowest_rank the rank with the most useful time (the one the others
+ *                wait for)
+ *   lost_s       max - mean useful: what each rank loses, on average,
+ *                waiting for the slowest
+ *   imbalance    max / mean of the ranks' time in the phase: the region's
+ *                length with marks, the useful time for detected phases
  */
 #ifndef VW_JOB_H
 #define VW_JOB_H
@@ -49,7 +62,10 @@ typedef struct vw_job_cell {
 	int64_t t0, t1;     /* dataset time; t1 <= t0 when the rank lacks the phase */
 	double time_s;      /* time in the phase: the region's length (marks), or busy
 			       CPU time (auto phases); NaN when the rank lacks it */
-	double useful_s;    /* CPU time of the rank's command in [t0, t1); NaN if unknown */
+	double useful_s;    /* useful time in [t0, t1) (see above); NaN if unknown */
+	double mpi_s, sync_s; /* time in MPI and in OpenMP waits; NaN without code samples */
+	double threads;     /* threads the rank ran at once there, >= 1 (code samples) */
+	int from_code;      /* useful_s comes from code samples (else CPU time) */
 } vw_job_cell;
 
 typedef struct vw_job_phase {
@@ -61,8 +77,12 @@ typedef struct vw_job_phase {
 	double imbalance;   /* max / mean; NaN when no rank has a time */
 	int slowest_rank;   /* rank number; -1 none */
 	size_t slowest;     /* its index into ranks */
+	double useful_mean_s, useful_max_s; /* NaN when unknown */
+	double mpi_mean_s;  /* NaN without code samples */
 	double load_balance; /* mean / max of useful time; NaN when unknown */
-	double lost_s;      /* max - mean */
+	double comm_eff, par_eff; /* NaN when unknown */
+	double lost_s;      /* max - mean of useful time (of time in the phase without it) */
+	char code[72];      /* what ran, the job's samples: "dgemm_ 62%, MPI 35%"; "" none */
 } vw_job_phase;
 
 typedef struct vw_job {
@@ -74,6 +94,9 @@ typedef struct vw_job {
 	size_t nph;
 	vw_job_cell *cell;  /* cell[p * nranks + r] */
 	int source;         /* vw_phases_source the phases came from */
+	int useful_from;    /* VW_USEFUL_CODE, _CPU, or _MIXED (some ranks each way) */
+	vw_job_phase run;   /* the whole run: each rank from its first to its last sample */
+	vw_job_cell *run_cell; /* run_cell[r] */
 	/* hosts (2 or more): each host's median offset of its ranks' phase
 	 * starts from the job's (median over phases, ns) — the clock skew
 	 * between hosts where phases start at a barrier */
@@ -82,6 +105,8 @@ typedef struct vw_job {
 	size_t nhosts;
 	char notes[512];    /* missing or duplicate ranks, ranks lacking phases; "" */
 } vw_job;
+
+enum { VW_USEFUL_CODE = 0, VW_USEFUL_CPU = 1, VW_USEFUL_MIXED = 2 };
 
 typedef struct vw_jobs {
 	vw_job *v;
@@ -108,17 +133,21 @@ int vw_jobs_ensure(struct vw_model *m, char *err, size_t errlen);
 /* The job phase of job j containing t, or -1. */
 int vw_job_phase_at(const vw_job *j, int64_t t);
 
-/* Whether every file of m carries region or point marks. */
-int vw_jobs_all_marked(const struct vw_model *m);
+/* Whether some file of m marks regions: begin marks, or point marks other
+ * than the recorder's own exit mark (the default source of a job's phases:
+ * marks when some rank marks, else detection). */
+int vw_jobs_any_marked(const struct vw_model *m);
 
 /* The job report (`mcview --report` on rank files): per job a line of what
  * it is, a table of its phases and the notes; json = 1 gives one object
  * {"jobs": [{"job", "ranks", "size", "hosts", "source", "notes",
  * "host_offset_ms": {host: ms}, "phases":
  * [{"label", "class", "start_s", "duration_s", "ranks", "mean_s", "max_s",
- * "imbalance", "slowest_rank", "slowest_host", "load_balance", "lost_s",
- * "per_rank": [{"rank", "start_s", "time_s", "useful_s"}]}]}],
- * "note"}.  0, or -1 on a write error. */
+ * "imbalance", "slowest_rank", "slowest_host", "useful_mean_s", "useful_max_s",
+ * "mpi_mean_s", "load_balance", "comm_eff", "par_eff", "lost_s", "code",
+ * "per_rank": [{"rank", "start_s", "time_s", "useful_s", "mpi_s", "sync_s",
+ * "threads"}]}], "run": {the same for the whole run}, "useful_from": "code
+ * samples" | "cpu time" | "mixed"}], "note"}.  0, or -1 on a write error. */
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
 
 #endif

@@ -113,7 +113,7 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		return 0;
 	if (vw_jobs_applies(m)) { /* rank files of a parallel job: the job report */
 		int src = c->mode_given ? c->mode
-			  : vw_jobs_all_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 		vw_jobs *js;
 		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
 			return -1;
