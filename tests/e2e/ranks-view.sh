@@ -54,6 +54,15 @@ if tmux_screen | grep -q 'colour hot function'; then
 		tmux_screen | grep -Eq "^r$r .* +[·.]*[A-Z]" || tmux_fail "hot function: no letters for rank $r"
 	done
 	tmux_screen | grep -Eq ' \| [0-9.]+s code ' || tmux_fail "hot function readout: $(tmux_screen | sed -n 23p)"
+	# what each rank did: samples/imbalance computes for a few ms a step and
+	# waits asleep, so idle (a dot) nearly everywhere, never MPI or sync
+	tmux_keys m
+	tmux_wait_for 'colour work/MPI/sync/idle'
+	for r in 0 1 2 3; do
+		tmux_screen | grep -Eq "^r$r .* +[·█]{40,}$" || tmux_fail "work/MPI: rank $r not work or idle"
+	done
+	tmux_screen | sed -n '5,8p' | grep -q '[▒░]' && tmux_fail "work/MPI: MPI or sync where no MPI ran"
+	tmux_screen | grep -Eq '\| [0-9.]+s idle' || tmux_fail "work/MPI readout: $(tmux_screen | sed -n 23p)"
 	tmux_keys m
 fi
 tmux_wait_for 'colour core.task_clock'

@@ -27,6 +27,15 @@ size_t vw_spark_buckets(const vw_canvas *c, int w);
 void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
 		   double lo, double hi, int role);
 
+/* wait-row.c: the timeline's "MPI %" row.  Whether the dataset waits in
+ * MPI or OpenMP runtimes for 1 % of its code samples or more (the row is
+ * then worth its line); the waiting share of each of w columns as a
+ * sparkline at (x, y): 0, or -1 without a code profile; the share at time
+ * t ("35%"): 0, or -1 where no code ran. */
+int vw_wait_row_wanted(vw_model *m);
+int vw_wait_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
+int vw_wait_row_at(vw_model *m, int64_t t, char *buf, size_t len);
+
 /* code-row.c: the timeline's code row.  The hottest function of each of w
  * columns over the window as its letter in its colour (A = hottest over
  * the run), at (x, y); returns 0, or -1 without a code profile. */

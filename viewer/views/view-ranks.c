@@ -32,9 +32,11 @@
 
 enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_VALUE, RK_SORT_COUNT };
 
-/* The colour choice that is no stream: the hot function (names[0] when the
- * files hold a code profile). */
+/* The colour choices that are no stream, where the files hold a code
+ * profile: the hot function, and what the rank was doing — work, MPI,
+ * sync or idle (codeclass.h; first when the job spends time in MPI). */
 static const char rk_code[] = "hot function";
+static const char rk_doing[] = "work/MPI/sync/idle";
 
 /* A row: one rank, or one host (its ranks' mean). */
 typedef struct rk_row {
@@ -100,12 +102,62 @@ static void rk_names(vw_model *m, rk_state *s)
 			s->names[k] = t;
 		}
 	if (vw_hotcode_has(m)) { /* the hot function first, then the streams */
-		if (s->nnames == RK_MAXNAMES)
-			s->nnames--;
-		memmove(s->names + 1, s->names, (size_t)s->nnames * sizeof *s->names);
-		s->names[0] = rk_code;
-		s->nnames++;
+		if (s->nnames >= RK_MAXNAMES - 1)
+			s->nnames = RK_MAXNAMES - 2;
+		memmove(s->names + 2, s->names, (size_t)s->nnames * sizeof *s->names);
+		uint64_t n[VW_CC_N];
+		uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n);
+		int waits = all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
+		s->names[waits ? 1 : 0] = rk_code;
+		s->names[waits ? 0 : 1] = rk_doing;
+		s->nnames += 2;
 	}
+}
+
+static const vw_job *rk_job(vw_model *m, size_t j)
+{
+	return m->jobs && j < m->jobs->n ? &m->jobs->v[j] : NULL;
+}
+
+/* What a row's ranks did per column: st[k] the class most of their samples
+ * were in (VW_CC_*), or -1 idle (samples for under a quarter of one
+ * thread's time: sleeping, blocked, or not scheduled), share[k] the MPI
+ * and sync share of the samples.  0, or -1 without a profile. */
+static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, int *st,
+			double *share)
+{
+	const vw_job *jb = rk_job(m, row->job);
+	uint32_t *one = malloc(n * VW_CC_N * sizeof *one);
+	double *sum = calloc(n * VW_CC_N, sizeof *sum), expect = 0;
+	int rc = -1;
+	if (!one || !sum)
+		goto out;
+	double colw = (double)(m->t1 - m->t0) / (double)n / 1e9;
+	for (size_t q = 0; q < row->n; q++) {
+		size_t f = jb->ranks[s->order[row->first + q]].file;
+		double per = vw_hotcode_file_period(m, f);
+		if (per <= 0 || vw_hotcode_file_class_columns(m, f, m->t0, m->t1, n, one))
+			continue;
+		for (size_t k = 0; k < n * VW_CC_N; k++)
+			sum[k] += one[k] * per; /* CPU seconds */
+		expect += colw;
+		rc = 0;
+	}
+	/* columns narrower than the profile's intervals hold an interval or
+	 * none: compare with the interval's worth of time */
+	double iv = (double)vw_hotcode_interval(m) / 1e9;
+	if (iv > colw)
+		expect *= iv / colw;
+	for (size_t k = 0; k < n; k++) {
+		double *c = sum + k * VW_CC_N, all = c[0] + c[1] + c[2];
+		int best = c[1] > c[0] ? (c[2] > c[1] ? 2 : 1) : (c[2] > c[0] ? 2 : 0);
+		st[k] = rc || all < 0.25 * expect ? -1 : best;
+		share[k] = all > 0 ? (c[1] + c[2]) / all : NAN;
+	}
+out:
+	free(one);
+	free(sum);
+	return rc;
 }
 
 /* The share of the top function of a rank file over [t0, t1); NaN none. */
@@ -113,11 +165,6 @@ static double rk_code_share(vw_model *m, size_t file, int64_t t0, int64_t t1)
 {
 	vw_hot h;
 	return t1 > t0 && vw_hotcode_file_top(m, file, t0, t1, &h, 1, NULL) ? h.share : NAN;
-}
-
-static const vw_job *rk_job(vw_model *m, size_t j)
-{
-	return m->jobs && j < m->jobs->n ? &m->jobs->v[j] : NULL;
 }
 
 static int rk_cmp_time(const void *a, const void *b)
@@ -371,12 +418,12 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 
 	/* values of the rows shown, and their common scale */
 	int nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
-	int code = s->names[s->metric] == rk_code;
+	int code = s->names[s->metric] == rk_code, doing = s->names[s->metric] == rk_doing;
 	double *val = malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *val);
-	int *fns = code ? malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *fns) : NULL;
+	int *fns = code || doing ? malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *fns) : NULL;
 	double *one = malloc(n * sizeof *one);
 	vw_bucket *tmp = malloc(n * sizeof *tmp);
-	if (!val || !one || !tmp || (code && !fns)) {
+	if (!val || !one || !tmp || ((code || doing) && !fns)) {
 		free(val);
 		free(fns);
 		free(one);
@@ -385,6 +432,11 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	double hi = 0;
 	for (int r = 0; r < nshow; r++) {
+		if (doing) { /* fns: the class, val: the share of waiting */
+			rk_row_doing(m, s, &s->rows[s->top + r], n, fns + (size_t)r * n,
+				     val + (size_t)r * n);
+			continue;
+		}
 		if (code) { /* val: the function's share there */
 			rk_row_code(m, s, &s->rows[s->top + r], n, fns + (size_t)r * n,
 				    val + (size_t)r * n);
@@ -405,8 +457,10 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_fmt_si(hib, sizeof hib, hi, unit);
 	if (code) /* letters as on the timeline's code row */
 		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_name(m, 0));
+	if (doing)
+		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
-			 code ? "%zu %s, by %s | colour %s (%s) | job %s%s"
+			 code || doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
 			      : "%zu %s, by %s | colour %s (max %s) | job %s%s",
 			 s->by_host ? s->nrows : jsel->nranks,
 			 s->by_host ? "hosts" : "ranks",
@@ -450,6 +504,19 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		for (int x = 0; x < s->plot_w; x++) {
 			double v = val[(size_t)r * n + (size_t)x];
 			int attr = x == cur_col ? VW_A_REVERSE : 0;
+			if (doing) { /* work, MPI, sync: three shades, three colours */
+				static const uint32_t g[2][VW_CC_N] = {{'#', 'm', 's'},
+								      {0x2588, 0x2592, 0x2591}};
+				static const int role[VW_CC_N] = {VW_C_SERIES0 + 1, VW_C_SERIES0 + 5,
+								  VW_C_SERIES0 + 2};
+				int k = fns[(size_t)r * n + (size_t)x];
+				if (k < 0)
+					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7,
+						      VW_C_DIM, attr);
+				else
+					vw_canvas_put(c, s->plot_x + x, y, g[!c->ascii][k], role[k], attr);
+				continue;
+			}
 			if (code) { /* the hot function's letter; dim under half the samples */
 				int f = fns[(size_t)r * n + (size_t)x];
 				if (f < 0)
@@ -484,11 +551,31 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s ", lab);
 	if (cph >= 0) {
 		const vw_job_phase *p = &jsel->ph[cph];
+		char cls[8];
 		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-				      "%s %.3fs (mean %.3fs, imbalance %.2f, slowest r%d) | ",
-				      p->label, row->phase_s, p->mean_s, p->imbalance, p->slowest_rank);
+				      "%s %.3fs (LB %.2f, CE %.2f, slowest r%d) | ",
+				      p->label[0] ? p->label
+						  : vw_phase_class_name(p->cls, cls, sizeof cls),
+				      row->phase_s,
+				      p->load_balance, p->comm_eff, p->slowest_rank);
 	}
-	if (code) {
+	if (doing) {
+		int k = -2;
+		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
+			k = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s", tb,
+				      k == -2 ? "-" : k < 0 ? "idle" : vw_codeclass_name(k));
+		if (!isnan(v))
+			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+					      " (waiting %.0f%%)", 100 * v);
+		const vw_job_cell *cl =
+			cph >= 0 && row->n == 1
+				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
+				: NULL;
+		if (cl && !isnan(cl->mpi_s))
+			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+					 " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s, cl->mpi_s);
+	} else if (code) {
 		int f = -1;
 		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
 			f = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
@@ -566,10 +653,15 @@ static const char *const rk_help[] = {
 	"Enter            zoom to the job phase under the cursor",
 	"s                order: rank number, time in the cursor's phase, or the",
 	"                 colouring stream's mean over it (largest first)",
-	"m                colour by the next stream (the hot function first where",
-	"                 the files hold a code profile, then busy CPUs)",
+	"m                colour by the next stream (where the files hold a code",
+	"                 profile: what each rank did, \u2588 work \u2592 MPI \u2591 sync",
+	"                 \u00b7 idle, first when the job waits in MPI; the hot",
+	"                 function; then busy CPUs)",
 	"L                one row per rank / per host (mean of its ranks)",
 	"\u25b2                more than 10 % over the mean time in the phase",
+	"readout          the rank's time in the cursor's phase; LB load balance",
+	"                 (mean / max useful time), CE communication efficiency",
+	"                 (max useful / phase time), the slowest rank (mcview(1))",
 	NULL,
 };
 

@@ -37,6 +37,8 @@ typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
 	int code_y;       /* line of the code row, 0 when there is none */
+	int wait_y;       /* line of the "MPI %" row, 0 when there is none */
+	int waits;        /* -1 not yet known; 1 the dataset waits in MPI (wait-row.c) */
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
 	int dragging;
@@ -64,8 +66,12 @@ typedef struct tl_state {
 static int tl_init(vw_model *m, void **state)
 {
 	(void)m;
-	*state = calloc(1, sizeof(tl_state));
-	return *state ? 0 : -1;
+	tl_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->waits = -1;
+	*state = s;
+	return 0;
 }
 
 static void tl_free(void *state)
@@ -126,7 +132,10 @@ static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 	s->plot_w = w - s->plot_x - vw - 1;
 	/* the code row and its legend, when there is a profile and room */
 	s->code_y = h >= 10 && vw_hotcode_has(m) ? 2 : 0;
-	s->rows_y = s->code_y ? 4 : 2;
+	if (s->code_y && s->waits < 0)
+		s->waits = vw_wait_row_wanted(m);
+	s->wait_y = s->code_y && h >= 12 && s->waits > 0 ? 4 : 0;
+	s->rows_y = s->wait_y ? 5 : s->code_y ? 4 : 2;
 	int avail = h - 1 - s->rows_y;
 	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
@@ -546,6 +555,8 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	char code[160];
 	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
+	if (s->wait_y && n < (int)sizeof line && vw_wait_row_at(m, m->cursor, code, sizeof code) == 0)
+		n += snprintf(line + n, sizeof line - (size_t)n, "  MPI %s", code);
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
 	if (k && n < (int)sizeof line) {
@@ -583,6 +594,10 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
 		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
 		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x);
+		if (s->wait_y) {
+			vw_canvas_text(c, 0, s->wait_y, s->plot_x - 1, VW_C_LABEL, 0, "MPI %");
+			vw_wait_row_draw(c, m, s->plot_x, s->wait_y, s->plot_w);
+		}
 		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
 		if (cx >= 0 && cx < s->plot_w) {
 			vw_cell *cell = &c->cells[(size_t)s->code_y * (size_t)c->w + (size_t)(s->plot_x + cx)];
