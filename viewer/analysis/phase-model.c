@@ -346,6 +346,8 @@ int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 	size_t n;
 	if (vw_phase_run(ph->prep, &ph->params, &seg, &n))
 		return -1;
+	if (ph->params.level == 0)
+		n = vw_phase_cycles(seg, n);
 	free(ph->v);
 	ph->v = calloc(n + 1, sizeof *ph->v);
 	if (!ph->v) {

@@ -64,9 +64,11 @@ typedef struct vw_phase_params {
 	double min_effect; /* a boundary moves some stream by >= this fraction of its range */
 	char streams[96];  /* model layer: rows whose name contains one of these comma-separated
 			      words ("" = every row but marks and byte-sized gauges) */
+	int level;         /* model layer: 0 a cycle of short alternating steps is one
+			      phase (vw_phase_cycles), 1 every step a phase */
 } vw_phase_params;
 
-#define VW_PHASE_PARAMS_INIT { 0, 1.0, 0.2, 0, 0.1, "" }
+#define VW_PHASE_PARAMS_INIT { 0, 1.0, 0.2, 0, 0.1, "", 0 }
 
 /* One detected segment [start, end) in position units. */
 typedef struct vw_phase_seg {
@@ -131,6 +133,14 @@ int vw_phase_class_assign(size_t nseg, size_t d, const double *mean, const doubl
 int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const double *len,
 			       const double *range, double tol, const uint8_t *code,
 			       const uint8_t *busy, const double *raw, int *cls);
+
+/* The default level (phase-cycle.c): each maximal run of 5 or more
+ * segments over 2 or 3 classes, one recurring 3 times or more (or 6
+ * segments or more, each class twice or more), none
+ * longer than a quarter of the run nor a twentieth of the whole span, merged into one segment of a new class (the
+ * same for runs of the same classes); classes renumbered in order of
+ * first appearance.  In place; returns the new count. */
+size_t vw_phase_cycles(vw_phase_seg *s, size_t n);
 
 /* Letter(s) of a class: 0 -> "A", 25 -> "Z", 26 -> "AA". buf >= 4 bytes. */
 const char *vw_phase_class_name(int cls, char *buf, size_t len);
@@ -221,6 +231,7 @@ enum vw_phase_cli_opt {
 	VW_CLI_PENALTY, /* --phase-penalty X */
 	VW_CLI_MIN,     /* --phase-min TIME */
 	VW_CLI_STREAMS, /* --phase-streams WORD,... */
+	VW_CLI_LEVEL,   /* --phase-level coarse|fine */
 	VW_CLI_COUNT
 };
 

@@ -364,9 +364,9 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 	if (ph->source == VW_PHASES_MARKS)
 		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s)", ph->n,
-			 ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
-			 ph->from_cache ? ", cached" : "");
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s%s)",
+			 ph->n, ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+			 ph->params.level ? ", every step" : "", ph->from_cache ? ", cached" : "");
 }
 
 /* ,"key":value — a number (null for NaN), a string (null for NULL). */
@@ -397,6 +397,7 @@ static void report_json(vw_model *m, FILE *f)
 	json_num(f, ph->params.penalty);
 	fprintf(f, ",\"min_len_s\":");
 	json_num(f, (double)ph->params.min_len * 1e-9);
+	fprintf(f, ",\"level\":\"%s\"", ph->params.level ? "fine" : "coarse");
 	fprintf(f, ",\"classes\":%d,\"streams_used\":", ph->nclasses);
 	vw_fmt_json_str(f, ph->used);
 	vw_roof_ceil rc;

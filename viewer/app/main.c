@@ -142,6 +142,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
 		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
 		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
+		{"phase-level", required_argument, 0, O_PHASE0 + VW_CLI_LEVEL},
 		{"metrics", required_argument, 0, O_METRICS},
 		{"ssh-option", required_argument, 0, O_SSHOPT},
 		{"compare", no_argument, 0, O_COMPARE},
@@ -199,6 +200,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		case O_PHASE0 + VW_CLI_PENALTY:
 		case O_PHASE0 + VW_CLI_MIN:
 		case O_PHASE0 + VW_CLI_STREAMS:
+		case O_PHASE0 + VW_CLI_LEVEL:
 			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
 				return fail("%s", perr);
 			break;

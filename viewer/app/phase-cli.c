@@ -7,6 +7,8 @@
  *     --phase-min TIME          minimum phase length (default: 10 samples apart when
  *                               detected, 5 once placed where the levels change)
  *     --phase-streams W1,W2     detect on the rows whose name contains a word
+ *     --phase-level coarse|fine a cycle of short alternating steps as one
+ *                               phase (default), or every step
  *
  * Kept out of main.c so that the viewer's program grows by a few lines; the
  * options are parsed here and acted on once the model is open.
@@ -27,7 +29,9 @@ const char vw_phase_cli_help[] =
 	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
 	"  --phase-min TIME   shortest phase: 0.5, 500ms, 2s (default: detected 10 samples\n"
 	"                     apart, kept from 5 once placed where the levels change)\n"
-	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n";
+	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n"
+	"  --phase-level L    coarse (default: a cycle of short alternating steps is one\n"
+	"                     phase) or fine (every step a phase)\n";
 
 __attribute__((format(printf, 3, 4))) static int cli_err(char *err, size_t len, const char *fmt,
 								 ...)
@@ -92,6 +96,14 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 		if (strlen(arg) >= sizeof c->p.streams)
 			return cli_err(err, len, "--phase-streams: list too long: '%.40s...'", arg);
 		snprintf(c->p.streams, sizeof c->p.streams, "%s", arg);
+		return 0;
+	case VW_CLI_LEVEL:
+		if (!strcmp(arg, "coarse"))
+			c->p.level = 0;
+		else if (!strcmp(arg, "fine"))
+			c->p.level = 1;
+		else
+			return cli_err(err, len, "--phase-level wants coarse or fine, not '%s'", arg);
 		return 0;
 	default:
 		return cli_err(err, len, "unknown phase option %d", opt);

@@ -170,13 +170,22 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 	default:
 		break;
 	}
-	if ((in->key == '[' || in->key == ']') && m->phases->source == VW_PHASES_AUTO) {
-		/* fewer / more boundaries: re-detection on the kept coarse level */
+	if ((in->key == '[' || in->key == ']' || in->key == 'c') &&
+	    m->phases->source == VW_PHASES_AUTO) {
+		/* fewer / more boundaries, or cycles of steps merged or cut:
+		 * re-detection on the kept coarse level */
 		vw_phase_params p = m->phases->params;
 		char err[128];
-		p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
+		if (in->key == 'c')
+			p.level = !p.level;
+		else
+			p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
 		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
 			snprintf(m->status, sizeof m->status, "%s", err);
+		else if (in->key == 'c')
+			snprintf(m->status, sizeof m->status, "%s: %zu phases",
+				 p.level ? "every step a phase" : "cycles of steps merged",
+				 vw_phases_count(m->phases));
 		else
 			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phases", p.penalty,
 				 vw_phases_count(m->phases));
@@ -304,6 +313,7 @@ static const char *const phases_help[] = {
 	"s        sort by the next column",
 	"m        add a column: the mean of a stream (cycles)",
 	"[ ]      more / fewer phases (penalty /1.5 / x1.5)",
+	"c        a cycle of short steps: one phase, or one per step",
 	NULL,
 };
 
