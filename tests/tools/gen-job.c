@@ -11,11 +11,18 @@
  *
  *   gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] [--interval-ms M]
  *           [--cpus C] [--per-host H] [--slow R:K:F] [--job ID] [--seed N]
- *           [--host-skew-ms S]
+ *           [--host-skew-ms S] [--code]
  *
  * --host-skew-ms S: host k's clock is k x S ms ahead (its ranks' wall-clock
  * anchors say they started that much later than they did): what the job
  * analysis should estimate back.
+ *
+ * --code: ranks wait as MPI libraries make them wait, polling — busy CPUs
+ * while they wait — and each rank file has a code profile (SPEC.md 5.6,
+ * 1 ms samples per interval): its work in the application's "solve_kernel"
+ * (two locations), its waiting in libmpi's opal_progress and
+ * mca_btl_vader's component_progress, so that only the code samples tell
+ * work from waiting.
  *
  * Same arguments, same files (bit for bit).
  */
@@ -39,9 +46,47 @@ static double gj_unit(void) /* [0, 1) */
 	return (double)(gj_state >> 11) / 9007199254740992.0;
 }
 
+/* The code profile of one rank: per interval its samples of work or of
+ * waiting (busy[i]), 1 ms each. */
+static int gj_code(mcz_writer *w, int64_t dt, const uint8_t *busy, size_t n)
+{
+	static const mcz_code_object objs[] = {
+		{"/home/user/app/solver", "5a17", ""},
+		{"/usr/lib/x86_64-linux-gnu/libopen-pal.so.40.30.2", "", ""},
+		{"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_vader.so", "", ""},
+	};
+	static const mcz_code_loc locs[] = {
+		{0, 0x1400, MCZ_CODE_DWARF, "solve_kernel", "", "solver.c", 42},
+		{0, 0x1480, MCZ_CODE_DWARF, "solve_kernel", "", "solver.c", 44},
+		{1, 0x2fe00, MCZ_CODE_SYMTAB, "opal_progress", "", "", 0},
+		{2, 0x4e00, MCZ_CODE_ADDR, "", "", "", 0},
+	};
+	int64_t *t = malloc((n + 1) * sizeof *t);
+	size_t *first = malloc((n + 1) * sizeof *first);
+	mcz_code_hit *hits = malloc((2 * n + 1) * sizeof *hits);
+	if (!t || !first || !hits) {
+		free(t), free(first), free(hits);
+		return -1;
+	}
+	uint32_t per = (uint32_t)(dt / 1000000); /* samples an interval */
+	for (size_t i = 0; i < n; i++) {
+		t[i] = (int64_t)i * dt;
+		first[i] = 2 * i;
+		uint32_t a = per * 3 / 5;
+		hits[2 * i] = (mcz_code_hit){busy[i] ? 0u : 2u, a};
+		hits[2 * i + 1] = (mcz_code_hit){busy[i] ? 1u : 3u, per - a};
+	}
+	first[n] = 2 * n;
+	mcz_code c = {"cpu-clock", 1000000, dt, "", 3, objs, 4, locs, n, t, first, 2 * n, hits, 0,
+		      NULL};
+	int rc = mcz_writer_code(w, &c);
+	free(t), free(first), free(hits);
+	return rc == MCZ_OK ? 0 : -1;
+}
+
 static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_s,
 		   int64_t dt, int cpus, int per_host, int slow_r, int slow_k, double slow_f,
-		   const char *job, double skew_ms)
+		   const char *job, double skew_ms, int code)
 {
 	char path[4200], buf[64];
 	snprintf(path, sizeof path, "%s/run.%d.mcz", dir, rank);
@@ -95,6 +140,8 @@ static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_
 	int64_t t = 0, ns = (int64_t)(phase_s * 1e9);
 	mcz_value v[64];
 	uint64_t tc[64] = {0};
+	size_t nb = 0, capb = 0;
+	uint8_t *busyv = NULL;
 	for (int k = 1; k <= nph; k++) {
 		double f = rank == slow_r && k == slow_k ? slow_f : 1.0;
 		int64_t mine = (int64_t)((double)ns * f), all = (int64_t)((double)ns * (k == slow_k ? (slow_f > 1 ? slow_f : 1) : 1));
@@ -103,8 +150,16 @@ static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_
 		mcz_writer_mark(w, t, MCZ_MARK_BEGIN, 0, label);
 		for (int64_t s = 0; s < all; s += dt) {
 			int busy = s < mine;
-			for (int c = 0; c < cpus; c++) {
-				tc[c] += busy ? (uint64_t)((double)dt * (0.9 + 0.1 * gj_unit())) : 0;
+			if (code && nb == capb) {
+				uint8_t *nbv = realloc(busyv, (capb = capb ? 2 * capb : 1024));
+				if (!nbv)
+					return free(busyv), -1;
+				busyv = nbv;
+			}
+			if (code)
+				busyv[nb++] = (uint8_t)busy;
+			for (int c = 0; c < cpus; c++) { /* --code: polling ranks are busy */
+				tc[c] += busy || code ? (uint64_t)((double)dt * (0.9 + 0.1 * gj_unit())) : 0;
 				v[c].u = tc[c];
 			}
 			v[cpus].u = 200u << 20;
@@ -116,6 +171,9 @@ static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_
 		}
 		t += all;
 	}
+	if (code && gj_code(w, dt, busyv, nb))
+		return free(busyv), -1;
+	free(busyv);
 	return mcz_writer_close(w) == MCZ_OK ? 0 : -1;
 }
 
@@ -127,10 +185,10 @@ int main(int argc, char **argv)
 		{"interval-ms", required_argument, 0, 'i'}, {"cpus", required_argument, 0, 'c'},
 		{"per-host", required_argument, 0, 'H'}, {"slow", required_argument, 0, 'w'},
 		{"job", required_argument, 0, 'j'}, {"seed", required_argument, 0, 's'},
-		{"host-skew-ms", required_argument, 0, 'K'},
+		{"host-skew-ms", required_argument, 0, 'K'}, {"code", no_argument, 0, 'C'},
 		{0, 0, 0, 0}};
 	const char *dir = NULL, *job = "4242";
-	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c;
+	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c, code = 0;
 	double phase_s = 1.0, interval_ms = 100, slow_f = 1, skew_ms = 0;
 	while ((c = getopt_long(argc, argv, "d:", lo, NULL)) != -1) {
 		switch (c) {
@@ -143,6 +201,7 @@ int main(int argc, char **argv)
 		case 'H': per_host = atoi(optarg); break;
 		case 'j': job = optarg; break;
 		case 'K': skew_ms = atof(optarg); break;
+		case 'C': code = 1; break;
 		case 's': gj_state ^= strtoull(optarg, NULL, 10) * 2654435761u; break;
 		case 'w':
 			if (sscanf(optarg, "%d:%d:%lf", &slow_r, &slow_k, &slow_f) != 3 || slow_f <= 0) {
@@ -165,7 +224,7 @@ int main(int argc, char **argv)
 	}
 	for (int r = 0; r < nranks; r++)
 		if (gj_rank(dir, r, nranks, nph, phase_s, (int64_t)(interval_ms * 1e6), cpus, per_host,
-			    slow_r, slow_k, slow_f, job, skew_ms) != 0) {
+			    slow_r, slow_k, slow_f, job, skew_ms, code) != 0) {
 			fprintf(stderr, "gen-job: rank %d failed\n", r);
 			return 1;
 		}

@@ -457,6 +457,7 @@ static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, 
 			kmax = k, p->slowest = r;
 	}
 	p->lost_s = nk ? kmax - ksum / (double)nk : NAN;
+	p->lost_s = p->lost_s > 0 ? p->lost_s : nk ? 0 : NAN; /* no -0.000 from rounding */
 	if (nk)
 		p->slowest_rank = j->ranks[p->slowest].rank;
 }
