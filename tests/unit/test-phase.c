@@ -276,6 +276,49 @@ static void test_close_changes(void **st)
 	vw_phase_prep_free(pp);
 }
 
+/* A burst at a kernel's start (phase-truth in CI: gemm's first 100 ms
+ * switched context 3 samples long, another tenant's doing): the burst
+ * joins the kernel and the boundary between idle and the kernel stays
+ * where the levels change — a short segment is never widened back into
+ * the idle phase before it, which moved that clear boundary 146 ms. */
+static void test_burst_at_start(void **st)
+{
+	enum { N = 300 };
+	static double busy[N], ctx[N], flt[N];
+	const double *x[3] = {busy, ctx, flt};
+	uint32_t r = 777;
+	for (int b = 2; b <= 3; b++) {
+		for (int i = 0; i < N; i++) {
+			r = r * 1103515245u + 12345u;
+			double u = (double)(r >> 8) / (double)(1u << 24) - 0.5;
+			int kern = i >= 100 && i < 200;
+			busy[i] = (kern ? 48.0 : 0.2) + u;
+			ctx[i] = (i >= 100 && i < 100 + b ? 400.0 : kern ? 2.0 : 8.0) + 2 * u;
+			flt[i] = (kern ? 0.5 : 3.0) + u;
+		}
+		vw_phase_prep *pp;
+		vw_phase_seg *seg;
+		size_t n;
+		assert_int_equal(vw_phase_prep_arrays(&pp, 3, N, x, 0), 0);
+		assert_int_equal(vw_phase_run(pp, NULL, &seg, &n), 0);
+		const int64_t want[] = {100, 200};
+		for (size_t w = 0; w < 2; w++) {
+			int64_t best = N;
+			for (size_t k = 1; k < n; k++)
+				best = llabs(seg[k].start - want[w]) < best ? llabs(seg[k].start - want[w])
+									     : best;
+			if (best > 1)
+				fprintf(stderr, "burst of %d: boundary %lld: nearest found %lld away\n", b,
+					(long long)want[w], (long long)best);
+			assert_true(best <= 1);
+		}
+		for (size_t k = 1; k < n; k++) /* nothing inside the idle phases */
+			assert_false(seg[k].start < 99 || (seg[k].start > 201 && seg[k].start < N));
+		free(seg);
+		vw_phase_prep_free(pp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_coarse_input),
 		cmocka_unit_test(test_close_changes),
+		cmocka_unit_test(test_burst_at_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -218,7 +218,7 @@ static void phase_polish(const vw_phase_prep *pp, size_t *cp, size_t *k, size_t 
 	 * into the run; a kernel cut 8 samples before its end, where another
 	 * tenant's load changed its context switches) goes where the levels
 	 * change, not minc buckets away. */
-	size_t minp = phase_place_min(minc);
+	size_t minp = minc < 2 ? minc : 2;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < *k; i++) {
 			size_t s = i ? cp[i - 1] : 0, e = i + 1 < *k ? cp[i + 1] : pp->m;
