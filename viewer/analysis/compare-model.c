@@ -11,6 +11,7 @@
 #include "../model/model.h"
 #include "compare.h"
 #include "fmt.h"
+#include "hotcode.h"
 #include "phase.h"
 
 static double cmp_add(double x, double y)
@@ -18,6 +19,25 @@ static double cmp_add(double x, double y)
 	if (isnan(x))
 		return y;
 	return isnan(y) ? x : x + y;
+}
+
+/* The hottest work function of [t0, t1) (not MPI's or an OpenMP
+ * runtime's: waiting is no kind of phase), "" without code samples, when
+ * the phase is idle (code ran under a fifth of a thread: a few samples
+ * name a function by chance) or when none has a fifth of them. */
+static void cmp_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
+{
+	vw_hot top[4];
+	buf[0] = '\0';
+	if (vw_hotcode_threads(m, t0, t1) < 0.2)
+		return;
+	size_t n = vw_hotcode_top(m, t0, t1, top, 4, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (vw_hotcode_fn_class(m, top[i].fn) == VW_CC_WORK) {
+			if (top[i].share >= 0.2)
+				snprintf(buf, len, "%s", vw_hotcode_name(m, top[i].fn));
+			return;
+		}
 }
 
 int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
@@ -58,15 +78,15 @@ int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 		c->fig[VW_CMP_GPU] = p->st.gpu_w;
 		c->fig[VW_CMP_NET] = cmp_add(p->st.net_rx_bps, p->st.net_tx_bps);
 		snprintf(c->mark, sizeof c->mark, "%s", p->label);
+		if (!run->marked)
+			cmp_top_code(m, p->t0, p->t1, c->code, sizeof c->code);
 	}
 	if (!run->marked)
 		n = vw_compare_coalesce(*v, n);
 	for (size_t i = 0; i < n; i++) {
 		vw_cmp_phase *c = &(*v)[i];
-		if (!run->marked) { /* "#3 C": the third phase, of class C */
-			char cn[8];
-			snprintf(c->label, sizeof c->label, "#%zu %s", i + 1,
-				 vw_phase_class_name(c->cls, cn, sizeof cn));
+		if (!run->marked) {
+			vw_compare_label(c, i);
 			continue;
 		}
 		/* the k-th phase of its mark text: "triad#2" */
@@ -271,8 +291,8 @@ static void cmp_json(const vw_compare *c, FILE *f)
 	vw_fmt_json_str(f, c->names[0]);
 	fputs(", \"b\": ", f);
 	vw_fmt_json_str(f, c->names[1]);
-	fprintf(f, ", \"runs_a\": %zu, \"runs_b\": %zu, \"phases\": \"%s\"", c->nruns_a,
-		c->nruns_b, c->marked ? "marks" : "detected");
+	fprintf(f, ", \"runs_a\": %zu, \"runs_b\": %zu, \"phases\": \"%s\", \"matched_by\": \"%s\"",
+		c->nruns_a, c->nruns_b, c->marked ? "marks" : "detected", vw_compare_how(c));
 	fprintf(f, ", \"total_a_s\": %.6g, \"total_b_s\": %.6g", c->total_a, c->total_b);
 	fputs(", \"differences\": [", f);
 	for (size_t i = 0; i < c->nmeta; i++) {
@@ -326,9 +346,9 @@ static void cmp_text(const vw_compare *c, FILE *f)
 		if (c->warn[s][0])
 			fprintf(f, "warning: %s\n", c->warn[s]);
 	fprintf(f, "%zu phases matched (%s), %zu only in A, %zu only in B; run %.3f s -> %.3f s (%+.1f %%)\n",
-		c->nm, c->marked ? "marks" : "detected", c->nonly_a, c->nonly_b, c->total_a,
+		c->nm, vw_compare_how(c), c->nonly_a, c->nonly_b, c->total_a,
 		c->total_b, c->total_a > 0 ? 100 * (c->total_b / c->total_a - 1) : 0.0);
-	fprintf(f, "%4s  %-16s %8s %9s %9s %8s %7s %7s", "rank", "phase", "start_s", "A_s", "B_s",
+	fprintf(f, "%4s  %-24s %8s %9s %9s %8s %7s %7s", "rank", "phase", "start_s", "A_s", "B_s",
 		"delta", "noise", "share");
 	for (int g = 0; g < VW_CMP_NFIG; g++)
 		if (cmp_fig_shown(c, g))
@@ -339,7 +359,7 @@ static void cmp_text(const vw_compare *c, FILE *f)
 		char d[16], no[16];
 		snprintf(d, sizeof d, "%+.1f%%", x->delta_pct);
 		snprintf(no, sizeof no, "%.1f%%", x->noise_pct);
-		fprintf(f, "%4d  %-16.16s %8.3f %9.3f %9.3f %8s %7s %6.0f%%", x->rank, x->label,
+		fprintf(f, "%4d  %-24.24s %8.3f %9.3f %9.3f %8s %7s %6.0f%%", x->rank, x->label,
 			x->a_start, x->dur_a, x->dur_b, d, no, x->share_pct);
 		for (int g = 0; g < VW_CMP_NFIG; g++) {
 			if (!cmp_fig_shown(c, g))
@@ -358,7 +378,7 @@ static void cmp_text(const vw_compare *c, FILE *f)
 		const vw_cmp_phase *v = s ? c->only_b : c->only_a;
 		size_t n = s ? c->nonly_b : c->nonly_a;
 		for (size_t i = 0; i < n; i++)
-			fprintf(f, "only in %c: %-16s start %.3f s, %.3f s\n", s ? 'B' : 'A',
+			fprintf(f, "only in %c: %-24s start %.3f s, %.3f s\n", s ? 'B' : 'A',
 				v[i].label, v[i].t0, v[i].dur);
 	}
 }

@@ -33,6 +33,12 @@ static double cmp_fig_dist(double x, double y, double scale)
 	return d;
 }
 
+/* Both phases name their hottest function, and not the same one. */
+static int cmp_code_differs(const vw_cmp_phase *x, const vw_cmp_phase *y)
+{
+	return x->code[0] && y->code[0] && strcmp(x->code, y->code) != 0;
+}
+
 double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int marked,
 			  const double *scale)
 {
@@ -52,9 +58,23 @@ double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int mark
 			return 0;
 		return 2 + 0.2 * dsim + (nfig ? 0.2 * (1 - (worst < 1 ? worst : 1)) : 0);
 	}
-	if (worst > CMP_FIG_TOL)
+	if (worst > CMP_FIG_TOL || cmp_code_differs(x, y))
 		return 0;
-	return 1 + (CMP_FIG_TOL - worst) / CMP_FIG_TOL + 0.2 * (x->cls == y->cls) + 0.3 * dsim;
+	return 1 + (CMP_FIG_TOL - worst) / CMP_FIG_TOL + 0.2 * (x->cls == y->cls) + 0.3 * dsim +
+	       0.3 * (x->code[0] && !strcmp(x->code, y->code));
+}
+
+void vw_compare_label(vw_cmp_phase *p, size_t i)
+{
+	char cn[8];
+	snprintf(p->label, sizeof p->label, "#%zu %s%s%.40s", i + 1,
+		 vw_phase_class_name(p->cls, cn, sizeof cn), p->code[0] ? " " : "", p->code);
+}
+
+const char *vw_compare_how(const vw_compare *c)
+{
+	return c->marked ? "marks" : c->by_code ? "detected; by figures and hottest code"
+						: "detected; by figures";
 }
 
 double vw_compare_fig_floor(int f)
@@ -110,7 +130,7 @@ size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n)
 			double d = cmp_fig_dist(p->fig[f], v[i].fig[f], scale[f]);
 			worst = d > worst ? d : worst;
 		}
-		if (worst > CMP_MERGE_TOL) {
+		if (worst > CMP_MERGE_TOL || cmp_code_differs(p, &v[i])) {
 			v[++k] = v[i];
 			longest = v[i].dur;
 			continue;
@@ -401,15 +421,14 @@ int vw_compare_runs(const vw_cmp_run *a0, size_t na, const vw_cmp_run *b0, size_
 	}
 	ma = cmp_maps(a, na);
 	mb = cmp_maps(b, nb);
-	for (size_t i = 0; i < a[0].n && !a[0].marked; i++) { /* absorbed: number again */
-		vw_cmp_phase *p = (vw_cmp_phase *)&a[0].v[i];
-		char cn[8];
-		snprintf(p->label, sizeof p->label, "#%zu %s", i + 1,
-			 vw_phase_class_name(p->cls, cn, sizeof cn));
-	}
+	for (size_t i = 0; i < a[0].n && !a[0].marked; i++) /* absorbed: number again */
+		vw_compare_label(&((vw_cmp_phase *)a[0].v)[i], i);
 	out->nruns_a = na;
 	out->nruns_b = nb;
 	out->marked = a[0].marked && b[0].marked;
+	for (size_t i = 0; !out->marked && i < a[0].n; i++)
+		for (size_t j = 0; a[0].v[i].code[0] && j < b[0].n; j++)
+			out->by_code |= b[0].v[j].code[0] != 0;
 	for (size_t j = 0; j < na; j++)
 		out->total_a += a[j].total / (double)na;
 	for (size_t j = 0; j < nb; j++)

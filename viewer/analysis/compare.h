@@ -9,7 +9,9 @@
  * "triad" of one run meets the k-th of the other), detected phases when
  * every figure (IPC, bandwidth, CPUs busy, instruction rate, GPU power,
  * network) is within 30 % of that figure's range over both runs or within
- * a factor of 2 of the other, the same
+ * a factor of 2 of the other and, where both have code samples, their
+ * hottest function is the same (on a machine without a PMU, a compute and
+ * a streaming phase differ only there), the same
  * class and a similar duration breaking ties.  Several runs per side: each
  * is aligned to the side's first run, and the spread of a phase's duration
  * over a side's runs is that side's noise.
@@ -61,6 +63,7 @@ typedef struct vw_cmp_phase {
 	int cls;
 	double t0, dur;           /* s from the run's start */
 	double fig[VW_CMP_NFIG];  /* NaN: the recording lacks the streams */
+	char code[64];            /* detected: the phase's hottest work function; "" none */
 } vw_cmp_phase;
 
 typedef struct vw_cmp_run {
@@ -98,6 +101,7 @@ typedef struct vw_compare {
 	size_t nonly_a, nonly_b;
 	size_t nruns_a, nruns_b;
 	int marked;               /* phases from marks on both sides */
+	int by_code;              /* detected, and the first runs both name their hot code */
 	double total_a, total_b;  /* s, mean run length */
 	/* set by the model layer (vw_compare_models) */
 	char names[2][160];       /* "a.mcz", "a1.mcz,a2.mcz (2 runs)" */
@@ -112,11 +116,15 @@ typedef struct vw_compare {
 double vw_compare_similar(const vw_cmp_phase *x, const vw_cmp_phase *y, int marked,
 			  const double *scale);
 /* Detected phases: merge each phase into the one before it when every
- * figure is within 40 % of its range over the run (the detector cuts one
- * piece of work where noise moves a stream; compared, it is one phase).
+ * figure is within 40 % of its range over the run and their hottest
+ * functions are the same (the detector cuts one piece of work where noise
+ * moves a stream; compared, it is one phase).
  * The merged phase has the pieces' duration-weighted figures and its
  * longest piece's class.  Returns the new count; labels are not touched. */
 size_t vw_compare_coalesce(vw_cmp_phase *v, size_t n);
+/* A detected phase's label from its place i and what it is: "#3 C dgemm_"
+ * (the third phase, of class C, its hottest code). */
+void vw_compare_label(vw_cmp_phase *p, size_t i);
 /* Align y to x in time order: map[i] = index in y matched with x's phase i,
  * or -1.  Returns the number matched, or -1 out of memory. */
 int vw_compare_align(const vw_cmp_run *x, const vw_cmp_run *y, int *map);
@@ -147,6 +155,10 @@ int vw_compare_run_of(struct vw_model *m, vw_cmp_run *run, vw_cmp_phase **v);
  * version, interval), warn.  0, or -1 with a one-line reason in err. */
 int vw_compare_models(struct vw_model **a, size_t na, struct vw_model **b, size_t nb,
 		      vw_compare *out, char *err, size_t errlen);
+/* How the phases were matched: "marks" (by their text), "detected; by
+ * figures and hottest code" (both runs have code samples), "detected; by
+ * figures". */
+const char *vw_compare_how(const vw_compare *c);
 /* The report: text (json = 0) or one JSON object.  0, or -1 on a write error. */
 int vw_compare_print(const vw_compare *c, FILE *f, int json);
 
