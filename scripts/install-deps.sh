@@ -17,7 +17,7 @@ BUILD_PKGS="build-essential pkg-config libncurses-dev libzstd-dev libpapi-dev
   libpcp3-dev libpcp-import1-dev libhwloc-dev libcmocka-dev zlib1g-dev libdw-dev libelf-dev
   libopenmpi-dev"
 TEST_PKGS="pcp pcp-testsuite papi-tools hwloc openssh-server openssh-client tmux
-  openmpi-bin hpcc xz-utils zstd clang libclang-rt-14-dev linux-perf python3
+  openmpi-bin hpcc stress-ng xz-utils zstd clang libclang-rt-14-dev linux-perf python3
   locales time"
 
 want="$BUILD_PKGS"

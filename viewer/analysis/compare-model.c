@@ -21,25 +21,6 @@ static double cmp_add(double x, double y)
 	return isnan(y) ? x : x + y;
 }
 
-/* The hottest work function of [t0, t1) (not MPI's or an OpenMP
- * runtime's: waiting is no kind of phase), "" without code samples, when
- * the phase is idle (code ran under a fifth of a thread: a few samples
- * name a function by chance) or when none has a fifth of them. */
-static void cmp_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
-{
-	vw_hot top[4];
-	buf[0] = '\0';
-	if (vw_hotcode_threads(m, t0, t1) < 0.2)
-		return;
-	size_t n = vw_hotcode_top(m, t0, t1, top, 4, NULL);
-	for (size_t i = 0; i < n; i++)
-		if (vw_hotcode_fn_class(m, top[i].fn) == VW_CC_WORK) {
-			if (top[i].share >= 0.2)
-				snprintf(buf, len, "%s", vw_hotcode_name(m, top[i].fn));
-			return;
-		}
-}
-
 int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 {
 	const struct vw_phases *ph = m->phases;
@@ -79,7 +60,7 @@ int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 		c->fig[VW_CMP_NET] = cmp_add(p->st.net_rx_bps, p->st.net_tx_bps);
 		snprintf(c->mark, sizeof c->mark, "%s", p->label);
 		if (!run->marked)
-			cmp_top_code(m, p->t0, p->t1, c->code, sizeof c->code);
+			vw_hotcode_busy_code(m, p->t0, p->t1, c->code, sizeof c->code);
 	}
 	if (!run->marked)
 		n = vw_compare_coalesce(*v, n);

@@ -664,6 +664,60 @@ int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t 
 	return 0;
 }
 
+int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
+			double *share)
+{
+	hc_tab *t = hc_get(m);
+	buf[0] = '\0';
+	*share = 0;
+	if (!t || t1 <= t0)
+		return -1;
+	/* per location, then per key: a named function, or the location's
+	 * region (regions name DWARF functions; else 256-byte blocks) */
+	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc), all = 0;
+	uint64_t *fk = calloc(t->fn.n + 1, sizeof *fk), *rk = calloc(t->reg.n + 1, sizeof *rk);
+	if (!lc || !fk || !rk) {
+		free(lc), free(fk), free(rk);
+		return -1;
+	}
+	hc_walk w = hc_walk_from(t, SIZE_MAX, t0);
+	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
+			if (t->cls[t->hits[h].loc] == VW_CC_WORK)
+				lc[t->hits[h].loc] += t->hits[h].count;
+	for (size_t l = 0; l < t->nlocs; l++) {
+		if (!lc[l])
+			continue;
+		all += lc[l];
+		if (t->loc[l]->function[0])
+			fk[t->fn.of_loc[l]] += lc[l];
+		else
+			rk[t->reg.of_loc[l]] += lc[l];
+	}
+	uint64_t best = 0;
+	for (size_t f = 0; f < t->fn.n; f++)
+		if (fk[f] > best) {
+			best = fk[f];
+			snprintf(buf, len, "%s", t->fn.name[f]);
+		}
+	for (size_t r = 0; r < t->reg.n; r++)
+		if (rk[r] > best) {
+			best = rk[r];
+			snprintf(buf, len, "%s", t->reg.name[r]);
+		}
+	*share = all ? (double)best / (double)all : 0;
+	free(lc), free(fk), free(rk);
+	return best ? 0 : -1;
+}
+
+void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
+{
+	double share;
+	if (vw_hotcode_threads(m, t0, t1) < 0.2 ||
+	    vw_hotcode_top_code(m, t0, t1, buf, len, &share) || share < 0.2)
+		buf[0] = '\0';
+}
+
 int vw_hotcode_fn_class(vw_model *m, size_t fn)
 {
 	hc_tab *t = hc_get(m);

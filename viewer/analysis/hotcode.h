@@ -90,6 +90,18 @@ uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t
  * without a profile. */
 int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt);
+/* What ran most in [t0, t1) among the work (not MPI, not sync), as an
+ * identity for comparing spans: a named function's name, or where no
+ * symbol names the code its region ("code:app+0x1400", finer than the
+ * names people read for stripped code); *share its share of the work
+ * samples.  0, or -1 when no work ran there. */
+int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
+			double *share);
+/* The same for a phase that is busy, into buf: code ran a fifth of a
+ * thread or more over [t0, t1) and what ran most has a fifth of the work
+ * samples; "" otherwise (idle: a few samples name a function by chance;
+ * no profile; no code stands out). */
+void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len);
 /* The class of function fn (ranked as vw_hotcode_name's). */
 int vw_hotcode_fn_class(vw_model *m, size_t fn);
 /* The code classes' note (a user rules file with lines left out); "" none. */

@@ -340,12 +340,52 @@ out:
 	return rc;
 }
 
+/* Classes take the hot code into account: the detector's code streams are
+ * the few hottest regions of the run, so two busy phases whose code lies
+ * outside them look alike there (seven stress-ng stressors in a row).  A
+ * class whose busy phases ran different hottest functions is split, one
+ * class per function; classes renumbered in order of first appearance. */
+static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
+{
+	typedef char code_t[96];
+	code_t *code = malloc((n + 1) * sizeof *code), *kc = malloc((n + 1) * sizeof *kc);
+	int *key = malloc((n + 1) * sizeof *key), nk = 0;
+	if (!code || !kc || !key) {
+		free(code), free(kc), free(key);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		vw_hotcode_busy_code(m, i ? seg[i].start : m->t_min, i + 1 < n ? seg[i].end : m->t_max + 1,
+			       code[i], sizeof code[i]);
+	/* key k = (class, code) pairs in order of first appearance; a phase
+	 * without code (idle) takes its class's first pair */
+	for (size_t i = 0; i < n; i++) {
+		int k = 0;
+		while (k < nk && !(key[k] == seg[i].cls &&
+				   (!code[i][0] || !kc[k][0] || !strcmp(kc[k], code[i]))))
+			k++;
+		if (k == nk) {
+			key[nk] = seg[i].cls;
+			memcpy(kc[nk++], code[i], sizeof *kc);
+		} else if (!kc[k][0]) {
+			memcpy(kc[k], code[i], sizeof *kc);
+		}
+		seg[i].cls = k;
+	}
+	free(code), free(kc), free(key);
+	return 0;
+}
+
 int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 {
 	vw_phase_seg *seg;
 	size_t n;
 	if (vw_phase_run(ph->prep, &ph->params, &seg, &n))
 		return -1;
+	if (phase_split_by_code(m, seg, n)) {
+		free(seg);
+		return -1;
+	}
 	if (ph->params.level == 0)
 		n = vw_phase_cycles(seg, n);
 	free(ph->v);
