@@ -171,7 +171,7 @@ typedef struct vw_phase {
 	int cls;            /* class: 0 = A, ... */
 	double gain;        /* strength of the boundary at t0 (penalty units); 0 first or marks */
 	char label[48];     /* marks: the mark's text; auto: "" */
-	int64_t mark_dt;    /* auto: distance to the nearest mark (ns), INT64_MAX if none */
+	int64_t mark_dt;    /* auto: from t0 to the first named mark inside the phase (ns), INT64_MAX if none */
 	vw_phase_stats st;
 	char desc[112];     /* "memory-bound: 38 GB/s read, 2.1 reads per write" */
 } vw_phase;

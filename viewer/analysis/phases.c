@@ -81,17 +81,19 @@ int vw_phases_color(int cls)
 
 /* ---- the door ----------------------------------------------------------------------- */
 
-/* Marks beside boundaries, figures (those of an unchanged phase of the
- * previous detection, old[0..nold), are kept: re-detection is then mostly
- * the detector's few milliseconds), descriptions. */
+/* The marks in each phase (the first named one after its start: a mark
+ * outside a phase says nothing of it), figures (those of an unchanged
+ * phase of the previous detection, old[0..nold), are kept: re-detection is
+ * then mostly the detector's few milliseconds), descriptions. */
 static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *old, size_t nold)
 {
 	for (size_t i = 0, o = 0; i < ph->n; i++) {
 		vw_phase *p = &ph->v[i];
 		p->mark_dt = INT64_MAX;
-		for (size_t k = 0; i && ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
-			int64_t d = llabs(m->marks[k].t - p->t0);
-			if (d < p->mark_dt && m->marks[k].text && m->marks[k].text[0])
+		for (size_t k = 0; ph->source == VW_PHASES_AUTO && k < m->nmarks; k++) {
+			int64_t t = m->marks[k].t, d = t - p->t0;
+			if (t >= p->t0 && t < p->t1 && d < p->mark_dt && m->marks[k].text &&
+			    m->marks[k].text[0])
 				p->mark_dt = d; /* named marks only: an END has no text */
 		}
 		while (o < nold && old[o].t0 < p->t0)

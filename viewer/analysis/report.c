@@ -226,9 +226,9 @@ static void report_mark(vw_model *m, size_t i, char *buf, size_t len)
 		snprintf(buf, len, "%s", p->label[0] ? p->label : "-");
 		return;
 	}
-	const vw_mark *k = NULL; /* the named mark nearest the boundary */
-	for (size_t j = 0; i && p->mark_dt != INT64_MAX && j < m->nmarks && !k; j++)
-		if (llabs(m->marks[j].t - p->t0) == p->mark_dt && m->marks[j].text[0])
+	const vw_mark *k = NULL; /* the first named mark inside the phase */
+	for (size_t j = 0; p->mark_dt != INT64_MAX && j < m->nmarks && !k; j++)
+		if (m->marks[j].t - p->t0 == p->mark_dt && m->marks[j].text[0])
 			k = &m->marks[j];
 	if (!k) {
 		snprintf(buf, len, "-");
