@@ -172,11 +172,84 @@ typedef struct sym_obj {
 	size_t ncu;
 } sym_obj;
 
+/* debuginfod: libdwfl's standard search asks the servers of
+ * DEBUGINFOD_URLS (through libdebuginfod) for the debug file of an object
+ * that has none on this host.  libdebuginfod waits DEBUGINFOD_TIMEOUT
+ * seconds (90 by default) for a server that does not answer, per object;
+ * mcrec sets SYM_DEBUGINFOD_TIMEOUT when the user did not, and after the
+ * first object that waited that long without a file, asks no more (the
+ * objects keep their names, the note says why).  A download that makes
+ * progress is not cut (DEBUGINFOD_MAXTIME, when the user sets it, is). */
+#define SYM_DEBUGINFOD_TIMEOUT "5"
+
+static struct {
+	int on;          /* DEBUGINFOD_URLS set and not given up */
+	double timeout;  /* s */
+	double seconds;  /* spent in searches that could ask a server */
+	unsigned asked, found;
+	int gave_up;
+} sym_dbg;
+
+static double sym_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether path is in libdebuginfod's cache (it came from a server). */
+static int sym_dbg_cached(const char *path)
+{
+	const char *cache = getenv("DEBUGINFOD_CACHE_PATH");
+	if (!path)
+		return 0;
+	if (cache && cache[0])
+		return !strncmp(path, cache, strlen(cache));
+	return strstr(path, "/debuginfod_client/") != NULL;
+}
+
+static int sym_find_debuginfo(Dwfl_Module *mod, void **user, const char *modname, GElf_Addr base,
+			      const char *file, const char *link, GElf_Word crc, char **found)
+{
+	if (!sym_dbg.on)
+		return dwfl_standard_find_debuginfo(mod, user, modname, base, file, link, crc, found);
+	double t0 = sym_now();
+	int fd = dwfl_standard_find_debuginfo(mod, user, modname, base, file, link, crc, found);
+	double dt = sym_now() - t0;
+	sym_dbg.seconds += dt;
+	if (fd >= 0 && sym_dbg_cached(*found)) {
+		sym_dbg.asked++, sym_dbg.found++;
+	} else if (fd < 0) {
+		sym_dbg.asked++;
+		if (dt >= 0.8 * sym_dbg.timeout) { /* waited for a server: ask no more */
+			sym_dbg.gave_up = 1;
+			sym_dbg.on = 0;
+			unsetenv("DEBUGINFOD_URLS");
+		}
+	}
+	return fd;
+}
+
 static const Dwfl_Callbacks sym_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
+
+/* Before the objects are read: whether a server may be asked, within what bound. */
+static void sym_dbg_start(void)
+{
+	memset(&sym_dbg, 0, sizeof sym_dbg);
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (!urls || !urls[0])
+		return;
+	/* the command has ended: what mcrec sets here reaches no one else */
+	setenv("DEBUGINFOD_TIMEOUT", SYM_DEBUGINFOD_TIMEOUT, 0);
+	sym_dbg.timeout = atof(getenv("DEBUGINFOD_TIMEOUT"));
+	if (sym_dbg.timeout <= 0)
+		sym_dbg.timeout = 90; /* libdebuginfod's default */
+	sym_dbg.on = 1;
+}
 
 static void sym_open(const code_obj *co, sym_obj *so, int want_dwarf)
 {
@@ -364,12 +437,18 @@ static GElf_Addr sym_vaddr(Elf *elf, uint64_t off, int *ok)
 	return 0;
 }
 
-/* The name of a function DIE (following abstract_origin / specification). */
+/* The name of a function DIE (following abstract_origin / specification):
+ * its linkage name where it has one (C++, Rust: "_ZN3qmc6WalkerIdE5driftEv",
+ * as the symbol table says it, where DW_AT_name says only "drift"), kept
+ * mangled and demangled by readers (format/code-name.c); else its name. */
 static const char *sym_die_name(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
-	if (dwarf_attr_integrate(d, DW_AT_name, &a))
+	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(d, DW_AT_name, &a))
 		n = dwarf_formstring(&a);
 	return n;
 }
@@ -497,6 +576,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			ad[k++] = ad[i];
 	na = k;
 	out->naddrs = na;
+	sym_dbg_start();
+	char *urls = sym_dbg.on ? strdup(getenv("DEBUGINFOD_URLS")) : NULL;
 
 	out->objects = calloc(p->nobjs ? p->nobjs : 1, sizeof *out->objects);
 	if (!out->objects) {
@@ -575,6 +656,18 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	}
 	free(tab.slot);
 	free(nobj);
+	out->dbg_asked = sym_dbg.asked;
+	out->dbg_found = sym_dbg.found;
+	out->dbg_seconds = sym_dbg.seconds;
+	if (sym_dbg.gave_up) {
+		char msg[320];
+		snprintf(msg, sizeof msg, "no answer within %.0f s (DEBUGINFOD_TIMEOUT): not asked "
+			 "for the other objects, named by their object", sym_dbg.timeout);
+		sym_note(out, "debuginfod", msg);
+	}
+	if (urls && sym_dbg.gave_up)
+		setenv("DEBUGINFOD_URLS", urls, 1);
+	free(urls);
 	/* the histograms, locations merged */
 	size_t niv = 0;
 	for (size_t i = 0; i < p->ncells; i++)

@@ -514,9 +514,16 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	mcz_writer_meta(w, "code_symbolize_s", fig);
 	snprintf(fig, sizeof fig, "%llu", (unsigned long long)p->prof.samples);
 	mcz_writer_meta(w, "code_samples", fig);
+	char dbg[160] = "";
+	if (out.dbg_asked) {
+		snprintf(dbg, sizeof dbg, " (debuginfod: %u of %u debug files, %.2f s)", out.dbg_found,
+			 out.dbg_asked, out.dbg_seconds);
+		snprintf(fig, sizeof fig, "%.3f", out.dbg_seconds);
+		mcz_writer_meta(w, "code_debuginfod_s", fig);
+	}
 	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
-		 "%.2f s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
-		 out.seconds, c.note[0] ? "; " : "", c.note);
+		 "%.2f s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, dbg, c.note[0] ? "; " : "", c.note);
 	code_sym_free(&out);
 	return rc ? -1 : 0;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codename.h"
 #include "hotcode.h"
 
 #define HC_REGION 256
@@ -29,6 +30,7 @@
 typedef struct hc_group {
 	size_t n;
 	char **name;
+	char **brief;      /* by function: name without return type and parameters */
 	uint64_t *total;
 	uint32_t *of_loc;  /* per location: its group's rank */
 } hc_group;
@@ -60,7 +62,9 @@ static void hc_group_free(hc_group *g)
 {
 	for (size_t i = 0; g->name && i < g->n; i++)
 		free(g->name[i]);
-	free(g->name), free(g->total), free(g->of_loc);
+	for (size_t i = 0; g->brief && i < g->n; i++)
+		free(g->brief[i]);
+	free(g->name), free(g->brief), free(g->total), free(g->of_loc);
 }
 
 static void hc_free(void *p)
@@ -81,19 +85,25 @@ static const char *hc_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The key of location l: by function (region = 0) or by region. */
+/* The key of location l: by function (region = 0) or by region.  A
+ * function is keyed by its name as people read it (format/code-name.c:
+ * demangled, clones folded into their function); code without symbols by
+ * its object alone ("hpcc (no symbols)"), one row for all of it, while its
+ * regions stay 256-byte ones for the detector. */
 static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region)
 {
-	char buf[512];
+	char buf[512], name[480];
 	const char *obj = hc_base(c->objects[l->object].path);
+	if (l->function[0])
+		mcz_code_name(l->function, name, sizeof name, NULL, 0);
 	if (region && l->how == MCZ_CODE_DWARF && l->function[0])
-		snprintf(buf, sizeof buf, "code:%s", l->function);
+		snprintf(buf, sizeof buf, "code:%s", name);
 	else if (region)
 		snprintf(buf, sizeof buf, "code:%s+0x%" PRIx64, obj, l->offset - l->offset % HC_REGION);
 	else if (l->function[0])
-		snprintf(buf, sizeof buf, "%s", l->function);
+		snprintf(buf, sizeof buf, "%s", name);
 	else
-		snprintf(buf, sizeof buf, "%s+0x%" PRIx64, obj, l->offset);
+		vw_codename_object(obj, buf, sizeof buf);
 	return strdup(buf);
 }
 
@@ -165,6 +175,8 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 	for (size_t i = 0; i < n; i++)
 		g->of_loc[i] = rank[gid[i]];
 	free(rank);
+	if (!region && vw_codename_briefs(g->name, k, &g->brief))
+		goto out;
 	rc = 0;
 out:
 	for (size_t i = 0; e && i < n; i++)
@@ -315,6 +327,12 @@ const char *vw_hotcode_name(vw_model *m, size_t fn)
 {
 	hc_tab *t = hc_get(m);
 	return t && fn < t->fn.n ? t->fn.name[fn] : "?";
+}
+
+const char *vw_hotcode_brief(vw_model *m, size_t fn)
+{
+	hc_tab *t = hc_get(m);
+	return t && fn < t->fn.n ? t->fn.brief[fn] : "?";
 }
 
 int64_t vw_hotcode_interval(vw_model *m)
