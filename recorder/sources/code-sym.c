@@ -12,11 +12,13 @@
  */
 #include "code-prof.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,23 +174,17 @@ typedef struct sym_obj {
 	size_t ncu;
 } sym_obj;
 
-/* debuginfod: libdwfl's standard search asks the servers of
- * DEBUGINFOD_URLS (through libdebuginfod) for the debug file of an object
- * that has none on this host.  libdebuginfod waits DEBUGINFOD_TIMEOUT
- * seconds (90 by default) for a server that does not answer, per object;
- * mcrec sets SYM_DEBUGINFOD_TIMEOUT when the user did not, and after the
- * first object that waited that long without a file, asks no more (the
- * objects keep their names, the note says why).  A download that makes
- * progress is not cut (DEBUGINFOD_MAXTIME, when the user sets it, is). */
+/* debuginfod: libdwfl's search asks the servers of DEBUGINFOD_URLS
+ * (through libdebuginfod) for the debug file of an object that has none
+ * on this host.  libdebuginfod waits DEBUGINFOD_TIMEOUT seconds (90 by
+ * default) for a server that does not answer, per query, and an object
+ * makes several (symbols, DWARF): 31 s for one object at 5 s here.  So
+ * mcrec sets DEBUGINFOD_TIMEOUT when the user did not, and its own
+ * progress callback ends an object's search that has received nothing
+ * within that time, and every search after it (the objects are named by
+ * their object, the note says why).  A download that makes progress is
+ * not cut (DEBUGINFOD_MAXTIME, when the user sets it, is). */
 #define SYM_DEBUGINFOD_TIMEOUT "5"
-
-static struct {
-	int on;          /* DEBUGINFOD_URLS set and not given up */
-	double timeout;  /* s */
-	double seconds;  /* spent in searches that could ask a server */
-	unsigned asked, found;
-	int gave_up;
-} sym_dbg;
 
 static double sym_now(void)
 {
@@ -197,42 +193,90 @@ static double sym_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Whether path is in libdebuginfod's cache (it came from a server). */
-static int sym_dbg_cached(const char *path)
+static struct {
+	int on;          /* DEBUGINFOD_URLS set and not given up */
+	double timeout;  /* s */
+	double seconds;  /* spent opening objects (searches that may ask a server) */
+	unsigned asked, found; /* objects opened so; debug files that came from one */
+	int gave_up;
+	double t_open;   /* when the object being opened began */
+} sym_dbg;
+
+/* libdebuginfod's progress callback (debuginfod.h, a public API; the
+ * header is not installed with libdw's): a non-zero return ends the
+ * transfer.  Called while a query waits, about once a second. */
+typedef int (*sym_progressfn)(debuginfod_client *c, long a, long b);
+
+/* A server that has not answered within the bound since the object's
+ * search began is not waited for, nor asked again; a transfer under way
+ * goes on. */
+static int sym_dbg_progress(debuginfod_client *c, long a, long b)
 {
-	const char *cache = getenv("DEBUGINFOD_CACHE_PATH");
-	if (!path)
-		return 0;
-	if (cache && cache[0])
-		return !strncmp(path, cache, strlen(cache));
-	return strstr(path, "/debuginfod_client/") != NULL;
+	(void)c, (void)a;
+	if (!sym_dbg.on)
+		return 1;
+	/* b: the size of the file, once the server has answered (a counts
+	 * the waits until then) */
+	if (b <= 0 && sym_now() - sym_dbg.t_open >= sym_dbg.timeout) {
+		sym_dbg.gave_up = 1;
+		sym_dbg.on = 0;
+		return 1;
+	}
+	return 0;
 }
 
-static int sym_find_debuginfo(Dwfl_Module *mod, void **user, const char *modname, GElf_Addr base,
-			      const char *file, const char *link, GElf_Word crc, char **found)
+/* Put the bound on the Dwfl's debuginfod client (none: nothing to bound). */
+static void sym_dbg_bound(Dwfl *dwfl)
 {
-	if (!sym_dbg.on)
-		return dwfl_standard_find_debuginfo(mod, user, modname, base, file, link, crc, found);
-	double t0 = sym_now();
-	int fd = dwfl_standard_find_debuginfo(mod, user, modname, base, file, link, crc, found);
-	double dt = sym_now() - t0;
+	debuginfod_client *c = sym_dbg.on || sym_dbg.gave_up ? dwfl_get_debuginfod_client(dwfl) : NULL;
+	void *h = c ? dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	void (*set)(debuginfod_client *, sym_progressfn) = NULL;
+	if (h)
+		*(void **)&set = dlsym(h, "debuginfod_set_progressfn");
+	if (set)
+		set(c, sym_dbg_progress);
+	if (h)
+		dlclose(h);
+}
+
+/* Whether libdebuginfod's cache holds the debug file of build-id hex
+ * (a server gave it, in this run or before). */
+static int sym_dbg_cached(const char *hex)
+{
+	const char *cache = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char path[4200];
+	if (cache && cache[0])
+		snprintf(path, sizeof path, "%s/%s/debuginfo", cache, hex);
+	else if (xdg && xdg[0])
+		snprintf(path, sizeof path, "%s/debuginfod_client/%s/debuginfo", xdg, hex);
+	else
+		snprintf(path, sizeof path, "%s/.cache/debuginfod_client/%s/debuginfo",
+			 home ? home : "", hex);
+	struct stat st; /* a failed query leaves an empty file there */
+	return hex[0] && stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* After object so was opened in dt seconds: whether its debug file came
+ * from a server (libdebuginfod's cache holds it). */
+static void sym_dbg_after(const sym_obj *so, double dt)
+{
+	if (!sym_dbg.on && !sym_dbg.gave_up)
+		return;
+	char hex[41] = "";
+	const unsigned char *bits;
+	GElf_Addr bva;
+	int nb = so->mod ? dwfl_module_build_id(so->mod, &bits, &bva) : 0;
+	for (int j = 0; j < nb && j < 20; j++)
+		snprintf(hex + 2 * j, 3, "%02x", bits[j]);
 	sym_dbg.seconds += dt;
-	if (fd >= 0 && sym_dbg_cached(*found)) {
-		sym_dbg.asked++, sym_dbg.found++;
-	} else if (fd < 0) {
-		sym_dbg.asked++;
-		if (dt >= 0.8 * sym_dbg.timeout) { /* waited for a server: ask no more */
-			sym_dbg.gave_up = 1;
-			sym_dbg.on = 0;
-			unsetenv("DEBUGINFOD_URLS");
-		}
-	}
-	return fd;
+	sym_dbg.asked++;
+	sym_dbg.found += sym_dbg_cached(hex);
 }
 
 static const Dwfl_Callbacks sym_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = sym_find_debuginfo,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -270,6 +314,7 @@ static void sym_open(const code_obj *co, sym_obj *so, int want_dwarf)
 			close(fd);
 		return;
 	}
+	sym_dbg_bound(so->dwfl);
 	dwfl_report_begin(so->dwfl);
 	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, fd, 0, false);
 	dwfl_report_end(so->dwfl, NULL, NULL);
@@ -577,7 +622,6 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	na = k;
 	out->naddrs = na;
 	sym_dbg_start();
-	char *urls = sym_dbg.on ? strdup(getenv("DEBUGINFOD_URLS")) : NULL;
 
 	out->objects = calloc(p->nobjs ? p->nobjs : 1, sizeof *out->objects);
 	if (!out->objects) {
@@ -614,7 +658,9 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		sym_obj so;
 		int few = nobj && nobj[obj] < SYM_DWARF_MIN &&
 			  (nobj[obj] < SYM_DWARF_FEW || nobj[obj] * 200 < total);
+		sym_dbg.t_open = sym_now();
 		sym_open(co, &so, !few);
+		sym_dbg_after(&so, sym_now() - sym_dbg.t_open);
 		const unsigned char *bits;
 		GElf_Addr bva;
 		int nb = so.mod && !co->build_id[0] ? dwfl_module_build_id(so.mod, &bits, &bva) : 0;
@@ -665,9 +711,6 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			 "for the other objects, named by their object", sym_dbg.timeout);
 		sym_note(out, "debuginfod", msg);
 	}
-	if (urls && sym_dbg.gave_up)
-		setenv("DEBUGINFOD_URLS", urls, 1);
-	free(urls);
 	/* the histograms, locations merged */
 	size_t niv = 0;
 	for (size_t i = 0; i < p->ncells; i++)

@@ -516,8 +516,9 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	mcz_writer_meta(w, "code_samples", fig);
 	char dbg[160] = "";
 	if (out.dbg_asked) {
-		snprintf(dbg, sizeof dbg, " (debuginfod: %u of %u debug files, %.2f s)", out.dbg_found,
-			 out.dbg_asked, out.dbg_seconds);
+		snprintf(dbg, sizeof dbg, " (DEBUGINFOD_URLS: %u debug file%s fetched, %u objects "
+			 "opened in %.2f s)", out.dbg_found, out.dbg_found == 1 ? "" : "s", out.dbg_asked,
+			 out.dbg_seconds);
 		snprintf(fig, sizeof fig, "%.3f", out.dbg_seconds);
 		mcz_writer_meta(w, "code_debuginfod_s", fig);
 	}

@@ -286,15 +286,15 @@ static void report_json_code(vw_model *m, const vw_phase *p, FILE *f)
 	for (size_t k = 0; k < n; k++) {
 		fputs(k ? ",{\"function\":" : "{\"function\":", f);
 		vw_fmt_json_str(f, vw_hotcode_name(m, h[k].fn));
-		fputs(",\"brief\":", f);
-		vw_fmt_json_str(f, vw_hotcode_brief(m, h[k].fn));
 		fputs(",\"share\":", f);
 		json_num(f, h[k].share);
 		fputs(",\"samples\":", f);
 		fprintf(f, "%" PRIu64, h[k].samples);
 		fputs(",\"file\":", f);
 		vw_fmt_json_str(f, h[k].file);
-		fprintf(f, ",\"line\":%u}", h[k].line);
+		fprintf(f, ",\"line\":%u,\"brief\":", h[k].line);
+		vw_fmt_json_str(f, vw_hotcode_brief(m, h[k].fn));
+		fputc('}', f);
 	}
 	fputc(']', f);
 }
