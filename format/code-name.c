@@ -43,10 +43,13 @@ static void name_copy(char *out, size_t len, const char *s, size_t n)
 	out[n] = '\0';
 }
 
-/* The length of sym without its clone suffixes. */
+/* The length of sym without its clone suffixes and its symbol version
+ * ("clock_gettime@@GLIBC_2.17"). */
 static size_t name_fold(const char *sym)
 {
-	for (const char *d = strchr(sym, '.'); d; d = strchr(d + 1, '.')) {
+	const char *at = strchr(sym, '@');
+	size_t n = at && at > sym ? (size_t)(at - sym) : strlen(sym);
+	for (const char *d = memchr(sym, '.', n); d; d = memchr(d + 1, '.', n - (size_t)(d + 1 - sym))) {
 		if (d == sym)
 			continue;
 		for (size_t k = 0; k < sizeof name_clones / sizeof *name_clones; k++) {
@@ -55,7 +58,7 @@ static size_t name_fold(const char *sym)
 				return (size_t)(d - sym);
 		}
 	}
-	return strlen(sym);
+	return n;
 }
 
 /* A Rust legacy symbol demangles to "path::h0123456789abcdef": the hash

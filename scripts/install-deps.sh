@@ -16,7 +16,8 @@ set -euo pipefail
 BUILD_PKGS="build-essential pkg-config libncurses-dev libzstd-dev libpapi-dev
   libpcp3-dev libpcp-import1-dev libhwloc-dev libcmocka-dev zlib1g-dev libdw-dev libelf-dev"
 TEST_PKGS="pcp pcp-testsuite papi-tools hwloc openssh-server openssh-client tmux
-  openmpi-bin xz-utils zstd clang libclang-rt-14-dev linux-perf python3 locales time"
+  openmpi-bin xz-utils zstd clang libclang-rt-14-dev linux-perf python3 locales time
+  debuginfod lammps"
 
 want="$BUILD_PKGS"
 case "${1:-all}" in

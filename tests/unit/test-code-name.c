@@ -54,6 +54,8 @@ static void test_clones(void **state)
 	expect_name("main.cold", "main", "main", 0);
 	expect_name("helper.lto_priv.0", "helper", "helper", 0);
 	expect_name("f.llvm.1234567", "f", "f", 0);
+	expect_name("clock_gettime@@GLIBC_2.17", "clock_gettime", "clock_gettime", 0);
+	expect_name("@x", "@x", "@x", 0);
 	/* a dot that is not a clone's stays */
 	expect_name("f.1", "f.1", "f.1", 0);
 	expect_name(".isra.0", ".isra.0", ".isra.0", 0);
