@@ -125,7 +125,8 @@ fix 1 all nve
 thermo 100
 run 600
 IN
-	(cd "$T" && OMP_NUM_THREADS=1 "$OLDPWD/$MCREC" -o "$T/lmp.mcz" -- lmp -in in.melt -log none >/dev/null 2>"$T/lmp.err") ||
+	rec=$(realpath "$MCREC")
+	(cd "$T" && OMP_NUM_THREADS=1 "$rec" -o "$T/lmp.mcz" -- lmp -in in.melt -log none >/dev/null 2>"$T/lmp.err") ||
 		fail "mcrec lmp: $(tail -3 "$T/lmp.err")"
 	"$MCVIEW" --report "$T/lmp.mcz" >"$T/lmp.txt"
 	grep -q 'LAMMPS_NS::[A-Za-z_:]*' "$T/lmp.txt" || fail "lmp: no LAMMPS_NS:: names: $(cat "$T/lmp.txt")"

@@ -114,7 +114,7 @@ int vw_codename_hint(vw_model *m, char *buf, size_t len)
 	for (size_t k = 0; k < n && o[k].samples * 100 >= total && total; k++) {
 		int w = snprintf(buf + at, len - at, "%s%s (%.0f %%)", k ? ", " : "code: no symbols for ",
 				 o[k].base, 100.0 * (double)o[k].samples / (double)total);
-		at += w > 0 && (size_t)w < len - at ? (size_t)w : 0;
+		at += w <= 0 ? 0 : (size_t)w < len - at ? (size_t)w : len - at - 1;
 	}
 	if (!at && !dnote)
 		return 0;
