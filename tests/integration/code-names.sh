@@ -10,7 +10,8 @@
 # (a port that accepts and never answers) mcrec ends within its bound
 # (DEBUGINFOD_TIMEOUT, 5 s) with a note and the code named by its object,
 # one row ("cxx-a (no symbols)"), and the report says how to get names.
-# LAMMPS from Debian (lmp, a tiny LJ melt) is named LAMMPS_NS::...
+# LAMMPS from Debian (lmp, a tiny LJ melt) is named LAMMPS_NS::..., as
+# perf report names it (--sort sym) on the same input.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
@@ -132,6 +133,39 @@ IN
 	grep -q 'LAMMPS_NS::[A-Za-z_:]*' "$T/lmp.txt" || fail "lmp: no LAMMPS_NS:: names: $(cat "$T/lmp.txt")"
 	grep -q '_ZN9LAMMPS' "$T/lmp.txt" && fail "lmp: mangled names left"
 	ok "lammps: $(grep -o 'LAMMPS_NS::[A-Za-z_:]* [0-9]*%' "$T/lmp.txt" | head -2 | tr '\n' ' ')"
+	# the same names as perf report's (--sort sym) on the same input:
+	# every C++ function of 2 % and more of a phase is in perf's list, and
+	# perf's hottest is one of ours
+	if (cd "$T" && OMP_NUM_THREADS=1 perf record -q -e cpu-clock:u -o "$T/perf.data" -- lmp -in in.melt -log none \
+		>/dev/null 2>&1) && perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null >"$T/perf.txt"; then
+		"$MCVIEW" --report=json "$T/lmp.mcz" >"$T/lmp.json"
+		python3 - "$T/lmp.json" "$T/perf.txt" <<'PY' || fail "lmp: names differ from perf report's"
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+perf = {}
+for line in open(sys.argv[2]):
+    m = re.match(r'\s*([0-9.]+)%\s+\[\.\]\s+(.*\S)', line)
+    if m:
+        perf[m.group(2)] = float(m.group(1))
+ours = {}
+for p in rep['phases']:
+    for c in p['code']:
+        ours[c['brief']] = max(ours.get(c['brief'], 0), 100 * c['share'])
+# a phase's share is not the run's (the start-up phase is the dynamic
+# linker's, whose small functions one run samples and another not): the
+# C++ names are compared, and the run's hottest function
+bad = [n for n, s in ours.items() if s >= 2 and '::' in n and n not in perf]
+for n, s in sorted(ours.items(), key=lambda x: -x[1])[:4]:
+    print(f"  {n}: mcz {s:.1f} % of a phase, perf report {perf.get(n, 0):.2f} % of the run")
+top = max(perf, key=perf.get)
+if top not in ours or bad:
+    print(f"perf's top {top}; ours not in perf's list: {bad}")
+    sys.exit(1)
+PY
+		ok "lammps: names as perf report's"
+	else
+		echo "note: perf record -e cpu-clock:u fails here: names not compared with perf report"
+	fi
 else
 	echo "note: no lmp (apt install lammps): LAMMPS part not run"
 fi
