@@ -3,7 +3,8 @@
  * column, and per code region a rate series for phase detection.
  *
  * Two groupings of the profile's locations are built once: by function
- * (its name, or object+offset without symbols) for what people read, and
+ * (its name as people read it, demangled with clones folded, or its
+ * object alone without symbols: codename.c) for what people read, and
  * by region (the function where DWARF named it — inlined code has its own
  * name there — else a 256-byte region of the object) for what the phase
  * detector compares: at -O2 without -g every kernel is "main", but its
