@@ -522,9 +522,14 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 		snprintf(fig, sizeof fig, "%.3f", out.dbg_seconds);
 		mcz_writer_meta(w, "code_debuginfod_s", fig);
 	}
+	/* names come only now, from this host: say how, while it can be done */
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int how = strstr(c.note, ": stripped") && !(urls && urls[0]);
 	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
-		 "%.2f s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
-		 out.seconds, dbg, c.note[0] ? "; " : "", c.note);
+		 "%.2f s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, dbg, c.note[0] ? "; " : "", c.note,
+		 how ? " (to name a stripped object's functions: its debug package, or "
+		       "DEBUGINFOD_URLS, see mcrec(1))" : "");
 	code_sym_free(&out);
 	return rc ? -1 : 0;
 }
