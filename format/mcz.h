@@ -466,6 +466,18 @@ typedef struct mcz_code {
 	const mcz_code_edge *callers; /* sorted by (loc, caller), each pair once */
 } mcz_code;
 
+/* The name people read for a location's function (code-name.c): sym as
+ * stored (a C++ or Rust linkage name, a clone "f.isra.0") demangled by
+ * libstdc++'s __cxa_demangle and its clone suffixes folded, as `perf
+ * report` prints it.  full (fullsz > 0) gets the signature
+ * ("ns::C<double>::f(long)"), brief (may be NULL) the qualified name alone
+ * ("ns::C<double>::f"); a plain C name goes to both as it is, without its
+ * clone suffix.  Truncated to fit, always terminated.  1 when demangled. */
+int mcz_code_name(const char *sym, char *full, size_t fullsz, char *brief, size_t briefsz);
+/* The brief form of a full name (mcz_code_name's): its return type and
+ * parameter list dropped.  1 when something was dropped. */
+int mcz_code_name_brief(const char *full, char *out, size_t len);
+
 /* Write c as a CODE block now (the recorder does it once, at the end). */
 int mcz_writer_code(mcz_writer *w, const mcz_code *c);
 /* The file's code profile (decoded on first call, owned by the reader);

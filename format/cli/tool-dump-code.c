@@ -1,6 +1,8 @@
 /* tool-dump-code.c: `mcz dump FILE --code [--csv|--json] [--from T] [--to T]`:
  * the file's code profile (SPEC.md 5.6) — one row per interval and code
- * location with its samples (text or CSV), or in JSON the location table,
+ * location with its samples (text or CSV), functions by the name people
+ * read (mcz_code_name: demangled, clones folded; text: the brief name, CSV
+ * and JSON: the stored symbol and the full name), or in JSON the location table,
  * the sparse histograms and the callers ([location, caller, samples], with
  * callchains) as stored.  Times are seconds from the start
  * of the recording, as in the rest of mcz dump.
@@ -48,8 +50,14 @@ static void code_json(const mcz_code *c, int64_t origin, int64_t a, int64_t b)
 	static const char *how[] = {"address", "symtab", "dwarf"};
 	for (size_t i = 0; i < c->nlocs; i++) {
 		const mcz_code_loc *l = &c->locs[i];
+		char full[512], brief[512];
+		mcz_code_name(l->function, full, sizeof full, brief, sizeof brief);
 		printf("%s\n  {\"id\": %zu, \"function\": ", i ? "," : "", i);
 		tool_common_json_str(l->function);
+		printf(", \"name\": ");
+		tool_common_json_str(full);
+		printf(", \"brief\": ");
+		tool_common_json_str(brief);
 		printf(", \"inlined\": ");
 		tool_common_json_str(l->inlined);
 		printf(", \"file\": ");
@@ -96,7 +104,7 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 		return 0;
 	}
 	if (csv)
-		printf("time_s,samples,function,inlined,file,line,object,offset\n");
+		printf("time_s,samples,function,inlined,file,line,object,offset,name\n");
 	else
 		printf("%12s %8s  %-28s %-24s %s\n", "time_s", "samples", "function", "file:line",
 		       "object+offset");
@@ -107,6 +115,8 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 		for (size_t h = c->first[i]; h < c->first[i + 1]; h++) {
 			const mcz_code_loc *l = &c->locs[c->hits[h].loc];
 			const char *obj = c->objects[l->object].path;
+			char full[512], brief[512];
+			mcz_code_name(l->function, full, sizeof full, brief, sizeof brief);
 			if (csv) {
 				printf("%.9f,%u,", t, c->hits[h].count);
 				code_csv_str(l->function);
@@ -116,7 +126,9 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 				code_csv_str(l->file);
 				printf(",%u,", l->line);
 				code_csv_str(obj);
-				printf(",0x%" PRIx64 "\n", l->offset);
+				printf(",0x%" PRIx64 ",", l->offset);
+				code_csv_str(full);
+				putchar('\n');
 				continue;
 			}
 			char fl[300] = "-";
@@ -125,7 +137,7 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 			const char *base = strrchr(fl, '/');
 			const char *on = strrchr(obj, '/');
 			printf("%12.6f %8u  %-28s %-24s %s+0x%" PRIx64 "\n", t, c->hits[h].count,
-			       l->function[0] ? l->function : "?", base ? base + 1 : fl, on ? on + 1 : obj,
+			       brief[0] ? brief : "?", base ? base + 1 : fl, on ? on + 1 : obj,
 			       l->offset);
 		}
 	}

@@ -100,6 +100,10 @@ typedef struct code_sym_out {
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */
 	double seconds;      /* time it took */
+	unsigned dbg_asked, dbg_found; /* with DEBUGINFOD_URLS: objects opened
+				  (a server may have been asked for their debug
+				  file), debug files that came from a server */
+	double dbg_seconds;  /* of seconds, opening those objects */
 	char note[512];      /* objects without symbols, gone... */
 } code_sym_out;
 

@@ -12,11 +12,13 @@
  */
 #include "code-prof.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,11 +174,126 @@ typedef struct sym_obj {
 	size_t ncu;
 } sym_obj;
 
+/* debuginfod: libdwfl's search asks the servers of DEBUGINFOD_URLS
+ * (through libdebuginfod) for the debug file of an object that has none
+ * on this host.  libdebuginfod waits DEBUGINFOD_TIMEOUT seconds (90 by
+ * default) for a server that does not answer, per query, and an object
+ * makes several (symbols, DWARF): 31 s for one object at 5 s here.  So
+ * mcrec sets DEBUGINFOD_TIMEOUT when the user did not, and its own
+ * progress callback ends an object's search that has received nothing
+ * within that time, and every search after it (the objects are named by
+ * their object, the note says why).  A download that makes progress is
+ * not cut (DEBUGINFOD_MAXTIME, when the user sets it, is). */
+#define SYM_DEBUGINFOD_TIMEOUT "5"
+
+static double sym_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct {
+	int on;          /* DEBUGINFOD_URLS set and not given up */
+	double timeout;  /* s */
+	double seconds;  /* spent opening objects (searches that may ask a server) */
+	unsigned asked, found; /* objects opened so; debug files that came from one */
+	int gave_up;
+	double t_open;   /* when the object being opened began */
+} sym_dbg;
+
+/* libdebuginfod's progress callback (debuginfod.h, a public API; the
+ * header is not installed with libdw's): a non-zero return ends the
+ * transfer.  Called while a query waits, about once a second. */
+typedef int (*sym_progressfn)(debuginfod_client *c, long a, long b);
+
+/* A server that has not answered within the bound since the object's
+ * search began is not waited for, nor asked again; a transfer under way
+ * goes on. */
+static int sym_dbg_progress(debuginfod_client *c, long a, long b)
+{
+	(void)c, (void)a;
+	if (!sym_dbg.on)
+		return 1;
+	/* b: the size of the file, once the server has answered (a counts
+	 * the waits until then) */
+	if (b <= 0 && sym_now() - sym_dbg.t_open >= sym_dbg.timeout) {
+		sym_dbg.gave_up = 1;
+		sym_dbg.on = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Put the bound on the Dwfl's debuginfod client (none: nothing to bound). */
+static void sym_dbg_bound(Dwfl *dwfl)
+{
+	debuginfod_client *c = sym_dbg.on || sym_dbg.gave_up ? dwfl_get_debuginfod_client(dwfl) : NULL;
+	void *h = c ? dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	void (*set)(debuginfod_client *, sym_progressfn) = NULL;
+	if (h)
+		*(void **)&set = dlsym(h, "debuginfod_set_progressfn");
+	if (set)
+		set(c, sym_dbg_progress);
+	if (h)
+		dlclose(h);
+}
+
+/* Whether libdebuginfod's cache holds the debug file of build-id hex
+ * (a server gave it, in this run or before). */
+static int sym_dbg_cached(const char *hex)
+{
+	const char *cache = getenv("DEBUGINFOD_CACHE_PATH"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char path[4200];
+	if (cache && cache[0])
+		snprintf(path, sizeof path, "%s/%s/debuginfo", cache, hex);
+	else if (xdg && xdg[0])
+		snprintf(path, sizeof path, "%s/debuginfod_client/%s/debuginfo", xdg, hex);
+	else
+		snprintf(path, sizeof path, "%s/.cache/debuginfod_client/%s/debuginfo",
+			 home ? home : "", hex);
+	struct stat st; /* a failed query leaves an empty file there */
+	return hex[0] && stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* After object so was opened in dt seconds: whether its debug file came
+ * from a server (libdebuginfod's cache holds it). */
+static void sym_dbg_after(const sym_obj *so, double dt)
+{
+	if (!sym_dbg.on && !sym_dbg.gave_up)
+		return;
+	char hex[41] = "";
+	const unsigned char *bits;
+	GElf_Addr bva;
+	int nb = so->mod ? dwfl_module_build_id(so->mod, &bits, &bva) : 0;
+	for (int j = 0; j < nb && j < 20; j++)
+		snprintf(hex + 2 * j, 3, "%02x", bits[j]);
+	sym_dbg.seconds += dt;
+	sym_dbg.asked++;
+	sym_dbg.found += sym_dbg_cached(hex);
+}
+
 static const Dwfl_Callbacks sym_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
+
+/* Before the objects are read: whether a server may be asked, within what bound. */
+static void sym_dbg_start(void)
+{
+	memset(&sym_dbg, 0, sizeof sym_dbg);
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (!urls || !urls[0])
+		return;
+	/* the command has ended: what mcrec sets here reaches no one else */
+	setenv("DEBUGINFOD_TIMEOUT", SYM_DEBUGINFOD_TIMEOUT, 0);
+	sym_dbg.timeout = atof(getenv("DEBUGINFOD_TIMEOUT"));
+	if (sym_dbg.timeout <= 0)
+		sym_dbg.timeout = 90; /* libdebuginfod's default */
+	sym_dbg.on = 1;
+}
 
 static void sym_open(const code_obj *co, sym_obj *so, int want_dwarf)
 {
@@ -197,6 +314,7 @@ static void sym_open(const code_obj *co, sym_obj *so, int want_dwarf)
 			close(fd);
 		return;
 	}
+	sym_dbg_bound(so->dwfl);
 	dwfl_report_begin(so->dwfl);
 	so->mod = dwfl_report_elf(so->dwfl, co->path, co->path, fd, 0, false);
 	dwfl_report_end(so->dwfl, NULL, NULL);
@@ -364,12 +482,18 @@ static GElf_Addr sym_vaddr(Elf *elf, uint64_t off, int *ok)
 	return 0;
 }
 
-/* The name of a function DIE (following abstract_origin / specification). */
+/* The name of a function DIE (following abstract_origin / specification):
+ * its linkage name where it has one (C++, Rust: "_ZN3qmc6WalkerIdE5driftEv",
+ * as the symbol table says it, where DW_AT_name says only "drift"), kept
+ * mangled and demangled by readers (format/code-name.c); else its name. */
 static const char *sym_die_name(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
-	if (dwarf_attr_integrate(d, DW_AT_name, &a))
+	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(d, DW_AT_name, &a))
 		n = dwarf_formstring(&a);
 	return n;
 }
@@ -497,6 +621,7 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			ad[k++] = ad[i];
 	na = k;
 	out->naddrs = na;
+	sym_dbg_start();
 
 	out->objects = calloc(p->nobjs ? p->nobjs : 1, sizeof *out->objects);
 	if (!out->objects) {
@@ -533,7 +658,9 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		sym_obj so;
 		int few = nobj && nobj[obj] < SYM_DWARF_MIN &&
 			  (nobj[obj] < SYM_DWARF_FEW || nobj[obj] * 200 < total);
+		sym_dbg.t_open = sym_now();
 		sym_open(co, &so, !few);
+		sym_dbg_after(&so, sym_now() - sym_dbg.t_open);
 		const unsigned char *bits;
 		GElf_Addr bva;
 		int nb = so.mod && !co->build_id[0] ? dwfl_module_build_id(so.mod, &bits, &bva) : 0;
@@ -575,6 +702,15 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	}
 	free(tab.slot);
 	free(nobj);
+	out->dbg_asked = sym_dbg.asked;
+	out->dbg_found = sym_dbg.found;
+	out->dbg_seconds = sym_dbg.seconds;
+	if (sym_dbg.gave_up) {
+		char msg[320];
+		snprintf(msg, sizeof msg, "no answer within %.0f s (DEBUGINFOD_TIMEOUT): not asked "
+			 "for the other objects, named by their object", sym_dbg.timeout);
+		sym_note(out, "debuginfod", msg);
+	}
 	/* the histograms, locations merged */
 	size_t niv = 0;
 	for (size_t i = 0; i < p->ncells; i++)

@@ -514,9 +514,22 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	mcz_writer_meta(w, "code_symbolize_s", fig);
 	snprintf(fig, sizeof fig, "%llu", (unsigned long long)p->prof.samples);
 	mcz_writer_meta(w, "code_samples", fig);
+	char dbg[160] = "";
+	if (out.dbg_asked) {
+		snprintf(dbg, sizeof dbg, " (DEBUGINFOD_URLS: %u debug file%s fetched, %u objects "
+			 "opened in %.2f s)", out.dbg_found, out.dbg_found == 1 ? "" : "s", out.dbg_asked,
+			 out.dbg_seconds);
+		snprintf(fig, sizeof fig, "%.3f", out.dbg_seconds);
+		mcz_writer_meta(w, "code_debuginfod_s", fig);
+	}
+	/* names come only now, from this host: say how, while it can be done */
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int how = strstr(c.note, ": stripped") && !(urls && urls[0]);
 	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
-		 "%.2f s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
-		 out.seconds, c.note[0] ? "; " : "", c.note);
+		 "%.2f s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, dbg, c.note[0] ? "; " : "", c.note,
+		 how ? " (to name a stripped object's functions: its debug package, or "
+		       "DEBUGINFOD_URLS, see mcrec(1))" : "");
 	code_sym_free(&out);
 	return rc ? -1 : 0;
 }

@@ -152,7 +152,7 @@ static void test_regions_and_phases(void **state)
 	assert_int_equal(vw_report_print(m, f, 1), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"code\":[{\"function\":\"alpha\",\"share\":1,\"samples\":"));
-	assert_non_null(strstr(buf, "\"file\":\"src/app.c\",\"line\":20}"));
+	assert_non_null(strstr(buf, "\"file\":\"src/app.c\",\"line\":20,\"brief\":\"beta\"}"));
 	free(buf);
 	vw_model_free(m);
 	unlink(hc_path);

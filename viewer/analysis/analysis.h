@@ -11,7 +11,8 @@
  *   - jobs: rank files of a parallel job, one phase structure, per-phase
  *     imbalance and the slowest rank, the job report (job.h);
  *   - the code profile: hot functions of a span, the code row, code
- *     regions for phase detection (hotcode.h);
+ *     regions for phase detection (hotcode.h); functions named for people,
+ *     and how to get missing names (codename.h);
  *   - numbers and times as people read them (fmt.h).
  * Nothing here draws or includes views or the terminal: the views draw what
  * these compute, `mcview --report` prints it, tests call it directly.
@@ -20,6 +21,7 @@
 #ifndef VW_ANALYSIS_H
 #define VW_ANALYSIS_H
 
+#include "codename.h"
 #include "compare.h"
 #include "fmt.h"
 #include "hotcode.h"

@@ -3,7 +3,8 @@
  * column, and per code region a rate series for phase detection.
  *
  * Two groupings of the profile's locations are built once: by function
- * (its name, or object+offset without symbols) for what people read, and
+ * (its name as people read it, demangled with clones folded, or its
+ * object alone without symbols: codename.c) for what people read, and
  * by region (the function where DWARF named it — inlined code has its own
  * name there — else a 256-byte region of the object) for what the phase
  * detector compares: at -O2 without -g every kernel is "main", but its
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "codeclass.h"
+#include "codename.h"
 #include "hotcode.h"
 
 #define HC_REGION 256
@@ -30,6 +32,7 @@
 typedef struct hc_group {
 	size_t n;
 	char **name;
+	char **brief;      /* by function: name without return type and parameters */
 	uint64_t *total;
 	uint32_t *of_loc;  /* per location: its group's rank */
 } hc_group;
@@ -64,7 +67,9 @@ static void hc_group_free(hc_group *g)
 {
 	for (size_t i = 0; g->name && i < g->n; i++)
 		free(g->name[i]);
-	free(g->name), free(g->total), free(g->of_loc);
+	for (size_t i = 0; g->brief && i < g->n; i++)
+		free(g->brief[i]);
+	free(g->name), free(g->brief), free(g->total), free(g->of_loc);
 }
 
 static void hc_free(void *p)
@@ -85,23 +90,29 @@ static const char *hc_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The key of location l: by function (region = 0) or by region (of
- * class cls: the code of MPI or an OpenMP runtime is one region each, so
- * that waiting, wherever it spins, is one series for phase detection). */
+/* The key of location l: by function (region = 0) or by region.  A
+ * function is keyed by its name as people read it (format/code-name.c:
+ * demangled, clones folded into their function); code without symbols by
+ * its object alone ("hpcc (no symbols)"), one row for all of it, while its
+ * regions stay 256-byte ones for the detector.  A region of class cls
+ * other than work: the code of MPI or of an OpenMP runtime is one region
+ * each, so that waiting, wherever it spins, is one series for detection. */
 static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region, int cls)
 {
-	char buf[512];
+	char buf[512], name[480];
 	const char *obj = hc_base(c->objects[l->object].path);
+	if (l->function[0])
+		mcz_code_name(l->function, name, sizeof name, NULL, 0);
 	if (region && cls != VW_CC_WORK)
 		snprintf(buf, sizeof buf, "code:%s", vw_codeclass_name(cls));
 	else if (region && l->how == MCZ_CODE_DWARF && l->function[0])
-		snprintf(buf, sizeof buf, "code:%s", l->function);
+		snprintf(buf, sizeof buf, "code:%s", name);
 	else if (region)
 		snprintf(buf, sizeof buf, "code:%s+0x%" PRIx64, obj, l->offset - l->offset % HC_REGION);
 	else if (l->function[0])
-		snprintf(buf, sizeof buf, "%s", l->function);
+		snprintf(buf, sizeof buf, "%s", name);
 	else
-		snprintf(buf, sizeof buf, "%s+0x%" PRIx64, obj, l->offset);
+		vw_codename_object(obj, buf, sizeof buf);
 	return strdup(buf);
 }
 
@@ -173,6 +184,8 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 	for (size_t i = 0; i < n; i++)
 		g->of_loc[i] = rank[gid[i]];
 	free(rank);
+	if (!region && vw_codename_briefs(g->name, k, &g->brief))
+		goto out;
 	rc = 0;
 out:
 	for (size_t i = 0; e && i < n; i++)
@@ -345,6 +358,12 @@ const char *vw_hotcode_name(vw_model *m, size_t fn)
 {
 	hc_tab *t = hc_get(m);
 	return t && fn < t->fn.n ? t->fn.name[fn] : "?";
+}
+
+const char *vw_hotcode_brief(vw_model *m, size_t fn)
+{
+	hc_tab *t = hc_get(m);
+	return t && fn < t->fn.n ? t->fn.brief[fn] : "?";
 }
 
 int64_t vw_hotcode_interval(vw_model *m)

@@ -37,8 +37,14 @@ typedef struct vw_hot {
 int vw_hotcode_has(vw_model *m);
 /* Functions over the whole run (ranked by samples). */
 size_t vw_hotcode_nfunctions(vw_model *m);
-/* Name of function fn: "compute_kernel", or "app+0x1400" without symbols. */
+/* Name of function fn as `perf report` gives it, for the readout and
+ * JSON: "compute_kernel", "LAMMPS_NS::PairLJCut::compute(int, int)"
+ * (demangled, clones folded), or "app (no symbols)" for all of an
+ * object's code without symbols. */
 const char *vw_hotcode_name(vw_model *m, size_t fn);
+/* The same without return type and parameters, for narrow columns:
+ * "LAMMPS_NS::PairLJCut::compute". */
+const char *vw_hotcode_brief(vw_model *m, size_t fn);
 /* Length of the profile's intervals (ns); 0 without a profile. */
 int64_t vw_hotcode_interval(vw_model *m);
 /* The letter of function fn on the code row: 'A'.. 'Z', then 'a'..'z', then '*'. */

@@ -476,7 +476,7 @@ static void job_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
 		if (vw_hotcode_fn_class(m, top[i].fn) != VW_CC_WORK || (nw && top[i].share < 0.05))
 			continue;
 		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", nw ? ", " : "",
-				 vw_hotcode_name(m, top[i].fn), 100 * top[i].share);
+				 vw_hotcode_brief(m, top[i].fn), 100 * top[i].share);
 		if (w < 0 || at + (size_t)w >= len)
 			break;
 		at += (size_t)w;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "codename.h"
 #include "hotcode.h"
 #include "../model/model.h"
 #include "phase.h"
@@ -268,7 +269,7 @@ static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
 		if (k && h[k].share < 0.05)
 			break;
 		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", k ? " " : "",
-				 vw_hotcode_name(m, h[k].fn), 100 * h[k].share);
+				 vw_hotcode_brief(m, h[k].fn), 100 * h[k].share);
 		at += w > 0 ? (size_t)w : 0;
 	}
 	if (!n)
@@ -291,7 +292,9 @@ static void report_json_code(vw_model *m, const vw_phase *p, FILE *f)
 		fprintf(f, "%" PRIu64, h[k].samples);
 		fputs(",\"file\":", f);
 		vw_fmt_json_str(f, h[k].file);
-		fprintf(f, ",\"line\":%u}", h[k].line);
+		fprintf(f, ",\"line\":%u,\"brief\":", h[k].line);
+		vw_fmt_json_str(f, vw_hotcode_brief(m, h[k].fn));
+		fputc('}', f);
 	}
 	fputc(']', f);
 }
@@ -414,7 +417,11 @@ static void report_json(vw_model *m, FILE *f)
 	json_kv_str(f, "method", rc.method);
 	json_kv_str(f, "calibrated", rc.when);
 	json_kv_str(f, "text", rl);
-	fputs("},\"phases\":[", f);
+	char hint[600] = "";
+	vw_codename_hint(m, hint, sizeof hint);
+	fputs("},\"code_hint\":", f);
+	vw_fmt_json_str(f, hint);
+	fputs(",\"phases\":[", f);
 	vw_report_table t;
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	for (size_t i = 0; i < ph->n; i++) {
@@ -507,6 +514,9 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 		fprintf(f, "# %s\n", t.missing);
 	if (t.roof[0])
 		fprintf(f, "# %s\n", t.roof);
+	char hint[600];
+	if (vw_codename_hint(m, hint, sizeof hint))
+		fprintf(f, "# %s\n", hint);
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)

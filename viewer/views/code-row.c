@@ -49,7 +49,7 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w)
 	for (size_t k = 0; k < n && at < x + w; k++) {
 		char item[128];
 		snprintf(item, sizeof item, "%c %s %.0f%%", vw_hotcode_letter(top[k].fn),
-			 vw_hotcode_name(m, top[k].fn), 100 * top[k].share);
+			 vw_hotcode_brief(m, top[k].fn), 100 * top[k].share);
 		int len = (int)strlen(item);
 		if (at + len > x + w)
 			break;
@@ -103,11 +103,13 @@ int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const c
 		char from[160] = "";
 		if (vw_hotcode_callers(m, top[k].fn, &caller, 1))
 			snprintf(from, sizeof from, "  called from %s (%.0f%%)",
-				 vw_hotcode_name(m, caller.fn), 100 * caller.share);
+				 vw_hotcode_brief(m, caller.fn), 100 * caller.share);
+		char chain[200];
+		vw_codename_chain(top[k].inlined, chain, sizeof chain);
 		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s%s",
-			 vw_hotcode_letter(top[k].fn), vw_hotcode_name(m, top[k].fn), 100 * top[k].share,
-			 (unsigned long long)top[k].samples, where,
-			 top[k].inlined[0] ? " inlined into " : "", top[k].inlined, from);
+			 vw_hotcode_letter(top[k].fn), vw_hotcode_brief(m, top[k].fn), 100 * top[k].share,
+			 (unsigned long long)top[k].samples, where, chain[0] ? " inlined into " : "",
+			 chain, from);
 		vw_canvas_text(c, x, y + 1 + (int)k, w, code_row_role(top[k].fn), 0, line);
 	}
 	return 1 + (int)n;

@@ -456,7 +456,7 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		}
 	vw_fmt_si(hib, sizeof hib, hi, unit);
 	if (code) /* letters as on the timeline's code row */
-		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_name(m, 0));
+		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_brief(m, 0));
 	if (doing)
 		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
@@ -580,7 +580,7 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
 			f = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
 		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s code %s", tb,
-				      f >= 0 ? vw_hotcode_name(m, (size_t)f) : "-");
+				      f >= 0 ? vw_hotcode_brief(m, (size_t)f) : "-");
 		vw_hot h;
 		const vw_job_cell *cl =
 			cph >= 0 && row->n == 1
@@ -590,7 +590,7 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		    vw_hotcode_file_top(m, jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1,
 					&h, 1, NULL))
 			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-					 " | phase top %s %.0f%%", vw_hotcode_name(m, h.fn),
+					 " | phase top %s %.0f%%", vw_hotcode_brief(m, h.fn),
 					 100 * h.share);
 	} else {
 		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
