@@ -23,7 +23,8 @@ N=${HPCC_N:-5000}
 sed -e "s/^[0-9]* *Ns\$/$N         Ns/" -e 's/^[0-9]* *Ps$/1            Ps/' \
 	-e 's/^[0-9]* *Qs$/2            Qs/' "$INF" >"$T/hpccinf.txt"
 grep -q "^$N *Ns" "$T/hpccinf.txt" || fail "could not set N in $INF"
-(cd "$T" && timeout 600 mpirun $ROOT --oversubscribe -n 2 "$PWD/$MCREC" -q -o hpcc.%r.mcz -- hpcc \
+rec=$(readlink -f "$MCREC") # hpcc reads hpccinf.txt from its working folder
+(cd "$T" && timeout 600 mpirun $ROOT --oversubscribe -n 2 "$rec" -q -o hpcc.%r.mcz -- hpcc \
 	>run.out 2>&1) || fail "mpirun hpcc: $(tail -5 "$T/run.out")"
 grep -q "End of HPL section" "$T/hpccoutf.txt" || fail "hpcc did not finish: $(tail -5 "$T/hpccoutf.txt")"
 [ -f "$T/hpcc.0.mcz" ] && [ -f "$T/hpcc.1.mcz" ] || fail "no rank files: $(ls "$T")"

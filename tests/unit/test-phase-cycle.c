@@ -66,6 +66,12 @@ static void test_cycles(void **state)
 	check("A4 B4 A4 B4 A4 C60 A4 B4 A4 B4 A4 D60 A4 D4 A4 D4 A4",
 	      "A20 B60 A20 C60 D20");
 	check("A40 B40 A40 B40 A40", "A40 B40 A40 B40 A40");
+	/* excursions: an update interrupted by short broadcasts is one phase;
+	 * equal phases of two kinds stay apart (the samples' triad, gemm) */
+	check("A300 B60 C25 B120 D6 C3 B240 C30", "A300 B454 C30");
+	check("A300 B60 C25 B120 D30 E40", "A300 B205 C30 D40");
+	check("A10 B15 C15 B15 D15", "A10 B15 C15 B15 D15");
+	check("A100 B20 C8 B20 D100", "A100 B48 C100");
 	/* too few to merge */
 	check("A1 B1 A1", "A1 B1 A1");
 	vw_phase_seg none[1];

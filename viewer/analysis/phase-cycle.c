@@ -15,6 +15,11 @@
  * quarter of the run nor than a twentieth of the recording: steps, not
  * phases (3 x 30 s of compute then I/O in a 200 s run stay 6 phases; HPL's
  * 0.5 to 2 s steps in a 1-minute hpcc run are one).
+ *
+ * Then excursions: two phases of one class with phases of other classes
+ * between them, together no longer than half the shorter of the two (and
+ * each no longer than a twentieth of the recording), are one phase of that
+ * class: an update interrupted by a short broadcast.
  * So the samples' triad, gemm, triad, gemm (each class twice) stay four
  * phases.  A cycle's class is new, the same for cycles of the same classes.
  */
@@ -75,7 +80,39 @@ static void cycle_key(const vw_phase_seg *s, size_t i, size_t j, int key[VW_CYCL
 		}
 }
 
-size_t vw_phase_cycles(vw_phase_seg *s, size_t n)
+/* Excursions: phases i and j > i + 1 of one class, the phases between them
+ * of others and together no longer than half the shorter of the two, each
+ * no longer than a twentieth of the recording: merged into one phase of
+ * that class (HPL's update interrupted by its panel's broadcast).  In
+ * place; returns the new count. */
+static size_t cycle_excursions(vw_phase_seg *s, size_t n, int64_t run)
+{
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t i = 0; i + 2 < n && !again; i++) {
+			int64_t between = 0, li = s[i].end - s[i].start;
+			for (size_t j = i + 1; j < n; j++) {
+				int64_t lj = s[j].end - s[j].start;
+				if (s[j].cls == s[i].cls) {
+					if (j > i + 1 && 2 * between <= (li < lj ? li : lj)) {
+						s[i].end = s[j].end;
+						memmove(s + i + 1, s + j + 1, (n - j - 1) * sizeof *s);
+						n -= j - i;
+						again = 1;
+					}
+					break;
+				}
+				between += lj;
+				if (20 * lj > run || 2 * between > li)
+					break;
+			}
+		}
+	}
+	return n;
+}
+
+/* The cycles of vw_phase_cycles (see phase.h). */
+static size_t cycle_runs(vw_phase_seg *s, size_t n)
 {
 	if (n < VW_CYCLE_MIN)
 		return n;
@@ -119,17 +156,34 @@ size_t vw_phase_cycles(vw_phase_seg *s, size_t n)
 		i = best + 1;
 	}
 	free(keys);
-	/* classes renumbered in order of first appearance, as the detector's */
-	int *map = malloc((size_t)(maxcls + 2 + (int)n) * sizeof *map), next = 0;
+	return out;
+}
+
+/* Classes renumbered 0, 1, ... in order of first appearance, as the
+ * detector's. */
+static void cycle_renumber(vw_phase_seg *s, size_t n)
+{
+	int maxcls = 0, next = 0;
+	for (size_t k = 0; k < n; k++)
+		maxcls = s[k].cls > maxcls ? s[k].cls : maxcls;
+	int *map = malloc((size_t)(maxcls + 1) * sizeof *map);
 	if (!map)
-		return out;
-	for (int c = 0; c < maxcls + 2 + (int)n; c++)
+		return;
+	for (int c = 0; c <= maxcls; c++)
 		map[c] = -1;
-	for (size_t k = 0; k < out; k++) {
+	for (size_t k = 0; k < n; k++) {
 		if (map[s[k].cls] < 0)
 			map[s[k].cls] = next++;
 		s[k].cls = map[s[k].cls];
 	}
 	free(map);
-	return out;
+}
+
+size_t vw_phase_cycles(vw_phase_seg *s, size_t n)
+{
+	n = cycle_runs(s, n);
+	if (n >= 3)
+		n = cycle_excursions(s, n, s[n - 1].end - s[0].start);
+	cycle_renumber(s, n);
+	return n;
 }

@@ -376,6 +376,60 @@ static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
 	return 0;
 }
 
+/* The default level reads a long run at its own scale: a phase shorter
+ * than a fortieth of the run whose hottest code is its neighbour's (the
+ * last iterations of HPL, where communication takes over from the same
+ * dgemm_) joins that neighbour, the longer one where both qualify.  A
+ * phase without code, or running other code, stays however short. */
+static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
+{
+	if (n < 2)
+		return n;
+	int64_t run = seg[n - 1].end - seg[0].start;
+	typedef char code_t[96];
+	code_t *code = malloc(n * sizeof *code);
+	if (!code)
+		return n; /* the finer cut is still right */
+	for (size_t i = 0; i < n; i++)
+		vw_hotcode_busy_code(m, seg[i].start, seg[i].end, code[i], sizeof code[i]);
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t i = 0; i < n && !again; i++) {
+			int64_t len = seg[i].end - seg[i].start;
+			if (!code[i][0] || 40 * len > run)
+				continue;
+			int l = i > 0 && !strcmp(code[i - 1], code[i]);
+			int r = i + 1 < n && !strcmp(code[i + 1], code[i]);
+			if (!l && !r)
+				continue;
+			size_t into = l && r ? (seg[i - 1].end - seg[i - 1].start >=
+							seg[i + 1].end - seg[i + 1].start
+						? i - 1
+						: i + 1)
+				      : l ? i - 1 : i + 1;
+			if (into < i)
+				seg[into].end = seg[i].end;
+			else
+				seg[into].start = seg[i].start, seg[into].gain = seg[i].gain;
+			memmove(seg + i, seg + i + 1, (n - i - 1) * sizeof *seg);
+			memmove(code + i, code + i + 1, (n - i - 1) * sizeof *code);
+			n--;
+			again = 1;
+		}
+	}
+	/* neighbours of one class joined by it are one phase */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && seg[k - 1].cls == seg[i].cls) {
+			seg[k - 1].end = seg[i].end;
+			continue;
+		}
+		seg[k++] = seg[i];
+	}
+	free(code);
+	return k;
+}
+
 int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 {
 	vw_phase_seg *seg;
@@ -386,8 +440,10 @@ int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 		free(seg);
 		return -1;
 	}
-	if (ph->params.level == 0)
+	if (ph->params.level == 0) {
+		n = phase_absorb_same_code(m, seg, n);
 		n = vw_phase_cycles(seg, n);
+	}
 	free(ph->v);
 	ph->v = calloc(n + 1, sizeof *ph->v);
 	if (!ph->v) {

@@ -136,9 +136,12 @@ int vw_phase_class_assign_code(size_t nseg, size_t d, const double *mean, const 
 
 /* The default level (phase-cycle.c): each maximal run of 5 or more
  * segments over 2 or 3 classes, one recurring 3 times or more (or 6
- * segments or more, each class twice or more), none
- * longer than a quarter of the run nor a twentieth of the whole span, merged into one segment of a new class (the
- * same for runs of the same classes); classes renumbered in order of
+ * segments or more, each class twice or more), none longer than a quarter
+ * of the run nor a twentieth of the whole span, merged into one segment of
+ * a new class (the same for runs of the same classes); then two segments
+ * of one class with others between them that last together no more than
+ * half the shorter of the two (each no more than a twentieth of the whole
+ * span) merged into one of that class.  Classes renumbered in order of
  * first appearance.  In place; returns the new count. */
 size_t vw_phase_cycles(vw_phase_seg *s, size_t n);
 
