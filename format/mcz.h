@@ -513,6 +513,27 @@ int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 /* Write a clean copy of everything readable in `in` to `out`. */
 int mcz_repair(const char *in, const char *out);
 
+/* ---- the user's cache folder (cachedir.c) --------------------------------- */
+
+/* What the programs learnt and may learn again (topology, ceilings, phases)
+ * lives in $XDG_CACHE_HOME/mcz, else ~/.cache/mcz — never in a recording.
+ * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home. */
+int mcz_cachedir(char *dir, size_t len, int create);
+/* Path of `name` in it. */
+int mcz_cachedir_path(char *buf, size_t len, const char *name, int create);
+/* Open path for reading without ever blocking: a FIFO or device in its
+ * place is MCZ_E_IO ("not a regular file"); MCZ_E_NOTFOUND when absent. */
+int mcz_cachedir_open(const char *path, int *fd);
+/* Write path whole or not at all (a temporary name in its folder, renamed). */
+int mcz_cachedir_write(const char *path, const void *buf, size_t len);
+/* A verified blob of the cache under `name` (framed with its length and a
+ * CRC32): store replaces it atomically, load gives a malloc'd copy or
+ * MCZ_E_NOTFOUND (none, or MCZ_NO_CACHE set) or MCZ_E_CORRUPT (not whole). */
+int mcz_cachedir_store(const char *name, const void *data, size_t len);
+int mcz_cachedir_load(const char *name, void **data, size_t *len);
+/* A regular file's identity as text: device, inode, size, mtime (ns). */
+int mcz_cachedir_identity(const char *path, char *id, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

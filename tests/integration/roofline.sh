@@ -181,7 +181,7 @@ PY
 # ---- bad input ----------------------------------------------------------------------
 printf '# mcz ceilings 1\nroof.bw_triad_Bps = lots\n' >"$cache"
 "$B"/mcrec -q -o "$T/damaged.mcz" -- true 2>"$T/err" || fail "a damaged cache stopped the recording"
-[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*line 2: roof.bw_triad_Bps is not a positive number' "$T/err" ||
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*line 2: roof.bw_triad_Bps = lots is not a plausible bandwidth' "$T/err" ||
 	fail "damaged cache message: $(cat "$T/err")"
 "$B"/mcz info "$T/damaged.mcz" | grep -q '^ceilings   none' || fail "ceilings from a damaged cache"
 head -c 3000 /dev/urandom >"$cache"

@@ -285,9 +285,8 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		fprintf(stderr, "mcview: %s\n", err);
 		return 1;
 	}
-	/* Detection may append its cache to the file; the reader's view stays
-	 * valid (mcz_append_aux never changes bytes already written).  On the
-	 * terminal it runs after the first screen (app-run.c). */
+	/* Detection keeps its result in the user's cache folder, never in the
+	 * file.  On the terminal it runs after the first screen (app-run.c). */
 	int later = !snap_w && !pc.report && pc.mode >= 0;
 	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed */
