@@ -546,7 +546,8 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 	mcz_error_clear();
 	if (!path)
 		return MCZ_E_ARG;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given as input is refused below, not waited on */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return mcz_error_set(errno == EISDIR ? MCZ_E_ISDIR : MCZ_E_IO, "%s", strerror(errno));
 	struct stat st;
@@ -560,7 +561,12 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return mcz_error_set(MCZ_E_IO, "not a regular file");
+		return mcz_error_set(MCZ_E_IO, "%s, not a recording (only regular files are read)",
+				     S_ISFIFO(st.st_mode)   ? "a pipe"
+				     : S_ISCHR(st.st_mode)  ? "a character device"
+				     : S_ISBLK(st.st_mode)  ? "a block device"
+				     : S_ISSOCK(st.st_mode) ? "a socket"
+							    : "not a regular file");
 	}
 	if (st.st_size == 0) {
 		close(fd);

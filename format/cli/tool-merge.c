@@ -132,9 +132,23 @@ static void merge_notes(const merge_in *in, size_t n)
 	}
 }
 
-/* Write the job file to a new name beside out, then rename it into place. */
+/* Write the job file to a new name beside out, then rename it into place
+ * (an earlier regular file kept as out.old).  An out that exists and is
+ * not a regular file (a device) is written into, as mcrec -o does, and
+ * never renamed; a folder or a pipe (the writer seeks) is refused. */
 static int merge_write(const merge_in *in, size_t n, const char *out)
 {
+	struct stat st;
+	int direct = stat(out, &st) == 0 && !S_ISREG(st.st_mode);
+	if (direct && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mcz merge: %s: a folder; -o names the job file to write\n", out);
+		return 1;
+	}
+	if (direct && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		fprintf(stderr, "mcz merge: %s: a pipe or socket; a job file is written to a file "
+				"or a device\n", out);
+		return 1;
+	}
 	int64_t epoch = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t e = mcz_info(in[i].r)->wall_epoch_ns;
@@ -142,7 +156,10 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 			epoch = e;
 	}
 	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof tmp, "%s.merge-%ld", out, (long)getpid()) >= (int)sizeof tmp) {
+	if (direct)
+		snprintf(tmp, sizeof tmp, "%s", out);
+	else if (snprintf(tmp, sizeof tmp, "%s.merge-%ld", out, (long)getpid()) >=
+		 (int)sizeof tmp) {
 		fprintf(stderr, "mcz merge: %s: name too long\n", out);
 		return 1;
 	}
@@ -166,11 +183,13 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	rc = rc ? rc : rc2;
 	if (rc) {
 		tool_common_error("merge", out, rc);
-		unlink(tmp);
+		if (!direct)
+			unlink(tmp);
 		return 1;
 	}
-	struct stat st;
-	if (stat(out, &st) == 0) {
+	if (direct)
+		return 0;
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
 		char old[PATH_MAX];
 		snprintf(old, sizeof old, "%s.old", out);
 		if (rename(out, old) == 0)
