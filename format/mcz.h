@@ -513,6 +513,14 @@ int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 /* Write a clean copy of everything readable in `in` to `out`. */
 int mcz_repair(const char *in, const char *out);
 
+/* ---- strings from a file, shown on a terminal (termsafe.c) ---------------- */
+
+/* src with every byte a terminal would obey escaped as git and ls -b do:
+ * \n \t \r, other controls, DEL, C1 and bytes not UTF-8 as \ooo (ESC:
+ * \033); other text unchanged.  Written into dst as snprintf does (never
+ * half an escape); returns the length of the whole escaped string. */
+size_t mcz_termsafe(char *dst, size_t len, const char *src);
+
 /* ---- the user's cache folder (cachedir.c) --------------------------------- */
 
 /* What the programs learnt and may learn again (topology, ceilings, phases)

@@ -180,6 +180,22 @@ const char *tool_common_usage(const char *cmd)
 	return NULL;
 }
 
+const char *tool_common_esc(const char *s)
+{
+	static char *ring[16];
+	static size_t cap[16], at;
+	size_t i = at++ % 16, n = mcz_termsafe(NULL, 0, s) + 1;
+	if (n > cap[i]) {
+		char *p = realloc(ring[i], n);
+		if (!p)
+			return "(out of memory)";
+		ring[i] = p;
+		cap[i] = n;
+	}
+	mcz_termsafe(ring[i], cap[i], s);
+	return ring[i];
+}
+
 void tool_common_json_str(const char *s)
 {
 	putchar('"');
@@ -187,8 +203,10 @@ void tool_common_json_str(const char *s)
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
 			printf("\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			printf("\\u%04x", c);
+		else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
+			printf("\\u%04x", (unsigned char)*++s); /* C1, which a terminal may obey */
 		else
 			putchar(c);
 	}

@@ -73,7 +73,7 @@ static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt
 		const mcz_stream_desc *d = mcz_stream(r, sel[j]);
 		char name[300];
 		snprintf(name, sizeof name, *d->instance ? "%s[%s]" : "%s", d->name, d->instance);
-		printf(fmt == DUMP_CSV ? ",%s" : "  %s", name);
+		printf(fmt == DUMP_CSV ? ",%s" : "  %s", tool_common_esc(name));
 	}
 	printf("\n");
 }

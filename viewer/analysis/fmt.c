@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../format/mcz.h"
 #include "fmt.h"
 
 char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
@@ -91,6 +92,15 @@ char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step)
 	return buf;
 }
 
+const char *vw_fmt_safe(const char *s)
+{
+	static _Thread_local char ring[16][1024];
+	static _Thread_local unsigned at;
+	char *b = ring[at++ % 16];
+	mcz_termsafe(b, sizeof ring[0], s);
+	return b;
+}
+
 void vw_fmt_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -98,8 +108,10 @@ void vw_fmt_json_str(FILE *f, const char *s)
 		unsigned char ch = (unsigned char)*s;
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
+		else if (ch < 0x20 || ch == 0x7f)
 			fprintf(f, "\\u%04x", ch);
+		else if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
+			fprintf(f, "\\u%04x", (unsigned char)*++s); /* C1: a terminal may obey it */
 		else
 			fputc(ch, f);
 	}

@@ -71,8 +71,8 @@ static void job_print_json(const vw_job *j, FILE *f)
 static void job_print_text(const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
-	const char *h0 = nh ? j->hosts[0] : "", *h1 = nh ? j->hosts[nh - 1] : "";
-	fprintf(f, "job %s: %zu rank%s", j->id[0] ? j->id : "(no id)", j->nranks,
+	const char *h0 = vw_fmt_safe(nh ? j->hosts[0] : ""), *h1 = vw_fmt_safe(nh ? j->hosts[nh - 1] : "");
+	fprintf(f, "job %s: %zu rank%s", j->id[0] ? vw_fmt_safe(j->id) : "(no id)", j->nranks,
 		j->nranks == 1 ? "" : "s");
 	if (j->size > 0 && (size_t)j->size != j->nranks)
 		fprintf(f, " of %d", j->size);
@@ -96,7 +96,7 @@ static void job_print_text(const vw_job *j, FILE *f)
 		if (!isnan(p->imbalance))
 			snprintf(imb, sizeof imb, "%.3f", p->imbalance);
 		fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9.4f %9.4f %9s %8s %8s %9.4f\n",
-			p->label[0] ? p->label : "-", vw_phase_class_name(p->cls, cls, sizeof cls),
+			p->label[0] ? vw_fmt_safe(p->label) : "-", vw_phase_class_name(p->cls, cls, sizeof cls),
 			(double)p->t0 / 1e9, (double)(p->t1 - p->t0) / 1e9, p->nranks, p->mean_s,
 			p->max_s, imb, slow, lb, p->lost_s);
 	}
@@ -105,7 +105,7 @@ static void job_print_text(const vw_job *j, FILE *f)
 			j->source == VW_PHASES_MARKS ? "no rank has marked regions; try --phases auto"
 						     : "none detected");
 	if (j->notes[0])
-		fprintf(f, "note: %s\n", j->notes);
+		fprintf(f, "note: %s\n", vw_fmt_safe(j->notes));
 	if (j->nhosts > 1 && j->source == VW_PHASES_MARKS) {
 		int64_t lo = 0, hi = 0;
 		size_t ilo = 0, ihi = 0;
@@ -117,7 +117,8 @@ static void job_print_text(const vw_job *j, FILE *f)
 		}
 		fprintf(f, "hosts: phases start from %+.1f ms (%s) to %+.1f ms (%s) of the job's median "
 			   "(the clock skew if they start at a barrier; --report=json: per host)\n",
-			(double)lo / 1e6, j->hosts[ilo], (double)hi / 1e6, j->hosts[ihi]);
+			(double)lo / 1e6, vw_fmt_safe(j->hosts[ilo]), (double)hi / 1e6,
+			vw_fmt_safe(j->hosts[ihi]));
 	}
 	fprintf(f, "imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max of "
 		   "their CPU time (! below 0.8); lost_s = max - mean\n");
@@ -136,7 +137,7 @@ int vw_jobs_print(const vw_jobs *js, FILE *f, int json)
 		fprintf(f, "]}\n");
 	} else {
 		if (js->note[0])
-			fprintf(f, "note: %s\n", js->note);
+			fprintf(f, "note: %s\n", vw_fmt_safe(js->note));
 		for (size_t i = 0; i < js->n; i++) {
 			if (i)
 				fputc('\n', f);
