@@ -485,6 +485,12 @@ void mcz_code_free(mcz_code *c);
  * has no streams of its own.  A member is opened as a reader over the job
  * file's bytes; the job file stays open until its last member is closed. */
 size_t mcz_member_count(const mcz_reader *r);
+/* Members the job file says it holds (its "members" key), 0 if unknown: more
+ * than mcz_member_count when the file was cut before some of them. */
+size_t mcz_member_expected(const mcz_reader *r);
+/* 1: member i is cut short (the file ends inside it): listed by name,
+ * mcz_member_open refuses it (MCZ_E_TRUNCATED). */
+int mcz_member_is_cut(const mcz_reader *r, size_t i);
 /* The member's name (the rank file's name when merged), NULL past the end. */
 const char *mcz_member_name(const mcz_reader *r, size_t i);
 /* Where its bytes are in the job file. */

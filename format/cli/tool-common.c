@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,35 +25,9 @@ void tool_common_error(const char *cmd, const char *path, int err)
 			d);
 }
 
-/* "JOB.mcz:NAME": member NAME of a job file (mcz merge), as mcview names
- * it; MCZ_E_NOTFOUND when path is not of that form. */
-static int common_open_member(const char *path, unsigned flags, mcz_reader **r)
-{
-	const char *colon = strrchr(path, ':');
-	if (!colon || colon == path || !colon[1])
-		return MCZ_E_NOTFOUND;
-	char *job = strndup(path, (size_t)(colon - path));
-	mcz_reader *j;
-	if (!job || mcz_open(&j, job, 0) != MCZ_OK) {
-		free(job);
-		return MCZ_E_NOTFOUND;
-	}
-	free(job);
-	int rc = MCZ_E_NOTFOUND;
-	for (size_t i = 0; i < mcz_member_count(j); i++)
-		if (!strcmp(mcz_member_name(j, i), colon + 1)) {
-			rc = mcz_member_open(j, i, flags, r);
-			break;
-		}
-	mcz_close(j); /* held by the member */
-	return rc;
-}
-
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
 {
-	int rc = mcz_open(r, path, flags);
-	if (rc == MCZ_E_IO && errno == ENOENT && common_open_member(path, flags, r) == MCZ_OK)
-		return 0;
+	int rc = mcz_open(r, path, flags); /* "JOB.mcz:NAME" too */
 	if (rc) {
 		tool_common_error(cmd, path, rc);
 		return 1;
@@ -157,10 +132,12 @@ const char *tool_common_usage(const char *cmd)
 		       "  -o, --output JOB.mcz   the job file to write (required)\n"
 		       "  -q, --quiet            no notes and no summary\n";
 	if (!strcmp(cmd, "split"))
-		return "usage: mcz split JOB.mcz [-o DIR]\n"
+		return "usage: mcz split JOB.mcz [-o DIR] [--force]\n"
 		       "Write each recording of a job file (mcz merge) into DIR (default: the\n"
-		       "current folder) under the name it was merged with; an existing file\n"
-		       "of that name is an error, never overwritten.\n";
+		       "current folder) under the name it was merged with.  Every name is\n"
+		       "checked first: an existing file of one stops the split with nothing\n"
+		       "written, unless --force (overwrite).  Of a damaged job file, every\n"
+		       "recording it holds whole is written and the others named (exit 1).\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"
@@ -178,6 +155,17 @@ const char *tool_common_usage(const char *cmd)
 		       "  -q, --quiet            no progress line and no summary\n"
 		       "See mcz-import(1).\n";
 	return NULL;
+}
+
+int tool_common_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "mcz %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see mcz %s --help)\n", cmd);
+	return 2;
 }
 
 const char *tool_common_esc(const char *s)

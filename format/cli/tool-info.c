@@ -36,17 +36,29 @@ static void info_wall(char *buf, size_t n, int64_t ns)
 		snprintf(buf, n, "unknown");
 }
 
-/* A job file (mcz merge): one line per recording in it. */
+/* A job file (mcz merge): one line per recording in it, each one it lacks
+ * or holds only in part named; a damaged or cut job file says so and is
+ * exit status 1. */
 static int info_job(const char *path, mcz_reader *j)
 {
 	const mcz_file_info *fi = mcz_info(j);
 	char b[32], wall[40];
-	size_t n = mcz_member_count(j);
+	size_t n = mcz_member_count(j), want = mcz_member_expected(j), cut = 0;
+	for (size_t i = 0; i < n; i++)
+		cut += (size_t)mcz_member_is_cut(j, i);
+	size_t absent = want > n ? want - n : 0;
 	tool_common_bytes(b, sizeof b, fi->file_bytes);
 	const char *job = mcz_meta(j, "job");
 	job = job ? E(job) : NULL;
-	printf("file       %s (%s, format %u.%u): a job file of %zu recordings%s%s\n", E(path), b,
-	       fi->version_major, fi->version_minor, n, job ? ", job " : "", job ? job : "");
+	printf("file       %s (%s, format %u.%u): a job file of %zu recording%s%s%s\n", E(path), b,
+	       fi->version_major, fi->version_minor, n + absent,
+	       n + absent == 1 ? "" : "s", job ? ", job " : "", job ? job : "");
+	if (fi->recovered || cut || absent)
+		printf("DAMAGED    %zu of %zu readable%s%s (run mcz check)\n", n - cut, n + absent,
+		       fi->recovered ? "; the job file's index is missing or damaged: "
+				       "opened by scanning"
+				     : "",
+		       absent ? "; the file ends before the rest" : "");
 	printf("members    (mcz info %s:NAME for one; mcz split gives the files back)\n", E(path));
 	printf("  %-24s %6s %-16s %-20s %9s %8s %10s\n", "NAME", "RANK", "HOST", "STARTED",
 	       "SECONDS", "ROWS", "BYTES");
@@ -56,7 +68,9 @@ static int info_job(const char *path, mcz_reader *j)
 		const char *name = E(mcz_member_name(j, i));
 		int rc = mcz_member_open(j, i, 0, &r);
 		if (rc) {
-			printf("  %-24s unreadable: %s\n", name, mcz_strerror(rc));
+			const char *d = mcz_errdetail(), *c = strstr(d, ": ");
+			printf("  %-24s %s\n", name,
+			       rc == MCZ_E_TRUNCATED && c ? E(c + 2) : mcz_strerror(rc));
 			status = 1;
 			continue;
 		}
@@ -71,7 +85,10 @@ static int info_job(const char *path, mcz_reader *j)
 		       m->recovered ? "  (no index: opened by scanning)" : "");
 		mcz_close(r);
 	}
-	return status;
+	if (absent)
+		printf("  (%zu more recording%s not in the file: it was cut before %s)\n", absent,
+		       absent == 1 ? "" : "s", absent == 1 ? "it" : "them");
+	return status || fi->recovered || absent ? 1 : 0;
 }
 
 int tool_info(int argc, char **argv)

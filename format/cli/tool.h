@@ -43,6 +43,10 @@ const char *tool_common_esc(const char *s);
 void tool_common_json_str(const char *s);
 /* "1.2 MiB" */
 void tool_common_bytes(char *buf, size_t n, uint64_t bytes);
+/* A usage error: "mcz CMD: <problem> (see mcz CMD --help)", one line on
+ * stderr; returns 2, the exit status of bad usage. */
+int tool_common_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The usage text of a subcommand (NULL: the overview). */
 const char *tool_common_usage(const char *cmd);
 
