@@ -123,7 +123,7 @@ int tool_check(int argc, char **argv)
 		return 1;
 	}
 	mcz_reader *jr = NULL;
-	if (mcz_open(&jr, path, 0) == MCZ_OK && mcz_member_count(jr)) {
+	if (mcz_open(&jr, path, 0) == MCZ_OK && (mcz_member_count(jr) || mcz_member_expected(jr))) {
 		int st = check_job(path, &rep, jr);
 		mcz_close(jr);
 		if (out) {

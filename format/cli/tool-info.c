@@ -101,7 +101,7 @@ int tool_info(int argc, char **argv)
 	mcz_reader *r;
 	if (tool_common_open("info", path, 0, &r))
 		return 1;
-	if (mcz_member_count(r)) {
+	if (mcz_member_count(r) || mcz_member_expected(r)) { /* a job file, even cut before its members */
 		int st = info_job(path, r);
 		mcz_close(r);
 		return st;
