@@ -8,11 +8,7 @@
 # snapshot print no control byte but the line ends, and show them as git
 # and ls -b do (\033, \n, \007); the 64 KB value whole.
 set -u
-B=${MCZ_BIN:-build}
-T=$(mktemp -d /tmp/mcz-hostile.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export XDG_CACHE_HOME=$T/cache
+. "$(dirname "$0")/tmp-common.inc"
 big=$(head -c 65536 /dev/zero | tr '\0' 'x')
 "$B"/tests/tools/gen-recording -o "$T/h.mcz" --rows 2000 --phases \
 	--meta command=$'evil \e]0;pwned\a\e[2J end' --meta host=$'node\nFAKE line' \

@@ -13,11 +13,7 @@
 # For each flip: mcz check exits 1 and names the member DAMAGED, the
 # summary says 1 damaged and 3 ok.
 set -u
-B=${MCZ_BIN:-build}
-T=$(mktemp -d /tmp/mcz-job-mutation.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export XDG_CACHE_HOME=$T/cache
+. "$(dirname "$0")/tmp-common.inc"
 mkdir "$T/ranks"
 for r in 0 1 2 3; do
 	"$B"/tests/tools/gen-recording -o "$T/ranks/r.$r.mcz" --rows 300 --streams 4 --seed $r \

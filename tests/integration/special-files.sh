@@ -9,11 +9,7 @@
 #    renames it (no .old); -o a FIFO or a folder is refused in one line;
 #    .old is for a regular file only.  mcrec -o a device writes into it.
 set -u
-B=${MCZ_BIN:-build}
-T=$(mktemp -d /tmp/mcz-special.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export XDG_CACHE_HOME=$T/cache
+. "$(dirname "$0")/tmp-common.inc"
 for r in 0 1; do
 	"$B"/tests/tools/gen-recording -o "$T/r.$r.mcz" --streams 4 --rows 300 --interval-ms 10 \
 		>/dev/null || fail "gen-recording"

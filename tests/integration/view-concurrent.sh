@@ -10,11 +10,7 @@
 # message, the same report, no blocking).  (A phase cache inside a file of
 # an earlier version: tests/unit/test-phase-cache.c.)
 set -u
-B=${MCZ_BIN:-build}
-T=$(mktemp -d /tmp/mcz-view-concurrent.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export XDG_CACHE_HOME=$T/cache
+. "$(dirname "$0")/tmp-common.inc"
 
 "$B"/tests/tools/gen-recording -o "$T/run.mcz" --streams 16 --rows 3000 --interval-ms 10 \
 	--phases >/dev/null || fail "gen-recording"
