@@ -106,16 +106,18 @@ int tool_check(int argc, char **argv)
 			out = argv[++i];
 		else if (!strncmp(argv[i], "--repair=", 9))
 			out = argv[i] + 9;
-		else if (argv[i][0] == '-' || path) {
-			fputs(tool_common_usage("check"), stderr);
-			return 2;
-		} else
+		else if (!strcmp(argv[i], "--repair"))
+			return tool_common_usage_error("check", "--repair needs the file to write");
+		else if (argv[i][0] == '-' && argv[i][1])
+			return tool_common_usage_error("check", "unknown option '%s'", argv[i]);
+		else if (path)
+			return tool_common_usage_error("check", "one file at a time ('%s' is a second)",
+						       argv[i]);
+		else
 			path = argv[i];
 	}
-	if (!path) {
-		fputs(tool_common_usage("check"), stderr);
-		return 2;
-	}
+	if (!path)
+		return tool_common_usage_error("check", "no file given");
 	mcz_check_report rep;
 	int rc = mcz_check(path, &rep);
 	if (rc) {

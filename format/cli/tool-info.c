@@ -93,10 +93,12 @@ static int info_job(const char *path, mcz_reader *j)
 
 int tool_info(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs(tool_common_usage("info"), stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return tool_common_usage_error("info", "no file given");
+	if (argv[1][0] == '-' && argv[1][1])
+		return tool_common_usage_error("info", "unknown option '%s'", argv[1]);
+	if (argc > 2)
+		return tool_common_usage_error("info", "one file at a time ('%s' is a second)", argv[2]);
 	const char *path = argv[1];
 	mcz_reader *r;
 	if (tool_common_open("info", path, 0, &r))

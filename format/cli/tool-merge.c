@@ -170,8 +170,12 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	mcz_writer *w;
 	int rc = mcz_writer_open(&w, tmp, &wo);
 	if (rc) { /* named as the user named it: the temporary name is ours */
-		const char *d = mcz_errdetail(), *colon = strstr(d, ": ");
-		fprintf(stderr, "mcz merge: %s: %s\n", out, colon ? colon + 2 : *d ? d : mcz_strerror(rc));
+		/* the temporary name is ours: dropped from the detail */
+		const char *d = mcz_errdetail();
+		size_t tl = strlen(tmp);
+		if (!strncmp(d, tmp, tl) && !strncmp(d + tl, ": ", 2))
+			d += tl + 2;
+		fprintf(stderr, "mcz merge: %s: %s\n", out, *d ? d : mcz_strerror(rc));
 		return 1;
 	}
 	char buf[32];

@@ -85,7 +85,7 @@ grep -qx "mcz dump: --from 5 is not before --to 2" "$T/e" || fail "dump range: $
 [ -s "$T/d" ] && fail "dump range printed a table"
 "$B"/mcz dump "$T/run.mcz" --csv --json >"$T/d" 2>"$T/e"
 rc=$?
-[ $rc = 2 ] && [ "$(cat "$T/e")" = "mcz dump: --csv and --json: choose one" ] ||
+[ $rc = 2 ] && [ "$(cat "$T/e")" = "mcz dump: --csv and --json: choose one (see mcz dump --help)" ] ||
 	fail "dump --csv --json: exit $rc, $(cat "$T/e")"
 "$B"/mcz check "$T" 2>"$T/e"
 [ $? = 1 ] || fail "check DIR: exit not 1"

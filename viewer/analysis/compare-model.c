@@ -325,8 +325,8 @@ static void cmp_text(const vw_compare *c, FILE *f)
 	for (int s = 0; s < 2; s++)
 		if (c->warn[s][0])
 			fprintf(f, "warning: %s\n", vw_fmt_safe(c->warn[s]));
-	fprintf(f, "%zu phases matched (%s), %zu only in A, %zu only in B; run %.3f s -> %.3f s (%+.1f %%)\n",
-		c->nm, c->marked ? "marks" : "detected", c->nonly_a, c->nonly_b, c->total_a,
+	fprintf(f, "%zu phase%s matched (%s), %zu only in A, %zu only in B; run %.3f s -> %.3f s (%+.1f %%)\n",
+		c->nm, c->nm == 1 ? "" : "s", c->marked ? "marks" : "detected", c->nonly_a, c->nonly_b, c->total_a,
 		c->total_b, c->total_a > 0 ? 100 * (c->total_b / c->total_a - 1) : 0.0);
 	fprintf(f, "%4s  %-16s %8s %9s %9s %8s %7s %7s", "rank", "phase", "start_s", "A_s", "B_s",
 		"delta", "noise", "share");

@@ -68,6 +68,16 @@ static void job_print_json(const vw_job *j, FILE *f)
 	fprintf(f, "]}");
 }
 
+/* A figure of the text table, "-" when unknown (never "nan"). */
+static const char *job_cell(char *buf, size_t len, double v, int dec)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", dec, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void job_print_text(const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
@@ -95,10 +105,12 @@ static void job_print_text(const vw_job *j, FILE *f)
 				 p->load_balance < 0.8 ? "!" : "");
 		if (!isnan(p->imbalance))
 			snprintf(imb, sizeof imb, "%.3f", p->imbalance);
-		fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9.4f %9.4f %9s %8s %8s %9.4f\n",
+		char mean[24], max[24], lost[24];
+		fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9s %9s %9s %8s %8s %9s\n",
 			p->label[0] ? vw_fmt_safe(p->label) : "-", vw_phase_class_name(p->cls, cls, sizeof cls),
-			(double)p->t0 / 1e9, (double)(p->t1 - p->t0) / 1e9, p->nranks, p->mean_s,
-			p->max_s, imb, slow, lb, p->lost_s);
+			(double)p->t0 / 1e9, (double)(p->t1 - p->t0) / 1e9, p->nranks,
+			job_cell(mean, sizeof mean, p->mean_s, 4), job_cell(max, sizeof max, p->max_s, 4),
+			imb, slow, lb, job_cell(lost, sizeof lost, p->lost_s, 4));
 	}
 	if (!j->nph)
 		fprintf(f, "(no phases: %s)\n",
