@@ -519,6 +519,22 @@ int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 /* Write a clean copy of everything readable in `in` to `out`. */
 int mcz_repair(const char *in, const char *out);
 
+/* ---- the roofline's ceilings in metadata (roof.c, SPEC.md 5.1) ------------ */
+
+/* The value of roof.KEY: MCZ_OK with *v, MCZ_E_NOTFOUND when text is NULL
+ * or empty, MCZ_E_RANGE (detail: "roof.flops = 1e-300 is not a plausible
+ * rate (1e6 to 1e18 FLOP/s)") when it is not a plausible figure of one
+ * node: 1e6 to 1e15 B/s for the bandwidths (keys ending Bps), 1e6 to 1e18
+ * FLOP/s for the rates.  *v is NaN unless MCZ_OK. */
+int mcz_roof_parse(const char *key, const char *text, double *v);
+/* All CPUs do at least what one core does: MCZ_OK, or MCZ_E_RANGE. */
+int mcz_roof_consistent(double flops, double flops_1core, double scalar, double scalar_1core);
+
+/* v with an SI prefix (n u m, k M G T P E) and 3 significant digits, then the
+ * unit: "12.3 GB/s", "950 mW", "0", "-" for NaN; a unit starting with '%'
+ * gets no prefix (units.c).  Returns the length written. */
+size_t mcz_units_si(char *buf, size_t len, double v, const char *unit);
+
 /* ---- strings from a file, shown on a terminal (termsafe.c) ---------------- */
 
 /* src with every byte a terminal would obey escaped as git and ls -b do:

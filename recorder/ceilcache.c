@@ -128,14 +128,6 @@ int rec_ceilcache_write(const char *path, const rec_ceilings *c, char *err, size
 	return 0;
 }
 
-/* Plausible ceilings of one node: 1 MB/s to 1 PB/s, 1 MFLOP/s to 1 EFLOP/s
- * (a value outside is a damaged or edited cache, not a machine). */
-static int ceil_plausible(const char *key, double v)
-{
-	double lo = 1e6, hi = strstr(key, "Bps") ? 1e15 : 1e18;
-	return isfinite(v) && v >= lo && v <= hi;
-}
-
 /* One "key = value" line into c; 0, or -1 with the reason.  seen: bits of
  * the numeric keys, then of the string keys, each allowed once. */
 static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, size_t len)
@@ -165,13 +157,9 @@ static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, siz
 			memcpy((char *)c + ceil_strs[i - nn].off, val, strlen(val) + 1);
 			return 0;
 		}
-		char *end;
-		errno = 0;
-		double v = strtod(val, &end);
-		if (errno || end == val || *end || !ceil_plausible(line, v)) {
-			snprintf(why, len, "%s = %.40s is not a plausible %s", line, val,
-				 strstr(line, "Bps") ? "bandwidth (1e6 to 1e15 B/s)"
-						     : "rate (1e6 to 1e18 FLOP/s)");
+		double v; /* the same rule as every reader of the metadata (format/roof.c) */
+		if (mcz_roof_parse(line, val, &v) != MCZ_OK) {
+			snprintf(why, len, "%s", mcz_errdetail());
 			return -1;
 		}
 		*(double *)((char *)c + ceil_nums[i].off) = v;
@@ -183,12 +171,10 @@ static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, siz
 /* The values against each other: all CPUs do at least what one core does. */
 static int ceil_whole(const rec_ceilings *c, char *why, size_t len)
 {
-	if (c->flops < c->flops_1core)
-		snprintf(why, len, "roof.flops is below roof.flops_1core");
-	else if (c->flops_scalar < c->flops_scalar_1core)
-		snprintf(why, len, "roof.flops_scalar is below roof.flops_scalar_1core");
-	else
+	if (mcz_roof_consistent(c->flops, c->flops_1core, c->flops_scalar,
+				c->flops_scalar_1core) == MCZ_OK)
 		return 0;
+	snprintf(why, len, "%s", mcz_errdetail());
 	return -1;
 }
 

@@ -18,39 +18,7 @@
 
 char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
 {
-	static const char *const pre[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
-	const char *sp = unit && *unit ? " " : "";
-	if (!unit)
-		unit = "";
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (unit[0] == '%') {
-		snprintf(buf, len, "%.3g%s", v, unit);
-		return buf;
-	}
-	if (v == 0 || isinf(v)) {
-		snprintf(buf, len, "%g%s%s", v, sp, unit);
-		return buf;
-	}
-	double a = fabs(v);
-	int e = (int)floor(log10(a) / 3);
-	if (e < -3)
-		e = -3;
-	if (e > 6)
-		e = 6;
-	double x = a / pow(10, 3 * e);
-	/* 999.96 would print as "1000": move to the next prefix. */
-	if (x >= 999.5 && e < 6) {
-		e++;
-		x /= 1000;
-	}
-	/* the decimals of what will be printed: 99.96 shows as "100", not "100.0" */
-	int dec = x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
-	snprintf(buf, len, "%s%.*f %s%s", v < 0 ? "-" : "", dec, x, pre[e + 3], unit);
-	if (!*unit && !*pre[e + 3])
-		buf[strlen(buf) - 1] = '\0'; /* no trailing space */
+	mcz_units_si(buf, len, v, unit); /* one form for mcz info and the viewer */
 	return buf;
 }
 
