@@ -498,6 +498,10 @@ int mcz_member_span(const mcz_reader *r, size_t i, uint64_t *off, uint64_t *len)
 /* Its bytes (valid while r is open), NULL past the end. */
 const void *mcz_member_bytes(const mcz_reader *r, size_t i, size_t *len);
 int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out);
+/* A reader of a member (mcz_member_open, or mcz_open of "JOB:NAME"): its
+ * name in the job file, and its bytes there (valid while r is open); NULL
+ * for a reader of a file of its own. */
+const char *mcz_member_self(const mcz_reader *r, const void **bytes, size_t *len);
 /* Append a member: a whole recording's bytes, under a name.  At most 2 GiB
  * each. */
 int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t len);

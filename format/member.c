@@ -131,8 +131,18 @@ int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out)
 		return mcz_error_set(MCZ_E_CORRUPT, "member %s is itself a job file", m->name);
 	}
 	(*out)->owner = r;
+	(*out)->member_name = m->name;
 	r->refs++;
 	return 0;
+}
+
+const char *mcz_member_self(const mcz_reader *r, const void **bytes, size_t *len)
+{
+	if (!r || !r->owner)
+		return NULL;
+	*bytes = r->base;
+	*len = r->size;
+	return r->member_name;
 }
 
 int mcz_member_open_path(mcz_reader **out, const char *path, unsigned flags)

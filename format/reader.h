@@ -162,6 +162,7 @@ struct mcz_reader {
 	size_t nmembers, cap_members;
 	int refs;            /* holders: the opener, and each member open (mcz_member_open) */
 	struct mcz_reader *owner; /* a member's job file, whose bytes it reads; else NULL */
+	const char *member_name;  /* a member's name there (owner's string); else NULL */
 };
 
 /* member.c: apply a MEMBER block's payload at p (len bytes, in base). */

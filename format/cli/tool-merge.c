@@ -38,7 +38,8 @@ typedef struct merge_in {
 	uint64_t dev, ino;   /* a file given: to take it once */
 	const void *bytes;   /* its bytes */
 	size_t len;
-	int member;          /* a member of a job file given (else bytes is our mapping) */
+	int member;          /* 1: a member of a job file given; 2: a member named JOB:NAME
+				(files[]'s reader); 0: a file, bytes our mapping */
 	long rank;           /* -1: none in its metadata */
 	const char *job;     /* "" none */
 	size_t order;        /* as given */
@@ -336,6 +337,11 @@ int tool_merge(int argc, char **argv)
 					snprintf(e->own_path, pl, "%s:%s", paths[i], e->name);
 				e->path = e->own_path ? e->own_path : paths[i];
 				e->bytes = mcz_member_bytes(f, j, &e->len);
+			} else if (mcz_member_self(f, &e->bytes, &e->len)) { /* JOB.mcz:NAME */
+				e->r = f;
+				e->name = mcz_member_self(f, &e->bytes, &e->len);
+				e->path = paths[i];
+				e->member = 2; /* its reader is files[i]'s, its bytes the job file's */
 			} else {
 				e->r = f;
 				e->name = merge_base(paths[i]);
@@ -388,9 +394,9 @@ int tool_merge(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		free(in[i].own_name);
 		free(in[i].own_path);
-		if (in[i].member)
+		if (in[i].member == 1)
 			mcz_close(in[i].r);
-		else /* the file's own reader is closed with files[] */
+		else if (!in[i].member) /* the file's own reader is closed with files[] */
 			munmap((void *)in[i].bytes, in[i].len);
 	}
 	for (size_t i = 0; files && i < np; i++)
