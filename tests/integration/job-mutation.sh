@@ -11,7 +11,8 @@
 #     file, names the cut member and counts the rest, and exits 1 unless
 #     all four survive (a cut in the job file's index).
 # For each flip: mcz check exits 1 and names the member DAMAGED, the
-# summary says 1 damaged and 3 ok.
+# summary says 1 damaged and 3 ok.  And a byte flipped in one rank file's
+# samples: the job report names the rank whose CPU time it leaves out.
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 mkdir "$T/ranks"
@@ -112,3 +113,19 @@ while read -r off end typ name skip; do
 	grep -qE "^  $name +[0-3] " "$T/info" || fail "flip in $name, index cut: not listed: $(cat "$T/info")"
 done <"$T/blocks"
 echo "ok: a flipped byte in each member: named DAMAGED, the others ok, exit 1"
+
+# a byte flipped in one rank file's samples: the job report says which
+# rank's CPU time it leaves out, in the report itself, instead of counting
+# it as zero (load balance fell from 1.00 to 0.75 with only a line on stderr)
+mkdir "$T/gj"
+"$B"/tests/tools/gen-job -d "$T/gj" --ranks 4 --phases 3 --phase-s 1 >/dev/null || fail "gen-job"
+"$B"/mcview --report "$T"/gj/run.*.mcz >"$T/rep0" 2>&1 || fail "job report"
+f=$T/gj/run.2.mcz
+printf '\125' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
+"$B"/mcz check "$f" | grep -q 'DAMAGED: CRC mismatch' || fail "the flip did not damage a block: $("$B"/mcz check "$f")"
+"$B"/mcview --report "$T"/gj/run.*.mcz >"$T/rep" 2>/dev/null || fail "job report with a damaged rank"
+grep -q '^note: damaged data (rank 2 in phase' "$T/rep" || fail "damage not in the report: $(cat "$T/rep")"
+grep -qi 'nan' "$T/rep" && fail "nan in the report"
+awk '$1 ~ /^phase[0-9]/ && $10 + 0 < 0.9 { bad = 1 } END { exit bad }' "$T/rep" ||
+	fail "load balance dropped for the damaged rank: $(cat "$T/rep")"
+echo "ok: a damaged rank file: named in the job report, its CPU time left out, not zero"

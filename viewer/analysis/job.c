@@ -150,6 +150,46 @@ static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
 	return s;
 }
 
+/* 1 when rank file `file` has a damaged chunk (its CRC failed when read:
+ * job_useful reads first) inside [t0, t1) of the dataset axis: its CPU
+ * time there is unknown, not zero. */
+static int job_damaged(vw_model *m, size_t file, int64_t t0, int64_t t1)
+{
+	size_t n = mcz_damaged_count(m->files[file]);
+	for (size_t i = 0; i < n; i++) {
+		int64_t a, b;
+		if (mcz_damaged_span(m->files[file], i, &a, &b) == MCZ_OK &&
+		    a + m->offsets[file] < t1 && b + m->offsets[file] >= t0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The CPU time of a rank in a phase, NaN where its data is damaged; such a
+ * (rank, phase) is added to list ("rank 2 in solve"). */
+static double job_useful_checked(vw_model *m, const vw_job *j, size_t r, int64_t t0,
+				 int64_t t1, const char *phase, char *list, size_t len)
+{
+	double s = job_useful(m, j->ranks[r].file, t0, t1);
+	if (!job_damaged(m, j->ranks[r].file, t0, t1))
+		return s;
+	size_t at = strlen(list);
+	if (at + 64 < len)
+		snprintf(list + at, len - at, "%srank %d in %s", at ? ", " : "", j->ranks[r].rank,
+			 phase);
+	return NAN;
+}
+
+static void job_damage_note(vw_job *j, const char *list)
+{
+	char buf[256];
+	if (!list[0])
+		return;
+	snprintf(buf, sizeof buf, "damaged data (%s): that CPU time is left out; see mcz check",
+		 list);
+	job_note(j->notes, sizeof j->notes, buf);
+}
+
 /* One (phase, rank) pair found while cutting the ranks by their marks. */
 typedef struct job_hit {
 	size_t ph, rank;
@@ -278,13 +318,14 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			p->cls = c;
 		}
 	}
-	char cutlist[160] = "";
+	char cutlist[160] = "", damlist[160] = "";
 	for (size_t h = 0; h < nhits; h++) {
 		const job_hit *x = &hits[h];
 		vw_job_cell *c = &j->cell[pos[x->ph] * j->nranks + x->rank];
 		c->t0 = x->t0;
 		c->t1 = x->t1;
-		c->useful_s = job_useful(m, j->ranks[x->rank].file, x->t0, x->t1);
+		c->useful_s = job_useful_checked(m, j, x->rank, x->t0, x->t1, keys[x->ph].label,
+						 damlist, sizeof damlist);
 		if (x->cut) { /* its true length is unknown: left out of the figures */
 			size_t at = strlen(cutlist);
 			if (at + 64 < sizeof cutlist)
@@ -303,6 +344,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			 cutlist);
 		job_note(j->notes, sizeof j->notes, buf);
 	}
+	job_damage_note(j, damlist);
 	if (nnolabel) {
 		job_list(list, sizeof list, nolabel, nnolabel);
 		snprintf(buf, sizeof buf, "rank %s has no marked regions", list);
@@ -328,20 +370,25 @@ static int job_from_auto(vw_model *m, vw_job *j)
 	j->cell = calloc((n ? n : 1) * j->nranks, sizeof *j->cell);
 	if (!j->ph || !j->cell)
 		return -1;
+	char damlist[160] = "";
 	for (size_t k = 0; k < n; k++) {
 		const vw_phase *p = vw_phases_at(m->phases, k);
 		vw_job_phase *q = &j->ph[k];
+		char name[32];
 		snprintf(q->label, sizeof q->label, "%s", p->label);
+		snprintf(name, sizeof name, "phase %zu", k + 1);
 		q->cls = p->cls;
 		for (size_t r = 0; r < j->nranks; r++) {
 			const vw_job_rank *rk = &j->ranks[r];
 			vw_job_cell *c = &j->cell[k * j->nranks + r];
 			c->t0 = p->t0 > rk->t_first ? p->t0 : rk->t_first;
 			c->t1 = p->t1 < rk->t_last + 1 ? p->t1 : rk->t_last + 1;
-			c->useful_s = job_useful(m, rk->file, c->t0, c->t1);
+			c->useful_s = job_useful_checked(m, j, r, c->t0, c->t1, name, damlist,
+							 sizeof damlist);
 			c->time_s = c->useful_s;
 		}
 	}
+	job_damage_note(j, damlist);
 	return 0;
 }
 
