@@ -139,7 +139,7 @@ static void merge_notes(const merge_in *in, size_t n)
  * (an earlier regular file kept as out.old).  An out that exists and is
  * not a regular file (a device) is written into, as mcrec -o does, and
  * never renamed; a folder or a pipe (the writer seeks) is refused. */
-static int merge_write(const merge_in *in, size_t n, const char *out)
+static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 {
 	struct stat st;
 	int direct = stat(out, &st) == 0 && !S_ISREG(st.st_mode);
@@ -199,7 +199,7 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
 		char old[PATH_MAX];
 		snprintf(old, sizeof old, "%s.old", out);
-		if (rename(out, old) == 0)
+		if (rename(out, old) == 0 && !quiet)
 			fprintf(stderr, "mcz merge: kept the earlier %s as %s\n", out, old);
 	}
 	if (rename(tmp, out) != 0) {
@@ -369,7 +369,7 @@ int tool_merge(int argc, char **argv)
 		qsort(in, n, sizeof *in, merge_cmp);
 		if (!quiet)
 			merge_notes(in, n);
-		status = merge_write(in, n, out);
+		status = merge_write(in, n, out, quiet);
 	}
 	if (!status && !quiet) {
 		struct stat st;
