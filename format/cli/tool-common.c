@@ -13,7 +13,9 @@
 
 void tool_common_error(const char *cmd, const char *path, int err)
 {
-	const char *d = mcz_errdetail();
+	/* the path may name a member, the detail quote a file's bytes */
+	const char *d = tool_common_esc(mcz_errdetail());
+	path = tool_common_esc(path);
 	if (err == MCZ_E_IO) { /* the system's reason says it better than "I/O error" */
 		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
 		return;

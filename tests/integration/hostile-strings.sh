@@ -67,3 +67,12 @@ grep -qF 'r\n.0.mcz' "$T/info.job" && grep -qF 'r\033[2J.1.mcz' "$T/info.job" ||
 "$B"/mcview --report "$T/job.mcz" >"$T/jobrep" 2>&1 || fail "job report: $(cat "$T/jobrep")"
 clean "the job report" "$T/jobrep"
 echo "ok: member names and hosts escaped in mcz info, check and the job report"
+
+# error lines quote names too: escaped as well
+"$B"/mcz info "$T/job.mcz:"$'x\e[1m' >/dev/null 2>"$T/err" && fail "a member not there: exit 0"
+clean "an mcz error line" "$T/err"
+grep -qF 'no recording named '"'"'x\033[1m'"'" "$T/err" || fail "mcz error: $(cat -v "$T/err")"
+"$B"/mcview --report "$T/job.mcz:"$'x\e[1m' >/dev/null 2>"$T/err" && fail "mcview, a member not there: exit 0"
+clean "an mcview error line" "$T/err"
+grep -qF 'x\033[1m' "$T/err" || fail "mcview error: $(cat -v "$T/err")"
+echo "ok: names in error lines escaped"

@@ -250,7 +250,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	vw_theme th;
 	char err[512];
 	if (vw_theme_load(&th, theme && *theme ? theme : "default", err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 2;
 	}
 	if (fail_above >= 0 && !compare)
@@ -282,7 +282,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		pc.mode = -1; /* detected already, as the comparison needed */
 	} else if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind),
 				 &oo, err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 1;
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
@@ -291,7 +291,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed */
 		if (pr < 0)
-			fprintf(stderr, "mcview: %s\n", err);
+			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		vw_model_free(m);
 		return pr < 0 ? 1 : 0;
 	}
@@ -350,7 +350,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			   .theme = &th};
 	rc = vw_app_run(&a, &to, keys, err, sizeof err);
 	if (rc != 0)
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 out:
 	vw_app_free(&a);
 	vw_model_free(m);
