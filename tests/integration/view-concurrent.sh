@@ -65,7 +65,13 @@ if [ "$(id -u)" != 0 ]; then
 	diff "$T/ro" "$T/want.0" || fail "read-only cache folder: another report"
 	chmod 700 "$T/cache/mcz"
 fi
-# no home at all, and a FIFO where the cache folder should be
+# a file where the cache folder should be (root writes through chmod 500)
+rm -rf "$T/cache" && mkdir -p "$T/cache" && echo x >"$T/cache/mcz"
+"$B"/mcview --report "$T/run.mcz" >"$T/nodir" 2>"$T/err" || fail "cache folder a file: exit $?"
+[ -s "$T/err" ] && fail "cache folder a file said: $(cat "$T/err")"
+diff "$T/nodir" "$T/want.0" || fail "cache folder a file: another report"
+[ "$(cat "$T/cache/mcz")" = x ] || fail "the file in the cache folder's place was changed"
+# no home at all, and a FIFO in a cache file's place
 env -u HOME -u XDG_CACHE_HOME "$B"/mcview --report "$T/run.mcz" >"$T/nohome" 2>"$T/err" ||
 	fail "no HOME: exit $?"
 [ -s "$T/err" ] && fail "no HOME said: $(cat "$T/err")"
