@@ -555,7 +555,7 @@ static int reader_open_file(mcz_reader **rp, const char *path, unsigned flags);
 int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 {
 	int rc = reader_open_file(rp, path, flags);
-	if (rc == MCZ_E_IO && errno == ENOENT && strchr(path, ':')) {
+	if (rc == MCZ_E_IO && path && errno == ENOENT && strchr(path, ':')) {
 		int mrc = mcz_member_open_path(rp, path, flags);
 		if (mrc != MCZ_E_NOTMCZ)
 			return mrc;

@@ -94,7 +94,7 @@ const char *tool_common_usage(const char *cmd)
 		       "  dump FILE --code [--csv|--json]  the code profile (mcrec's code source)\n"
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
 		       "  merge FILE... -o JOB      a parallel job's rank files into one job file\n"
-		       "  split JOB [-o DIR]        a job file back into its rank files\n"
+		       "  split JOB [-o DIR] [-f]   a job file back into its rank files\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
 		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"
