@@ -497,6 +497,12 @@ void mcz_code_free(mcz_code *c);
  * has no streams of its own.  A member is opened as a reader over the job
  * file's bytes; the job file stays open until its last member is closed. */
 size_t mcz_member_count(const mcz_reader *r);
+/* Members the job file says it holds (its "members" key), 0 if unknown: more
+ * than mcz_member_count when the file was cut before some of them. */
+size_t mcz_member_expected(const mcz_reader *r);
+/* 1: member i is cut short (the file ends inside it): listed by name,
+ * mcz_member_open refuses it (MCZ_E_TRUNCATED). */
+int mcz_member_is_cut(const mcz_reader *r, size_t i);
 /* The member's name (the rank file's name when merged), NULL past the end. */
 const char *mcz_member_name(const mcz_reader *r, size_t i);
 /* Where its bytes are in the job file. */
@@ -504,6 +510,10 @@ int mcz_member_span(const mcz_reader *r, size_t i, uint64_t *off, uint64_t *len)
 /* Its bytes (valid while r is open), NULL past the end. */
 const void *mcz_member_bytes(const mcz_reader *r, size_t i, size_t *len);
 int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out);
+/* A reader of a member (mcz_member_open, or mcz_open of "JOB:NAME"): its
+ * name in the job file, and its bytes there (valid while r is open); NULL
+ * for a reader of a file of its own. */
+const char *mcz_member_self(const mcz_reader *r, const void **bytes, size_t *len);
 /* Append a member: a whole recording's bytes, under a name.  At most 2 GiB
  * each. */
 int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t len);
@@ -524,6 +534,51 @@ int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 
 /* Write a clean copy of everything readable in `in` to `out`. */
 int mcz_repair(const char *in, const char *out);
+
+/* ---- the roofline's ceilings in metadata (roof.c, SPEC.md 5.1) ------------ */
+
+/* The value of roof.KEY: MCZ_OK with *v, MCZ_E_NOTFOUND when text is NULL
+ * or empty, MCZ_E_RANGE (detail: "roof.flops = 1e-300 is not a plausible
+ * rate (1e6 to 1e18 FLOP/s)") when it is not a plausible figure of one
+ * node: 1e6 to 1e15 B/s for the bandwidths (keys ending Bps), 1e6 to 1e18
+ * FLOP/s for the rates.  *v is NaN unless MCZ_OK. */
+int mcz_roof_parse(const char *key, const char *text, double *v);
+/* All CPUs do at least what one core does: MCZ_OK, or MCZ_E_RANGE. */
+int mcz_roof_consistent(double flops, double flops_1core, double scalar, double scalar_1core);
+
+/* v with an SI prefix (n u m, k M G T P E) and 3 significant digits, then the
+ * unit: "12.3 GB/s", "950 mW", "0", "-" for NaN; a unit starting with '%'
+ * gets no prefix (units.c).  Returns the length written. */
+size_t mcz_units_si(char *buf, size_t len, double v, const char *unit);
+
+/* ---- strings from a file, shown on a terminal (termsafe.c) ---------------- */
+
+/* src with every byte a terminal would obey escaped as git and ls -b do:
+ * \n \t \r, other controls, DEL, C1 and bytes not UTF-8 as \ooo (ESC:
+ * \033); other text unchanged.  Written into dst as snprintf does (never
+ * half an escape); returns the length of the whole escaped string. */
+size_t mcz_termsafe(char *dst, size_t len, const char *src);
+
+/* ---- the user's cache folder (cachedir.c) --------------------------------- */
+
+/* What the programs learnt and may learn again (topology, ceilings, phases)
+ * lives in $XDG_CACHE_HOME/mcz, else ~/.cache/mcz — never in a recording.
+ * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home. */
+int mcz_cachedir(char *dir, size_t len, int create);
+/* Path of `name` in it. */
+int mcz_cachedir_path(char *buf, size_t len, const char *name, int create);
+/* Open path for reading without ever blocking: a FIFO or device in its
+ * place is MCZ_E_IO ("not a regular file"); MCZ_E_NOTFOUND when absent. */
+int mcz_cachedir_open(const char *path, int *fd);
+/* Write path whole or not at all (a temporary name in its folder, renamed). */
+int mcz_cachedir_write(const char *path, const void *buf, size_t len);
+/* A verified blob of the cache under `name` (framed with its length and a
+ * CRC32): store replaces it atomically, load gives a malloc'd copy or
+ * MCZ_E_NOTFOUND (none, or MCZ_NO_CACHE set) or MCZ_E_CORRUPT (not whole). */
+int mcz_cachedir_store(const char *name, const void *data, size_t len);
+int mcz_cachedir_load(const char *name, void **data, size_t *len);
+/* A regular file's identity as text: device, inode, size, mtime (ns). */
+int mcz_cachedir_identity(const char *path, char *id, size_t len);
 
 #ifdef __cplusplus
 }

@@ -18,16 +18,20 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "reader.h"
 
 /* "string name, then the member's bytes to the end of the payload"; the
  * member's bytes are not looked at here: a member is checked as a file of
- * its own when it is opened. */
-int mcz_member_apply(mcz_reader *r, const uint8_t *p, size_t len)
+ * its own when it is opened.  whole: 0, or the payload length declared by
+ * a block cut short (len is then what the file holds). */
+static int member_add(mcz_reader *r, const uint8_t *p, size_t len, size_t whole)
 {
 	mcz_cur c = mcz_cur_make(p, len);
 	char *name = mcz_cur_strdup(&c);
+	if (!name && whole)
+		return 0; /* cut inside its name: a member the job lacks (mcz_member_expected) */
 	if (!name)
 		return c.err ? c.err : MCZ_E_NOMEM;
 	if (r->nmembers == r->cap_members) {
@@ -41,8 +45,31 @@ int mcz_member_apply(mcz_reader *r, const uint8_t *p, size_t len)
 		r->cap_members = nc;
 	}
 	r->members[r->nmembers++] =
-		(reader_member){name, (size_t)(c.p - r->base), mcz_cur_left(&c)};
+		(reader_member){name, (size_t)(c.p - r->base), mcz_cur_left(&c), whole};
 	return 0;
+}
+
+int mcz_member_apply(mcz_reader *r, const uint8_t *p, size_t len)
+{
+	return member_add(r, p, len, 0);
+}
+
+int mcz_member_cut(mcz_reader *r, const uint8_t *p, size_t avail, size_t len)
+{
+	return member_add(r, p, avail, len ? len : 1);
+}
+
+size_t mcz_member_expected(const mcz_reader *r)
+{
+	const char *s = r ? mcz_meta(r, "members") : NULL;
+	char *end;
+	unsigned long long n = s ? strtoull(s, &end, 10) : 0;
+	return s && *s && !*end && n < (1ull << 32) ? (size_t)n : 0;
+}
+
+int mcz_member_is_cut(const mcz_reader *r, size_t i)
+{
+	return r && i < r->nmembers && r->members[i].whole;
 }
 
 void mcz_member_reset(mcz_reader *r)
@@ -89,6 +116,10 @@ int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out)
 	if (!r || i >= r->nmembers)
 		return MCZ_E_RANGE;
 	const reader_member *m = &r->members[i];
+	if (m->whole)
+		return mcz_error_set(MCZ_E_TRUNCATED,
+				     "member %s is cut short: the job file ends inside it (%zu of "
+				     "%zu bytes)", m->name, m->len, m->whole);
 	if (m->len == 0)
 		return mcz_error_set(MCZ_E_EMPTY, "member %s is empty", m->name);
 	int rc = mcz_open_mem(out, r->base + m->off, m->len, flags);
@@ -100,6 +131,46 @@ int mcz_member_open(mcz_reader *r, size_t i, unsigned flags, mcz_reader **out)
 		return mcz_error_set(MCZ_E_CORRUPT, "member %s is itself a job file", m->name);
 	}
 	(*out)->owner = r;
+	(*out)->member_name = m->name;
 	r->refs++;
 	return 0;
+}
+
+const char *mcz_member_self(const mcz_reader *r, const void **bytes, size_t *len)
+{
+	if (!r || !r->owner)
+		return NULL;
+	*bytes = r->base;
+	*len = r->size;
+	return r->member_name;
+}
+
+int mcz_member_open_path(mcz_reader **out, const char *path, unsigned flags)
+{
+	*out = NULL;
+	for (const char *c = strchr(path, ':'); c; c = strchr(c + 1, ':')) {
+		char *job = strndup(path, (size_t)(c - path));
+		struct stat st;
+		if (!job)
+			return MCZ_E_NOMEM;
+		int file = stat(job, &st) == 0 && S_ISREG(st.st_mode);
+		mcz_reader *j = NULL;
+		int rc = file ? mcz_open(&j, job, 0) : MCZ_E_NOTMCZ;
+		free(job);
+		if (!file)
+			continue;
+		if (rc)
+			return rc;
+		rc = mcz_error_set(MCZ_E_NOTFOUND, "%.*s has no recording named '%s'%s",
+				   (int)(c - path), path, c + 1,
+				   j->nmembers ? "" : " (it is not a job file)");
+		for (size_t i = 0; i < j->nmembers; i++)
+			if (!strcmp(j->members[i].name, c + 1)) {
+				rc = mcz_member_open(j, i, flags, out);
+				break;
+			}
+		mcz_close(j); /* held by the member */
+		return rc;
+	}
+	return MCZ_E_NOTMCZ;
 }

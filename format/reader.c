@@ -365,6 +365,10 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			if (!r->problem[0])
 				r->cut = 1; /* a refresh may find it whole */
 			reader_problem(r, "file ends inside the block", off);
+			if (avail > MCZ_BLOCK_HDR && (p[4] | p[5] << 8) == MCZ_BT_MEMBER &&
+			    (rc = mcz_member_cut(r, p + MCZ_BLOCK_HDR, avail - MCZ_BLOCK_HDR,
+						 mcz_cur_le32(p + 8))))
+				return rc; /* named, so that the member cut is said */
 			break; /* the last block was cut short */
 		}
 		if (rc) {
@@ -397,6 +401,11 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 		if (mcz_block_verify(p, &h)) {
 			reader_problem(r, "CRC mismatch in the block", off);
 			r->bad_blocks++;
+			/* a member's damaged bytes are still a recording, checked
+			 * as one when opened: listed, not lost */
+			if (h.type == MCZ_BT_MEMBER && !(r->flags & MCZ_OPEN_VERIFY) &&
+			    (rc = mcz_member_apply(r, p + MCZ_BLOCK_HDR, h.len)))
+				return rc;
 			off = next;
 			continue;
 		}
@@ -540,13 +549,30 @@ int mcz_reader_clone(mcz_reader *r, mcz_reader **out)
 	return 0;
 }
 
+static int reader_open_file(mcz_reader **rp, const char *path, unsigned flags);
+
+/* A path that names no file may name a member: "JOB.mcz:NAME" (member.c). */
 int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
+{
+	int rc = reader_open_file(rp, path, flags);
+	if (rc == MCZ_E_IO && path && errno == ENOENT && strchr(path, ':')) {
+		int mrc = mcz_member_open_path(rp, path, flags);
+		if (mrc != MCZ_E_NOTMCZ)
+			return mrc;
+		errno = ENOENT;
+		mcz_error_set(MCZ_E_IO, "%s", strerror(ENOENT));
+	}
+	return rc;
+}
+
+static int reader_open_file(mcz_reader **rp, const char *path, unsigned flags)
 {
 	*rp = NULL;
 	mcz_error_clear();
 	if (!path)
 		return MCZ_E_ARG;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given as input is refused below, not waited on */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return mcz_error_set(errno == EISDIR ? MCZ_E_ISDIR : MCZ_E_IO, "%s", strerror(errno));
 	struct stat st;
@@ -560,7 +586,12 @@ int mcz_open(mcz_reader **rp, const char *path, unsigned flags)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return mcz_error_set(MCZ_E_IO, "not a regular file");
+		return mcz_error_set(MCZ_E_IO, "%s, not a recording (only regular files are read)",
+				     S_ISFIFO(st.st_mode)   ? "a pipe"
+				     : S_ISCHR(st.st_mode)  ? "a character device"
+				     : S_ISBLK(st.st_mode)  ? "a block device"
+				     : S_ISSOCK(st.st_mode) ? "a socket"
+							    : "not a regular file");
 	}
 	if (st.st_size == 0) {
 		close(fd);

@@ -12,6 +12,7 @@
 typedef struct reader_member {
 	char *name;
 	size_t off, len;
+	size_t whole;   /* 0, or: cut short, the length its block declares */
 } reader_member;
 
 typedef struct reader_aux {
@@ -161,11 +162,20 @@ struct mcz_reader {
 	size_t nmembers, cap_members;
 	int refs;            /* holders: the opener, and each member open (mcz_member_open) */
 	struct mcz_reader *owner; /* a member's job file, whose bytes it reads; else NULL */
+	const char *member_name;  /* a member's name there (owner's string); else NULL */
 };
 
 /* member.c: apply a MEMBER block's payload at p (len bytes, in base). */
 int mcz_member_apply(mcz_reader *r, const uint8_t *p, size_t len);
+/* The MEMBER block at p was cut short: only avail of its declared len
+ * payload bytes are in the file.  Listed by name (when the name is
+ * there), never opened. */
+int mcz_member_cut(mcz_reader *r, const uint8_t *p, size_t avail, size_t len);
 void mcz_member_reset(mcz_reader *r);
+/* "JOB:NAME": the shortest prefix before a ':' that is a file names the
+ * job file, the rest (':' and all) the member.  MCZ_E_NOTMCZ when no
+ * prefix is a file; MCZ_E_NOTFOUND when the job file has no such member. */
+int mcz_member_open_path(mcz_reader **out, const char *path, unsigned flags);
 
 /* reader.c, for refresh.c: forget what blocks loaded; load base[0, size)
  * (index, else scan); scan on from `off`; sort the marks; bytes to map. */

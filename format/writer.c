@@ -429,6 +429,8 @@ int mcz_writer_aux(mcz_writer *w, const char *name, const void *data, size_t len
 	return rc;
 }
 
+static int writer_pending(mcz_writer *w);
+
 int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t len)
 {
 	if (!w || !name || !file || !len)
@@ -437,6 +439,10 @@ int mcz_writer_member(mcz_writer *w, const char *name, const void *file, size_t 
 		return w->err;
 	if (w->minor < 4)
 		return mcz_error_set(MCZ_E_ARG, "a job file needs format 1.4 (MCZ_FORMAT is older)");
+	/* the metadata first (the "members" count): a job file cut short
+	 * still says how many recordings it should hold (SPEC.md 5.9) */
+	if (writer_pending(w))
+		return w->err;
 	mcz_buf head = {0};
 	mcz_buf_str(&head, name);
 	if (head.err || head.len + len > MCZ_BLOCK_MAX_PAYLOAD || head.len + len < len) {

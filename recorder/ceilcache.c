@@ -92,8 +92,10 @@ void rec_ceilcache_key(char *key, size_t len)
 int rec_ceilcache_path(char *path, size_t len, int create, char *err, size_t errlen)
 {
 	char dir[3072], key[256];
-	if (rec_cache_dir(dir, sizeof dir, create, err, errlen))
+	if (mcz_cachedir(dir, sizeof dir, create) != MCZ_OK) {
+		snprintf(err, errlen, "%s", mcz_errdetail());
 		return -1;
+	}
 	rec_ceilcache_key(key, sizeof key);
 	if ((size_t)snprintf(path, len, "%s/ceilings-%s", dir, key) >= len) {
 		snprintf(err, errlen, "cache path too long");
@@ -126,9 +128,11 @@ int rec_ceilcache_write(const char *path, const rec_ceilings *c, char *err, size
 	return 0;
 }
 
-/* One "key = value" line into c; 0, or -1 with the reason. */
+/* One "key = value" line into c; 0, or -1 with the reason.  seen: bits of
+ * the numeric keys, then of the string keys, each allowed once. */
 static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, size_t len)
 {
+	const size_t nn = sizeof ceil_nums / sizeof ceil_nums[0];
 	char *eq = strstr(line, " = ");
 	if (!eq) {
 		snprintf(why, len, "not 'key = value'");
@@ -136,39 +140,55 @@ static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, siz
 	}
 	*eq = '\0';
 	const char *val = eq + 3;
-	for (size_t i = 0; i < sizeof ceil_nums / sizeof ceil_nums[0]; i++)
-		if (!strcmp(line, ceil_nums[i].key)) {
-			char *end;
-			errno = 0;
-			double v = strtod(val, &end);
-			if (errno || end == val || *end || !isfinite(v) || v <= 0 || v > 1e20) {
-				snprintf(why, len, "%s is not a positive number", line);
-				return -1;
-			}
-			*(double *)((char *)c + ceil_nums[i].off) = v;
-			*seen |= 1u << i;
-			return 0;
+	for (size_t i = 0; i < nn + sizeof ceil_strs / sizeof ceil_strs[0]; i++) {
+		const char *key = i < nn ? ceil_nums[i].key : ceil_strs[i - nn].key;
+		if (strcmp(line, key))
+			continue;
+		if (*seen & (1u << i)) {
+			snprintf(why, len, "%s given twice", line);
+			return -1;
 		}
-	for (size_t i = 0; i < sizeof ceil_strs / sizeof ceil_strs[0]; i++)
-		if (!strcmp(line, ceil_strs[i].key)) {
-			if (strlen(val) >= ceil_strs[i].len) {
+		*seen |= 1u << i;
+		if (i >= nn) {
+			if (strlen(val) >= ceil_strs[i - nn].len) {
 				snprintf(why, len, "%s is too long", line);
 				return -1;
 			}
-			memcpy((char *)c + ceil_strs[i].off, val, strlen(val) + 1);
+			memcpy((char *)c + ceil_strs[i - nn].off, val, strlen(val) + 1);
 			return 0;
 		}
+		double v; /* the same rule as every reader of the metadata (format/roof.c) */
+		if (mcz_roof_parse(line, val, &v) != MCZ_OK) {
+			snprintf(why, len, "%s", mcz_errdetail());
+			return -1;
+		}
+		*(double *)((char *)c + ceil_nums[i].off) = v;
+		return 0;
+	}
 	return 0; /* a key of a later version: ignored */
+}
+
+/* The values against each other: all CPUs do at least what one core does. */
+static int ceil_whole(const rec_ceilings *c, char *why, size_t len)
+{
+	if (mcz_roof_consistent(c->flops, c->flops_1core, c->flops_scalar,
+				c->flops_scalar_1core) == MCZ_OK)
+		return 0;
+	snprintf(why, len, "%s", mcz_errdetail());
+	return -1;
 }
 
 int rec_ceilcache_read(const char *path, rec_ceilings *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
-	FILE *f = fopen(path, "r");
+	int fd, orc = mcz_cachedir_open(path, &fd); /* a FIFO there never blocks mcrec */
+	if (orc == MCZ_E_NOTFOUND)
+		return 1;
+	FILE *f = orc == MCZ_OK ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		if (orc == MCZ_OK)
+			close(fd);
+		snprintf(err, errlen, "cannot read %s", orc ? mcz_errdetail() : path);
 		return -1;
 	}
 	char line[1024], why[128] = "";
@@ -205,6 +225,8 @@ int rec_ceilcache_read(const char *path, rec_ceilings *c, char *err, size_t errl
 			snprintf(why, sizeof why, "no %s", ceil_nums[i].key);
 			rc = -1, n = 0;
 		}
+	if (!rc && ceil_whole(c, why, sizeof why))
+		rc = -1, n = 0;
 	if (rc) {
 		if (n)
 			snprintf(err, errlen, "%s: line %d: %s", path, n, why);

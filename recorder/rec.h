@@ -140,16 +140,6 @@ int rec_registry_split_events(char *const *items, size_t n, const char **out[],
 void rec_registry_free_events(const char **lists[]);
 size_t rec_registry_count(void);
 
-/* ---- cachedir.c ---------------------------------------------------------- */
-
-/* mcrec's cache folder ($XDG_CACHE_HOME/mcz or ~/.cache/mcz; create: made
- * 0700 if missing); 0, or -1 with one line in err. */
-int rec_cache_dir(char *dir, size_t len, int create, char *err, size_t errlen);
-/* Path of `name` in that folder (made); -1 when there is none or
- * MCZ_NO_CACHE is set (the topology cache; the measured ceilings are the
- * user's own measurement and stay). */
-int rec_cache_path(char *buf, size_t len, const char *name);
-
 /* ---- outname.c ----------------------------------------------------------- */
 
 /* MPI rank and node-local rank from the launcher's environment

@@ -500,7 +500,21 @@ static int topo_cache_name(char *buf, size_t len)
 		if (*p == '/')
 			*p = '_';
 	snprintf(name, sizeof name, "topology-%s-%016llx.xml", u.nodename, (unsigned long long)h);
-	return rec_cache_path(buf, len, name);
+	const char *off = getenv("MCZ_NO_CACHE");
+	if (off && *off && strcmp(off, "0"))
+		return -1;
+	return mcz_cachedir_path(buf, len, name, 1) == MCZ_OK ? 0 : -1;
+}
+
+/* The cached XML is there and a regular file: hwloc would block on a FIFO
+ * put in its place (mcz_cachedir_open never does). */
+static int topo_cache_usable(const char *path)
+{
+	int fd;
+	if (mcz_cachedir_open(path, &fd) != MCZ_OK)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 void rec_topology_env(void)
@@ -515,7 +529,7 @@ void rec_topology_env(void)
 	 * opencl (GPUs as co-processors) only for a discovery, when no cached
 	 * topology will be read. */
 	char cache[4200];
-	int cached = topo_cache_name(cache, sizeof cache) == 0 && access(cache, R_OK) == 0;
+	int cached = topo_cache_name(cache, sizeof cache) == 0 && topo_cache_usable(cache);
 	rec_env_own("HWLOC_PLUGINS_BLACKLIST",
 		    cached ? "hwloc_gl,hwloc_pci,hwloc_xml_libxml,hwloc_opencl"
 			   : "hwloc_gl,hwloc_pci,hwloc_xml_libxml");
@@ -534,7 +548,7 @@ int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t 
 	char cache[4200];
 	if (topo_cache_name(cache, sizeof cache) != 0)
 		return topo_load(t, NULL, NULL, err, errlen);
-	if (access(cache, R_OK) == 0 && topo_load(t, cache, NULL, err, errlen) == 0)
+	if (topo_cache_usable(cache) && topo_load(t, cache, NULL, err, errlen) == 0)
 		return 0;
 	return topo_load(t, NULL, cache, err, errlen);
 }

@@ -19,6 +19,10 @@ B=${MCZ_BUILD:-build}
 export MCZ_BUILD=$B MCZ_BIN=$PWD/$B
 LOG=$B/test-logs
 mkdir -p "$LOG"
+# the programs' cache folder (topology, ceilings, phases): the tests' own,
+# never the user's; emptied for each run
+export XDG_CACHE_HOME=$PWD/$B/test-cache
+rm -rf "$XDG_CACHE_HOME"
 pat=${1:-}
 pass=0 fail=0 skip=0 failed=()
 

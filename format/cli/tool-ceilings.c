@@ -11,19 +11,15 @@
 #include "../mcz.h"
 #include "tool.h"
 
-static void ceil_si(char *buf, size_t len, const char *s, const char *unit)
+/* roof.KEY of r as the viewer shows it ("15.2 GB/s"), "-" when absent
+ * or not plausible (format/roof.c). */
+static void ceil_si(char *buf, size_t len, mcz_reader *r, const char *key, const char *unit)
 {
-	static const char pre[] = " kMGTP";
-	char *end;
-	double v = s ? strtod(s, &end) : 0;
-	if (!s || end == s || *end || !(v > 0)) {
+	double v;
+	if (mcz_roof_parse(key, mcz_meta(r, key), &v) == MCZ_OK)
+		mcz_units_si(buf, len, v, unit);
+	else
 		snprintf(buf, len, "-");
-		return;
-	}
-	int k = 0;
-	while (v >= 1000 && k < 5)
-		v /= 1000, k++;
-	snprintf(buf, len, "%.3g %c%s", v, pre[k], unit);
 }
 
 int tool_ceilings_is_key(const char *key)
@@ -33,10 +29,22 @@ int tool_ceilings_is_key(const char *key)
 
 void tool_ceilings_print(mcz_reader *r)
 {
-	const char *bw = mcz_meta(r, "roof.bw_triad_Bps"), *fl = mcz_meta(r, "roof.flops");
-	if (!bw || !fl) {
+	double bw, fl, f1, s, s1;
+	int have = mcz_roof_parse("roof.bw_triad_Bps", mcz_meta(r, "roof.bw_triad_Bps"), &bw);
+	if (have == MCZ_OK)
+		have = mcz_roof_parse("roof.flops", mcz_meta(r, "roof.flops"), &fl);
+	if (have == MCZ_E_NOTFOUND) {
 		printf("ceilings   none (no ceilings: run mcrec --calibrate on the host before "
 		       "recording)\n");
+		return;
+	}
+	mcz_roof_parse("roof.flops_1core", mcz_meta(r, "roof.flops_1core"), &f1);
+	mcz_roof_parse("roof.flops_scalar", mcz_meta(r, "roof.flops_scalar"), &s);
+	mcz_roof_parse("roof.flops_scalar_1core", mcz_meta(r, "roof.flops_scalar_1core"), &s1);
+	if (have == MCZ_OK)
+		have = mcz_roof_consistent(fl, f1, s, s1);
+	if (have != MCZ_OK) { /* the viewer shows no roofs for these: said, not shown */
+		printf("ceilings   none usable: %s\n", tool_common_esc(mcz_errdetail()));
 		return;
 	}
 	const char *simd = mcz_meta(r, "roof.simd"), *numa = mcz_meta(r, "roof.bw_numa");
@@ -44,16 +52,17 @@ void tool_ceilings_print(mcz_reader *r)
 	const char *key = mcz_meta(r, "roof.host_key");
 	char a[32], b[32], c[32], d[32];
 	simd = simd ? simd : "?";
-	ceil_si(a, sizeof a, bw, "B/s");
-	ceil_si(b, sizeof b, mcz_meta(r, "roof.bw_read_Bps"), "B/s");
+	ceil_si(a, sizeof a, r, "roof.bw_triad_Bps", "B/s");
+	ceil_si(b, sizeof b, r, "roof.bw_read_Bps", "B/s");
 	printf("ceilings   memory %s triad, %s read (all CPUs)%s%s\n", a, b, numa ? "; " : "",
-	       numa ? numa : "");
-	ceil_si(a, sizeof a, fl, "FLOP/s");
-	ceil_si(b, sizeof b, mcz_meta(r, "roof.flops_1core"), "FLOP/s");
-	ceil_si(c, sizeof c, mcz_meta(r, "roof.flops_scalar"), "FLOP/s");
-	ceil_si(d, sizeof d, mcz_meta(r, "roof.flops_scalar_1core"), "FLOP/s");
+	       numa ? tool_common_esc(numa) : "");
+	ceil_si(a, sizeof a, r, "roof.flops", "FLOP/s");
+	ceil_si(b, sizeof b, r, "roof.flops_1core", "FLOP/s");
+	ceil_si(c, sizeof c, r, "roof.flops_scalar", "FLOP/s");
+	ceil_si(d, sizeof d, r, "roof.flops_scalar_1core", "FLOP/s");
 	printf("ceilings   compute %s %s FMA all CPUs, %s one core; scalar %s all, %s one core\n",
-	       a, simd, b, c, d);
-	printf("ceilings   %s%s%s%s%s\n", how ? how : "(method not recorded)", when ? ", " : "",
-	       when ? when : "", key ? " on " : "", key ? key : "");
+	       a, tool_common_esc(simd), b, c, d);
+	printf("ceilings   %s%s%s%s%s\n", how ? tool_common_esc(how) : "(method not recorded)",
+	       when ? ", " : "", when ? tool_common_esc(when) : "", key ? " on " : "",
+	       key ? tool_common_esc(key) : "");
 }

@@ -47,37 +47,54 @@ static int check_say(const char *name, const mcz_check_report *rep, int quiet)
 }
 
 /* A job file (mcz merge): its own blocks, then every member as a file of
- * its own; one line for the job, and one for each member that is not clean. */
+ * its own; one line for the job, one for each member that is not clean or
+ * is cut short, and one for those the job file lacks; the summary counts
+ * them all. */
 static int check_job(const char *path, const mcz_check_report *job, mcz_reader *r)
 {
-	size_t n = mcz_member_count(r), bad = 0, cut = 0;
+	size_t n = mcz_member_count(r), bad = 0, cut = 0, lost = 0;
+	size_t want = mcz_member_expected(r), absent = want > n ? want - n : 0;
 	uint64_t rows = 0;
-	int status = check_say(path, job, 1);
+	int status = check_say(tool_common_esc(path), job, 1);
+	int job_bad = status != 0;
 	for (size_t i = 0; i < n; i++) {
 		mcz_check_report rep;
 		char name[512];
 		snprintf(name, sizeof name, "%s:%s", path, mcz_member_name(r, i));
 		int rc = mcz_check_member(r, i, &rep);
 		if (rc) {
-			tool_common_error("check", name, rc);
-			bad++;
+			const char *d = mcz_errdetail(), *c = strstr(d, ": ");
+			if (rc == MCZ_E_TRUNCATED && c)
+				printf("%s: LOST: %s\n", tool_common_esc(name), tool_common_esc(c + 2));
+			else
+				tool_common_error("check", name, rc);
+			lost++;
 			status = 1;
 			continue;
 		}
 		rows += rep.rows_ok;
-		int s = check_say(name, &rep, 1);
+		int s = check_say(tool_common_esc(name), &rep, 1);
 		bad += s == 1;
 		cut += s == 3;
 		if (s == 1 || (s == 3 && status == 0))
 			status = s;
 	}
+	if (absent) {
+		printf("%s: LOST: %zu more recording%s, not in the file (it ends before %s)\n",
+		       tool_common_esc(path), absent, absent == 1 ? "" : "s",
+		       absent == 1 ? "it" : "them");
+		status = 1;
+	}
+	path = tool_common_esc(path);
 	if (!status)
-		printf("%s: ok: a job file of %zu recordings, %" PRIu64
+		printf("%s: ok: a job file of %zu recording%s, %" PRIu64
 		       " rows, every CRC of every recording verified\n",
-		       path, n, rows);
+		       path, n, n == 1 ? "" : "s", rows);
 	else
-		printf("%s: %zu recordings: %zu damaged, %zu incomplete, the rest ok\n", path, n,
-		       bad, cut);
+		printf("%s: %s%zu recording%s: %zu damaged, %zu lost, %zu incomplete, %zu ok\n", path,
+		       job_bad ? "the job file DAMAGED; " : "", n + absent,
+		       n + absent == 1 ? "" : "s", bad, lost + absent, cut,
+		       n - bad - lost - cut);
 	return status;
 }
 
@@ -89,16 +106,18 @@ int tool_check(int argc, char **argv)
 			out = argv[++i];
 		else if (!strncmp(argv[i], "--repair=", 9))
 			out = argv[i] + 9;
-		else if (argv[i][0] == '-' || path) {
-			fputs(tool_common_usage("check"), stderr);
-			return 2;
-		} else
+		else if (!strcmp(argv[i], "--repair"))
+			return tool_common_usage_error("check", "--repair needs the file to write");
+		else if (argv[i][0] == '-' && argv[i][1])
+			return tool_common_usage_error("check", "unknown option '%s'", argv[i]);
+		else if (path)
+			return tool_common_usage_error("check", "one file at a time ('%s' is a second)",
+						       argv[i]);
+		else
 			path = argv[i];
 	}
-	if (!path) {
-		fputs(tool_common_usage("check"), stderr);
-		return 2;
-	}
+	if (!path)
+		return tool_common_usage_error("check", "no file given");
 	mcz_check_report rep;
 	int rc = mcz_check(path, &rep);
 	if (rc) {
@@ -106,7 +125,7 @@ int tool_check(int argc, char **argv)
 		return 1;
 	}
 	mcz_reader *jr = NULL;
-	if (mcz_open(&jr, path, 0) == MCZ_OK && mcz_member_count(jr)) {
+	if (mcz_open(&jr, path, 0) == MCZ_OK && (mcz_member_count(jr) || mcz_member_expected(jr))) {
 		int st = check_job(path, &rep, jr);
 		mcz_close(jr);
 		if (out) {

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 
 void tool_common_error(const char *cmd, const char *path, int err)
 {
-	const char *d = mcz_errdetail();
+	/* the path may name a member, the detail quote a file's bytes */
+	const char *d = tool_common_esc(mcz_errdetail());
+	path = tool_common_esc(path);
 	if (err == MCZ_E_IO) { /* the system's reason says it better than "I/O error" */
 		fprintf(stderr, "mcz %s: %s: %s\n", cmd, path, *d ? d : strerror(errno));
 		return;
@@ -24,35 +27,9 @@ void tool_common_error(const char *cmd, const char *path, int err)
 			d);
 }
 
-/* "JOB.mcz:NAME": member NAME of a job file (mcz merge), as mcview names
- * it; MCZ_E_NOTFOUND when path is not of that form. */
-static int common_open_member(const char *path, unsigned flags, mcz_reader **r)
-{
-	const char *colon = strrchr(path, ':');
-	if (!colon || colon == path || !colon[1])
-		return MCZ_E_NOTFOUND;
-	char *job = strndup(path, (size_t)(colon - path));
-	mcz_reader *j;
-	if (!job || mcz_open(&j, job, 0) != MCZ_OK) {
-		free(job);
-		return MCZ_E_NOTFOUND;
-	}
-	free(job);
-	int rc = MCZ_E_NOTFOUND;
-	for (size_t i = 0; i < mcz_member_count(j); i++)
-		if (!strcmp(mcz_member_name(j, i), colon + 1)) {
-			rc = mcz_member_open(j, i, flags, r);
-			break;
-		}
-	mcz_close(j); /* held by the member */
-	return rc;
-}
-
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
 {
-	int rc = mcz_open(r, path, flags);
-	if (rc == MCZ_E_IO && errno == ENOENT && common_open_member(path, flags, r) == MCZ_OK)
-		return 0;
+	int rc = mcz_open(r, path, flags); /* "JOB.mcz:NAME" too */
 	if (rc) {
 		tool_common_error(cmd, path, rc);
 		return 1;
@@ -117,7 +94,7 @@ const char *tool_common_usage(const char *cmd)
 		       "  dump FILE --code [--csv|--json]  the code profile (mcrec's code source)\n"
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
 		       "  merge FILE... -o JOB      a parallel job's rank files into one job file\n"
-		       "  split JOB [-o DIR]        a job file back into its rank files\n"
+		       "  split JOB [-o DIR] [-f]   a job file back into its rank files\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
 		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"
@@ -157,10 +134,12 @@ const char *tool_common_usage(const char *cmd)
 		       "  -o, --output JOB.mcz   the job file to write (required)\n"
 		       "  -q, --quiet            no notes and no summary\n";
 	if (!strcmp(cmd, "split"))
-		return "usage: mcz split JOB.mcz [-o DIR]\n"
+		return "usage: mcz split JOB.mcz [-o DIR] [--force]\n"
 		       "Write each recording of a job file (mcz merge) into DIR (default: the\n"
-		       "current folder) under the name it was merged with; an existing file\n"
-		       "of that name is an error, never overwritten.\n";
+		       "current folder) under the name it was merged with.  Every name is\n"
+		       "checked first: an existing file of one stops the split with nothing\n"
+		       "written, unless --force (overwrite).  Of a damaged job file, every\n"
+		       "recording it holds whole is written and the others named (exit 1).\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"
@@ -180,6 +159,33 @@ const char *tool_common_usage(const char *cmd)
 	return NULL;
 }
 
+int tool_common_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "mcz %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see mcz %s --help)\n", cmd);
+	return 2;
+}
+
+const char *tool_common_esc(const char *s)
+{
+	static char *ring[16];
+	static size_t cap[16], at;
+	size_t i = at++ % 16, n = mcz_termsafe(NULL, 0, s) + 1;
+	if (n > cap[i]) {
+		char *p = realloc(ring[i], n);
+		if (!p)
+			return "(out of memory)";
+		ring[i] = p;
+		cap[i] = n;
+	}
+	mcz_termsafe(ring[i], cap[i], s);
+	return ring[i];
+}
+
 void tool_common_json_str(const char *s)
 {
 	putchar('"');
@@ -187,8 +193,10 @@ void tool_common_json_str(const char *s)
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
 			printf("\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			printf("\\u%04x", c);
+		else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
+			printf("\\u%04x", (unsigned char)*++s); /* C1, which a terminal may obey */
 		else
 			putchar(c);
 	}

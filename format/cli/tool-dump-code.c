@@ -13,9 +13,11 @@
 
 #include "tool.h"
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+/* A CSV field, escaped for the terminal (tool_common_esc: a line break is
+ * \n); quoted when it holds a comma or a quote. */
 static void code_csv_str(const char *s)
 {
+	s = tool_common_esc(s);
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, stdout);
 		return;
@@ -133,11 +135,12 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 			}
 			char fl[300] = "-";
 			if (l->file[0])
-				snprintf(fl, sizeof fl, "%s:%u", l->file, l->line);
+				snprintf(fl, sizeof fl, "%s:%u", tool_common_esc(l->file), l->line);
 			const char *base = strrchr(fl, '/');
 			const char *on = strrchr(obj, '/');
 			printf("%12.6f %8u  %-28s %-24s %s+0x%" PRIx64 "\n", t, c->hits[h].count,
-			       brief[0] ? brief : "?", base ? base + 1 : fl, on ? on + 1 : obj,
+			       brief[0] ? tool_common_esc(brief) : "?", base ? base + 1 : fl,
+			       tool_common_esc(on ? on + 1 : obj),
 			       l->offset);
 		}
 	}

@@ -73,7 +73,7 @@ static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt
 		const mcz_stream_desc *d = mcz_stream(r, sel[j]);
 		char name[300];
 		snprintf(name, sizeof name, *d->instance ? "%s[%s]" : "%s", d->name, d->instance);
-		printf(fmt == DUMP_CSV ? ",%s" : "  %s", name);
+		printf(fmt == DUMP_CSV ? ",%s" : "  %s", tool_common_esc(name));
 	}
 	printf("\n");
 }
@@ -118,8 +118,7 @@ int tool_dump(int argc, char **argv)
 		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
 			int want = a[2] == 'c' ? DUMP_CSV : DUMP_JSON;
 			if (fmt != DUMP_TEXT && fmt != want) { /* was: the last one won */
-				fprintf(stderr, "mcz dump: --csv and --json: choose one\n");
-				return 2;
+				return tool_common_usage_error("dump", "--csv and --json: choose one");
 			}
 			fmt = want;
 		}
@@ -131,17 +130,17 @@ int tool_dump(int argc, char **argv)
 			from = argv[++i];
 		else if (!strcmp(a, "--to") && i + 1 < argc)
 			to = argv[++i];
-		else if (a[0] == '-' || path) {
-			fprintf(stderr, "mcz dump: unexpected argument '%s'\n", a);
-			fputs(tool_common_usage("dump"), stderr);
-			return 2;
-		} else
+		else if (!strcmp(a, "--streams") || !strcmp(a, "--from") || !strcmp(a, "--to"))
+			return tool_common_usage_error("dump", "%s needs a value", a);
+		else if (a[0] == '-' && a[1])
+			return tool_common_usage_error("dump", "unknown option '%s'", a);
+		else if (path)
+			return tool_common_usage_error("dump", "one file at a time ('%s' is a second)", a);
+		else
 			path = a;
 	}
-	if (!path) {
-		fputs(tool_common_usage("dump"), stderr);
-		return 2;
-	}
+	if (!path)
+		return tool_common_usage_error("dump", "no file given");
 	int64_t f = INT64_MIN, t = INT64_MAX;
 	if ((from && tool_common_time(from, &f)) || (to && tool_common_time(to, &t))) {
 		fprintf(stderr, "mcz dump: bad time '%s' (seconds, or with ms/us/ns)\n",
@@ -157,9 +156,11 @@ int tool_dump(int argc, char **argv)
 		return 1;
 	if (mcz_member_count(r)) {
 		fprintf(stderr,
-			"mcz dump: %s is a job file of %zu recordings: dump one as %s:%s (mcz info "
+			"mcz dump: %s is a job file of %zu recording%s: dump one as %s:%s (mcz info "
 			"%s lists them)\n",
-			path, mcz_member_count(r), path, mcz_member_name(r, 0), path);
+			tool_common_esc(path), mcz_member_count(r), mcz_member_count(r) == 1 ? "" : "s",
+			tool_common_esc(path), tool_common_esc(mcz_member_name(r, 0)),
+			tool_common_esc(path));
 		mcz_close(r);
 		return 1;
 	}

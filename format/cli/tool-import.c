@@ -64,6 +64,7 @@ int tool_import(int argc, char **argv)
 		return 1;
 	}
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:m:z:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -90,18 +91,16 @@ int tool_import(int argc, char **argv)
 			usage(stdout);
 			free(sshopt);
 			return 0;
-		default:
-			usage(stderr);
+		default: /* getopt's own line is not ours: one line, naming the option */
 			free(sshopt);
-			return 2;
+			return tool_common_usage_error("import", "unknown option or missing value: '%s'",
+						       argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "mcz import: %s\n",
-			optind >= argc ? "no archive given" : "one archive at a time");
-		usage(stderr);
 		free(sshopt);
-		return 2;
+		return tool_common_usage_error("import", "%s",
+					       optind >= argc ? "no archive given" : "one archive at a time");
 	}
 	const char *src = argv[optind];
 	o.ssh_options = sshopt;

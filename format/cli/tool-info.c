@@ -12,6 +12,8 @@
 #include "../mcz.h"
 #include "tool.h"
 
+#define E tool_common_esc /* every string from the file, before the terminal */
+
 static const char *info_kind[] = {"counter", "gauge"};
 static const char *info_type[] = {"u64", "i64", "f64"};
 static const char *info_topo[] = {"machine", "package", "numa", "l3", "l2", "l1",
@@ -34,31 +36,48 @@ static void info_wall(char *buf, size_t n, int64_t ns)
 		snprintf(buf, n, "unknown");
 }
 
-/* A job file (mcz merge): one line per recording in it. */
+/* A job file (mcz merge): one line per recording in it, each one it lacks
+ * or holds only in part named; a damaged or cut job file says so and is
+ * exit status 1. */
 static int info_job(const char *path, mcz_reader *j)
 {
 	const mcz_file_info *fi = mcz_info(j);
 	char b[32], wall[40];
-	size_t n = mcz_member_count(j);
+	size_t n = mcz_member_count(j), want = mcz_member_expected(j), cut = 0;
+	for (size_t i = 0; i < n; i++)
+		cut += (size_t)mcz_member_is_cut(j, i);
+	size_t absent = want > n ? want - n : 0;
 	tool_common_bytes(b, sizeof b, fi->file_bytes);
 	const char *job = mcz_meta(j, "job");
-	printf("file       %s (%s, format %u.%u): a job file of %zu recordings%s%s\n", path, b,
-	       fi->version_major, fi->version_minor, n, job ? ", job " : "", job ? job : "");
-	printf("members    (mcz info %s:NAME for one; mcz split gives the files back)\n", path);
+	job = job ? E(job) : NULL;
+	printf("file       %s (%s, format %u.%u): a job file of %zu recording%s%s%s\n", E(path), b,
+	       fi->version_major, fi->version_minor, n + absent,
+	       n + absent == 1 ? "" : "s", job ? ", job " : "", job ? job : "");
+	if (fi->recovered || cut || absent)
+		printf("DAMAGED    %zu of %zu readable%s%s (run mcz check)\n", n - cut, n + absent,
+		       fi->recovered ? "; the job file's index is missing or damaged: "
+				       "opened by scanning"
+				     : "",
+		       absent ? "; the file ends before the rest" : "");
+	printf("members    (mcz info %s:NAME for one; mcz split gives the files back)\n", E(path));
 	printf("  %-24s %6s %-16s %-20s %9s %8s %10s\n", "NAME", "RANK", "HOST", "STARTED",
 	       "SECONDS", "ROWS", "BYTES");
 	int status = 0;
 	for (size_t i = 0; i < n; i++) {
 		mcz_reader *r;
-		const char *name = mcz_member_name(j, i);
+		const char *name = E(mcz_member_name(j, i));
 		int rc = mcz_member_open(j, i, 0, &r);
 		if (rc) {
-			printf("  %-24s unreadable: %s\n", name, mcz_strerror(rc));
+			const char *d = mcz_errdetail(), *c = strstr(d, ": ");
+			printf("  %-24s %s\n", name,
+			       rc == MCZ_E_TRUNCATED && c ? E(c + 2) : mcz_strerror(rc));
 			status = 1;
 			continue;
 		}
 		const mcz_file_info *m = mcz_info(r);
 		const char *rank = mcz_meta(r, "rank"), *host = mcz_meta(r, "host");
+		rank = rank ? E(rank) : NULL;
+		host = host ? E(host) : NULL;
 		info_wall(wall, sizeof wall, m->wall_epoch_ns + m->t_first);
 		tool_common_bytes(b, sizeof b, m->file_bytes);
 		printf("  %-24s %6s %-16s %-20s %9.3f %8" PRIu64 " %10s%s\n", name, rank ? rank : "-",
@@ -66,20 +85,25 @@ static int info_job(const char *path, mcz_reader *j)
 		       m->recovered ? "  (no index: opened by scanning)" : "");
 		mcz_close(r);
 	}
-	return status;
+	if (absent)
+		printf("  (%zu more recording%s not in the file: it was cut before %s)\n", absent,
+		       absent == 1 ? "" : "s", absent == 1 ? "it" : "them");
+	return status || fi->recovered || absent ? 1 : 0;
 }
 
 int tool_info(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs(tool_common_usage("info"), stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return tool_common_usage_error("info", "no file given");
+	if (argv[1][0] == '-' && argv[1][1])
+		return tool_common_usage_error("info", "unknown option '%s'", argv[1]);
+	if (argc > 2)
+		return tool_common_usage_error("info", "one file at a time ('%s' is a second)", argv[2]);
 	const char *path = argv[1];
 	mcz_reader *r;
 	if (tool_common_open("info", path, 0, &r))
 		return 1;
-	if (mcz_member_count(r)) {
+	if (mcz_member_count(r) || mcz_member_expected(r)) { /* a job file, even cut before its members */
 		int st = info_job(path, r);
 		mcz_close(r);
 		return st;
@@ -87,11 +111,11 @@ int tool_info(int argc, char **argv)
 	const mcz_file_info *fi = mcz_info(r);
 	char b1[32], b2[32], wall[40];
 	tool_common_bytes(b1, sizeof b1, fi->file_bytes);
-	printf("file       %s (%s, format %u.%u)\n", path, b1, fi->version_major,
+	printf("file       %s (%s, format %u.%u)\n", E(path), b1, fi->version_major,
 	       fi->version_minor);
 	const char *host = mcz_meta(r, "host"), *cmd = mcz_meta(r, "command");
-	printf("host       %s\n", host ? host : "unknown");
-	printf("command    %s\n", cmd ? cmd : "unknown");
+	printf("host       %s\n", host ? E(host) : "unknown");
+	printf("command    %s\n", cmd ? E(cmd) : "unknown");
 	info_wall(wall, sizeof wall, fi->wall_epoch_ns + fi->t_first);
 	double dur = (double)(fi->t_last - fi->t_first) / 1e9;
 	printf("recorded   %s, %.3f s (t = %.6f .. %.6f s), %" PRIu64 " rows in %" PRIu64
@@ -129,10 +153,10 @@ int tool_info(int argc, char **argv)
 		for (size_t h = 0; h < code->nhits; h++)
 			ns += code->hits[h].count;
 		printf("code       %" PRIu64 " samples (%s, every %" PRIu64 "), %zu locations in %zu "
-		       "objects, %zu intervals (mcz dump --code)\n", ns, code->event, code->period,
+		       "objects, %zu intervals (mcz dump --code)\n", ns, E(code->event), code->period,
 		       code->nlocs, code->nobjects, code->nintervals);
 		if (code->note[0])
-			printf("code note  %s\n", code->note);
+			printf("code note  %s\n", E(code->note));
 	} else if (crc != MCZ_E_NOTFOUND) {
 		printf("code       unreadable: %s\n", mcz_strerror(crc));
 	}
@@ -140,7 +164,7 @@ int tool_info(int argc, char **argv)
 		const char *k, *v;
 		mcz_meta_at(r, i, &k, &v);
 		if (strcmp(k, "host") && strcmp(k, "command") && !tool_ceilings_is_key(k))
-			printf("meta       %s = %s\n", k, v);
+			printf("meta       %s = %s\n", E(k), E(v));
 	}
 	tool_ceilings_print(r);
 	size_t count[11] = {0};
@@ -161,12 +185,12 @@ int tool_info(int argc, char **argv)
 	for (size_t s = 0; s < mcz_stream_count(r); s++) {
 		const mcz_stream_desc *d = mcz_stream(r, s);
 		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
-		info_widen(&wn, d->name);
-		info_widen(&wi, d->instance);
-		info_widen(&wu, d->unit);
-		info_widen(&wv, d->native);
+		info_widen(&wn, E(d->name));
+		info_widen(&wi, E(d->instance));
+		info_widen(&wu, E(d->unit));
+		info_widen(&wv, E(d->native));
 		if (o)
-			info_widen(&wt, o->name);
+			info_widen(&wt, E(o->name));
 	}
 	printf("  %4s  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9s %7s\n", "ID", wn, "NAME", wi,
 	       "INSTANCE", "KIND", "TYPE", wu, "UNIT", "SOURCE", wv, "NATIVE", wt, "TOPO", "BYTES",
@@ -185,12 +209,12 @@ int tool_info(int argc, char **argv)
 		if (n)
 			snprintf(bpv, sizeof bpv, "%.3f", (double)bytes / (double)n);
 		printf("  %4zu  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9" PRIu64 " %7s%s\n", s, wn,
-		       d->name, wi, *d->instance ? d->instance : "-", info_kind[d->kind],
-		       info_type[d->type], wu, *d->unit ? d->unit : "-", d->source, wv,
-		       *d->native ? d->native : "-", wt, o ? o->name : "-", bytes, bpv,
+		       E(d->name), wi, *d->instance ? E(d->instance) : "-", info_kind[d->kind],
+		       info_type[d->type], wu, *d->unit ? E(d->unit) : "-", E(d->source), wv,
+		       *d->native ? E(d->native) : "-", wt, o ? E(o->name) : "-", bytes, bpv,
 		       d->flags & MCZ_SF_ESTIMATED ? "  estimated" : "");
 		if (*d->note)
-			printf("        note: %s\n", d->note);
+			printf("        note: %s\n", E(d->note));
 	}
 	mcz_close(r);
 	return 0;

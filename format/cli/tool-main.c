@@ -26,7 +26,7 @@ static const struct {
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(tool_common_usage(NULL), stderr);
+		fprintf(stderr, "mcz: no command given (see mcz --help)\n");
 		return 2;
 	}
 	const char *cmd = argv[1];

@@ -1,7 +1,7 @@
 /* tool-merge.c: `mcz merge FILE... -o JOB.mcz` and `mcz split JOB.mcz`: the
  * rank files of a parallel job into one job file (SPEC.md 5.9: each rank's
  * recording kept byte for byte in a MEMBER block, so every stream and mark
- * keeps its rank, host and clock), and back.
+ * keeps its rank, host and clock); tool-split.c gives them back.
  *
  * One file instead of 1,024 is what a parallel file system and a copy to a
  * laptop want; mcview reads the ranks inside it as it reads the rank files.
@@ -33,10 +33,13 @@ typedef struct merge_in {
 	mcz_reader *r;       /* the recording (a member's reader, or the file's) */
 	const char *name;    /* its name in the job file */
 	char *own_name;      /* name made unique ("run.1.mcz#2"), else NULL */
+	const char *path;    /* as given (with ":NAME" for a member) */
+	char *own_path;
 	uint64_t dev, ino;   /* a file given: to take it once */
 	const void *bytes;   /* its bytes */
 	size_t len;
-	int member;          /* a member of a job file given (else bytes is our mapping) */
+	int member;          /* 1: a member of a job file given; 2: a member named JOB:NAME
+				(files[]'s reader); 0: a file, bytes our mapping */
 	long rank;           /* -1: none in its metadata */
 	const char *job;     /* "" none */
 	size_t order;        /* as given */
@@ -132,9 +135,23 @@ static void merge_notes(const merge_in *in, size_t n)
 	}
 }
 
-/* Write the job file to a new name beside out, then rename it into place. */
-static int merge_write(const merge_in *in, size_t n, const char *out)
+/* Write the job file to a new name beside out, then rename it into place
+ * (an earlier regular file kept as out.old).  An out that exists and is
+ * not a regular file (a device) is written into, as mcrec -o does, and
+ * never renamed; a folder or a pipe (the writer seeks) is refused. */
+static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 {
+	struct stat st;
+	int direct = stat(out, &st) == 0 && !S_ISREG(st.st_mode);
+	if (direct && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mcz merge: %s: a folder; -o names the job file to write\n", out);
+		return 1;
+	}
+	if (direct && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		fprintf(stderr, "mcz merge: %s: a pipe or socket; a job file is written to a file "
+				"or a device\n", out);
+		return 1;
+	}
 	int64_t epoch = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t e = mcz_info(in[i].r)->wall_epoch_ns;
@@ -142,7 +159,10 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 			epoch = e;
 	}
 	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof tmp, "%s.merge-%ld", out, (long)getpid()) >= (int)sizeof tmp) {
+	if (direct)
+		snprintf(tmp, sizeof tmp, "%s", out);
+	else if (snprintf(tmp, sizeof tmp, "%s.merge-%ld", out, (long)getpid()) >=
+		 (int)sizeof tmp) {
 		fprintf(stderr, "mcz merge: %s: name too long\n", out);
 		return 1;
 	}
@@ -151,8 +171,12 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	mcz_writer *w;
 	int rc = mcz_writer_open(&w, tmp, &wo);
 	if (rc) { /* named as the user named it: the temporary name is ours */
-		const char *d = mcz_errdetail(), *colon = strstr(d, ": ");
-		fprintf(stderr, "mcz merge: %s: %s\n", out, colon ? colon + 2 : *d ? d : mcz_strerror(rc));
+		/* the temporary name is ours: dropped from the detail */
+		const char *d = mcz_errdetail();
+		size_t tl = strlen(tmp);
+		if (!strncmp(d, tmp, tl) && !strncmp(d + tl, ": ", 2))
+			d += tl + 2;
+		fprintf(stderr, "mcz merge: %s: %s\n", out, *d ? d : mcz_strerror(rc));
 		return 1;
 	}
 	char buf[32];
@@ -166,14 +190,16 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	rc = rc ? rc : rc2;
 	if (rc) {
 		tool_common_error("merge", out, rc);
-		unlink(tmp);
+		if (!direct)
+			unlink(tmp);
 		return 1;
 	}
-	struct stat st;
-	if (stat(out, &st) == 0) {
+	if (direct)
+		return 0;
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
 		char old[PATH_MAX];
 		snprintf(old, sizeof old, "%s.old", out);
-		if (rename(out, old) == 0)
+		if (rename(out, old) == 0 && !quiet)
 			fprintf(stderr, "mcz merge: kept the earlier %s as %s\n", out, old);
 	}
 	if (rename(tmp, out) != 0) {
@@ -184,10 +210,35 @@ static int merge_write(const merge_in *in, size_t n, const char *out)
 	return 0;
 }
 
-static int merge_usage(const char *cmd)
+/* Names are unique in a job file (mcz split writes them back, and
+ * "job.mcz:NAME" names one): of recordings of one name (dir1/run.1.mcz and
+ * dir2/run.1.mcz), the later ones become NAME#2, NAME#3..., the first
+ * number no recording given is named already, each said in a note. */
+static int merge_unique_names(merge_in *in, size_t n, int quiet)
 {
-	fputs(tool_common_usage(cmd), stderr);
-	return 2;
+	for (size_t i = 0; i < n; i++) {
+		int taken = 0;
+		for (size_t j = 0; j < i && !taken; j++)
+			taken = !strcmp(in[j].name, in[i].name);
+		if (!taken)
+			continue;
+		size_t len = strlen(in[i].name) + 16;
+		char *own = malloc(len);
+		if (!own)
+			return 1;
+		for (unsigned k = 2; taken; k++) {
+			snprintf(own, len, "%s#%u", in[i].name, k);
+			taken = 0;
+			for (size_t j = 0; j < n && !taken; j++)
+				taken = j != i && !strcmp(in[j].name, own);
+		}
+		if (!quiet)
+			fprintf(stderr, "mcz merge: note: %s is a second recording named %s: kept as %s\n",
+				tool_common_esc(in[i].path), tool_common_esc(in[i].name),
+				tool_common_esc(own));
+		in[i].name = in[i].own_name = own;
+	}
+	return 0;
 }
 
 int tool_merge(int argc, char **argv)
@@ -205,24 +256,27 @@ int tool_merge(int argc, char **argv)
 			out = argv[i] + 9;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
 			quiet = 1;
-		else if (argv[i][0] == '-' && argv[i][1]) {
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
 			free(paths);
-			return merge_usage("merge");
+			return tool_common_usage_error("merge", "%s needs the job file's name", argv[i]);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			free(paths);
+			return tool_common_usage_error("merge", "unknown option '%s'", argv[i]);
 		} else
 			paths[np++] = argv[i];
 	}
 	if (!out || np == 0) {
-		if (!out && np)
-			fprintf(stderr, "mcz merge: give the job file to write with -o JOB.mcz\n");
 		free(paths);
-		return merge_usage("merge");
+		return tool_common_usage_error("merge", !np ? "no recordings to merge"
+							    : "no job file to write: give -o JOB.mcz");
 	}
 	struct stat ost;
 	int out_exists = stat(out, &ost) == 0;
 	mcz_reader **files = calloc(np, sizeof *files);
+	struct stat *given = calloc(np, sizeof *given); /* each file's identity */
 	merge_in *in = NULL;
 	size_t n = 0, cap = 0;
-	int status = files ? 0 : 1;
+	int status = files && given ? 0 : 1;
 	for (size_t i = 0; i < np && !status; i++) {
 		struct stat st;
 		int have = stat(paths[i], &st) == 0;
@@ -232,16 +286,19 @@ int tool_merge(int argc, char **argv)
 			status = 1;
 			break;
 		}
-		int again = 0; /* the same file twice (run.*.mcz run.1.mcz): taken once */
-		for (size_t j = 0; j < n && have && !again; j++)
-			again = !in[j].member && in[j].dev == (uint64_t)st.st_dev &&
-				in[j].ino == (uint64_t)st.st_ino;
+		/* the same file twice (run.*.mcz run.1.mcz, job.mcz job.mcz, a
+		 * link to it): taken once, by its identity */
+		int again = 0;
+		for (size_t j = 0; j < i && have && !again; j++)
+			again = files[j] && given[j].st_dev == st.st_dev && given[j].st_ino == st.st_ino;
 		if (again) {
 			if (!quiet)
 				fprintf(stderr, "mcz merge: note: %s given twice: taken once\n",
-					paths[i]);
+					tool_common_esc(paths[i]));
 			continue;
 		}
+		if (have)
+			given[i] = st;
 		if (tool_common_open("merge", paths[i], 0, &files[i])) {
 			status = 1;
 			break;
@@ -275,10 +332,20 @@ int tool_merge(int argc, char **argv)
 				}
 				e->member = 1;
 				e->name = mcz_member_name(f, j);
+				size_t pl = strlen(paths[i]) + strlen(e->name) + 2;
+				if ((e->own_path = malloc(pl)))
+					snprintf(e->own_path, pl, "%s:%s", paths[i], e->name);
+				e->path = e->own_path ? e->own_path : paths[i];
 				e->bytes = mcz_member_bytes(f, j, &e->len);
+			} else if (mcz_member_self(f, &e->bytes, &e->len)) { /* JOB.mcz:NAME */
+				e->r = f;
+				e->name = mcz_member_self(f, &e->bytes, &e->len);
+				e->path = paths[i];
+				e->member = 2; /* its reader is files[i]'s, its bytes the job file's */
 			} else {
 				e->r = f;
 				e->name = merge_base(paths[i]);
+				e->path = paths[i];
 				e->dev = (uint64_t)st.st_dev;
 				e->ino = (uint64_t)st.st_ino;
 				if (!(e->bytes = merge_map(paths[i], &e->len))) {
@@ -296,31 +363,13 @@ int tool_merge(int argc, char **argv)
 			n++;
 		}
 	}
-	/* names are unique in a job file (mcz split writes them back, and
-	 * "job.mcz:NAME" names one): dir1/run.1.mcz and dir2/run.1.mcz become
-	 * run.1.mcz and run.1.mcz#2 */
-	for (size_t i = 0; i < n && !status; i++) {
-		unsigned dup = 1;
-		for (size_t j = 0; j < i; j++)
-			dup += !strcmp(in[j].name, in[i].name) ||
-			       (in[j].own_name && !strncmp(in[j].own_name, in[i].name,
-							   strlen(in[i].name)) &&
-				in[j].own_name[strlen(in[i].name)] == '#');
-		if (dup > 1) {
-			size_t len = strlen(in[i].name) + 16;
-			if (!(in[i].own_name = malloc(len)))
-				status = 1;
-			else {
-				snprintf(in[i].own_name, len, "%s#%u", in[i].name, dup);
-				in[i].name = in[i].own_name;
-			}
-		}
-	}
+	if (!status)
+		status = merge_unique_names(in, n, quiet);
 	if (!status) {
 		qsort(in, n, sizeof *in, merge_cmp);
 		if (!quiet)
 			merge_notes(in, n);
-		status = merge_write(in, n, out);
+		status = merge_write(in, n, out, quiet);
 	}
 	if (!status && !quiet) {
 		struct stat st;
@@ -344,79 +393,17 @@ int tool_merge(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++) {
 		free(in[i].own_name);
-		if (in[i].member)
+		free(in[i].own_path);
+		if (in[i].member == 1)
 			mcz_close(in[i].r);
-		else /* the file's own reader is closed with files[] */
+		else if (!in[i].member) /* the file's own reader is closed with files[] */
 			munmap((void *)in[i].bytes, in[i].len);
 	}
 	for (size_t i = 0; files && i < np; i++)
 		mcz_close(files[i]);
 	free(files);
+	free(given);
 	free(in);
 	free(paths);
-	return status;
-}
-
-/* `mcz split JOB.mcz [-o DIR]`: each member written back under its name. */
-int tool_split(int argc, char **argv)
-{
-	const char *path = NULL, *dir = ".";
-	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
-			dir = argv[++i];
-		else if (argv[i][0] == '-' || path)
-			return merge_usage("split");
-		else
-			path = argv[i];
-	}
-	if (!path)
-		return merge_usage("split");
-	mcz_reader *r;
-	if (tool_common_open("split", path, 0, &r))
-		return 1;
-	size_t n = mcz_member_count(r);
-	if (n == 0) {
-		fprintf(stderr, "mcz split: %s is one recording, not a job file (mcz merge writes those)\n",
-			path);
-		mcz_close(r);
-		return 1;
-	}
-	int status = 0;
-	for (size_t i = 0; i < n && !status; i++) {
-		size_t len;
-		const uint8_t *b = mcz_member_bytes(r, i, &len);
-		const char *name = mcz_member_name(r, i);
-		char p[PATH_MAX];
-		/* a name from the file is a file name, never a path */
-		if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
-			fprintf(stderr, "mcz split: %s: member %zu has no usable name\n", path, i);
-			status = 1;
-			break;
-		}
-		snprintf(p, sizeof p, "%s/%s", dir, name);
-		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			fprintf(stderr, "mcz split: %s: %s\n", p, strerror(errno));
-			status = 1;
-			break;
-		}
-		size_t done = 0;
-		while (done < len) {
-			ssize_t k = write(fd, b + done, len - done);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			done += (size_t)k;
-		}
-		if (close(fd) != 0 || done < len) {
-			fprintf(stderr, "mcz split: %s: %s\n", p, strerror(errno ? errno : EIO));
-			unlink(p);
-			status = 1;
-		}
-	}
-	if (!status)
-		printf("%s: wrote %zu recordings into %s\n", path, n, dir);
-	mcz_close(r);
 	return status;
 }

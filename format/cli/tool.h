@@ -36,10 +36,17 @@ int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_read
 void tool_common_error(const char *cmd, const char *path, int err);
 /* Parse a time "12.5", "12.5s", "1500ms", "20us", "7ns" into ns; 0 or -1. */
 int tool_common_time(const char *s, int64_t *ns);
+/* s escaped for the terminal (mcz_termsafe), in one of 16 buffers used in
+ * turn: valid until 16 more calls, so that one printf may take several. */
+const char *tool_common_esc(const char *s);
 /* s as a JSON string, quoted and escaped, on stdout. */
 void tool_common_json_str(const char *s);
 /* "1.2 MiB" */
 void tool_common_bytes(char *buf, size_t n, uint64_t bytes);
+/* A usage error: "mcz CMD: <problem> (see mcz CMD --help)", one line on
+ * stderr; returns 2, the exit status of bad usage. */
+int tool_common_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The usage text of a subcommand (NULL: the overview). */
 const char *tool_common_usage(const char *cmd);
 

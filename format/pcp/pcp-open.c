@@ -19,8 +19,8 @@
 static void open_error(const char *path, int rc, char *err, size_t errlen)
 {
 	const char *detail = mcz_errdetail();
-	if (rc == MCZ_E_IO)
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (rc == MCZ_E_IO) /* libmcz's detail names what the OS error cannot: "a pipe, ..." */
+		snprintf(err, errlen, "%s: %s", path, detail && *detail ? detail : strerror(errno));
 	else if (detail && *detail && rc != MCZ_E_ISDIR && rc != MCZ_E_EMPTY)
 		snprintf(err, errlen, "%s: %s (%s)", path, mcz_strerror(rc), detail);
 	else

@@ -68,7 +68,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		fail "mcview as nobody: $(cat "$T/ro")"
 	grep -q "[0-9] phases, " "$T/ro" || fail "read-only: no phase table: $(head -3 "$T/ro")"
 	grep -q "not cached" "$T/ro" && fail "read-only: $(grep 'not cached' "$T/ro")"
-	# a writable copy keeps them: the second open says cached
+	# as the owner, the cache folder keeps them: the second open says cached
 	cp "$T/run.mcz" "$T/rw.mcz" && chmod 644 "$T/rw.mcz"
 	"$B"/mcview --snapshot 100x12 --view phases "$T/rw.mcz" >/dev/null 2>&1
 	"$B"/mcview --snapshot 100x12 --view phases "$T/rw.mcz" >"$T/rw" 2>&1
@@ -85,7 +85,7 @@ grep -qx "mcz dump: --from 5 is not before --to 2" "$T/e" || fail "dump range: $
 [ -s "$T/d" ] && fail "dump range printed a table"
 "$B"/mcz dump "$T/run.mcz" --csv --json >"$T/d" 2>"$T/e"
 rc=$?
-[ $rc = 2 ] && [ "$(cat "$T/e")" = "mcz dump: --csv and --json: choose one" ] ||
+[ $rc = 2 ] && [ "$(cat "$T/e")" = "mcz dump: --csv and --json: choose one (see mcz dump --help)" ] ||
 	fail "dump --csv --json: exit $rc, $(cat "$T/e")"
 "$B"/mcz check "$T" 2>"$T/e"
 [ $? = 1 ] || fail "check DIR: exit not 1"

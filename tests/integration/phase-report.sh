@@ -49,7 +49,7 @@ check_truth() {
 }
 check_truth "$T/report.json" "$T/truth" 12
 
-# second run: from the cache in the file, the same table
+# second run: from the user's cache folder, the same table
 "$B"/mcview --report "$T/run.mcz" >"$T/report2.txt" || fail "second --report"
 head -1 "$T/report2.txt" | grep -q "penalty 1, cached)" || fail "second run not cached: $(head -1 "$T/report2.txt")"
 diff <(tail -n +2 "$T/report.txt") <(tail -n +2 "$T/report2.txt") || fail "cached table differs"

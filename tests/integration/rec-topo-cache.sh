@@ -3,7 +3,8 @@
 # folder ($XDG_CACHE_HOME/mcz/topology-HOST-KEY.xml) after the first run and
 # loads it from there afterwards: the recording's topology and every
 # stream's binding are the same as discovered live (MCZ_NO_CACHE=1); a
-# damaged cache file is not trusted (discovered again, and replaced); the
+# damaged cache file is not trusted (discovered again, and replaced), nor
+# waited on when a FIFO is in its place; the
 # writer thread, which loads the topology, spends less CPU.
 set -u
 . "$(dirname "$0")/rec-common.inc"
@@ -32,3 +33,13 @@ diff <("$B/mcz" info "$T/live.mcz" | grep '^topology') <("$B/mcz" info "$T/damag
 	fail "damaged cache: topology differs"
 grep -q '</topology>' "$c" || fail "damaged cache not replaced"
 ok "a damaged cache file: discovered again and replaced"
+# a FIFO in its place (issue 34, finding 7): never waited on, discovered
+# again; the command's end is the recording's
+rm -f "$c" && mkfifo "$c"
+timeout 20 "$MCREC" -q -o "$T/fifo.mcz" -- true 2>"$T/err"
+rc=$?
+[ $rc = 124 ] && fail "mcrec blocked on a FIFO in place of the topology cache"
+[ $rc = 0 ] || fail "mcrec with a FIFO as topology cache: exit $rc: $(cat "$T/err")"
+diff <("$B/mcz" info "$T/live.mcz" | grep '^topology') <("$B/mcz" info "$T/fifo.mcz" | grep '^topology') ||
+	fail "FIFO cache: topology differs"
+ok "a FIFO in place of the topology cache: not opened, discovered again"

@@ -181,12 +181,26 @@ PY
 # ---- bad input ----------------------------------------------------------------------
 printf '# mcz ceilings 1\nroof.bw_triad_Bps = lots\n' >"$cache"
 "$B"/mcrec -q -o "$T/damaged.mcz" -- true 2>"$T/err" || fail "a damaged cache stopped the recording"
-[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*line 2: roof.bw_triad_Bps is not a positive number' "$T/err" ||
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*line 2: roof.bw_triad_Bps = lots is not a plausible bandwidth' "$T/err" ||
 	fail "damaged cache message: $(cat "$T/err")"
 "$B"/mcz info "$T/damaged.mcz" | grep -q '^ceilings   none' || fail "ceilings from a damaged cache"
 head -c 3000 /dev/urandom >"$cache"
 "$B"/mcrec -q -o "$T/damaged2.mcz" -- true 2>"$T/err" || fail "a binary cache stopped the recording"
 grep -q 'ignoring the ceiling cache' "$T/err" || fail "binary cache: $(cat "$T/err")"
+# issue 34, findings 7 and 8: a FIFO in its place is not waited on (one
+# note, the recording made); implausible values and duplicate keys refused
+rm -f "$cache" && mkfifo "$cache"
+timeout 20 "$B"/mcrec -q -o "$T/fifo.mcz" -- true 2>"$T/err"
+rc=$?
+[ $rc = 124 ] && fail "mcrec blocked on a FIFO in place of the ceiling cache"
+[ $rc = 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'ignoring the ceiling cache .*not a regular file' "$T/err" ||
+	fail "FIFO ceiling cache: exit $rc: $(cat "$T/err")"
+rm -f "$cache"
+printf '# mcz ceilings 1\nroof.bw_triad_Bps = 1e10\nroof.bw_read_Bps = 1e10\nroof.flops = 1e-300\n' >"$cache"
+"$B"/mcrec -q -o "$T/tiny.mcz" -- true 2>"$T/err" || fail "a tiny ceiling stopped the recording"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'roof.flops = 1e-300 is not a plausible rate' "$T/err" ||
+	fail "1e-300 ceiling: $(cat "$T/err")"
+"$B"/mcz info "$T/tiny.mcz" | grep -q '^ceilings   none' || fail "ceilings from a cache with 1e-300"
 rm -f "$cache"
 "$B"/mcrec -q -o "$T/bad.mcz" -e 'mark:no/slash' -- true 2>"$T/err"
 rc=$?

@@ -6,7 +6,7 @@
  *   gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]
  *                 [--phases] [--counters] [--seed N] [--chunk-rows N]
  *                 [--truth FILE] [--sync-rows N [--killed]] [--entropy]
- *                 [--metric-major]
+ *                 [--metric-major] [--meta KEY=VALUE]... [--mark-text TEXT]
  *
  * --phases   the workload goes through phases (else one steady phase) and
  *            a BEGIN mark "phase:NAME" is written at each boundary;
@@ -27,6 +27,9 @@
  *            instructions, then every CPU's cycles...), as mcrec does, instead
  *            of CPU by CPU (cpu0's instructions, cycles and misses, then
  *            cpu1's...): the same streams and noise in another order.
+ * --meta     adds (or replaces) a metadata key, --mark-text puts TEXT before
+ *            each phase mark's name and each per-CPU stream's instance:
+ *            hostile strings for the terminal tests.
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
@@ -95,8 +98,10 @@ int main(int argc, char **argv)
 		{"phases", 0, 0, 'p'},	{"counters", 0, 0, 'c'},  {"seed", 1, 0, 'S'},
 		{"chunk-rows", 1, 0, 'C'}, {"truth", 1, 0, 'T'}, {"help", 0, 0, 'h'},
 		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'}, {"entropy", 0, 0, 'E'},
-		{"metric-major", 0, 0, 'M'},
+		{"metric-major", 0, 0, 'M'}, {"meta", 1, 0, 'm'}, {"mark-text", 1, 0, 'x'},
 		{0, 0, 0, 0}};
+	const char *meta[16], *mark_text = NULL;
+	int nmeta = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -113,6 +118,11 @@ int main(int argc, char **argv)
 		case 'K': killed = 1; break;
 		case 'E': entropy = 1; break;
 		case 'M': metric_major = 1; break;
+		case 'm':
+			if (nmeta < 16 && strchr(optarg, '='))
+				meta[nmeta++] = optarg;
+			break;
+		case 'x': mark_text = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -145,6 +155,12 @@ int main(int argc, char **argv)
 	char buf[64];
 	snprintf(buf, sizeof buf, "%.0f", interval_ms * 1e6);
 	mcz_writer_meta(w, "interval_ns", buf);
+	for (int i = 0; i < nmeta; i++) {
+		char *k = strdup(meta[i]);
+		*strchr(k, '=') = '\0';
+		mcz_writer_meta(w, k, k + strlen(k) + 1);
+		free(k);
+	}
 	/* machine > package > cores > PUs */
 	size_t ntopo = 2 + 2 * (size_t)ncpu;
 	mcz_topo_obj *topo = calloc(ntopo, sizeof *topo);
@@ -178,7 +194,7 @@ int main(int argc, char **argv)
 		int what = counters ? (int)(s % 3) : (s < 3 * ncpu ? (int)(s % 3) : 3 + (int)(s % 5));
 		long cpu = counters || s < 3 * ncpu ? s / 3 : -1;
 		gs[id].what = what;
-		char inst[32] = "", native[64];
+		char inst[300] = "", native[64];
 		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 		d.name = what_name[what];
 		d.unit = what_unit[what];
@@ -186,7 +202,7 @@ int main(int argc, char **argv)
 		snprintf(native, sizeof native, "%s:%s", what_src[what], what_name[what]);
 		d.native = native;
 		if (cpu >= 0) {
-			snprintf(inst, sizeof inst, "cpu%ld", cpu);
+			snprintf(inst, sizeof inst, "%.200scpu%ld", mark_text ? mark_text : "", cpu);
 			d.instance = inst;
 			d.topo = (int32_t)(3 + 2 * cpu);
 			d.flags = MCZ_SF_PERCPU;
@@ -209,8 +225,9 @@ int main(int argc, char **argv)
 			phase = (phase + 1) % 4;
 			/* irregular lengths: 0.5 to 1.5 of the nominal */
 			next_change = r + phase_rows / 2 + (long)(gen_rand() % (uint64_t)phase_rows) + 1;
-			char label[48];
-			snprintf(label, sizeof label, "phase:%s", phase_name[phase]);
+			char label[256];
+			snprintf(label, sizeof label, "%s%s", mark_text ? mark_text : "phase:",
+				 phase_name[phase]);
 			mcz_writer_mark(w, t, MCZ_MARK_BEGIN, 0, label);
 			if (tf)
 				fprintf(tf, "%ld %lld %s\n", r, (long long)t, phase_name[phase]);

@@ -225,7 +225,9 @@ static void test_check_and_damage(void **state)
 	mcz_close(j);
 	assert_int_equal(mcz_check(cut, &rep), MCZ_OK); /* the MEMBER block's own CRC */
 	assert_int_equal(rep.blocks_bad, 1);
-	/* cut inside the last member: scanning keeps the two before it */
+	/* cut inside the last member: scanning keeps the two before it, and
+	 * names the one cut (listed, never opened); the count the job file
+	 * states says none is missing beyond it */
 	b[off + len / 2] ^= 0x40;
 	uint64_t off2;
 	mb_spit(cut, b, flen);
@@ -235,8 +237,14 @@ static void test_check_and_damage(void **state)
 	mb_spit(cut, b, (size_t)off2 + 100);
 	assert_int_equal(mcz_open(&j, cut, 0), MCZ_OK);
 	assert_int_equal(mcz_info(j)->recovered, 1);
-	assert_int_equal(mcz_member_count(j), 2);
+	assert_int_equal(mcz_member_count(j), 3);
+	assert_int_equal(mcz_member_expected(j), NREC);
+	assert_false(mcz_member_is_cut(j, 1));
+	assert_true(mcz_member_is_cut(j, 2));
 	mcz_reader *m;
+	assert_int_equal(mcz_member_open(j, 2, 0, &m), MCZ_E_TRUNCATED);
+	assert_null(m);
+	assert_non_null(strstr(mcz_errdetail(), "cut short"));
 	assert_int_equal(mcz_member_open(j, 1, 0, &m), MCZ_OK);
 	assert_string_equal(mcz_meta(m, "rank"), "1");
 	assert_int_equal(mcz_info(m)->nrows, ROWS);

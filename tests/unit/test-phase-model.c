@@ -452,6 +452,62 @@ static void test_degenerate(void **st)
 	assert_int_equal(sa.st_size, sb.st_size - 40);
 }
 
+/* Readers never write: the phases go to the user's cache folder, named by
+ * the file's identity, and come back from it; a phase cache inside a file
+ * of an earlier version (an aux block) is still read.  The file's bytes
+ * never change. */
+static unsigned long file_sum(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned long h = 5381;
+	int c;
+	assert_non_null(f);
+	while ((c = getc(f)) != EOF)
+		h = h * 33 + (unsigned long)c;
+	fclose(f);
+	return h;
+}
+
+static void test_cache_outside(void **st)
+{
+	char path[96], cache[128], err[256], key[256];
+	int64_t truth[NPH];
+	snprintf(path, sizeof path, "%s/cached.mcz", dir);
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	write_phased(path, truth, 0, 0);
+	unsigned long sum = file_sum(path);
+	vw_phase_params p = VW_PHASE_PARAMS_INIT;
+	for (int pass = 0; pass < 2; pass++) {
+		vw_model *m = open_model(path);
+		assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+		assert_int_equal(m->phases->from_cache, pass);
+		assert_int_equal(vw_phases_count(m->phases), NPH);
+		vw_model_free(m);
+		assert_true(file_sum(path) == sum);
+	}
+	/* an older file's own block: read when the folder has nothing */
+	vw_model *m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	vw_phase_cache_key(m, &p, VW_PHASES_AUTO, key, sizeof key);
+	unsigned char *buf;
+	size_t len;
+	assert_int_equal(vw_phase_cache_encode(m->phases, key, &buf, &len), 0);
+	vw_model_free(m);
+	assert_int_equal(mcz_append_aux(path, "phases", buf, len), MCZ_OK);
+	free(buf);
+	sum = file_sum(path);
+	snprintf(cache, sizeof cache, "%s/cache2", dir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	m = open_model(path);
+	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(m->phases->from_cache);
+	assert_int_equal(vw_phases_count(m->phases), NPH);
+	vw_model_free(m);
+	assert_true(file_sum(path) == sum);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
 	setenv("MCVIEW_PHASE_CACHE", "1", 1);
@@ -461,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_clone_thread_adopt),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_desc_group_mean),
+		cmocka_unit_test(test_cache_outside), /* last: it draws noise from rng too */
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

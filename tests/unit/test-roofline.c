@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -258,8 +259,17 @@ static void ceiling_cache(void **st)
 	} bad[] = {
 		{"", "empty"},
 		{"hello\n", "line 1: not a ceiling cache"},
-		{"# mcz ceilings 1\nroof.flops = -3\n", "line 2: roof.flops is not a positive number"},
-		{"# mcz ceilings 1\nroof.flops = 1e400\n", "line 2: roof.flops is not a positive number"},
+		{"# mcz ceilings 1\nroof.flops = -3\n", "line 2: roof.flops = -3 is not a plausible rate"},
+		{"# mcz ceilings 1\nroof.flops = 1e400\n", "line 2: roof.flops = 1e400 is not a plausible"},
+		/* finding 8 of issue 34: tiny, huge, twice, one core above all */
+		{"# mcz ceilings 1\nroof.flops = 1e-300\n", "roof.flops = 1e-300 is not a plausible"},
+		{"# mcz ceilings 1\nroof.bw_read_Bps = 1e20\n", "is not a plausible bandwidth"},
+		{"# mcz ceilings 1\nroof.flops = 1e11\nroof.flops = 2e11\n",
+		 "line 3: roof.flops given twice"},
+		{"# mcz ceilings 1\nroof.simd = avx\nroof.simd = sse\n", "roof.simd given twice"},
+		{"# mcz ceilings 1\nroof.bw_triad_Bps = 1e10\nroof.bw_read_Bps = 1e10\n"
+		 "roof.flops = 1e9\nroof.flops_1core = 5e10\nroof.flops_scalar = 2e10\n"
+		 "roof.flops_scalar_1core = 1e10\n", "roof.flops is below roof.flops_1core"},
 		{"# mcz ceilings 1\nroof.flops 12\n", "line 2: not 'key = value'"},
 		{"# mcz ceilings 1\nroof.flops = 1e11\n", "no roof.bw_triad_Bps"},
 	};
@@ -273,6 +283,12 @@ static void ceiling_cache(void **st)
 	}
 	snprintf(path, sizeof path, "%s/absent", dir);
 	assert_int_equal(rec_ceilcache_read(path, &back, err, sizeof err), 1);
+	/* a FIFO in its place: refused at once, never waited on */
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(rec_ceilcache_read(path, &back, err, sizeof err), -1);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
 	char key[256];
 	rec_ceilcache_key(key, sizeof key);
 	assert_non_null(strstr(key, "cpu-"));

@@ -320,14 +320,14 @@ static void cmp_json(const vw_compare *c, FILE *f)
 
 static void cmp_text(const vw_compare *c, FILE *f)
 {
-	fprintf(f, "A: %s\nB: %s\n", c->names[0], c->names[1]);
+	fprintf(f, "A: %s\nB: %s\n", vw_fmt_safe(c->names[0]), vw_fmt_safe(c->names[1]));
 	for (size_t i = 0; i < c->nmeta; i++)
-		fprintf(f, "differs: %s\n", c->meta[i]);
+		fprintf(f, "differs: %s\n", vw_fmt_safe(c->meta[i]));
 	for (int s = 0; s < 2; s++)
 		if (c->warn[s][0])
-			fprintf(f, "warning: %s\n", c->warn[s]);
-	fprintf(f, "%zu phases matched (%s), %zu only in A, %zu only in B; run %.3f s -> %.3f s (%+.1f %%)\n",
-		c->nm, vw_compare_how(c), c->nonly_a, c->nonly_b, c->total_a,
+			fprintf(f, "warning: %s\n", vw_fmt_safe(c->warn[s]));
+	fprintf(f, "%zu phase%s matched (%s), %zu only in A, %zu only in B; run %.3f s -> %.3f s (%+.1f %%)\n",
+		c->nm, c->nm == 1 ? "" : "s", vw_compare_how(c), c->nonly_a, c->nonly_b, c->total_a,
 		c->total_b, c->total_a > 0 ? 100 * (c->total_b / c->total_a - 1) : 0.0);
 	fprintf(f, "%4s  %-24s %8s %9s %9s %8s %7s %7s", "rank", "phase", "start_s", "A_s", "B_s",
 		"delta", "noise", "share");
@@ -340,7 +340,7 @@ static void cmp_text(const vw_compare *c, FILE *f)
 		char d[16], no[16];
 		snprintf(d, sizeof d, "%+.1f%%", x->delta_pct);
 		snprintf(no, sizeof no, "%.1f%%", x->noise_pct);
-		fprintf(f, "%4d  %-24.24s %8.3f %9.3f %9.3f %8s %7s %6.0f%%", x->rank, x->label,
+		fprintf(f, "%4d  %-24.24s %8.3f %9.3f %9.3f %8s %7s %6.0f%%", x->rank, vw_fmt_safe(x->label),
 			x->a_start, x->dur_a, x->dur_b, d, no, x->share_pct);
 		for (int g = 0; g < VW_CMP_NFIG; g++) {
 			if (!cmp_fig_shown(c, g))
@@ -360,7 +360,7 @@ static void cmp_text(const vw_compare *c, FILE *f)
 		size_t n = s ? c->nonly_b : c->nonly_a;
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "only in %c: %-24s start %.3f s, %.3f s\n", s ? 'B' : 'A',
-				v[i].label, v[i].t0, v[i].dur);
+				vw_fmt_safe(v[i].label), v[i].t0, v[i].dur);
 	}
 }
 

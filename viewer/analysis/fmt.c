@@ -13,43 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../format/mcz.h"
 #include "fmt.h"
 
 char *vw_fmt_si(char *buf, size_t len, double v, const char *unit)
 {
-	static const char *const pre[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
-	const char *sp = unit && *unit ? " " : "";
-	if (!unit)
-		unit = "";
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (unit[0] == '%') {
-		snprintf(buf, len, "%.3g%s", v, unit);
-		return buf;
-	}
-	if (v == 0 || isinf(v)) {
-		snprintf(buf, len, "%g%s%s", v, sp, unit);
-		return buf;
-	}
-	double a = fabs(v);
-	int e = (int)floor(log10(a) / 3);
-	if (e < -3)
-		e = -3;
-	if (e > 6)
-		e = 6;
-	double x = a / pow(10, 3 * e);
-	/* 999.96 would print as "1000": move to the next prefix. */
-	if (x >= 999.5 && e < 6) {
-		e++;
-		x /= 1000;
-	}
-	/* the decimals of what will be printed: 99.96 shows as "100", not "100.0" */
-	int dec = x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
-	snprintf(buf, len, "%s%.*f %s%s", v < 0 ? "-" : "", dec, x, pre[e + 3], unit);
-	if (!*unit && !*pre[e + 3])
-		buf[strlen(buf) - 1] = '\0'; /* no trailing space */
+	mcz_units_si(buf, len, v, unit); /* one form for mcz info and the viewer */
 	return buf;
 }
 
@@ -91,6 +60,15 @@ char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step)
 	return buf;
 }
 
+const char *vw_fmt_safe(const char *s)
+{
+	static _Thread_local char ring[16][1024];
+	static _Thread_local unsigned at;
+	char *b = ring[at++ % 16];
+	mcz_termsafe(b, sizeof ring[0], s);
+	return b;
+}
+
 void vw_fmt_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -98,8 +76,10 @@ void vw_fmt_json_str(FILE *f, const char *s)
 		unsigned char ch = (unsigned char)*s;
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
+		else if (ch < 0x20 || ch == 0x7f)
 			fprintf(f, "\\u%04x", ch);
+		else if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
+			fprintf(f, "\\u%04x", (unsigned char)*++s); /* C1: a terminal may obey it */
 		else
 			fputc(ch, f);
 	}

@@ -19,6 +19,11 @@ char *vw_fmt_si(char *buf, size_t len, double v, const char *unit);
  * is the resolution wanted, so ruler labels show only needed digits. */
 char *vw_fmt_time(char *buf, size_t len, int64_t ns, int64_t step);
 
+/* s, a string from a file, escaped for the terminal (mcz_termsafe: ESC as
+ * \033, a newline as \n), in one of 16 buffers of this thread used in
+ * turn, so that one printf may take several; at most 1 KiB of it. */
+const char *vw_fmt_safe(const char *s);
+
 /* s as a JSON string, quotes included ('"' '\\' escaped, control
  * characters as \u00XX), for the reports' --report=json. */
 void vw_fmt_json_str(FILE *f, const char *s);

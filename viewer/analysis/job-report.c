@@ -108,6 +108,16 @@ static const char *job_frac(char *buf, size_t len, double v, int flag)
 	return buf;
 }
 
+/* A figure of the text table, "-" when unknown (never "nan"). */
+static const char *job_cell(char *buf, size_t len, double v, int dec)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", dec, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void job_phase_text(const vw_job_phase *p, FILE *f)
 {
 	char cls[8] = "", slow[16] = "-", lb[16], ce[16], pe[16], imb[16] = "-", mpi[16] = "-";
@@ -119,19 +129,22 @@ static void job_phase_text(const vw_job_phase *p, FILE *f)
 		snprintf(mpi, sizeof mpi, "%.3f", p->mpi_mean_s);
 	if (p->cls >= 0)
 		vw_phase_class_name(p->cls, cls, sizeof cls);
-	fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9.3f %9.3f %9s %9s %8s %8s %8s %7s %8.3f  %s\n",
-		p->label[0] ? p->label : "-", cls[0] ? cls : "-", (double)p->t0 / 1e9,
-		(double)(p->t1 - p->t0) / 1e9, p->nranks, p->useful_mean_s, p->useful_max_s, mpi,
-		imb, slow, job_frac(lb, sizeof lb, p->load_balance, 1),
-		job_frac(ce, sizeof ce, p->comm_eff, 0), job_frac(pe, sizeof pe, p->par_eff, 0),
-		p->lost_s, p->code[0] ? p->code : "-");
+	char um[24], ux[24], lost[24];
+	fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n",
+		p->label[0] ? vw_fmt_safe(p->label) : "-", cls[0] ? cls : "-", (double)p->t0 / 1e9,
+		(double)(p->t1 - p->t0) / 1e9, p->nranks, job_cell(um, sizeof um, p->useful_mean_s, 3),
+		job_cell(ux, sizeof ux, p->useful_max_s, 3), mpi, imb, slow,
+		job_frac(lb, sizeof lb, p->load_balance, 1), job_frac(ce, sizeof ce, p->comm_eff, 0),
+		job_frac(pe, sizeof pe, p->par_eff, 0), job_cell(lost, sizeof lost, p->lost_s, 3),
+		p->code[0] ? vw_fmt_safe(p->code) : "-");
 }
+
 
 static void job_print_text(const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
-	const char *h0 = nh ? j->hosts[0] : "", *h1 = nh ? j->hosts[nh - 1] : "";
-	fprintf(f, "job %s: %zu rank%s", j->id[0] ? j->id : "(no id)", j->nranks,
+	const char *h0 = vw_fmt_safe(nh ? j->hosts[0] : ""), *h1 = vw_fmt_safe(nh ? j->hosts[nh - 1] : "");
+	fprintf(f, "job %s: %zu rank%s", j->id[0] ? vw_fmt_safe(j->id) : "(no id)", j->nranks,
 		j->nranks == 1 ? "" : "s");
 	if (j->size > 0 && (size_t)j->size != j->nranks)
 		fprintf(f, " of %d", j->size);
@@ -161,7 +174,7 @@ static void job_print_text(const vw_job *j, FILE *f)
 						     : "none detected");
 	job_phase_text(&j->run, f);
 	if (j->notes[0])
-		fprintf(f, "note: %s\n", j->notes);
+		fprintf(f, "note: %s\n", vw_fmt_safe(j->notes));
 	if (j->nhosts > 1 && j->source == VW_PHASES_MARKS) {
 		int64_t lo = 0, hi = 0;
 		size_t ilo = 0, ihi = 0;
@@ -173,7 +186,8 @@ static void job_print_text(const vw_job *j, FILE *f)
 		}
 		fprintf(f, "hosts: phases start from %+.1f ms (%s) to %+.1f ms (%s) of the job's median "
 			   "(the clock skew if they start at a barrier; --report=json: per host)\n",
-			(double)lo / 1e6, j->hosts[ilo], (double)hi / 1e6, j->hosts[ihi]);
+			(double)lo / 1e6, vw_fmt_safe(j->hosts[ilo]), (double)hi / 1e6,
+			vw_fmt_safe(j->hosts[ihi]));
 	}
 	fprintf(f, "useful_s, max_s = mean, max over ranks of the useful time; mpi_s = mean time in "
 		   "MPI; imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max "
@@ -194,7 +208,7 @@ int vw_jobs_print(const vw_jobs *js, FILE *f, int json)
 		fprintf(f, "]}\n");
 	} else {
 		if (js->note[0])
-			fprintf(f, "note: %s\n", js->note);
+			fprintf(f, "note: %s\n", vw_fmt_safe(js->note));
 		for (size_t i = 0; i < js->n; i++) {
 			if (i)
 				fputc('\n', f);

@@ -162,12 +162,56 @@ static double job_useful(vw_model *m, size_t file, int64_t t0, int64_t t1)
 	return s;
 }
 
+/* 1 when rank file `file` has a damaged chunk (its CRC failed when read:
+ * job_useful reads first) inside [t0, t1) of the dataset axis: its CPU
+ * time there is unknown, not zero. */
+static int job_damaged(vw_model *m, size_t file, int64_t t0, int64_t t1)
+{
+	size_t n = mcz_damaged_count(m->files[file]);
+	for (size_t i = 0; i < n; i++) {
+		int64_t a, b;
+		if (mcz_damaged_span(m->files[file], i, &a, &b) == MCZ_OK &&
+		    a + m->offsets[file] < t1 && b + m->offsets[file] >= t0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The CPU time of a rank in a phase, NaN where its data is damaged; such a
+ * (rank, phase) is added to list ("rank 2 in solve"). */
+static double job_useful_checked(vw_model *m, const vw_job *j, size_t r, int64_t t0,
+				 int64_t t1, const char *phase, char *list, size_t len)
+{
+	double s = job_useful(m, j->ranks[r].file, t0, t1);
+	if (!job_damaged(m, j->ranks[r].file, t0, t1))
+		return s;
+	size_t at = strlen(list);
+	if (at + 64 < len)
+		snprintf(list + at, len - at, "%srank %d in %s", at ? ", " : "", j->ranks[r].rank,
+			 phase);
+	return NAN;
+}
+
+static void job_damage_note(vw_job *j, const char *list)
+{
+	char buf[256];
+	if (!list[0])
+		return;
+	snprintf(buf, sizeof buf, "damaged data (%s): that CPU time is left out; see mcz check",
+		 list);
+	job_note(j->notes, sizeof j->notes, buf);
+}
+
 /* A rank's figures in [c->t0, c->t1): from its code samples where it has
  * them (work, MPI and sync by codeclass.h), else from its CPU time.  With
  * both, the CPU time (exact) is split by the samples' shares: a phase of
- * short bursts has few samples but an exact CPU time. */
-static void job_cell_fill(vw_model *m, size_t file, vw_job_cell *c)
+ * short bursts has few samples but an exact CPU time.  Where the rank's
+ * data is damaged the figures are unknown (NaN), and the rank and phase
+ * are added to damlist. */
+static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c,
+			  const char *phase, char *damlist, size_t len)
 {
+	size_t file = j->ranks[r].file;
 	double per = vw_hotcode_file_period(m, file);
 	c->mpi_s = c->sync_s = NAN;
 	c->threads = 1;
@@ -176,7 +220,11 @@ static void job_cell_fill(vw_model *m, size_t file, vw_job_cell *c)
 		c->useful_s = NAN;
 		return;
 	}
-	double cpu = job_useful(m, file, c->t0, c->t1);
+	double cpu = job_useful_checked(m, j, r, c->t0, c->t1, phase, damlist, len);
+	if (isnan(cpu) && job_damaged(m, file, c->t0, c->t1)) { /* unknown, not zero */
+		c->useful_s = NAN;
+		return;
+	}
 	if (per > 0) {
 		uint64_t n[VW_CC_N];
 		uint64_t all = vw_hotcode_file_classes(m, file, c->t0, c->t1, n);
@@ -322,13 +370,13 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			p->cls = c;
 		}
 	}
-	char cutlist[160] = "";
+	char cutlist[160] = "", damlist[160] = "";
 	for (size_t h = 0; h < nhits; h++) {
 		const job_hit *x = &hits[h];
 		vw_job_cell *c = &j->cell[pos[x->ph] * j->nranks + x->rank];
 		c->t0 = x->t0;
 		c->t1 = x->t1;
-		job_cell_fill(m, j->ranks[x->rank].file, c);
+		job_cell_fill(m, j, x->rank, c, keys[x->ph].label, damlist, sizeof damlist);
 		if (x->cut) { /* its true length is unknown: left out of the figures */
 			size_t at = strlen(cutlist);
 			if (at + 64 < sizeof cutlist)
@@ -347,6 +395,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			 cutlist);
 		job_note(j->notes, sizeof j->notes, buf);
 	}
+	job_damage_note(j, damlist);
 	if (nnolabel) {
 		job_list(list, sizeof list, nolabel, nnolabel);
 		snprintf(buf, sizeof buf, "rank %s has no marked regions", list);
@@ -372,20 +421,24 @@ static int job_from_auto(vw_model *m, vw_job *j)
 	j->cell = calloc((n ? n : 1) * j->nranks, sizeof *j->cell);
 	if (!j->ph || !j->cell)
 		return -1;
+	char damlist[160] = "";
 	for (size_t k = 0; k < n; k++) {
 		const vw_phase *p = vw_phases_at(m->phases, k);
 		vw_job_phase *q = &j->ph[k];
+		char name[32];
 		snprintf(q->label, sizeof q->label, "%s", p->label);
+		snprintf(name, sizeof name, "phase %zu", k + 1);
 		q->cls = p->cls;
 		for (size_t r = 0; r < j->nranks; r++) {
 			const vw_job_rank *rk = &j->ranks[r];
 			vw_job_cell *c = &j->cell[k * j->nranks + r];
 			c->t0 = p->t0 > rk->t_first ? p->t0 : rk->t_first;
 			c->t1 = p->t1 < rk->t_last + 1 ? p->t1 : rk->t_last + 1;
-			job_cell_fill(m, rk->file, c);
+			job_cell_fill(m, j, r, c, name, damlist, sizeof damlist);
 			c->time_s = c->useful_s;
 		}
 	}
+	job_damage_note(j, damlist);
 	return 0;
 }
 
@@ -506,14 +559,17 @@ static int job_stats(vw_model *m, vw_job *j)
 	if (!j->run_cell)
 		return -1;
 	size_t ncode = 0;
+	char damlist[160] = "";
 	for (size_t r = 0; r < j->nranks; r++) {
 		vw_job_cell *c = &j->run_cell[r];
 		c->t0 = j->ranks[r].t_first;
 		c->t1 = j->ranks[r].t_last + 1;
-		job_cell_fill(m, j->ranks[r].file, c);
+		job_cell_fill(m, j, r, c, "the whole run", damlist, sizeof damlist);
 		c->time_s = c->useful_s;
 		ncode += c->from_code;
 	}
+	if (!j->nph) /* else the phases named the damage */
+		job_damage_note(j, damlist);
 	job_figures(j, &j->run, j->run_cell, 0);
 	job_code(m, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
 	snprintf(j->run.label, sizeof j->run.label, "(whole run)");

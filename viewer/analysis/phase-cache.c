@@ -1,9 +1,10 @@
-/* phase-cache.c: detected phases stored in the recording as an aux block
- * named "phases" (format/mcz.h: mcz_append_aux), so that a second open is
- * instant.  The block starts with a key naming everything the result
- * depends on — parameters, source, time range, the streams used — and is
- * ignored when the key differs (parameters changed: detect again, append a
- * new block; the most recent block wins).
+/* phase-cache.c: the bytes of detected phases, kept so that a second open
+ * is instant: in the user's cache folder (phases.c, format/cachedir.c), and
+ * read from the aux block "phases" that files of earlier versions may hold
+ * (readers no longer write one).  The bytes start with a key naming
+ * everything the result depends on — the file's identity, parameters,
+ * source, time range, the streams used — and are ignored when the key
+ * differs (parameters changed: detect again).
  *
  * Layout, little-endian:
  *

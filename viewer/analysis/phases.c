@@ -1,8 +1,9 @@
 /* phases.c: the door to a model's phases — detect (or take from marks, or
- * from the file's cache), then the accessors, selection, n/p stepping and
+ * from the user's cache), then the accessors, selection, n/p stepping and
  * zoom every view uses.  The work is in phase-model.c (streams, coarse level,
  * refinement, marks), phase-desc.c (figures, descriptions) and
- * phase-cache.c (the "phases" block).
+ * phase-cache.c (the cache's bytes; kept in the user's cache folder,
+ * format/cachedir.c, never in the recording).
  *
  *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
  *     if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
@@ -106,10 +107,48 @@ static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *
 	vw_phase_describe(m, ph->v, ph->n);
 }
 
+/* The phases of one file under one set of parameters live in the user's
+ * cache folder (format/cachedir.c), named by a hash of the file's identity
+ * (device, inode, size, mtime) and the key; the blob repeats the identity
+ * and the key, both checked before it is trusted.  Never in the file:
+ * readers do not write. */
+static int phase_cache_name(const vw_model *m, const char *key, char *id, size_t idlen,
+			    char *name, size_t namelen)
+{
+	const char *env = getenv("MCVIEW_PHASE_CACHE");
+	if (m->nfiles != 1 || (env && !strcmp(env, "0")))
+		return -1;
+	/* a PCP source converted on open, a job file's member, a file still
+	 * being written: no identity that says its phases are still these */
+	if (m->imported[0] || mcz_info(m->files[0])->recovered)
+		return -1;
+	char fid[200];
+	if (mcz_cachedir_identity(m->paths[0], fid, sizeof fid) != MCZ_OK)
+		return -1;
+	snprintf(id, idlen, "%s %s", fid, key);
+	uint64_t h = 1469598103934665603ull;
+	for (const char *c = id; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	snprintf(name, namelen, "phases-%016llx", (unsigned long long)h);
+	return 0;
+}
+
 static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
 {
+	char id[512], name[64];
 	const void *data;
 	size_t len;
+	if (phase_cache_name(m, key, id, sizeof id, name, sizeof name) == 0) {
+		void *buf;
+		int rc = mcz_cachedir_load(name, &buf, &len);
+		if (rc == MCZ_OK) {
+			rc = vw_phase_cache_decode(buf, len, id, ph);
+			free(buf);
+			if (rc == 0)
+				return 0;
+		}
+	}
+	/* files of earlier versions may hold them in an aux block: read only */
 	const char *env = getenv("MCVIEW_PHASE_CACHE");
 	if (m->nfiles != 1 || (env && !strcmp(env, "0")) ||
 	    mcz_aux(m->files[0], "phases", &data, &len) != MCZ_OK)
@@ -117,42 +156,17 @@ static int phase_cache_load(vw_model *m, struct vw_phases *ph, const char *key)
 	return vw_phase_cache_decode(data, len, key, ph);
 }
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
-}
-
+/* Costs nothing but the cache when it cannot be written (no home, a
+ * read-only folder, a full disk): said nowhere. */
 static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key)
 {
-	const char *env = getenv("MCVIEW_PHASE_CACHE");
-	/* a file without its trailer is still being written (or was cut
-	 * short): appending to it would race the recorder */
-	if (m->nfiles != 1 || (env && !strcmp(env, "0")) || mcz_info(m->files[0])->recovered)
-		return;
-	if (m->imported[0])
-		return; /* a PCP archive or ssh:// URL, converted on open: no .mcz to keep them in */
-	if (vw_model_damage(m))
-		return; /* damaged: mcz check's business, not more bytes (mcz_append_aux checks too) */
-	/* A file we may not write (a shared or archived recording) is normal:
-	 * detect again on each open and say nothing; only a failed write of a
-	 * writable file is worth a line. */
-	if (access(m->paths[0], W_OK) != 0)
-		return;
+	char id[512], name[64];
 	unsigned char *buf;
 	size_t len;
-	if (vw_phase_cache_encode(ph, key, &buf, &len) == 0) {
-		int rc = mcz_append_aux(m->paths[0], "phases", buf, len);
-		if (rc == MCZ_E_CORRUPT) { /* the append's own check found damage */
-			const char *why = strstr(mcz_errdetail(), "check: ");
-			snprintf(m->status, sizeof m->status,
-				 "warning: %s is damaged (%s): showing what is readable, nothing "
-				 "written into it; see mcz check", base_name(m->paths[0]),
-				 why ? why + 7 : mcz_errdetail());
-			m->status_warn = 1;
-		} else if (rc != MCZ_OK)
-			snprintf(m->status, sizeof m->status, "phases not cached in %s: %s",
-				 m->paths[0], *mcz_errdetail() ? mcz_errdetail() : "write failed");
+	if (vw_model_damage(m) || phase_cache_name(m, key, id, sizeof id, name, sizeof name))
+		return;
+	if (vw_phase_cache_encode(ph, id, &buf, &len) == 0) {
+		mcz_cachedir_store(name, buf, len);
 		free(buf);
 	}
 }

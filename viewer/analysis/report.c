@@ -486,7 +486,7 @@ static void report_roof_notes(vw_model *m, FILE *f)
 			if (at > 0 && (size_t)at < sizeof list)
 				at += snprintf(list + at, sizeof list - (size_t)at, ", %zu", j + 1);
 		}
-		fprintf(f, "# roofline: %s: phase%s %s\n", pi.why, more ? "s" : "", list);
+		fprintf(f, "# roofline: %s: phase%s %s\n", vw_fmt_safe(pi.why), more ? "s" : "", list);
 	}
 	free(seen);
 }
@@ -502,27 +502,28 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	char title[256], cell[160];
 	vw_report_title(m, title, sizeof title);
 	if (m->nfiles > 1)
-		fprintf(f, "# %s and %zu more file%s: %s\n", m->paths[0], m->nfiles - 1,
+		fprintf(f, "# %s and %zu more file%s: %s\n", vw_fmt_safe(m->paths[0]), m->nfiles - 1,
 			m->nfiles > 2 ? "s" : "", title);
 	else
-		fprintf(f, "# %s: %s\n", m->nfiles ? m->paths[0] : "", title);
+		fprintf(f, "# %s: %s\n", m->nfiles ? vw_fmt_safe(m->paths[0]) : "", title);
 	if (m->phases->source == VW_PHASES_AUTO)
-		fprintf(f, "# streams: %s\n", m->phases->used[0] ? m->phases->used : "(none)");
+		fprintf(f, "# streams: %s\n",
+			m->phases->used[0] ? vw_fmt_safe(m->phases->used) : "(none)");
 	vw_report_table t;
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	if (t.missing[0])
-		fprintf(f, "# %s\n", t.missing);
+		fprintf(f, "# %s\n", vw_fmt_safe(t.missing));
 	if (t.roof[0])
-		fprintf(f, "# %s\n", t.roof);
+		fprintf(f, "# %s\n", vw_fmt_safe(t.roof));
 	char hint[600];
 	if (vw_codename_hint(m, hint, sizeof hint))
-		fprintf(f, "# %s\n", hint);
+		fprintf(f, "# %s\n", vw_fmt_safe(hint));
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)
 		for (size_t i = 0; i < m->phases->n; i++) {
 			vw_report_cell(m, &t, k, i, cell, sizeof cell);
-			int w = (int)strlen(cell);
+			int w = (int)strlen(vw_fmt_safe(cell));
 			t.width[k] = w > t.width[k] ? w : t.width[k];
 		}
 	for (int k = 0; k < t.ncols; k++)
@@ -532,7 +533,8 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	for (size_t i = 0; i < m->phases->n; i++) {
 		for (int k = 0; k < t.ncols; k++) {
 			vw_report_cell(m, &t, k, i, cell, sizeof cell);
-			fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k], cell);
+			fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k],
+				vw_fmt_safe(cell));
 		}
 		fputc('\n', f);
 	}

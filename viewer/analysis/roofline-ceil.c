@@ -2,7 +2,9 @@
  * from the metadata keys roof.* that mcrec writes from its calibration
  * (mcrec --calibrate; format/SPEC.md section 5.1).  Only measured figures
  * are there: without them the roofline has no roofs and says how to get
- * them.  A value that is not a finite positive number counts as absent.
+ * them.  A value that is not a plausible figure (format/roof.c, the rule
+ * mcrec and mcz info follow too) counts as absent, and all of them when
+ * all CPUs' FLOP/s are below one core's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,12 +16,9 @@
 
 static double ceil_num(mcz_reader *r, const char *key)
 {
-	const char *s = mcz_meta(r, key);
-	char *end;
-	if (!s || !*s)
-		return NAN;
-	double v = strtod(s, &end);
-	return (*end == '\0' && isfinite(v) && v > 0) ? v : NAN;
+	double v;
+	mcz_roof_parse(key, mcz_meta(r, key), &v); /* NaN unless plausible */
+	return v;
 }
 
 static void ceil_str(mcz_reader *r, const char *key, char *out, size_t len)
@@ -35,7 +34,10 @@ void vw_roof_ceilings(vw_model *m, vw_roof_ceil *c)
 	for (size_t f = 0; f < m->nfiles; f++) {
 		mcz_reader *r = m->files[f];
 		double bw = ceil_num(r, "roof.bw_triad_Bps"), fl = ceil_num(r, "roof.flops");
-		if (isnan(bw) || isnan(fl))
+		if (isnan(bw) || isnan(fl) ||
+		    mcz_roof_consistent(fl, ceil_num(r, "roof.flops_1core"),
+					ceil_num(r, "roof.flops_scalar"),
+					ceil_num(r, "roof.flops_scalar_1core")) != MCZ_OK)
 			continue;
 		c->known = 1;
 		c->bw = bw;

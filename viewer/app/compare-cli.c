@@ -39,6 +39,15 @@ static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_model ***o
 		if (vw_model_open(&v[*n], paths, 1, oo, e, sizeof e) != 0) {
 			snprintf(err, len, "%s", e);
 			rc = -1;
+		} else if (v[*n]->nfiles > 1) {
+			/* a job file: its ranks' marks pooled would match rank 0's
+			 * solve with rank 3's, phases of -0.000 s */
+			snprintf(err, len,
+				 "%s holds %zu recordings (a job's ranks): compare one of them "
+				 "(%s:NAME, as mcz info lists them), or see the job with --report",
+				 p, v[*n]->nfiles, p);
+			vw_model_free(v[*n]);
+			rc = -1;
 		} else {
 			++*n;
 		}
@@ -75,6 +84,22 @@ int vw_compare_cli_open(vw_compare_cli *c, const char *a, const char *b, const v
 		snprintf(err, len,
 			 "nothing matched: no phase of %s resembles one of %s (different programs?)",
 			 c->cmp.names[0], c->cmp.names[1]);
+		return -1;
+	}
+	/* runs ten times apart in length are not one program's two runs: a
+	 * phase matched between them says nothing (a day's archive of another
+	 * host against a 3 s run was "-99.9 % faster") */
+	double ta = c->cmp.total_a, tb = c->cmp.total_b;
+	if (ta > 0 && tb > 0 && (ta / tb > 10 || tb / ta > 10)) {
+		const char *ha = mcz_meta(c->a[0]->files[0], "host");
+		const char *hb = mcz_meta(c->b[0]->files[0], "host");
+		int other = ha && hb && strcmp(ha, hb);
+		snprintf(err, len,
+			 "not comparable: %s runs %.3g s and %s %.3g s (%.0fx)%s%s%s%s: not two runs of "
+			 "one program",
+			 c->cmp.names[0], ta, c->cmp.names[1], tb, ta > tb ? ta / tb : tb / ta,
+			 other ? ", on hosts " : "", other ? vw_fmt_safe(ha) : "",
+			 other ? " and " : "", other ? vw_fmt_safe(hb) : "");
 		return -1;
 	}
 	return 0;

@@ -252,7 +252,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	vw_theme th;
 	char err[512];
 	if (vw_theme_load(&th, theme && *theme ? theme : "default", err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 2;
 	}
 	if (fail_above >= 0 && !compare)
@@ -284,17 +284,16 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		pc.mode = -1; /* detected already, as the comparison needed */
 	} else if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind),
 				 &oo, err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 1;
 	}
-	/* Detection may append its cache to the file; the reader's view stays
-	 * valid (mcz_append_aux never changes bytes already written).  On the
-	 * terminal it runs after the first screen (app-run.c). */
+	/* Detection keeps its result in the user's cache folder, never in the
+	 * file.  On the terminal it runs after the first screen (app-run.c). */
 	int later = !snap_w && !pc.report && pc.mode >= 0;
 	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed */
 		if (pr < 0)
-			fprintf(stderr, "mcview: %s\n", err);
+			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		vw_model_free(m);
 		return pr < 0 ? 1 : 0;
 	}
@@ -353,7 +352,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			   .theme = &th};
 	rc = vw_app_run(&a, &to, keys, err, sizeof err);
 	if (rc != 0)
-		fprintf(stderr, "mcview: %s\n", err);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 out:
 	vw_app_free(&a);
 	vw_model_free(m);

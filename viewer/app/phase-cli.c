@@ -139,6 +139,6 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	 * once, where the screen would have shown it in its status line */
 	vw_model_damage(m);
 	if (m->status_warn)
-		fprintf(stderr, "mcview: %s\n", m->status);
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(m->status));
 	return 1;
 }

@@ -127,6 +127,18 @@ int vw_canvas_text(vw_canvas *c, int x, int y, int max_w, int role, int attr, co
 	while (*s && n < max_w) {
 		uint32_t cp;
 		s += utf8_decode(s, &cp);
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+			/* a control from a file's string: shown escaped, as
+			 * mcz_termsafe does (\n, \033), never obeyed */
+			char esc[8];
+			if (cp == '\n' || cp == '\t' || cp == '\r')
+				snprintf(esc, sizeof esc, "\\%c", cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r');
+			else
+				snprintf(esc, sizeof esc, "\\%03o", (unsigned)cp & 0xff);
+			for (const char *e = esc; *e && n < max_w; e++)
+				vw_canvas_put(c, x + n++, y, (uint32_t)*e, role, attr);
+			continue;
+		}
 		vw_canvas_put(c, x + n, y, cp, role, attr);
 		n++;
 	}

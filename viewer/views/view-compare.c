@@ -89,8 +89,8 @@ static void compare_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	int y = 0;
 	vw_canvas_printf(c, 0, y++, c->w, VW_C_TITLE, VW_A_BOLD,
-			 "%zu phases matched (%s), %zu only in A, %zu only in B; run %.3fs -> %.3fs (%+.1f%%)",
-			 k->nm, vw_compare_how(k), k->nonly_a, k->nonly_b, k->total_a,
+			 "%zu phase%s matched (%s), %zu only in A, %zu only in B; run %.3fs -> %.3fs (%+.1f%%)",
+			 k->nm, k->nm == 1 ? "" : "s", vw_compare_how(k), k->nonly_a, k->nonly_b, k->total_a,
 			 k->total_b, k->total_a > 0 ? 100 * (k->total_b / k->total_a - 1) : 0.0);
 	vw_canvas_printf(c, 0, y++, c->w, VW_C_LABEL, 0, "A: %s", k->names[0]);
 	vw_canvas_printf(c, 0, y++, c->w, VW_C_LABEL, 0, "B: %s", k->names[1]);

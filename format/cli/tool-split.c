@@ -1,0 +1,150 @@
+/* tool-split.c: `mcz split JOB.mcz [-o DIR] [--force]`: each recording of a
+ * job file (tool-merge.c writes them) back into a file of its own, byte for
+ * byte, under the name it was merged with.
+ *
+ * Every name is checked before anything is written: a name that is not a
+ * file name, or a file of that name already in DIR (without --force), stops
+ * the split with nothing written, each named.  Then every member that can
+ * be is written — to a temporary name, linked (or, with --force, renamed)
+ * into place, so no file is ever half-written — and every one that cannot
+ * (cut short in a damaged job file, or not in it at all) is named; any of
+ * those makes the exit status 1.
+ *
+ *     mcz split job.mcz -o ranks/
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* A member's name is a file name, never a path. */
+static int split_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+/* Write len bytes at b into DIR/NAME (p) whole or not at all; 0 or errno. */
+static int split_write(const char *p, const uint8_t *b, size_t len, int force)
+{
+	char tmp[PATH_MAX + 16];
+	const char *slash = strrchr(p, '/');
+	snprintf(tmp, sizeof tmp, "%.*s.mcz-split-XXXXXX", slash ? (int)(slash - p + 1) : 0, p);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return errno;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t k = write(fd, b + done, len - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		done += (size_t)k;
+	}
+	int e = done < len ? (errno ? errno : EIO) : 0;
+	fchmod(fd, 0644);
+	if (close(fd) != 0 && !e)
+		e = errno;
+	/* link refuses a name taken since the check; --force replaces it */
+	if (!e && (force ? rename(tmp, p) : link(tmp, p)) != 0)
+		e = errno;
+	unlink(tmp);
+	return e;
+}
+
+int tool_split(int argc, char **argv)
+{
+	const char *path = NULL, *dir = ".";
+	int force = 0;
+	for (int i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], "--output=", 9))
+			dir = argv[i] + 9;
+		else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force"))
+			force = 1;
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))
+			return tool_common_usage_error("split", "%s needs a folder", argv[i]);
+		else if (argv[i][0] == '-' && argv[i][1])
+			return tool_common_usage_error("split", "unknown option '%s'", argv[i]);
+		else if (path)
+			return tool_common_usage_error("split", "one job file at a time ('%s' is a second)",
+						       argv[i]);
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return tool_common_usage_error("split", "no job file given");
+	mcz_reader *r;
+	if (tool_common_open("split", path, 0, &r))
+		return 1;
+	size_t n = mcz_member_count(r), want = mcz_member_expected(r);
+	if (n == 0 && want == 0) {
+		fprintf(stderr, "mcz split: %s is one recording, not a job file (mcz merge writes those)\n",
+			tool_common_esc(path));
+		mcz_close(r);
+		return 1;
+	}
+	/* every name first: nothing is written when one cannot be */
+	int stop = 0;
+	char p[PATH_MAX];
+	for (size_t i = 0; i < n; i++) {
+		const char *name = mcz_member_name(r, i);
+		struct stat st;
+		if (!split_name_ok(name)) {
+			fprintf(stderr, "mcz split: %s: member %zu's name '%s' is not a file name\n",
+				tool_common_esc(path), i + 1, tool_common_esc(name));
+			stop = 1;
+		} else if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p) {
+			fprintf(stderr, "mcz split: %s/%s: name too long\n", tool_common_esc(dir),
+				tool_common_esc(name));
+			stop = 1;
+		} else if (!force && lstat(p, &st) == 0) {
+			fprintf(stderr, "mcz split: %s exists (--force overwrites it)\n",
+				tool_common_esc(p));
+			stop = 1;
+		}
+	}
+	if (stop) {
+		fprintf(stderr, "mcz split: %s: nothing written\n", tool_common_esc(path));
+		mcz_close(r);
+		return 1;
+	}
+	size_t wrote = 0, lost = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = mcz_member_name(r, i);
+		size_t len;
+		const uint8_t *b = mcz_member_bytes(r, i, &len);
+		snprintf(p, sizeof p, "%s/%s", dir, name);
+		if (mcz_member_is_cut(r, i)) {
+			mcz_reader *m;
+			mcz_member_open(r, i, 0, &m); /* for its reason */
+			const char *d = mcz_errdetail(), *c = strstr(d, ": ");
+			fprintf(stderr, "mcz split: %s:%s: not written: %s\n", tool_common_esc(path),
+				tool_common_esc(name), c ? tool_common_esc(c + 2) : "cut short");
+			lost++;
+			continue;
+		}
+		int e = split_write(p, b, len, force);
+		if (e) {
+			fprintf(stderr, "mcz split: %s: %s\n", tool_common_esc(p), strerror(e));
+			lost++;
+		} else
+			wrote++;
+	}
+	size_t absent = want > n ? want - n : 0;
+	if (absent)
+		fprintf(stderr, "mcz split: %s: %zu more recording%s not in the file (it ends before %s)\n",
+			tool_common_esc(path), absent, absent == 1 ? "" : "s",
+			absent == 1 ? "it" : "them");
+	printf("%s: wrote %zu of %zu recording%s into %s\n", tool_common_esc(path), wrote,
+	       n + absent, n + absent == 1 ? "" : "s", tool_common_esc(dir));
+	mcz_close(r);
+	return lost || absent ? 1 : 0;
+}

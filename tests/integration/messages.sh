@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# messages.sh: what mcz says when it is used wrongly or counts one thing
+# (issue 34, finding 10).  A usage error is one line naming the problem,
+# then "(see mcz CMD --help)", exit 2 — never the usage text without the
+# problem; "1 recording", "1 phase matched"; MCZ_FORMAT=abc named in the
+# error; the text job report prints "-", never "nan", for a figure it does
+# not have.  (/dev/null and <(...) as input: special-files.sh.)
+set -u
+. "$(dirname "$0")/tmp-common.inc"
+for r in 0 1; do
+	"$B"/tests/tools/gen-recording -o "$T/r.$r.mcz" --rows 300 --streams 4 --phases \
+		--meta rank=$r --meta nranks=2 >/dev/null || fail "gen-recording"
+done
+
+# $1: what must be said, then the arguments of mcz
+usage_err() {
+	local want=$1
+	shift
+	"$B"/mcz "$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ $rc = 2 ] || fail "mcz $*: exit $rc"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "mcz $*: not one line: $(cat "$T/err")"
+	grep -qF -- "$want" "$T/err" || fail "mcz $*: said '$(cat "$T/err")', not '$want'"
+	[ -s "$T/out" ] && fail "mcz $*: printed on stdout: $(cat "$T/out")"
+	return 0
+}
+usage_err "mcz merge: unknown option '--bogus' (see mcz merge --help)" merge --bogus
+usage_err "mcz merge: -o needs the job file's name (see mcz merge --help)" merge "$T/r.0.mcz" -o
+usage_err "mcz merge: no recordings to merge" merge -o "$T/j.mcz"
+usage_err "mcz merge: no job file to write: give -o JOB.mcz" merge "$T/r.0.mcz"
+usage_err "mcz split: no job file given" split
+usage_err "mcz split: unknown option '--bogus'" split --bogus
+usage_err "mcz info: no file given" info
+usage_err "mcz info: one file at a time ('b' is a second)" info a b
+usage_err "mcz check: --repair needs the file to write" check "$T/r.0.mcz" --repair
+usage_err "mcz dump: --from needs a value" dump "$T/r.0.mcz" --from
+usage_err "mcz dump: unknown option '--bogus'" dump "$T/r.0.mcz" --bogus
+usage_err "mcz import: unknown option or missing value: '--bogus'" import --bogus
+usage_err "mcz import: no archive given" import
+usage_err "mcz: no command given (see mcz --help)"
+[ -e "$T/j.mcz" ] && fail "a usage error wrote a file"
+echo "ok: usage errors: one line naming the problem, exit 2"
+
+MCZ_FORMAT=abc "$B"/mcz merge -q "$T/r.0.mcz" -o "$T/f.mcz" 2>"$T/err" && fail "MCZ_FORMAT=abc accepted"
+grep -q 'MCZ_FORMAT=abc' "$T/err" || fail "MCZ_FORMAT=abc not named: $(cat "$T/err")"
+
+"$B"/mcz merge -q "$T/r.0.mcz" -o "$T/one.mcz" || fail "merge of one"
+"$B"/mcz info "$T/one.mcz" | head -1 | grep -q 'a job file of 1 recording$' || fail "info: $("$B"/mcz info "$T/one.mcz" | head -1)"
+"$B"/mcz check "$T/one.mcz" | grep -q 'ok: a job file of 1 recording,' || fail "check: $("$B"/mcz check "$T/one.mcz")"
+"$B"/mcz dump "$T/one.mcz" 2>&1 | grep -q 'is a job file of 1 recording:' || fail "dump: $("$B"/mcz dump "$T/one.mcz" 2>&1)"
+"$B"/tests/tools/gen-recording -o "$T/s.mcz" --rows 100 --streams 4 >/dev/null || fail "gen-recording"
+"$B"/mcview --compare "$T/s.mcz" "$T/s.mcz" --report >"$T/cmp" 2>&1 || fail "compare: $(cat "$T/cmp")"
+grep -q '^1 phase matched (detected)' "$T/cmp" || fail "compare: $(sed -n 3p "$T/cmp")"
+echo "ok: one recording, one phase: said in the singular"
+
+# ranks without CPU time: the job report's figures are "-", never nan
+"$B"/mcview --report --phases auto "$T/r.0.mcz" "$T/r.1.mcz" >"$T/job" 2>&1 || fail "job report: $(cat "$T/job")"
+grep -q 'phases from detection' "$T/job" || fail "not a job report: $(head -2 "$T/job")"
+grep -qi 'nan' "$T/job" && fail "the job report prints nan: $(grep -i nan "$T/job" | head -2)"
+echo "ok: MCZ_FORMAT named, no nan in the job report"
