@@ -188,6 +188,10 @@ build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 build/fuzz/fuzz-view: tests/fuzz/fuzz-view.c $(VIEW_SRC) $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^ $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
+# The code-class rules are viewer code; their target takes only codeclass.c.
+build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/codeclass.c | deps
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
 # Targets that compile another module's .c file in (#include) rebuild with it.
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c

@@ -7,10 +7,15 @@
  *
  * Every rank does --steps steps, each a fixed count of GEMM repetitions
  * (samples/kernels.c) then MPI_Barrier; --slow R:K gives rank R K times the
- * repetitions of the others.  The work is counted, not timed, so the
- * answer holds when the ranks outnumber the cores: the job's load balance
- * (mean over ranks of the useful time / its max) is (N - 1 + K) / (N K),
- * and rank 0 prints it with the steps' wall time.  No marks: the job is
+ * repetitions of the others.  The work is counted, not timed: the load
+ * balance injected (mean over ranks of the work / its max) is
+ * (N - 1 + K) / (N K).  Each rank also times its own compute steps in CPU
+ * time (CLOCK_THREAD_CPUTIME_ID), as an application's own timers would: on
+ * a machine whose CPUs share a core or a host, a rank computes slower
+ * while another spins in MPI, so the CPU time of the same work varies, and
+ * the load balance by those timers (mean / max of the ranks' compute CPU
+ * time) is what a measurement of useful time can be checked against.
+ * Rank 0 prints both, with the steps' wall time.  No marks: the job is
  * what an unmarked application gives mcz.
  *
  * Built only where mpicc exists (the Makefile's MPICC).
@@ -21,19 +26,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double imbm_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void imbm_usage(FILE *f)
 {
-	fprintf(f, "usage: imbalance-mpi [--steps N] [--reps N] [--slow RANK:FACTOR]\n"
+	fprintf(f, "usage: imbalance-mpi [--steps N] [--reps N] [--slow RANK:FACTOR] [--scale S] [-q]\n"
 		   "  --steps N        barrier-separated steps (default 200)\n"
 		   "  --reps N         GEMM repetitions per step of a normal rank (default 4)\n"
-		   "  --slow R:K       rank R does K times the repetitions (default none)\n");
+		   "  --slow R:K       rank R does K times the repetitions (default none)\n"
+		   "  --scale S        multiply the steps by S (as the other samples' --scale)\n"
+		   "  -q, --quiet      print nothing\n");
 }
 
 int main(int argc, char **argv)
 {
-	int steps = 200, reps = 4, slow = -1;
-	double k = 1;
+	int steps = 200, reps = 4, slow = -1, quiet = 0;
+	double k = 1, scale = 1;
 	MPI_Init(&argc, &argv);
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -46,15 +61,23 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--slow") && v && sscanf(argv[++i], "%d:%lf", &slow, &k) == 2)
 			;
-		else {
-			if (rank == 0) {
-				fprintf(stderr, "imbalance-mpi: bad argument '%s'\n", argv[i]);
-				imbm_usage(stderr);
-			}
+		else if (!strcmp(argv[i], "--scale") && v)
+			scale = atof(argv[++i]);
+		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+			quiet = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			if (rank == 0)
+				imbm_usage(stdout);
+			MPI_Finalize();
+			return 0;
+		} else {
+			if (rank == 0)
+				fprintf(stderr, "imbalance-mpi: bad argument '%s' (see --help)\n", argv[i]);
 			MPI_Finalize();
 			return 2;
 		}
 	}
+	steps = scale > 0 && scale * steps >= 1 ? (int)(scale * steps) : steps;
 	if (steps < 1 || reps < 1 || k < 1 || k > 100) {
 		if (rank == 0)
 			fprintf(stderr, "imbalance-mpi: --steps, --reps >= 1 and 1 <= K <= 100\n");
@@ -68,22 +91,36 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	/* K may be fractional: the slow rank's steps alternate floor and ceil */
-	double mine = rank == slow ? k * reps : reps, done = 0;
+	double mine = rank == slow ? k * reps : reps, done = 0, cpu = 0;
 	MPI_Barrier(MPI_COMM_WORLD);
 	double t0 = MPI_Wtime();
 	for (int s = 0; s < steps; s++) {
 		long n = (long)(mine * (s + 1) + 0.5) - (long)(done + 0.5);
+		double c0 = imbm_cpu();
 		for (long r = 0; r < n; r++)
 			kernels_step(ks);
+		cpu += imbm_cpu() - c0;
 		done = mine * (s + 1);
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 	double t = MPI_Wtime() - t0;
-	if (rank == 0) {
-		double kk = slow >= 0 && slow < size ? k : 1;
-		printf("ranks %d steps %d slow %d factor %g load_balance %.4f wall_s %.3f\n", size,
-		       steps, slow, kk, (size - 1 + kk) / (size * kk), t);
+	double *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+	MPI_Gather(&cpu, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	if (rank == 0 && !quiet) {
+		double kk = slow >= 0 && slow < size ? k : 1, sum = 0, max = 0;
+		for (int r = 0; all && r < size; r++) {
+			sum += all[r];
+			max = all[r] > max ? all[r] : max;
+		}
+		printf("ranks %d steps %d slow %d factor %g load_balance %.4f timers_load_balance %.4f "
+		       "wall_s %.3f compute_cpu_s",
+		       size, steps, slow, kk, (size - 1 + kk) / (size * kk),
+		       max > 0 ? sum / size / max : 0, t);
+		for (int r = 0; all && r < size; r++)
+			printf(" %.3f", all[r]);
+		printf("\n");
 	}
+	free(all);
 	kernels_free(ks);
 	MPI_Finalize();
 	return 0;
