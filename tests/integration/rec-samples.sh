@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/rec-common.inc"
 n=0
 for p in "$B"/samples/*; do
-	[ -x "$p" ] || continue
+	[ -f "$p" ] && [ -x "$p" ] || continue
 	"$p" -q --scale 0.03 || fail "$(basename "$p") exit $?"
 	n=$((n + 1))
 done
