@@ -11,8 +11,9 @@
 #   tests/run.sh [PATTERN]     run only tests whose name contains PATTERN
 #   MCZ_TEST_SKIP='e2e/ x'     leave out tests whose name contains a word
 #                              (counted as skipped, named on their line)
-#   MCZ_TEST_JOBS=1            unit tests and fuzz replays one at a time
-#                              (default 2)
+#   MCZ_TEST_JOBS=1            unit tests, fuzz replays and the shell tests
+#                              that measure no time (a line "# mcz-test:
+#                              parallel") one at a time (default 2)
 set -u
 cd "$(dirname "$0")/.."
 B=${MCZ_BUILD:-build}
@@ -86,9 +87,14 @@ for t in "$B"/tests/replay-*; do
 	n=${t##*/replay-}
 	run_par "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
 done
+# Shell tests that measure no time (they say so: "# mcz-test: parallel")
+# two at a time too; then, one at a time, those that time what they run.
+for t in tests/integration/*.sh tests/e2e/*.sh; do
+	[ -f "$t" ] && grep -q '^# mcz-test: parallel' "$t" && run_par "${t#tests/}" 600 bash "$t"
+done
 par_collect
 for t in tests/integration/*.sh tests/e2e/*.sh; do
-	[ -f "$t" ] && run_one "${t#tests/}" 600 bash "$t"
+	[ -f "$t" ] && ! grep -q '^# mcz-test: parallel' "$t" && run_one "${t#tests/}" 600 bash "$t"
 done
 
 echo

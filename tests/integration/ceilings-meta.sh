@@ -6,6 +6,7 @@
 # in one and "1e+05 PB/s" in the other, nor "inf%" of a tiny roof; a
 # plausible set is written the same way by both ("15.2 GB/s", "100
 # GFLOP/s").  (The cache mcrec writes them from: roofline.sh, test-roofline.)
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 gen() { # FILE, then --meta KEY=VALUE...

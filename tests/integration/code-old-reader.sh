@@ -4,6 +4,7 @@
 # it skips the CODE block (one skipped block) and reads the same streams,
 # rows, marks and values as this reader (SPEC.md 4: "A 1.0 or 1.1 reader
 # skips CODE blocks"), through the index and by scanning (no trailer).
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc

@@ -6,6 +6,7 @@
 #     delta of "+nan%"): one rank of it (JOB:NAME) is compared instead;
 #   - runs ten times apart in length (a day's archive of another host
 #     against a 3 s run was "1 phases matched ... -99.9 % faster").
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 mkdir "$T/j"

@@ -12,6 +12,7 @@
 #     damaged or not: the phase cache is in the user's cache folder.
 # And: a second mcrec -o of the same name keeps the first as NAME.old
 # (perf's convention); --force overwrites without keeping it.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MCZ=$B/mcz

@@ -10,6 +10,7 @@
 #   live.mcz       a recorder killed (SIGKILL) at 1.4 s: PART blocks only
 # mcview --snapshot and --keys run on copies (the phase cache would be
 # appended to the good file).
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 F=$(cd "$(dirname "$0")" && pwd)/fixtures/damaged

@@ -4,6 +4,7 @@
 # and bad input of every kind (missing file, directory, empty file, text
 # file, wrong magic, newer major version, bad arguments): one clear line on
 # stderr and a non-zero exit, never a crash.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 MCZ=$B/mcz

@@ -7,6 +7,7 @@
 # mcz dump, mcz check, the text report, the job report and the view's
 # snapshot print no control byte but the line ends, and show them as git
 # and ls -b do (\033, \n, \007); the 64 KB value whole.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 big=$(head -c 65536 /dev/zero | tr '\0' 'x')

@@ -13,6 +13,7 @@
 # For each flip: mcz check exits 1 and names the member DAMAGED, the
 # summary says 1 damaged and 3 ok.  And a byte flipped in one rank file's
 # samples: the job report names the rank whose CPU time it leaves out.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 mkdir "$T/ranks"

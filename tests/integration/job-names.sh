@@ -11,6 +11,7 @@
 #    NAME#k, said in a note (a real r.0.mcz#2 keeps its name).
 #  - split into a folder holding one of the names writes nothing and says
 #    which; --force overwrites.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 mkdir "$T/a" "$T/b"

@@ -5,6 +5,7 @@
 # problem; "1 recording", "1 phase matched"; MCZ_FORMAT=abc named in the
 # error; the text job report prints "-", never "nan", for a figure it does
 # not have.  (/dev/null and <(...) as input: special-files.sh.)
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 for r in 0 1; do

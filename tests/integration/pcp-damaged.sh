@@ -8,6 +8,7 @@
 #     holds (the intact archive's first rows, value for value), and says
 #     where the read stopped in mcview --snapshot's status line and, with
 #     mcview --report, on stderr; mcz import warns the same.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives

@@ -4,6 +4,7 @@
 # time axis and each archive's rows carry its host's name ("smash:",
 # "moomba:"); two archives of the same host keep the file prefixes (f0:,
 # f1:), which tell them apart.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives

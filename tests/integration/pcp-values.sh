@@ -6,6 +6,7 @@
 # archives, 32-bit counter wraps, instance changes, <mark> records, damaged
 # and truncated archives; opening by volume, .meta, .index and folio gives
 # the same recording; archives libpcp rejects get one clear line and exit 1.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives

@@ -5,6 +5,7 @@
 # n n, the help of the phases view, and the marks as phases.  After an
 # intended change of the drawing, UPDATE_GOLDEN=1 rewrites the files in
 # tests/integration/golden-phases/; review them with git diff.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}

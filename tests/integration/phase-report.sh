@@ -6,6 +6,7 @@
 # phases, bad phase options answered by one line and a non-zero exit, and
 # the same boundaries on a recording large enough to be detected from its
 # chunk summaries.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
 T=$(mktemp -d /tmp/mcz-phase-report.XXXXXX)
