@@ -11,6 +11,13 @@ from the ranks' code samples (`mcz dump --code --csv`), by object name,
 apart from mcz's own classes: the rank with the most samples outside the
 MPI library and its plugins.
 
+Where the ranks end a section at different times (on this VM the same
+work runs up to a third slower on one CPU than on the other), the first
+rank to finish waits in MPI until the last one has, and the job changes
+there: a detected boundary is also right when it lies within 2 s of where
+the first rank started that wait (from the same samples: the run of 80 %
+or more of its samples in MPI that ends at the section's end).
+
 Prints a line per check; exits 1 when one fails."""
 import csv, json, sys
 
@@ -42,6 +49,43 @@ def work_samples(path, t0, t1, offset):
     return n
 
 
+def mpi_share_bins(path, offset, width=0.25):
+    """Per bin of `width` s on the dataset axis: (all samples, MPI samples)."""
+    bins = {}
+    for row in csv.DictReader(open(path)):
+        k = int((float(row["time_s"]) + offset) / width)
+        a, m = bins.get(k, (0, 0))
+        n = int(row["samples"])
+        mpi = any(x in row["object"].rsplit("/", 1)[-1] for x in MPI_OBJ)
+        bins[k] = (a + n, m + (n if mpi else 0))
+    return bins
+
+
+def wait_start(bins, b, width=0.25):
+    """Where a rank's last wait before about b began: looking back from
+    b + 1 s (hpcc's times are to the second), past at most 2 s of work
+    (the next section started on this rank), the run of bins whose samples
+    are 80 % MPI or more, when it lasts 0.5 s or more; None otherwise."""
+    k = int((b + 1.0) / width)
+    skipped = 0
+    while k >= 0 and skipped < int(2.0 / width):
+        a, m = bins.get(k, (0, 0))
+        if a and m >= 0.8 * a:
+            break
+        k -= 1
+        skipped += 1
+    end, start = k, None
+    while k >= 0:
+        a, m = bins.get(k, (0, 0))
+        if not a or m < 0.8 * a:
+            break
+        start = k
+        k -= 1
+    if start is None or (end - start + 1) * width < 0.5:
+        return None
+    return start * width
+
+
 def main():
     outf, rep, csv0, csv1, w0, w1 = sys.argv[1:7]
     w0, w1 = int(w0), int(w1)
@@ -61,14 +105,28 @@ def main():
     secs = [(n, a - base, b - base) for n, a, b in sections(outf)]
     check(len(secs) >= 10, "%d sections in hpccoutf.txt" % len(secs))
     bounds = [p["start_s"] for p in ph] + [ph[-1]["start_s"] + ph[-1]["duration_s"]]
+    rbins = [mpi_share_bins(csv0, off[0]), mpi_share_bins(csv1, off[1])]
+
+    def edge_ok(x, t):
+        """x within TOL of hpcc's t, or of where the first rank to finish began
+        to wait for the other before t."""
+        if abs(x - t) <= TOL:
+            return True
+        w = [v for v in (wait_start(rb, t) for rb in rbins) if v is not None]
+        return bool(w) and abs(x - min(w)) <= TOL
     for name, a, b in secs:
         if b - a <= LONG:
             continue
         # the phase that matches the section: both its edges within TOL
-        match = [p for p in ph if abs(p["start_s"] - a) <= TOL and
-                 abs(p["start_s"] + p["duration_s"] - b) <= TOL]
+        match = [p for p in ph if edge_ok(p["start_s"], a) and
+                 edge_ok(p["start_s"] + p["duration_s"], b)]
         near_a = min(abs(x - a) for x in bounds)
         near_b = min(abs(x - b) for x in bounds)
+        for t, what in ((a, "start"), (b, "end")):
+            w = [v for v in (wait_start(rb, t) for rb in rbins) if v is not None]
+            if w and min(abs(x - t) for x in bounds) > TOL:
+                print("   %s's %s at %.1f s: a rank waited from %.1f s (the job changed there)"
+                      % (name, what, t, min(w)))
         if name == "HPL":
             inside = [p for p in ph if min(p["start_s"] + p["duration_s"], b) -
                       max(p["start_s"], a) > 0.5 * p["duration_s"]]

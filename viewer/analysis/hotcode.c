@@ -737,6 +737,30 @@ void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t
 		buf[0] = '\0';
 }
 
+int vw_hotcode_file_class_rate(vw_model *m, size_t file, int cls, int64_t a, int64_t b, size_t n,
+			       double *out)
+{
+	hc_tab *t = hc_get(m);
+	for (size_t i = 0; i < n; i++)
+		out[i] = 0;
+	if (!t || cls < 0 || cls >= VW_CC_N || b <= a || !n)
+		return -1;
+	double w = (double)(b - a) / (double)n;
+	hc_walk wk = hc_walk_from(t, file, a);
+	for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++) {
+		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
+		col = col < n ? col : n - 1;
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
+			if (t->cls[t->hits[h].loc] == cls)
+				out[col] += t->hits[h].count;
+	}
+	/* per second of the bucket, in threads: samples / (seconds x hz) */
+	double norm = w * 1e-9 * t->hz;
+	for (size_t i = 0; i < n; i++)
+		out[i] = norm > 0 ? out[i] / norm : 0;
+	return 0;
+}
+
 int vw_hotcode_fn_class(vw_model *m, size_t fn)
 {
 	hc_tab *t = hc_get(m);

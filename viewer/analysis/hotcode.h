@@ -108,6 +108,10 @@ int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t l
  * samples; "" otherwise (idle: a few samples name a function by chance;
  * no profile; no code stands out). */
 void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len);
+/* For phase detection on a job: the rate of class cls in file's samples
+ * (one rank) over [a, b) in n buckets, in threads, as region rates. */
+int vw_hotcode_file_class_rate(vw_model *m, size_t file, int cls, int64_t a, int64_t b, size_t n,
+			       double *out);
 /* The class of function fn (ranked as vw_hotcode_name's). */
 int vw_hotcode_fn_class(vw_model *m, size_t fn);
 /* The code classes' note (a user rules file with lines left out); "" none. */

@@ -26,10 +26,12 @@
 
 #include "../model/model.h"
 #include "hotcode.h"
+#include "job.h"
 #include "phase-int.h"
 
 #define PHASE_MAX_STREAMS 64
 #define PHASE_CODE_REGIONS 6 /* code regions the detector compares, at most */
+#define PHASE_RANK_WAITS 8   /* a job of up to this many ranks: each rank's MPI rate too */
 #define PHASE_COARSE 8192
 #define PHASE_FINE_MAX (1 << 20)
 #define PHASE_DECODE_BUDGET 100000 /* chunk columns: ~2 s at ~20 us each */
@@ -41,6 +43,8 @@ typedef struct phase_fine_ctx {
 				(indexes: the model may move its arrays) */
 	size_t *creg;        /* 0, or r + 1: detector stream j is code region r's rate
 				(hotcode.h), not a row */
+	size_t *crank;       /* 0, or f + 1: detector stream j is the MPI rate of file f
+				(a rank of a job), not a row */
 	double *eps;         /* > 0: the row is a rate, detected as log(rate + eps) */
 	int64_t origin;      /* grid: origin + k * dt are bucket edges, samples in the middle */
 	int64_t dt;
@@ -55,6 +59,7 @@ void vw_phase_model_fine_free(void *fine)
 		return;
 	free(f->rows);
 	free(f->creg);
+	free(f->crank);
 	free(f->eps);
 	free(f->buf);
 	free(f);
@@ -149,6 +154,8 @@ static int phase_values(phase_fine_ctx *f, size_t j, int64_t a, int64_t b, size_
 {
 	if (f->creg[j])
 		return vw_hotcode_region_rate(f->m, f->creg[j] - 1, a, b, n, out);
+	if (f->crank[j])
+		return vw_hotcode_file_class_rate(f->m, f->crank[j] - 1, VW_CC_MPI, a, b, n, out);
 	return phase_row_values(f, &f->m->groups[f->rows[j]], a, b, n, out);
 }
 
@@ -159,10 +166,10 @@ static void phase_prefetch(phase_fine_ctx *f, int64_t a, int64_t b, size_t n)
 {
 	size_t k = 0, tot = 0;
 	for (size_t j = 0; j < f->d; j++)
-		tot += f->creg[j] ? 0 : f->m->groups[f->rows[j]].nmembers;
+		tot += f->creg[j] || f->crank[j] ? 0 : f->m->groups[f->rows[j]].nmembers;
 	size_t *ss = malloc((tot + 1) * sizeof *ss);
 	for (size_t j = 0; ss && j < f->d; j++) {
-		if (f->creg[j])
+		if (f->creg[j] || f->crank[j])
 			continue;
 		const vw_row *r = &f->m->groups[f->rows[j]];
 		for (size_t i = 0; i < r->nmembers; i++)
@@ -253,7 +260,7 @@ static size_t phase_chunk_bucket(const vw_model *m, const phase_fine_ctx *f)
 	size_t members = 0, chunks = 0;
 	double rows = 0;
 	for (size_t j = 0; j < f->d; j++)
-		members += f->creg[j] ? 0 : m->groups[f->rows[j]].nmembers;
+		members += f->creg[j] || f->crank[j] ? 0 : m->groups[f->rows[j]].nmembers;
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const mcz_file_info *fi = mcz_info(m->files[i]);
 		if (fi->nchunks > chunks) {
@@ -276,10 +283,12 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		return -1;
 	ph->fine = f;
 	f->m = m;
-	f->rows = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->rows);
-	f->creg = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->creg);
-	f->eps = calloc(m->ngroups + PHASE_CODE_REGIONS + 1, sizeof *f->eps);
-	if (!f->rows || !f->creg || !f->eps)
+	size_t cap = m->ngroups + PHASE_CODE_REGIONS + PHASE_RANK_WAITS + 1;
+	f->rows = calloc(cap, sizeof *f->rows);
+	f->creg = calloc(cap, sizeof *f->creg);
+	f->crank = calloc(cap, sizeof *f->crank);
+	f->eps = calloc(cap, sizeof *f->eps);
+	if (!f->rows || !f->creg || !f->crank || !f->eps)
 		return -1;
 	size_t used = 0;
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
@@ -302,6 +311,26 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "", name);
 		if (w > 0 && used + (size_t)w < sizeof ph->used)
 			used += (size_t)w;
+	}
+	/* A job of a few ranks: each rank's time in MPI too.  Where one rank
+	 * takes over the work another did (hpcc's StarDGEMM ending on the
+	 * slower rank, then SingleDGEMM on the other), the job's totals do not
+	 * change; the ranks' waits do. */
+	if (vw_jobs_applies(m) && m->nfiles <= PHASE_RANK_WAITS && !ph->params.streams[0]) {
+		uint64_t cn[VW_CC_N];
+		uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, cn);
+		for (size_t fi = 0; all && cn[VW_CC_MPI] * 100 >= all && fi < m->nfiles &&
+				    f->d < PHASE_MAX_STREAMS + PHASE_RANK_WAITS;
+		     fi++) {
+			if (vw_hotcode_file_period(m, fi) <= 0)
+				continue;
+			f->crank[f->d++] = fi + 1;
+			const char *rk = mcz_meta(m->files[fi], "rank");
+			int w = snprintf(ph->used + used, sizeof ph->used - used, "%scode:MPI of rank %s",
+					 used ? "," : "", rk ? rk : "?");
+			if (w > 0 && used + (size_t)w < sizeof ph->used)
+				used += (size_t)w;
+		}
 	}
 	ph->nused = f->d;
 	f->dt = vw_phase_model_interval(m);
@@ -326,13 +355,14 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	for (size_t j = 0; j < f->d; j++) {
 		if (phase_values(f, j, edge[0], edge[nb], nb, v + j * nb))
 			goto out;
-		f->eps[j] = f->creg[j] ? 0 : phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
+		f->eps[j] = f->creg[j] || f->crank[j] ? 0
+								: phase_eps(m, &m->groups[f->rows[j]], v + j * nb, nb);
 		phase_log(v + j * nb, nb, f->eps[j]);
 	}
 	vw_phase_fine fine = {phase_fetch_model, f};
 	rc = vw_phase_prep_coarse(&ph->prep, f->d, nb, v, edge, f->dt, b > 1 ? &fine : NULL);
 	for (size_t j = 0; !rc && j < f->d; j++)
-		if (f->creg[j] && vw_phase_prep_code(ph->prep, j))
+		if ((f->creg[j] || f->crank[j]) && vw_phase_prep_code(ph->prep, j))
 			rc = -1;
 out:
 	free(v);
