@@ -155,38 +155,44 @@ ok "unmarked pair: $(cat "$T/err")"
 # compute, stream, compute, no marks, no idle between them: on a machine
 # without a PMU the three look alike to the counters (one CPU busy) and
 # only the code samples tell them apart; a fixed amount of work, the
-# stream given 1.5x: 3 phases matched by their code, the stream 1.5x
-# slower within 0.1 against the compute phases, named by --fail-above 20.
+# stream given 1.5x, 3 runs a side: 3 phases matched by their code, the
+# stream 1.5x slower within 0.15 against the compute phases, named by
+# --fail-above 20.
 # Against the compute phases, not absolutely: this VM runs the same work
 # up to a third faster or slower from one run to the next (gemm*2500 took
 # 1.29 to 2.25 s in six runs), and the compute phases show how much.  The
 # triad's arrays fit in cache (--mem 4): out of it, the host's memory
 # traffic, which varies more here still, would decide its length.
-W='gemm*2500,triad*3000,gemm*2500'
+W='gemm*1500,triad*2000,gemm*1500'
 for v in 1 2; do
 	work=; [ $v = 2 ] && work='--work 2:1.5'
-	"${NICE[@]}" "$MCREC" -q -i 20ms -o "$T/w$v.mcz" -- "$PHASED" -q --mem 4 --no-marks --phases "$W" $work >/dev/null ||
-		fail "mcrec w$v"
+	for k in 1 2 3; do
+		"${NICE[@]}" "$MCREC" -q -i 20ms -o "$T/w$v.$k.mcz" -- "$PHASED" -q --mem 4 --no-marks \
+			--phases "$W" $work >/dev/null || fail "mcrec w$v.$k"
+	done
 done
-"$MCVIEW" --compare "$T/w1.mcz" "$T/w2.mcz" --report >"$T/w.txt" 2>"$T/err" || fail "c,s,c: $(cat "$T/err")"
+WA="$T/w1.1.mcz,$T/w1.2.mcz,$T/w1.3.mcz" WB="$T/w2.1.mcz,$T/w2.2.mcz,$T/w2.3.mcz"
+"$MCVIEW" --compare "$WA" "$WB" --report >"$T/w.txt" 2>"$T/err" || fail "c,s,c: $(cat "$T/err")"
 cat "$T/w.txt"
-"$MCVIEW" --compare "$T/w1.mcz" "$T/w2.mcz" --report=json >"$T/w.json" || fail "c,s,c json"
+"$MCVIEW" --compare "$WA" "$WB" --report=json >"$T/w.json" || fail "c,s,c json"
 check "$T/w.json" 'r["phases"] == "detected" and len(r["matched"]) == 3' \
 	'"hottest code" in r["matched_by"]' \
 	'"gemm" in r["matched"][0]["label"] and "triad" in r["matched"][1]["label"] and "gemm" in r["matched"][2]["label"]' \
-	'abs((1 + r["matched"][1]["delta_pct"] / 100) / ((2 + (r["matched"][0]["delta_pct"] + r["matched"][2]["delta_pct"]) / 100) / 2) - 1.5) <= 0.1'
+	'abs((1 + r["matched"][1]["delta_pct"] / 100) / ((2 + (r["matched"][0]["delta_pct"] + r["matched"][2]["delta_pct"]) / 100) / 2) - 1.5) <= 0.15'
 # --fail-above 20 names the stream where the machine's speed held (the
 # compute phases within 8 %); where it did not, that is said and checked
 # on the relative figure above only
+deltas=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["matched"]
+print(" ".join("%+.1f%%" % x["delta_pct"] for x in m))' "$T/w.json")
 steady=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["matched"]
 print(int(abs(m[0]["delta_pct"]) <= 8 and abs(m[2]["delta_pct"]) <= 8))' "$T/w.json")
-"$MCVIEW" --compare "$T/w1.mcz" "$T/w2.mcz" --fail-above 20 >/dev/null 2>"$T/err"
+"$MCVIEW" --compare "$WA" "$WB" --fail-above 20 >/dev/null 2>"$T/err"
 rc=$?
 if [ "$steady" = 1 ]; then
-	[ $rc -eq 1 ] && grep -q "slower by more than 20 %: .*#2 .*triad" "$T/err" ||
+	[ $rc -eq 1 ] && grep -q "slower by more than 20 %[^:]*: .*#2 .*triad" "$T/err" ||
 		fail "c,s,c --fail-above 20: exit $rc: $(cat "$T/err")"
 else
-	echo "note: this machine's speed changed between the two runs (compute phases $(grep -o '[-+][0-9.]*%' "$T/w.txt" | head -3 | tr '\n' ' ')): --fail-above not checked"
+	echo "note: this machine's speed changed between the two sides (compute, stream, compute: $deltas): --fail-above not checked"
 fi
 ok "compute, stream, compute without marks: $(cat "$T/err")"
 

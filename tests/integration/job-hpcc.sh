@@ -8,7 +8,8 @@
 # most 0.6 and names the computing rank (read from the ranks' code samples)
 # as the slowest, StarDGEMM and StarRandomAccess are balanced (>= 0.9), and
 # HPL is at most 2 phases.  HPCC_N sets the problem size (default 5000:
-# about 90 s here with 2 ranks).
+# about 50 s here with 2 ranks; at 4000 SingleDGEMM is 4 s, its
+# matrix generation a tenth of it, and its load balance 0.57).
 set -u
 . "$(dirname "$0")/rec-common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (openmpi-bin)"; exit 77; }

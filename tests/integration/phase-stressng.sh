@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # phase-stressng.sh: phases and classes on programs no one here wrote —
 # stress-ng's stressors one after the other (matrixprod, stream, sleep,
-# memcpy, fft where this build has it, zlib, qsort, 4 s each asked for), no
-# marks, under mcrec with its default sources.  The script's own clock
+# memcpy, fft where this build has it, zlib, qsort; 3 s each asked for,
+# which keeps make check under 10 minutes), no marks, under mcrec with its
+# default sources.  The script's own clock
 # gives the truth.  Checked with default options:
 #   - every boundary between two stressors found within 0.3 s;
 #   - classes take the code into account: no class holds busy phases of two
@@ -25,9 +26,9 @@ done
 	echo "for s in $list; do"
 	echo '	echo "$s $(date +%s.%N)" >&2'
 	echo '	case $s in'
-	echo '	matrixprod) stress-ng -q --matrix 1 --matrix-method prod -t 4 ;;'
-	echo '	sleep) sleep 4 ;;'
-	echo '	*) stress-ng -q --$s 1 -t 4 ;;'
+	echo '	matrixprod) stress-ng -q --matrix 1 --matrix-method prod -t 3 ;;'
+	echo '	sleep) sleep 3 ;;'
+	echo '	*) stress-ng -q --$s 1 -t 3 ;;'
 	echo '	esac'
 	echo 'done'
 	echo 'echo "end $(date +%s.%N)" >&2'
