@@ -155,7 +155,7 @@ ok "unmarked pair: $(cat "$T/err")"
 # compute, stream, compute, no marks, no idle between them: on a machine
 # without a PMU the three look alike to the counters (one CPU busy) and
 # only the code samples tell them apart; a fixed amount of work, the
-# stream given 1.5x, 3 runs a side: 3 phases matched by their code, the
+# stream given 1.5x, 2 runs a side: 3 phases matched by their code, the
 # stream 1.5x slower within 0.15 against the compute phases, named by
 # --fail-above 20.
 # Against the compute phases, not absolutely: this VM runs the same work
@@ -166,12 +166,12 @@ ok "unmarked pair: $(cat "$T/err")"
 W='gemm*1500,triad*2000,gemm*1500'
 for v in 1 2; do
 	work=; [ $v = 2 ] && work='--work 2:1.5'
-	for k in 1 2 3; do
+	for k in 1 2; do
 		"${NICE[@]}" "$MCREC" -q -i 20ms -o "$T/w$v.$k.mcz" -- "$PHASED" -q --mem 4 --no-marks \
 			--phases "$W" $work >/dev/null || fail "mcrec w$v.$k"
 	done
 done
-WA="$T/w1.1.mcz,$T/w1.2.mcz,$T/w1.3.mcz" WB="$T/w2.1.mcz,$T/w2.2.mcz,$T/w2.3.mcz"
+WA="$T/w1.1.mcz,$T/w1.2.mcz" WB="$T/w2.1.mcz,$T/w2.2.mcz"
 "$MCVIEW" --compare "$WA" "$WB" --report >"$T/w.txt" 2>"$T/err" || fail "c,s,c: $(cat "$T/err")"
 cat "$T/w.txt"
 "$MCVIEW" --compare "$WA" "$WB" --report=json >"$T/w.json" || fail "c,s,c json"
