@@ -175,10 +175,16 @@ WA="$T/w1.1.mcz,$T/w1.2.mcz" WB="$T/w2.1.mcz,$T/w2.2.mcz"
 "$MCVIEW" --compare "$WA" "$WB" --report >"$T/w.txt" 2>"$T/err" || fail "c,s,c: $(cat "$T/err")"
 cat "$T/w.txt"
 "$MCVIEW" --compare "$WA" "$WB" --report=json >"$T/w.json" || fail "c,s,c json"
+# an ASan+UBSan build of the sample runs 3 to 4 times slower and its
+# durations vary by half from run to run (noise 30 to 55 % here): the
+# slowdown's tolerance widens to 0.5 there
+tol=0.15
+[[ $B == *-san ]] && tol=0.5
 check "$T/w.json" 'r["phases"] == "detected" and len(r["matched"]) == 3' \
 	'"hottest code" in r["matched_by"]' \
 	'"gemm" in r["matched"][0]["label"] and "triad" in r["matched"][1]["label"] and "gemm" in r["matched"][2]["label"]' \
-	'abs((1 + r["matched"][1]["delta_pct"] / 100) / ((2 + (r["matched"][0]["delta_pct"] + r["matched"][2]["delta_pct"]) / 100) / 2) - 1.5) <= 0.15'
+	'abs((1 + r["matched"][1]["delta_pct"] / 100) / ((2 + (r["matched"][0]["delta_pct"] + r["matched"][2]["delta_pct"]) / 100) / 2) - 1.5) <= '$tol \
+	'r["matched"][1]["rank"] == 1'
 # --fail-above 20 names the stream where the machine's speed held (the
 # compute phases within 8 %); where it did not, that is said and checked
 # on the relative figure above only
