@@ -365,10 +365,15 @@ int mcz_reader_scan_from(mcz_reader *r, size_t off, uint64_t good_end)
 			if (!r->problem[0])
 				r->cut = 1; /* a refresh may find it whole */
 			reader_problem(r, "file ends inside the block", off);
+			/* named, so that the member cut is said; as a damaged
+			 * member, not by a reader that verifies (it lists what
+			 * it can check: a member listed would hide the job
+			 * file's own blocks after it when the file grows) */
 			if (avail > MCZ_BLOCK_HDR && (p[4] | p[5] << 8) == MCZ_BT_MEMBER &&
+			    !(r->flags & MCZ_OPEN_VERIFY) &&
 			    (rc = mcz_member_cut(r, p + MCZ_BLOCK_HDR, avail - MCZ_BLOCK_HDR,
 						 mcz_cur_le32(p + 8))))
-				return rc; /* named, so that the member cut is said */
+				return rc;
 			break; /* the last block was cut short */
 		}
 		if (rc) {

@@ -51,6 +51,11 @@ static int refresh_scan(mcz_reader *r)
 	if (r->cut) { /* the block it stopped in may be whole now */
 		r->problem[0] = '\0';
 		r->cut = 0;
+		/* a member listed as cut short (that block) is read again */
+		if (r->nmembers && r->members[r->nmembers - 1].whole) {
+			free(r->members[r->nmembers - 1].name);
+			r->nmembers--;
+		}
 	}
 	int rc = mcz_reader_scan_from(r, r->scan_off, r->scan_good);
 	if (mcz_index_set_streams(&r->ix, nsaved > r->nstreams ? nsaved : r->nstreams) && !rc)
