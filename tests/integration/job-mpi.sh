@@ -69,6 +69,11 @@ grep -q '^useful time from code samples' "$T/k2.txt" || fail "text header: $(hea
 grep -Eq '^\(whole run\) .* r1 +0\.[78][0-9]!? ' "$T/k2.txt" || fail "text whole-run row: $(grep whole "$T/k2.txt")"
 grep -q 'MPI [0-9]*%' "$T/k2.txt" || fail "no MPI share in the code column: $(cat "$T/k2.txt")"
 ok "text report: $(grep '^(whole run)' "$T/k2.txt" | tr -s ' ' | cut -c 1-120)"
+# the user's code classes: a line that does not parse is named in the report
+printf 'idle libfoo.so\nmpi libmpi.so*\n' >"$T/classes"
+MCZ_CODE_CLASSES=$T/classes "$MCVIEW" --report "$T"/k2.*.mcz >"$T/cc.txt" 2>&1 || fail "report with a rules file"
+grep -q "^note: .*code classes: $T/classes:1: unknown class \"idle\"" "$T/cc.txt" ||
+	fail "the rules file's bad line not named: $(grep '^note' "$T/cc.txt")"
 
 # without code samples: CPU time, and the report says so
 timeout 180 mpirun $ROOT --oversubscribe -n 2 "$MCREC" -q -g core,os -o "$T/nc.%r.mcz" -- \

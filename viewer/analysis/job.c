@@ -575,6 +575,12 @@ static int job_stats(vw_model *m, vw_job *j)
 	snprintf(j->run.label, sizeof j->run.label, "(whole run)");
 	j->run.cls = -1;
 	j->useful_from = ncode == j->nranks ? VW_USEFUL_CODE : ncode ? VW_USEFUL_MIXED : VW_USEFUL_CPU;
+	const char *cn = ncode ? vw_hotcode_class_note(m) : ""; /* the user's rules left out */
+	if (cn[0]) {
+		char buf[300];
+		snprintf(buf, sizeof buf, "code classes: %s", cn);
+		job_note(j->notes, sizeof j->notes, buf);
+	}
 	return 0;
 }
 
