@@ -616,27 +616,38 @@ const char *vw_hotcode_region_name(vw_model *m, size_t r)
 	return t && r < t->reg.n ? t->reg.name[r] : "code:?";
 }
 
-int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out)
+/* Samples per second over [a, b) in n buckets, in threads, of file's
+ * locations (SIZE_MAX: every file's) in region key (by_class 0) or of
+ * class key (by_class 1); out zeroed first.  0, or -1 without a profile. */
+static int hc_rate(vw_model *m, size_t file, int by_class, uint32_t key, int64_t a, int64_t b,
+		   size_t n, double *out)
 {
 	hc_tab *t = hc_get(m);
 	for (size_t i = 0; i < n; i++)
 		out[i] = 0;
-	if (!t || r >= t->reg.n || b <= a || !n)
+	if (!t || key >= (by_class ? (uint32_t)VW_CC_N : t->reg.n) || b <= a || !n)
 		return -1;
 	double w = (double)(b - a) / (double)n;
-	for (size_t i = hc_first(t, a); i < t->niv && t->mid[i] < b; i++) {
+	hc_walk wk = hc_walk_from(t, file, a);
+	for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++) {
 		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
-		if (col >= n)
-			col = n - 1;
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
-			if (t->reg.of_loc[t->hits[h].loc] == r)
+		col = col < n ? col : n - 1;
+		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
+			uint32_t l = t->hits[h].loc;
+			if ((by_class ? t->cls[l] : t->reg.of_loc[l]) == key)
 				out[col] += t->hits[h].count;
+		}
 	}
 	/* per second of the bucket, in threads: samples / (seconds x hz) */
 	double norm = w * 1e-9 * t->hz;
 	for (size_t i = 0; i < n; i++)
 		out[i] = norm > 0 ? out[i] / norm : 0;
 	return 0;
+}
+
+int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out)
+{
+	return hc_rate(m, SIZE_MAX, 0, r > UINT32_MAX ? UINT32_MAX : (uint32_t)r, a, b, n, out);
 }
 
 /* ---- work, MPI and sync (codeclass.h) ------------------------------------------ */
@@ -740,25 +751,7 @@ void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t
 int vw_hotcode_file_class_rate(vw_model *m, size_t file, int cls, int64_t a, int64_t b, size_t n,
 			       double *out)
 {
-	hc_tab *t = hc_get(m);
-	for (size_t i = 0; i < n; i++)
-		out[i] = 0;
-	if (!t || cls < 0 || cls >= VW_CC_N || b <= a || !n)
-		return -1;
-	double w = (double)(b - a) / (double)n;
-	hc_walk wk = hc_walk_from(t, file, a);
-	for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++) {
-		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
-		col = col < n ? col : n - 1;
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
-			if (t->cls[t->hits[h].loc] == cls)
-				out[col] += t->hits[h].count;
-	}
-	/* per second of the bucket, in threads: samples / (seconds x hz) */
-	double norm = w * 1e-9 * t->hz;
-	for (size_t i = 0; i < n; i++)
-		out[i] = norm > 0 ? out[i] / norm : 0;
-	return 0;
+	return hc_rate(m, file, 1, cls < 0 ? UINT32_MAX : (uint32_t)cls, a, b, n, out);
 }
 
 int vw_hotcode_fn_class(vw_model *m, size_t fn)
