@@ -50,6 +50,19 @@ rec() { # out, mcrec options..., --, phased options...
 		fail "mcrec $out"
 }
 
+# Marked recordings whose phases last a set time (NAME:SECONDS) two at a
+# time, one per core: their phases' lengths do not depend on the CPU's
+# speed, nor their boundaries on what the host does; those of a fixed
+# amount of work (the c,s,c runs below) and those whose phases are
+# detected are made one at a time.
+pids=()
+rec_bg() { rec "$@" & pids+=($!); }
+rec_wait() {
+	local p
+	for p in "${pids[@]}"; do wait "$p" || fail "a recording failed (see above)"; done
+	pids=()
+}
+
 # check JSON PY-EXPR...: each Python expression, over r (the report), true
 check() {
 	local j=$1; shift
@@ -67,9 +80,12 @@ EOF
 }
 
 # ---- marked: the phased sample, phase 4 given 30 % more ----------------------
-rec a.mcz -- --phases "$P"
-rec b.mcz -- --phases "$P" --work 4:1.3
-rec c.mcz -- --phases "$P"
+rec_bg a.mcz -- --phases "$P"
+rec_bg b.mcz -- --phases "$P" --work 4:1.3
+rec_wait
+rec_bg c.mcz -- --phases "$P"
+rec_bg b2.mcz -- --phases "$P" --work 4:1.3
+rec_wait
 "$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --report >"$T/ab.txt" 2>"$T/err" || fail "report: $(cat "$T/err")"
 cat "$T/ab.txt"
 "$MCVIEW" --compare "$T/a.mcz" "$T/b.mcz" --report=json >"$T/ab.json" || fail "report=json"
@@ -122,7 +138,6 @@ EOF
 ok "the screen: Compare view, timeline with B overlaid"
 
 # ---- repeated runs ---------------------------------------------------------------
-rec b2.mcz -- --phases "$P" --work 4:1.3
 "$MCVIEW" --compare "$T/a.mcz,$T/c.mcz" "$T/b.mcz,$T/b2.mcz" --report=json --fail-above 10 \
 	>"$T/rep.json" 2>"$T/err"
 rc=$?
@@ -137,6 +152,8 @@ ok "repeated runs: $(cat "$T/err")"
 # 2.5 s a phase: a detected boundary lands within an interval or two on a quiet
 # machine, up to 10 (100 ms) when other jobs fight for the cores
 U='triad:2.5,idle:2.5,gemm:2.5,idle:2.5,triad:2.5,idle:2.5,gemm:2.5'
+# one at a time: detection sees the host's streams too (os.cpu.busy), where
+# a second recording's busy phases would show in this one's idle ones
 rec u1.mcz -i 10ms -- --no-marks --phases "$U"
 rec u2.mcz -i 10ms -- --no-marks --phases "$U" --work 3:1.3
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report >"$T/u.txt" 2>"$T/err" || fail "unmarked: $(cat "$T/err")"
@@ -162,12 +179,15 @@ ok "unmarked pair: $(cat "$T/err")"
 # up to a third faster or slower from one run to the next (gemm*2500 took
 # 1.29 to 2.25 s in six runs), and the compute phases show how much.  The
 # triad's arrays fit in cache (--mem 4): out of it, the host's memory
-# traffic, which varies more here still, would decide its length.
-W='gemm*1500,triad*2000,gemm*1500'
+# traffic, which varies more here still, would decide its length.  Each
+# phase near a second at 10 ms: a detected boundary is placed within an
+# interval or two, a few percent of the phase (a 0.3 s triad sampled at
+# 20 ms was off by 13 %, and the ratio with it).
+W='gemm*2000,triad*6000,gemm*2000'
 for v in 1 2; do
 	work=; [ $v = 2 ] && work='--work 2:1.5'
 	for k in 1 2; do
-		"${NICE[@]}" "$MCREC" -q -i 20ms -o "$T/w$v.$k.mcz" -- "$PHASED" -q --mem 4 --no-marks \
+		"${NICE[@]}" "$MCREC" -q -i 10ms -o "$T/w$v.$k.mcz" -- "$PHASED" -q --mem 4 --no-marks \
 			--phases "$W" $work >/dev/null || fail "mcrec w$v.$k"
 	done
 done
@@ -205,7 +225,11 @@ ok "compute, stream, compute without marks: $(cat "$T/err")"
 # ---- bad input ------------------------------------------------------------------
 # the same phases (by their marks) in half the time: only the interval
 # difference is checked here
-rec i50.mcz -i 50ms -- --phases "${P//:2/:1}"
+rec_bg i50.mcz -i 50ms -- --phases "${P//:2/:1}"
+# unrelated: marks of other names (made beside i50: both are marked)
+"$MCREC" -q -o "$T/other.mcz" -- sh -c "'$B/mcmark' -b load; sleep 1; '$B/mcmark' -e; '$B/mcmark' -b store; sleep 1; '$B/mcmark' -e" &
+pids+=($!)
+rec_wait
 "$MCVIEW" --compare "$T/a.mcz" "$T/i50.mcz" --report --fail-above 10 >"$T/iv.txt" 2>"$T/err" ||
 	fail "different intervals: exit $?: $(cat "$T/err")"
 sed -n 3p "$T/iv.txt" | grep -q '^differs: interval: 100ms | 50ms$' || fail "interval not stated: $(head -4 "$T/iv.txt")"
@@ -213,8 +237,6 @@ grep -Eq '^[67] phases matched \(marks\)' "$T/iv.txt" || fail "different interva
 ok "different intervals: stated, compared"
 
 # unrelated: marks of other names; busy only against idle only
-"$MCREC" -q -o "$T/other.mcz" -- sh -c "'$B/mcmark' -b load; sleep 1; '$B/mcmark' -e; '$B/mcmark' -b store; sleep 1; '$B/mcmark' -e" ||
-	fail "mcrec sh"
 "$MCVIEW" --compare "$T/a.mcz" "$T/other.mcz" --report >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] || fail "unrelated (marks): exit $rc"

@@ -1,6 +1,7 @@
 /* test-compare.c: two runs compared (viewer/analysis/compare.c) — marked
  * phases matched by text and occurrence, detected ones by figures and order,
- * a slowed phase found, ranked first and judged beyond noise, a run against
+ * a slowed phase found, ranked first (slower phases before faster ones)
+ * and judged beyond noise, a run against
  * itself unchanged, nothing matched between unrelated runs, repeated runs'
  * spread as the noise, pieces of one phase coalesced, --fail-above's list;
  * and the Compare view's golden render (tests/unit/golden/compare-*.txt).
@@ -67,6 +68,26 @@ static void test_marked_slower(void **st)
 	assert_int_equal(vw_compare_slower(&c, 10, names, sizeof names), 1);
 	assert_string_equal(names, "gemm4 (+30.0 %)");
 	assert_int_equal(vw_compare_slower(&c, 40, names, sizeof names), 0);
+	vw_compare_free(&c);
+}
+
+/* Slower phases rank first: gemm#1 0.133 s faster (noise), triad 0.12 s
+ * slower, gemm#2 0.03 s faster: triad, then gemm#1, then gemm#2 (CI saw
+ * this order inverted by a phase that merely ran faster). */
+static void test_rank_slower_first(void **st)
+{
+	(void)st;
+	static const char *const csc[] = {"gemm", "triad", "gemm"};
+	double da[3] = {0.861, 0.36, 0.88}, db[3] = {0.728, 0.48, 0.85};
+	vw_cmp_phase pa[3], pb[3];
+	vw_cmp_run a = mk_run(pa, 3, csc, da, NULL, 1), b = mk_run(pb, 3, csc, db, NULL, 1);
+	vw_compare c;
+	assert_int_equal(vw_compare_runs(&a, 1, &b, 1, &c), 0);
+	assert_int_equal(c.nm, 3);
+	assert_int_equal(c.m[c.rank[0]].a, 1);
+	assert_int_equal(c.m[c.rank[1]].a, 0);
+	assert_int_equal(c.m[c.rank[2]].a, 2);
+	assert_int_equal(c.m[1].rank, 1);
 	vw_compare_free(&c);
 }
 
@@ -303,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marked_slower),
+		cmocka_unit_test(test_rank_slower_first),
 		cmocka_unit_test(test_self_no_change),
 		cmocka_unit_test(test_marks_occurrence),
 		cmocka_unit_test(test_detected),

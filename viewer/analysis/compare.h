@@ -87,7 +87,7 @@ typedef struct vw_cmp_match {
 	double noise_pct;         /* what noise explains, % of dur_a */
 	int beyond;               /* |delta| > noise */
 	int regressed;            /* beyond and slower */
-	int rank;                 /* 1 = largest |delta_s| */
+	int rank;                 /* 1 = most time lost (slower phases first) */
 	double fig_a[VW_CMP_NFIG], fig_b[VW_CMP_NFIG];
 } vw_cmp_match;
 
@@ -96,7 +96,9 @@ typedef struct vw_compare {
 	size_t nm;
 	size_t nwork;             /* matches that are work: not the unmarked gaps
 				     between marked regions (0: nothing in common) */
-	size_t *rank;             /* indexes of m, largest |delta_s| first */
+	size_t *rank;             /* indexes of m: slower phases first, most
+				     seconds lost first; then the faster ones,
+				     most seconds gained first */
 	vw_cmp_phase *only_a, *only_b; /* phases of the first runs left unmatched */
 	size_t nonly_a, nonly_b;
 	size_t nruns_a, nruns_b;

@@ -460,6 +460,77 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 	return k;
 }
 
+/* A job's phase as its code sees it: its hottest work code (an identity,
+ * vw_hotcode_top_code), that code's share of the work, and per rank the
+ * share of samples in MPI or sync.  0 when the span has no work samples. */
+typedef struct phase_mix {
+	char top[96];
+	double top_share;
+	double wait[PHASE_RANK_WAITS];
+} phase_mix;
+
+static int phase_mix_of(vw_model *m, int64_t t0, int64_t t1, phase_mix *x)
+{
+	memset(x, 0, sizeof *x);
+	if (vw_hotcode_top_code(m, t0, t1, x->top, sizeof x->top, &x->top_share))
+		return 0;
+	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
+		uint64_t n[VW_CC_N];
+		uint64_t all = vw_hotcode_file_classes(m, fi, t0, t1, n);
+		x->wait[fi] = all ? (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) / (double)all : 0;
+	}
+	return 1;
+}
+
+/* Whether two spans of a job ran the same mix: the same hottest work code
+ * with a share within PHASE_MIX_TOP, and every rank's share of waiting
+ * within PHASE_MIX_WAIT of its own (a rank that computes and one that
+ * waits differ by 0.5 or more; HPL's ranks drift by 0.2 as it runs on this
+ * VM, where one CPU slows down while the other spins). */
+#define PHASE_MIX_TOP 0.10
+#define PHASE_MIX_WAIT 0.20
+static int phase_mix_alike(const phase_mix *a, const phase_mix *b)
+{
+	if (!a->top[0] || strcmp(a->top, b->top) || fabs(a->top_share - b->top_share) > PHASE_MIX_TOP)
+		return 0;
+	for (size_t fi = 0; fi < PHASE_RANK_WAITS; fi++)
+		if (fabs(a->wait[fi] - b->wait[fi]) > PHASE_MIX_WAIT)
+			return 0;
+	return 1;
+}
+
+/* The default level on a job of a few ranks: neighbouring phases that the
+ * counters told apart but whose ranks ran the same mix of code (the same
+ * hottest function, each rank waiting in MPI as much as before) are one
+ * phase, of the longer one's class.  A section of a real application
+ * drifts as it runs (HPL's trailing matrix shrinks, the other CPU of the
+ * node gets busy for a while); what a rank computes and how long it waits
+ * tell the sections apart (hpcc's StarDGEMM and SingleDGEMM: both dgemm_,
+ * one rank waiting half the time in the second). */
+static size_t phase_join_same_mix(vw_model *m, vw_phase_seg *seg, size_t n)
+{
+	if (n < 2 || !vw_jobs_applies(m) || m->nfiles > PHASE_RANK_WAITS)
+		return n;
+	phase_mix prev, cur;
+	int have = phase_mix_of(m, seg[0].start, seg[0].end, &prev);
+	size_t k = 1;
+	for (size_t i = 1; i < n; i++) {
+		int ok = phase_mix_of(m, seg[i].start, seg[i].end, &cur);
+		if (have && ok && phase_mix_alike(&prev, &cur)) {
+			vw_phase_seg *p = &seg[k - 1];
+			if (seg[i].end - seg[i].start > p->end - p->start)
+				p->cls = seg[i].cls;
+			p->end = seg[i].end;
+			have = phase_mix_of(m, p->start, p->end, &prev);
+			continue;
+		}
+		seg[k++] = seg[i];
+		prev = cur;
+		have = ok;
+	}
+	return k;
+}
+
 int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 {
 	vw_phase_seg *seg;
@@ -473,6 +544,7 @@ int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
 	if (ph->params.level == 0) {
 		n = phase_absorb_same_code(m, seg, n);
 		n = vw_phase_cycles(seg, n);
+		n = phase_join_same_mix(m, seg, n);
 	}
 	free(ph->v);
 	ph->v = calloc(n + 1, sizeof *ph->v);

@@ -1,5 +1,5 @@
 /* view-compare.c: the Compare view (mcview --compare A B) — the matched
- * phases of two runs ranked by their share of the time difference: each
+ * phases of two runs ranked by the time each lost (slower first): each
  * phase's duration on either side, the delta, what noise explains, the
  * share as a bar, the verdict (slower beyond noise in the warning colour,
  * faster in the value colour); then the phases found on one side only.
@@ -161,7 +161,7 @@ static int compare_shown(vw_model *m)
 }
 
 static const char *const compare_help[] = {
-	"Up/Down  select a phase (largest share of the difference first)",
+	"Up/Down  select a phase (most time lost first)",
 	"Enter    zoom run A's timeline to the phase",
 	NULL,
 };
