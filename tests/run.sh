@@ -6,7 +6,8 @@
 # ($MCZ_BUILD/tests/replay-NAME over tests/fuzz/corpus-NAME/), and every shell
 # test tests/integration/*.sh and tests/e2e/*.sh.  A test passes with exit 0,
 # is skipped with exit 77 (it must print why; skips are counted apart, never
-# as passes), and fails otherwise.  Logs go to $MCZ_BUILD/test-logs/.
+# as passes), and fails otherwise: its "FAIL: ..." lines and the end of
+# its log are printed.  Logs go to $MCZ_BUILD/test-logs/.
 #
 #   tests/run.sh [PATTERN]     run only tests whose name contains PATTERN
 #   MCZ_TEST_SKIP='e2e/ x'     leave out tests whose name contains a word
@@ -48,6 +49,8 @@ run_one() { # name, timeout, command...
 	*) fail=$((fail + 1)); failed+=("$name")
 	   [ $rc -eq 124 ] && echo "(timed out after ${tmo}s)" >>"$log"
 	   printf 'FAIL  %-44s %3ds (exit %d, log %s)\n' "$name" "$dt" "$rc" "$log"
+	   # what failed first (a test's "FAIL: ..." lines), then the log's end
+	   grep -m 6 '^FAIL' "$log" | sed 's/^/      ! /'
 	   tail -n 15 "$log" | sed 's/^/      | /' ;;
 	esac
 }

@@ -6,9 +6,11 @@
  * follow; the region rates are 1 thread where the region ran and 0
  * elsewhere; phase detection finds the boundary at 3 s from the code alone;
  * --report=json carries "code"; the class rule compares busy segments by
- * where their code ran; two files' profiles (ranks) are merged; callers
+ * where their code ran; two spans' work compared (the same mix, other
+ * code, half of it); two files' profiles (ranks) are merged; callers
  * are summed by function.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +160,21 @@ static void test_regions_and_phases(void **state)
 	unlink(hc_path);
 }
 
+/* How alike two spans' work is: the same mix 1, other code 0, half of
+ * it 0.5; no samples -1. */
+static void test_work_overlap(void **state)
+{
+	(void)state;
+	vw_model *m = hc_model();
+	const int64_t s = 1000000000LL;
+	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 3 * s, 0, s + s / 2) - 1) < 1e-9);
+	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 3 * s, 3 * s, 6 * s)) < 1e-9);
+	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 6 * s, 0, 3 * s) - 0.5) < 1e-9);
+	assert_true(vw_hotcode_work_overlap(m, 0, 3 * s, 100 * s, 101 * s) < 0);
+	vw_model_free(m);
+	unlink(hc_path);
+}
+
 /* Two busy segments with the same code but a counter that wavered share a
  * class; a busy one with other code does not; idle ones compare on all. */
 static void test_class_by_code(void **state)
@@ -213,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_top_and_columns),
 		cmocka_unit_test(test_regions_and_phases),
+		cmocka_unit_test(test_work_overlap),
 		cmocka_unit_test(test_class_by_code),
 		cmocka_unit_test(test_two_files),
 	};

@@ -18,6 +18,7 @@
  * the job's, the same letter on every rank — cost only its own intervals.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -694,22 +695,14 @@ int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t 
 	return 0;
 }
 
-int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
-			double *share)
+/* The work samples of [t0, t1) per key: fk[function] for a named
+ * function, rk[region] for code no symbol names (regions name DWARF
+ * functions; else 256-byte blocks).  The total, or 0. */
+static uint64_t hc_work_keys(hc_tab *t, int64_t t0, int64_t t1, uint64_t *fk, uint64_t *rk)
 {
-	hc_tab *t = hc_get(m);
-	buf[0] = '\0';
-	*share = 0;
-	if (!t || t1 <= t0)
-		return -1;
-	/* per location, then per key: a named function, or the location's
-	 * region (regions name DWARF functions; else 256-byte blocks) */
 	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc), all = 0;
-	uint64_t *fk = calloc(t->fn.n + 1, sizeof *fk), *rk = calloc(t->reg.n + 1, sizeof *rk);
-	if (!lc || !fk || !rk) {
-		free(lc), free(fk), free(rk);
-		return -1;
-	}
+	if (!lc)
+		return 0;
 	hc_walk w = hc_walk_from(t, SIZE_MAX, t0);
 	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
 		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
@@ -724,20 +717,54 @@ int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t l
 		else
 			rk[t->reg.of_loc[l]] += lc[l];
 	}
-	uint64_t best = 0;
-	for (size_t f = 0; f < t->fn.n; f++)
+	free(lc);
+	return all;
+}
+
+int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
+			double *share)
+{
+	hc_tab *t = hc_get(m);
+	buf[0] = '\0';
+	*share = 0;
+	if (!t || t1 <= t0)
+		return -1;
+	uint64_t *fk = calloc(t->fn.n + 1, sizeof *fk), *rk = calloc(t->reg.n + 1, sizeof *rk);
+	uint64_t all = fk && rk ? hc_work_keys(t, t0, t1, fk, rk) : 0, best = 0;
+	for (size_t f = 0; all && f < t->fn.n; f++)
 		if (fk[f] > best) {
 			best = fk[f];
 			snprintf(buf, len, "%s", t->fn.name[f]);
 		}
-	for (size_t r = 0; r < t->reg.n; r++)
+	for (size_t r = 0; all && r < t->reg.n; r++)
 		if (rk[r] > best) {
 			best = rk[r];
 			snprintf(buf, len, "%s", t->reg.name[r]);
 		}
 	*share = all ? (double)best / (double)all : 0;
-	free(lc), free(fk), free(rk);
+	free(fk), free(rk);
 	return best ? 0 : -1;
+}
+
+double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+	hc_tab *t = hc_get(m);
+	if (!t || a1 <= a0 || b1 <= b0)
+		return -1;
+	size_t nk = t->fn.n + t->reg.n + 2;
+	uint64_t *ka = calloc(nk, sizeof *ka), *kb = calloc(nk, sizeof *kb);
+	double ov = -1;
+	if (ka && kb) {
+		uint64_t na = hc_work_keys(t, a0, a1, ka, ka + t->fn.n + 1);
+		uint64_t nb = hc_work_keys(t, b0, b1, kb, kb + t->fn.n + 1);
+		if (na && nb) {
+			ov = 0;
+			for (size_t k = 0; k < nk; k++)
+				ov += fmin((double)ka[k] / (double)na, (double)kb[k] / (double)nb);
+		}
+	}
+	free(ka), free(kb);
+	return ov;
 }
 
 void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
