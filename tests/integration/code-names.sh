@@ -12,6 +12,8 @@
 # one row ("cxx-a (no symbols)"), and the report says how to get names.
 # LAMMPS from Debian (lmp, a tiny LJ melt) is named LAMMPS_NS::..., as
 # perf report names it (--sort sym) on the same input.
+# mcz-test: parallel (names only; its one time bound, the silent server's 25 s
+# against a 5 s timeout, holds beside another test)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
