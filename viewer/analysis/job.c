@@ -23,6 +23,12 @@ int vw_jobs_applies(const vw_model *m)
 	return 0;
 }
 
+const char *vw_file_host(const vw_model *m, size_t file)
+{
+	const char *h = file < m->nfiles ? mcz_meta(m->files[file], "host") : NULL;
+	return h ? h : "";
+}
+
 /* The recorder's exit mark ("exited with status 0"): a point mark whose
  * text is the file's `exit` metadata.  It ends the run; it marks no region. */
 static int job_exit_mark(const vw_model *m, const vw_mark *k)

@@ -118,6 +118,9 @@ typedef struct vw_jobs {
  * and some file carries a `rank`. */
 int vw_jobs_applies(const struct vw_model *m);
 
+/* The host a file was recorded on (its `host`), "" when it names none. */
+const char *vw_file_host(const struct vw_model *m, size_t file);
+
 /* Build the jobs of m.  source VW_PHASES_MARKS cuts by marks (ranks
  * without marks have no cells); VW_PHASES_AUTO uses m->phases, detecting
  * them with p first when m has none.  0, or -1 with a one-line reason in

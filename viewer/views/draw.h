@@ -27,14 +27,20 @@ size_t vw_spark_buckets(const vw_canvas *c, int w);
 void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
 		   double lo, double hi, int role);
 
-/* wait-row.c: the timeline's "MPI %" row.  Whether the dataset waits in
+/* wait-row.c: the timeline's "MPI %" rows.  Whether the dataset waits in
  * MPI or OpenMP runtimes for 1 % of its code samples or more (the row is
  * then worth its line); the waiting share of each of w columns as a
  * sparkline at (x, y): 0, or -1 without a code profile; the share at time
  * t ("35%"): 0, or -1 where no code ran. */
 int vw_wait_row_wanted(vw_model *m);
-int vw_wait_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
-int vw_wait_row_at(vw_model *m, int64_t t, char *buf, size_t len);
+#define VW_WAIT_ROWS 4 /* hosts with a row each, at most */
+/* How many "MPI %" rows: one per host for a job on 2 to VW_WAIT_ROWS
+ * hosts, else 1; row g's host ("" for the job's one row).  Row -1 is the
+ * whole job (where the screen has no room for a row per host). */
+int vw_wait_rows(vw_model *m);
+const char *vw_wait_row_host(vw_model *m, int g);
+int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w);
+int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len);
 
 /* code-row.c: the timeline's code row.  The hottest function of each of w
  * columns over the window as its letter in its colour (A = hottest over

@@ -37,7 +37,9 @@ typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
 	int code_y;       /* line of the code row, 0 when there is none */
-	int wait_y;       /* line of the "MPI %" row, 0 when there is none */
+	int wait_y;       /* line of the first "MPI %" row, 0 when there is none */
+	int wait_n;       /* "MPI %" rows: one per host (wait-row.c), or 1 */
+	int wait_all;     /* 1: one row for the whole job, though it has several */
 	int waits;        /* -1 not yet known; 1 the dataset waits in MPI (wait-row.c) */
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
@@ -135,7 +137,11 @@ static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 	if (s->code_y && s->waits < 0)
 		s->waits = vw_wait_row_wanted(m);
 	s->wait_y = s->code_y && h >= 12 && s->waits > 0 ? 4 : 0;
-	s->rows_y = s->wait_y ? 5 : s->code_y ? 4 : 2;
+	s->wait_n = s->wait_y ? vw_wait_rows(m) : 0;
+	s->wait_all = 0;
+	if (s->wait_n > 1 && h < 12 + 2 * s->wait_n) /* a row per host where rows still show */
+		s->wait_n = 1, s->wait_all = 1;
+	s->rows_y = s->wait_y ? s->wait_y + s->wait_n : s->code_y ? 4 : 2;
 	int avail = h - 1 - s->rows_y;
 	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
@@ -555,8 +561,14 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	char code[160];
 	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
-	if (s->wait_y && n < (int)sizeof line && vw_wait_row_at(m, m->cursor, code, sizeof code) == 0)
-		n += snprintf(line + n, sizeof line - (size_t)n, "  MPI %s", code);
+	/* "MPI 35%", or per host "MPI node1 35% node2 80%" */
+	for (int g = 0, said = 0; g < s->wait_n && n < (int)sizeof line; g++) {
+		int row = s->wait_all ? -1 : g;
+		const char *host = row < 0 ? "" : vw_wait_row_host(m, row);
+		if (vw_wait_row_at(m, row, m->cursor, code, sizeof code) == 0)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s%.16s %s",
+				      said++ ? "" : "  MPI", *host ? " " : "", vw_fmt_safe(host), code);
+	}
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
 	if (k && n < (int)sizeof line) {
@@ -594,9 +606,12 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
 		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
 		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x);
-		if (s->wait_y) {
-			vw_canvas_text(c, 0, s->wait_y, s->plot_x - 1, VW_C_LABEL, 0, "MPI %");
-			vw_wait_row_draw(c, m, s->plot_x, s->wait_y, s->plot_w);
+		for (int g = 0; g < s->wait_n; g++) {
+			int row = s->wait_all ? -1 : g;
+			const char *host = row < 0 ? "" : vw_fmt_safe(vw_wait_row_host(m, row));
+			vw_canvas_printf(c, 0, s->wait_y + g, s->plot_x - 1, VW_C_LABEL, 0, "MPI %%%s%s",
+					 *host ? " " : "", host);
+			vw_wait_row_draw(c, m, row, s->plot_x, s->wait_y + g, s->plot_w);
 		}
 		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
 		if (cx >= 0 && cx < s->plot_w) {

@@ -1,13 +1,17 @@
-/* wait-row.c: the timeline's "MPI %" row — for the files of a job whose
- * ranks wait in MPI (or in an OpenMP runtime), the share of the job's code
+/* wait-row.c: the timeline's "MPI %" rows — for the files of a job whose
+ * ranks wait in MPI (or in an OpenMP runtime), the share of the code
  * samples spent waiting there in each column (codeclass.h), as a
  * sparkline from 0 to 100 %, with the share at the cursor in the readout.
- * Work that turns into waiting shows at a glance where the ranks' code
- * rows all read "dgemm_" or all read "opal_progress".
+ * One row for the job's ranks on one host; a row per host (as the Ranks
+ * view's L groups them) for a job on 2 to VW_WAIT_ROWS hosts, so that a
+ * node whose ranks wait while the others compute stands out; one row for
+ * all beyond that.  Work that turns into waiting shows at a glance where
+ * the ranks' code rows all read "dgemm_" or all read "opal_progress".
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "draw.h"
 
@@ -20,13 +24,63 @@ int vw_wait_row_wanted(vw_model *m)
 	return all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
 }
 
-/* The waiting share (%) of [t0, t1) in nb buckets; NaN where no sample. */
-static int wait_row_shares(vw_model *m, int64_t t0, int64_t t1, size_t nb, vw_bucket *b)
+/* The host group of file f: the index of the first file of its host. */
+static size_t wait_host_first(vw_model *m, size_t f)
 {
-	uint32_t *cnt = malloc(nb * VW_CC_N * sizeof *cnt);
-	if (!cnt || vw_hotcode_file_class_columns(m, SIZE_MAX, t0, t1, nb, cnt)) {
-		free(cnt);
-		return -1;
+	const char *h = vw_file_host(m, f);
+	for (size_t g = 0; g < f; g++)
+		if (!strcmp(vw_file_host(m, g), h))
+			return g;
+	return f;
+}
+
+int vw_wait_rows(vw_model *m)
+{
+	int n = 0;
+	for (size_t f = 0; f < m->nfiles && n <= VW_WAIT_ROWS; f++)
+		n += wait_host_first(m, f) == f;
+	return n >= 2 && n <= VW_WAIT_ROWS ? n : 1;
+}
+
+/* The first file of host group g (groups in the order of their first
+ * file); SIZE_MAX for the job's one row (g < 0: the whole job). */
+static size_t wait_group_file(vw_model *m, int g)
+{
+	if (g < 0 || vw_wait_rows(m) < 2)
+		return SIZE_MAX;
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (wait_host_first(m, f) == f && g-- == 0)
+			return f;
+	return SIZE_MAX;
+}
+
+const char *vw_wait_row_host(vw_model *m, int g)
+{
+	size_t f = wait_group_file(m, g);
+	return f == SIZE_MAX ? "" : vw_file_host(m, f);
+}
+
+/* The waiting share (%) of row g over [t0, t1) in nb buckets; NaN where no
+ * sample. */
+static int wait_row_shares(vw_model *m, int g, int64_t t0, int64_t t1, size_t nb, vw_bucket *b)
+{
+	size_t first = wait_group_file(m, g);
+	uint32_t *cnt = malloc(nb * VW_CC_N * sizeof *cnt), *one = NULL;
+	int rc = -1;
+	if (!cnt)
+		goto out;
+	if (first == SIZE_MAX) {
+		if (vw_hotcode_file_class_columns(m, SIZE_MAX, t0, t1, nb, cnt))
+			goto out;
+	} else { /* the host's ranks, summed */
+		memset(cnt, 0, nb * VW_CC_N * sizeof *cnt);
+		if (!(one = malloc(nb * VW_CC_N * sizeof *one)))
+			goto out;
+		for (size_t f = first; f < m->nfiles; f++)
+			if (wait_host_first(m, f) == first &&
+			    !vw_hotcode_file_class_columns(m, f, t0, t1, nb, one))
+				for (size_t k = 0; k < nb * VW_CC_N; k++)
+					cnt[k] += one[k];
 	}
 	for (size_t k = 0; k < nb; k++) {
 		const uint32_t *q = cnt + k * VW_CC_N;
@@ -34,15 +88,18 @@ static int wait_row_shares(vw_model *m, int64_t t0, int64_t t1, size_t nb, vw_bu
 		double v = all > 0 ? 100 * (double)(q[VW_CC_MPI] + q[VW_CC_SYNC]) / all : NAN;
 		b[k] = (vw_bucket){v, v, v, all > 0};
 	}
+	rc = 0;
+out:
 	free(cnt);
-	return 0;
+	free(one);
+	return rc;
 }
 
-int vw_wait_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
+int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w)
 {
 	size_t nb = vw_spark_buckets(c, w);
 	vw_bucket *b = malloc((nb ? nb : 1) * sizeof *b);
-	if (!b || w <= 0 || wait_row_shares(m, m->t0, m->t1, nb, b)) {
+	if (!b || w <= 0 || wait_row_shares(m, g, m->t0, m->t1, nb, b)) {
 		free(b);
 		return -1;
 	}
@@ -51,13 +108,13 @@ int vw_wait_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
 	return 0;
 }
 
-int vw_wait_row_at(vw_model *m, int64_t t, char *buf, size_t len)
+int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len)
 {
 	int64_t iv = vw_hotcode_interval(m);
 	vw_bucket b;
 	buf[0] = '\0';
-	if (iv <= 0 || iv > 1000000000000LL || wait_row_shares(m, t - iv / 2, t + iv - iv / 2, 1, &b) ||
-	    !b.count)
+	if (iv <= 0 || iv > 1000000000000LL ||
+	    wait_row_shares(m, g, t - iv / 2, t + iv - iv / 2, 1, &b) || !b.count)
 		return -1;
 	snprintf(buf, len, "%.0f%%", b.mean);
 	return 0;
