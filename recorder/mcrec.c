@@ -14,6 +14,7 @@
  * stops the recording with one message while the command keeps running.
  */
 #include "rec.h"
+#include "calibrate/calibrate.h"
 
 #include <errno.h>
 #include <pthread.h>
