@@ -162,6 +162,11 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
  * block) at least this often: a SIGKILL or a full disk loses at most about
  * this much (DESIGN.md: "at most the last second"). */
 #define REC_SYNC_NS 500000000LL
+/* Default --slow-interval: the process tree, /proc's node-wide files and
+ * the network are read every 500 ms (or every tick when -i is longer):
+ * their reads are most of a tick's cost (tests/bench/bench-rec-overhead.sh)
+ * and they change slowly, /proc/stat's CPU times in 10 ms steps. */
+#define REC_SLOW_NS_DEFAULT 500000000LL
 /* mcrec's exit status when the command succeeded (0) but the recording
  * was cut short by a failed write (a full disk): the file holds what was
  * written before, as mcz check's INCOMPLETE (also 3) says. */
@@ -170,6 +175,7 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
 typedef struct rec_options {
 	int64_t interval_ns;     /* -i, default 100 ms */
 	int64_t chunk_ns;        /* --chunk: longest time between chunk writes */
+	int64_t slow_ns;         /* --slow-interval: the slow sources' (proc, net) */
 	const char *output;      /* -o pattern, NULL = default name */
 	char **events;           /* -e items split at commas (owned) */
 	size_t nevents;
@@ -206,6 +212,8 @@ typedef struct rec_sourceset {
 	int *state;              /* 0 not selected, 1 recording, -1 unavailable */
 	const char ***events;    /* -e items per source */
 	size_t nstreams;         /* total, = row width */
+	int64_t interval_ns;     /* -i */
+	int64_t *due;            /* a slow source's next read, CLOCK_MONOTONIC */
 } rec_sourceset;
 
 /* Probe and declare streams of the selected sources (all of them with
@@ -215,8 +223,14 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 		       int everything, char *err, size_t errlen);
 /* Start the recording sources (the child exists, before exec). */
 int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen);
-/* Read every recording source into one row. */
-void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
+/* Read the recording sources into one row taken at now (CLOCK_MONOTONIC):
+ * every source when all is set (the first and the last rows), else those
+ * due (a slow source every rec_sourceset_period); the others' streams
+ * stay absent from the row. */
+void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64_t now, int all);
+/* How often source i is read (ns): its period_ns rounded to a whole number
+ * of intervals, or the interval. */
+int64_t rec_sourceset_period(const rec_sourceset *ss, size_t i);
 /* After a tick's row is committed: each recording source's idle(). */
 void rec_sourceset_idle(rec_sourceset *ss);
 void rec_sourceset_stop(rec_sourceset *ss);
