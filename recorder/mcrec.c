@@ -534,7 +534,8 @@ int mcrec_run(const rec_options *o)
 	mcrec_meta(r.w, o, wall0);
 	/* each slow source's own interval (SPEC.md 5.1: interval_ns.SOURCE) */
 	for (size_t i = 0; i < r.ss.n; i++)
-		if (r.ss.state[i] == 1 && r.ss.src[i].n && r.ss.src[i].period_ns > o->interval_ns) {
+		if (r.ss.state[i] == 1 && r.ss.src[i].n &&
+		    rec_sourceset_period(&r.ss, i) > o->interval_ns) {
 			char key[64], num[32];
 			snprintf(key, sizeof key, "interval_ns.%s", r.ss.src[i].ops->name);
 			snprintf(num, sizeof num, "%lld", (long long)rec_sourceset_period(&r.ss, i));
