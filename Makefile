@@ -62,7 +62,7 @@ endif
 FORMAT_LIB_SRC = $(wildcard format/*.c)
 PCP_SRC        = $(wildcard format/pcp/*.c)
 TOOL_SRC       = $(wildcard format/cli/*.c)
-REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c))
+REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c recorder/calibrate/*.c))
 VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c))
 SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
 UNIT_SRC       = $(wildcard tests/unit/test-*.c)

@@ -1,6 +1,6 @@
 /* roof.c: the roofline's ceilings as metadata (roof.*, SPEC.md 5.1) — what
  * a plausible value is, for everyone who reads or writes one: mcrec's
- * ceiling cache (recorder/ceilcache.c), mcz info (format/cli/
+ * ceiling cache (recorder/calibrate/ceilcache.c), mcz info (format/cli/
  * tool-ceilings.c) and the viewer's roofline (viewer/analysis/
  * roofline-ceil.c), so that a value one of them refuses none of them shows.
  *

@@ -2,6 +2,7 @@
  * command and records what the machine does into a .mcz file (see mcrec(1)
  * and recorder/mcrec.c).  This file only turns the command line into a run. */
 #include "rec.h"
+#include "calibrate/calibrate.h"
 #include "topology.h"
 
 int main(int argc, char **argv)

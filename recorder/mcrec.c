@@ -14,6 +14,7 @@
  * stops the recording with one message while the command keeps running.
  */
 #include "rec.h"
+#include "calibrate/calibrate.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -43,6 +44,7 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->system_wide = o->system_wide;
 	c->groups = o->groups;
 	c->interval_ns = o->interval_ns;
+	c->slow_ns = o->slow_ns;
 	c->pcp_host = o->pcp_host;
 	c->papi_multiplex = o->papi_multiplex;
 	c->code_hz = o->code_hz;
@@ -216,14 +218,16 @@ struct mcrec_run {
 	int cut_short;         /* a write failed: the file holds less than was sampled */
 };
 
-static void mcrec_sample(struct mcrec_run *r)
+/* One row: all = every source (the first and last rows), else the slow
+ * sources only when due (sourceset.c). */
+static void mcrec_sample(struct mcrec_run *r, int all)
 {
 	mcz_value *v;
 	uint8_t *present;
 	int64_t t = rec_clock_now();
 	/* A full ring (writer far behind) drops this row, counted. */
 	if (rec_spool_row(r->sp, &v, &present) == 0) {
-		rec_sourceset_read(&r->ss, v, present);
+		rec_sourceset_read(&r->ss, v, present, t, all);
 		rec_spool_commit(r->sp, t - r->t0);
 	}
 	r->read_ns += rec_clock_now() - t;
@@ -292,15 +296,21 @@ static void mcrec_check_writer(struct mcrec_run *r)
 			e ? ": " : "", e ? strerror(e) : "", r->o->argv[0]);
 }
 
-/* Has the command ended?  waitpid only after a SIGCHLD: no system call
+/* Has the command ended?  waitid only after a SIGCHLD: no system call
  * per tick.  A SIGCHLD that lands between this check and the sleep is seen
- * at the next tick. */
+ * at the next tick.  The command is left a zombie (WNOWAIT) until the last
+ * row is taken (mcrec_loop): its /proc files still hold its final counts,
+ * its I/O and its children's, which a slow source last read up to
+ * --slow-interval before. */
 static int mcrec_reaped(struct mcrec_run *r)
 {
 	if (!mcrec_chld)
 		return 0;
 	mcrec_chld = 0;
-	if (waitpid(r->ch.pid, &r->wstatus, WNOHANG) == r->ch.pid)
+	siginfo_t si;
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)r->ch.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == r->ch.pid)
 		r->child_done = 1;
 	return r->child_done;
 }
@@ -329,7 +339,7 @@ static void mcrec_loop(struct mcrec_run *r)
 	int64_t planned = rec_clock_now();
 	while (!r->child_done) {
 		if (r->recording) {
-			mcrec_sample(r);
+			mcrec_sample(r, 0);
 			rec_sourceset_idle(&r->ss);
 		}
 		if (mcrec_reaped(r))
@@ -352,9 +362,12 @@ static void mcrec_loop(struct mcrec_run *r)
 			if (mcrec_reaped(r))
 				break;
 	}
-	/* The last sample: final counts, the marks the command sent last. */
+	/* The last sample: final counts, the marks the command sent last;
+	 * then the command is reaped. */
 	if (r->recording)
-		mcrec_sample(r);
+		mcrec_sample(r, 1);
+	while (waitpid(r->ch.pid, &r->wstatus, 0) < 0 && errno == EINTR)
+		;
 }
 
 static int64_t mcrec_thread_cpu(void)
@@ -497,7 +510,7 @@ int mcrec_run(const rec_options *o)
 	mcrec_spool = r.sp;
 	/* The first row before the command runs: every counter's starting
 	 * point (perf counters are still 0 until its exec). */
-	mcrec_sample(&r);
+	mcrec_sample(&r, 1);
 	int status;
 	if (rec_launch_go(&r.ch, o->argv[0], &status, err, sizeof err)) {
 		fprintf(stderr, "mcrec: %s\n", err);
@@ -519,6 +532,15 @@ int mcrec_run(const rec_options *o)
 	 * a file that says what ran; the writer thread owns w from here on (an
 	 * error sticks to w and the writer reports it). */
 	mcrec_meta(r.w, o, wall0);
+	/* each slow source's own interval (SPEC.md 5.1: interval_ns.SOURCE) */
+	for (size_t i = 0; i < r.ss.n; i++)
+		if (r.ss.state[i] == 1 && r.ss.src[i].n &&
+		    rec_sourceset_period(&r.ss, i) > o->interval_ns) {
+			char key[64], num[32];
+			snprintf(key, sizeof key, "interval_ns.%s", r.ss.src[i].ops->name);
+			snprintf(num, sizeof num, "%lld", (long long)rec_sourceset_period(&r.ss, i));
+			mcz_writer_meta(r.w, key, num);
+		}
 	mcz_writer_flush(r.w);
 	if (rec_spool_start(r.sp)) {
 		fprintf(stderr, "mcrec: cannot start the writer thread\n");

@@ -30,6 +30,9 @@ void rec_options_usage(FILE *f)
 		"  -g, --groups LIST     core, mem, net, os, gpu, power, code, all (default: all\n"
 		"                        that are available and cheap)\n"
 		"  -a, --all-cpus        count the whole machine, not only the command\n"
+		"      --slow-interval TIME  read the slow sources, proc (os.*, app.rss,\n"
+		"                        app.procs, app.io.*) and net, every TIME (default\n"
+		"                        500ms; never more often than -i)\n"
 		"      --chunk TIME      gather rows into chunks of TIME (default 5s): longer\n"
 		"                        chunks compress better; rows reach the file every\n"
 		"                        0.5 s anyway (a SIGKILL loses at most that)\n"
@@ -93,6 +96,16 @@ static int options_add_events(rec_options *o, const char *list)
 	return 0;
 }
 
+/* A time option's value ("--chunk: interval 'x': ..."); 0 or -1. */
+static int options_time(const char *opt, const char *arg, int64_t *ns, char *err, size_t errlen)
+{
+	char why[200];
+	if (rec_clock_parse_interval(arg, ns, why, sizeof why) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: %s", opt, why);
+	return -1;
+}
+
 int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
@@ -107,6 +120,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"code-event", required_argument, 0, 'E'},
 		{"call-graph", required_argument, 0, 'G'},
 		{"chunk", required_argument, 0, 'C'},
+		{"slow-interval", required_argument, 0, 'S'},
 		{"view", no_argument, 0, 'W'},
 		{"calibrate", no_argument, 0, 'K'},
 		{"force", no_argument, 0, 'f'},
@@ -116,6 +130,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 	memset(o, 0, sizeof *o);
 	o->interval_ns = 100000000LL;
 	o->chunk_ns = REC_CHUNK_NS_DEFAULT;
+	o->slow_ns = REC_SLOW_NS_DEFAULT;
 	o->groups = REC_G_ALL;
 	opterr = 0;
 	optind = 1;
@@ -184,14 +199,12 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			}
 			o->code_callgraph = 1;
 			break;
-		case 'C': {
-			char why[200];
-			if (rec_clock_parse_interval(optarg, &o->chunk_ns, why, sizeof why)) {
-				snprintf(err, errlen, "--chunk: %s", why);
+		case 'C':
+		case 'S':
+			if (options_time(c == 'C' ? "--chunk" : "--slow-interval", optarg,
+					 c == 'C' ? &o->chunk_ns : &o->slow_ns, err, errlen))
 				return 2;
-			}
 			break;
-		}
 		case 'h': rec_options_usage(stdout); return 1;
 		case 'V': printf("mcrec (mcz) %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
 		case ':':

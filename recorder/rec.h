@@ -11,9 +11,7 @@
  *   listing.c  --list
  *   view.c     --view: mcview on the file being written, the command's output to FILE.out
  *   topobind.c the topology and the rec_ctx.topo_* lookups, now or deferred
- *   calibrate.c mcrec --calibrate: the roofline's ceilings measured, printed, cached
- *   calibrate-team.c, calibrate-bw.c, calibrate-flops.c  its threads and kernels
- *   ceilcache.c the ceilings' per-host cache file and their metadata keys
+ *   calibrate/ mcrec --calibrate and the ceiling cache (door: calibrate/calibrate.h)
  *   mcrec.c    ties them together: mcrec_run()
  */
 #ifndef REC_H
@@ -164,6 +162,11 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
  * block) at least this often: a SIGKILL or a full disk loses at most about
  * this much (DESIGN.md: "at most the last second"). */
 #define REC_SYNC_NS 500000000LL
+/* Default --slow-interval: the process tree, /proc's node-wide files and
+ * the network are read every 500 ms (or every tick when -i is longer):
+ * their reads are most of a tick's cost (tests/bench/bench-rec-overhead.sh)
+ * and they change slowly, /proc/stat's CPU times in 10 ms steps. */
+#define REC_SLOW_NS_DEFAULT 500000000LL
 /* mcrec's exit status when the command succeeded (0) but the recording
  * was cut short by a failed write (a full disk): the file holds what was
  * written before, as mcz check's INCOMPLETE (also 3) says. */
@@ -172,6 +175,7 @@ int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_
 typedef struct rec_options {
 	int64_t interval_ns;     /* -i, default 100 ms */
 	int64_t chunk_ns;        /* --chunk: longest time between chunk writes */
+	int64_t slow_ns;         /* --slow-interval: the slow sources' (proc, net) */
 	const char *output;      /* -o pattern, NULL = default name */
 	char **events;           /* -e items split at commas (owned) */
 	size_t nevents;
@@ -208,6 +212,8 @@ typedef struct rec_sourceset {
 	int *state;              /* 0 not selected, 1 recording, -1 unavailable */
 	const char ***events;    /* -e items per source */
 	size_t nstreams;         /* total, = row width */
+	int64_t interval_ns;     /* -i */
+	int64_t *due;            /* a slow source's next read, CLOCK_MONOTONIC */
 } rec_sourceset;
 
 /* Probe and declare streams of the selected sources (all of them with
@@ -217,8 +223,14 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 		       int everything, char *err, size_t errlen);
 /* Start the recording sources (the child exists, before exec). */
 int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen);
-/* Read every recording source into one row. */
-void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present);
+/* Read the recording sources into one row taken at now (CLOCK_MONOTONIC):
+ * every source when all is set (the first and the last rows), else those
+ * due (a slow source every rec_sourceset_period); the others' streams
+ * stay absent from the row. */
+void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64_t now, int all);
+/* How often source i is read (ns): its period_ns rounded to a whole number
+ * of intervals, or the interval. */
+int64_t rec_sourceset_period(const rec_sourceset *ss, size_t i);
 /* After a tick's row is committed: each recording source's idle(). */
 void rec_sourceset_idle(rec_sourceset *ss);
 void rec_sourceset_stop(rec_sourceset *ss);
@@ -247,65 +259,6 @@ void rec_topobind_defer(void);
 int32_t rec_topobind_resolve(int32_t id);
 /* The loaded table (NULL, *n = 0 when none). */
 const mcz_topo_obj *rec_topobind_objects(size_t *n);
-
-/* ---- calibrate*.c, ceilcache.c ---------------------------------------------- */
-
-/* Work for a team of pinned threads: setup(i) once per thread (may be
- * NULL; allocations there are first-touched on the thread's node), then
- * run(i) every repetition. */
-typedef struct rec_calib_work {
-	void (*setup)(int i, void *arg);
-	void (*run)(int i, void *arg);
-	void *arg;
-} rec_calib_work;
-/* n threads, thread i pinned to cpus[i] (-1: not pinned); repetitions in
- * lock step until reps or max_s seconds; the shortest repetition (s), or
- * -1 when threads could not start. */
-double rec_calibrate_team_run(const int *cpus, int n, const rec_calib_work *w, int reps,
-			      double max_s);
-
-typedef struct rec_calib_bw {
-	double triad_Bps, read_Bps;
-} rec_calib_bw;
-/* Streaming bandwidth with n threads on cpus, each on its own 3 arrays of
- * bytes_per_array; 0, or -1 (out of memory). */
-int rec_calibrate_bw(const int *cpus, int n, size_t bytes_per_array, double max_s, rec_calib_bw *out);
-
-enum { REC_SIMD_SCALAR = 0, REC_SIMD_AVX2 = 1, REC_SIMD_AVX512 = 2 };
-/* The widest SIMD this CPU runs (checked at run time). */
-int rec_calibrate_flops_widest(void);
-const char *rec_calibrate_flops_name(int simd); /* "avx512", "avx2", "scalar" */
-int rec_calibrate_flops_lanes(int simd);         /* doubles per vector */
-/* Peak double-precision FLOP/s of FMA at that width on n threads; -1 on failure. */
-double rec_calibrate_flops(const int *cpus, int n, int simd, double max_s);
-
-/* The measured ceilings (the metadata keys roof.*, format/SPEC.md 5.1). */
-typedef struct rec_ceilings {
-	double bw_triad, bw_read;           /* B/s, all CPUs */
-	double flops, flops_1core;          /* FLOP/s, widest SIMD FMA */
-	double flops_scalar, flops_scalar_1core;
-	char simd[16];
-	char numa[400];                     /* "numa0 triad 1.2e10 read 1.3e10; numa1 ..." */
-	char method[480];
-	char when[32];                      /* ISO 8601, UTC */
-	char key[200];                      /* the host key of the cache */
-} rec_ceilings;
-
-/* "AMD_EPYC_7763_64_Core_Processor-128cpu-503GiB": CPU model, CPUs, memory. */
-/* The CPU's model as /proc/cpuinfo names it ("" unknown). */
-void rec_cpu_model(char *model, size_t len);
-void rec_ceilcache_key(char *key, size_t len);
-/* The cache file of this host ($XDG_CACHE_HOME/mcz/ceilings-KEY); create =
- * make its folder.  0, or -1 with err. */
-int rec_ceilcache_path(char *path, size_t len, int create, char *err, size_t errlen);
-int rec_ceilcache_write(const char *path, const rec_ceilings *c, char *err, size_t errlen);
-/* 0 read, 1 no cache file, -1 unreadable or damaged (err: "PATH: line 3: ..."). */
-int rec_ceilcache_read(const char *path, rec_ceilings *c, char *err, size_t errlen);
-/* Write the roof.* keys. */
-void rec_ceilcache_meta(mcz_writer *w, const rec_ceilings *c);
-
-/* mcrec --calibrate: measure, print (unless quiet), cache.  Exit status. */
-int rec_calibrate_run(FILE *out, int quiet);
 
 /* ---- mcrec.c ------------------------------------------------------------- */
 

@@ -7,7 +7,8 @@
  *     streams -> declares its streams (rec_streams_add), bound to topology
  *     start   -> arms counters (called with the child stopped before exec,
  *                so counting starts at exec)
- *     read    -> every tick: fills its slice of the row (values + present)
+ *     read    -> every tick (a slow source: every period_ns): fills its
+ *                slice of the row (values + present)
  *     stop    -> disarms
  *     free
  *
@@ -57,6 +58,10 @@ typedef struct rec_ctx {
 	int ncpus;             /* online CPUs */
 	unsigned groups;       /* rec_group mask chosen with -g */
 	int64_t interval_ns;
+	/* --slow-interval: how often a slow source (the process tree and
+	 * /proc's node-wide files, the network) is read; it sets its
+	 * rec_source.period_ns from this (never below interval_ns) */
+	int64_t slow_ns;
 	/* -e items meant for this source, without the "source:" prefix, e.g.
 	 * "instructions", "PAPI_TOT_INS", "kernel.all.load"; NULL-terminated,
 	 * NULL when the user named none (use defaults for the groups). */
@@ -113,7 +118,7 @@ typedef struct rec_source_ops {
 	int (*finish)(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg, size_t msglen);
 	/* On the sampling thread after a tick's row is handed to the writer,
 	 * before it sleeps: periodic work that no sample may wait for, done
-	 * here instead of waking a thread of its own (proc's process tree).
+	 * here instead of waking a thread of its own (code's look at its rings).
 	 * Not after the row taken before the command's exec.  May be NULL. */
 	void (*idle)(rec_source *s);
 } rec_source_ops;
@@ -122,6 +127,13 @@ struct rec_source {
 	const rec_source_ops *ops;
 	void *priv;
 	size_t first, n;     /* its slice of the row, set by the recorder */
+	/* A slow source sets this (in probe or streams): its read() is called
+	 * only at the ticks at least period_ns apart (a multiple of the
+	 * interval, rec_sourceset_period) and at the first and last rows; in
+	 * the rows between, its streams are absent, never repeated, so a
+	 * counter's deltas cover exactly the time between two reads.  0: every
+	 * tick. */
+	int64_t period_ns;
 	char why[512];       /* unavailable: the reason */
 	char fix[512];       /* unavailable: what the user can do */
 	int fatal;           /* the user asked for it by name (-e): failing is an error;

@@ -3,6 +3,13 @@
  * streams, start, read into one row, stop, free.  Each source gets its
  * slice of the row (first, n) in registry order.
  *
+ * Rates: a slow source (rec_source.period_ns: proc, net) is read at the
+ * ticks that are a whole number of intervals apart, period_ns rounded
+ * (rec_sourceset_period), and at the first and last rows, so that every
+ * counter's deltas add up to its total over the run; in the rows between,
+ * its streams are absent (no value repeated or made up).  The other
+ * sources are read at every tick.
+ *
  * Selection: a source named in -e records those items (and failing is
  * fatal); otherwise it records its defaults when one of its groups is chosen
  * and -e was not given alone (with -e and no -g, only the -e items are
@@ -33,7 +40,9 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 	ss->ctx = calloc(ss->n, sizeof *ss->ctx);
 	ss->state = calloc(ss->n, sizeof *ss->state);
 	ss->events = calloc(ss->n, sizeof *ss->events);
-	if (!ss->src || !ss->st || !ss->ctx || !ss->state || !ss->events) {
+	ss->due = calloc(ss->n, sizeof *ss->due);
+	ss->interval_ns = base->interval_ns;
+	if (!ss->src || !ss->st || !ss->ctx || !ss->state || !ss->events || !ss->due) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -91,14 +100,29 @@ int rec_sourceset_start(rec_sourceset *ss, pid_t child, char *err, size_t errlen
 	return 0;
 }
 
-void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present)
+int64_t rec_sourceset_period(const rec_sourceset *ss, size_t i)
+{
+	int64_t iv = ss->interval_ns > 0 ? ss->interval_ns : 1;
+	int64_t k = (ss->src[i].period_ns + iv / 2) / iv;
+	return (k > 1 ? k : 1) * iv;
+}
+
+void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64_t now, int all)
 {
 	/* A source without streams (pcp with a pmcd but nothing asked of it)
 	 * has nothing to read: a few us of cold cache per tick saved. */
 	for (size_t i = 0; i < ss->n; i++) {
 		rec_source *s = &ss->src[i];
-		if (ss->state[i] == 1 && s->n)
-			s->ops->read(s, v + s->first, present + s->first);
+		if (ss->state[i] != 1 || !s->n)
+			continue;
+		if (s->period_ns > ss->interval_ns) {
+			/* half an interval of slack: a tick woken late or early
+			 * is still the one planned */
+			if (!all && now < ss->due[i] - ss->interval_ns / 2)
+				continue;
+			ss->due[i] = now + rec_sourceset_period(ss, i);
+		}
+		s->ops->read(s, v + s->first, present + s->first);
 	}
 }
 
@@ -145,6 +169,6 @@ void rec_sourceset_free(rec_sourceset *ss)
 		sourceset_clear_slot(ss, i);
 	if (ss->events)
 		rec_registry_free_events(ss->events);
-	free(ss->src), free(ss->st), free(ss->ctx), free(ss->state), free(ss->events);
+	free(ss->src), free(ss->st), free(ss->ctx), free(ss->state), free(ss->events), free(ss->due);
 	memset(ss, 0, sizeof *ss);
 }

@@ -1,11 +1,14 @@
 /* tool-info.c: `mcz info FILE`: what a recording holds, in the spirit of
  * `pmdumplog -l -L`: host, command, time range, metadata, the roofline's
  * ceilings (tool-ceilings.c), topology, and a
- * table of streams with their units, sources, native events and the bytes
- * each takes on disk.
+ * table of streams with their units, sources, native events, the bytes
+ * each takes on disk and how often it was read (EVERY: the metadata's
+ * interval_ns.SOURCE for a source read at a rate of its own, else
+ * interval_ns; "-" when the file does not say, as an import).
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,6 +29,26 @@ static void info_widen(int *w, const char *s)
 	int n = (int)strlen(s);
 	if (n > *w)
 		*w = n < 48 ? n : 48;
+}
+
+/* How often the recorder read stream d ("100ms", "0.5s"), or "-". */
+static void info_every(mcz_reader *r, const mcz_stream_desc *d, char *buf, size_t n)
+{
+	char key[96];
+	snprintf(key, sizeof key, "interval_ns.%s", d->source);
+	const char *v = mcz_meta(r, key);
+	if (!v)
+		v = mcz_meta(r, "interval_ns");
+	char *end;
+	long long ns = v ? strtoll(v, &end, 10) : 0;
+	if (!v || *end || ns <= 0)
+		snprintf(buf, n, "-");
+	else if (ns < 1000000000LL && ns % 1000000 == 0)
+		snprintf(buf, n, "%lldms", ns / 1000000);
+	else if (ns < 1000000LL)
+		snprintf(buf, n, "%lldus", ns / 1000);
+	else
+		snprintf(buf, n, "%.4gs", (double)ns * 1e-9);
 }
 
 static void info_wall(char *buf, size_t n, int64_t ns)
@@ -192,9 +215,9 @@ int tool_info(int argc, char **argv)
 		if (o)
 			info_widen(&wt, E(o->name));
 	}
-	printf("  %4s  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9s %7s\n", "ID", wn, "NAME", wi,
+	printf("  %4s  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9s %7s %7s\n", "ID", wn, "NAME", wi,
 	       "INSTANCE", "KIND", "TYPE", wu, "UNIT", "SOURCE", wv, "NATIVE", wt, "TOPO", "BYTES",
-	       "B/VAL");
+	       "B/VAL", "EVERY");
 	for (size_t s = 0; s < mcz_stream_count(r); s++) {
 		const mcz_stream_desc *d = mcz_stream(r, s);
 		uint64_t bytes = 0;
@@ -208,10 +231,12 @@ int tool_info(int argc, char **argv)
 		const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
 		if (n)
 			snprintf(bpv, sizeof bpv, "%.3f", (double)bytes / (double)n);
-		printf("  %4zu  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9" PRIu64 " %7s%s\n", s, wn,
-		       E(d->name), wi, *d->instance ? E(d->instance) : "-", info_kind[d->kind],
+		char every[24];
+		info_every(r, d, every, sizeof every);
+		printf("  %4zu  %-*s %-*s %-7s %-4s %-*s %-6s %-*s %-*s %9" PRIu64 " %7s %7s%s\n", s,
+		       wn, E(d->name), wi, *d->instance ? E(d->instance) : "-", info_kind[d->kind],
 		       info_type[d->type], wu, *d->unit ? E(d->unit) : "-", E(d->source), wv,
-		       *d->native ? E(d->native) : "-", wt, o ? E(o->name) : "-", bytes, bpv,
+		       *d->native ? E(d->native) : "-", wt, o ? E(o->name) : "-", bytes, bpv, every,
 		       d->flags & MCZ_SF_ESTIMATED ? "  estimated" : "");
 		if (*d->note)
 			printf("        note: %s\n", E(d->note));

@@ -7,7 +7,10 @@
  * net.tx_packets; ib.rx_bytes, ib.tx_bytes (port_*_data counts 4-byte
  * words: scale 4), ib.rx_packets, ib.tx_packets.  `-e net:eth0,net:ib0`
  * picks interfaces.  Node-wide: only the node's first recorder records it.
- * Files stay open and are re-read with pread at offset 0 each tick.
+ * Files stay open and are re-read with pread at offset 0.  A slow source
+ * (source.h, rec_source.period_ns): read every --slow-interval (500 ms by
+ * default) and at the first and last rows, absent from the rows between;
+ * a counter's delta then spans the time since its last read, exactly.
  * MCREC_SYSFS replaces /sys (tests use a fixture tree).
  */
 #include "../source.h"
@@ -113,6 +116,7 @@ static int src_net_probe(rec_source *s, const rec_ctx *c)
 	}
 	p->dev_fd = fd;
 	s->priv = p;
+	s->period_ns = c->slow_ns;
 	return 0;
 }
 

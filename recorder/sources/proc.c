@@ -7,19 +7,22 @@
  * The command's tree: app.rss (sum of resident set sizes), app.procs, and
  * app.io.{read_bytes,write_bytes,rchar,wchar} from /proc/PID/io.
  *
- * The sampling thread's reads only pread files it keeps open (/proc/stat,
- * /proc/meminfo) and copy the tree's figures.  The node-wide files are
- * read at most every 50 ms (every tick from -i 50ms up): /proc/stat counts
- * CPU time in USER_HZ units (10 ms), so at -i 10ms a CPU's busy share
- * could only be 0 % or 100 %, and the two reads are most of this source's
- * cost per tick (~15 us of kernel formatting); in between, those streams are
- * absent from the row.  The tree work is done every max(interval, 100 ms)
- * and its sums published under a mutex: by the sampling thread after the
- * tick's row (idle(), so no sample waits for it) while the tree is small
- * and a pass short, as waking a thread of its own costs more than the pass
- * on a VM (~50 us of CPU per wake-up); by a helper thread from the moment
- * the tree outgrows the kept descriptors, a pass takes over a tenth of the
- * interval twice in a row, or on the fallback scan below.  The work follows
+ * A slow source (source.h, rec_source.period_ns): the recorder calls
+ * read() every --slow-interval (500 ms by default, or every tick when -i is
+ * longer), and at the first and last rows; in the rows between, its streams
+ * are absent.  /proc/stat counts CPU time in USER_HZ units (10 ms), so at
+ * -i 10ms a CPU's busy share could only be 0 % or 100 %, and these reads
+ * (kernel formatting of /proc/stat and /proc/meminfo, cold at every read)
+ * were most of a tick's cost.  read() preads the files it keeps open
+ * (/proc/stat, /proc/meminfo) and does one pass of the tree work, then
+ * stores the tree's sums in the same row: the figures of a row were all
+ * measured at that row.  The pass runs on the sampling thread while the
+ * tree is small and a pass short, as waking a thread of its own costs more
+ * than the pass on a VM (~50 us of CPU per wake-up); a helper thread takes
+ * it over, every --slow-interval, from the moment the tree outgrows the
+ * kept descriptors, a pass takes over a tenth of the interval twice in a
+ * row, or on the fallback scan below; a read then stores the sums of the
+ * helper's latest pass once (absent until the next pass).  The work follows
  * the tree down from the root through /proc/PID/task/TID/children (every
  * thread's children: a fork from any thread is seen), skipping the walk
  * while no task was created anywhere (/proc/loadavg's newest PID unchanged
@@ -62,11 +65,8 @@ struct proc_tracked {
 	uint64_t io[PROC_NIO]; /* last seen read_bytes, write_bytes, rchar, wchar */
 };
 
-enum { PROC_NODE_PERIOD_NS = 50000000 };
-
 struct proc_priv {
 	int ncpus, node, stat_fd, mem_fd;
-	int node_every, node_tick; /* node-wide reads every node_every ticks */
 	uint64_t *prev_busy, *prev_total;
 	int have_prev;
 	char *buf;
@@ -81,8 +81,7 @@ struct proc_priv {
 	int walk_settled;              /* the last two walks saw the same */
 	int children;                  /* the children files are there (else scans) */
 	int64_t since_scan, every;     /* the fallback's scans */
-	int inline_pass;               /* passes on the sampling thread (idle) */
-	int64_t due;                   /* its next pass, CLOCK_MONOTONIC */
+	int inline_pass;               /* passes on the sampling thread (read) */
 	int slow;                      /* its passes in a row over interval / 10 */
 	int64_t interval_ns;
 	pthread_t thread;
@@ -91,7 +90,8 @@ struct proc_priv {
 	pthread_cond_t wake;           /* the helper's sleep */
 	int stopping;
 	uint64_t pub_rss, pub_io[PROC_NIO], pub_procs; /* published under lock */
-	int pub_ok;
+	uint64_t pub_seq;              /* passes published (under lock) */
+	uint64_t read_seq;             /* the pass the last row stored */
 };
 
 static int src_proc_probe(rec_source *s, const rec_ctx *c)
@@ -110,8 +110,7 @@ static int src_proc_probe(rec_source *s, const rec_ctx *c)
 	p->walked_pid = -1;
 	p->ncpus = c->ncpus;
 	p->node = c->node_streams;
-	p->node_every = c->interval_ns >= PROC_NODE_PERIOD_NS ? 1
-		: (int)((PROC_NODE_PERIOD_NS + c->interval_ns - 1) / c->interval_ns);
+	s->period_ns = c->slow_ns; /* a slow source (sourceset.c) */
 	p->buflen = 4096 + 256 * (size_t)c->ncpus;
 	p->buf = malloc(p->buflen);
 	p->prev_busy = calloc((size_t)c->ncpus + 1, sizeof *p->prev_busy);
@@ -366,9 +365,9 @@ static void proc_measure(struct proc_priv *p)
 		/* "size resident shared ...": strtoul, as sscanf costs more than
 		 * the read */
 		char *end = buf, *at = buf;
-		unsigned long res = 0;
+		unsigned long res = 0, size = 0;
 		if (proc_read_file(p, t, PROC_FD_STATM, buf, sizeof buf) > 0) {
-			strtoul(buf, &end, 10);
+			size = strtoul(buf, &end, 10);
 			if (end != buf)
 				res = strtoul(at = end, &end, 10);
 		}
@@ -379,8 +378,10 @@ static void proc_measure(struct proc_priv *p)
 			proc_untrack(p, i--);
 			continue;
 		}
+		/* a zombie (no memory: the command exited, not reaped yet, at
+		 * the last row) is no process, but its I/O counts are final */
 		rss += (uint64_t)res * (uint64_t)page;
-		procs++;
+		procs += size > 0;
 		if (proc_read_file(p, t, PROC_FD_IO, buf, sizeof buf) > 0) {
 			static const char *const keys[PROC_NIO] = {"read_bytes:", "write_bytes:",
 								   "rchar:", "wchar:"};
@@ -405,7 +406,7 @@ static void proc_measure(struct proc_priv *p)
 		if (v > p->pub_io[k])
 			p->pub_io[k] = v;
 	}
-	p->pub_ok = 1;
+	p->pub_seq++;
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -496,7 +497,7 @@ static int src_proc_start(rec_source *s, const rec_ctx *c)
 	char path[64];
 	p->root = c->child;
 	p->interval_ns = c->interval_ns;
-	p->period_ns = c->interval_ns < 100000000LL ? 100000000LL : c->interval_ns;
+	p->period_ns = c->interval_ns < c->slow_ns ? c->slow_ns : c->interval_ns;
 	if (p->root <= 0)
 		return 0;
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p->root, (int)p->root);
@@ -504,32 +505,22 @@ static int src_proc_start(rec_source *s, const rec_ctx *c)
 	p->children = access(path, R_OK) == 0 && !getenv("MCREC_PROC_SCAN");
 	p->since_scan = 1LL << 62;
 	p->every = 1000000000LL;
-	if (p->children) {
-		/* the first pass now, so that the first row has the tree (the
-		 * helper thread's first pass used to come before it) */
-		p->inline_pass = 1;
-		proc_pass(p);
-		p->due = proc_now() + p->period_ns;
-	} else {
+	if (p->children)
+		p->inline_pass = 1; /* the first pass with the first row */
+	else
 		proc_thread_start(p);
-	}
 	return 0;
 }
 
-/* After a tick's row: a pass when one is due, on this thread while the
+/* A pass of the tree work for this row, on the sampling thread while the
  * tree is small and the pass short, else handed to the helper for good. */
-static void src_proc_idle(rec_source *s)
+static void proc_tree_inline(struct proc_priv *p)
 {
-	struct proc_priv *p = s->priv;
 	if (!p->inline_pass)
 		return;
 	int64_t t = proc_now();
-	if (t < p->due)
-		return;
 	proc_pass(p);
 	int64_t end = proc_now();
-	while (p->due <= end)
-		p->due += p->period_ns;
 	p->slow = end - t > p->interval_ns / 10 ? p->slow + 1 : 0;
 	if (p->slow >= 2 || p->ntr > PROC_KEEP_FDS / 2) {
 		p->inline_pass = 0;
@@ -599,9 +590,7 @@ static int src_proc_read(rec_source *s, mcz_value *v, uint8_t *present)
 {
 	struct proc_priv *p = s->priv;
 	size_t at = 0;
-	if (p->node && p->node_tick++ % p->node_every != 0) {
-		at = (size_t)p->ncpus + 2;
-	} else if (p->node) {
+	if (p->node) {
 		proc_read_stat(p, v, present);
 		at = (size_t)p->ncpus + 1;
 		if (proc_pread(p, p->mem_fd) > 0) {
@@ -614,8 +603,12 @@ static int src_proc_read(rec_source *s, mcz_value *v, uint8_t *present)
 		}
 		at++;
 	}
+	proc_tree_inline(p);
+	/* a pass's sums in one row only: a row the tree was not measured for
+	 * holds none */
 	pthread_mutex_lock(&p->lock);
-	if (p->pub_ok) {
+	if (p->pub_seq != p->read_seq) {
+		p->read_seq = p->pub_seq;
 		v[at].u = p->pub_rss;
 		v[at + 1].u = p->pub_procs;
 		for (int k = 0; k < PROC_NIO; k++)
@@ -662,5 +655,5 @@ static void src_proc_free(rec_source *s)
 
 const rec_source_ops src_proc_ops = {
 	"proc", "os", src_proc_probe, src_proc_streams, src_proc_start,
-	src_proc_read, src_proc_stop, src_proc_free, NULL, src_proc_idle,
+	src_proc_read, src_proc_stop, src_proc_free, NULL, NULL,
 };

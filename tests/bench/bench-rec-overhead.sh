@@ -13,15 +13,21 @@
 #    exec, and from the command's exit to mcrec's exit, with a command that
 #    prints the time when it starts and ends, minus the same without mcrec
 #    (and beside perf stat), REC_OVH_FIXED runs each, medians.
-# 4. The issue's own case: a 10 s sleep recorded at 100 ms and at 10 ms,
-#    beside perf stat -I at the same intervals: the CPU time of each
-#    (tests/tools/cpu-of: the whole tree's, from wait4) minus the sleep's
-#    alone, as a share of the 10 s; rounds interleaved, medians.
+# 4. The bar of issue 33: a 10 s sleep recorded by mcrec with its default
+#    sources at 100 ms and at 10 ms, beside perf stat -I at the same
+#    intervals with task-clock, context-switches, page-faults and
+#    cpu-migrations: the CPU time of each (tests/tools/cpu-of: the whole
+#    tree's, from wait4's rusage) minus the sleep's alone, as a share of the
+#    10 s; rounds alternating, medians of 5.  The table: interval, perf stat
+#    -I, mcrec, mcrec/perf (the bar: <= 1.0 at both), then mcrec's parts from
+#    the metadata it writes (medians, as a share of the 10 s): the sampling
+#    thread, the writer thread, the rest (start-up and finalisation: process
+#    start, helper threads, the code profile's symbolization), and startup_ms.
 # The per-tick cost of each source is tests/bench/bench-sources.sh's table.
 #
 # BENCH_QUICK=1: fewer rounds.  REC_OVH_ROUNDS, REC_OVH_STEPS, REC_OVH_FIXED,
-# REC_OVH_SLEEP (seconds, default 10), REC_OVH_SLEEP_ROUNDS (default 3)
-# override.  REC_OVH_OTHER=/path/to/another/mcrec adds its rows to tables 1
+# REC_OVH_SLEEP (seconds, default 10), REC_OVH_SLEEP_ROUNDS (default 5)
+# override; REC_OVH_ONLY=4 runs table 4 alone.  REC_OVH_OTHER=/path/to/another/mcrec adds its rows to tables 1
 # and 3 in the same interleaved runs (before/after comparisons).
 set -u
 B=${MCZ_BIN:-build}
@@ -78,6 +84,7 @@ costs() { # config wall_us
 	awk -v x="$s" -v w="$2" 'BEGIN { printf "%.4f\n", x * 1e6 / w * 100 }' >>"$T/$1.sampler"
 }
 
+if [ "${REC_OVH_ONLY:-}" != 4 ]; then
 for r in $(seq "$R"); do
 	for c in "${configs[@]}"; do
 		t0=$(date +%s%N)
@@ -142,37 +149,64 @@ done
 
 echo
 
+fi
+
 # 4. a 10 s sleep: the recorder's CPU beside perf stat's, measured alike
 SL=${REC_OVH_SLEEP:-10}
-NSL=${REC_OVH_SLEEP_ROUNDS:-3}
+NSL=${REC_OVH_SLEEP_ROUNDS:-5}
 [ "${BENCH_QUICK:-}" = 1 ] && NSL=${REC_OVH_SLEEP_ROUNDS:-1}
 CPUOF=$B/tests/tools/cpu-of
-slp=(none mcrec100 mcrec10)
-[ -n "$OTHER" ] && slp+=(other100 other10)
-[ $have_perf = 1 ] && slp+=(perf100 perf10)
+ivs=(100 10)
+slp=(none)
+for iv in "${ivs[@]}"; do
+	[ $have_perf = 1 ] && slp+=("perf$iv")
+	slp+=("mcrec$iv")
+	[ -n "$OTHER" ] && slp+=("other$iv")
+done
+# parts of one mcrec run, from its metadata, in ms
+parts() { # config
+	local f=$T/sl.mcz
+	for k in sampler_cpu_s writer_cpu_s recorder_cpu_s; do
+		v=$("$RR" "$f" meta $k 2>/dev/null) || return
+		awk -v v="$v" 'BEGIN { printf "%.3f\n", v * 1e3 }' >>"$T/sl-$1.$k"
+	done
+	"$RR" "$f" meta startup_ms >>"$T/sl-$1.startup_ms" 2>/dev/null
+}
 for r in $(seq "$NSL"); do
 	for c in "${slp[@]}"; do
 		case $c in
 		none) set -- ;;
-		mcrec*) set -- "$B/mcrec" -q -i "${c#mcrec}ms" -o "$T/o.mcz" -- ;;
-		other*) set -- "$OTHER" -q -i "${c#other}ms" -o "$T/o.mcz" -- ;;
-		perf*) set -- perf stat -I "${c#perf}" -o "$T/p.txt" -- ;;
+		mcrec*) set -- "$B/mcrec" -q -i "${c#mcrec}ms" -o "$T/sl.mcz" -f -- ;;
+		other*) set -- "$OTHER" -q -i "${c#other}ms" -o "$T/sl.mcz" -f -- ;;
+		perf*) set -- perf stat -I "${c#perf}" -e task-clock,context-switches,page-faults,cpu-migrations -o "$T/p.txt" -- ;;
 		esac
 		"$CPUOF" "$T/sl-$c" "$@" sleep "$SL" >/dev/null 2>&1
+		case $c in mcrec* | other*) parts "$c" ;; esac
 	done
 done
 z=$(median "$T/sl-none")
-echo "4. a ${SL} s sleep (the issue's case): CPU time of the recorder and its command (wait4's rusage, the"
-echo "   whole tree) minus the sleep's alone ($(awk -v z="$z" 'BEGIN { printf "%.2f", z / 1e3 }') ms), as a share of ${SL} s; $NSL interleaved rounds, medians"
-printf '%-26s %10s %10s %14s\n' config cpu_ms cpu_share vs_perf_stat
+echo "4. the bar of issue 33: a ${SL} s sleep, CPU time of the recorder and its command (wait4's rusage, the"
+echo "   whole tree) minus the sleep's alone ($(awk -v z="$z" 'BEGIN { printf "%.2f", z / 1e3 }') ms), as a share of ${SL} s; $NSL alternating rounds, medians;"
+echo "   perf stat -I with task-clock, context-switches, page-faults, cpu-migrations; mcrec with its default sources"
+printf '%-10s %14s %14s %12s\n' interval "perf stat -I" mcrec mcrec/perf
+share() { awk -v m="$1" -v z="$z" -v sl="$SL" 'BEGIN { printf "%.3f %%", (m - z) / 1e3 / (sl * 1e3) * 100 }'; }
+for iv in "${ivs[@]}"; do
+	m=$(median "$T/sl-mcrec$iv") p=-
+	[ -s "$T/sl-perf$iv" ] && p=$(median "$T/sl-perf$iv")
+	printf '%-10s %14s %14s %12s\n' "$iv ms" "$([ "$p" = - ] && echo - || share "$p")" "$(share "$m")" \
+		"$([ "$p" = - ] && echo - || awk -v m="$m" -v p="$p" -v z="$z" 'BEGIN { printf "%.2f", (m - z) / (p - z) }')"
+	[ -s "$T/sl-other$iv.recorder_cpu_s" ] && printf '%-10s %14s %14s %12s\n' "  other" "" "$(share "$(median "$T/sl-other$iv")")" \
+		"$([ "$p" = - ] && echo - || awk -v m="$(median "$T/sl-other$iv")" -v p="$p" -v z="$z" 'BEGIN { printf "%.2f", (m - z) / (p - z) }')"
+done
+echo
+echo "   mcrec's parts (its metadata, medians, % of ${SL} s): sampler = the sampling thread while the command ran;"
+echo "   writer = the writer thread (topology, header, encoding, I/O); rest = the other threads and the process's"
+echo "   start-up and end (helper threads, the code profile's symbolization); startup_ms = mcrec's start to the exec"
+printf '%-16s %10s %10s %10s %10s %11s\n' config sampler writer rest all startup_ms
 for c in "${slp[@]}"; do
-	[ "$c" = none ] && continue
-	m=$(median "$T/sl-$c")
-	ref=-
-	case $c in
-	mcrec* | other*) iv=${c#mcrec}; iv=${iv#other}; [ -s "$T/sl-perf$iv" ] && ref=$(median "$T/sl-perf$iv") ;;
-	esac
-	awk -v n="$(label "$c")" -v m="$m" -v z="$z" -v sl="$SL" -v ref="$ref" 'BEGIN {
-		x = (m - z) / 1e3; r = ref == "-" ? "-" : sprintf("%.2fx", (m - z) / (ref - z))
-		printf "%-26s %10.2f %9.3f%% %14s\n", n, x, x / (sl * 1e3) * 100, r }'
+	case $c in mcrec* | other*) ;; *) continue ;; esac
+	[ -s "$T/sl-$c.recorder_cpu_s" ] || continue
+	s=$(median "$T/sl-$c.sampler_cpu_s") w=$(median "$T/sl-$c.writer_cpu_s") a=$(median "$T/sl-$c.recorder_cpu_s")
+	awk -v n="$(label "$c")" -v s="$s" -v w="$w" -v a="$a" -v sl="$SL" -v up="$(median "$T/sl-$c.startup_ms")" 'BEGIN {
+		d = sl * 10; printf "%-16s %9.3f%% %9.3f%% %9.3f%% %9.3f%% %11s\n", n, s / d, w / d, (a - s - w) / d, a / d, up }'
 done

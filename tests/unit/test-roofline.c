@@ -25,6 +25,7 @@
 
 #include "../../format/mcz.h"
 #include "../../recorder/rec.h"
+#include "../../recorder/calibrate/calibrate.h"
 #include "../../recorder/sources/mark-wire.h"
 #include "../../viewer/analysis/analysis.h"
 #include "../../viewer/model/model.h"

@@ -11,7 +11,7 @@
  * and on all.  Nothing comes from a vendor table: a figure that could not
  * be measured is not written.
  */
-#include "rec.h"
+#include "calibrate.h"
 
 #include <sched.h>
 #include <stdlib.h>

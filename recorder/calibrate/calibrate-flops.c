@@ -7,7 +7,7 @@
  * measures AVX-512 where it exists and AVX2 elsewhere.  The scalar kernel
  * must stay scalar: the compiler is told not to vectorise it.
  */
-#include "rec.h"
+#include "calibrate.h"
 
 #include <stdlib.h>
 #include <string.h>

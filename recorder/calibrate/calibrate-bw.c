@@ -5,7 +5,7 @@
  * itself so that they live on its NUMA node.  The figure is the best
  * repetition (rec_calibrate_team_run).
  */
-#include "rec.h"
+#include "calibrate.h"
 
 #include <stdlib.h>
 #include <string.h>

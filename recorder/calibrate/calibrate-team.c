@@ -4,7 +4,7 @@
  * start together after a barrier, the repetition ends when the last one
  * ends, and the best (shortest) repetition is kept, as STREAM does.
  */
-#include "rec.h"
+#include "calibrate.h"
 
 #include <pthread.h>
 #include <sched.h>

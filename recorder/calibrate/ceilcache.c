@@ -10,7 +10,7 @@
  * reported in one line and ignored (the recording then has no ceilings),
  * never trusted in part.
  */
-#include "rec.h"
+#include "calibrate.h"
 
 #include <errno.h>
 #include <math.h>
