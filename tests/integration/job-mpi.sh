@@ -74,7 +74,11 @@ PY
 done
 "$MCVIEW" --report "$T"/k2.*.mcz >"$T/k2.txt" 2>&1 || fail "text report"
 grep -q '^useful time from code samples' "$T/k2.txt" || fail "text header: $(head -3 "$T/k2.txt")"
-grep -Eq '^\(whole run\) .* r1 +0\.[78][0-9]!? ' "$T/k2.txt" || fail "text whole-run row: $(grep whole "$T/k2.txt")"
+# the text's whole-run row: the slowest rank and load balance the JSON gave
+# (K = 2, the loop's last)
+want_lb=$(printf '%.2f' "$rlb")
+grep -Eq "^\(whole run\) .* r$tslow +$want_lb!? " "$T/k2.txt" ||
+	fail "text whole-run row: want r$tslow and $want_lb: $(grep whole "$T/k2.txt")"
 grep -q 'MPI [0-9]*%' "$T/k2.txt" || fail "no MPI share in the code column: $(cat "$T/k2.txt")"
 ok "text report: $(grep '^(whole run)' "$T/k2.txt" | tr -s ' ' | cut -c 1-120)"
 # the user's code classes: a line that does not parse is named in the report

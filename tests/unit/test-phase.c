@@ -1,6 +1,7 @@
 /* test-phase.c: the phase detector (viewer/analysis/phase.c, phase-class.c) on
  * synthetic streams with known change points, noise, outliers and NaN, and
- * on degenerate input (no sample, one sample, constant, all NaN, no stream).
+ * on degenerate input (no sample, one sample, constant, all NaN, no stream);
+ * a stream read far less often than the others (its readings no phases).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -213,6 +214,39 @@ static void test_degenerate(void **st)
 	vw_phase_prep_free(pp);
 }
 
+/* A stream read every 50 buckets (mcrec's slow sources at 10 ms rows), its
+ * readings noisy (+-20 %) but with no change, beside a busy/idle stream
+ * read every bucket: one boundary, the busy stream's; the sparse one's
+ * readings are not each a phase. */
+static void test_sparse_stream(void **st)
+{
+	(void)st;
+	enum { M = 2000, G = 50 };
+	double *v = malloc(2 * M * sizeof *v);
+	int64_t *edge = malloc((M + 1) * sizeof *edge);
+	assert_non_null(v);
+	assert_non_null(edge);
+	uint64_t r = 12345;
+	for (int i = 0; i < M; i++) {
+		v[i] = i < 1200 ? 1.0 : 0.01;
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		v[M + i] = i % G == 0 ? 100.0 * (0.8 + 0.4 * (double)(r >> 11) / 9007199254740992.0) : NAN;
+	}
+	for (int i = 0; i <= M; i++)
+		edge[i] = 10 * (int64_t)i;
+	vw_phase_prep *pp;
+	vw_phase_seg *seg;
+	size_t n;
+	assert_int_equal(vw_phase_prep_coarse(&pp, 2, M, v, edge, 10, NULL), 0);
+	assert_int_equal(vw_phase_run(pp, NULL, &seg, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(seg[1].start, 10 * 1200);
+	free(seg);
+	vw_phase_prep_free(pp);
+	free(v);
+	free(edge);
+}
+
 static void test_coarse_input(void **st)
 {
 	/* the coarse entry point: bucket means given, boundaries on bucket edges */
@@ -329,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_coarse_input),
+		cmocka_unit_test(test_sparse_stream),
 		cmocka_unit_test(test_close_changes),
 		cmocka_unit_test(test_burst_at_start),
 	};

@@ -201,9 +201,33 @@ static int phase_finish(vw_phase_prep *pp)
 	for (size_t j = 0; j < pp->d; j++) {
 		double *y = pp->v + j * m;
 		pp->scale[j] = 0;
-		if (m == 0 || !vw_phase_prep_fill(y, m))
+		/* A sparse stream's noise is that of the values it has, not of
+		 * the gaps filled between them: a stream read less often than the buckets
+		 * (mcrec's slow sources: the host's /proc files and the network
+		 * every 500 ms, against 10 ms rows) holds each value over g
+		 * buckets, so its noise persists as a level for g buckets; its
+		 * scale is the noise times sqrt(g), as g buckets carry one
+		 * value's worth of evidence (without it, each of its readings
+		 * was a phase of its own). */
+		size_t have = 0;
+		for (size_t i = 0; i < m; i++)
+			if (!isnan(y[i]))
+				tmp[have++] = y[i];
+		if (m == 0 || have == 0)
 			continue;
-		double noise = phase_noise(y, m, tmp);
+		double noise = -1;
+		if (have >= 2 && 2 * have <= m) { /* sparse: a value every 2 buckets or more */
+			double *vals = malloc(have * sizeof *vals);
+			if (vals) {
+				memcpy(vals, tmp, have * sizeof *vals);
+				noise = phase_noise(vals, have, tmp) * sqrt((double)m / (double)have);
+				free(vals);
+			}
+		}
+		if (!vw_phase_prep_fill(y, m))
+			continue;
+		if (noise < 0) /* dense: the few gaps filled count too */
+			noise = phase_noise(y, m, tmp);
 		phase_median3(y, m, tmp);
 		double lo = y[0], hi = y[0];
 		for (size_t i = 0; i < m; i++) {
