@@ -188,9 +188,12 @@ typedef struct mcz_write_opts {
 	int batch;              /* 1: nobody reads the file before it is closed (an
 				   import): the metadata and marks wait for the next
 				   chunk, so that a small file's fit one block (1.4) */
+	int quick;              /* 1: written to be shown at once, not kept (a
+				   viewer's conversion): every zstd frame at
+				   zstd_level, no layout trials */
 } mcz_write_opts;
 
-#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0, 0 }
+#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0, 0, 0 }
 
 /* Create (truncate) path and write the file header.  opts may be NULL. */
 int mcz_writer_open(mcz_writer **w, const char *path, const mcz_write_opts *opts);

@@ -52,9 +52,12 @@ typedef struct pcp_import_opts {
 	pcp_import_progress_fn *progress;   /* NULL: no progress */
 	void *progress_arg;
 	int zstd_level;                     /* 0 = the writer's default */
+	int view;                           /* 1: converted to be shown, not kept
+					       (mcview): a fast zstd level, no
+					       layout trials (mcz_write_opts.quick) */
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0 }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0 }
 
 typedef struct pcp_import_stats {
 	uint64_t records;        /* pmResults read (marks included) */

@@ -359,6 +359,7 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		po.metrics = o ? o->metrics : NULL;
 		po.ssh_options = o ? o->ssh_options : NULL;
 		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+		po.view = 1;
 		mcz_reader **rs;
 		char **names;
 		size_t k;
