@@ -279,6 +279,10 @@ enum mcz_open_flags {
  * full disk) is opened by scanning and info->recovered is set; a file that
  * is not mcz, of a newer major version, or empty is refused. */
 int mcz_open(mcz_reader **r, const char *path, unsigned flags);
+/* Open the recording that fills the open file fd from byte off to its end
+ * (a cache entry behind its own header): mapped read-only, fd may be closed
+ * afterwards; never refreshed (the file is not expected to change). */
+int mcz_open_fd(mcz_reader **r, int fd, uint64_t off, unsigned flags);
 /* Open from memory (the buffer must outlive the reader; used by fuzzers). */
 int mcz_open_mem(mcz_reader **r, const void *buf, size_t len, unsigned flags);
 void mcz_close(mcz_reader *r);

@@ -93,6 +93,8 @@ typedef struct vw_open_opts {
 	const char *metrics;        /* --metrics PATTERN for PCP archives (NULL = all) */
 	const char *const *ssh_options; /* --ssh-option values, NULL-terminated */
 	int quiet;                  /* no progress lines */
+	long long cache_max;        /* --cache-size: bytes of converted PCP archives
+				       kept (0 = the default, < 0 = none) */
 } vw_open_opts;
 
 typedef struct vw_model {
