@@ -257,6 +257,9 @@ const char *vw_model_sort_name(int s);
  * none, else in (0, 1] — an upper bound of the standard deviation over the
  * typical magnitude, robust to a few spikes.  Pure. */
 double vw_activity_score(const vw_bucket *b, size_t n);
+/* Every stream's score (m->nstreams, malloc'd, the caller frees): the
+ * timeline's where it has them, the rest computed now.  NULL out of memory. */
+double *vw_model_activity_all(vw_model *m);
 /* Σ or avg for a group of streams like d (see vw_rule).  Pure. */
 vw_rule vw_model_rule(const mcz_stream_desc *d);
 
