@@ -7,7 +7,12 @@
 #           instance, and the index);
 #   speed — `mcz import` beside `pmdumplog -a` of the same archive (both read
 #           every record through libpcp), medians of N runs (N=3, 1 with
-#           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s).
+#           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s);
+#   screen — mcview's first screen of an archive (`mcview --snapshot`: opened,
+#           converted for viewing, drawn, exit) with an empty cache, and the
+#           second open (the conversion from $XDG_CACHE_HOME/mcz), beside
+#           `pminfo -f -a` (every metric's values at the archive's start) and
+#           `pmdumplog -a` (every record); medians of N runs taken in turn.
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives
@@ -17,6 +22,7 @@ trap 'rm -rf "$T"' EXIT
 N=3
 [ -n "${BENCH_QUICK:-}" ] && N=1
 
+declare -A PMDUMP # archive -> pmdumplog -a ms (the first table's)
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 secs() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
 
@@ -43,6 +49,7 @@ for name in count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.
 	first=$(secs pmdumplog -a "$A/$name")
 	[ "$first" -gt 20000 ] && n=1
 	pm=$( { echo "$first"; for i in $(seq 2 $n); do secs pmdumplog -a "$A/$name"; done; } | median)
+	PMDUMP[$name]=$pm
 	im=$(for i in $(seq $n); do secs "$B/mcz" import -q "$A/$name" -o "$T/y.mcz"; done | median)
 	awk -v n="$name" -v v="$values" -v r="$rows" -v raw="$raw" -v xz="$xz" -v m="$mcz" \
 		-v pm="$pm" -v im="$im" -v s="$streams" -v c="$chunk" 'BEGIN {
@@ -51,3 +58,25 @@ for name in count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.
 done
 echo "(values: numeric values stored; raw/xz: every file of the archive, xz -9 each;"
 echo " ratio: pmdumplog -a time / mcz import time; medians of $N runs, one for the slowest)"
+
+echo
+printf '%-16s %7s %10s %12s %10s %10s %7s %7s\n' archive streams pminfo_ms pmdumplog_ms first_ms again_ms first/pi again/pi
+for name in 20180102 pcp-zeroconf 20180416.10.00; do
+	[ -n "${PMDUMP[$name]:-}" ] || PMDUMP[$name]=$(secs pmdumplog -a "$A/$name")
+	streams=$("$B/mcz" import "$A/$name" -o "$T/s.mcz" | sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p')
+	pi=() fs=() ag=()
+	for i in $(seq $N); do
+		pi+=("$(secs pminfo -f -a "$A/$name")")
+		rm -rf "$T/cache"
+		fs+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --snapshot 120x40 "$A/$name")")
+		ag+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --snapshot 120x40 "$A/$name")")
+	done
+	pi=$(printf '%s\n' "${pi[@]}" | median)
+	fs=$(printf '%s\n' "${fs[@]}" | median)
+	ag=$(printf '%s\n' "${ag[@]}" | median)
+	awk -v n="$name" -v s="$streams" -v pi="$pi" -v pm="${PMDUMP[$name]}" -v fs="$fs" -v ag="$ag" 'BEGIN {
+		printf "%-16s %7d %10d %12d %10d %10d %6.1fx %6.1fx\n", n, s, pi, pm, fs, ag,
+			(pi > 0 ? fs / pi : 0), (pi > 0 ? ag / pi : 0) }'
+done
+echo "(first: mcview --snapshot 120x40 with an empty cache; again: the same, its conversion"
+echo " cached; first/pi, again/pi: against pminfo -f -a; medians of $N runs taken in turn)"
