@@ -5,6 +5,9 @@
 #  1. First open: one entry made; the screen is the one drawn from the
 #     conversion.  Second open: the same screen, from the same entry (its
 #     inode kept, its time of use moved on: it was read, not made again).
+#     The entry's recording (after its head) holds the values `mcz import`
+#     stores, row for row (mcz dump --csv): converted quickly for viewing,
+#     not differently.
 #  2. The archive grows (a longer extract under the same name), then is
 #     replaced by another archive: each time the entry is made again (a new
 #     inode) and the screen is the new archive's, as drawn without a cache.
@@ -55,6 +58,17 @@ same "$T/s2" "$T/want-short" || fail "second open: not the archive's screen"
 [ "$(inode)" = "$ino" ] || fail "second open: the entry was made again"
 [ "$(stat -c %Y "$C"/pcp-*.mcz)" -gt 1000000000 ] || fail "second open: the entry was not used"
 [ "$(stat -c %Y "$C"/pcp-*.mcz)" -gt $(($(date +%s) - 600)) ] || fail "second open: the entry's time of use not moved on"
+
+# the recording in the entry: after its head (length at bytes 8..11)
+e=$(ls "$C"/pcp-*.mcz)
+h=$(od -An -tu4 -j8 -N4 "$e" | tr -d ' ')
+tail -c +$((h + 1)) "$e" >"$T/entry.mcz"
+"$B/mcz" check "$T/entry.mcz" >/dev/null || fail "the entry's recording does not pass mcz check"
+"$B/mcz" import -q "$T/a/x" -o "$T/imp.mcz" || fail "mcz import"
+"$B/mcz" dump --csv "$T/entry.mcz" >"$T/entry.csv" || fail "dump of the entry"
+"$B/mcz" dump --csv "$T/imp.mcz" >"$T/imp.csv" || fail "dump of the import"
+[ "$(wc -l <"$T/imp.csv")" -gt 20 ] || fail "the import dumps $(wc -l <"$T/imp.csv") lines"
+cmp -s "$T/entry.csv" "$T/imp.csv" || fail "the entry's values differ from mcz import's"
 
 # 2. the archive grows, then is replaced
 for f in "$T"/20180102.*; do cp "$f" "$T/a/x.${f##*/20180102.}"; done
