@@ -328,7 +328,8 @@ static void cache_evict(const char *dir, const char *keep, uint64_t need, uint64
 		total += (uint64_t)st.st_size;
 		n++;
 	}
-	qsort(v, n, sizeof *v, by_use);
+	if (n)
+		qsort(v, n, sizeof *v, by_use);
 	for (size_t i = 0; i < n && total + need > max; i++)
 		if (unlinkat(dirfd(d), v[i].name, 0) == 0 || errno == ENOENT)
 			total -= (uint64_t)v[i].size;

@@ -16,7 +16,9 @@
 #           before the screen (a plain --snapshot); beside `pminfo -f -a`
 #           (every metric's values at the archive's start) and `pmdumplog
 #           -a` (every record); medians of N runs taken in turn.
-#           BENCH_PCP_SCREEN=1: this table only.
+#           BENCH_PCP_SCREEN=1: this table only; BENCH_PCP_EXTRA="ARCHIVE ...":
+#           more archives in it by path (a large pmlogger archive of this
+#           host: pmlogconf -h local: cfg; pmlogger -c cfg -t 100msec -T 110s).
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives
@@ -68,16 +70,17 @@ done
 	echo
 }
 printf '%-16s %7s %10s %12s %9s %9s %9s %8s %8s\n' archive streams pminfo_ms pmdumplog_ms first_ms again_ms phases_ms first/pi again/pi
-for name in 20180102 pcp-zeroconf 20180416.10.00; do
-	[ -n "${PMDUMP[$name]:-}" ] || PMDUMP[$name]=$(secs pmdumplog -a "$A/$name")
-	streams=$("$B/mcz" import "$A/$name" -o "$T/s.mcz" | sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p')
+for name in 20180102 pcp-zeroconf 20180416.10.00 ${BENCH_PCP_EXTRA:-}; do
+	case $name in /*) ar=$name name=${name##*/} ;; *) ar=$A/$name ;; esac
+	[ -n "${PMDUMP[$name]:-}" ] || PMDUMP[$name]=$(secs pmdumplog -a "$ar")
+	streams=$("$B/mcz" import "$ar" -o "$T/s.mcz" | sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p')
 	pi=() fs=() ag=() ph=()
 	for i in $(seq $N); do
-		pi+=("$(secs pminfo -f -a "$A/$name")")
+		pi+=("$(secs pminfo -f -a "$ar")")
 		rm -rf "$T/cache"
-		fs+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$A/$name")")
-		ag+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$A/$name")")
-		ph+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --snapshot 120x40 "$A/$name")")
+		fs+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
+		ag+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
+		ph+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --snapshot 120x40 "$ar")")
 	done
 	pi=$(printf '%s\n' "${pi[@]}" | median)
 	fs=$(printf '%s\n' "${fs[@]}" | median)
