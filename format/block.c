@@ -136,6 +136,8 @@ int mcz_block_small(uint16_t type)
 
 int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
 {
+	if (cx->quick)
+		return cx->level;
 	return cx->thorough || cx->level > 19 || len >= (32u << 10) ? 19 : cx->level;
 }
 

@@ -83,7 +83,7 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	/* Small columns gain from a harder level, but not from the hardest:
 	 * importing PCP archive 20201109 (20 615 streams) took 7.1 s at 19 and
 	 * 2.2 s at 9, for a file 1.4 % larger (and equal sizes at 3 to 9). */
-	int level = raw->len < 1024 && cx->level < 9 && !cx->fast ? 9 : cx->level;
+	int level = raw->len < 1024 && cx->level < 9 && !cx->fast && !cx->quick ? 9 : cx->level;
 	/* fast (PART blocks, replaced seconds later): zstd only where it pays */
 	if (raw->len >= (cx->fast ? 256u : 16u) && (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,

@@ -104,8 +104,11 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 			       size_t a, size_t nc, int tr_ok, const mcz_stream_desc *descs,
 			       unsigned mask, uint8_t *z, size_t cap, int *tr)
 {
-	int level = cx->level < 19 ? 19 : cx->level;
+	int level = cx->level < 19 && !cx->quick ? 19 : cx->level;
 	*tr = 0;
+	/* a viewer's conversion: the run as it is, at its level */
+	if (cx->quick)
+		mask &= 1;
 	/* transposed: for batch writers (cx->thorough) and runs of many
 	 * columns (wide data, where it pays); a recorder's runs of a few
 	 * dozen columns are taken as they are */
@@ -196,7 +199,7 @@ static void gchunk_put_dir(mcz_codec_ctx *cx, mcz_buf *g, const uint64_t *len, s
 	size_t cl = 0;
 	if (zdir_ok && !d.err && (cx->zc || (cx->zc = ZSTD_createCCtx())) &&
 	    !mcz_buf_reserve(&z, ZSTD_compressBound(d.len))) {
-		cl = ZSTD_compressCCtx(cx->zc, z.p, z.cap, d.p, d.len, 19);
+		cl = ZSTD_compressCCtx(cx->zc, z.p, z.cap, d.p, d.len, cx->quick ? cx->level : 19);
 		/* the reader's bound: nstreams <= 256 x the frame + 65536 */
 		if (ZSTD_isError(cl) || cl + 3 >= d.len || nstreams + 1 > 256 * (uint64_t)cl + 65536)
 			cl = 0;
@@ -369,7 +372,8 @@ int mcz_gchunk_encode(mcz_codec_ctx *cx, mcz_buf *out, int *grouped, int zdir_ok
 	 * grouping gained 0.5 to 1.6 % and, at level 19 in every layout,
 	 * doubled an import's CPU).  The second grouping tries only the
 	 * layouts that won the first. */
-	int again = zdir_ok && nstreams >= 2 && (cx->thorough || nstreams >= GCHUNK_TR_COLUMNS);
+	int again = zdir_ok && nstreams >= 2 && !cx->quick &&
+		    (cx->thorough || nstreams >= GCHUNK_TR_COLUMNS);
 	mcz_buf plain = {0}, shuf = {0};
 	int rc = mcz_chunk_encode2(cx, &plain, again ? &shuf : NULL, t, n, descs, cols, nstreams,
 				   prev, sums);

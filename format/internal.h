@@ -249,6 +249,8 @@ typedef struct mcz_codec_ctx {
 			  columns (wide data): on a recorder's few dozen streams
 			  the trials cost 12 ms of CPU per 2 s recording for a
 			  few bytes (mcz_meta_level) */
+	int quick;     /* a viewer's conversion (mcz_write_opts.quick): every
+			  frame at `level`, one layout, no second grouping */
 	mcz_buf tmp, tmp2, best, bm;
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;

@@ -188,9 +188,12 @@ typedef struct mcz_write_opts {
 	int batch;              /* 1: nobody reads the file before it is closed (an
 				   import): the metadata and marks wait for the next
 				   chunk, so that a small file's fit one block (1.4) */
+	int quick;              /* 1: written to be shown at once, not kept (a
+				   viewer's conversion): every zstd frame at
+				   zstd_level, no layout trials */
 } mcz_write_opts;
 
-#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0, 0 }
+#define MCZ_WRITE_OPTS_INIT { 0, 1024, 30000000000LL, 3, 0, 0, 0 }
 
 /* Create (truncate) path and write the file header.  opts may be NULL. */
 int mcz_writer_open(mcz_writer **w, const char *path, const mcz_write_opts *opts);
@@ -276,6 +279,10 @@ enum mcz_open_flags {
  * full disk) is opened by scanning and info->recovered is set; a file that
  * is not mcz, of a newer major version, or empty is refused. */
 int mcz_open(mcz_reader **r, const char *path, unsigned flags);
+/* Open the recording that fills the open file fd from byte off to its end
+ * (a cache entry behind its own header): mapped read-only, fd may be closed
+ * afterwards; never refreshed (the file is not expected to change). */
+int mcz_open_fd(mcz_reader **r, int fd, uint64_t off, unsigned flags);
 /* Open from memory (the buffer must outlive the reader; used by fuzzers). */
 int mcz_open_mem(mcz_reader **r, const void *buf, size_t len, unsigned flags);
 void mcz_close(mcz_reader *r);

@@ -631,6 +631,31 @@ static int reader_open_file(mcz_reader **rp, const char *path, unsigned flags)
 	return 0;
 }
 
+int mcz_open_fd(mcz_reader **rp, int fd, uint64_t off, unsigned flags)
+{
+	*rp = NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return mcz_error_set(MCZ_E_IO, "not a regular file");
+	if ((uint64_t)st.st_size <= off)
+		return mcz_error_set(MCZ_E_EMPTY, "the file is empty (0 bytes)");
+	/* mmap wants an offset on a page: map from the page that holds off */
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), at = off - off % page;
+	size_t ml = (size_t)((uint64_t)st.st_size - at);
+	void *m = mmap(NULL, ml, PROT_READ, MAP_SHARED, fd, (off_t)at);
+	if (m == MAP_FAILED)
+		return mcz_error_set(MCZ_E_IO, "mmap: %s", strerror(errno));
+	int rc = mcz_open_mem(rp, (const char *)m + (off - at), (size_t)((uint64_t)st.st_size - off),
+			      flags);
+	if (rc) {
+		munmap(m, ml);
+		return rc;
+	}
+	(*rp)->map = m;
+	(*rp)->map_len = ml;
+	return 0;
+}
+
 void mcz_close(mcz_reader *r)
 {
 	if (!r || --r->refs > 0)

@@ -214,7 +214,8 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	const char *k = "wall_epoch_ns", *v = epoch;
 	mcz_meta_encode_kv(&p, &k, &v, 1);
 	w->o.batch = w->o.batch && w->minor >= 4;
-	w->cx.thorough = w->o.batch;
+	w->cx.thorough = w->o.batch && !w->o.quick;
+	w->cx.quick = w->o.quick;
 	w->cx.v15 = w->minor >= 5;
 	if (!rc && w->o.batch)
 		rc = p.err ? p.err : mcz_meta_decode_kv(p.p, p.len, &w->meta);

@@ -477,6 +477,10 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	wo.wall_epoch_ns = im->epoch;
 	wo.chunk_ns = 0; /* PCP intervals are seconds to minutes: cut chunks by rows only */
 	wo.batch = 1;    /* nobody reads the file before the import ends */
+	if (im->o->view) { /* shown at once, not kept */
+		wo.quick = 1;
+		wo.zstd_level = 1;
+	}
 	if (im->o->zstd_level)
 		wo.zstd_level = im->o->zstd_level;
 	int rc = out_fd >= 0 ? mcz_writer_open_fd(&im->w, out_fd, &wo)

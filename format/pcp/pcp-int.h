@@ -76,6 +76,21 @@ void pcp_path_free_list(char **v, size_t n);
 /* "$TMPDIR/pattern" ("/tmp" without TMPDIR), malloc'd, for mkstemps/mkdtemp. */
 char *pcp_path_temp(const char *pattern);
 
+/* ---- pcp-cache.c: the viewer's conversions kept ---------------------------- */
+
+/* The cache entry's name for src ("pcp-<hash>.mcz", from its files' real
+ * paths and the options) and its identity (every file's path, size and
+ * mtime), both malloc'd; MCZ_E_ARG for ssh://, MCZ_E_NOTFOUND when a file
+ * cannot be named. */
+int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident);
+/* A reader over the entry key if it holds ident and its bytes are whole:
+ * MCZ_OK, else MCZ_E_NOTFOUND (none, or no cache) or MCZ_E_CORRUPT. */
+int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r);
+/* Keep the recording at mcz_path as entry key, making room under the
+ * bound; a failure is one line in note (when not NULL). */
+int pcp_cache_put(const char *key, const char *ident, const char *mcz_path,
+		  const pcp_import_opts *o, char *note, size_t notelen);
+
 /* ---- pcp-ssh.c: ssh://[user@]host[:port]/path ----------------------------- */
 
 typedef struct pcp_ssh_url {

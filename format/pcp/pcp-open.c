@@ -132,16 +132,34 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 			open_error(path, rc, err, errlen);
 		return rc;
 	}
+	/* The viewer's conversion of a local archive, kept from an earlier
+	 * open: used when the archive's files are those it was made from. */
+	char *key = NULL, *ident = NULL;
+	if (o && o->note && o->notelen)
+		o->note[0] = '\0';
+	if (o && o->view && pcp_cache_identity(path, o, &key, &ident) == MCZ_OK &&
+	    pcp_cache_get(key, ident, o, r) == MCZ_OK) {
+		free(key);
+		free(ident);
+		return MCZ_OK;
+	}
 	/* A PCP source is converted into a private temporary .mcz, opened and
 	 * unlinked at once: the reader maps it, so nothing is left behind
 	 * however the program ends. */
 	char *tmp;
 	int rc = pcp_import_temp(path, o, &tmp, NULL, err, errlen);
-	if (rc != 0)
+	if (rc != 0) {
+		free(key);
+		free(ident);
 		return rc < 0 ? rc : MCZ_E_IO;
+	}
 	rc = mcz_open(r, tmp, 0);
+	if (rc == MCZ_OK && key)
+		pcp_cache_put(key, ident, tmp, o, o->note, o->notelen);
 	unlink(tmp);
 	free(tmp);
+	free(key);
+	free(ident);
 	if (rc != MCZ_OK)
 		open_error(path, rc, err, errlen);
 	return rc;

@@ -52,9 +52,22 @@ typedef struct pcp_import_opts {
 	pcp_import_progress_fn *progress;   /* NULL: no progress */
 	void *progress_arg;
 	int zstd_level;                     /* 0 = the writer's default */
+	int view;                           /* 1: converted to be shown, not kept
+					       (mcview): a fast zstd level, no
+					       layout trials (mcz_write_opts.quick);
+					       pcp_open_any keeps the result in the
+					       user's cache folder (pcp-cache.c) */
+	long long cache_max;                /* the cache's bound in bytes: 0 = the
+					       default (PCP_CACHE_MAX_DEFAULT), < 0 = no
+					       cache */
+	char *note;                         /* not NULL: one line (notelen bytes)
+					       about the cache, "" when all went well */
+	size_t notelen;
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0 }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0 }
+/* The default bound of the viewer's cache of converted archives: 1 GiB. */
+#define PCP_CACHE_MAX_DEFAULT (1ull << 30)
 
 typedef struct pcp_import_stats {
 	uint64_t records;        /* pmResults read (marks included) */

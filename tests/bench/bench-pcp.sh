@@ -7,7 +7,18 @@
 #           instance, and the index);
 #   speed — `mcz import` beside `pmdumplog -a` of the same archive (both read
 #           every record through libpcp), medians of N runs (N=3, 1 with
-#           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s).
+#           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s);
+#   screen — mcview's first screen of an archive (`mcview --snapshot`: opened,
+#           converted for viewing, drawn, exit; with --phases off, as on a
+#           terminal, where detection runs after the first screen) with an
+#           empty cache, and the second open (the conversion from
+#           $XDG_CACHE_HOME/mcz); then the second open with phases detected
+#           before the screen (a plain --snapshot); beside `pminfo -f -a`
+#           (every metric's values at the archive's start) and `pmdumplog
+#           -a` (every record); medians of N runs taken in turn.
+#           BENCH_PCP_SCREEN=1: this table only; BENCH_PCP_EXTRA="ARCHIVE ...":
+#           more archives in it by path (a large pmlogger archive of this
+#           host: pmlogconf -h local: cfg; pmlogger -c cfg -t 100msec -T 110s).
 set -u
 B=${MCZ_BIN:-build}
 A=/var/lib/pcp/testsuite/archives
@@ -17,12 +28,15 @@ trap 'rm -rf "$T"' EXIT
 N=3
 [ -n "${BENCH_QUICK:-}" ] && N=1
 
+declare -A PMDUMP # archive -> pmdumplog -a ms (the first table's)
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 secs() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
 
-printf '%-16s %9s %6s %7s %10s %10s %10s %7s %7s %7s %9s %10s %10s %6s\n' archive values rows \
+SIZES="count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.10.00"
+[ -n "${BENCH_PCP_SCREEN:-}" ] && SIZES=
+[ -n "$SIZES" ] && printf '%-16s %9s %6s %7s %10s %10s %10s %7s %7s %7s %9s %10s %10s %6s\n' archive values rows \
 	streams raw_B xz9_B mcz_B raw_B/v xz_B/v mcz_B/v chunk_B/v pmdumplog_ms import_ms ratio
-for name in count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.10.00; do
+for name in $SIZES; do
 	raw=0 xz=0
 	for f in "$A/$name".meta* "$A/$name".index* "$A/$name".[0-9]*; do
 		[ -f "$f" ] || continue
@@ -43,11 +57,41 @@ for name in count-mark 20041125 small 20180127.08.40 20180102 20201109 20180416.
 	first=$(secs pmdumplog -a "$A/$name")
 	[ "$first" -gt 20000 ] && n=1
 	pm=$( { echo "$first"; for i in $(seq 2 $n); do secs pmdumplog -a "$A/$name"; done; } | median)
+	PMDUMP[$name]=$pm
 	im=$(for i in $(seq $n); do secs "$B/mcz" import -q "$A/$name" -o "$T/y.mcz"; done | median)
 	awk -v n="$name" -v v="$values" -v r="$rows" -v raw="$raw" -v xz="$xz" -v m="$mcz" \
 		-v pm="$pm" -v im="$im" -v s="$streams" -v c="$chunk" 'BEGIN {
 		printf "%-16s %9d %6d %7d %10d %10d %10d %7.2f %7.2f %7.2f %9.3f %10d %10d %5.1fx\n",
 			n, v, r, s, raw, xz, m, raw / v, xz / v, m / v, c, pm, im, (im > 0 ? pm / im : 0) }'
 done
-echo "(values: numeric values stored; raw/xz: every file of the archive, xz -9 each;"
-echo " ratio: pmdumplog -a time / mcz import time; medians of $N runs, one for the slowest)"
+[ -n "$SIZES" ] && {
+	echo "(values: numeric values stored; raw/xz: every file of the archive, xz -9 each;"
+	echo " ratio: pmdumplog -a time / mcz import time; medians of $N runs, one for the slowest)"
+	echo
+}
+printf '%-16s %7s %10s %12s %9s %9s %9s %8s %8s\n' archive streams pminfo_ms pmdumplog_ms first_ms again_ms phases_ms first/pi again/pi
+for name in 20180102 pcp-zeroconf 20180416.10.00 ${BENCH_PCP_EXTRA:-}; do
+	case $name in /*) ar=$name name=${name##*/} ;; *) ar=$A/$name ;; esac
+	[ -n "${PMDUMP[$name]:-}" ] || PMDUMP[$name]=$(secs pmdumplog -a "$ar")
+	streams=$("$B/mcz" import "$ar" -o "$T/s.mcz" | sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p')
+	pi=() fs=() ag=() ph=()
+	for i in $(seq $N); do
+		pi+=("$(secs pminfo -f -a "$ar")")
+		rm -rf "$T/cache"
+		fs+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
+		ag+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
+		ph+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --snapshot 120x40 "$ar")")
+	done
+	pi=$(printf '%s\n' "${pi[@]}" | median)
+	fs=$(printf '%s\n' "${fs[@]}" | median)
+	ag=$(printf '%s\n' "${ag[@]}" | median)
+	ph=$(printf '%s\n' "${ph[@]}" | median)
+	awk -v n="$name" -v s="$streams" -v pi="$pi" -v pm="${PMDUMP[$name]}" -v fs="$fs" -v ag="$ag" \
+		-v ph="$ph" 'BEGIN {
+		printf "%-16s %7d %10d %12d %9d %9d %9d %7.1fx %7.1fx\n", n, s, pi, pm, fs, ag, ph,
+			(pi > 0 ? fs / pi : 0), (pi > 0 ? ag / pi : 0) }'
+done
+echo "(first: mcview --phases off --snapshot 120x40, an empty cache (a terminal's first screen:"
+echo " detection runs after it); again: the same, the conversion cached; phases: again with"
+echo " phases detected before the screen; first/pi, again/pi: against pminfo -f -a; medians"
+echo " of $N runs taken in turn)"

@@ -6,6 +6,13 @@
 
 #include "phase.h"
 
+struct vw_row;
+/* phase-pick.c: on a recording made from PCP archives, the rows the
+ * detector reads (at most max, into rows: m->groups indexes) among those
+ * `wanted` allows; 0 when the recording is not from PCP (then the default). */
+size_t phase_pick_pcp(struct vw_model *m, int (*wanted)(const struct vw_model *, const struct vw_row *),
+		      size_t *rows, size_t max);
+
 #define PHASE_COARSE_DEFAULT 8192
 #define PHASE_FLOOR_REL (1.0 / 25.0) /* noise floor, fraction of a stream's range */
 #define PHASE_SUBSAMPLE 16384        /* samples used to estimate clip bounds */

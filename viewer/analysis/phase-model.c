@@ -104,6 +104,11 @@ static int phase_row_wanted(const vw_model *m, const vw_row *r, const char *list
 	return 1;
 }
 
+static int phase_row_default(const vw_model *m, const vw_row *r)
+{
+	return phase_row_wanted(m, r, "");
+}
+
 /* Sampling interval of the dataset (ns): the recorder's interval_ns, else
  * the mean spacing of the first file's rows. */
 int64_t vw_phase_model_interval(const vw_model *m)
@@ -291,14 +296,19 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	if (!f->rows || !f->creg || !f->crank || !f->eps)
 		return -1;
 	size_t used = 0;
+	/* PCP archives: the rows that change, the host's first (phase-pick.c) */
+	size_t npick = ph->params.streams[0]
+			       ? 0
+			       : phase_pick_pcp(m, phase_row_default, f->rows, PHASE_MAX_STREAMS);
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
-		if (!phase_row_wanted(m, &m->groups[g], ph->params.streams))
+		if (npick ? g >= npick : !phase_row_wanted(m, &m->groups[g], ph->params.streams))
 			continue;
-		f->rows[f->d++] = g;
-		int w = snprintf(ph->used + used, sizeof ph->used - used, "%s%s", used ? "," : "",
-				 m->groups[g].label);
-		if (w > 0 && used + (size_t)w < sizeof ph->used)
-			used += (size_t)w;
+		size_t row = npick ? f->rows[g] : g;
+		f->rows[f->d++] = row;
+		/* whole names only: the list is read back (vw_phase_pick_basis) */
+		if (used + 1 + strlen(m->groups[row].label) < sizeof ph->used)
+			used += (size_t)snprintf(ph->used + used, sizeof ph->used - used, "%s%s",
+						 used ? "," : "", m->groups[row].label);
 	}
 	/* Where the code ran: busy phases that run different code look alike
 	 * to the counters of a machine without a PMU (issue 16). */

@@ -192,6 +192,13 @@ struct vw_phases {
 	void *fine;             /* refinement context (phase-model.c) */
 };
 
+/* 1 if every file of m was converted from a PCP archive (phase-pick.c). */
+int vw_phase_pick_is_pcp(const struct vw_model *m);
+/* How the detector chose its streams, for the report's header: "PCP: the
+ * host's utilisation, memory, disk and network streams that change", or
+ * NULL (the default choice, or --phase-streams). */
+const char *vw_phase_pick_basis(const struct vw_model *m, const struct vw_phases *ph);
+
 /* Detect (or take from marks) the phases of m; replaces m->phases, sets
  * m->phase_sel to -1.  Uses the file's cache when the parameters match and
  * writes it after a detection (single writable file; failure to write is

@@ -506,9 +506,13 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 			m->nfiles > 2 ? "s" : "", title);
 	else
 		fprintf(f, "# %s: %s\n", m->nfiles ? vw_fmt_safe(m->paths[0]) : "", title);
-	if (m->phases->source == VW_PHASES_AUTO)
+	if (m->phases->source == VW_PHASES_AUTO) {
+		const char *basis = vw_phase_pick_basis(m, m->phases);
+		if (basis)
+			fprintf(f, "# streams chosen: %s\n", basis);
 		fprintf(f, "# streams: %s\n",
 			m->phases->used[0] ? vw_fmt_safe(m->phases->used) : "(none)");
+	}
 	vw_report_table t;
 	vw_report_layout(m, NULL, NULL, 0, &t);
 	if (t.missing[0])

@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		"  --metrics PATTERN  PCP archives: only metrics matching these globs (a,b*)\n"
 		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
 		"  -q, --quiet        no progress line while a PCP archive loads\n"
+		"  --cache-size SIZE  PCP archives: keep at most SIZE (1G, 300M, 0 = none) of\n"
+		"                     converted archives in $XDG_CACHE_HOME/mcz (default 1G)\n"
 		"%s"
 		"  --compare A B      compare two runs phase by phase (A, B: FILE, or repeated\n"
 		"                     runs FILE1,FILE2,...): the Compare view, or with --report\n"
@@ -118,7 +120,7 @@ static int feed_keys(vw_app *a, const char *list)
 }
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_COMPARE, O_FAIL_ABOVE,
+       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_CACHESIZE, O_COMPARE, O_FAIL_ABOVE,
        O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 /* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
@@ -145,6 +147,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"phase-level", required_argument, 0, O_PHASE0 + VW_CLI_LEVEL},
 		{"metrics", required_argument, 0, O_METRICS},
 		{"ssh-option", required_argument, 0, O_SSHOPT},
+		{"cache-size", required_argument, 0, O_CACHESIZE},
 		{"compare", no_argument, 0, O_COMPARE},
 		{"fail-above", required_argument, 0, O_FAIL_ABOVE},
 		{"quiet", no_argument, 0, 'q'},
@@ -162,7 +165,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	char perr[256];
 	int c;
 	size_t nssh = 0;
-	vw_open_opts oo = {NULL, sshopt, 0};
+	vw_open_opts oo = {NULL, sshopt, 0, 0};
 	setlocale(LC_ALL, "");
 	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
 	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {
@@ -206,6 +209,18 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			break;
 		case O_METRICS: oo.metrics = optarg; break;
 		case O_SSHOPT: sshopt[nssh++] = optarg; break;
+		case O_CACHESIZE: {
+			char *end;
+			errno = 0;
+			double v = strtod(optarg, &end);
+			const char *u = "KMGT", *k = *end ? strchr(u, *end) : NULL;
+			if (end == optarg || errno || !(v >= 0 && v < 1e15) || (*end && (!k || end[1])))
+				return fail("--cache-size wants a size (1G, 300M, 0), not '%s'", optarg);
+			for (const char *p = u; k && p <= k; p++)
+				v *= 1024;
+			oo.cache_max = v >= 1 ? (long long)v : -1;
+			break;
+		}
 		case O_COMPARE: compare = 1; break;
 		case O_FAIL_ABOVE: {
 			char *end;

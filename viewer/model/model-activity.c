@@ -175,6 +175,21 @@ int vw_model_activity_step(vw_model *m, double *act, size_t *next)
 	return e >= m->nstreams;
 }
 
+double *vw_model_activity_all(vw_model *m)
+{
+	double *act = calloc(m->nstreams + 1, sizeof *act);
+	size_t next = 0;
+	if (!act)
+		return NULL;
+	if (m->act) {
+		memcpy(act, m->act, m->act_next * sizeof *act);
+		next = m->act_next;
+	}
+	while (!vw_model_activity_step(m, act, &next))
+		;
+	return act;
+}
+
 /* Does unit (lower case compared) name one of words, NULL-terminated? */
 static int unit_is(const char *unit, const char *const *words)
 {

@@ -353,12 +353,17 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	unsigned char *imp = NULL;
 	size_t n = 0, cap = 0;
 	int failed = 0;
-	char warn[256] = "";
+	char warn[256] = "", cnote[256] = "";
 	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
 		po.metrics = o ? o->metrics : NULL;
 		po.ssh_options = o ? o->ssh_options : NULL;
 		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+		po.view = 1;
+		po.cache_max = o ? o->cache_max : 0;
+		char note[256] = "";
+		po.note = note;
+		po.notelen = sizeof note;
 		mcz_reader **rs;
 		char **names;
 		size_t k;
@@ -366,6 +371,8 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 			failed = 1;
 			break;
 		}
+		if (note[0] && !cnote[0]) /* the cache costs a note, never the view */
+			snprintf(cnote, sizeof cnote, "%s", note);
 		/* converted on open, or fetched: no file of its own to write into */
 		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
 		unsigned char *member = NULL;
@@ -433,6 +440,8 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		snprintf(m->status, sizeof m->status, "warning: %s", warn);
 		m->status_warn = 1;
 	}
+	if (cnote[0] && !m->status[0])
+		snprintf(m->status, sizeof m->status, "note: %s", cnote);
 	*out = m;
 	return 0;
 }

@@ -93,6 +93,8 @@ typedef struct vw_open_opts {
 	const char *metrics;        /* --metrics PATTERN for PCP archives (NULL = all) */
 	const char *const *ssh_options; /* --ssh-option values, NULL-terminated */
 	int quiet;                  /* no progress lines */
+	long long cache_max;        /* --cache-size: bytes of converted PCP archives
+				       kept (0 = the default, < 0 = none) */
 } vw_open_opts;
 
 typedef struct vw_model {
@@ -255,6 +257,9 @@ const char *vw_model_sort_name(int s);
  * none, else in (0, 1] — an upper bound of the standard deviation over the
  * typical magnitude, robust to a few spikes.  Pure. */
 double vw_activity_score(const vw_bucket *b, size_t n);
+/* Every stream's score (m->nstreams, malloc'd, the caller frees): the
+ * timeline's where it has them, the rest computed now.  NULL out of memory. */
+double *vw_model_activity_all(vw_model *m);
 /* Σ or avg for a group of streams like d (see vw_rule).  Pure. */
 vw_rule vw_model_rule(const mcz_stream_desc *d);
 

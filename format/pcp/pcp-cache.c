@@ -1,0 +1,396 @@
+/* pcp-cache.c: the recordings mcview converted from PCP archives, kept in
+ * the user's cache folder (format/cachedir.c) so that a second open of the
+ * same archive skips the conversion (SPEC-PCP.md, "The viewer's cache").
+ *
+ *     char *key, *id;
+ *     if (pcp_cache_identity(src, o, &key, &id) == MCZ_OK) {
+ *         if (pcp_cache_get(key, id, &r) == MCZ_OK) ...;     // verified entry
+ *         else { convert into tmp; pcp_cache_put(key, id, tmp, o); }
+ *     }
+ *
+ * An entry, "pcp-<hash of the source's file names and options>.mcz", is a
+ * head — magic "MCZPCPC1", the head's length, the identity's length, the
+ * recording's length and its CRC32, the identity text (every file of the
+ * archive: real path, size, mtime) — then the recording, mapped in place.
+ * A grown or replaced archive has the same name and another identity: its
+ * entry is made again over the old one.  Entries are written whole by
+ * rename (several mcview at once each see a whole one or none), checked
+ * (identity, length, CRC) before they are trusted, touched when used, and
+ * the least recently used removed when the folder's entries would pass the
+ * bound (pcp_import_opts.cache_max).  Nothing here costs the view: a cache
+ * that cannot be read is a conversion, one that cannot be written a note.
+ */
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../mcz.h"
+#include "pcp-int.h"
+
+#define CACHE_MAGIC "MCZPCPC1"
+#define CACHE_FIXED 32 /* magic 8, head length 4, identity length 4, mcz length 8, CRC32 4, 0 4 */
+#define CACHE_VERSION "pcp-cache 1 (viewer conversion, format 1.5)"
+#define CACHE_ID_MAX (1u << 20)
+
+typedef struct idbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+} idbuf;
+
+static void id_add(idbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void id_add(idbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = b->err ? 0 : vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (b->err || n < 0)
+			return;
+		if ((size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t nc = (b->cap + (size_t)n + 1) * 2;
+		char *q = nc <= CACHE_ID_MAX ? realloc(b->p, nc) : NULL;
+		if (!q) {
+			b->err = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = nc;
+	}
+}
+
+/* "path size mtime" of one file; its real path in the list of names */
+static void id_file(idbuf *id, idbuf *names, const char *path)
+{
+	struct stat st;
+	char real[PATH_MAX];
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !realpath(path, real)) {
+		id->err = 1;
+		return;
+	}
+	id_add(names, "%s\n", real);
+	id_add(id, "%s %lld %lld.%09ld\n", real, (long long)st.st_size,
+	       (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file of dir whose name is base + a PCP suffix (base NULL: every
+ * file of an archive in dir), in name order. */
+static void id_dir(idbuf *id, idbuf *names, const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		id->err = 1;
+		return;
+	}
+	char **v = NULL;
+	size_t n = 0, cap = 0, bl = base ? strlen(base) : 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *s = e->d_name;
+		if (base) {
+			if (strncmp(s, base, bl) != 0 || s[bl] != '.' ||
+			    pcp_path_suffix_len(s + bl) != strlen(s + bl))
+				continue;
+		} else {
+			int ok = 0;
+			for (const char *p = strchr(s + 1, '.'); p && !ok; p = strchr(p + 1, '.'))
+				ok = pcp_path_suffix_len(p) == strlen(p);
+			if (!ok)
+				continue;
+		}
+		if (n == cap) {
+			char **v2 = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof *v);
+			if (!v2)
+				break;
+			v = v2;
+		}
+		if (!(v[n] = strdup(s)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof *v, by_name);
+	for (size_t i = 0; i < n; i++) {
+		char p[PATH_MAX];
+		if (snprintf(p, sizeof p, "%s/%s", dir, v[i]) >= (int)sizeof p)
+			id->err = 1;
+		else
+			id_file(id, names, p);
+		free(v[i]);
+	}
+	free(v);
+	if (!n)
+		id->err = 1;
+}
+
+/* One archive named as libpcp takes it: a base name, a volume, .meta or
+ * .index, or a directory of archives. */
+static void id_archive(idbuf *id, idbuf *names, const char *src)
+{
+	struct stat st;
+	if (stat(src, &st) == 0 && S_ISDIR(st.st_mode)) {
+		id_dir(id, names, src, NULL);
+		return;
+	}
+	char *dir, *base;
+	if (pcp_path_split(src, &dir, &base) != 0) {
+		id->err = 1;
+		return;
+	}
+	id_dir(id, names, dir, base);
+	free(dir);
+	free(base);
+}
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident)
+{
+	*key = *ident = NULL;
+	if (pcp_path_is_ssh(src))
+		return MCZ_E_ARG; /* the remote files' sizes and times are not known here */
+	idbuf id = {0}, names = {0};
+	id_add(&id, "%s\nmetrics %s\n", CACHE_VERSION, o && o->metrics ? o->metrics : "*");
+	id_add(&names, "%s\n", id.p ? id.p : "");
+	char **a = NULL, e[8];
+	size_t n = 0;
+	int folio = strchr(src, ',') ? 0 : pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
+	if (folio == 1) {
+		id_file(&id, &names, src);
+		for (size_t i = 0; i < n; i++)
+			id_archive(&id, &names, a[i]);
+		pcp_path_free_list(a, n);
+	} else if (folio == 0) {
+		/* libpcp's "a,b,c" list, or one archive */
+		char *list = strdup(src), *save = NULL;
+		if (!list)
+			id.err = 1;
+		for (char *p = list ? strtok_r(list, ",", &save) : NULL; p;
+		     p = strtok_r(NULL, ",", &save))
+			id_archive(&id, &names, p);
+		free(list);
+	} else {
+		id.err = 1;
+	}
+	if (id.err || names.err || !id.p || !names.p) {
+		free(id.p);
+		free(names.p);
+		return MCZ_E_NOTFOUND;
+	}
+	char k[64];
+	snprintf(k, sizeof k, "pcp-%016llx.mcz", (unsigned long long)fnv1a(names.p, names.len));
+	free(names.p);
+	if (!(*key = strdup(k))) {
+		free(id.p);
+		return MCZ_E_NOMEM;
+	}
+	*ident = id.p;
+	return MCZ_OK;
+}
+
+/* the head's fields, little-endian */
+static void put32(unsigned char *b, uint64_t v)
+{
+	uint32_t x = htole32((uint32_t)v);
+	memcpy(b, &x, 4);
+}
+
+static uint64_t get32(const unsigned char *b)
+{
+	uint32_t x;
+	memcpy(&x, b, 4);
+	return le32toh(x);
+}
+
+static size_t head_len(size_t idlen)
+{
+	return (CACHE_FIXED + idlen + 63) / 64 * 64; /* the recording on 64 bytes */
+}
+
+static int cache_disabled(const pcp_import_opts *o)
+{
+	const char *off = getenv("MCZ_NO_CACHE");
+	return (off && *off && strcmp(off, "0")) || (o && o->cache_max < 0);
+}
+
+int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r)
+{
+	*r = NULL;
+	if (cache_disabled(o))
+		return MCZ_E_NOTFOUND;
+	char path[4200];
+	int fd, rc = mcz_cachedir_path(path, sizeof path, key, 0);
+	if (rc || (rc = mcz_cachedir_open(path, &fd)))
+		return rc;
+	struct stat st;
+	unsigned char h[CACHE_FIXED];
+	size_t idlen = strlen(ident), hl = head_len(idlen);
+	char *got = malloc(idlen + 1);
+	rc = MCZ_E_CORRUPT;
+	if (got && fstat(fd, &st) == 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h &&
+	    !memcmp(h, CACHE_MAGIC, 8) && get32(h + 8) == hl && get32(h + 12) == idlen &&
+	    (uint64_t)st.st_size == hl + (get32(h + 16) | get32(h + 20) << 32) &&
+	    pread(fd, got, idlen, CACHE_FIXED) == (ssize_t)idlen && !memcmp(got, ident, idlen)) {
+		/* the recording's bytes checked whole before they are trusted */
+		size_t ml = (size_t)st.st_size;
+		void *m = mmap(NULL, ml, PROT_READ, MAP_SHARED, fd, 0);
+		if (m != MAP_FAILED) {
+			uLong crc = crc32_z(0, (const Bytef *)m + hl, ml - hl);
+			munmap(m, ml);
+			if (crc == get32(h + 24))
+				rc = mcz_open_fd(r, fd, hl, 0);
+		}
+	}
+	if (rc == MCZ_OK)
+		futimens(fd, NULL); /* used: the last to go (fails harmlessly read-only) */
+	free(got);
+	close(fd);
+	return rc == MCZ_OK ? MCZ_OK : MCZ_E_CORRUPT;
+}
+
+typedef struct entry {
+	char name[64];
+	off_t size;
+	struct timespec used;
+} entry;
+
+static int by_use(const void *a, const void *b)
+{
+	const entry *x = a, *y = b;
+	if (x->used.tv_sec != y->used.tv_sec)
+		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+	return x->used.tv_nsec < y->used.tv_nsec ? -1 : x->used.tv_nsec > y->used.tv_nsec;
+}
+
+/* Room for `need` bytes under max: the least recently used entries (not
+ * `keep`) removed until the rest and the new one fit; temporary files left
+ * by a killed writer removed after an hour. */
+static void cache_evict(const char *dir, const char *keep, uint64_t need, uint64_t max)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	entry *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0;
+	time_t now = time(NULL);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (strncmp(e->d_name, "pcp-", 4) != 0 || l >= sizeof v->name)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (strstr(e->d_name, ".mcz.")) { /* "pcp-<hash>.mcz.XXXXXX" */
+			if (now - st.st_mtim.tv_sec > 3600)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		if (l < 4 || strcmp(e->d_name + l - 4, ".mcz") != 0 || !strcmp(e->d_name, keep))
+			continue;
+		if (n == cap) {
+			entry *v2 = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+			if (!v2)
+				break;
+			v = v2;
+		}
+		snprintf(v[n].name, sizeof v[n].name, "%s", e->d_name);
+		v[n].size = st.st_size;
+		v[n].used = st.st_mtim;
+		total += (uint64_t)st.st_size;
+		n++;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, by_use);
+	for (size_t i = 0; i < n && total + need > max; i++)
+		if (unlinkat(dirfd(d), v[i].name, 0) == 0 || errno == ENOENT)
+			total -= (uint64_t)v[i].size;
+	closedir(d);
+	free(v);
+}
+
+int pcp_cache_put(const char *key, const char *ident, const char *mcz_path,
+		  const pcp_import_opts *o, char *note, size_t notelen)
+{
+	if (cache_disabled(o))
+		return MCZ_OK;
+	uint64_t max = o && o->cache_max > 0 ? (uint64_t)o->cache_max : PCP_CACHE_MAX_DEFAULT;
+	int fd = open(mcz_path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return MCZ_E_IO;
+	}
+	size_t idlen = strlen(ident), hl = head_len(idlen), len = (size_t)st.st_size;
+	if (hl + len > max) { /* larger than the whole cache: not kept */
+		close(fd);
+		return MCZ_OK;
+	}
+	char dir[4096], path[4200];
+	int rc = mcz_cachedir(dir, sizeof dir, 1);
+	unsigned char *b = rc ? NULL : calloc(1, hl + len);
+	if (!rc && !b)
+		rc = MCZ_E_NOMEM;
+	size_t got = 0;
+	while (b && got < len) {
+		ssize_t k = pread(fd, b + hl + got, len - got, (off_t)got);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	int shortread = !rc && got != len;
+	if (shortread)
+		rc = MCZ_E_IO;
+	if (!rc) {
+		memcpy(b, CACHE_MAGIC, 8);
+		put32(b + 8, hl);
+		put32(b + 12, idlen);
+		put32(b + 16, (uint64_t)len);
+		put32(b + 20, (uint64_t)len >> 32);
+		put32(b + 24, crc32_z(0, b + hl, len));
+		memcpy(b + CACHE_FIXED, ident, idlen);
+		cache_evict(dir, key, hl + len, max);
+		snprintf(path, sizeof path, "%s/%s", dir, key);
+		rc = mcz_cachedir_write(path, b, hl + len);
+	}
+	free(b);
+	if (rc && note) {
+		/* the reason first: the line may be cut at the screen's edge */
+		const char *why = shortread ? "the conversion read short" : mcz_errdetail();
+		const char *colon = why ? strrchr(why, ':') : NULL;
+		why = colon && colon[1] == ' ' ? colon + 2 : why;
+		snprintf(note, notelen, "not kept in the cache: %s (%s)",
+			 why && *why ? why : mcz_strerror(rc), rc == MCZ_E_NOMEM ? "memory" : dir);
+	}
+	return rc;
+}
