@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # pcp-phases.sh: phases on a real pmlogger archive with default options.
 # pmlogger logs the local pmcd with the configuration pmlogconf makes by
-# default, every second, for 30 s; every CPU is kept busy from about 10 s
-# to 20 s (one spinning shell per CPU).  `mcview --report` with no option
+# default, every second, for 32 s; every CPU is kept busy from about 9 s
+# to 21 s (one spinning shell per CPU): 12 samples, over the detector's
+# shortest phase (10 samples by default; at 10 the test passed by a
+# sample, at 8 the period is no phase).  `mcview --report` with no option
 # must find the start and the end of the busy period within 4 s each, with
 # at most 2 other boundaries, and say in its header that it chose the
 # host's streams that change (viewer/analysis/phase-pick.c), none of the
@@ -19,13 +21,13 @@ pmlogconf -h local: "$T/cfg" >"$T/pmlogconf.log" 2>&1 || src_fail "pmlogconf: $(
 grep -q '^log advisory on default' "$T/cfg" || src_fail "pmlogconf made no default groups"
 
 now() { date +%s.%N; }
-pmlogger -h local: -c "$T/cfg" -t 1 -T 30s -l "$T/pmlogger.log" "$T/arch" &
+pmlogger -h local: -c "$T/cfg" -t 1 -T 32s -l "$T/pmlogger.log" "$T/arch" &
 plog=$!
-sleep 10
+sleep 9
 b0=$(now)
 pids=()
 for i in $(seq "$(nproc)"); do
-	timeout 10 sh -c 'while :; do :; done' &
+	timeout 12 sh -c 'while :; do :; done' &
 	pids+=($!)
 done
 wait "${pids[@]}"

@@ -13,6 +13,7 @@
 #   - a missing path with ';touch' in it, a wrong host, a refused key, a host
 #     that looks like an option, and a bad port each give one clear line and
 #     a non-zero exit, and create nothing.
+# mcz-test: parallel (measures no time: an sshd of its own on a free port)
 set -u
 B=${MCZ_BIN:-build}
 ARCH=/var/lib/pcp/testsuite/archives

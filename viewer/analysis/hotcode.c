@@ -746,24 +746,58 @@ int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t l
 	return best ? 0 : -1;
 }
 
+/* The object part of a region's name ("code:hpcc" of "code:hpcc+0x19c00"). */
+static size_t hc_region_obj_len(const char *name)
+{
+	const char *plus = strrchr(name, '+');
+	return plus ? (size_t)(plus - name) : strlen(name);
+}
+
+static int hc_region_obj_cmp(const void *x, const void *y, void *tab)
+{
+	const hc_tab *t = tab;
+	const char *a = t->reg.name[*(const size_t *)x];
+	const char *b = t->reg.name[*(const size_t *)y];
+	size_t la = hc_region_obj_len(a), lb = hc_region_obj_len(b);
+	int c = strncmp(a, b, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
 double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 {
 	hc_tab *t = hc_get(m);
 	if (!t || a1 <= a0 || b1 <= b0)
 		return -1;
-	size_t nk = t->fn.n + t->reg.n + 2;
-	uint64_t *ka = calloc(nk, sizeof *ka), *kb = calloc(nk, sizeof *kb);
+	size_t nf = t->fn.n, nr = t->reg.n;
+	uint64_t *ka = calloc(nf + nr + 2, sizeof *ka), *kb = calloc(nf + nr + 2, sizeof *kb);
+	size_t *ord = malloc((nr + 1) * sizeof *ord);
 	double ov = -1;
-	if (ka && kb) {
-		uint64_t na = hc_work_keys(t, a0, a1, ka, ka + t->fn.n + 1);
-		uint64_t nb = hc_work_keys(t, b0, b1, kb, kb + t->fn.n + 1);
+	if (ka && kb && ord) {
+		uint64_t na = hc_work_keys(t, a0, a1, ka, ka + nf + 1);
+		uint64_t nb = hc_work_keys(t, b0, b1, kb, kb + nf + 1);
 		if (na && nb) {
 			ov = 0;
-			for (size_t k = 0; k < nk; k++)
+			for (size_t k = 0; k < nf; k++)
 				ov += fmin((double)ka[k] / (double)na, (double)kb[k] / (double)nb);
+			/* code without symbols by its object, as people read it
+			 * ("hpcc (no symbols)"): its 256-byte regions are finer than
+			 * a step of the application (an update loop and its check) */
+			for (size_t r = 0; r < nr; r++)
+				ord[r] = r;
+			qsort_r(ord, nr, sizeof *ord, hc_region_obj_cmp, t);
+			for (size_t i = 0; i < nr;) {
+				uint64_t sa = 0, sb = 0;
+				size_t j = i;
+				for (; j < nr && hc_region_obj_cmp(&ord[i], &ord[j], t) == 0; j++) {
+					sa += ka[nf + 1 + ord[j]];
+					sb += kb[nf + 1 + ord[j]];
+				}
+				ov += fmin((double)sa / (double)na, (double)sb / (double)nb);
+				i = j;
+			}
 		}
 	}
-	free(ka), free(kb);
+	free(ka), free(kb), free(ord);
 	return ov;
 }
 

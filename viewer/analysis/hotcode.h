@@ -109,9 +109,10 @@ int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t l
  * no profile; no code stands out). */
 void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len);
 /* How alike the work of two spans is: the overlap of their work samples'
- * shares over the same keys (named functions, regions of code without
- * symbols), from 0 (nothing in common) to 1 (the same mix); -1 when either
- * span has no work samples or there is no profile. */
+ * shares over the same keys (named functions; code without symbols by its
+ * object, as the reports name it), from 0 (nothing in common) to 1 (the
+ * same mix); -1 when either span has no work samples or there is no
+ * profile. */
 double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, int64_t b1);
 /* For phase detection on a job: the rate of class cls in file's samples
  * (one rank) over [a, b) in n buckets, in threads, as region rates. */
