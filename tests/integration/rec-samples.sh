@@ -21,6 +21,15 @@ done
 cat "$T/resort"
 strided=$(awk '$2 == "s1cf-combined" { print $6 }' "$T/resort")
 contig=$(awk '$2 == "s2cf" { print $6 }' "$T/resort")
-awk -v s="$strided" -v c="$contig" 'BEGIN { exit !(c > 1.2 * s) }' ||
-	fail "contiguous copy $contig GB/s not faster than strided $strided GB/s"
+# Contiguous copy beats strided by 1.2x or more; not in an ASan+UBSan
+# build of the sample, where every access goes through ASan's shadow check
+# and the two run alike (8.07 against 7.84 GB/s in CI's sanitizer pass):
+# there both must have run and moved bytes
+if [[ $B == *-san ]]; then
+	awk -v s="$strided" -v c="$contig" 'BEGIN { exit !(c > 0 && s > 0) }' ||
+		fail "resort under the sanitizers: strided $strided GB/s, contiguous $contig GB/s"
+else
+	awk -v s="$strided" -v c="$contig" 'BEGIN { exit !(c > 1.2 * s) }' ||
+		fail "contiguous copy $contig GB/s not faster than strided $strided GB/s"
+fi
 ok "$n sample programs; strided $strided GB/s vs contiguous $contig GB/s"
