@@ -2,8 +2,12 @@
  * folio text, ssh:// URLs, archive names (suffixes, folder/base split) and
  * the stream a remote host sends back over ssh (pcp_fetch_parse, for an
  * archive, or for a pattern of recordings with bit 2 of the first byte; it
- * writes files into a private folder emptied after each input).  The first
- * byte picks the parser.  Any input must give an error code or a result,
+ * writes files into a private folder emptied after each input), and, with
+ * bit 6 of the first byte, an entry of mcview's cache of converted
+ * archives (pcp_cache_get: the head's checks, then the recording read in
+ * place at its offset; with bit 7 clear the harness writes a valid head
+ * around the rest of the input, the CRC included, so that the fuzzer
+ * reaches the reader).  The first byte picks the parser.  Any input must give an error code or a result,
  * never a crash, a leak, a write outside the folder or a huge allocation.
  * `make check` replays tests/fuzz/corpus-pcp/ through tests/fuzz/replay.c.
  */
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../../format/pcp/pcp-int.h"
 
@@ -39,8 +44,45 @@ static void fuzz_empty_dir(void)
 
 static void fuzz_cleanup(void)
 {
+	char path[700];
 	fuzz_empty_dir();
+	snprintf(path, sizeof path, "%s/mcz/pcp-fuzz.mcz", fuzz_dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/mcz", fuzz_dir);
+	rmdir(path);
 	rmdir(fuzz_dir);
+}
+
+/* mcview's cache entry from the input (see the top): 0 written, -1 not */
+static int fuzz_cache_entry(const uint8_t *d, size_t n, const char *ident)
+{
+	char path[700];
+	if (setenv("XDG_CACHE_HOME", fuzz_dir, 1) ||
+	    mcz_cachedir_path(path, sizeof path, "pcp-fuzz.mcz", 1))
+		return -1;
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	if (d[0] & 0x80) { /* as it is */
+		fwrite(d + 1, 1, n - 1, f);
+	} else { /* a valid head: magic, head and identity lengths, the recording's length and CRC32 */
+		size_t il = strlen(ident), hl = (32 + il + 63) / 64 * 64;
+		unsigned char h[32] = "MCZPCPC1";
+		uint64_t ml = n - 1, crc = crc32_z(0, d + 1, n - 1);
+		for (int i = 0; i < 4; i++) {
+			h[8 + i] = (unsigned char)(hl >> (8 * i));
+			h[12 + i] = (unsigned char)(il >> (8 * i));
+			h[24 + i] = (unsigned char)(crc >> (8 * i));
+		}
+		for (int i = 0; i < 8; i++)
+			h[16 + i] = (unsigned char)(ml >> (8 * i));
+		fwrite(h, 1, sizeof h, f);
+		fwrite(ident, 1, il, f);
+		for (size_t k = 32 + il; k < hl; k++)
+			fputc(0, f);
+		fwrite(d + 1, 1, n - 1, f);
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -87,7 +129,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_have_dir = 1;
 			atexit(fuzz_cleanup);
 		}
-		if (data[0] & 4) /* a pattern of recordings: only names it matches are written */
+		if (data[0] & 0x40) { /* a cache entry */
+			static const char ident[] = "mcview-pcp-cache 1\nmetrics *\n/a/x.0 9 1\n";
+			mcz_reader *r = NULL;
+			if (fuzz_cache_entry(data, size, ident) == 0 &&
+			    pcp_cache_get("pcp-fuzz.mcz", ident, NULL, &r) == MCZ_OK) {
+				const mcz_file_info *fi = mcz_info(r);
+				if (!fi)
+					abort();
+				mcz_close(r);
+			}
+			fuzz_empty_dir();
+		} else if (data[0] & 4) /* a pattern of recordings: only names it matches are written */
 			(void)pcp_fetch_parse_mode((const char *)data + 1, size - 1, "run.*.mcz", NULL,
 						   PCP_FETCH_GLOB, fuzz_dir, chosen, sizeof chosen,
 						   err, sizeof err);
