@@ -510,8 +510,8 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
 }
 
 /* The default level on a job of a few ranks: neighbouring phases that the
- * counters told apart but whose ranks ran the same mix of code (the same
- * hottest function, each rank waiting in MPI as much as before) are one
+ * counters told apart but whose ranks ran the same mix of code (mostly the
+ * same functions, each rank waiting in MPI about as much as before) are one
  * phase, of the longer one's class.  A section of a real application
  * drifts as it runs (HPL's trailing matrix shrinks, the other CPU of the
  * node gets busy for a while); what a rank computes and how long it waits
