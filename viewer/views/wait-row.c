@@ -24,21 +24,48 @@ int vw_wait_row_wanted(vw_model *m)
 	return all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
 }
 
-/* The host group of file f: the index of the first file of its host. */
-static size_t wait_host_first(vw_model *m, size_t f)
+/* Each file's host group (the index of the first file of its host), and
+ * the groups' count, worked out once per set of files: the timeline asks
+ * at every redraw, and comparing every file's host with every earlier
+ * one's was most of a 1,024-rank job's frame.  Views draw on one thread. */
+static struct {
+	const vw_model *m;
+	const void *f0;
+	size_t nfiles, *first;
+	int ngroups;
+} wait_hosts;
+
+static const size_t *wait_host_groups(vw_model *m)
 {
-	const char *h = vw_file_host(m, f);
-	for (size_t g = 0; g < f; g++)
-		if (!strcmp(vw_file_host(m, g), h))
-			return g;
-	return f;
+	if (wait_hosts.m == m && wait_hosts.nfiles == m->nfiles &&
+	    wait_hosts.f0 == (m->nfiles ? (const void *)m->files[0] : NULL))
+		return wait_hosts.first;
+	free(wait_hosts.first);
+	wait_hosts.m = NULL;
+	wait_hosts.ngroups = 0;
+	size_t *first = malloc((m->nfiles + 1) * sizeof *first), heads[VW_WAIT_ROWS + 1];
+	if (!(wait_hosts.first = first))
+		return NULL;
+	int nh = 0; /* past VW_WAIT_ROWS hosts the job has one row: groups no longer matter */
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *h = vw_file_host(m, f);
+		int k = 0;
+		while (k < nh && k <= VW_WAIT_ROWS && strcmp(vw_file_host(m, heads[k]), h))
+			k++;
+		if (k == nh && nh <= VW_WAIT_ROWS)
+			heads[nh++] = f;
+		first[f] = k < nh ? heads[k] : f;
+	}
+	wait_hosts.m = m;
+	wait_hosts.f0 = m->nfiles ? (const void *)m->files[0] : NULL;
+	wait_hosts.nfiles = m->nfiles;
+	wait_hosts.ngroups = nh;
+	return first;
 }
 
 int vw_wait_rows(vw_model *m)
 {
-	int n = 0;
-	for (size_t f = 0; f < m->nfiles && n <= VW_WAIT_ROWS; f++)
-		n += wait_host_first(m, f) == f;
+	int n = wait_host_groups(m) ? wait_hosts.ngroups : 0;
 	return n >= 2 && n <= VW_WAIT_ROWS ? n : 1;
 }
 
@@ -46,10 +73,11 @@ int vw_wait_rows(vw_model *m)
  * file); SIZE_MAX for the job's one row (g < 0: the whole job). */
 static size_t wait_group_file(vw_model *m, int g)
 {
-	if (g < 0 || vw_wait_rows(m) < 2)
+	const size_t *first = wait_host_groups(m);
+	if (g < 0 || !first || vw_wait_rows(m) < 2)
 		return SIZE_MAX;
 	for (size_t f = 0; f < m->nfiles; f++)
-		if (wait_host_first(m, f) == f && g-- == 0)
+		if (first[f] == f && g-- == 0)
 			return f;
 	return SIZE_MAX;
 }
@@ -76,8 +104,9 @@ static int wait_row_shares(vw_model *m, int g, int64_t t0, int64_t t1, size_t nb
 		memset(cnt, 0, nb * VW_CC_N * sizeof *cnt);
 		if (!(one = malloc(nb * VW_CC_N * sizeof *one)))
 			goto out;
-		for (size_t f = first; f < m->nfiles; f++)
-			if (wait_host_first(m, f) == first &&
+		const size_t *grp = wait_host_groups(m);
+		for (size_t f = first; grp && f < m->nfiles; f++)
+			if (grp[f] == first &&
 			    !vw_hotcode_file_class_columns(m, f, t0, t1, nb, one))
 				for (size_t k = 0; k < nb * VW_CC_N; k++)
 					cnt[k] += one[k];
