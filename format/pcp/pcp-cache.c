@@ -275,6 +275,15 @@ int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, 
 	return rc == MCZ_OK ? MCZ_OK : MCZ_E_CORRUPT;
 }
 
+int pcp_cache_writable(const pcp_import_opts *o)
+{
+	char dir[4096];
+	if (cache_disabled(o))
+		return MCZ_E_NOTFOUND;
+	int rc = mcz_cachedir(dir, sizeof dir, 1);
+	return rc ? rc : access(dir, W_OK) == 0 ? MCZ_OK : MCZ_E_IO;
+}
+
 typedef struct entry {
 	char name[64];
 	off_t size;

@@ -147,14 +147,26 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 	 * unlinked at once: the reader maps it, so nothing is left behind
 	 * however the program ends. */
 	char *tmp;
-	int rc = pcp_import_temp(path, o, &tmp, NULL, err, errlen);
+	pcp_import_stats st;
+	pcp_import_opts part = PCP_IMPORT_OPTS_INIT;
+	if (o)
+		part = *o;
+	if (o && o->pending)
+		*o->pending = 0;
+	/* the first screen from the archive's start only when the whole can
+	 * be kept in the cache and found there again (pcp-behind.c) */
+	if (!key || !o || !o->pending || pcp_cache_writable(o) != MCZ_OK)
+		part.first_ms = 0;
+	int rc = pcp_import_temp(path, &part, &tmp, &st, err, errlen);
 	if (rc != 0) {
 		free(key);
 		free(ident);
 		return rc < 0 ? rc : MCZ_E_IO;
 	}
 	rc = mcz_open(r, tmp, 0);
-	if (rc == MCZ_OK && key)
+	if (rc == MCZ_OK && st.partial)
+		*o->pending = pcp_behind_start(path, o, key, ident);
+	else if (rc == MCZ_OK && key)
 		pcp_cache_put(key, ident, tmp, o, o->note, o->notelen);
 	unlink(tmp);
 	free(tmp);

@@ -63,9 +63,17 @@ typedef struct pcp_import_opts {
 	char *note;                         /* not NULL: one line (notelen bytes)
 					       about the cache, "" when all went well */
 	size_t notelen;
+	int first_ms;                       /* view: > 0 and pending set: an archive
+					       not in the cache is read for about
+					       this long, and that start shown (its
+					       metadata "import_partial" says so)
+					       while a process of its own converts
+					       the whole into the cache (pcp-behind.c) */
+	int *pending;                       /* out: that process's id, 0 when the
+					       whole archive was read at once */
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0 }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL }
 /* The default bound of the viewer's cache of converted archives: 1 GiB. */
 #define PCP_CACHE_MAX_DEFAULT (1ull << 30)
 
@@ -82,6 +90,7 @@ typedef struct pcp_import_stats {
 	uint64_t out_of_order;   /* records older than the previous one: dropped */
 	uint64_t out_bytes;      /* size of the .mcz written */
 	int truncated;           /* 1: an archive ended early (damaged); see warning */
+	int partial;             /* 1: stopped after first_ms, on purpose */
 	char warning[256];       /* "" or one line about data that could not be read */
 } pcp_import_stats;
 
@@ -117,6 +126,14 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
  */
 int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
 		 size_t errlen);
+
+/* The conversion of a whole archive behind its first screen (first_ms):
+ * 1 when it is in the cache (open the archive again to get it), 0 while it
+ * runs, -1 when it failed or could not be kept (the start stays what is
+ * shown).  The process is reaped by the call that returns 1 or -1. */
+int pcp_pending_poll(int pid);
+/* Stop it (the program ends, or the view closes): nothing is left behind. */
+void pcp_pending_stop(int pid);
 
 /* Every recording path names, opened: as pcp_open_any, except that an
  * ssh:// URL whose last part is an .mcz file or a shell pattern of them

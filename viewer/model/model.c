@@ -354,8 +354,17 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	size_t n = 0, cap = 0;
 	int failed = 0;
 	char warn[256] = "", cnote[256] = "";
+	int *behind = calloc(npaths, sizeof *behind);
+	size_t nbehind = 0;
+	if (!behind) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po = PCP_IMPORT_OPTS_INIT;
+		int pid = 0;
+		po.first_ms = o ? o->first_ms : 0;
+		po.pending = &pid;
 		po.metrics = o ? o->metrics : NULL;
 		po.ssh_options = o ? o->ssh_options : NULL;
 		po.progress = o && o->quiet ? NULL : pcp_import_progress_tty;
@@ -371,6 +380,8 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 			failed = 1;
 			break;
 		}
+		if (pid > 0)
+			behind[nbehind++] = pid;
 		if (note[0] && !cnote[0]) /* the cache costs a note, never the view */
 			snprintf(cnote, sizeof cnote, "%s", note);
 		/* converted on open, or fetched: no file of its own to write into */
@@ -429,9 +440,16 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	free(rd);
 	free(nm);
 	free(imp);
-	if (!m)
+	if (m) {
+		m->behind = behind;
+		m->nbehind = nbehind;
+	} else {
+		for (size_t i = 0; i < nbehind; i++)
+			pcp_pending_stop(behind[i]);
+		free(behind);
 		return -1;
-	if (model_build(m) != 0) {
+	}
+	if (vw_model_behind_init(m, paths, npaths, o) != 0 || model_build(m) != 0) {
 		snprintf(err, errlen, "out of memory");
 		vw_model_free(m);
 		return -1;
@@ -442,6 +460,7 @@ int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 	}
 	if (cnote[0] && !m->status[0])
 		snprintf(m->status, sizeof m->status, "note: %s", cnote);
+	vw_model_behind_status(m);
 	*out = m;
 	return 0;
 }
@@ -517,6 +536,7 @@ void vw_model_free(vw_model *m)
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);
 	vw_model_rows_free(m);
+	vw_model_behind_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);
 	if (m->paths)
