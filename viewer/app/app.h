@@ -22,7 +22,7 @@
 
 /* How long a large PCP archive is read before its first screen (ms; the
  * rest is read behind it: model-behind.c). */
-#define VW_FIRST_MS 150
+#define VW_FIRST_MS 30
 
 #define VW_MIN_W 40
 #define VW_MIN_H 12

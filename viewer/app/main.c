@@ -273,7 +273,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	if (fail_above >= 0 && !compare)
 		return fail("--fail-above goes with --compare A B");
 	/* On the terminal, a large PCP archive's first screen is its start,
-	 * read in about MCVIEW_FIRST_MS (default 150), while the whole is read
+	 * read in about MCVIEW_FIRST_MS (default 30), while the whole is read
 	 * behind it; snapshots, reports and comparisons read it whole. */
 	if (!snap_w && !pc.report && !compare && !keys && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO)) {
