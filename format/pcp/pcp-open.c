@@ -132,6 +132,8 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 			open_error(path, rc, err, errlen);
 		return rc;
 	}
+	if (o && o->view && pcp_path_is_ssh(path))
+		return pcp_ssh_view(path, o, r, err, errlen);
 	/* The viewer's conversion of a local archive, kept from an earlier
 	 * open: used when the archive's files are those it was made from. */
 	char *key = NULL, *ident = NULL;
