@@ -20,11 +20,16 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../mcz.h"
 #include "pcp-int.h"
 #include "pcp.h"
+
+typedef struct cache_opts {
+	long long cache_max;
+} cache_opts;
 
 /* The child: convert, keep, check that the entry is there; its exit status
  * says which step failed (0: in the cache). */
@@ -66,36 +71,105 @@ static void behind_run(const char *src, const pcp_import_opts *o, const char *ke
 	_exit(3);
 }
 
+/* The entries the processes are making: an archive still written by a
+ * pmlogger has changed again by the time its conversion is done, so the
+ * viewer opens the entry made from the files as they were (pcp_pending_open),
+ * not one of the files as they are. */
+#define BEHIND_MAX 64
+static struct {
+	int pid;
+	int reaped; /* its status taken: the id may be another process's now */
+	char *key, *ident;
+	cache_opts o;
+} behind[BEHIND_MAX];
+
 int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
 		     const char *ident)
 {
+	int slot = 0;
+	while (slot < BEHIND_MAX && behind[slot].pid)
+		slot++;
+	char *k = slot < BEHIND_MAX ? strdup(key) : NULL, *id = k ? strdup(ident) : NULL;
+	if (!id) {
+		free(k);
+		return 0;
+	}
 	pid_t parent = getpid();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
 		behind_run(src, o, key, ident, parent);
-	return pid > 0 ? (int)pid : 0;
+	if (pid <= 0) {
+		free(k);
+		free(id);
+		return 0;
+	}
+	behind[slot].pid = (int)pid;
+	behind[slot].key = k;
+	behind[slot].ident = id;
+	behind[slot].o.cache_max = o->cache_max;
+	return (int)pid;
+}
+
+static int behind_slot(int pid)
+{
+	for (int i = 0; pid > 0 && i < BEHIND_MAX; i++)
+		if (behind[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static void behind_forget(int i)
+{
+	free(behind[i].key);
+	free(behind[i].ident);
+	memset(&behind[i], 0, sizeof behind[i]);
+}
+
+int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
+{
+	*r = NULL;
+	if (stamp)
+		*stamp = NULL;
+	int i = behind_slot(pid);
+	if (i < 0)
+		return MCZ_E_NOTFOUND;
+	pcp_import_opts o = PCP_IMPORT_OPTS_INIT;
+	o.cache_max = behind[i].o.cache_max;
+	int rc = pcp_cache_get(behind[i].key, behind[i].ident, &o, r);
+	if (rc == MCZ_OK && stamp)
+		*stamp = strdup(behind[i].ident);
+	behind_forget(i);
+	return rc;
 }
 
 int pcp_pending_poll(int pid)
 {
-	if (pid <= 0)
+	int i = behind_slot(pid), st;
+	if (i < 0)
 		return -1;
-	int st;
+	if (behind[i].reaped)
+		return 1; /* done, its entry not opened yet */
 	pid_t got = waitpid((pid_t)pid, &st, WNOHANG);
 	if (got == 0)
 		return 0;
-	if (got < 0) /* reaped elsewhere, or not ours */
-		return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 1 : -1;
+	if (got > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		behind[i].reaped = 1;
+		return 1;
+	}
+	behind_forget(i); /* failed, or reaped elsewhere */
+	return -1;
 }
 
 void pcp_pending_stop(int pid)
 {
-	if (pid <= 0)
+	int i = behind_slot(pid);
+	if (i < 0) /* not one of ours, or forgotten: never signalled */
 		return;
+	int running = !behind[i].reaped;
+	behind_forget(i);
 	/* SIGTERM: the import stops between records and removes its file */
-	if (kill((pid_t)pid, SIGTERM) == 0)
+	if (running && kill((pid_t)pid, SIGTERM) == 0)
 		while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
 			;
 }

@@ -178,3 +178,25 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 		open_error(path, rc, err, errlen);
 	return rc;
 }
+
+char *pcp_archive_stamp(const char *src, const pcp_import_opts *o)
+{
+	char *key = NULL, *ident = NULL;
+	if (!pcp_import_claims(src) || pcp_path_is_ssh(src) ||
+	    pcp_cache_identity(src, o, &key, &ident) != MCZ_OK)
+		return NULL;
+	free(key);
+	return ident;
+}
+
+int pcp_convert_behind(const char *src, const pcp_import_opts *o)
+{
+	char *key = NULL, *ident = NULL;
+	int pid = 0;
+	if (!pcp_path_is_ssh(src) && pcp_cache_writable(o) == MCZ_OK &&
+	    pcp_cache_identity(src, o, &key, &ident) == MCZ_OK)
+		pid = pcp_behind_start(src, o, key, ident);
+	free(key);
+	free(ident);
+	return pid;
+}

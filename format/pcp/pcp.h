@@ -134,6 +134,21 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 int pcp_pending_poll(int pid);
 /* Stop it (the program ends, or the view closes): nothing is left behind. */
 void pcp_pending_stop(int pid);
+/* Once pcp_pending_poll said 1: the entry that process made (from the
+ * archive's files as they were when it started: a pmlogger may have
+ * written more since), and, when stamp is not NULL, those files' stamp
+ * (pcp_archive_stamp, malloc'd).  MCZ_OK, or MCZ_E_NOTFOUND / _CORRUPT
+ * when the entry is gone (another mcview's cache bound). */
+int pcp_pending_open(int pid, mcz_reader **r, char **stamp);
+
+/* A local archive's files as they are now (real paths, sizes, times): a
+ * malloc'd text that changes when the archive grows or is replaced (a
+ * pmlogger writing it), or NULL (ssh://, not an archive, unreadable). */
+char *pcp_archive_stamp(const char *src, const pcp_import_opts *o);
+/* Convert src into the cache by a process of its own, as behind a first
+ * screen (first_ms): its id for pcp_pending_poll, 0 when it could not be
+ * started (ssh://, no cache). */
+int pcp_convert_behind(const char *src, const pcp_import_opts *o);
 
 /* Every recording path names, opened: as pcp_open_any, except that an
  * ssh:// URL whose last part is an .mcz file or a shell pattern of them

@@ -8,6 +8,7 @@
 # whole is read leaves no process, no temporary file and no cache entry.
 # Without a cache (MCZ_NO_CACHE) or with MCVIEW_FIRST_MS=0 the archive is
 # read whole before the first screen, as before.
+# mcz-test: parallel
 set -u
 export LC_ALL=C.UTF-8
 cd "$(dirname "$0")/../.."

@@ -32,6 +32,19 @@
 #define VW_FRAME_BUDGET_MS 8
 /* An archive read behind its first screen is asked after this often. */
 #define VW_BEHIND_MS 100
+/* A local PCP archive (a pmlogger may still write it) is looked at this
+ * often, and at most every 4 times its last reading took: its files' sizes
+ * and times; when it grew it is read again behind the screen. */
+#define VW_PCP_FOLLOW_MS 2000
+
+/* 1 when the model shows local PCP archives whose growth is followed. */
+static int pcp_followed(const vw_model *m)
+{
+	for (size_t i = 0; m->stamps && i < m->nopen; i++)
+		if (m->stamps[i])
+			return 1;
+	return 0;
+}
 /* A followed file is looked at this often; phases are extended at most this
  * often; "LIVE" goes after the file has not grown for this long. */
 #define VW_FOLLOW_MS 250
@@ -158,6 +171,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	}
 	int dirty = 1, stale = 0;
 	int64_t grew = now_ms(), detected = grew, looked = grew;
+	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS;
 	a->live = a->m->live;
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
@@ -176,8 +190,24 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
 		}
-		if (a->m->nbehind && !bg)
-			dirty |= behind_tick(a, c, &bg, before);
+		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before)) {
+			dirty = 1;
+			if (!a->m->nbehind) { /* read: the next look after 4 times as long */
+				int64_t took = now_ms() - pcp_started;
+				pcp_next = now_ms() + (4 * took > VW_PCP_FOLLOW_MS ? 4 * took
+										: VW_PCP_FOLLOW_MS);
+			}
+		}
+		if (!a->m->nbehind && !bg && now_ms() >= pcp_next && pcp_followed(a->m)) {
+			pcp_next = now_ms() + VW_PCP_FOLLOW_MS;
+			if (vw_model_pcp_grew(a->m)) {
+				pcp_started = now_ms();
+				if (!a->m->status_warn)
+					snprintf(a->m->status, sizeof a->m->status,
+						 "following the archive: it grew, reading it again...");
+				dirty = 1;
+			}
+		}
 		if (dirty) {
 			vw_frame_draw(a, c);
 			vw_term_draw(c);
@@ -188,7 +218,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		 * followed file is looked at again after VW_FOLLOW_MS. */
 		/* while phases are detected, looked at every 50 ms */
 		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50
-			   : a->m->nbehind ? VW_BEHIND_MS : -1;
+			   : a->m->nbehind ? VW_BEHIND_MS : pcp_followed(a->m) ? VW_PCP_FOLLOW_MS : -1;
 		if (!vw_term_read(&in, wait)) {
 			dirty = a->m->refining;
 			continue;

@@ -61,10 +61,14 @@ int vw_app_swap(vw_app *a, vw_model *n)
 	vw_model_set_sort(n, old->sort);
 	vw_model_set_filter(n, old->filter);
 	if (!(old->t0 <= old->t_min && old->t1 > old->t_max)) { /* zoomed in: kept */
-		vw_model_set_window(n, old->t0, old->t1);
-		vw_model_set_cursor(n, old->cursor);
+		int64_t shift = old->t1 > old->t_max ? n->t_max - old->t_max : 0; /* at the end */
+		vw_model_set_window(n, old->t0 + shift, old->t1 + shift);
+		vw_model_set_cursor(n, old->cursor + shift);
 	}
-	if (!n->status[0] || !strncmp(n->status, "reading the whole", 17))
+	if (old->grew && !n->status_warn)
+		snprintf(n->status, sizeof n->status,
+			 "following the archive: it grew, its new records are in");
+	else if (!n->status[0] || !strncmp(n->status, "reading the whole", 17))
 		snprintf(n->status, sizeof n->status, "the whole archive is read");
 	vw_model_free(old);
 	return 0;

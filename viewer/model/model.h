@@ -192,11 +192,16 @@ typedef struct vw_model {
 	/* PCP archives shown from their start (first_ms) while processes read
 	 * the whole of each (model-behind.c); what the model was opened with,
 	 * to open it again then */
-	int *behind;                /* their process ids, 0 once done */
-	size_t nbehind;
+	int *behind;                /* per path: its process id, 0 none */
+	size_t nbehind;             /* processes running */
 	char **open_paths;
 	size_t nopen;
 	vw_open_opts open_opts;
+	char **stamps;              /* per path: a local archive's files as read
+				       (pcp_archive_stamp), NULL otherwise: when
+				       they change (a pmlogger writing), the
+				       archive is read again (vw_model_pcp_grew) */
+	int grew;                   /* the processes read archives that grew */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -233,6 +238,10 @@ int vw_model_follow(vw_model *m);
  * vw_model_reopen: a new model of the same paths and options, all read. */
 int vw_model_behind_poll(vw_model *m);
 int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen);
+/* Local archives still written: 1 when one grew since it was read, and a
+ * process now reads it again into the cache (vw_model_behind_poll says when
+ * it is done); 0 otherwise. */
+int vw_model_pcp_grew(vw_model *m);
 
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
  * read them: libmcz then skips them as gaps).  vw_model_damage() updates
