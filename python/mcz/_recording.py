@@ -158,8 +158,11 @@ class Recording:
         for s in self.streams:
             self._keys.setdefault(s.key, []).append(s.id)
             self._keys.setdefault(s.name, []).append(s.id)
-        if strict and fi.recovered and fi.valid_bytes < fi.file_bytes:
-            raise self._damaged()
+        # opened by scanning: a file still being written, or damaged (the
+        # blocks mcz check verifies, once, only for such a file)
+        bad = self._damaged(at_open=True) if strict and fi.recovered else None
+        if bad:
+            raise bad
 
     # ---- life -------------------------------------------------------------
     def close(self):
@@ -287,8 +290,11 @@ class Recording:
                         % (self.path, n, "" if n == 1 else "s", what), 0, self.path)
 
     # ---- damage -----------------------------------------------------------
-    def _damaged(self):
-        """The Error for a damaged recording: the line `mcz check` prints."""
+    def _damaged(self, at_open=False):
+        """The Error for a damaged recording: the line `mcz check` prints
+        (check_say in format/cli/tool-check.c).  at_open: None when mcz
+        check finds the file whole but without its index (INCOMPLETE: still
+        being recorded, or its recorder killed), which reads as it is."""
         rep = _lib.CheckReport()
         if self._member is not None:  # mcz check JOB names the member so
             rc = LIB.mcz_check_member(self._parent._r, self._member, byref(rep))
@@ -296,8 +302,14 @@ class Recording:
             rc = LIB.mcz_check(_b(self.path), byref(rep))
         if rc:
             return error(rc, self.path)
-        problem = _s(rep.first_problem) or "damaged chunks"
-        return Error("%s: DAMAGED: %s" % (_esc(self.path), problem), -5, self.path)
+        problem = _s(rep.first_problem)
+        clean = rep.index_ok and not rep.blocks_bad and not problem
+        incomplete = not clean and not rep.index_ok and not rep.blocks_bad and \
+            rep.valid_bytes == rep.file_bytes
+        if at_open and (clean or incomplete):
+            return None
+        return Error("%s: DAMAGED: %s" % (_esc(self.path), problem or "damaged chunks"), -5,
+                     self.path)
 
     def _after_read(self):
         if LIB.mcz_damaged_count(self._r):
@@ -372,7 +384,9 @@ class Recording:
         named by its key, NaN where a row has no value: `mcz dump --csv`
         read by pandas, value for value.  A column of integers with a value
         in every row keeps its type (uint64, int64), one with gaps becomes
-        float64, as pandas.read_csv does.
+        float64, as pandas.read_csv does; unless a value is beyond 2^53,
+        which float64 cannot hold exactly: then it is pandas' nullable
+        UInt64 or Int64, pd.NA where absent.
 
         streams  keys (or ids) of the streams to take, default all
         t0, t1   seconds, as read()
@@ -452,7 +466,12 @@ class Recording:
         data = {}
         for j, sid in enumerate(sids):
             c = cols[j]
-            if gaps[j] is not None:
+            if gaps[j] is not None and c.dtype != np.float64 and c.size and \
+                    max(int(c.max()), -int(c.min())) > 2 ** 53:
+                # float64 would not hold these integers exactly: pandas'
+                # nullable integers instead (pd.NA where absent)
+                c = pd.arrays.IntegerArray(c, gaps[j])
+            elif gaps[j] is not None:
                 c = c.astype(np.float64)  # NaN where absent, as read_csv gives
                 c[gaps[j]] = np.nan
             data[self.streams[sid].key] = c
