@@ -96,6 +96,7 @@ _PROTOS = {
     "mcz_errdetail": (c_char_p, []),
     "mcz_open": (c_int, [PReader, c_char_p, c_uint]),
     "mcz_close": (None, [Reader]),
+    "mcz_reader_clone": (c_int, [Reader, PReader]),
     "mcz_info": (POINTER(FileInfo), [Reader]),
     "mcz_meta_count": (c_size_t, [Reader]),
     "mcz_meta_at": (c_int, [Reader, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),

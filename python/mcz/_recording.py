@@ -311,8 +311,10 @@ class Recording:
         return Error("%s: DAMAGED: %s" % (_esc(self.path), problem or "damaged chunks"), -5,
                      self.path)
 
-    def _after_read(self):
-        if LIB.mcz_damaged_count(self._r):
+    def _after_read(self, damaged=False):
+        """Raise (strict) or warn when a read met a damaged chunk (damaged:
+        a clone of the reader met one)."""
+        if damaged or LIB.mcz_damaged_count(self._r):
             e = self._damaged()
             if self.strict:
                 raise e
@@ -378,7 +380,7 @@ class Recording:
         t = t - self._info["t_first"]
         return (t if ns else t / 1e9), v
 
-    def to_pandas(self, streams=None, t0=None, t1=None):
+    def to_pandas(self, streams=None, t0=None, t1=None, threads=None):
         """The samples as a pandas DataFrame: indexed by time (float64
         seconds from the first row, named "time_s"), one column per stream
         named by its key, NaN where a row has no value: `mcz dump --csv`
@@ -390,6 +392,10 @@ class Recording:
 
         streams  keys (or ids) of the streams to take, default all
         t0, t1   seconds, as read()
+        threads  streams are decoded by this many threads at once, each
+                 with a reader of its own (mcz_reader_clone; ctypes lets go
+                 of the GIL in C), default: the CPUs this process may use,
+                 up to 8, one for a small read
         """
         import pandas as pd
 
@@ -397,72 +403,62 @@ class Recording:
         sids = list(range(len(self.streams))) if streams is None else \
             [self._sid(k) for k in streams]
         a, b = self._window(t0, t1)
-        whole = t0 is None and t1 is None
-        k = len(sids)
+        k, nr = len(sids), self._info["nrows"]
         # windows of about 65536 rows across 64 streams (as mcz dump reads):
         # the chunks' decoded time column stays in the reader's cache while
         # every stream of the window is read
-        nr = self._info["nrows"]
         per_row = (self._info["t_last"] - self._info["t_first"]) / (nr - 1) if nr > 1 else 1.0
         step = max(1, int(per_row * 65536.0 / max(1.0, k / 64.0)))
         dts = [_DTYPES[_TYPES.index(self.streams[i].type)] for i in sids]
-        # whole run: one array per stream of the file's rows, filled window
-        # by window; a part: the windows' pieces joined at the end
+        # the whole run: one array per stream of the file's rows, filled in
+        # place; a part: the windows' pieces, joined at the end
+        whole = t0 is None and t1 is None
         cols = [np.empty(nr, d) for d in dts] if whole else [[] for _ in sids]
         gaps = [None] * k
-        times, at = ([np.empty(nr, np.int64)] if whole else []), 0
-        w = a
-        while w < b and k:
-            e = min(b, w + step)
-            n0 = None
-            for j, sid in enumerate(sids):
-                s = self._series(sid, w, e)
-                try:
-                    if n0 is None:
-                        n0 = s.n
-                        if s.n:
-                            tv = np.ctypeslib.as_array(s.t, shape=(s.n,))
-                            if whole:
-                                times[0][at:at + s.n] = tv
-                            else:
-                                times.append(tv.copy())
-                    if s.n != n0:
-                        raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
-                                    % (self.path, self.streams[sid].key, s.n, w, e,
-                                       self.streams[sids[0]].key, n0), -5, self.path)
-                    if not s.n:
-                        continue
-                    _, v, p = self._views(s, dts[j])
-                    miss = p == 0
-                    if whole:
-                        cols[j][at:at + s.n] = v
-                        if miss.any():
-                            if gaps[j] is None:
-                                gaps[j] = np.zeros(nr, bool)
-                            gaps[j][at:at + s.n] = miss
-                    else:
-                        cols[j].append(v.copy())
-                        if miss.any():
-                            gaps[j] = gaps[j] or {}
-                            gaps[j][len(cols[j]) - 1] = miss
-                finally:
-                    LIB.mcz_series_free(byref(s))
-            at += n0 or 0
-            w = e
-        self._after_read()
+        if threads is None:
+            cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+                (os.cpu_count() or 1)
+            threads = min(cpus, 8) if k * nr >= 1000000 else 1
+        threads = max(1, min(int(threads), k))
+        groups = [list(range(g, k, threads)) for g in range(threads)]
+        readers = [self._reader()]
+        try:
+            for _ in groups[1:]:
+                c = c_void_p()
+                rc = LIB.mcz_reader_clone(self._r, byref(c))
+                if rc:
+                    raise error(rc, self.path)
+                readers.append(c)
+            args = [(readers[g], groups[g], sids, dts, a, b, step, whole, cols, gaps)
+                    for g in range(threads)]
+            if threads == 1:
+                done = [self._read_group(*args[0])]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
+                with ThreadPoolExecutor(threads) as pool:
+                    done = list(pool.map(lambda x: self._read_group(*x), args))
+            damaged = any(LIB.mcz_damaged_count(r) for r in readers[1:])
+        finally:
+            for c in readers[1:]:
+                LIB.mcz_close(c)
+        counts, times = done[0]
+        for g, (cn, _) in enumerate(done[1:], 1):
+            if cn != counts:  # every stream has a value or a gap in every row
+                raise Error("%s: streams %s and %s have different rows"
+                            % (self.path, self.streams[sids[0]].key,
+                               self.streams[sids[g]].key), -5, self.path)
+        self._after_read(damaged)
+        at = sum(counts)
+        t = np.concatenate(times) if times else np.empty(0, np.int64)
         if whole:
-            t = times[0][:at] if k else np.empty(0, np.int64)
             cols = [c[:at] for c in cols]
             gaps = [g[:at] if g is not None else None for g in gaps]
         else:
-            t = np.concatenate(times) if times else np.empty(0, np.int64)
-            joined = []
             for j in range(k):
                 if gaps[j] is not None:
                     gaps[j] = np.concatenate([gaps[j].get(i, np.zeros(len(c), bool))
                                               for i, c in enumerate(cols[j])])
-                joined.append(np.concatenate(cols[j]) if cols[j] else np.empty(0, dts[j]))
-            cols = joined
+                cols[j] = np.concatenate(cols[j]) if cols[j] else np.empty(0, dts[j])
         data = {}
         for j, sid in enumerate(sids):
             c = cols[j]
@@ -482,6 +478,51 @@ class Recording:
         frame = pd.DataFrame({j: cols[j] for j in range(k)}, index=index, copy=False)
         frame.columns = [self.streams[sid].key for sid in sids]
         return frame
+
+    def _read_group(self, r, js, sids, dts, a, b, step, whole, cols, gaps):
+        """Streams sids[j], j in js, over [a, b) window by window with reader
+        r into cols[j] (and gaps[j] where rows lack them): the rows of each
+        window, and (when js holds the first stream) their times."""
+        counts, times, at, w = [], [], 0, a
+        nr = self._info["nrows"]
+        while w < b and js:
+            e = min(b, w + step)
+            n0 = None
+            for j in js:
+                s = _lib.Series()
+                rc = LIB.mcz_read(r, sids[j], w, e, byref(s))
+                if rc:
+                    raise error(rc, self.path)
+                try:
+                    if n0 is None:
+                        n0 = s.n
+                        if s.n and js[0] == 0:
+                            times.append(np.ctypeslib.as_array(s.t, shape=(s.n,)).copy())
+                    if s.n != n0:
+                        raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
+                                    % (self.path, self.streams[sids[j]].key, s.n, w, e,
+                                       self.streams[sids[js[0]]].key, n0), -5, self.path)
+                    if not s.n:
+                        continue
+                    _, v, p = self._views(s, dts[j])
+                    miss = p == 0
+                    if whole:
+                        cols[j][at:at + s.n] = v
+                        if miss.any():
+                            if gaps[j] is None:
+                                gaps[j] = np.zeros(nr, bool)
+                            gaps[j][at:at + s.n] = miss
+                    else:
+                        cols[j].append(v.copy())
+                        if miss.any():
+                            gaps[j] = gaps[j] or {}
+                            gaps[j][len(cols[j]) - 1] = miss
+                finally:
+                    LIB.mcz_series_free(byref(s))
+            counts.append(n0 or 0)
+            at += n0 or 0
+            w = e
+        return counts, times
 
     # ---- code profile -----------------------------------------------------
     @property
