@@ -2,7 +2,8 @@
 """py-read.py: the checks of py-read.sh, in Python: what `import mcz`
 (python/mcz) reads equals what the mcz programs print.
 
-    py-read.py frame FILE DUMP.csv          to_pandas() = mcz dump --csv
+    py-read.py frame FILE DUMP.csv          to_pandas() = mcz dump --csv, read by
+                                            one thread and by three
     py-read.py window FILE DUMP.csv T0 T1   read() over [T0, T1) of every
                                             stream = the dump rows (--from
                                             T0 --to T1), with the gaps left out
@@ -74,10 +75,13 @@ def same_frame(got, want, what):
 def frame(path, dump):
     with mcz.open(path) as rec:
         got = rec.to_pandas()
+        par = rec.to_pandas(threads=3)  # streams read by 3 threads, a reader each
     want = csv(dump)
     gaps = same_frame(got, want, path)
-    print("ok: to_pandas() of %s = mcz dump --csv: %d rows x %d streams, %d values, "
-          "%d NaN where the dump is empty" % (path, got.shape[0], got.shape[1],
+    if not par.equals(got):
+        fail("%s: to_pandas(threads=3) differs from to_pandas()" % path)
+    print("ok: to_pandas() of %s = mcz dump --csv (also read by 3 threads): %d rows x %d "
+          "streams, %d values, %d NaN where the dump is empty" % (path, got.shape[0], got.shape[1],
                                              got.size - gaps, gaps))
 
 

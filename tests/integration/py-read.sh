@@ -41,10 +41,12 @@ export MCZ_LIB=$B/libmcz.so.1 PYTHONPATH=$PYDIR PYTHONDONTWRITEBYTECODE=1
 if readelf -d "$MCZ_LIB" | grep -q 'NEEDED.*libasan'; then
 	asan=$(${CC:-cc} -print-file-name=libasan.so)
 	[ -f "$asan" ] || fail "libmcz.so.1 carries ASan, and its runtime is not found ($asan)"
-	export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0
+	pyenv=(LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0)
 	echo "ASan build: python runs with LD_PRELOAD=$asan"
+else
+	pyenv=()
 fi
-py() { "$PY" "$HERE/py-read.py" "$@"; }
+py() { env "${pyenv[@]}" "$PY" "$HERE/py-read.py" "$@"; }
 
 # what the libraries export
 want=$(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(mcz_[a-z0-9_]*\)(.*/\1/p' "$HERE/../../format/mcz.h" | sort)
