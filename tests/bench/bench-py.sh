@@ -11,7 +11,8 @@
 #   read() x 100         every stream as numpy (times, values)
 #   read_csv             pandas.read_csv of the dump (C parser, its default
 #                        float conversion: faster than round_trip, not exact)
-#   mcz dump --csv       writing the dump (what read_csv needs first)
+#   mcz dump --csv       writing the dump (what read_csv needs first; the
+#                        program's whole run)
 # The bar (issue 31): to_pandas() at least 10x faster than read_csv.
 # BENCH_QUICK=1: 100 streams x 10^5 rows (10^7 values), one run each.
 set -u
@@ -38,38 +39,46 @@ trap 'rm -rf "$T"' EXIT
 "$B/mcz" info "$f" | sed -n 's/^values */file: /p'
 export MCZ_LIB=$B/libmcz.so.1 PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1
 
-now() { date +%s.%N; }
-# time CMD...: wall seconds of one run
-timed() { local a; a=$(now); "$@" >/dev/null || return 1; awk -v a="$a" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-runs() { # runs CMD...: the median of $runs runs
+# runs WHAT FILE: the median of $runs runs of py.py (a fresh python each),
+# seconds; the values read in $T/n
+runs() {
 	local i
-	for ((i = 0; i < runs; i++)); do timed "$@" || return 1; done | median
+	for ((i = 0; i < runs; i++)); do
+		"$PY" "$T/py.py" "$1" "$2" >"$T/out" || return 1
+		read -r n_ t_ <"$T/out"
+		echo "$n_" >"$T/n"
+		echo "$t_"
+	done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 cat >"$T/py.py" <<'PY'
-import sys, mcz, pandas as pd
+import sys, time, mcz, pandas as pd
 what, path = sys.argv[1:3]
+t = time.perf_counter()
 if what == "to_pandas":
     with mcz.open(path) as r:
-        df = r.to_pandas()
-    n = df.size
+        n = r.to_pandas().size
 elif what == "read":
     with mcz.open(path) as r:
         n = sum(len(r.read(s.id)[1]) for s in r.streams)
 else:
-    df = pd.read_csv(path, index_col=0)
-    n = df.size
-print(n)
+    n = pd.read_csv(path, index_col=0).size
+print(n, "%.3f" % (time.perf_counter() - t))
 PY
 cat "$f" >/dev/null
-n=$("$PY" "$T/py.py" to_pandas "$f") || exit 1
-tp=$(runs "$PY" "$T/py.py" to_pandas "$f") || exit 1
-tr=$(runs "$PY" "$T/py.py" read "$f") || exit 1
-td=$(runs sh -c "'$B/mcz' dump --csv '$f' >'$T/d.csv'") || exit 1
+tp=$(runs to_pandas "$f") || exit 1
+n=$(cat "$T/n")
+tr=$(runs read "$f") || exit 1
+[ "$(cat "$T/n")" = "$n" ] || { echo "bench-py: read() gave $(cat "$T/n") values, to_pandas $n"; exit 1; }
+td=()
+for ((i = 0; i < runs; i++)); do
+	a=$(date +%s.%N)
+	"$B/mcz" dump --csv "$f" >"$T/d.csv" || exit 1
+	td+=("$(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')")
+done
+td=$(printf '%s\n' "${td[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 csvb=$(stat -c %s "$T/d.csv")
-nc=$("$PY" "$T/py.py" csv "$T/d.csv") || exit 1
-[ "$nc" = "$n" ] || { echo "bench-py: read_csv gave $nc values, to_pandas $n"; exit 1; }
-tc=$(runs "$PY" "$T/py.py" csv "$T/d.csv") || exit 1
+tc=$(runs csv "$T/d.csv") || exit 1
+[ "$(cat "$T/n")" = "$n" ] || { echo "bench-py: read_csv gave $(cat "$T/n") values, to_pandas $n"; exit 1; }
 printf '%-34s %12s %10s %14s\n' "reading $n values into python" "seconds" "values/s" "vs read_csv"
 row() { awk -v l="$1" -v t="$2" -v n="$n" -v c="$tc" 'BEGIN { printf "%-34s %12.3f %10.3g %13.1fx\n", l, t, n / t, c / t }'; }
 row "mcz to_pandas()" "$tp"
