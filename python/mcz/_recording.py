@@ -138,14 +138,13 @@ class Recording:
     gauges as sampled, before any `scale`.
     """
 
-    def __init__(self, reader, path, strict=True, parent=None, member=None, origin=None):
+    def __init__(self, reader, path, strict=True, parent=None, member=None):
         self._r = reader
         self._members = None
         self._parent = parent  # a job file's Recording, kept open with its member
         self._member = member  # the index in it
         self.path = path
         self.strict = strict
-        self._origin = origin or path  # what mcview is given for report()
         LIB.mcz_cache_limit(reader, _CACHE)
         fi = LIB.mcz_info(reader).contents
         self._info = {k: getattr(fi, k) for k, _ in _lib.FileInfo._fields_}
@@ -174,10 +173,9 @@ class Recording:
 
     # ---- life -------------------------------------------------------------
     def close(self):
-        """Close the reader (a job file stays open while a member is)."""
+        """Close the reader.  A job file's members stay readable until they
+        are closed (libmcz keeps the job file's bytes for them)."""
         if self._r:
-            for m in self._members or []:
-                m.close()
             LIB.mcz_close(self._r)
             self._r = None
 
@@ -194,7 +192,8 @@ class Recording:
             pass
 
     def __repr__(self):
-        what = ("job file of %d recordings" % len(self.members) if self.members else
+        n = LIB.mcz_member_count(self._r) if self._r else 0
+        what = ("job file of %d recordings" % n if n else
                 "%d streams, %d rows" % (len(self.streams), self.nrows))
         return "<mcz.Recording %s: %s>" % (self.path, what)
 
@@ -259,16 +258,21 @@ class Recording:
     @property
     def members(self):
         """A job file's recordings (mcz merge), each a Recording with its
-        rank and host; [] for a recording of its own.  A member cut short
-        (the job file ends inside it) raises Error when reached."""
+        rank and host; [] for a recording of its own.  A member that cannot
+        be opened (cut short: the job file ends inside it; damaged where its
+        header is) raises Error, or with strict=False is left out with a
+        warning."""
         if self._members is None:
             r, out = self._reader(), []
             for i in range(LIB.mcz_member_count(r)):
                 sub = c_void_p()
                 rc = LIB.mcz_member_open(r, i, 0, byref(sub))
                 mpath = "%s:%s" % (os.fspath(self.path), _s(LIB.mcz_member_name(r, i)))
-                if rc:
+                if rc and self.strict:
                     raise error(rc, mpath)
+                if rc:
+                    warnings.warn(str(error(rc, mpath)) + " (left out)", stacklevel=2)
+                    continue
                 out.append(Recording(sub, mpath, self.strict, parent=self, member=i))
             self._members = out
         return self._members
@@ -304,7 +308,7 @@ class Recording:
         check finds the file whole but without its index (INCOMPLETE: still
         being recorded, or its recorder killed), which reads as it is."""
         rep = _lib.CheckReport()
-        if self._member is not None:  # mcz check JOB names the member so
+        if self._member is not None and self._parent._r:  # as mcz check JOB does
             rc = LIB.mcz_check_member(self._parent._r, self._member, byref(rep))
         else:
             rc = LIB.mcz_check(_b(self.path), byref(rep))
@@ -597,7 +601,7 @@ class Recording:
         the mcview beside the library (the build tree's, the installed one,
         or the PATH's) is run and its output read."""
         exe = _mcview()
-        p = subprocess.run([exe, "--report=json", "-q", *args, os.fspath(self._origin)],
+        p = subprocess.run([exe, "--report=json", "-q", *args, os.fspath(self.path)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode:
             err = p.stderr.decode(errors="replace").strip().splitlines()
