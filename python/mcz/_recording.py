@@ -57,10 +57,16 @@ _MARK_KINDS = ("point", "begin", "end", "gap")
 _TYPES = ("u64", "i64", "f64")
 _DTYPES = (np.uint64, np.int64, np.float64)
 _E_IO, _E_ISDIR, _E_NOTFOUND = -1, -12, -13
-# A reader's cache of decoded columns (mcz_cache_limit; mcz.h's default is
-# 8 MiB): 32 MiB keeps a long run's time column decoded from one stream's
-# read() to the next (10^7 values, every stream read: 0.95 -> 0.47 s)
-_CACHE = 32 << 20
+_BULK_CACHE = 32 << 20  # the cache of the readers to_pandas reads with (clones)
+
+
+def _cache_bytes(nrows):
+    """A reader's cache of decoded columns (mcz_cache_limit; mcz.h's default
+    is 8 MiB): about 160 bytes a row, 32 to 256 MiB, keeps the time column
+    and the decompressed frames that narrow columns share (GCHUNK) from one
+    stream's read() to the next: 100 streams x 10^6 rows, each read()
+    whole, 0.27 s a stream with 32 MiB, 0.03 s with 160 MiB."""
+    return min(256 << 20, max(32 << 20, 160 * nrows))
 
 
 class Error(Exception):
@@ -128,8 +134,9 @@ class Recording:
     start_wall_ns  wall clock (ns since the epoch) of the first row
     nrows, duration (s from the first row to the last)
 
-    Each open Recording keeps up to 32 MiB of decoded columns (its reader's
-    cache), so that reading stream after stream decodes the times once.
+    Each open Recording keeps up to 160 bytes a row (32 to 256 MiB) of
+    decoded columns (its reader's cache), so that reading stream after
+    stream decodes the times and shared frames once.
 
     Times are seconds from the recording's first row, as float64: the time_s
     column of `mcz dump --csv`, to the nanosecond.  Values are as stored, as
@@ -145,8 +152,8 @@ class Recording:
         self._member = member  # the index in it
         self.path = path
         self.strict = strict
-        LIB.mcz_cache_limit(reader, _CACHE)
         fi = LIB.mcz_info(reader).contents
+        LIB.mcz_cache_limit(reader, _cache_bytes(fi.nrows))
         self._info = {k: getattr(fi, k) for k, _ in _lib.FileInfo._fields_}
         mb, ml = c_void_p(), c_size_t()
         mname = LIB.mcz_member_self(reader, byref(mb), byref(ml))
@@ -417,7 +424,7 @@ class Recording:
         a, b = self._window(t0, t1)
         k, nr = len(sids), self._info["nrows"]
         # windows of about 8192 rows: the chunks' decoded time column stays
-        # in the reader's cache (_CACHE) while every stream of the
+        # in the reader's cache (_BULK_CACHE at least) while every stream of the
         # window is read, and the series stay small (in the CPU's caches,
         # not mapped afresh by malloc): of 10^8 values, windows of 42000
         # rows and an 8 MiB cache took 11 s, these 1.4 s
@@ -444,7 +451,7 @@ class Recording:
                     raise error(rc, self.path)
                 readers.append(c)
             for r in readers[1:]:
-                LIB.mcz_cache_limit(r, _CACHE)
+                LIB.mcz_cache_limit(r, _BULK_CACHE)
             args = [(readers[g], groups[g], sids, dts, a, b, step, whole, cols, gaps)
                     for g in range(threads)]
             if threads == 1:
