@@ -47,9 +47,10 @@ class FileInfo(Structure):
 
 
 class Series(Structure):
-    # v is an array of mcz_value (8-byte unions): read as the stream's type
-    _fields_ = [("n", c_size_t), ("t", POINTER(c_int64)), ("v", c_void_p),
-                ("delta", POINTER(c_uint64)), ("present", POINTER(c_uint8))]
+    # addresses of int64 t[n], mcz_value v[n] (8-byte unions: read as the
+    # stream's type), uint64 delta[n] (counters), uint8 present[n]
+    _fields_ = [("n", c_size_t), ("t", c_void_p), ("v", c_void_p), ("delta", c_void_p),
+                ("present", c_void_p)]
 
 
 class CheckReport(Structure):

@@ -116,6 +116,12 @@ def error(rc, path):
     return Error(msg, rc, path)
 
 
+def _arr(addr, n, dtype):
+    """A numpy view of n items of dtype at a C address (no copy)."""
+    return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(addr),
+                         dtype=dtype)
+
+
 def _ns(seconds):
     """Seconds to ns rounded half away from zero, as `mcz dump --from` does."""
     x = float(seconds) * 1e9
@@ -356,12 +362,9 @@ class Recording:
 
     @staticmethod
     def _views(s, dtype):
-        """Zero-copy numpy views of a series' C arrays (valid until freed)."""
-        n = s.n
-        t = np.ctypeslib.as_array(s.t, shape=(n,))
-        v = np.frombuffer((ctypes.c_char * (8 * n)).from_address(s.v), dtype=dtype)
-        p = np.ctypeslib.as_array(s.present, shape=(n,))
-        return t, v, p
+        """Zero-copy numpy views of a series' t, v and present (valid until
+        the series is freed)."""
+        return _arr(s.t, s.n, np.int64), _arr(s.v, s.n, dtype), _arr(s.present, s.n, np.uint8)
 
     def read(self, key, t0=None, t1=None, delta=False, ns=False):
         """(times, values) of one stream's samples in [t0, t1) as numpy
@@ -387,7 +390,7 @@ class Recording:
             else:
                 t, v, p = self._views(s, _DTYPES[_TYPES.index(st.type)])
                 if delta and st.kind == "counter":
-                    v = np.ctypeslib.as_array(s.delta, shape=(s.n,))
+                    v = _arr(s.delta, s.n, np.uint64)
                 keep = p.view(bool)
                 if keep.all():
                     t, v = t.copy(), v.copy()
@@ -520,7 +523,7 @@ class Recording:
                     if n0 is None:
                         n0 = s.n
                         if s.n and js[0] == 0:
-                            times.append(np.ctypeslib.as_array(s.t, shape=(s.n,)).copy())
+                            times.append(_arr(s.t, s.n, np.int64).copy())
                     if s.n != n0:
                         raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
                                     % (self.path, self.streams[sids[j]].key, s.n, w, e,
