@@ -384,23 +384,25 @@ class Recording:
         st = self.streams[sid]
         a, b = self._window(t0, t1)
         s = self._series(sid, a, b)
+        f = self._info["t_first"]
         try:
             if s.n == 0:
-                t, v = np.empty(0, np.int64), np.empty(0, _DTYPES[_TYPES.index(st.type)])
+                t = np.empty(0, np.int64 if ns else np.float64)
+                v = np.empty(0, _DTYPES[_TYPES.index(st.type)])
             else:
                 t, v, p = self._views(s, _DTYPES[_TYPES.index(st.type)])
                 if delta and st.kind == "counter":
                     v = _arr(s.delta, s.n, np.uint64)
                 keep = p.view(bool)
-                if keep.all():
-                    t, v = t.copy(), v.copy()
+                if keep.all():  # each array copied once out of C memory
+                    t, v = (t - f if ns else (t - f) / 1e9), v.copy()
                 else:
-                    t, v = t[keep], v[keep]  # boolean indexing copies
+                    t, v = t[keep] - f, v[keep]
+                    t = t if ns else t / 1e9
         finally:
             LIB.mcz_series_free(byref(s))
         self._after_read()
-        t = t - self._info["t_first"]
-        return (t if ns else t / 1e9), v
+        return t, v
 
     def to_pandas(self, streams=None, t0=None, t1=None, threads=None):
         """The samples as a pandas DataFrame: indexed by time (float64
