@@ -57,7 +57,7 @@ _MARK_KINDS = ("point", "begin", "end", "gap")
 _TYPES = ("u64", "i64", "f64")
 _DTYPES = (np.uint64, np.int64, np.float64)
 _E_IO, _E_ISDIR, _E_NOTFOUND = -1, -12, -13
-_BULK_CACHE = 32 << 20  # the cache of the readers to_pandas reads with (clones)
+_BULK_CACHE = 32 << 20  # the cache of the readers while to_pandas reads
 
 
 def _cache_bytes(nrows):
@@ -455,8 +455,8 @@ class Recording:
                 if rc:
                     raise error(rc, self.path)
                 readers.append(c)
-            for r in readers[1:]:
-                LIB.mcz_cache_limit(r, _BULK_CACHE)
+            for r in readers:  # the windows need no more (a larger cache is
+                LIB.mcz_cache_limit(r, _BULK_CACHE)  # only more memory to fill)
             args = [(readers[g], groups[g], sids, dts, a, b, step, whole, cols, gaps)
                     for g in range(threads)]
             if threads == 1:
@@ -467,6 +467,7 @@ class Recording:
                     done = list(pool.map(lambda x: self._read_group(*x), args))
             damaged = any(LIB.mcz_damaged_count(r) for r in readers[1:])
         finally:
+            LIB.mcz_cache_limit(readers[0], _cache_bytes(nr))
             for c in readers[1:]:
                 LIB.mcz_close(c)
         counts, times = done[0]
