@@ -6,7 +6,9 @@
 #   make bench           benchmarks, printed as tables beside the reference tools
 #   make fuzz            build libFuzzer targets (clang) into build/fuzz/
 #   make demo            install what is missing, record the phased sample, open it
-#   make install PREFIX=/usr/local   (DESTDIR honoured)
+#   make install PREFIX=/usr/local   (DESTDIR honoured; the shared libraries,
+#                        mcz.pc and Python's `import mcz` too)
+#   make shlib           build/libmcz.so.1 and build/libmczpcp.so.1 (part of all)
 #   make deps            install the Debian packages (scripts/install-deps.sh)
 #
 # Switches: V=1 (show commands), SAN=1, WERROR=0 (warnings not fatal),
@@ -23,6 +25,12 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 INCDIR = $(PREFIX)/include
 DATADIR = $(PREFIX)/share/mcz
+LIBDIR = $(PREFIX)/lib
+PKGCONFIGDIR = $(LIBDIR)/pkgconfig
+# Python's `import mcz` (python/mcz): Debian's python3 reads /usr/lib/python3/
+# dist-packages, and /usr/local/lib/python3.X/dist-packages for /usr/local.
+PYDIR = $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell \
+	python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
 
 CC ?= cc
 O ?= 2
@@ -90,10 +98,10 @@ FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
 BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 
-.PHONY: all check bench fuzz demo install deps deps-build clean units
+.PHONY: all check bench fuzz demo install deps deps-build clean units shlib
 # Keep objects of pattern-built programs (no rebuild on every make).
 .SECONDARY:
-all: $(PROGS) $(SAMPLES) bin
+all: $(PROGS) $(SAMPLES) bin shlib
 
 # bin/ holds links to the current build so scripts and users find the programs.
 bin: $(PROGS) $(SAMPLES)
@@ -144,6 +152,39 @@ $(MPI_SAMPLES): $(B)/samples/%: samples/mpi/%.c samples/kernels.c | deps-build
 	if [ -z "$$mpicc" ]; then echo "  SKIP    $@ (no mpicc: install libopenmpi-dev)"; \
 	else $(if $(Q),echo "  MPICC   $<";) OMPI_CC=$(CC) MPICH_CC=$(CC) $$mpicc $(MPI_CFLAGS) \
 		-MF $@.d -o $@ $< samples/kernels.c -lm; fi
+
+# ---- shared libraries: libmcz.so.1 and libmczpcp.so.1 ------------------------
+# For other languages (python/mcz loads them with ctypes) and programs of
+# other projects; mcz's own programs keep linking the static archives.  The
+# objects are compiled again with -fPIC under $(B)/pic/.  libmcz exports
+# mcz.h's functions and nothing else: its version script is made from the
+# header's declarations.  libmczpcp (needs libpcp) exports the opening API of
+# pcp.h (format/pcp/libmczpcp.map) and takes libmcz from beside itself
+# ($$ORIGIN), so that a reader it opens is one that libmcz.so.1 reads.
+SHLIB_MCZ = $(B)/libmcz.so.1
+SHLIB_PCP = $(B)/libmczpcp.so.1
+SO_PCP_LIBS = -L$(B) -lmcz -Wl,-rpath,'$$ORIGIN' $(LIBS_PCP) $(shell pkg-config --libs zlib)
+shlib: $(SHLIB_MCZ) $(SHLIB_PCP)
+pic = $(patsubst %.c,$(B)/pic/%.o,$(1))
+$(B)/pic/%.o: %.c | deps-build
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC -fPIC $<")
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+$(B)/libmcz.map: format/mcz.h
+	@mkdir -p $(dir $@)
+	$(Q){ echo 'MCZ_1 { global:'; \
+	  sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(mcz_[a-z0-9_]*\)(.*/  \1;/p' $<; \
+	  echo 'local: *; };'; } >$@
+define link_so # soname, version script, libraries
+	@$(if $(Q),echo "  LD -shared $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(1) -Wl,--version-script=$(2) \
+		-Wl,--no-undefined -o $@ $(filter %.o,$^) $(3)
+	$(Q)ln -sf $(1) $(@D)/$(basename $(1))
+endef
+$(SHLIB_MCZ): $(call pic,$(FORMAT_LIB_SRC)) $(B)/libmcz.map
+	$(call link_so,libmcz.so.1,$(B)/libmcz.map,$(LIBS_FORMAT))
+$(SHLIB_PCP): $(call pic,$(PCP_SRC)) format/pcp/libmczpcp.map $(SHLIB_MCZ)
+	$(call link_so,libmczpcp.so.1,format/pcp/libmczpcp.map,$(SO_PCP_LIBS))
 
 ALL_LIBS = $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 ALL_LDLIBS = $(LIBS_VIEW) $(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT)
@@ -218,6 +259,19 @@ install: all
 	install -m 644 format/mcz.h recorder/mcmark.h $(DESTDIR)$(INCDIR)/
 	for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for t in $(wildcard themes/*.theme); do install -m 644 $$t $(DESTDIR)$(DATADIR)/themes/; done
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(PYDIR)/mcz
+	install -m 755 $(SHLIB_MCZ) $(SHLIB_PCP) $(DESTDIR)$(LIBDIR)/
+	ln -sf libmcz.so.1 $(DESTDIR)$(LIBDIR)/libmcz.so
+	ln -sf libmczpcp.so.1 $(DESTDIR)$(LIBDIR)/libmczpcp.so
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+		'Name: mcz' 'Description: libmcz, the .mcz recording format (mcz.h)' \
+		'Version: $(shell sed -n 's/^#define MCZ_VERSION_MAJOR //p' format/mcz.h).$(shell \
+		sed -n 's/^#define MCZ_VERSION_MINOR //p' format/mcz.h)' \
+		'Libs: -L$${libdir} -lmcz' 'Libs.private: $(LIBS_FORMAT)' 'Cflags: -I$${includedir}' \
+		>$(DESTDIR)$(PKGCONFIGDIR)/mcz.pc
+	install -m 644 python/mcz/*.py $(DESTDIR)$(PYDIR)/mcz/
+	printf '%s\n' '# _paths.py: where make install put the libraries and programs.' \
+		'LIBDIR = "$(LIBDIR)"' 'BINDIR = "$(BINDIR)"' >$(DESTDIR)$(PYDIR)/mcz/_paths.py
 
 clean:
 	rm -rf build build-san bin

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# py-read.sh: Python's `import mcz` (python/mcz, ctypes over the build's
+# libmcz.so.1 and libmczpcp.so.1) reads what the mcz programs print
+# (py-read.py holds the checks):
+#   - a real recording (mcrec of samples/phased: perf counters, proc and net
+#     gauges with gaps, marks, a code profile): to_pandas() = `mcz dump
+#     --csv` read by pandas, value for value, NaN where the dump is empty;
+#     read() of every stream over a window = the dump's rows in it (--from
+#     --to); the code profile = `mcz dump --code --csv`; report() = `mcview
+#     --report=json`; the marks `mcz info` counts;
+#   - a job file (`mcz merge` of two ranks' recordings, rank and size given
+#     as a launcher gives them): its members with rank and host, each =
+#     `mcz dump JOB:NAME`;
+#   - PCP archives of pcp-testsuite: streams with units and semantics,
+#     values = `mcz dump` of `mcz import` of the archive;
+#   - damaged files (a byte flipped in a chunk, a file cut short, its magic
+#     broken): mcz.Error says the line `mcz check` says;
+#   - libmcz.so.1 exports mcz.h's functions and nothing else (nm -D),
+#     libmczpcp.so.1 its opening API only.
+# Under `make check SAN=1` the build's libraries carry ASan: python is run
+# with the sanitizer's runtime preloaded (it must come first), leaks not
+# counted (python's own allocations at exit are not ours to free).
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
+set -u
+. "$(dirname "$0")/rec-common.inc"
+MCZ=$B/mcz
+MCVIEW=$B/mcview
+A=/var/lib/pcp/testsuite/archives
+HERE=$(cd "$(dirname "$0")" && pwd)
+PYDIR=$(cd "$HERE/../../python" && pwd)
+
+# a python3 with Debian's numpy and pandas (a pyenv python3 first on the
+# PATH may have neither)
+PY=
+for p in python3 /usr/bin/python3; do
+	command -v "$p" >/dev/null && "$p" -c 'import numpy, pandas' 2>/dev/null && { PY=$p; break; }
+done
+[ -n "$PY" ] || { echo "skip: no python3 with numpy and pandas (python3-numpy, python3-pandas: scripts/install-deps.sh)"; exit 77; }
+[ -f "$B/libmcz.so.1" ] && [ -f "$B/libmczpcp.so.1" ] || fail "$B/libmcz.so.1 or libmczpcp.so.1 not built (make shlib)"
+export MCZ_LIB=$B/libmcz.so.1 PYTHONPATH=$PYDIR PYTHONDONTWRITEBYTECODE=1
+if readelf -d "$MCZ_LIB" | grep -q 'NEEDED.*libasan'; then
+	asan=$(${CC:-cc} -print-file-name=libasan.so)
+	[ -f "$asan" ] || fail "libmcz.so.1 carries ASan, and its runtime is not found ($asan)"
+	pyenv=(LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0)
+	echo "ASan build: python runs with LD_PRELOAD=$asan"
+else
+	pyenv=()
+fi
+py() { env "${pyenv[@]}" "$PY" "$HERE/py-read.py" "$@"; }
+
+# what the libraries export
+want=$(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(mcz_[a-z0-9_]*\)(.*/\1/p' "$HERE/../../format/mcz.h" | sort)
+got=$(nm -D --defined-only "$MCZ_LIB" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort)
+[ "$got" = "$want" ] || fail "libmcz.so.1 exports other than mcz.h's functions: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -5)"
+gotp=$(nm -D --defined-only "$B/libmczpcp.so.1" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort | tr '\n' ' ')
+[ "$gotp" = "pcp_import pcp_import_claims pcp_open_any " ] || fail "libmczpcp.so.1 exports: $gotp"
+soname=$(readelf -d "$MCZ_LIB" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ "$soname" = libmcz.so.1 ] || fail "soname $soname"
+ok "libmcz.so.1 (soname $soname) exports the $(wc -l <<<"$want") functions of mcz.h and nothing else; libmczpcp.so.1: $gotp"
+
+# a real recording, in chunks of 1 s
+"$MCREC" -q -i 20ms --chunk 1s -o "$T/r.mcz" -- "$PHASED" --scale 0.3 >"$T/rec.out" 2>&1 || fail "mcrec: $(tail -3 "$T/rec.out")"
+"$MCZ" dump --csv "$T/r.mcz" >"$T/r.csv" || fail "mcz dump"
+py frame "$T/r.mcz" "$T/r.csv" || exit 1
+"$MCZ" dump --csv --from 0.5 --to 1.5 "$T/r.mcz" >"$T/w.csv" || fail "mcz dump --from --to"
+py window "$T/r.mcz" "$T/w.csv" 0.5 1.5 || exit 1
+"$MCZ" dump --code --csv "$T/r.mcz" >"$T/code.csv" || fail "mcz dump --code"
+"$MCVIEW" -q --report=json "$T/r.mcz" >"$T/rep.json" || fail "mcview --report=json"
+marks=$("$MCZ" info "$T/r.mcz" | awk '$1 == "marks" { print $2 }')
+py extras "$T/r.mcz" "$T/code.csv" "$T/rep.json" "$marks" || exit 1
+
+# a job file: two ranks as a launcher (PMI_RANK, PMI_SIZE) starts them
+mkdir -p "$T/j"
+for r in 0 1; do
+	PMI_RANK=$r PMI_SIZE=2 "$MCREC" -q -i 20ms -o "$T/j/run.%r.mcz" -- "$B/samples/imbalance" \
+		--steps 10 --barrier "$T/bar" >"$T/j$r.out" 2>&1 &
+done
+wait || true
+"$MCZ" merge -q "$T"/j/run.*.mcz -o "$T/job.mcz" || fail "mcz merge: $(cat "$T"/j*.out)"
+for r in 0 1; do
+	"$MCZ" dump --csv "$T/job.mcz:run.$r.mcz" >"$T/j/run.$r.mcz.csv" || fail "mcz dump of member $r"
+done
+py job "$T/job.mcz" "$T/j" || exit 1
+
+# PCP archives
+if [ -f "$A/ok-mv-foo.meta" ]; then
+	for a in ok-mv-foo 20190628.04.03; do
+		"$MCZ" import -q -o "$T/$a.mcz" "$A/$a" >/dev/null || fail "mcz import $a"
+		"$MCZ" dump --csv "$T/$a.mcz" >"$T/$a.csv" || fail "mcz dump $a"
+		py pcp "$A/$a" "$T/$a.csv" || exit 1
+	done
+else
+	fail "pcp-testsuite archives not installed: $A (scripts/install-deps.sh)"
+fi
+
+# damaged files: the line mcz check prints (a byte flipped 40 bytes into the
+# second chunk: found when a read reaches it; cut, or not mcz: at open)
+cp "$T/r.mcz" "$T/d.mcz"
+off=$("$RR" "$T/r.mcz" chunks | awk 'NR == 2 { print $2 }')
+[ -n "$off" ] || fail "no second chunk in: $("$RR" "$T/r.mcz" chunks)"
+b=$(od -An -tu1 -j $((off + 40)) -N1 "$T/d.mcz" | tr -d ' ')
+printf "$(printf '\\%03o' $(((b + 1) % 256)))" | dd of="$T/d.mcz" bs=1 seek=$((off + 40)) conv=notrunc status=none
+head -c $(($(stat -c %s "$T/r.mcz") * 2 / 3)) "$T/r.mcz" >"$T/cut.mcz"
+{ printf 'XCZ'; tail -c +4 "$T/r.mcz"; } >"$T/magic.mcz"
+for f in d cut magic; do
+	"$MCZ" check "$T/$f.mcz" >"$T/$f.chk" 2>&1 && fail "mcz check $f.mcz: clean: $(cat "$T/$f.chk")"
+	line=$(head -n 1 "$T/$f.chk" | sed 's/^mcz check: //')
+	py error "$T/$f.mcz" "$line" || exit 1
+done
