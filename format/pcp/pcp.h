@@ -45,6 +45,8 @@
  * when done, so the program can clear its line). */
 typedef void pcp_import_progress_fn(void *arg, const char *line, int final);
 
+/* Mirrored field for field by python/mcz/_lib.py (PcpImportOpts): a field
+ * added here is added there. */
 typedef struct pcp_import_opts {
 	const char *metrics;                /* comma-separated globs on metric names; a
 					       plain name also matches its subtree; NULL = all */

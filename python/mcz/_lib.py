@@ -85,7 +85,8 @@ class Code(Structure):
 class PcpImportOpts(Structure):
     _fields_ = [("metrics", c_char_p), ("ssh_options", c_void_p), ("progress", c_void_p),
                 ("progress_arg", c_void_p), ("zstd_level", c_int), ("view", c_int),
-                ("cache_max", c_longlong), ("note", c_char_p), ("notelen", c_size_t)]
+                ("cache_max", c_longlong), ("note", c_char_p), ("notelen", c_size_t),
+                ("first_ms", c_int), ("pending", c_void_p)]
 
 
 Reader = c_void_p
