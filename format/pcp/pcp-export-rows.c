@@ -1,0 +1,206 @@
+/* pcp-export-rows.c: the rows and marks of one archive's recordings (a file,
+ * or the ranks of one host of a job file) written in wall-clock order:
+ * each recording is read window by window (about 65536 rows, as mcz dump
+ * does), the earliest row or mark of any of them goes next, and everything
+ * of the same microsecond goes into one pmiWrite.  Marks are values of the
+ * string metric mcz.mark; gap marks become PCP <mark> records (pmiPutMark).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mcz.h"
+#include "pcp-export.h"
+#include <pcp/import.h> /* after pmapi.h (pcp-int.h) */
+
+#define EX_NONE INT64_MAX
+
+void pcp_export_rows_free(ex_src *s)
+{
+	for (size_t j = 0; s->s && j < s->ns; j++)
+		mcz_series_free(&s->s[j]);
+	free(s->s);
+	s->s = NULL;
+}
+
+static int64_t ex_wall(const ex_src *s, int64_t t)
+{
+	return mcz_info(s->r)->wall_epoch_ns + t;
+}
+
+/* Read s's next window when the rows of this one are used up (the first
+ * call sets the cursor up). */
+static int ex_load(ex_src *s)
+{
+	const mcz_file_info *fi = mcz_info(s->r);
+	if (!s->started) {
+		s->started = 1;
+		s->w = fi->t_first;
+		s->end = fi->nrows && s->ns ? fi->t_last + 1 : fi->t_first;
+		double per_row = fi->nrows > 1 ? (double)(fi->t_last - fi->t_first) /
+							 (double)(fi->nrows - 1)
+					       : 1.0;
+		double wd = per_row * 65536.0 / (s->ns > 64 ? (double)s->ns / 64.0 : 1.0);
+		s->step = wd < 1 ? 1 : wd > 9e18 ? INT64_MAX / 2 : (int64_t)wd;
+		s->mark_us = INT64_MIN;
+		if (!(s->s = calloc(s->ns ? s->ns : 1, sizeof *s->s)))
+			return MCZ_E_NOMEM;
+	}
+	while (s->i >= s->s[0].n && s->w < s->end) {
+		int64_t e = s->end - s->w > s->step ? s->w + s->step : s->end;
+		for (size_t j = 0; j < s->ns; j++) {
+			mcz_series_free(&s->s[j]);
+			int rc = mcz_read(s->r, (uint32_t)j, s->w, e, &s->s[j]);
+			if (rc)
+				return rc;
+		}
+		s->i = 0;
+		s->w = e;
+	}
+	return MCZ_OK;
+}
+
+static int64_t ex_us(int64_t wall_ns)
+{
+	return wall_ns >= 0 ? wall_ns / 1000 : -((-wall_ns + 999) / 1000);
+}
+
+static int64_t ex_next_row(const ex_src *s)
+{
+	if (s->i >= s->s[0].n)
+		return EX_NONE;
+	return ex_us(ex_wall(s, s->s[0].t[s->i]));
+}
+
+/* The next mark's time: its own, or 1 us after the one before (two marks of
+ * one microsecond would be two values of one instance in one record). */
+static int64_t ex_next_mark(const ex_src *s)
+{
+	if (s->mark_i >= mcz_mark_count(s->r))
+		return EX_NONE;
+	int64_t t = ex_us(ex_wall(s, mcz_mark_at(s->r, s->mark_i)->t));
+	return s->mark_us != INT64_MIN && t <= s->mark_us ? s->mark_us + 1 : t;
+}
+
+static void ex_mark_text(const mcz_mark *mk, char *buf, size_t len)
+{
+	const char *t = mk->text ? mk->text : "";
+	if (mk->kind == MCZ_MARK_BEGIN)
+		snprintf(buf, len, "begin%s%s", *t ? " " : "", t);
+	else if (mk->kind == MCZ_MARK_END)
+		snprintf(buf, len, "end%s%s", *t ? " " : "", t);
+	else if (!strncmp(t, "begin", 5) || !strncmp(t, "end", 3) || !strncmp(t, "point", 5))
+		snprintf(buf, len, "point %s", t); /* read back as a point mark */
+	else
+		snprintf(buf, len, "%s", t);
+}
+
+static void ex_value(const ex_metric *m, const mcz_stream_desc *d, mcz_value v, char *buf,
+		     size_t len)
+{
+	if (m->mul != 1.0) {
+		double x = d->type == MCZ_U64 ? (double)v.u : d->type == MCZ_I64 ? (double)v.i : v.f;
+		snprintf(buf, len, "%.17g", x * m->mul);
+	} else if (d->type == MCZ_U64)
+		snprintf(buf, len, "%" PRIu64, v.u);
+	else if (d->type == MCZ_I64)
+		snprintf(buf, len, "%" PRId64, v.i);
+	else
+		snprintf(buf, len, "%.17g", v.f);
+}
+
+/* The row of s at its cursor: every present value. */
+static int ex_put_row(ex_archive *x, ex_src *s, pcp_export_stats *st, int *put)
+{
+	char buf[64];
+	for (size_t j = 0; j < s->ns; j++) {
+		const mcz_series *se = &s->s[j];
+		if (s->i >= se->n || !se->present[s->i])
+			continue;
+		const mcz_stream_desc *d = mcz_stream(s->r, j);
+		const ex_metric *m = &x->m[s->metric[j]];
+		ex_value(m, d, se->v[s->i], buf, sizeof buf);
+		int rc = pmiPutValueHandle(s->handle[j], buf);
+		if (rc < 0)
+			return pcp_export_fail(x, rc, m->name);
+		st->values++;
+		(*put)++;
+	}
+	s->i++;
+	return MCZ_OK;
+}
+
+int pcp_export_rows(ex_archive *x, pcp_export_stats *st)
+{
+	int rc = MCZ_OK;
+	uint64_t records0 = st->records;
+	for (size_t k = 0; k < x->nsrc && !rc; k++)
+		rc = ex_load(&x->src[k]);
+	while (!rc) {
+		int64_t t = EX_NONE;
+		for (size_t k = 0; k < x->nsrc; k++) {
+			int64_t a = ex_next_row(&x->src[k]), b = ex_next_mark(&x->src[k]);
+			t = a < t ? a : t;
+			t = b < t ? b : t;
+		}
+		if (t == EX_NONE)
+			break;
+		int put = 0, gap = 0;
+		for (size_t k = 0; k < x->nsrc && !rc; k++) {
+			ex_src *s = &x->src[k];
+			if (ex_next_row(s) == t && (rc = ex_put_row(x, s, st, &put)) == MCZ_OK)
+				rc = ex_load(s);
+			if (!rc && ex_next_mark(s) == t) {
+				const mcz_mark *mk = mcz_mark_at(s->r, s->mark_i++);
+				s->mark_us = t;
+				st->marks++;
+				if (mk->kind == MCZ_MARK_GAP) {
+					gap = 1;
+					continue;
+				}
+				char text[1024];
+				ex_mark_text(mk, text, sizeof text);
+				int e = pmiPutValueHandle(s->mark_handle, text);
+				if (e < 0)
+					rc = pcp_export_fail(x, e, "mcz.mark");
+				put++;
+			}
+		}
+		if (!rc && put) {
+			int e = pmiWrite((int)(t / 1000000), (int)(t % 1000000));
+			if (e < 0)
+				rc = pcp_export_fail(x, e, "pmiWrite");
+			st->records++;
+		}
+		if (!rc && gap && st->records > records0)
+			pmiPutMark(); /* PCP's gap: replay does not interpolate across it */
+	}
+	/* what the reader could not read: left out, named once (as mcz dump) */
+	for (size_t k = 0; k < x->nsrc; k++) {
+		mcz_reader *r = x->src[k].r;
+		const mcz_file_info *fi = mcz_info(r);
+		size_t nd = mcz_damaged_count(r), u = strlen(st->damaged);
+		const char *who = *x->src[k].prefix ? x->src[k].prefix : "";
+		if (nd) {
+			int64_t d0, d1, lo = INT64_MAX, hi = INT64_MIN;
+			for (size_t i = 0; mcz_damaged_span(r, i, &d0, &d1) == 0; i++) {
+				lo = d0 < lo ? d0 : lo;
+				hi = d1 > hi ? d1 : hi;
+			}
+			snprintf(st->damaged + u, sizeof st->damaged - u,
+				 "%s%s%s%zu damaged chunk%s: rows from %.3f s to %.3f s not exported",
+				 u ? "; " : "", who, *who ? ": " : "", nd, nd == 1 ? "" : "s",
+				 (double)(lo - fi->t_first) / 1e9, (double)(hi - fi->t_first) / 1e9);
+		} else if (fi->recovered && fi->valid_bytes < fi->file_bytes)
+			snprintf(st->damaged + u, sizeof st->damaged - u,
+				 "%s%s%sdamaged after byte %llu of %llu: what followed is lost",
+				 u ? "; " : "", who, *who ? ": " : "",
+				 (unsigned long long)fi->valid_bytes, (unsigned long long)fi->file_bytes);
+	}
+	if (!rc && st->records == records0) {
+		snprintf(x->err, x->errlen, "%s: no samples and no marks to export", x->path);
+		rc = MCZ_E_NOTFOUND;
+	}
+	return rc;
+}

@@ -1,0 +1,56 @@
+/* pcp-export.h: what pcp-export.c (archives, metrics, instances, labels)
+ * and pcp-export-rows.c (rows and marks, merged on time) share; private to
+ * format/pcp/ (the door is pcp.h: pcp_export). */
+#ifndef MCZ_PCP_EXPORT_H
+#define MCZ_PCP_EXPORT_H
+
+#include "pcp-int.h"
+
+typedef struct ex_metric {
+	char *name;                /* the PCP name */
+	const mcz_stream_desc *d0; /* its first stream: help text, unit label */
+	pmDesc desc;               /* pcp_metric_desc_of, then pmid and indom */
+	double mul;                /* values x mul (1: as stored) */
+	int named;                 /* 0: the unit was counted (label mcz_unit) */
+	char why[160];
+	size_t nstreams;
+	int ninst, has_inst, singular, allcpu; /* allcpu: instance ids = cpu numbers */
+} ex_metric;
+
+/* One recording going into the archive: a file, or a job file's member. */
+typedef struct ex_src {
+	mcz_reader *r;
+	char prefix[32];     /* "rank3" in a job, else "" */
+	size_t ns;
+	uint32_t *metric;    /* per stream: index in ex_archive.m */
+	int *handle;         /* per stream: pmiGetHandle */
+	int mark_handle;
+	/* pcp-export-rows.c's cursor */
+	mcz_series *s;       /* the window's rows, one series per stream */
+	size_t i;            /* next row in the window */
+	int64_t w, end, step;/* next window starts at w; rows end before end */
+	size_t mark_i;
+	int64_t mark_us;     /* the last mark's time (marks 1 us apart at least) */
+	int started;
+} ex_src;
+
+typedef struct ex_archive {
+	ex_src *src;
+	size_t nsrc;
+	const char *path, *host;
+	ex_metric *m;
+	size_t nm, capm;
+	pcp_map by_name;     /* hash of the PCP name -> index in m */
+	size_t nmarks;
+	char *err;
+	size_t errlen;
+} ex_archive;
+
+/* Every row and mark of x's sources, merged on wall-clock time, through
+ * pmiPutValueHandle and pmiWrite; gap marks through pmiPutMark. */
+int pcp_export_rows(ex_archive *x, pcp_export_stats *st);
+void pcp_export_rows_free(ex_src *s);
+/* "PATH: what: libpcp_import's reason" into x->err; returns MCZ_E_IO. */
+int pcp_export_fail(ex_archive *x, int pmierr, const char *what);
+
+#endif
