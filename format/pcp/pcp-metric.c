@@ -121,8 +121,9 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 
 /* Add the dimensions of one unit token ("B", "s^2", "Hz", "instructions")
  * times sign to pu; 1 when the token is one PCP names (bytes, seconds,
- * counts, Hz, "1", "%"), 0 for a unit PCP has no dimension for (W, J,
- * instructions...), which is counted (dimCount) as perfevent counts events. */
+ * counts, Hz, "1"), 0 for "%" (dimensionless) and for a unit PCP has no
+ * dimension for (W, J, instructions...), which is counted (dimCount) as
+ * perfevent counts events. */
 static int unit_token(const char *tok, size_t n, int sign, pmUnits *pu)
 {
 	int pw = 1;
@@ -140,8 +141,10 @@ static int unit_token(const char *tok, size_t n, int sign, pmUnits *pu)
 		pu->dimTime -= pw;
 	else if (n == 5 && !memcmp(tok, "count", 5))
 		pu->dimCount += pw;
-	else if (n == 0 || (n == 1 && (tok[0] == '1' || tok[0] == '%')))
+	else if (n == 0 || (n == 1 && tok[0] == '1'))
 		return 1;
+	else if (n == 1 && tok[0] == '%')
+		return 0; /* dimensionless, as PCP's percentages, but not named */
 	else {
 		pu->dimCount += pw;
 		return 0;
@@ -203,7 +206,8 @@ int pcp_metric_desc_of(const mcz_stream_desc *s, pmDesc *d, double *mul, char *w
 	if (!fits)
 		*mul = scale; /* no PCP scale says it: values converted to SI units */
 	if (!named && why)
-		snprintf(why, whylen, "mcz unit \"%s\" has no PCP dimension: counted", u);
+		snprintf(why, whylen, "PCP has no unit \"%s\" (%s)", u,
+			 d->units.dimCount ? "counted" : "dimensionless");
 	if (!fits && why) {
 		size_t l = strlen(why);
 		snprintf(why + l, whylen - l, "%sscale %g has no PCP scale: values x %g", l ? "; " : "",

@@ -179,14 +179,14 @@ void pcp_metric_kind_of(const struct pmDesc *d, pcp_metric_kind *k);
  *   - units: bytes, seconds, counts and Hz as PCP dimensions, with the PCP
  *     scale codes whose 1.0 is s->scale SI units (KB, msec, count x 10^3...),
  *     so values are exported as stored; a unit PCP has no dimension for (W,
- *     J, instructions) becomes a count dimension (it reads back as "count";
- *     returns 0 and why says so); a scale no PCP code gives sets *mul to
+ *     J, instructions) becomes a count dimension, "%" none (returns 0 and
+ *     why says so: mcz export names the unit in a label); a scale no PCP code gives sets *mul to
  *     it: values x *mul, in SI units, as doubles;
  *   - counters: PM_SEM_COUNTER, U64 (the raw cumulative values mcz keeps);
  *     gauges: PM_SEM_INSTANT of U64, 64 or DOUBLE, or what an imported PCP
  *     metric's note says it was (discrete; a floating-point counter);
  *   - pmid and indom are left PM_ID_NULL and PM_INDOM_NULL for the caller.
- * Returns 1 when PCP names the unit, 0 when it was counted. */
+ * Returns 1 when PCP names the unit, 0 when it does not (counted, or "%"). */
 int pcp_metric_desc_of(const mcz_stream_desc *s, struct pmDesc *d, double *mul, char *why,
 		       size_t whylen);
 
