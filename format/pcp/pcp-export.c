@@ -59,6 +59,54 @@ static uint64_t ex_hash(const char *s)
 	return h == UINT64_MAX ? 0 : h;
 }
 
+/* 1 if name is one of x's metrics (or its mark metric) already. */
+static int ex_is_name(const ex_archive *x, const char *name, size_t len)
+{
+	char buf[300];
+	if (len >= sizeof buf)
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	uint32_t i;
+	if (pcp_map_get(&x->by_name, ex_hash(buf), &i) && !strcmp(x->m[i].name, buf))
+		return 1;
+	for (size_t j = 0; x->by_name.n != x->nm && j < x->nm; j++) /* hash collisions */
+		if (!strcmp(x->m[j].name, buf))
+			return 1;
+	return 0;
+}
+
+/* A PCP name is a leaf or a folder, not both: a metric whose name begins
+ * another's ("a.b" beside "a.b.c") gets '_' after it ("a.b_"). */
+static int ex_leaves(ex_archive *x)
+{
+	for (size_t i = 0; i < x->nm; i++)
+		for (const char *p = strchr(x->m[i].name, '.'); p; p = strchr(p + 1, '.')) {
+			size_t len = (size_t)(p - x->m[i].name);
+			if (!ex_is_name(x, x->m[i].name, len))
+				continue;
+			for (size_t j = 0; j < x->nm; j++) {
+				if (strlen(x->m[j].name) != len || strncmp(x->m[j].name, x->m[i].name, len))
+					continue;
+				char buf[300];
+				snprintf(buf, sizeof buf, "%s_", x->m[j].name);
+				while (ex_is_name(x, buf, strlen(buf)) && strlen(buf) + 2 < sizeof buf)
+					strcat(buf, "_");
+				char *nn = strdup(buf);
+				if (!nn)
+					return MCZ_E_NOMEM;
+				free(x->m[j].name);
+				x->m[j].name = nn;
+				/* a new key: the map holds more keys than metrics from now
+				 * on, so ex_is_name also looks the names through */
+				int rc = pcp_map_put(&x->by_name, ex_hash(nn), (uint32_t)j);
+				if (rc)
+					return rc;
+			}
+		}
+	return MCZ_OK;
+}
+
 static int ex_same_desc(const ex_metric *m, const pmDesc *d, double mul)
 {
 	return m->desc.type == d->type && m->desc.sem == d->sem && m->mul == mul &&
@@ -153,7 +201,7 @@ static int ex_plan(ex_archive *x)
 		}
 		x->nmarks += mcz_mark_count(s->r);
 	}
-	return MCZ_OK;
+	return ex_leaves(x);
 }
 
 int pcp_export_fail(ex_archive *x, int pmierr, const char *what)
@@ -241,8 +289,11 @@ static int ex_declare(ex_archive *x)
 	if (x->nmarks) { /* marks: one string metric, an instance per rank in a job */
 		char name[64] = "mcz.mark";
 		for (int n = 2; n < 100; n++) {
-			uint32_t i;
-			if (!pcp_map_get(&x->by_name, ex_hash(name), &i))
+			int clash = ex_is_name(x, name, strlen(name)) || ex_is_name(x, "mcz", 3);
+			for (size_t i = 0; i < x->nm && !clash; i++) /* "mcz.mark.x" */
+				clash = !strncmp(x->m[i].name, name, strlen(name)) &&
+					x->m[i].name[strlen(name)] == '.';
+			if (!clash)
 				break;
 			snprintf(name, sizeof name, "mcz.mark_%d", n);
 		}

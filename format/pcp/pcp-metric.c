@@ -220,7 +220,7 @@ int pcp_metric_desc_of(const mcz_stream_desc *s, pmDesc *d, double *mul, char *w
 		d->sem = PM_SEM_COUNTER;
 		d->type = PM_TYPE_U64;
 	} else {
-		d->sem = from_pcp && strstr(note, ", discrete, ")	  ? PM_SEM_DISCRETE
+		d->sem = from_pcp && strstr(note, " discrete, ")	  ? PM_SEM_DISCRETE
 			 : from_pcp && strstr(note, "kept as a gauge") ? PM_SEM_COUNTER
 								      : PM_SEM_INSTANT;
 		d->type = s->type == MCZ_F64 ? PM_TYPE_DOUBLE
