@@ -21,7 +21,59 @@ void pcp_export_rows_free(ex_src *s)
 	for (size_t j = 0; s->s && j < s->ns; j++)
 		mcz_series_free(&s->s[j]);
 	free(s->s);
+	free(s->first);
+	free(s->at);
+	free(s->ids);
+	free(s->vals);
 	s->s = NULL;
+	s->first = s->at = NULL;
+	s->ids = NULL;
+	s->vals = NULL;
+}
+
+/* Which streams each row of the window has, and their values, row by row
+ * (the series are column by column): a wide recording's row then costs its
+ * values, read in turn, not a look into every stream's column. */
+static int ex_by_row(ex_src *s)
+{
+	size_t n = s->s[0].n, total = 0;
+	if (n + 1 > s->cap_rows) {
+		size_t *f = realloc(s->first, (n + 1) * sizeof *f);
+		if (f)
+			s->first = f;
+		size_t *a = realloc(s->at, (n + 1) * sizeof *a);
+		if (a)
+			s->at = a;
+		if (!f || !a)
+			return MCZ_E_NOMEM;
+		s->cap_rows = n + 1;
+	}
+	memset(s->first, 0, (n + 1) * sizeof *s->first);
+	for (size_t j = 0; j < s->ns; j++)
+		for (size_t i = 0; i < n && i < s->s[j].n; i++)
+			s->first[i + 1] += s->s[j].present[i];
+	for (size_t i = 0; i < n; i++)
+		s->first[i + 1] += s->first[i];
+	total = s->first[n];
+	if (total > s->cap_ids) {
+		uint32_t *ids = realloc(s->ids, total * sizeof *ids);
+		if (ids)
+			s->ids = ids;
+		mcz_value *v = realloc(s->vals, total * sizeof *v);
+		if (v)
+			s->vals = v;
+		if (!ids || !v)
+			return MCZ_E_NOMEM;
+		s->cap_ids = total;
+	}
+	memcpy(s->at, s->first, (n + 1) * sizeof *s->at);
+	for (size_t j = 0; j < s->ns; j++)
+		for (size_t i = 0; i < n && i < s->s[j].n; i++)
+			if (s->s[j].present[i]) {
+				s->vals[s->at[i]] = s->s[j].v[i];
+				s->ids[s->at[i]++] = (uint32_t)j;
+			}
+	return MCZ_OK;
 }
 
 static int64_t ex_wall(const ex_src *s, int64_t t)
@@ -57,6 +109,9 @@ static int ex_load(ex_src *s)
 		}
 		s->i = 0;
 		s->w = e;
+		int rc = ex_by_row(s);
+		if (rc)
+			return rc;
 	}
 	return MCZ_OK;
 }
@@ -96,15 +151,14 @@ static void ex_mark_text(const mcz_mark *mk, char *buf, size_t len)
 		snprintf(buf, len, "%s", t);
 }
 
-static void ex_value(const ex_metric *m, const mcz_stream_desc *d, mcz_value v, char *buf,
-		     size_t len)
+static void ex_value(const ex_metric *m, uint8_t type, mcz_value v, char *buf, size_t len)
 {
 	if (m->mul != 1.0) {
-		double x = d->type == MCZ_U64 ? (double)v.u : d->type == MCZ_I64 ? (double)v.i : v.f;
+		double x = type == MCZ_U64 ? (double)v.u : type == MCZ_I64 ? (double)v.i : v.f;
 		snprintf(buf, len, "%.17g", x * m->mul);
-	} else if (d->type == MCZ_U64)
+	} else if (type == MCZ_U64)
 		snprintf(buf, len, "%" PRIu64, v.u);
-	else if (d->type == MCZ_I64)
+	else if (type == MCZ_I64)
 		snprintf(buf, len, "%" PRId64, v.i);
 	else
 		snprintf(buf, len, "%.17g", v.f);
@@ -114,13 +168,10 @@ static void ex_value(const ex_metric *m, const mcz_stream_desc *d, mcz_value v, 
 static int ex_put_row(ex_archive *x, ex_src *s, pcp_export_stats *st, int *put)
 {
 	char buf[64];
-	for (size_t j = 0; j < s->ns; j++) {
-		const mcz_series *se = &s->s[j];
-		if (s->i >= se->n || !se->present[s->i])
-			continue;
-		const mcz_stream_desc *d = mcz_stream(s->r, j);
+	for (size_t k = s->first[s->i]; k < s->first[s->i + 1]; k++) {
+		uint32_t j = s->ids[k];
 		const ex_metric *m = &x->m[s->metric[j]];
-		ex_value(m, d, se->v[s->i], buf, sizeof buf);
+		ex_value(m, s->type[j], s->vals[k], buf, sizeof buf);
 		int rc = pmiPutValueHandle(s->handle[j], buf);
 		if (rc < 0)
 			return pcp_export_fail(x, rc, m->name);

@@ -185,10 +185,12 @@ static int ex_plan(ex_archive *x)
 		s->ns = mcz_stream_count(s->r);
 		s->metric = calloc(s->ns ? s->ns : 1, sizeof *s->metric);
 		s->handle = calloc(s->ns ? s->ns : 1, sizeof *s->handle);
-		if (!s->metric || !s->handle)
+		s->type = calloc(s->ns ? s->ns : 1, sizeof *s->type);
+		if (!s->metric || !s->handle || !s->type)
 			return MCZ_E_NOMEM;
 		for (size_t i = 0; i < s->ns; i++) {
 			const mcz_stream_desc *d = mcz_stream(s->r, i);
+			s->type[i] = d->type;
 			int rc = ex_metric_of(x, d, &s->metric[i]);
 			if (rc)
 				return rc;
@@ -396,6 +398,7 @@ static void ex_free(ex_archive *x)
 	for (size_t k = 0; k < x->nsrc; k++) {
 		free(x->src[k].metric);
 		free(x->src[k].handle);
+		free(x->src[k].type);
 		pcp_export_rows_free(&x->src[k]);
 	}
 }

@@ -24,10 +24,15 @@ typedef struct ex_src {
 	size_t ns;
 	uint32_t *metric;    /* per stream: index in ex_archive.m */
 	int *handle;         /* per stream: pmiGetHandle */
+	uint8_t *type;       /* per stream: its mcz_type */
 	int mark_handle;
 	/* pcp-export-rows.c's cursor */
 	mcz_series *s;       /* the window's rows, one series per stream */
 	size_t i;            /* next row in the window */
+	size_t *first, *at;  /* the window's rows' present values: row i's are */
+	uint32_t *ids;       /* the streams ids[first[i] .. first[i + 1]), */
+	mcz_value *vals;     /* their values vals[first[i] ...] */
+	size_t cap_rows, cap_ids;
 	int64_t w, end, step;/* next window starts at w; rows end before end */
 	size_t mark_i;
 	int64_t mark_us;     /* the last mark's time (marks 1 us apart at least) */

@@ -21,6 +21,7 @@
 #   - bad input: an archive of that name there already, a folder given as
 #     the name, a folder that cannot be made, a damaged recording (exported
 #     as far as it reads, the loss named, exit 1), not a recording, usage.
+# mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MCZ=$B/mcz
@@ -123,7 +124,10 @@ if command -v redis-server >/dev/null && command -v pmseries >/dev/null; then
 		--daemonize yes --pidfile "$T/redis/pid" --logfile "$T/redis/log" >/dev/null ||
 		fail "redis-server: $(tail -2 "$T/redis/log")"
 	cleanup_hooks+=('[ -s "$T/redis/pid" ] && kill "$(cat "$T/redis/pid")" 2>/dev/null')
-	for _ in $(seq 50); do [ -s "$T/redis/pid" ] && break; sleep 0.1; done
+	for _ in $(seq 100); do # answering on its port (the pid file comes first)
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+		sleep 0.05
+	done
 	pmseries -h 127.0.0.1 -p "$port" --load "{source.path: \"$T/out/run\"}" >"$T/load" 2>&1 ||
 		fail "pmseries --load: $(cat "$T/load")"
 	grep -q "processed [0-9]* archive records" "$T/load" || fail "pmseries --load: $(cat "$T/load")"
