@@ -2,13 +2,20 @@
  * or the ranks of one host of a job file) written in wall-clock order:
  * each recording is read window by window (about 65536 rows, as mcz dump
  * does), the earliest row or mark of any of them goes next, and everything
- * of the same microsecond goes into one pmiWrite.  Marks are values of the
+ * of the same microsecond goes into one record.  Marks are values of the
  * string metric mcz.mark; gap marks become PCP <mark> records (pmiPutMark).
+ *
+ * Records go out as binary pmResults (pmiPutResult), each metric's value
+ * set kept from one record to the next: pmiPutValueHandle takes a value as
+ * text, looks through the record's metrics and the metric's instances for
+ * it and allocates for each value, which made a wide recording's export 3x
+ * slower.  The help texts and labels go out first with a pmiWrite of
+ * nothing else (pmiPutResult writes descriptors and instances, not those).
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "../mcz.h"
 #include "pcp-export.h"
@@ -151,40 +158,126 @@ static void ex_mark_text(const mcz_mark *mk, char *buf, size_t len)
 		snprintf(buf, len, "%s", t);
 }
 
-static void ex_value(const ex_metric *m, uint8_t type, mcz_value v, char *buf, size_t len)
+void pcp_export_rows_free_record(ex_archive *x)
 {
-	if (m->mul != 1.0) {
-		double x = type == MCZ_U64 ? (double)v.u : type == MCZ_I64 ? (double)v.i : v.f;
-		snprintf(buf, len, "%.17g", x * m->mul);
-	} else if (type == MCZ_U64)
-		snprintf(buf, len, "%" PRIu64, v.u);
-	else if (type == MCZ_I64)
-		snprintf(buf, len, "%" PRId64, v.i);
-	else
-		snprintf(buf, len, "%.17g", v.f);
+	for (size_t i = 0; i < x->nm; i++) {
+		free(x->m[i].vs);
+		free(x->m[i].blocks);
+		x->m[i].vs = NULL;
+		x->m[i].blocks = NULL;
+	}
+	for (int k = 0; x->mark_vs && k < x->mark_vs->numval; k++)
+		free(x->mark_vs->vlist[k].value.pval);
+	free(x->mark_vs);
+	free(x->res);
+	free(x->touched);
+	x->mark_vs = NULL;
+	x->res = NULL;
+	x->touched = NULL;
+}
+
+static pmValueSet *ex_vset(pmID pmid, size_t cap)
+{
+	pmValueSet *vs = malloc(sizeof *vs + (cap ? cap : 1) * sizeof vs->vlist[0]);
+	if (vs) {
+		vs->pmid = pmid;
+		vs->numval = 0;
+		vs->valfmt = PM_VAL_DPTR;
+	}
+	return vs;
+}
+
+/* Room for a record: every metric's values, and mcz.mark's. */
+static int ex_record_init(ex_archive *x)
+{
+	for (size_t i = 0; i < x->nm; i++) {
+		ex_metric *m = &x->m[i];
+		m->vs = ex_vset(m->desc.pmid, m->nstreams);
+		m->blocks = calloc(m->nstreams ? m->nstreams : 1, EX_BLOCK);
+		if (!m->vs || !m->blocks)
+			return MCZ_E_NOMEM;
+	}
+	x->res = malloc(sizeof *x->res + (x->nm + 1) * sizeof x->res->vset[0]);
+	x->touched = malloc((x->nm + 1) * sizeof *x->touched);
+	if (x->nmarks && !(x->mark_vs = ex_vset(x->mark_pmid, x->nsrc)))
+		return MCZ_E_NOMEM;
+	return x->res && x->touched ? MCZ_OK : MCZ_E_NOMEM;
+}
+
+/* One value into the record, as PCP stores an 8-byte value (pmValueBlock):
+ * as stored, or x mul in SI units (a double) where no PCP scale says it. */
+static void ex_put(ex_archive *x, uint32_t mi, int inst, uint8_t type, mcz_value v)
+{
+	ex_metric *m = &x->m[mi];
+	if (m->vs->numval == 0)
+		x->touched[x->ntouched++] = mi;
+	int k = m->vs->numval++;
+	pmValueBlock *b = (pmValueBlock *)(void *)(m->blocks + (size_t)k * EX_BLOCK);
+	b->vlen = PM_VAL_HDR_SIZE + 8;
+	b->vtype = (unsigned)m->desc.type;
+	if (m->desc.type == PM_TYPE_DOUBLE) {
+		double d = type == MCZ_U64 ? (double)v.u : type == MCZ_I64 ? (double)v.i : v.f;
+		if (m->mul != 1.0)
+			d *= m->mul;
+		memcpy(b->vbuf, &d, sizeof d);
+	} else
+		memcpy(b->vbuf, &v.u, sizeof v.u); /* U64 and 64: the same 8 bytes */
+	m->vs->vlist[k].inst = inst;
+	m->vs->vlist[k].value.pval = b;
+}
+
+static int ex_put_mark(ex_archive *x, int inst, const char *text)
+{
+	size_t n = strlen(text) + 1;
+	pmValueBlock *b = malloc(PM_VAL_HDR_SIZE + n < sizeof *b ? sizeof *b : PM_VAL_HDR_SIZE + n);
+	if (!b)
+		return MCZ_E_NOMEM;
+	b->vlen = (unsigned)(PM_VAL_HDR_SIZE + n);
+	b->vtype = PM_TYPE_STRING;
+	memcpy(b->vbuf, text, n);
+	pmValue *v = &x->mark_vs->vlist[x->mark_vs->numval++];
+	v->inst = inst;
+	v->value.pval = b;
+	return MCZ_OK;
+}
+
+/* The record at t (microseconds) out, and emptied for the next. */
+static int ex_record_write(ex_archive *x, int64_t t)
+{
+	pmResult *r = x->res;
+	r->timestamp.tv_sec = (time_t)(t / 1000000);
+	r->timestamp.tv_usec = (suseconds_t)(t % 1000000);
+	r->numpmid = 0;
+	for (size_t i = 0; i < x->ntouched; i++)
+		r->vset[r->numpmid++] = x->m[x->touched[i]].vs;
+	if (x->mark_vs && x->mark_vs->numval)
+		r->vset[r->numpmid++] = x->mark_vs;
+	int rc = pmiPutResult(r);
+	for (size_t i = 0; i < x->ntouched; i++)
+		x->m[x->touched[i]].vs->numval = 0;
+	x->ntouched = 0;
+	for (int k = 0; x->mark_vs && k < x->mark_vs->numval; k++)
+		free(x->mark_vs->vlist[k].value.pval);
+	if (x->mark_vs)
+		x->mark_vs->numval = 0;
+	return rc < 0 ? pcp_export_fail(x, rc, "pmiPutResult") : MCZ_OK;
 }
 
 /* The row of s at its cursor: every present value. */
-static int ex_put_row(ex_archive *x, ex_src *s, pcp_export_stats *st, int *put)
+static void ex_put_row(ex_archive *x, ex_src *s, pcp_export_stats *st, int *put)
 {
-	char buf[64];
 	for (size_t k = s->first[s->i]; k < s->first[s->i + 1]; k++) {
 		uint32_t j = s->ids[k];
-		const ex_metric *m = &x->m[s->metric[j]];
-		ex_value(m, s->type[j], s->vals[k], buf, sizeof buf);
-		int rc = pmiPutValueHandle(s->handle[j], buf);
-		if (rc < 0)
-			return pcp_export_fail(x, rc, m->name);
+		ex_put(x, s->metric[j], s->inst[j], s->type[j], s->vals[k]);
 		st->values++;
 		(*put)++;
 	}
 	s->i++;
-	return MCZ_OK;
 }
 
 int pcp_export_rows(ex_archive *x, pcp_export_stats *st)
 {
-	int rc = MCZ_OK;
+	int rc = ex_record_init(x), started = 0;
 	uint64_t records0 = st->records;
 	for (size_t k = 0; k < x->nsrc && !rc; k++)
 		rc = ex_load(&x->src[k]);
@@ -200,8 +293,10 @@ int pcp_export_rows(ex_archive *x, pcp_export_stats *st)
 		int put = 0, gap = 0;
 		for (size_t k = 0; k < x->nsrc && !rc; k++) {
 			ex_src *s = &x->src[k];
-			if (ex_next_row(s) == t && (rc = ex_put_row(x, s, st, &put)) == MCZ_OK)
+			if (ex_next_row(s) == t) {
+				ex_put_row(x, s, st, &put);
 				rc = ex_load(s);
+			}
 			if (!rc && ex_next_mark(s) == t) {
 				const mcz_mark *mk = mcz_mark_at(s->r, s->mark_i++);
 				s->mark_us = t;
@@ -212,16 +307,18 @@ int pcp_export_rows(ex_archive *x, pcp_export_stats *st)
 				}
 				char text[1024];
 				ex_mark_text(mk, text, sizeof text);
-				int e = pmiPutValueHandle(s->mark_handle, text);
-				if (e < 0)
-					rc = pcp_export_fail(x, e, "mcz.mark");
+				rc = ex_put_mark(x, s->mark_inst, text);
 				put++;
 			}
 		}
-		if (!rc && put) {
+		if (!rc && put && !started) { /* help texts and labels, at the first time */
 			int e = pmiWrite((int)(t / 1000000), (int)(t % 1000000));
-			if (e < 0)
+			if (e < 0 && e != PMI_ERR_NODATA)
 				rc = pcp_export_fail(x, e, "pmiWrite");
+			started = 1;
+		}
+		if (!rc && put) {
+			rc = ex_record_write(x, t);
 			st->records++;
 		}
 		if (!rc && gap && st->records > records0)

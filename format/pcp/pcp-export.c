@@ -184,9 +184,9 @@ static int ex_plan(ex_archive *x)
 		ex_src *s = &x->src[k];
 		s->ns = mcz_stream_count(s->r);
 		s->metric = calloc(s->ns ? s->ns : 1, sizeof *s->metric);
-		s->handle = calloc(s->ns ? s->ns : 1, sizeof *s->handle);
+		s->inst = calloc(s->ns ? s->ns : 1, sizeof *s->inst);
 		s->type = calloc(s->ns ? s->ns : 1, sizeof *s->type);
-		if (!s->metric || !s->handle || !s->type)
+		if (!s->metric || !s->inst || !s->type)
 			return MCZ_E_NOMEM;
 		for (size_t i = 0; i < s->ns; i++) {
 			const mcz_stream_desc *d = mcz_stream(s->r, i);
@@ -233,8 +233,8 @@ static int ex_label(ex_archive *x, unsigned type, unsigned id, const char *name,
 	return rc < 0 ? pcp_export_fail(x, rc, name) : MCZ_OK;
 }
 
-/* Pass 2: the metrics, their instances, help texts and labels, and a
- * pmiGetHandle for every stream. */
+/* Pass 2: the metrics, their instances, help texts and labels, and every
+ * stream's instance id. */
 static int ex_declare(ex_archive *x)
 {
 	int rc;
@@ -266,6 +266,7 @@ static int ex_declare(ex_archive *x)
 			const mcz_stream_desc *d = mcz_stream(s->r, i);
 			ex_metric *m = &x->m[s->metric[i]];
 			char inst[340] = "";
+			s->inst[i] = (int)PM_IN_NULL;
 			if (!m->singular) {
 				ex_inst_name(s, d, inst, sizeof inst);
 				if (!*inst)
@@ -282,10 +283,8 @@ static int ex_declare(ex_archive *x)
 					snprintf(inst, sizeof inst, n == 2 ? "%s" : "%s#%d", base, n);
 				}
 				m->ninst++;
+				s->inst[i] = id;
 			}
-			if ((rc = pmiGetHandle(m->name, inst)) < 0)
-				return pcp_export_fail(x, rc, m->name);
-			s->handle[i] = rc;
 		}
 	}
 	if (x->nmarks) { /* marks: one string metric, an instance per rank in a job */
@@ -299,7 +298,7 @@ static int ex_declare(ex_archive *x)
 				break;
 			snprintf(name, sizeof name, "mcz.mark_%d", n);
 		}
-		pmID pmid = pmiID(EX_DOMAIN, 4095, 1023);
+		pmID pmid = x->mark_pmid = pmiID(EX_DOMAIN, 4095, 1023);
 		int job = x->nsrc > 1 || *x->src[0].prefix;
 		pmInDom indom = job ? pmiInDom(EX_DOMAIN, (1 << 22) - 1) : PM_INDOM_NULL;
 		if ((rc = pmiAddMetric(name, pmid, PM_TYPE_STRING, indom, PM_SEM_INSTANT,
@@ -311,9 +310,7 @@ static int ex_declare(ex_archive *x)
 			ex_src *s = &x->src[k];
 			if (job && (rc = pmiAddInstance(indom, s->prefix, (int)k)) < 0)
 				return pcp_export_fail(x, rc, s->prefix);
-			if ((rc = pmiGetHandle(name, job ? s->prefix : "")) < 0)
-				return pcp_export_fail(x, rc, name);
-			s->mark_handle = rc;
+			s->mark_inst = job ? (int)k : (int)PM_IN_NULL;
 		}
 	}
 	return MCZ_OK;
@@ -391,13 +388,14 @@ static void ex_remove(const char *path)
 
 static void ex_free(ex_archive *x)
 {
+	pcp_export_rows_free_record(x);
 	for (size_t i = 0; i < x->nm; i++)
 		free(x->m[i].name);
 	free(x->m);
 	pcp_map_free(&x->by_name);
 	for (size_t k = 0; k < x->nsrc; k++) {
 		free(x->src[k].metric);
-		free(x->src[k].handle);
+		free(x->src[k].inst);
 		free(x->src[k].type);
 		pcp_export_rows_free(&x->src[k]);
 	}

@@ -15,7 +15,11 @@ typedef struct ex_metric {
 	char why[160];
 	size_t nstreams;
 	int ninst, has_inst, singular, allcpu; /* allcpu: instance ids = cpu numbers */
+	pmValueSet *vs;            /* this record's values (room for nstreams) */
+	char *blocks;              /* their pmValueBlocks, EX_BLOCK bytes each */
 } ex_metric;
+
+#define EX_BLOCK 16 /* a pmValueBlock of 8 bytes: header (4) + value, rounded */
 
 /* One recording going into the archive: a file, or a job file's member. */
 typedef struct ex_src {
@@ -23,9 +27,9 @@ typedef struct ex_src {
 	char prefix[32];     /* "rank3" in a job, else "" */
 	size_t ns;
 	uint32_t *metric;    /* per stream: index in ex_archive.m */
-	int *handle;         /* per stream: pmiGetHandle */
+	int *inst;           /* per stream: its PCP instance id (PM_IN_NULL: singular) */
 	uint8_t *type;       /* per stream: its mcz_type */
-	int mark_handle;
+	int mark_inst;
 	/* pcp-export-rows.c's cursor */
 	mcz_series *s;       /* the window's rows, one series per stream */
 	size_t i;            /* next row in the window */
@@ -47,14 +51,21 @@ typedef struct ex_archive {
 	size_t nm, capm;
 	pcp_map by_name;     /* hash of the PCP name -> index in m */
 	size_t nmarks;
+	pmID mark_pmid;
+	/* the record being gathered (pcp-export-rows.c), for pmiPutResult */
+	pmResult *res;
+	uint32_t *touched;   /* metrics with values in it */
+	size_t ntouched;
+	pmValueSet *mark_vs; /* mcz.mark's values, room for nsrc */
 	char *err;
 	size_t errlen;
 } ex_archive;
 
 /* Every row and mark of x's sources, merged on wall-clock time, through
- * pmiPutValueHandle and pmiWrite; gap marks through pmiPutMark. */
+ * pmiPutResult; gap marks through pmiPutMark. */
 int pcp_export_rows(ex_archive *x, pcp_export_stats *st);
 void pcp_export_rows_free(ex_src *s);
+void pcp_export_rows_free_record(ex_archive *x);
 /* "PATH: what: libpcp_import's reason" into x->err; returns MCZ_E_IO. */
 int pcp_export_fail(ex_archive *x, int pmierr, const char *what);
 

@@ -199,7 +199,9 @@ int pcp_metric_desc_of(const mcz_stream_desc *s, struct pmDesc *d, double *mul, 
  *     streams of one name whose units or kinds differ become NAME_2...;
  *   - the streams of one name are the instances of one metric (their
  *     instance names: "cpu3" gets instance id 3, as PCP's per-CPU metrics);
- *     a name with one stream and no instance is a singular metric;
+ *     a name with one stream and no instance is a singular metric; an
+ *     instance name whose first word another has ("action 7 queue" after
+ *     "action 1 queue": PCP tells them apart by it) gets '_' for spaces;
  *   - descriptors from pcp_metric_desc_of(); values as stored (counters:
  *     the raw cumulative values, as mcz dump prints them), at wall-clock
  *     time to the microsecond (libpcp_import's pmiWrite);
