@@ -47,7 +47,7 @@ int tool_export(int argc, char **argv)
 		return 1;
 	pcp_export_stats st;
 	char err[1024];
-	int rc = pcp_export(r, path, out, &st, err, sizeof err);
+	int rc = pcp_export(r, out, &st, err, sizeof err);
 	mcz_close(r);
 	if (rc) {
 		fprintf(stderr, "mcz export: %s\n", tool_common_esc(err));

@@ -5,7 +5,7 @@
  * marks go out in pcp-export-rows.c.
  *
  *     pcp_export_stats st;
- *     if (pcp_export(r, "run.mcz", "out/run", &st, err, sizeof err) != 0)
+ *     if (pcp_export(r, "out/run", &st, err, sizeof err) != 0)
  *             die("%s", err);
  */
 #include <ctype.h>
@@ -275,6 +275,10 @@ static int ex_declare(ex_archive *x)
 				char base[340];
 				snprintf(base, sizeof base, "%s", inst);
 				for (int n = 2; (rc = pmiAddInstance(m->desc.indom, inst, id)) < 0; n++) {
+					if (rc == PMI_ERR_DUPINSTID && n < 1000) { /* cpu3 twice */
+						id = (1 << 21) + m->ninst;
+						continue;
+					}
 					/* PCP names instances apart by their first word */
 					if (rc != PMI_ERR_DUPINSTNAME || n > 1000)
 						return pcp_export_fail(x, rc, m->name);
@@ -501,6 +505,13 @@ static int ex_job(mcz_reader *job, const char *out, pcp_export_stats *st, char *
 					snprintf(s->prefix, sizeof s->prefix, "rank%.20s", rank);
 				else
 					snprintf(s->prefix, sizeof s->prefix, "member%zu", j);
+				for (size_t q = 0, twice = 2; q + 1 < ns; q++) /* a rank twice: rank3#2 */
+					if (!strcmp(src[q].prefix, s->prefix)) {
+						char p[32];
+						snprintf(p, sizeof p, "%.20s#%zu", s->prefix, twice++);
+						memcpy(s->prefix, p, sizeof p);
+						q = (size_t)-1; /* look again from the first */
+					}
 			}
 		char path[4096], hf[256];
 		ex_host_file(host, hf, sizeof hf);
@@ -522,11 +533,9 @@ static int ex_job(mcz_reader *job, const char *out, pcp_export_stats *st, char *
 	return rc;
 }
 
-int pcp_export(mcz_reader *r, const char *label, const char *out, pcp_export_stats *st,
-	       char *err, size_t errlen)
+int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, size_t errlen)
 {
 	memset(st, 0, sizeof *st);
-	(void)label;
 	if (mcz_member_count(r))
 		return ex_job(r, out, st, err, errlen);
 	ex_src src = { .r = r };

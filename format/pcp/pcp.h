@@ -223,7 +223,6 @@ typedef struct pcp_export_stats {
 	char damaged[512]; /* "" or what could not be read (the rest was exported) */
 } pcp_export_stats;
 
-int pcp_export(mcz_reader *r, const char *label, const char *out, pcp_export_stats *st,
-	       char *err, size_t errlen);
+int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, size_t errlen);
 
 #endif

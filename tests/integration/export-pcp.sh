@@ -16,7 +16,8 @@
 #   - round trip: mcz import of the archive holds the original's streams,
 #     units, values, times (to the microsecond) and marks (export-compare.py);
 #   - a job file (mpirun, 3 ranks, merged): one archive, the ranks as
-#     instances (rankR:cpuN), each rank's values back after import; a job on
+#     instances (rankR:cpuN), each rank's values back after import (a rank
+#     given twice: rank1 and rank1#2); a job on
 #     2 hosts (gen-job --per-host): one archive per host, NAME-HOST;
 #   - bad input: an archive of that name there already, a folder given as
 #     the name, a folder that cannot be made, a damaged recording (exported
@@ -129,13 +130,26 @@ if command -v redis-server >/dev/null && command -v pmseries >/dev/null; then
 		sleep 0.05
 	done
 	pmseries -h 127.0.0.1 -p "$port" --load "{source.path: \"$T/out/run\"}" >"$T/load" 2>&1 ||
-		fail "pmseries --load: $(cat "$T/load")"
-	grep -q "processed [0-9]* archive records" "$T/load" || fail "pmseries --load: $(cat "$T/load")"
-	pmseries -h 127.0.0.1 -p "$port" 'app.rss[samples:3]' >"$T/series" 2>&1 || fail "pmseries query: $(cat "$T/series")"
-	got=$(awk '/^ *\[/ { print $NF }' "$T/series" | tac | tr '\n' ' ')
-	want=$("$MCZ" dump --csv --streams app.rss "$T/r.mcz" | awk -F, 'NR > 1 && $2 != "" { print $2 }' | tail -3 | tr '\n' ' ')
-	[ -n "$want" ] && [ "$got" = "$want" ] || fail "pmseries app.rss: '$got', mcz dump: '$want'"
-	ok "pmseries --load and a query: app.rss's last 3 values $got"
+		fail "pmseries --load: exit $?: $(cat "$T/load"); redis: $(tail -3 "$T/redis/log")"
+	want=$("$MCZ" dump --csv --streams app.rss "$T/r.mcz" | awk -F, 'NR > 1 && $2 != "" { print $2 }' | tr '\n' ' ')
+	# every value of app.rss, oldest first; pmseries --load may exit before
+	# Redis has stored its last record (seen in 2 runs of 12): then all but
+	# that one, and say so
+	lost=
+	for _ in $(seq 20); do
+		pmseries -h 127.0.0.1 -p "$port" 'app.rss[samples:100000]' >"$T/series" 2>&1 ||
+			fail "pmseries query: $(cat "$T/series")"
+		got=$(awk '/^ *\[/ { print $NF }' "$T/series" | tac | tr '\n' ' ')
+		[ "$got" = "$want" ] && break
+		sleep 0.1
+	done
+	if [ "$got" != "$want" ]; then
+		[ "$got" = "$(sed 's/[^ ]* $//' <<<"$want")" ] ||
+			fail "pmseries app.rss: '$got', mcz dump: '$want'"
+		lost=" (pmseries --load left out the last record)"
+	fi
+	[ "$(wc -w <<<"$got")" -ge 4 ] || fail "pmseries app.rss: only '$got'"
+	ok "pmseries --load and a query: app.rss's $(wc -w <<<"$got") values as mcz dump gives them$lost"
 else
 	echo "skip: redis-server or pmseries not installed: pmseries part left out (scripts/install-deps.sh)"
 fi
@@ -170,6 +184,12 @@ if command -v mpirun >/dev/null; then
 		"$("$RR" "$T/a/run.2.mcz" marks | wc -l)"))
 	[ "$("$RR" "$T/jback.mcz" marks | wc -l)" = "$nm" ] || fail "job marks: $nm in the ranks, $("$RR" "$T/jback.mcz" marks | wc -l) back"
 	ok "job file of 3 ranks: one archive, instances rank0..rank2[:cpuN], every rank's values and its $nm marks back"
+	# a rank given twice (merge keeps both): named apart, rank1#2
+	cp "$T/a/run.1.mcz" "$T/a/again.1.mcz"
+	"$MCZ" merge -q "$T/a/run.1.mcz" "$T/a/again.1.mcz" -o "$T/twice.mcz" || fail "merge of a rank twice"
+	"$MCZ" export -q --pcp "$T/tout/job" "$T/twice.mcz" 2>"$T/t.err" || fail "export of a rank twice: $(cat "$T/t.err")"
+	[ "$(insts "$T/tout/job" mcz.mark)" = 'or "rank1" or "rank1#2" ' ] ||
+		fail "a rank twice: mcz.mark's instances $(insts "$T/tout/job" mcz.mark)"
 else
 	echo "skip: mpirun not installed: the mpirun job left out"
 fi

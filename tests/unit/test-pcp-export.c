@@ -107,7 +107,7 @@ static void test_corners(void **state)
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, in, 0), MCZ_OK);
 	pcp_export_stats st;
-	int rc = pcp_export(r, in, out, &st, err, sizeof err);
+	int rc = pcp_export(r, out, &st, err, sizeof err);
 	if (rc)
 		fail_msg("export: %s", err);
 	assert_int_equal(st.archives, 1);
@@ -115,7 +115,7 @@ static void test_corners(void **state)
 	assert_int_equal(st.marks, 6);
 	assert_string_equal(st.damaged, "");
 	/* the same name again: refused, the archive kept */
-	assert_int_not_equal(pcp_export(r, in, out, &st, err, sizeof err), 0);
+	assert_int_not_equal(pcp_export(r, out, &st, err, sizeof err), 0);
 	assert_non_null(strstr(err, "there already"));
 	mcz_close(r);
 
@@ -184,7 +184,7 @@ static void test_empty(void **state)
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, in, 0), MCZ_OK);
 	pcp_export_stats st;
-	assert_int_not_equal(pcp_export(r, in, out, &st, err, sizeof err), 0);
+	assert_int_not_equal(pcp_export(r, out, &st, err, sizeof err), 0);
 	assert_non_null(strstr(err, "no samples and no marks"));
 	snprintf(path, sizeof path, "%s.meta", out);
 	assert_int_not_equal(access(path, F_OK), 0); /* nothing left behind */
