@@ -125,31 +125,36 @@ if command -v redis-server >/dev/null && command -v pmseries >/dev/null; then
 		--daemonize yes --pidfile "$T/redis/pid" --logfile "$T/redis/log" >/dev/null ||
 		fail "redis-server: $(tail -2 "$T/redis/log")"
 	cleanup_hooks+=('[ -s "$T/redis/pid" ] && kill "$(cat "$T/redis/pid")" 2>/dev/null')
-	for _ in $(seq 100); do # answering on its port (the pid file comes first)
-		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+	redis() { # COMMAND: its first reply line
+		local reply
+		exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+		printf '%s\r\n' "$1" >&3 && read -r -t 5 reply <&3
+		exec 3>&-
+		echo "${reply%$'\r'}"
+	}
+	for _ in $(seq 100); do # answering (the pid file comes first)
+		[ "$(redis PING 2>/dev/null)" = +PONG ] && break
 		sleep 0.05
 	done
-	pmseries -h 127.0.0.1 -p "$port" --load "{source.path: \"$T/out/run\"}" >"$T/load" 2>&1 ||
-		fail "pmseries --load: exit $?: $(cat "$T/load"); redis: $(tail -3 "$T/redis/log")"
-	want=$("$MCZ" dump --csv --streams app.rss "$T/r.mcz" | awk -F, 'NR > 1 && $2 != "" { print $2 }' | tr '\n' ' ')
-	# every value of app.rss, oldest first; pmseries --load may exit before
-	# Redis has stored its last record (seen in 2 runs of 12): then all but
-	# that one, and say so
-	lost=
-	for _ in $(seq 20); do
-		pmseries -h 127.0.0.1 -p "$port" 'app.rss[samples:100000]' >"$T/series" 2>&1 ||
-			fail "pmseries query: $(cat "$T/series")"
-		got=$(awk '/^ *\[/ { print $NF }' "$T/series" | tac | tr '\n' ' ')
-		[ "$got" = "$want" ] && break
-		sleep 0.1
+	# pmseries --load may exit before it has sent every record, without its
+	# "processed N archive records" line (9 loads of 30 here, most of them
+	# right after Redis started; the same archive whole the next time; a
+	# second load of a source it knows says nothing): Redis emptied
+	# (FLUSHALL) and the archive loaded again, up to 5 times
+	for n in 1 2 3 4 5; do
+		sleep 0.5 # (loads right after Redis starts were the ones cut short)
+		[ "$n" = 1 ] || [ "$(redis FLUSHALL)" = +OK ] || fail "Redis FLUSHALL: no +OK"
+		pmseries -h 127.0.0.1 -p "$port" --load "{source.path: \"$T/out/run\"}" >"$T/load" 2>&1 ||
+			fail "pmseries --load: exit $?: $(cat "$T/load"); redis: $(tail -3 "$T/redis/log")"
+		grep -q "processed [0-9]* archive records" "$T/load" && break
 	done
-	if [ "$got" != "$want" ]; then
-		[ "$got" = "$(sed 's/[^ ]* $//' <<<"$want")" ] ||
-			fail "pmseries app.rss: '$got', mcz dump: '$want'"
-		lost=" (pmseries --load left out the last record)"
-	fi
-	[ "$(wc -w <<<"$got")" -ge 4 ] || fail "pmseries app.rss: only '$got'"
-	ok "pmseries --load and a query: app.rss's $(wc -w <<<"$got") values as mcz dump gives them$lost"
+	grep -q "processed [0-9]* archive records" "$T/load" || fail "pmseries --load never ended in 5 loads"
+	want=$("$MCZ" dump --csv --streams app.rss "$T/r.mcz" | awk -F, 'NR > 1 && $2 != "" { print $2 }' | tr '\n' ' ')
+	pmseries -h 127.0.0.1 -p "$port" 'app.rss[samples:100000]' >"$T/series" 2>&1 ||
+		fail "pmseries query: $(cat "$T/series")"
+	got=$(awk '/^ *\[/ { print $NF }' "$T/series" | tac | tr '\n' ' ')
+	[ "$(wc -w <<<"$want")" -ge 4 ] && [ "$got" = "$want" ] || fail "pmseries app.rss: '$got', mcz dump: '$want'"
+	ok "pmseries --load ($n load$([ "$n" = 1 ] || echo s)) and a query: app.rss's $(wc -w <<<"$got") values as mcz dump gives them"
 else
 	echo "skip: redis-server or pmseries not installed: pmseries part left out (scripts/install-deps.sh)"
 fi
