@@ -219,6 +219,13 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals,
 		      const uint8_t *present);
 
+/* The same row given by the streams that have a value: vals[i] is stream
+ * ids[i]'s, every other stream is missing.  For wide files where each row
+ * has few of many streams (a PCP archive's records): the cost is that of n
+ * values, not of every stream. */
+int mcz_writer_append_sparse(mcz_writer *w, int64_t t, const uint32_t *ids, const mcz_value *vals,
+			     size_t n);
+
 int mcz_writer_mark(mcz_writer *w, int64_t t, mcz_mark_kind kind, uint32_t source,
 		    const char *text);
 

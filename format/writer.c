@@ -292,7 +292,11 @@ int mcz_writer_topology(mcz_writer *w, const mcz_topo_obj *objs, size_t n)
 	return 0;
 }
 
-static int writer_col_alloc(writer_col *c, size_t cap, size_t missing)
+/* A column's arrays grown from old to cap rows.  Every row of present not
+ * yet appended is 0 (mcz_writer_append_sparse sets only the rows it has):
+ * the new rows here, the used ones again after each chunk (writer_chunk).
+ * missing: rows already appended before the stream was declared, absent. */
+static int writer_col_alloc(writer_col *c, size_t old, size_t cap, size_t missing)
 {
 	mcz_value *v = realloc(c->v, cap * sizeof *v);
 	if (v)
@@ -302,7 +306,7 @@ static int writer_col_alloc(writer_col *c, size_t cap, size_t missing)
 		c->present = p;
 	if (!v || !p)
 		return MCZ_E_NOMEM;
-	memset(c->present, 0, missing);
+	memset(c->present + old, 0, cap - old);
 	memset(c->v, 0, missing * sizeof *v);
 	return 0;
 }
@@ -346,7 +350,7 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 	memset(&w->prev[i], 0, sizeof w->prev[i]);
 	memset(&w->pprev[i], 0, sizeof w->pprev[i]);
 	memset(&w->cols[i], 0, sizeof w->cols[i]);
-	if (w->cap_rows && writer_col_alloc(&w->cols[i], w->cap_rows, w->nrows)) {
+	if (w->cap_rows && writer_col_alloc(&w->cols[i], 0, w->cap_rows, w->nrows)) {
 		mcz_meta_free_desc(&w->streams[i]);
 		return writer_fail(w, MCZ_E_NOMEM);
 	}
@@ -364,16 +368,15 @@ static int writer_grow_rows(mcz_writer *w)
 		return MCZ_E_NOMEM;
 	w->t = t;
 	for (size_t s = 0; s < w->nstreams; s++)
-		if (writer_col_alloc(&w->cols[s], nc, 0))
+		if (writer_col_alloc(&w->cols[s], w->cap_rows, nc, 0))
 			return MCZ_E_NOMEM;
 	w->cap_rows = nc;
 	return 0;
 }
 
-int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals, const uint8_t *present)
+/* A new row at time t: its index in *r, or an error. */
+static int writer_row(mcz_writer *w, int64_t t, size_t *r)
 {
-	if (!w || (w->nstreams && !vals))
-		return MCZ_E_ARG;
 	if (w->err)
 		return w->err;
 	/* "Row times are strictly increasing across the whole file." */
@@ -382,18 +385,55 @@ int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals, const uin
 				     (long long)w->last_t);
 	if (w->nrows == w->cap_rows && writer_grow_rows(w))
 		return writer_fail(w, MCZ_E_NOMEM);
-	size_t r = w->nrows;
-	w->t[r] = t;
-	for (size_t s = 0; s < w->nstreams; s++) {
-		w->cols[s].v[r] = vals[s];
-		w->cols[s].present[r] = present ? present[s] != 0 : 1;
-	}
+	*r = w->nrows;
+	w->t[*r] = t;
+	return 0;
+}
+
+/* The row just filled is in; a chunk when it is full. */
+static int writer_row_done(mcz_writer *w, int64_t t)
+{
 	w->nrows++;
 	w->last_t = t;
 	w->have_t = 1;
 	if (w->nrows >= w->o.chunk_rows || (w->o.chunk_ns > 0 && t - w->t[0] >= w->o.chunk_ns))
 		return mcz_writer_flush(w);
 	return 0;
+}
+
+int mcz_writer_append(mcz_writer *w, int64_t t, const mcz_value *vals, const uint8_t *present)
+{
+	if (!w || (w->nstreams && !vals))
+		return MCZ_E_ARG;
+	size_t r;
+	int rc = writer_row(w, t, &r);
+	if (rc)
+		return rc;
+	for (size_t s = 0; s < w->nstreams; s++) {
+		w->cols[s].v[r] = vals[s];
+		w->cols[s].present[r] = present ? present[s] != 0 : 1;
+	}
+	return writer_row_done(w, t);
+}
+
+int mcz_writer_append_sparse(mcz_writer *w, int64_t t, const uint32_t *ids, const mcz_value *vals,
+			     size_t n)
+{
+	if (!w || (n && (!ids || !vals)))
+		return MCZ_E_ARG;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] >= w->nstreams)
+			return mcz_error_set(MCZ_E_ARG, "stream %u not declared", ids[i]);
+	size_t r;
+	int rc = writer_row(w, t, &r);
+	if (rc)
+		return rc;
+	/* the other streams' rows are 0 already (writer_col_alloc) */
+	for (size_t i = 0; i < n; i++) {
+		w->cols[ids[i]].v[r] = vals[i];
+		w->cols[ids[i]].present[r] = 1;
+	}
+	return writer_row_done(w, t);
 }
 
 int mcz_writer_mark(mcz_writer *w, int64_t t, mcz_mark_kind kind, uint32_t source,
@@ -546,6 +586,8 @@ static int writer_chunk(mcz_writer *w)
 		c.nvalues += w->sums[s].count;
 	if (mcz_index_add_chunk(&w->ix, &c, w->sums, w->nstreams))
 		return writer_fail(w, MCZ_E_NOMEM);
+	for (size_t s = 0; s < w->nstreams; s++) /* rows not yet appended are absent */
+		memset(w->cols[s].present, 0, w->nrows);
 	w->nrows = 0;
 	w->pstart = 0;
 	if (w->nstreams) /* a recording of no streams has no arrays (memcpy wants pointers) */

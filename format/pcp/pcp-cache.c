@@ -215,6 +215,68 @@ int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, ch
 	return MCZ_OK;
 }
 
+/* The fetched files under dir, by name below it: "name size crc32" each. */
+static void id_fetched(idbuf *id, const char *dir, const char *rel)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
+	struct dirent **v;
+	int n = scandir(path, &v, NULL, alphasort);
+	if (n < 0) {
+		id->err = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *e = v[i]->d_name;
+		char sub[4200], full[8500];
+		struct stat st;
+		int ok = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e) <
+				 (int)sizeof sub &&
+			 snprintf(full, sizeof full, "%s/%s", dir, sub) < (int)sizeof full;
+		if (!ok)
+			id->err = 1;
+		else if (strcmp(e, ".") && strcmp(e, "..") && lstat(full, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				id_fetched(id, dir, sub);
+			} else if (S_ISREG(st.st_mode)) {
+				int fd = open(full, O_RDONLY | O_CLOEXEC);
+				void *m = fd >= 0 && st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ,
+								     MAP_PRIVATE, fd, 0)
+							       : NULL;
+				if (fd < 0 || m == MAP_FAILED)
+					id->err = 1;
+				else
+					id_add(id, "%s %lld %08lx\n", sub, (long long)st.st_size,
+					       m ? (unsigned long)crc32_z(0, m, (size_t)st.st_size) : 0ul);
+				if (m && m != MAP_FAILED)
+					munmap(m, (size_t)st.st_size);
+				if (fd >= 0)
+					close(fd);
+			}
+		}
+		free(v[i]);
+	}
+	free(v);
+}
+
+int pcp_cache_identity_fetched(const char *url, const char *dir, const pcp_import_opts *o,
+			       char **key, char **ident)
+{
+	*key = *ident = NULL;
+	idbuf id = {0};
+	id_add(&id, "%s\nmetrics %s\n%s\n", CACHE_VERSION, o && o->metrics ? o->metrics : "*", url);
+	char k[64];
+	snprintf(k, sizeof k, "pcp-%016llx.mcz",
+		 (unsigned long long)fnv1a(id.p ? id.p : "", id.p ? id.len : 0));
+	id_fetched(&id, dir, "");
+	if (id.err || !id.p || !(*key = strdup(k))) {
+		free(id.p);
+		return id.err ? MCZ_E_NOTFOUND : MCZ_E_NOMEM;
+	}
+	*ident = id.p;
+	return MCZ_OK;
+}
+
 /* the head's fields, little-endian */
 static void put32(unsigned char *b, uint64_t v)
 {
@@ -273,6 +335,15 @@ int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, 
 	free(got);
 	close(fd);
 	return rc == MCZ_OK ? MCZ_OK : MCZ_E_CORRUPT;
+}
+
+int pcp_cache_writable(const pcp_import_opts *o)
+{
+	char dir[4096];
+	if (cache_disabled(o))
+		return MCZ_E_NOTFOUND;
+	int rc = mcz_cachedir(dir, sizeof dir, 1);
+	return rc ? rc : access(dir, W_OK) == 0 ? MCZ_OK : MCZ_E_IO;
 }
 
 typedef struct entry {

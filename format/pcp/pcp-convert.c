@@ -62,8 +62,10 @@ typedef struct imp {
 	imp_metric *metrics;
 	size_t nmetrics, capm;
 	imp_stream *streams;
-	mcz_value *vals;
-	uint8_t *present;
+	mcz_value *vals;     /* per stream: its value in the pending row */
+	uint8_t *present;    /* per stream: 1 if it has one */
+	uint32_t *row_ids;   /* the streams of the pending row, in order set */
+	mcz_value *row_vals; /* their values, gathered for the writer */
 	size_t caps;
 	int64_t epoch, row_t, row_n; /* row_n: values in the pending row */
 	mcz_writer *w;
@@ -91,7 +93,13 @@ static int grow_streams(imp *im, size_t need)
 	uint8_t *p = realloc(im->present, cap);
 	if (p)
 		im->present = p;
-	if (!s || !v || !p)
+	uint32_t *ri = realloc(im->row_ids, cap * sizeof *ri);
+	if (ri)
+		im->row_ids = ri;
+	mcz_value *rv = realloc(im->row_vals, cap * sizeof *rv);
+	if (rv)
+		im->row_vals = rv;
+	if (!s || !v || !p || !ri || !rv)
 		return MCZ_E_NOMEM;
 	memset(p + im->caps, 0, cap - im->caps);
 	im->caps = cap;
@@ -265,9 +273,15 @@ static int flush_row(imp *im)
 {
 	if (im->row_n == 0)
 		return MCZ_OK;
-	size_t n = im->st->streams;
-	int rc = mcz_writer_append(im->w, im->row_t - im->epoch, im->vals, im->present);
-	memset(im->present, 0, n);
+	/* A record holds the metrics logged at its time, often few of the
+	 * archive's: the row goes to the writer as its values only. */
+	size_t n = (size_t)im->row_n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = im->row_ids[i];
+		im->row_vals[i] = im->vals[id];
+		im->present[id] = 0;
+	}
+	int rc = mcz_writer_append_sparse(im->w, im->row_t - im->epoch, im->row_ids, im->row_vals, n);
 	im->row_n = 0;
 	im->st->rows++;
 	return rc;
@@ -387,7 +401,7 @@ static int take_values(imp *im, size_t ai, const pmValueSet *vs)
 		im->vals[id] = to_value(&im->streams[id], &m->desc, &atom);
 		if (!im->present[id]) {
 			im->present[id] = 1;
-			im->row_n++;
+			im->row_ids[im->row_n++] = id;
 			im->st->values++;
 		}
 	}
@@ -544,7 +558,28 @@ static void imp_free(imp *im)
 	free(im->streams);
 	free(im->vals);
 	free(im->present);
+	free(im->row_ids);
+	free(im->row_vals);
 	pcp_archive_close_all(im->a, im->na);
+}
+
+static int64_t ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A span as people read it: "45 s", "12m 5s", "3h 20m". */
+static void pcp_span_text(int64_t ns, char *buf, size_t len)
+{
+	long long s = ns / 1000000000LL;
+	if (s < 60)
+		snprintf(buf, len, "%lld s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%lldm %llds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lldh %lldm", s / 3600, s % 3600 / 60);
 }
 
 static int convert(imp *im, const char *label, const char *out_path, int out_fd, char *err,
@@ -582,16 +617,33 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	im->topo[0] = (mcz_topo_obj){ -1, MCZ_TOPO_MACHINE, -1, 0, im->a[0].host };
 	im->ntopo = 1;
 	write_meta(im, label);
-	int i;
+	int i, due = 0;
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (rc == MCZ_OK && (i = pcp_archive_earliest(im->a, im->na)) >= 0) {
 		if (pcp_import_stop) {
 			rc = MCZ_E_IO;
 			snprintf(err, errlen, "interrupted");
 			break;
 		}
+		/* the first screen's share: the clock looked at every 16
+		 * records, the read stopped between two rows */
+		if (im->o->first_ms > 0 && !due && (im->st->records & 15) == 0)
+			due = ms_since(&start) >= im->o->first_ms;
+		if (due && pcp_archive_ns(&im->a[i].next->timestamp) > im->row_t) {
+			im->st->partial = 1;
+			break;
+		}
 		pmUseContext(im->a[i].ctx);
 		rc = take_record(im, (size_t)i, im->a[i].next);
 		pcp_archive_advance(&im->a[i]);
+	}
+	if (rc == MCZ_OK && im->st->partial) {
+		char a[32], b[32], line[128];
+		pcp_span_text(im->row_t - im->epoch, a, sizeof a);
+		pcp_span_text(im->t_hi - im->epoch, b, sizeof b);
+		snprintf(line, sizeof line, "the first %s of %s", a, b);
+		mcz_writer_meta(im->w, "import_partial", line);
 	}
 	if (rc == MCZ_OK)
 		rc = finish(im);

@@ -174,18 +174,61 @@ int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	return rc;
 }
 
+/* A new private temporary .mcz (see pcp_import_temp): its name in *path. */
+static int temp_out(char **path, int *fd, char *err, size_t errlen)
+{
+	*path = pcp_path_temp("mcz-pcp-XXXXXX.mcz");
+	if (!*path)
+		return MCZ_E_NOMEM;
+	*fd = mkstemps(*path, 4);
+	if (*fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", *path, strerror(errno));
+		free(*path);
+		*path = NULL;
+		return MCZ_E_IO;
+	}
+	return MCZ_OK;
+}
+
+int pcp_ssh_view(const char *url, const pcp_import_opts *o, mcz_reader **r, char *err,
+		 size_t errlen)
+{
+	*r = NULL;
+	struct sigaction old[3];
+	guard(old);
+	char *tmp = NULL, **a = NULL, *key = NULL, *ident = NULL, *out = NULL;
+	size_t n = 0;
+	int fd = -1, rc = pcp_ssh_fetch(url, o, &tmp, &a, &n, err, errlen);
+	if (rc == MCZ_OK && pcp_cache_identity_fetched(url, tmp, o, &key, &ident) == MCZ_OK &&
+	    pcp_cache_get(key, ident, o, r) == MCZ_OK)
+		goto out; /* fetched again, converted once */
+	if (rc == MCZ_OK && (rc = temp_out(&out, &fd, err, errlen)) == MCZ_OK &&
+	    (rc = pcp_convert(a, n, url, out, fd, o, NULL, err, errlen)) == MCZ_OK &&
+	    (rc = mcz_open(r, out, 0)) != MCZ_OK)
+		snprintf(err, errlen, "%s: %s", url, mcz_strerror(rc));
+	if (rc == MCZ_OK && key)
+		pcp_cache_put(key, ident, out, o, o->note, o->notelen);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (out)
+		unlink(out);
+	free(out);
+	free(key);
+	free(ident);
+	pcp_path_free_list(a, n);
+	pcp_ssh_cleanup(tmp);
+	unguard(old);
+	return rc;
+}
+
 int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 		    pcp_import_stats *stats, char *err, size_t errlen)
 {
-	char *path = pcp_path_temp("mcz-pcp-XXXXXX.mcz");
-	if (!path)
-		return MCZ_E_NOMEM;
-	int fd = mkstemps(path, 4);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-		free(path);
-		return MCZ_E_IO;
-	}
+	char *path;
+	int fd, rc0 = temp_out(&path, &fd, err, errlen);
+	if (rc0)
+		return rc0;
 	struct sigaction old[3];
 	guard(old);
 	int rc = import_to(src, path, fd, o, stats, err, errlen);

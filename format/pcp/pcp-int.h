@@ -83,13 +83,35 @@ char *pcp_path_temp(const char *pattern);
  * mtime), both malloc'd; MCZ_E_ARG for ssh://, MCZ_E_NOTFOUND when a file
  * cannot be named. */
 int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident);
+/* The same for an archive fetched from another host (ssh://) into dir: the
+ * name from the URL and options, the identity from the fetched files'
+ * names, sizes and CRCs (the remote times are not known here). */
+int pcp_cache_identity_fetched(const char *url, const char *dir, const pcp_import_opts *o,
+			       char **key, char **ident);
 /* A reader over the entry key if it holds ident and its bytes are whole:
  * MCZ_OK, else MCZ_E_NOTFOUND (none, or no cache) or MCZ_E_CORRUPT. */
 int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r);
+/* MCZ_OK when entries can be kept (not turned off, the folder writable). */
+int pcp_cache_writable(const pcp_import_opts *o);
 /* Keep the recording at mcz_path as entry key, making room under the
  * bound; a failure is one line in note (when not NULL). */
 int pcp_cache_put(const char *key, const char *ident, const char *mcz_path,
 		  const pcp_import_opts *o, char *note, size_t notelen);
+
+/* ---- pcp-import.c: an archive on another host shown (view) ------------------ */
+
+/* Fetch url's archive, and open its conversion from the cache when the
+ * fetched files are those it was made from, else convert and keep it.
+ * MCZ_OK, or an error with one line in err. */
+int pcp_ssh_view(const char *url, const pcp_import_opts *o, mcz_reader **r, char *err,
+		 size_t errlen);
+
+/* ---- pcp-behind.c: the whole archive converted behind the first screen ---- */
+
+/* A process converting src into the cache entry key (pcp.h: first_ms): its
+ * id, or 0 when it could not be started. */
+int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
+		     const char *ident);
 
 /* ---- pcp-ssh.c: ssh://[user@]host[:port]/path ----------------------------- */
 

@@ -132,6 +132,8 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 			open_error(path, rc, err, errlen);
 		return rc;
 	}
+	if (o && o->view && pcp_path_is_ssh(path))
+		return pcp_ssh_view(path, o, r, err, errlen);
 	/* The viewer's conversion of a local archive, kept from an earlier
 	 * open: used when the archive's files are those it was made from. */
 	char *key = NULL, *ident = NULL;
@@ -147,14 +149,26 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 	 * unlinked at once: the reader maps it, so nothing is left behind
 	 * however the program ends. */
 	char *tmp;
-	int rc = pcp_import_temp(path, o, &tmp, NULL, err, errlen);
+	pcp_import_stats st;
+	pcp_import_opts part = PCP_IMPORT_OPTS_INIT;
+	if (o)
+		part = *o;
+	if (o && o->pending)
+		*o->pending = 0;
+	/* the first screen from the archive's start only when the whole can
+	 * be kept in the cache and found there again (pcp-behind.c) */
+	if (!key || !o || !o->pending || pcp_cache_writable(o) != MCZ_OK)
+		part.first_ms = 0;
+	int rc = pcp_import_temp(path, &part, &tmp, &st, err, errlen);
 	if (rc != 0) {
 		free(key);
 		free(ident);
 		return rc < 0 ? rc : MCZ_E_IO;
 	}
 	rc = mcz_open(r, tmp, 0);
-	if (rc == MCZ_OK && key)
+	if (rc == MCZ_OK && st.partial)
+		*o->pending = pcp_behind_start(path, o, key, ident);
+	else if (rc == MCZ_OK && key)
 		pcp_cache_put(key, ident, tmp, o, o->note, o->notelen);
 	unlink(tmp);
 	free(tmp);
@@ -163,4 +177,26 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 	if (rc != MCZ_OK)
 		open_error(path, rc, err, errlen);
 	return rc;
+}
+
+char *pcp_archive_stamp(const char *src, const pcp_import_opts *o)
+{
+	char *key = NULL, *ident = NULL;
+	if (!pcp_import_claims(src) || pcp_path_is_ssh(src) ||
+	    pcp_cache_identity(src, o, &key, &ident) != MCZ_OK)
+		return NULL;
+	free(key);
+	return ident;
+}
+
+int pcp_convert_behind(const char *src, const pcp_import_opts *o)
+{
+	char *key = NULL, *ident = NULL;
+	int pid = 0;
+	if (!pcp_path_is_ssh(src) && pcp_cache_writable(o) == MCZ_OK &&
+	    pcp_cache_identity(src, o, &key, &ident) == MCZ_OK)
+		pid = pcp_behind_start(src, o, key, ident);
+	free(key);
+	free(ident);
+	return pid;
 }

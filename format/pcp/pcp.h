@@ -63,9 +63,17 @@ typedef struct pcp_import_opts {
 	char *note;                         /* not NULL: one line (notelen bytes)
 					       about the cache, "" when all went well */
 	size_t notelen;
+	int first_ms;                       /* view: > 0 and pending set: an archive
+					       not in the cache is read for about
+					       this long, and that start shown (its
+					       metadata "import_partial" says so)
+					       while a process of its own converts
+					       the whole into the cache (pcp-behind.c) */
+	int *pending;                       /* out: that process's id, 0 when the
+					       whole archive was read at once */
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0 }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL }
 /* The default bound of the viewer's cache of converted archives: 1 GiB. */
 #define PCP_CACHE_MAX_DEFAULT (1ull << 30)
 
@@ -82,6 +90,7 @@ typedef struct pcp_import_stats {
 	uint64_t out_of_order;   /* records older than the previous one: dropped */
 	uint64_t out_bytes;      /* size of the .mcz written */
 	int truncated;           /* 1: an archive ended early (damaged); see warning */
+	int partial;             /* 1: stopped after first_ms, on purpose */
 	char warning[256];       /* "" or one line about data that could not be read */
 } pcp_import_stats;
 
@@ -117,6 +126,29 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
  */
 int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, char *err,
 		 size_t errlen);
+
+/* The conversion of a whole archive behind its first screen (first_ms):
+ * 1 when it is in the cache (open the archive again to get it), 0 while it
+ * runs, -1 when it failed or could not be kept (the start stays what is
+ * shown).  The process is reaped by the call that returns 1 or -1. */
+int pcp_pending_poll(int pid);
+/* Stop it (the program ends, or the view closes): nothing is left behind. */
+void pcp_pending_stop(int pid);
+/* Once pcp_pending_poll said 1: the entry that process made (from the
+ * archive's files as they were when it started: a pmlogger may have
+ * written more since), and, when stamp is not NULL, those files' stamp
+ * (pcp_archive_stamp, malloc'd).  MCZ_OK, or MCZ_E_NOTFOUND / _CORRUPT
+ * when the entry is gone (another mcview's cache bound). */
+int pcp_pending_open(int pid, mcz_reader **r, char **stamp);
+
+/* A local archive's files as they are now (real paths, sizes, times): a
+ * malloc'd text that changes when the archive grows or is replaced (a
+ * pmlogger writing it), or NULL (ssh://, not an archive, unreadable). */
+char *pcp_archive_stamp(const char *src, const pcp_import_opts *o);
+/* Convert src into the cache by a process of its own, as behind a first
+ * screen (first_ms): its id for pcp_pending_poll, 0 when it could not be
+ * started (ssh://, no cache). */
+int pcp_convert_behind(const char *src, const pcp_import_opts *o);
 
 /* Every recording path names, opened: as pcp_open_any, except that an
  * ssh:// URL whose last part is an .mcz file or a shell pattern of them

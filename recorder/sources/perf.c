@@ -16,6 +16,7 @@
 #include "mcsrc.h"
 #include "../memtraffic.h"
 #include "perf-event.h"
+#include "perf-scale.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -481,24 +482,14 @@ static int src_perf_start(rec_source *s, const rec_ctx *c)
 	return 0;
 }
 
-/* Multiplexing correction of one event this tick.  System-wide and uncore
- * counters: each fd alone (value x enabled/running, as perf stat).  Counters
- * of the command, one per CPU: a task's per-CPU counter is "enabled"
- * whenever the task runs anywhere but "running" only while it runs on that
- * CPU, so the per-fd ratio would inflate the counts; the sum of running
- * times over the CPUs is what must match enabled, and only a shortfall of
- * that sum is multiplexing.  Returns the common factor (0: per fd). */
+/* Multiplexing correction of one event this tick: system-wide and uncore
+ * counters each fd alone (0), counters of the command one factor over their
+ * CPUs (perf-scale.h). */
 static double perf_factor(const struct perf_priv *p, const struct perf_want *w, int n)
 {
 	if (p->system_wide || w->ev.uncore)
 		return 0;
-	uint64_t ena = 0, run = 0;
-	for (int k = 0; k < n; k++) {
-		const uint64_t *r = p->raw[w->fd_first + k];
-		ena = r[1] > ena ? r[1] : ena;
-		run += r[2];
-	}
-	return run && (double)run < 0.995 * (double)ena ? (double)ena / (double)run : 1.0;
+	return src_perf_task_factor((const uint64_t(*)[3])p->raw + w->fd_first, n);
 }
 
 static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
@@ -529,13 +520,12 @@ static int src_perf_read(rec_source *s, mcz_value *v, uint8_t *present)
 		uint64_t sum = 0;
 		int ok = 1;
 		for (int j = 0; j < m->nfd; j++) {
-			const uint64_t *r = p->raw[m->first + j];
-			if (r[0] == UINT64_MAX) {
+			uint64_t c;
+			if (src_perf_scaled(p->raw[m->first + j], f, &c) < 0) {
 				ok = 0;
 				continue;
 			}
-			double scale = f > 0 ? f : (r[2] && r[2] < r[1] ? (double)r[1] / (double)r[2] : 1.0);
-			sum += scale == 1.0 ? r[0] : (uint64_t)((double)r[0] * scale);
+			sum += c;
 		}
 		if (sum < m->last) /* a scaled estimate may step back: keep it monotonic */
 			sum = m->last;

@@ -8,14 +8,19 @@
 #   speed — `mcz import` beside `pmdumplog -a` of the same archive (both read
 #           every record through libpcp), medians of N runs (N=3, 1 with
 #           BENCH_QUICK=1 and for archives where pmdumplog takes > 20 s);
-#   screen — mcview's first screen of an archive (`mcview --snapshot`: opened,
-#           converted for viewing, drawn, exit; with --phases off, as on a
-#           terminal, where detection runs after the first screen) with an
-#           empty cache, and the second open (the conversion from
-#           $XDG_CACHE_HOME/mcz); then the second open with phases detected
-#           before the screen (a plain --snapshot); beside `pminfo -f -a`
-#           (every metric's values at the archive's start) and `pmdumplog
-#           -a` (every record); medians of N runs taken in turn.
+#   screen — mcview's first screen of an archive on a terminal (tmux, by
+#           term-first.sh: from mcview's start to its tab bar on the screen,
+#           an empty cache: the archive's start when it takes longer than
+#           MCVIEW_FIRST_MS to read, then when the whole is in place), and
+#           `mcview --snapshot` (opened, converted whole for viewing, drawn,
+#           exit; with --phases off, as on a terminal, where detection runs
+#           after the first screen) with an empty cache, and the second open
+#           (the conversion from $XDG_CACHE_HOME/mcz); then the second open
+#           with phases detected before the screen (a plain --snapshot);
+#           beside `pminfo -f -a` (every metric's values at the archive's
+#           start) and `pmdumplog -a` (every record); medians of N runs
+#           taken in turn.  tmux itself: the `tmux` column, mcview on an
+#           empty recording.
 #           BENCH_PCP_SCREEN=1: this table only; BENCH_PCP_EXTRA="ARCHIVE ...":
 #           more archives in it by path (a large pmlogger archive of this
 #           host: pmlogconf -h local: cfg; pmlogger -c cfg -t 100msec -T 110s).
@@ -69,14 +74,20 @@ done
 	echo " ratio: pmdumplog -a time / mcz import time; medians of $N runs, one for the slowest)"
 	echo
 }
-printf '%-16s %7s %10s %12s %9s %9s %9s %8s %8s\n' archive streams pminfo_ms pmdumplog_ms first_ms again_ms phases_ms first/pi again/pi
+"$B/mcrec" -q -o "$T/empty.mcz" -- true >/dev/null 2>&1
+tm=$(for i in $(seq $N); do "$(dirname "$0")/term-first.sh" "$B/mcview" "$T/empty.mcz" | cut -d' ' -f1; done | median)
+printf '%-16s %7s %10s %12s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' archive streams pminfo_ms pmdumplog_ms \
+	term_ms whole_ms tmux_ms first_ms again_ms phases_ms term/pi first/pi again/pi
 for name in 20180102 pcp-zeroconf 20180416.10.00 ${BENCH_PCP_EXTRA:-}; do
 	case $name in /*) ar=$name name=${name##*/} ;; *) ar=$A/$name ;; esac
 	[ -n "${PMDUMP[$name]:-}" ] || PMDUMP[$name]=$(secs pmdumplog -a "$ar")
 	streams=$("$B/mcz" import "$ar" -o "$T/s.mcz" | sed -n 's/.* metrics, \([0-9]*\) streams.*/\1/p')
-	pi=() fs=() ag=() ph=()
+	pi=() fs=() ag=() ph=() tf=() tw=()
 	for i in $(seq $N); do
 		pi+=("$(secs pminfo -f -a "$ar")")
+		rm -rf "$T/cache"
+		read -r a b < <(XDG_CACHE_HOME=$T/cache "$(dirname "$0")/term-first.sh" "$B/mcview" "$ar")
+		tf+=("$a") tw+=("$b")
 		rm -rf "$T/cache"
 		fs+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
 		ag+=("$(XDG_CACHE_HOME=$T/cache secs "$B/mcview" -q --phases off --snapshot 120x40 "$ar")")
@@ -86,12 +97,17 @@ for name in 20180102 pcp-zeroconf 20180416.10.00 ${BENCH_PCP_EXTRA:-}; do
 	fs=$(printf '%s\n' "${fs[@]}" | median)
 	ag=$(printf '%s\n' "${ag[@]}" | median)
 	ph=$(printf '%s\n' "${ph[@]}" | median)
+	tf=$(printf '%s\n' "${tf[@]}" | median)
+	tw=$(printf '%s\n' "${tw[@]}" | median)
 	awk -v n="$name" -v s="$streams" -v pi="$pi" -v pm="${PMDUMP[$name]}" -v fs="$fs" -v ag="$ag" \
-		-v ph="$ph" 'BEGIN {
-		printf "%-16s %7d %10d %12d %9d %9d %9d %7.1fx %7.1fx\n", n, s, pi, pm, fs, ag, ph,
-			(pi > 0 ? fs / pi : 0), (pi > 0 ? ag / pi : 0) }'
+		-v ph="$ph" -v tf="$tf" -v tw="$tw" -v tm="$tm" 'BEGIN {
+		printf "%-16s %7d %10d %12d %8d %8d %8d %9d %9d %9d %7.1fx %7.1fx %7.1fx\n", n, s, pi, pm,
+			tf, tw, tm, fs, ag, ph, (pi > 0 ? tf / pi : 0), (pi > 0 ? fs / pi : 0),
+			(pi > 0 ? ag / pi : 0) }'
 done
-echo "(first: mcview --phases off --snapshot 120x40, an empty cache (a terminal's first screen:"
-echo " detection runs after it); again: the same, the conversion cached; phases: again with"
-echo " phases detected before the screen; first/pi, again/pi: against pminfo -f -a; medians"
-echo " of $N runs taken in turn)"
+echo "(term: mcview on a terminal (tmux 120x40, --phases off), an empty cache, to its first"
+echo " screen: the archive's start where it takes over MCVIEW_FIRST_MS (default 30) to read;"
+echo " whole: to the whole archive in place; tmux: term for an empty recording, tmux's own part;"
+echo " first: mcview --phases off --snapshot 120x40 (read whole, drawn), an empty cache; again:"
+echo " the same, the conversion cached; phases: again with phases detected before the screen;"
+echo " term/pi, first/pi, again/pi: against pminfo -f -a; medians of $N runs taken in turn)"

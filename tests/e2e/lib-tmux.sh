@@ -129,6 +129,10 @@ tmux_wait_gone() {
 	tmux_fail "waited ${2:-10}s for '$1' to go"
 }
 
+# tmux_wait_whole: a PCP archive shown from its start (mcview(1),
+# MCVIEW_FIRST_MS) until the whole is in place: keys then act on the whole.
+tmux_wait_whole() { tmux_wait_gone 'reading the whole of' "${1:-120}"; }
+
 tmux_expect() { tmux_screen | grep -qF -- "$1" || tmux_fail "screen lacks '$1'"; }
 tmux_expect_not() { ! tmux_screen | grep -qF -- "$1" || tmux_fail "screen shows '$1'"; }
 # mcview's timeline window width in seconds, from line 2 ("win 3.00s", "win 950ms").

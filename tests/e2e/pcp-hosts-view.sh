@@ -17,6 +17,7 @@ trap 'tmux_cleanup; rm -rf "$D"' EXIT
 
 tmux_start_sh 140 40 "export TMPDIR=$D; $B/mcview -q $A/pcp-uptime $A/moomba.client; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline' 60
+tmux_wait_whole
 tmux_settle
 tmux_expect '▾smash (3)'
 tmux_expect '▾moomba (5)'

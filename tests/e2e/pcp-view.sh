@@ -17,6 +17,7 @@ trap 'tmux_cleanup; rm -rf "$D"' EXIT
 # an archive with xz volumes: the timeline of its metrics, the usual keys
 tmux_start_sh 120 40 "export TMPDIR=$D; $B/mcview $A/small; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline' 120
+tmux_wait_whole
 tmux_expect 'small'
 tmux_expect 'disk.dev.total_bytes'
 tmux_keys / d i s k . d e v . r e a d _ b y t e s Enter
@@ -38,6 +39,7 @@ tmux_stop
 # a folio, with --metrics: only the chosen metrics are loaded
 tmux_start_sh 120 30 "export TMPDIR=$D; $B/mcview --metrics 'kernel.all.cpu' $A/pcp-atop.folio; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline' 120
+tmux_wait_whole
 tmux_expect 'kernel.all.cpu.'
 tmux_expect_not 'mem.util'
 tmux_keys q

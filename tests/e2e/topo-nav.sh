@@ -105,6 +105,7 @@ A=/var/lib/pcp/testsuite/archives/19970807.09.54
 [ -f "$A.meta" ] || tmux_fail "$A is missing: scripts/install-deps.sh installs pcp-testsuite"
 tmux_start 100 30 "$B/mcview" --view topology "$A"
 tmux_wait_for 'No topology in' 10
+tmux_wait_whole
 tmux_expect 'it is a PCP archive'
 tmux_keys q
 [ "$(tmux_wait_exit)" = 0 ] || tmux_fail "mcview did not exit 0 on the archive"

@@ -34,6 +34,13 @@ grep -q '^MPI % *[_.:'"'"'|-]' "$T/snap" && fail "3 hosts: a row for the whole j
 [[ $readout == *"MPI node000 100% node001 100% node002 50%"* ]] ||
 	fail "3 hosts at 2.5 s: $readout"
 ok "3 hosts: a row each; at 2.5 s ${readout##*MPI }"
+# the files in another order (the shell's order of node names is not theirs):
+# the rows still by host name
+"$MCVIEW" --snapshot 200x22 --ascii --at 2.5 $(ls "$T"/h3/run.*.mcz | sort -r) >"$T/snap-r" ||
+	fail "snapshot, files reversed"
+[ "$(grep -o '^MPI % node00[0-9]' "$T/snap-r" | tr '\n' ' ')" = "MPI % node000 MPI % node001 MPI % node002 " ] ||
+	fail "files reversed: host rows $(grep -o '^MPI % node00[0-9]' "$T/snap-r" | tr '\n' ' ')"
+ok "files given in reverse: the host rows still node000, node001, node002"
 snap h3 200x22 1
 [[ $readout == *"MPI node000 0% node001 0% node002 0%"* ]] || fail "3 hosts at 1 s: $readout"
 ok "3 hosts at 1 s: every rank computes"

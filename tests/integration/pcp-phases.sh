@@ -44,6 +44,8 @@ epoch=$("$B/mcz" info "$T/a.mcz" | sed -n 's/.*wall_epoch_ns = \([0-9]*\).*/\1/p
 cat "$T/report.txt"
 grep -q '^# streams chosen: PCP: the host' "$T/report.txt" || src_fail "the header does not say which streams"
 grep '^# streams:' "$T/report.txt" | grep -Eq 'pmcd\.|hinv\.' && src_fail "constants or metadata among the streams"
+grep -v '^#' "$T/report.txt" | grep -Eq 'pmcd\.|hinv\.|pmda\.' &&
+	src_fail "a phase described by what pmcd says of itself (pmcd.*, hinv.*)"
 python3 - "$T/report.json" "$epoch" "$b0" "$b1" <<'EOF' || src_fail "busy period not found (see above)"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -62,7 +62,7 @@ kill -0 "$SSHD_PID" 2>/dev/null || fail "sshd did not start"
 
 unset SSH_AUTH_SOCK
 mkdir "$T/tmp"
-export TMPDIR=$T/tmp
+export TMPDIR=$T/tmp XDG_CACHE_HOME=$T/cache
 ME=$(id -un)
 OPTS=(--ssh-option "IdentityFile=$T/userkey" --ssh-option IdentitiesOnly=yes
       --ssh-option "UserKnownHostsFile=$T/known_hosts" --ssh-option StrictHostKeyChecking=yes
@@ -109,6 +109,26 @@ cmp -s "$T/local.txt" "$T/remote.txt" || { diff "$T/local.txt" "$T/remote.txt" |
 grep -q "network.tcp.passiveopens" "$T/local.txt" && grep -q "^▸788 constant streams" "$T/local.txt" ||
 	fail "mcview snapshot lacks the archive's metrics"
 leftover "mcview"
+# the conversion kept in the cache, keyed by the URL and the fetched files:
+# a second open fetches again, converts nothing; other files at the same
+# URL are converted again
+entry() { ls "$T"/cache/mcz/pcp-*.mcz 2>/dev/null | xargs -r ls -i | sort; }
+"$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/sub/count-mark" >"$T/r1.txt" || fail "mcview ssh:// count-mark"
+e1=$(entry)
+[ "$(printf '%s\n' "$e1" | grep -c pcp-)" = 3 ] || fail "cache entries after three archives: $e1"
+touch -d 2001-01-01 "$T"/cache/mcz/pcp-*.mcz
+"$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/sub/count-mark" >"$T/r2.txt" || fail "mcview ssh:// again"
+cmp -s "$T/r1.txt" "$T/r2.txt" || fail "ssh:// from the cache: another screen"
+[ "$(entry)" = "$e1" ] || fail "ssh:// again: the entry was made again"
+[ -n "$(find "$T/cache/mcz" -newermt 2002-01-01 -name 'pcp-*.mcz')" ] || fail "ssh:// again: no entry used"
+rm "$T"/plain/sub/count-mark.*
+for f in "$ARCH"/20190628.04.03.*; do cp "$f" "$T/plain/sub/count-mark${f#"$ARCH"/20190628.04.03}"; done
+"$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/sub/count-mark" >"$T/r3.txt" || fail "mcview ssh:// replaced"
+cmp -s "$T/r3.txt" "$T/r1.txt" && fail "ssh:// replaced archive: the old screen"
+grep -q "network.tcp.passiveopens" "$T/r3.txt" || fail "ssh:// replaced archive: not the new archive's screen"
+leftover "mcview from the cache"
+rm "$T"/plain/sub/count-mark.* && cp "$ARCH"/count-mark.* "$T/plain/sub/"
+echo "ok: ssh:// converted once: a second open uses the cache entry; a replaced archive is converted again"
 out=$("$B/mcview" --snapshot 120x40 "${OPTS[@]}" "$URL$T/plain/sub/nosuch" 2>&1) && fail "mcview missing archive: exit 0"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ $out == *"no such PCP archive"* ]] || fail "mcview missing archive: $out"
 echo "ok: mcview: $out"

@@ -5,8 +5,9 @@
  * the descriptors are one COLSTREAMS block (critical),
  * every value comes back, one stream is read without decompressing every
  * run, a run damaged behind a good CRC fails only the streams it holds, a
- * damaged block is a gap that hides nothing else, and a recording of wide
- * columns (busy counters) is still written as CHUNK blocks.
+ * damaged block is a gap that hides nothing else, a recording of wide
+ * columns (busy counters) is still written as CHUNK blocks, and rows given
+ * sparsely (mcz_writer_append_sparse) are the same bytes as given whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,7 +55,16 @@ static mcz_value wd_value(int s, int r, int *present)
 	return v;
 }
 
+static void wd_write_as(const char *path, int ns, int rows, int chunk_rows, int sparse);
+
 static void wd_write(const char *path, int ns, int rows, int chunk_rows)
+{
+	wd_write_as(path, ns, rows, chunk_rows, 0);
+}
+
+/* sparse: each row given by the streams that have a value
+ * (mcz_writer_append_sparse), in a scrambled order */
+static void wd_write_as(const char *path, int ns, int rows, int chunk_rows, int sparse)
 {
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
 	o.chunk_rows = (uint32_t)chunk_rows;
@@ -75,17 +85,34 @@ static void wd_write(const char *path, int ns, int rows, int chunk_rows)
 	}
 	mcz_value *v = calloc((size_t)ns, sizeof *v);
 	uint8_t *p = calloc((size_t)ns, 1);
+	uint32_t *ids = calloc((size_t)ns, sizeof *ids);
 	for (int r = 0; r < rows; r++) {
-		for (int s = 0; s < ns; s++) {
-			int pr;
-			v[s] = wd_value(s, r, &pr);
+		size_t n = 0;
+		for (int k = 0; k < ns; k++) {
+			int s = sparse ? (int)(((uint64_t)k * 7919) % (uint64_t)ns) : k, pr;
+			mcz_value x = wd_value(s, r, &pr);
 			p[s] = (uint8_t)pr;
+			if (!sparse)
+				v[s] = x;
+			else if (pr) {
+				ids[n] = (uint32_t)s;
+				v[n++] = x;
+			}
 		}
-		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, p), MCZ_OK);
+		int64_t t = (int64_t)r * 1000000000 + 5;
+		assert_int_equal(sparse ? mcz_writer_append_sparse(w, t, ids, v, n)
+					: mcz_writer_append(w, t, v, p),
+				 MCZ_OK);
+	}
+	if (sparse) { /* a stream not declared: refused, the file unharmed */
+		ids[0] = (uint32_t)ns;
+		assert_int_equal(mcz_writer_append_sparse(w, (int64_t)rows * 1000000000, ids, v, 1),
+				 MCZ_E_ARG);
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	free(v);
 	free(p);
+	free(ids);
 }
 
 /* Stream s reads back as written, rows [r0, r1). */
@@ -273,6 +300,33 @@ static void test_many_short_chunks_keep_summaries(void **state)
 }
 
 /* Wide columns (1024 rows of busy counters) stay CHUNK blocks. */
+/* A row given sparsely is the row given whole: the same bytes, over
+ * chunks (the absent rows of each are cleared after it) and past the
+ * writer's first 4096 rows (the arrays grown). */
+static void test_sparse_same_bytes(void **state)
+{
+	(void)state;
+	char a[96], b[96];
+	snprintf(a, sizeof a, "%s/dense.mcz", dir);
+	snprintf(b, sizeof b, "%s/sparse.mcz", dir);
+	for (int pass = 0; pass < 2; pass++) {
+		int rows = pass ? 4100 : 40, chunk = pass ? 8192 : 16, ns = pass ? 40 : NS;
+		wd_write_as(a, ns, rows, chunk, 0);
+		wd_write_as(b, ns, rows, chunk, 1);
+		size_t la, lb;
+		uint8_t *x = file_bytes(a, &la), *y = file_bytes(b, &lb);
+		assert_int_equal(la, lb);
+		assert_memory_equal(x, y, la);
+		free(x);
+		free(y);
+	}
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, b, 0), MCZ_OK);
+	for (int s = 0; s < 40; s++)
+		wd_check_stream(r, s, 4100);
+	mcz_close(r);
+}
+
 static void test_wide_columns_unchanged(void **state)
 {
 	(void)state;
@@ -315,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_damaged_run),
 		cmocka_unit_test(test_many_short_chunks_keep_summaries),
 		cmocka_unit_test(test_wide_columns_unchanged),
+		cmocka_unit_test(test_sparse_same_bytes),
 	};
 	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
 	 * and leave out the sections (test-format-bundle.c) */

@@ -134,12 +134,21 @@ static double *group_means(vw_model *m, const vw_phase *v, size_t n)
 	double *mean = malloc((m->ngroups * n + 1) * sizeof *mean);
 	if (!mean)
 		return NULL;
+	/* PCP archives: a phase is told by what the host did (its CPUs,
+	 * memory, disks, network: phase-pick.c), where the archive has it,
+	 * never by what pmcd says of itself (pmcd.pmlogger.port) */
+	int pcp = vw_phase_pick_is_pcp(m), host = 0;
+	for (size_t g = 0; pcp && !host && g < m->ngroups; g++)
+		host = m->groups[g].nmembers &&
+		       vw_phase_pick_host(m->streams[m->groups[g].members[0]].desc->name);
 	for (size_t g = 0; g < m->ngroups; g++) {
 		const vw_row *r = &m->groups[g];
 		const mcz_stream_desc *d = r->nmembers ? m->streams[r->members[0]].desc : NULL;
 		int skip = !d || (d->source && !strcmp(d->source, "mark")) ||
 			   !strcmp(d->name, "core.task_clock") ||
-			   !strncmp(d->name, "os.cpu", 6); /* CPUs busy: said already */
+			   !strncmp(d->name, "os.cpu", 6) || /* CPUs busy: said already */
+			   (pcp && vw_phase_pick_metadata(d->name)) ||
+			   (host && !vw_phase_pick_host(d->name));
 		for (size_t k = 0; k < n; k++) {
 			double *x = &mean[g * n + k];
 			size_t got = 0;
@@ -159,24 +168,39 @@ static double *group_means(vw_model *m, const vw_phase *v, size_t n)
 	return mean;
 }
 
-/* Row whose level sets phase i most apart from the run (generic fallback). */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Row whose level sets phase i most apart from the run's other phases
+ * (generic fallback): the farthest from the phases' median level, over
+ * the row's range.  Against the middle of the range instead, a row that is
+ * 0 but in one phase set every other phase apart alike ("low
+ * mem.vmstat.pgscan_kswapd_dma32: 0" for 7 of 8 phases of 20180102). */
 static int distinct_row(vw_model *m, const double *mean, size_t n, size_t i, char *out, size_t len)
 {
-	double best = 0;
+	double best = 0, *sorted = malloc((n + 1) * sizeof *sorted);
 	int found = 0;
-	if (!mean)
+	if (!mean || !sorted) {
+		free(sorted);
 		return 0;
+	}
 	for (size_t g = 0; g < m->ngroups; g++, mean += n) {
 		const vw_row *r = &m->groups[g];
-		double lo = INFINITY, hi = -INFINITY;
+		size_t k2 = 0;
 		for (size_t k = 0; k < n; k++)
-			if (!isnan(mean[k])) {
-				lo = fmin(lo, mean[k]);
-				hi = fmax(hi, mean[k]);
-			}
-		if (isnan(mean[i]) || !(hi > lo))
+			if (!isnan(mean[k]))
+				sorted[k2++] = mean[k];
+		if (isnan(mean[i]) || k2 < 2)
 			continue;
-		double mid = (lo + hi) / 2, score = fabs(mean[i] - mid) / (hi - lo);
+		qsort(sorted, k2, sizeof *sorted, cmp_double);
+		double lo = sorted[0], hi = sorted[k2 - 1];
+		if (!(hi > lo))
+			continue;
+		double mid = k2 % 2 ? sorted[k2 / 2] : (sorted[k2 / 2 - 1] + sorted[k2 / 2]) / 2;
+		double score = fabs(mean[i] - mid) / (hi - lo);
 		if (score > best + 1e-9) {
 			char a[32], u[24];
 			best = score;
@@ -186,6 +210,7 @@ static int distinct_row(vw_model *m, const double *mean, size_t n, size_t i, cha
 				 vw_fmt_si(a, sizeof a, mean[i], u));
 		}
 	}
+	free(sorted);
 	return found;
 }
 

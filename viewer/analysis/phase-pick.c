@@ -48,6 +48,16 @@ static int has_prefix(const char *label, const char *const *list)
 	return 0;
 }
 
+int vw_phase_pick_metadata(const char *name)
+{
+	return has_prefix(name, metadata);
+}
+
+int vw_phase_pick_host(const char *name)
+{
+	return has_prefix(name, host_families);
+}
+
 int vw_phase_pick_is_pcp(const vw_model *m)
 {
 	for (size_t f = 0; f < m->nfiles; f++)

@@ -193,6 +193,11 @@ struct vw_phases {
 };
 
 /* 1 if every file of m was converted from a PCP archive (phase-pick.c). */
+/* 1 for a PCP name of what the collector says of itself or of hardware
+ * that does not change (pmcd.*, hinv.*, pmda.*...): never what a phase did. */
+int vw_phase_pick_metadata(const char *name);
+/* 1 for a PCP name of the host's utilisation, memory, disk or network. */
+int vw_phase_pick_host(const char *name);
 int vw_phase_pick_is_pcp(const struct vw_model *m);
 /* How the detector chose its streams, for the report's header: "PCP: the
  * host's utilisation, memory, disk and network streams that change", or

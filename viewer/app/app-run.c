@@ -30,6 +30,21 @@
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
 #define VW_FRAME_BUDGET_MS 8
+/* An archive read behind its first screen is asked after this often. */
+#define VW_BEHIND_MS 100
+/* A local PCP archive (a pmlogger may still write it) is looked at this
+ * often, and at most every 4 times its last reading took: its files' sizes
+ * and times; when it grew it is read again behind the screen. */
+#define VW_PCP_FOLLOW_MS 2000
+
+/* 1 when the model shows local PCP archives whose growth is followed. */
+static int pcp_followed(const vw_model *m)
+{
+	for (size_t i = 0; m->stamps && i < m->nopen; i++)
+		if (m->stamps[i])
+			return 1;
+	return 0;
+}
 /* A followed file is looked at this often; phases are extended at most this
  * often; "LIVE" goes after the file has not grown for this long. */
 #define VW_FOLLOW_MS 250
@@ -41,6 +56,60 @@ static int64_t now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Phases after the first screen: on their own thread when that is worth
+ * it (the status line says so meanwhile), else here at once.  before: the
+ * status line to give back when they are found. */
+static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, char *before)
+{
+	int had_warning = a->m->status_warn;
+	memcpy(before, a->m->status, sizeof a->m->status);
+	if (a->phases_later && !keys && vw_phase_bg_start(a, a->phases_later, bg) == 0) {
+		if (!had_warning)
+			snprintf(a->m->status, sizeof a->m->status,
+				 "detecting phases... (keys work meanwhile)");
+	} else if (a->phases_later) {
+		vw_model *m = a->m;
+		char perr[256];
+		if (!had_warning)
+			snprintf(m->status, sizeof m->status, "detecting phases...");
+		vw_frame_draw(a, c);
+		vw_term_draw(c);
+		if (vw_phase_cli_run(m, a->phases_later, perr, sizeof perr) < 0) {
+			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
+			m->status_warn = 1;
+		} else if (!had_warning) {
+			memcpy(m->status, before, sizeof m->status);
+		}
+		vw_frame_draw(a, c);
+	}
+}
+
+/* Archives shown from their start: once the whole of each is in the cache,
+ * the model is opened again from there and put in place, and its phases
+ * detected.  1 when the screen changed. */
+static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before)
+{
+	vw_model *m = a->m;
+	char status[sizeof m->status];
+	memcpy(status, m->status, sizeof status);
+	if (vw_model_behind_poll(m) != 1)
+		return memcmp(status, m->status, sizeof status) != 0;
+	vw_model *n;
+	char err[256];
+	if (vw_model_reopen(m, &n, err, sizeof err) != 0) {
+		snprintf(m->status, sizeof m->status, "warning: %.200s", err);
+		m->status_warn = 1;
+		return 1;
+	}
+	if (vw_app_swap(a, n) != 0) {
+		vw_model_free(n);
+		return 0;
+	}
+	if (!a->m->nbehind) /* (had the cache lost it, it is read behind again) */
+		phases_start(a, c, 0, bg, before);
+	return 1;
 }
 
 /* One look at a followed file: 1 when the screen changed. */
@@ -89,28 +158,11 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	c->blocks = o->blocks;
 	vw_frame_draw(a, c);
 	vw_phase_bg *bg = NULL;
-	int had_warning = a->m->status_warn;
 	char before[sizeof a->m->status];
-	memcpy(before, a->m->status, sizeof before);
-	if (a->phases_later && !keys && vw_phase_bg_start(a, a->phases_later, &bg) == 0) {
-		if (!had_warning)
-			snprintf(a->m->status, sizeof a->m->status,
-				 "detecting phases... (keys work meanwhile)");
-	} else if (a->phases_later) {
-		vw_model *m = a->m;
-		char perr[256];
-		if (!had_warning)
-			snprintf(m->status, sizeof m->status, "detecting phases...");
-		vw_frame_draw(a, c);
-		vw_term_draw(c);
-		if (vw_phase_cli_run(m, a->phases_later, perr, sizeof perr) < 0) {
-			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-			m->status_warn = 1;
-		} else if (!had_warning) {
-			memcpy(m->status, before, sizeof before);
-		}
-		vw_frame_draw(a, c);
-	}
+	/* phases of an archive's start would be the start's: detected on the
+	 * whole, once it is read (behind_tick) */
+	if (!a->m->nbehind)
+		phases_start(a, c, keys != NULL, &bg, before);
 	if (keys) {
 		char buf[1024];
 		snprintf(buf, sizeof buf, "%s", keys);
@@ -119,6 +171,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	}
 	int dirty = 1, stale = 0;
 	int64_t grew = now_ms(), detected = grew, looked = grew;
+	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS;
 	a->live = a->m->live;
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
@@ -137,6 +190,24 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
 		}
+		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before)) {
+			dirty = 1;
+			if (!a->m->nbehind) { /* read: the next look after 4 times as long */
+				int64_t took = now_ms() - pcp_started;
+				pcp_next = now_ms() + (4 * took > VW_PCP_FOLLOW_MS ? 4 * took
+										: VW_PCP_FOLLOW_MS);
+			}
+		}
+		if (!a->m->nbehind && !bg && now_ms() >= pcp_next && pcp_followed(a->m)) {
+			pcp_next = now_ms() + VW_PCP_FOLLOW_MS;
+			if (vw_model_pcp_grew(a->m)) {
+				pcp_started = now_ms();
+				if (!a->m->status_warn)
+					snprintf(a->m->status, sizeof a->m->status,
+						 "following the archive: it grew, reading it again...");
+				dirty = 1;
+			}
+		}
 		if (dirty) {
 			vw_frame_draw(a, c);
 			vw_term_draw(c);
@@ -146,7 +217,8 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		/* A coarse frame is drawn again, sharper, unless a key waits; a
 		 * followed file is looked at again after VW_FOLLOW_MS. */
 		/* while phases are detected, looked at every 50 ms */
-		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50 : -1;
+		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50
+			   : a->m->nbehind ? VW_BEHIND_MS : pcp_followed(a->m) ? VW_PCP_FOLLOW_MS : -1;
 		if (!vw_term_read(&in, wait)) {
 			dirty = a->m->refining;
 			continue;

@@ -41,6 +41,39 @@ void vw_app_free(vw_app *a)
 	a->body = NULL;
 }
 
+int vw_app_swap(vw_app *a, vw_model *n)
+{
+	vw_model *old = a->m;
+	vw_app na;
+	if (vw_app_init(&na, n, old->view) != 0) {
+		vw_app_free(&na);
+		return -1;
+	}
+	na.help = a->help;
+	na.prompt = a->prompt;
+	memcpy(na.before, a->before, sizeof na.before);
+	na.quit = a->quit;
+	na.budget_ms = a->budget_ms;
+	na.phases_later = a->phases_later;
+	na.live = a->live;
+	vw_app_free(a);
+	*a = na;
+	vw_model_set_sort(n, old->sort);
+	vw_model_set_filter(n, old->filter);
+	if (!(old->t0 <= old->t_min && old->t1 > old->t_max)) { /* zoomed in: kept */
+		int64_t shift = old->t1 > old->t_max ? n->t_max - old->t_max : 0; /* at the end */
+		vw_model_set_window(n, old->t0 + shift, old->t1 + shift);
+		vw_model_set_cursor(n, old->cursor + shift);
+	}
+	if (old->grew && !n->status_warn)
+		snprintf(n->status, sizeof n->status,
+			 "following the archive: it grew, its new records are in");
+	else if (!n->status[0] || !strncmp(n->status, "reading the whole", 17))
+		snprintf(n->status, sizeof n->status, "the whole archive is read");
+	vw_model_free(old);
+	return 0;
+}
+
 static unsigned prompt_key(vw_app *a, int key)
 {
 	vw_model *m = a->m;

@@ -20,6 +20,10 @@
 #include "../analysis/compare.h"
 #include "../views/view.h"
 
+/* How long a large PCP archive is read before its first screen (ms; the
+ * rest is read behind it: model-behind.c). */
+#define VW_FIRST_MS 30
+
 #define VW_MIN_W 40
 #define VW_MIN_H 12
 
@@ -41,6 +45,10 @@ typedef struct vw_app {
 
 int vw_app_init(vw_app *a, vw_model *m, int view);
 void vw_app_free(vw_app *a);
+/* Put model n in place of a->m (the whole of archives shown from their
+ * start): the view, sort, filter, and a zoomed window with its cursor stay
+ * (else the whole is shown as at open); the old model is freed.  0, or -1 (out of memory) with a->m unchanged. */
+int vw_app_swap(vw_app *a, vw_model *n);
 /* Turn one input into model changes; returns VW_R_* bits (never draws). */
 unsigned vw_app_input(vw_app *a, const vw_input *in);
 /* Feed a raw key (VW_KEY_* or a character) through the key table. */

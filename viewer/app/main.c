@@ -165,7 +165,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	char perr[256];
 	int c;
 	size_t nssh = 0;
-	vw_open_opts oo = {NULL, sshopt, 0, 0};
+	vw_open_opts oo = {NULL, sshopt, 0, 0, 0};
 	setlocale(LC_ALL, "");
 	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
 	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {
@@ -272,6 +272,14 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	}
 	if (fail_above >= 0 && !compare)
 		return fail("--fail-above goes with --compare A B");
+	/* On the terminal, a large PCP archive's first screen is its start,
+	 * read in about MCVIEW_FIRST_MS (default 30), while the whole is read
+	 * behind it; snapshots, reports and comparisons read it whole. */
+	if (!snap_w && !pc.report && !compare && !keys && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO)) {
+		const char *fm = getenv("MCVIEW_FIRST_MS");
+		oo.first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
+	}
 	vw_compare_cli cc = {0};
 	vw_model *m;
 	if (compare) {
@@ -366,6 +374,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	vw_term_opts to = {.color = color, .ascii = ascii, .blocks = blocks, .mouse = mouse,
 			   .theme = &th};
 	rc = vw_app_run(&a, &to, keys, err, sizeof err);
+	m = a.m; /* the whole archive's model may have taken the start's place */
 	if (rc != 0)
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 out:

@@ -95,6 +95,9 @@ typedef struct vw_open_opts {
 	int quiet;                  /* no progress lines */
 	long long cache_max;        /* --cache-size: bytes of converted PCP archives
 				       kept (0 = the default, < 0 = none) */
+	int first_ms;               /* > 0: a large PCP archive is shown from what
+				       was read of it in about this long, while
+				       the whole is read behind (model-behind.c) */
 } vw_open_opts;
 
 typedef struct vw_model {
@@ -186,6 +189,19 @@ typedef struct vw_model {
 	 * the streams as the code tables are. */
 	void *roof_cache;
 	void (*roof_cache_free)(void *);
+	/* PCP archives shown from their start (first_ms) while processes read
+	 * the whole of each (model-behind.c); what the model was opened with,
+	 * to open it again then */
+	int *behind;                /* per path: its process id, 0 none */
+	size_t nbehind;             /* processes running */
+	char **open_paths;
+	size_t nopen;
+	vw_open_opts open_opts;
+	char **stamps;              /* per path: a local archive's files as read
+				       (pcp_archive_stamp), NULL otherwise: when
+				       they change (a pmlogger writing), the
+				       archive is read again (vw_model_pcp_grew) */
+	int grew;                   /* the processes read archives that grew */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -214,6 +230,18 @@ int vw_model_budget_spent(vw_model *m);
  * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
  * -1 on error. */
 int vw_model_follow(vw_model *m);
+
+/* model-behind.c: a model shown from the start of large PCP archives.
+ * vw_model_behind_poll: 1 when every whole archive is ready (open the model
+ * again: vw_model_reopen, from the cache), 0 while one is read or there is
+ * none; a failure says so in the status line and keeps the start.
+ * vw_model_reopen: a new model of the same paths and options, all read. */
+int vw_model_behind_poll(vw_model *m);
+int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen);
+/* Local archives still written: 1 when one grew since it was read, and a
+ * process now reads it again into the cache (vw_model_behind_poll says when
+ * it is done); 0 otherwise. */
+int vw_model_pcp_grew(vw_model *m);
 
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
  * read them: libmcz then skips them as gaps).  vw_model_damage() updates

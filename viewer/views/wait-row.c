@@ -32,6 +32,7 @@ static struct {
 	const vw_model *m;
 	const void *f0;
 	size_t nfiles, *first;
+	size_t heads[VW_WAIT_ROWS + 1]; /* each group's first file, by host name */
 	int ngroups;
 } wait_hosts;
 
@@ -56,6 +57,16 @@ static const size_t *wait_host_groups(vw_model *m)
 			heads[nh++] = f;
 		first[f] = k < nh ? heads[k] : f;
 	}
+	/* the rows in the order of their hosts' names, node2 before node10
+	 * (the files come in the shell's order, node000 node003 node001...) */
+	for (int i = 1; i < nh; i++)
+		for (int j = i; j > 0 && strverscmp(vw_file_host(m, heads[j - 1]),
+						    vw_file_host(m, heads[j])) > 0; j--) {
+			size_t t = heads[j];
+			heads[j] = heads[j - 1];
+			heads[j - 1] = t;
+		}
+	memcpy(wait_hosts.heads, heads, (size_t)nh * sizeof *heads);
 	wait_hosts.m = m;
 	wait_hosts.f0 = m->nfiles ? (const void *)m->files[0] : NULL;
 	wait_hosts.nfiles = m->nfiles;
@@ -69,17 +80,14 @@ int vw_wait_rows(vw_model *m)
 	return n >= 2 && n <= VW_WAIT_ROWS ? n : 1;
 }
 
-/* The first file of host group g (groups in the order of their first
- * file); SIZE_MAX for the job's one row (g < 0: the whole job). */
+/* The first file of host group g (groups in the order of their hosts'
+ * names); SIZE_MAX for the job's one row (g < 0: the whole job). */
 static size_t wait_group_file(vw_model *m, int g)
 {
 	const size_t *first = wait_host_groups(m);
-	if (g < 0 || !first || vw_wait_rows(m) < 2)
+	if (g < 0 || !first || vw_wait_rows(m) < 2 || g >= wait_hosts.ngroups)
 		return SIZE_MAX;
-	for (size_t f = 0; f < m->nfiles; f++)
-		if (first[f] == f && g-- == 0)
-			return f;
-	return SIZE_MAX;
+	return wait_hosts.heads[g];
 }
 
 const char *vw_wait_row_host(vw_model *m, int g)

@@ -1,0 +1,175 @@
+/* pcp-behind.c: the whole of a large archive converted behind its first
+ * screen.  The viewer shows the start it read within first_ms (pcp-open.c)
+ * while a process of its own reads the whole archive into the cache
+ * (pcp-cache.c); the viewer polls it and opens the archive again, from the
+ * cache, when it is done.  A process rather than a thread: it is stopped
+ * with the viewer whatever way that ends (PR_SET_PDEATHSIG), the import's
+ * signal handling then removes its temporary file, and libpcp's state is
+ * its own.
+ *
+ *     int pid = pcp_behind_start(path, opts, key, ident);   // pcp-int.h
+ *     ... each loop turn: switch (pcp_pending_poll(pid)) { case 1: reopen; }
+ *     pcp_pending_stop(pid);                                  // at the end
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../mcz.h"
+#include "pcp-int.h"
+#include "pcp.h"
+
+typedef struct cache_opts {
+	long long cache_max;
+} cache_opts;
+
+/* The child: convert, keep, check that the entry is there; its exit status
+ * says which step failed (0: in the cache). */
+static void behind_run(const char *src, const pcp_import_opts *o, const char *key,
+		       const char *ident, pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent) /* the viewer ended before the line above */
+		_exit(4);
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) { /* never a byte on the viewer's terminal */
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+	setpriority(PRIO_PROCESS, 0, 10); /* the viewer's keys first */
+	pcp_import_opts w = *o;
+	w.progress = NULL;
+	w.first_ms = 0;
+	w.pending = NULL;
+	w.note = NULL;
+	w.notelen = 0;
+	char *tmp, err[512];
+	if (pcp_import_temp(src, &w, &tmp, NULL, err, sizeof err) != MCZ_OK)
+		_exit(2);
+	/* the entry written whole before the process may be stopped */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	int rc = pcp_cache_put(key, ident, tmp, &w, NULL, 0);
+	unlink(tmp);
+	free(tmp);
+	mcz_reader *r = NULL;
+	if (rc == MCZ_OK && pcp_cache_get(key, ident, &w, &r) == MCZ_OK) {
+		mcz_close(r);
+		_exit(0);
+	}
+	_exit(3);
+}
+
+/* The entries the processes are making: an archive still written by a
+ * pmlogger has changed again by the time its conversion is done, so the
+ * viewer opens the entry made from the files as they were (pcp_pending_open),
+ * not one of the files as they are. */
+#define BEHIND_MAX 64
+static struct {
+	int pid;
+	int reaped; /* its status taken: the id may be another process's now */
+	char *key, *ident;
+	cache_opts o;
+} behind[BEHIND_MAX];
+
+int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
+		     const char *ident)
+{
+	int slot = 0;
+	while (slot < BEHIND_MAX && behind[slot].pid)
+		slot++;
+	char *k = slot < BEHIND_MAX ? strdup(key) : NULL, *id = k ? strdup(ident) : NULL;
+	if (!id) {
+		free(k);
+		return 0;
+	}
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		behind_run(src, o, key, ident, parent);
+	if (pid <= 0) {
+		free(k);
+		free(id);
+		return 0;
+	}
+	behind[slot].pid = (int)pid;
+	behind[slot].key = k;
+	behind[slot].ident = id;
+	behind[slot].o.cache_max = o->cache_max;
+	return (int)pid;
+}
+
+static int behind_slot(int pid)
+{
+	for (int i = 0; pid > 0 && i < BEHIND_MAX; i++)
+		if (behind[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static void behind_forget(int i)
+{
+	free(behind[i].key);
+	free(behind[i].ident);
+	memset(&behind[i], 0, sizeof behind[i]);
+}
+
+int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
+{
+	*r = NULL;
+	if (stamp)
+		*stamp = NULL;
+	int i = behind_slot(pid);
+	if (i < 0)
+		return MCZ_E_NOTFOUND;
+	pcp_import_opts o = PCP_IMPORT_OPTS_INIT;
+	o.cache_max = behind[i].o.cache_max;
+	int rc = pcp_cache_get(behind[i].key, behind[i].ident, &o, r);
+	if (rc == MCZ_OK && stamp)
+		*stamp = strdup(behind[i].ident);
+	behind_forget(i);
+	return rc;
+}
+
+int pcp_pending_poll(int pid)
+{
+	int i = behind_slot(pid), st;
+	if (i < 0)
+		return -1;
+	if (behind[i].reaped)
+		return 1; /* done, its entry not opened yet */
+	pid_t got = waitpid((pid_t)pid, &st, WNOHANG);
+	if (got == 0)
+		return 0;
+	if (got > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		behind[i].reaped = 1;
+		return 1;
+	}
+	behind_forget(i); /* failed, or reaped elsewhere */
+	return -1;
+}
+
+void pcp_pending_stop(int pid)
+{
+	int i = behind_slot(pid);
+	if (i < 0) /* not one of ours, or forgotten: never signalled */
+		return;
+	int running = !behind[i].reaped;
+	behind_forget(i);
+	/* SIGTERM: the import stops between records and removes its file */
+	if (running && kill((pid_t)pid, SIGTERM) == 0)
+		while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}

@@ -1,0 +1,149 @@
+/* model-behind.c: a model of PCP archives read behind it.  A large archive
+ * is shown from its start while a process of its own converts the whole
+ * into the cache (pcp.h: first_ms, pcp-behind.c); an archive a pmlogger is
+ * still writing is read again, the same way, when its files change.  The
+ * model keeps what it was opened with; the loop polls, and opens the model
+ * again from the entries those processes made.
+ *
+ *     if (vw_model_behind_poll(m) == 1 && vw_model_reopen(m, &n, err, len) == 0)
+ *             swap m for n (the app keeps its view, filter and sort);
+ *     ... every few seconds: vw_model_pcp_grew(m);    // a growing archive
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../format/pcp/pcp.h"
+#include "model.h"
+#include "model-int.h"
+
+void vw_model_pcp_opts(const vw_open_opts *o, pcp_import_opts *po)
+{
+	*po = (pcp_import_opts)PCP_IMPORT_OPTS_INIT;
+	po->metrics = o ? o->metrics : NULL;
+	po->ssh_options = o ? o->ssh_options : NULL;
+	po->progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+	po->view = 1;
+	po->cache_max = o ? o->cache_max : 0;
+}
+
+int vw_model_behind_init(vw_model *m, const char *const *paths, size_t npaths,
+			 const vw_open_opts *o)
+{
+	m->open_paths = calloc(npaths ? npaths : 1, sizeof *m->open_paths);
+	if (!m->open_paths)
+		return -1;
+	m->nopen = npaths; /* behind[] and stamps[] have as many, freed by it */
+	int rc = 0;
+	for (size_t i = 0; i < npaths; i++)
+		if (!(m->open_paths[i] = strdup(paths[i])))
+			rc = -1;
+	if (o)
+		m->open_opts = *o;
+	return rc;
+}
+
+/* "the first 1m 5s of 13m 0s" of the first file read in part */
+static const char *partial_of(const vw_model *m, const char **name)
+{
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *p = m->imported[f] ? mcz_meta(m->files[f], "import_partial") : NULL;
+		if (p && *p) {
+			const char *s = strrchr(m->paths[f], '/');
+			*name = s && s[1] ? s + 1 : m->paths[f];
+			return p;
+		}
+	}
+	return NULL;
+}
+
+void vw_model_behind_status(vw_model *m)
+{
+	const char *name, *p = m->nbehind ? partial_of(m, &name) : NULL;
+	if (p && !m->status_warn)
+		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %.80s shown",
+			 name, p);
+}
+
+int vw_model_behind_poll(vw_model *m)
+{
+	size_t left = 0, failed = 0;
+	for (size_t i = 0; i < m->nopen && m->behind; i++) {
+		if (m->behind[i] <= 0)
+			continue;
+		int r = pcp_pending_poll(m->behind[i]);
+		if (r == 0)
+			left++;
+		else if (r < 0) { /* reaped and forgotten by the poll */
+			failed++;
+			m->behind[i] = 0;
+		}
+	}
+	if (failed && !m->status_warn) {
+		const char *name, *p = partial_of(m, &name);
+		if (p)
+			snprintf(m->status, sizeof m->status,
+				 "warning: the whole of %.80s could not be read into the cache: "
+				 "%.80s shown", name, p);
+		else
+			snprintf(m->status, sizeof m->status,
+				 "warning: an archive that grew could not be read again");
+		m->status_warn = 1;
+	}
+	m->nbehind = left;
+	if (left)
+		return 0;
+	/* done: ready when at least one made its entry */
+	for (size_t i = 0; i < m->nopen && m->behind; i++)
+		if (m->behind[i] > 0)
+			return 1;
+	return 0;
+}
+
+int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen)
+{
+	return vw_model_open_from(out, (const char *const *)m->open_paths, m->nopen, &m->open_opts,
+				  m->behind, err, errlen);
+}
+
+int vw_model_pcp_grew(vw_model *m)
+{
+	if (m->nbehind || !m->stamps || !m->behind)
+		return 0;
+	pcp_import_opts po;
+	vw_model_pcp_opts(&m->open_opts, &po);
+	po.progress = NULL;
+	int started = 0;
+	for (size_t i = 0; i < m->nopen; i++) {
+		if (!m->stamps[i])
+			continue;
+		char *now = pcp_archive_stamp(m->open_paths[i], &po);
+		if (now && strcmp(now, m->stamps[i]) && (m->behind[i] = pcp_convert_behind(
+								 m->open_paths[i], &po)) > 0) {
+			m->nbehind++;
+			started = 1;
+		}
+		free(now);
+	}
+	m->grew |= started;
+	return started;
+}
+
+void vw_model_behind_free(vw_model *m)
+{
+	for (size_t i = 0; m->behind && i < m->nopen; i++)
+		if (m->behind[i] > 0)
+			pcp_pending_stop(m->behind[i]);
+	free(m->behind);
+	m->behind = NULL;
+	m->nbehind = 0;
+	for (size_t i = 0; m->stamps && i < m->nopen; i++)
+		free(m->stamps[i]);
+	free(m->stamps);
+	m->stamps = NULL;
+	for (size_t i = 0; i < m->nopen; i++)
+		free(m->open_paths[i]);
+	free(m->open_paths);
+	m->open_paths = NULL;
+	m->nopen = 0;
+}
