@@ -20,6 +20,8 @@ TEST_PKGS="pcp pcp-testsuite papi-tools hwloc openssh-server openssh-client tmux
   openmpi-bin hpcc stress-ng xz-utils zstd clang libclang-rt-14-dev linux-perf python3
   locales time debuginfod lammps python3-numpy python3-pandas"
 
+# mcz export --pcp's test loads its archive into pmseries, which needs a Redis
+TEST_PKGS="$TEST_PKGS redis-server"
 want="$BUILD_PKGS"
 case "${1:-all}" in
 build) ;;

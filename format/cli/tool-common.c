@@ -95,6 +95,7 @@ const char *tool_common_usage(const char *cmd)
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
 		       "  merge FILE... -o JOB      a parallel job's rank files into one job file\n"
 		       "  split JOB [-o DIR] [-f]   a job file back into its rank files\n"
+		       "  export --pcp DIR/NAME FILE  write a PCP archive (mcz help export)\n"
 		       "  help [COMMAND]            this text, or a command's\n"
 		       "\n"
 		       "Exit status: 0 success, 1 bad or damaged file, 2 bad usage.\n"
@@ -140,6 +141,23 @@ const char *tool_common_usage(const char *cmd)
 		       "checked first: an existing file of one stops the split with nothing\n"
 		       "written, unless --force (overwrite).  Of a damaged job file, every\n"
 		       "recording it holds whole is written and the others named (exit 1).\n";
+	if (!strcmp(cmd, "export"))
+		return "usage: mcz export --pcp DIR/NAME [-q] FILE\n"
+		       "Write the recording FILE (or a job file, or one member JOB:NAME) as the\n"
+		       "PCP archive DIR/NAME (NAME.0, NAME.meta, NAME.index; DIR is made if\n"
+		       "missing), for pmdumplog, pmrep, pmchart, pmseries and the pcp2* tools.\n"
+		       "Each stream name is a PCP metric (as it is: mcz import gives it back),\n"
+		       "the streams of one name its instances (cpu3, eth0); PCP units and\n"
+		       "semantics from mcz import's mapping used backwards; values as mcz dump\n"
+		       "prints them (counters cumulative), at wall-clock time to the microsecond;\n"
+		       "host, job, rank and command as labels; marks as the string metric\n"
+		       "mcz.mark.  A job file gives one archive per host (NAME, or NAME-HOST\n"
+		       "each when the job ran on several), its ranks as instances rankR:INST.\n"
+		       "An existing archive of that name is never overwritten.\n"
+		       "  --pcp DIR/NAME   the archive to write (required)\n"
+		       "  -q, --quiet      no summary line\n"
+		       "Exit status: 0 written; 1 unreadable input, damaged input (the rest is\n"
+		       "written, the loss named), or the archive could not be written; 2 bad usage.\n";
 	if (!strcmp(cmd, "import"))
 		return "usage: mcz import [options] ARCHIVE\n"
 		       "Convert a PCP archive (pmlogger) into a .mcz recording: one stream per\n"

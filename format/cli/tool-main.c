@@ -5,6 +5,7 @@
  *     mcz check run.mcz --repair fixed.mcz
  *     mcz dump run.mcz --csv --streams 'core.*' --from 10 --to 12.5
  *     mcz merge run.*.mcz -o job.mcz
+ *     mcz export --pcp out/run run.mcz
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static const struct {
 	{"import", tool_import},
 	{"merge", tool_merge},
 	{"split", tool_split},
+	{"export", tool_export},
 };
 
 int main(int argc, char **argv)

@@ -24,6 +24,8 @@ int tool_import(int argc, char **argv);
 /* mcz merge / mcz split: rank files into one job file and back (tool-merge.c). */
 int tool_merge(int argc, char **argv);
 int tool_split(int argc, char **argv);
+/* mcz export --pcp: a recording as a PCP archive (tool-export.c). */
+int tool_export(int argc, char **argv);
 
 /* tool-ceilings.c: the roofline's ceilings (metadata roof.*) for mcz info. */
 void tool_ceilings_print(mcz_reader *r);

@@ -9,7 +9,10 @@
  * rows where it has none leave it missing, so instances that come and go
  * are gaps, not zeros.  Per-metric errors and "no values" are missing too.
  * <mark> records (pmlogger restarts, pmlogextract joins) become
- * MCZ_MARK_GAP marks.  Values are stored raw (see pcp-metric.c for kinds,
+ * MCZ_MARK_GAP marks; the values of the string metric mcz.mark (an archive
+ * of mcz export --pcp) become marks again ("begin X", "end X", "point X",
+ * "X"), and its item label mcz_unit names a unit PCP only counts.  Values
+ * are stored raw (see pcp-metric.c for kinds,
  * units, scale and 32-bit counter unwrapping).  Time 0 of the recording is
  * the earliest archive label start (or first record if earlier).
  */
@@ -32,6 +35,7 @@ typedef struct imp_metric {
 	pcp_metric_kind k;
 	int use;    /* 1 imported, 0 left out (filtered, not numeric) */
 	int nodesc; /* no descriptor: type unknown, only in-situ values kept */
+	int marks;  /* mcz.mark (mcz export --pcp): its strings are marks */
 	/* the streams of the last record's values, by position: records list
 	 * the same instances in the same order, so most lookups end here */
 	int *slot_inst;
@@ -181,6 +185,31 @@ static void note_skipped(imp *im, const char *name)
 		snprintf(im->skipped + u, sizeof im->skipped - u, ", ...");
 }
 
+/* The string value of label `name` in a label set, "" when it has none. */
+static void label_str(const pmLabelSet *ls, int nsets, const char *name, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int k = 0; k < nsets; k++)
+		for (int i = 0; i < ls[k].nlabels; i++) {
+			const pmLabel *l = &ls[k].labels[i];
+			const char *v = ls[k].json + l->value;
+			int vl = (int)l->valuelen;
+			if (l->namelen != strlen(name) || strncmp(ls[k].json + l->name, name, l->namelen))
+				continue;
+			if (vl >= 2 && v[0] == '"') {
+				v++;
+				vl -= 2;
+			}
+			snprintf(buf, len, "%.*s", vl, v);
+		}
+}
+
+static int is_mark_metric(const pmDesc *d, const char *name)
+{
+	return d->type == PM_TYPE_STRING &&
+	       (!strcmp(name, "mcz.mark") || !strncmp(name, "mcz.mark_", 9));
+}
+
 static int new_metric(imp *im, size_t ai, pmID pmid, uint32_t *mi)
 {
 	if (im->nmetrics == im->capm) {
@@ -217,7 +246,20 @@ static int new_metric(imp *im, size_t ai, pmID pmid, uint32_t *mi)
 	} else {
 		pcp_metric_kind_of(&m->desc, &m->k);
 		m->use = !m->k.skip;
-		if (m->k.skip) {
+		pmLabelSet *ls = NULL;
+		int nls = 0;
+		if (m->use && (nls = pmGetItemLabels(pmid, &ls)) > 0) {
+			char unit[sizeof m->k.unit];
+			label_str(ls, nls, "mcz_unit", unit, sizeof unit);
+			if (unit[0]) /* a unit PCP only counts, named by mcz export */
+				memcpy(m->k.unit, unit, sizeof unit);
+		}
+		if (ls)
+			pmFreeLabelSets(ls, nls);
+		if (m->k.skip && is_mark_metric(&m->desc, name)) {
+			m->use = m->marks = 1;
+			im->st->metrics++;
+		} else if (m->k.skip) {
 			im->st->skipped_metrics++;
 			note_skipped(im, name);
 		} else
@@ -279,6 +321,37 @@ static mcz_value to_value(imp_stream *s, const pmDesc *d, const pmAtomValue *a)
 	return v;
 }
 
+/* The values of mcz.mark: marks at this record's time, their kind from the
+ * word mcz export put in front. */
+static int take_marks(imp *im, const pmValueSet *vs)
+{
+	static const struct {
+		const char *word;
+		uint8_t kind;
+	} kinds[] = { { "begin", MCZ_MARK_BEGIN }, { "end", MCZ_MARK_END }, { "point", MCZ_MARK_POINT } };
+	for (int j = 0; j < vs->numval; j++) {
+		pmAtomValue a;
+		if (pmExtractValue(vs->valfmt, &vs->vlist[j], PM_TYPE_STRING, &a, PM_TYPE_STRING) < 0)
+			continue;
+		const char *text = a.cp;
+		uint8_t kind = MCZ_MARK_POINT;
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			size_t n = strlen(kinds[k].word);
+			if (!strncmp(text, kinds[k].word, n) && (text[n] == ' ' || !text[n])) {
+				kind = kinds[k].kind;
+				text += n + (text[n] == ' ');
+				break;
+			}
+		}
+		int rc = mcz_writer_mark(im->w, im->row_t - im->epoch, kind, 0, text);
+		free(a.cp);
+		if (rc)
+			return rc;
+		im->st->marks++;
+	}
+	return MCZ_OK;
+}
+
 static int take_values(imp *im, size_t ai, const pmValueSet *vs)
 {
 	uint32_t mi;
@@ -293,6 +366,8 @@ static int take_values(imp *im, size_t ai, const pmValueSet *vs)
 		im->st->missing++;
 		return MCZ_OK;
 	}
+	if (m->marks)
+		return take_marks(im, vs);
 	if (vs->numval > m->nslot) {
 		int *si = realloc(m->slot_inst, (size_t)vs->numval * sizeof *si);
 		if (si)
@@ -407,6 +482,20 @@ static void write_meta(imp *im, const char *label)
 		 im->a[0].version);
 	mcz_writer_meta(im->w, "recorder", buf);
 	mcz_writer_meta(im->w, "pcp_archive", label);
+	pmLabelSet *ls = NULL;
+	int nls = 0;
+	pmUseContext(im->a[0].ctx);
+	if (im->na == 1 && (nls = pmGetContextLabels(&ls)) > 0) {
+		/* what mcz export --pcp wrote of the recording */
+		static const char *const keys[] = { "command", "job", "rank" };
+		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+			label_str(ls, nls, keys[i], buf, sizeof buf);
+			if (buf[0])
+				mcz_writer_meta(im->w, keys[i], buf);
+		}
+	}
+	if (ls)
+		pmFreeLabelSets(ls, nls);
 	mcz_writer_meta(im->w, "import_note",
 			"PCP values stored raw; stream scale converts PCP units to SI base units "
 			"(bytes, seconds, counts); 32-bit counters unwrapped (stored = raw + "

@@ -8,9 +8,16 @@
  *     pcp_metric_kind k;
  *     pcp_metric_kind_of(&desc, &k);
  *     if (!k.skip) { d.kind = k.kind; d.type = k.type; d.unit = k.unit; d.scale = k.scale; }
+ *
+ * and backwards, for mcz export --pcp (pcp-export.c): pcp_metric_desc_of()
+ * finds the PCP units whose forward mapping gives the stream's unit and
+ * scale back (the same unit_scale() tried on PCP's scale codes), so that an
+ * exported archive imports as the streams it came from.
  */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../mcz.h"
@@ -108,6 +115,123 @@ void pcp_metric_kind_of(const pmDesc *d, pcp_metric_kind *k)
 	k->scale = unit_scale(&d->units, &bad);
 	snprintf(k->note, sizeof k->note, "pcp: %s%s%s, %s%s%s", ubuf, *ubuf ? ", " : "", sbuf, tbuf,
 		 how, bad ? " (scale unknown: values as stored)" : "");
+}
+
+/* ---- the mapping used backwards: a stream -> a PCP descriptor ---------- */
+
+/* Add the dimensions of one unit token ("B", "s^2", "Hz", "instructions")
+ * times sign to pu; 1 when the token is one PCP names (bytes, seconds,
+ * counts, Hz, "1"), 0 for "%" (dimensionless) and for a unit PCP has no
+ * dimension for (W, J, instructions...), which is counted (dimCount) as
+ * perfevent counts events. */
+static int unit_token(const char *tok, size_t n, int sign, pmUnits *pu)
+{
+	int pw = 1;
+	const char *caret = memchr(tok, '^', n);
+	if (caret) {
+		pw = atoi(caret + 1);
+		n = (size_t)(caret - tok);
+	}
+	pw *= sign;
+	if (n == 1 && tok[0] == 'B')
+		pu->dimSpace += pw;
+	else if (n == 1 && tok[0] == 's')
+		pu->dimTime += pw;
+	else if (n == 2 && !memcmp(tok, "Hz", 2))
+		pu->dimTime -= pw;
+	else if (n == 5 && !memcmp(tok, "count", 5))
+		pu->dimCount += pw;
+	else if (n == 0 || (n == 1 && tok[0] == '1'))
+		return 1;
+	else if (n == 1 && tok[0] == '%')
+		return 0; /* dimensionless, as PCP's percentages, but not named */
+	else {
+		pu->dimCount += pw;
+		return 0;
+	}
+	return 1;
+}
+
+/* The scale codes of pu's dimensions whose 1.0 is `scale` SI units, by the
+ * forward conversion itself (unit_scale); 0 when none is. */
+static int scale_codes(pmUnits *pu, double scale)
+{
+	static const int spaces[] = { PM_SPACE_BYTE, PM_SPACE_KBYTE, PM_SPACE_MBYTE, PM_SPACE_GBYTE,
+				      PM_SPACE_TBYTE, PM_SPACE_PBYTE, PM_SPACE_EBYTE };
+	static const int times[] = { PM_TIME_SEC, PM_TIME_MSEC, PM_TIME_USEC, PM_TIME_NSEC,
+				     PM_TIME_MIN, PM_TIME_HOUR };
+	size_t ns = pu->dimSpace ? sizeof spaces / sizeof *spaces : 1;
+	size_t nt = pu->dimTime ? sizeof times / sizeof *times : 1;
+	int nc = pu->dimCount ? 16 : 1; /* 10^0, 10^-1, 10^1, ... within PCP's -8..7 */
+	for (size_t a = 0; a < ns; a++)
+		for (size_t b = 0; b < nt; b++)
+			for (int c = 0; c < nc; c++) {
+				pu->scaleSpace = pu->dimSpace ? spaces[a] : 0;
+				pu->scaleTime = pu->dimTime ? times[b] : 0;
+				pu->scaleCount = pu->dimCount ? (c & 1 ? -(c + 1) / 2 : c / 2) : 0;
+				int bad;
+				double s = unit_scale(pu, &bad);
+				if (!bad && fabs(s - scale) <= 1e-9 * fabs(scale))
+					return 1;
+			}
+	pu->scaleSpace = pu->scaleTime = pu->scaleCount = 0;
+	return 0;
+}
+
+int pcp_metric_desc_of(const mcz_stream_desc *s, pmDesc *d, double *mul, char *why,
+		       size_t whylen)
+{
+	memset(d, 0, sizeof *d);
+	*mul = 1.0;
+	if (why && whylen)
+		why[0] = '\0';
+	/* the unit, "B/s" or "count.s^-1": dimensions, then the scale codes */
+	const char *u = s->unit ? s->unit : "";
+	const char *slash = strchr(u, '/');
+	int named = 1;
+	for (const char *p = u; *p;) {
+		size_t n = strcspn(p, "./");
+		named &= unit_token(p, n, slash && p > slash ? -1 : 1, &d->units);
+		p += n;
+		if (*p)
+			p++;
+	}
+	double scale = s->scale > 0 && isfinite(s->scale) ? s->scale : 1.0;
+	int fits = scale_codes(&d->units, scale);
+	if (!fits && !d->units.dimCount && !d->units.dimSpace && !d->units.dimTime) {
+		d->units.dimCount = 1; /* "%" stored x 0.01: a count of 10^-2 */
+		if (!(fits = scale_codes(&d->units, scale)))
+			d->units.dimCount = 0;
+	}
+	if (!fits)
+		*mul = scale; /* no PCP scale says it: values converted to SI units */
+	if (!named && why)
+		snprintf(why, whylen, "PCP has no unit \"%s\" (%s)", u,
+			 d->units.dimCount ? "counted" : "dimensionless");
+	if (!fits && why) {
+		size_t l = strlen(why);
+		snprintf(why + l, whylen - l, "%sscale %g has no PCP scale: values x %g", l ? "; " : "",
+			 scale, scale);
+	}
+	/* kind and type, and what an imported PCP metric was (its note) */
+	const char *note = s->note ? s->note : "";
+	int from_pcp = !strncmp(note, "pcp: ", 5);
+	if (s->kind == MCZ_COUNTER) {
+		d->sem = PM_SEM_COUNTER;
+		d->type = PM_TYPE_U64;
+	} else {
+		d->sem = from_pcp && strstr(note, " discrete, ")	  ? PM_SEM_DISCRETE
+			 : from_pcp && strstr(note, "kept as a gauge") ? PM_SEM_COUNTER
+								      : PM_SEM_INSTANT;
+		d->type = s->type == MCZ_F64 ? PM_TYPE_DOUBLE
+			  : s->type == MCZ_I64 ? PM_TYPE_64
+					       : PM_TYPE_U64;
+	}
+	if (*mul != 1.0)
+		d->type = PM_TYPE_DOUBLE;
+	d->pmid = PM_ID_NULL;
+	d->indom = PM_INDOM_NULL;
+	return named;
 }
 
 static int has_glob(const char *s, size_t n)

@@ -207,4 +207,56 @@ typedef struct pcp_metric_kind {
 
 void pcp_metric_kind_of(const struct pmDesc *d, pcp_metric_kind *k);
 
+/* The same mapping backwards (mcz export --pcp): the PCP type, semantics
+ * and units of stream s, chosen so that pcp_metric_kind_of() of them gives
+ * s's kind, unit and scale again where PCP can say them:
+ *   - units: bytes, seconds, counts and Hz as PCP dimensions, with the PCP
+ *     scale codes whose 1.0 is s->scale SI units (KB, msec, count x 10^3...),
+ *     so values are exported as stored; a unit PCP has no dimension for (W,
+ *     J, instructions) becomes a count dimension, "%" none (returns 0 and
+ *     why says so: mcz export names the unit in a label); a scale no PCP code gives sets *mul to
+ *     it: values x *mul, in SI units, as doubles;
+ *   - counters: PM_SEM_COUNTER, U64 (the raw cumulative values mcz keeps);
+ *     gauges: PM_SEM_INSTANT of U64, 64 or DOUBLE, or what an imported PCP
+ *     metric's note says it was (discrete; a floating-point counter);
+ *   - pmid and indom are left PM_ID_NULL and PM_INDOM_NULL for the caller.
+ * Returns 1 when PCP names the unit, 0 when it does not (counted, or "%"). */
+int pcp_metric_desc_of(const mcz_stream_desc *s, struct pmDesc *d, double *mul, char *why,
+		       size_t whylen);
+
+/* ---- writing PCP archives (pcp-export.c, mcz export --pcp) --------------
+ * A recording r becomes the PCP archive `out` (out.0, out.meta, out.index)
+ * through libpcp_import:
+ *   - each stream name becomes a PCP metric name as it is ("mem.read_bytes"),
+ *     so that mcz import gives it back; bytes PCP does not allow in a name
+ *     become '_', a component starting with a digit gets an 'x' in front;
+ *     streams of one name whose units or kinds differ become NAME_2...;
+ *   - the streams of one name are the instances of one metric (their
+ *     instance names: "cpu3" gets instance id 3, as PCP's per-CPU metrics);
+ *     a name with one stream and no instance is a singular metric; an
+ *     instance name whose first word another has ("action 7 queue" after
+ *     "action 1 queue": PCP tells them apart by it) gets '_' for spaces;
+ *   - descriptors from pcp_metric_desc_of(); values as stored (counters:
+ *     the raw cumulative values, as mcz dump prints them), at wall-clock
+ *     time to the microsecond (libpcp_import's pmiWrite);
+ *   - host, job, rank and command as context labels, the host also as the
+ *     archive's host name; a unit PCP only counts as an item label mcz_unit;
+ *     the stream's source, native event and note as its help text;
+ *   - marks as the string metric mcz.mark ("text", "begin text", "end
+ *     text"; a point mark's text starting "begin " or "end " gets "point "
+ *     in front), gap marks as PCP <mark> records;
+ *   - a job file (mcz merge): one archive per host (out when the job ran on
+ *     one host, else out-HOST each), its ranks' streams as instances
+ *     "rankR:INSTANCE" (or "rankR") of the same metrics.
+ * Refused with one line in err: out an existing folder, an archive of that
+ * name there already, a folder that cannot be made or written.  Chunks the
+ * reader finds damaged are left out and named in st->damaged (rc 0). */
+typedef struct pcp_export_stats {
+	uint64_t archives, metrics, instances, records, values, marks;
+	char paths[512];   /* the archives written, ", " between them */
+	char damaged[512]; /* "" or what could not be read (the rest was exported) */
+} pcp_export_stats;
+
+int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,67 @@
+/* tool-export.c: `mcz export --pcp DIR/NAME FILE` — a recording (or a job
+ * file, or one member JOB:NAME) written as a PCP archive through
+ * libpcp_import, so that pmdumplog, pmrep, pmchart, pmseries and the pcp2*
+ * exporters read it (format/pcp/pcp-export.c; the rules in pcp.h).
+ *
+ *     mcz export --pcp out/run run.mcz       # out/run.0, .meta, .index
+ *     mcz export --pcp out/job job.mcz       # one archive per host
+ *
+ * One summary line on stdout (not with -q); one error line and exit 1 when
+ * the recording cannot be read or the archive cannot be written; a damaged
+ * recording is exported as far as it reads, named in one line, exit 1 (as
+ * mcz dump).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../pcp/pcp.h"
+#include "tool.h"
+
+int tool_export(int argc, char **argv)
+{
+	const char *path = NULL, *out = NULL;
+	int quiet = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--pcp") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strncmp(a, "--pcp=", 6))
+			out = a + 6;
+		else if (!strcmp(a, "--pcp"))
+			return tool_common_usage_error("export", "--pcp needs the archive's name, DIR/NAME");
+		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			quiet = 1;
+		else if (a[0] == '-' && a[1])
+			return tool_common_usage_error("export", "unknown option '%s'", a);
+		else if (path)
+			return tool_common_usage_error("export", "one file at a time ('%s' is a second)", a);
+		else
+			path = a;
+	}
+	if (!out)
+		return tool_common_usage_error("export", "say what to write: --pcp DIR/NAME");
+	if (!path)
+		return tool_common_usage_error("export", "no file given");
+	mcz_reader *r;
+	if (tool_common_open("export", path, 0, &r))
+		return 1;
+	pcp_export_stats st;
+	char err[1024];
+	int rc = pcp_export(r, out, &st, err, sizeof err);
+	mcz_close(r);
+	if (rc) {
+		fprintf(stderr, "mcz export: %s\n", tool_common_esc(err));
+		return 1;
+	}
+	if (!quiet)
+		printf("%s -> %s: %llu metrics, %llu records, %llu values, %llu marks\n",
+		       tool_common_esc(path), tool_common_esc(st.paths),
+		       (unsigned long long)st.metrics, (unsigned long long)st.records,
+		       (unsigned long long)st.values, (unsigned long long)st.marks);
+	if (st.damaged[0]) {
+		fprintf(stderr, "mcz export: %s: %s; every other row was exported (mcz check %s)\n",
+			tool_common_esc(path), tool_common_esc(st.damaged), tool_common_esc(path));
+		return 1;
+	}
+	return 0;
+}
