@@ -354,6 +354,12 @@ typedef struct mcz_series {
 } mcz_series;
 
 int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series *out);
+/* The same rows' values and presence only, into the caller's arrays (at
+ * most cap rows; *n says how many): no times, no deltas, nothing
+ * allocated.  For readers that fill one array per stream window by window
+ * (python/mcz's to_pandas).  MCZ_E_RANGE when the rows pass cap. */
+int mcz_read_into(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_value *v,
+		  uint8_t *present, size_t cap, size_t *n);
 void mcz_series_free(mcz_series *s);
 
 /* Summary of one stream over a time bucket.  For gauges: min/max/sum over

@@ -454,6 +454,40 @@ int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series 
 	return 0;
 }
 
+int mcz_read_into(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_value *v,
+		  uint8_t *present, size_t cap, size_t *n)
+{
+	if (!r || !n || (cap && (!v || !present)))
+		return MCZ_E_ARG;
+	*n = 0;
+	if (stream >= r->nstreams)
+		return MCZ_E_RANGE;
+	size_t total = 0;
+	for (size_t ci = query_first_chunk(r, t0);
+	     t1 > t0 && ci < r->ix.nchunks && r->ix.chunks[ci].t_first < t1; ci++) {
+		reader_col c;
+		int rc = mcz_query_col(r, ci, stream, &c);
+		if (rc && query_damaged(r, ci, rc))
+			continue;
+		if (rc)
+			return rc;
+		/* the chunk's rows in the window: one run (times increase) */
+		size_t i = 0, e = c.n;
+		while (i < e && c.t[i] < t0)
+			i++;
+		while (e > i && c.t[e - 1] >= t1)
+			e--;
+		if (total + (e - i) > cap)
+			return mcz_error_set(MCZ_E_RANGE, "%zu rows in the window, room for %zu",
+					     total + (e - i), cap);
+		memcpy(present + total, c.present + i, e - i);
+		for (size_t k = i; k < e; k++)
+			v[total++] = c.present[k] ? c.v[k] : (mcz_value){0};
+	}
+	*n = total;
+	return 0;
+}
+
 void mcz_series_free(mcz_series *s)
 {
 	if (!s)

@@ -109,6 +109,8 @@ _PROTOS = {
     "mcz_mark_count": (c_size_t, [Reader]),
     "mcz_mark_at": (POINTER(Mark), [Reader, c_size_t]),
     "mcz_read": (c_int, [Reader, c_uint32, c_int64, c_int64, POINTER(Series)]),
+    "mcz_read_into": (c_int, [Reader, c_uint32, c_int64, c_int64, c_void_p, c_void_p, c_size_t,
+                              POINTER(c_size_t)]),
     "mcz_series_free": (None, [POINTER(Series)]),
     "mcz_damaged_count": (c_size_t, [Reader]),
     "mcz_cache_limit": (None, [Reader, c_size_t]),

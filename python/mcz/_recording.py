@@ -514,10 +514,30 @@ class Recording:
         window, and (when js holds the first stream) their times."""
         counts, times, at, w = [], [], 0, a
         nr = self._info["nrows"]
+        present = np.empty(nr if whole else 0, np.uint8)  # mcz_read_into's
+        got = c_size_t()
         while w < b and js:
             e = min(b, w + step)
             n0 = None
             for j in js:
+                if whole and n0 is not None:
+                    # after the window's first stream (its times, its row
+                    # count): the values straight into the column, with
+                    # no times, deltas or copy (10^8 values: 1.64 -> 1.35 s)
+                    rc = LIB.mcz_read_into(r, sids[j], w, e,
+                                           cols[j].ctypes.data + at * cols[j].itemsize,
+                                           present.ctypes.data, nr - at, byref(got))
+                    if rc:
+                        raise error(rc, self.path)
+                    if got.value != n0:
+                        raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
+                                    % (self.path, self.streams[sids[j]].key, got.value, w, e,
+                                       self.streams[sids[js[0]]].key, n0), -5, self.path)
+                    if n0 and not present[:n0].all():
+                        if gaps[j] is None:
+                            gaps[j] = np.zeros(nr, bool)
+                        gaps[j][at:at + n0] = present[:n0] == 0
+                    continue
                 s = _lib.Series()
                 rc = LIB.mcz_read(r, sids[j], w, e, byref(s))
                 if rc:

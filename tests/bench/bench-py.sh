@@ -13,7 +13,7 @@
 #                        float conversion: faster than round_trip, not exact)
 #   mcz dump --csv       writing the dump (what read_csv needs first; the
 #                        program's whole run)
-# The bar (issue 31): to_pandas() at least 10x faster than read_csv.
+# The bar: to_pandas() at least 10x faster than read_csv.
 # BENCH_QUICK=1: 100 streams x 10^5 rows (10^7 values), one run each.
 set -u
 cd "$(dirname "$0")/../.."

@@ -327,6 +327,42 @@ static void test_sparse_same_bytes(void **state)
 	mcz_close(r);
 }
 
+/* mcz_read_into gives mcz_read's values and presence, window by window,
+ * into the caller's arrays; a window larger than the room is refused. */
+static void test_read_into(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/into.mcz", dir);
+	wd_write(path, 200, 3 * ROWS + 5, ROWS);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	const int64_t w[][2] = {{INT64_MIN / 2, INT64_MAX / 2}, {5, 17000000005}, {3000000000, 3000000001},
+				{40000000000, 41000000000}, {7, 6}};
+	for (int s = 0; s < 200; s += 7)
+		for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+			mcz_series x;
+			assert_int_equal(mcz_read(r, (uint32_t)s, w[k][0], w[k][1], &x), MCZ_OK);
+			mcz_value v[3 * ROWS + 5];
+			uint8_t p[3 * ROWS + 5];
+			size_t n = 99;
+			assert_int_equal(mcz_read_into(r, (uint32_t)s, w[k][0], w[k][1], v, p, 3 * ROWS + 5,
+						       &n),
+					 MCZ_OK);
+			assert_int_equal(n, x.n);
+			for (size_t i = 0; i < n; i++) {
+				assert_int_equal(p[i], x.present[i]);
+				assert_int_equal(v[i].u, x.v[i].u);
+			}
+			if (x.n > 1)
+				assert_int_equal(mcz_read_into(r, (uint32_t)s, w[k][0], w[k][1], v, p,
+							       x.n - 1, &n),
+						 MCZ_E_RANGE);
+			mcz_series_free(&x);
+		}
+	mcz_close(r);
+}
+
 static void test_wide_columns_unchanged(void **state)
 {
 	(void)state;
@@ -370,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_many_short_chunks_keep_summaries),
 		cmocka_unit_test(test_wide_columns_unchanged),
 		cmocka_unit_test(test_sparse_same_bytes),
+		cmocka_unit_test(test_read_into),
 	};
 	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
 	 * and leave out the sections (test-format-bundle.c) */
