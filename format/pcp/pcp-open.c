@@ -166,8 +166,23 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 		return rc < 0 ? rc : MCZ_E_IO;
 	}
 	rc = mcz_open(r, tmp, 0);
+	if (rc == MCZ_OK && st.partial && (*o->pending = pcp_behind_start(path, o, key, ident)) == 0) {
+		/* no process to read the rest (fork refused): the whole, here */
+		mcz_close(*r);
+		*r = NULL;
+		unlink(tmp);
+		free(tmp);
+		part.first_ms = 0;
+		if ((rc = pcp_import_temp(path, &part, &tmp, &st, err, errlen)) != 0) {
+			free(key);
+			free(ident);
+			return rc < 0 ? rc : MCZ_E_IO;
+		}
+		rc = mcz_open(r, tmp, 0);
+		st.partial = 0;
+	}
 	if (rc == MCZ_OK && st.partial)
-		*o->pending = pcp_behind_start(path, o, key, ident);
+		; /* the whole goes into the cache from the process */
 	else if (rc == MCZ_OK && key)
 		pcp_cache_put(key, ident, tmp, o, o->note, o->notelen);
 	unlink(tmp);
