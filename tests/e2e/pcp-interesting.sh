@@ -9,6 +9,7 @@
 # rows by name (the tab bar says so, the rows are in order), Enter on the
 # constants row lists constant streams by their whole name, and the
 # read-out of one of them is its value in the file.
+# mcz-test: parallel
 set -u
 export LC_ALL=C.UTF-8 # labels are cut by characters (▸, Σ)
 cd "$(dirname "$0")/../.."
