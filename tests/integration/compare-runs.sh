@@ -211,19 +211,23 @@ check "$T/w.json" 'r["phases"] == "detected" and len(r["matched"]) == 3' \
 	'abs(r["matched"][1]["delta_pct"] - 50) <= '$abs' or abs((1 + r["matched"][1]["delta_pct"] / 100) / ((2 + (r["matched"][0]["delta_pct"] + r["matched"][2]["delta_pct"]) / 100) / 2) - 1.5) <= '$tol \
 	'r["matched"][1]["rank"] == 1'
 # --fail-above 20 names the stream where the machine's speed held (the
-# compute phases within 8 %); where it did not, that is said and checked
-# on the relative figure above only
+# compute phases within 8 %) and each side's two runs agree on the stream
+# (its noise under 20 %); where not, that is said and checked on the
+# figures above only.  mcz then rightly calls the stream "same": in one
+# make check its two A runs' triad phases were cut 64.7 % apart (unmarked
+# detection at 10 ms), and +50 % was within that noise
 deltas=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["matched"]
 print(" ".join("%+.1f%%" % x["delta_pct"] for x in m))' "$T/w.json")
 steady=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["matched"]
-print(int(abs(m[0]["delta_pct"]) <= 8 and abs(m[2]["delta_pct"]) <= 8))' "$T/w.json")
+print(int(abs(m[0]["delta_pct"]) <= 8 and abs(m[2]["delta_pct"]) <= 8 and
+          (m[1]["noise_pct"] or 0) < 20))' "$T/w.json")
 "$MCVIEW" --compare "$WA" "$WB" --fail-above 20 >/dev/null 2>"$T/err"
 rc=$?
 if [ "$steady" = 1 ]; then
 	[ $rc -eq 1 ] && grep -q "slower by more than 20 %[^:]*: .*#2 .*triad" "$T/err" ||
 		fail "c,s,c --fail-above 20: exit $rc: $(cat "$T/err")"
 else
-	echo "note: this machine's speed changed between the two sides (compute, stream, compute: $deltas): --fail-above not checked"
+	echo "note: this machine's speed changed between the two sides, or a side's runs disagree (compute, stream, compute: $deltas): --fail-above not checked"
 fi
 ok "compute, stream, compute without marks: $(cat "$T/err")"
 
