@@ -27,10 +27,6 @@
 #include "pcp-int.h"
 #include "pcp.h"
 
-typedef struct cache_opts {
-	long long cache_max;
-} cache_opts;
-
 /* The child: convert, keep, check that the entry is there; its exit status
  * says which step failed (0: in the cache). */
 static void behind_run(const char *src, const pcp_import_opts *o, const char *key,
@@ -80,7 +76,7 @@ static struct {
 	int pid;
 	int reaped; /* its status taken: the id may be another process's now */
 	char *key, *ident;
-	cache_opts o;
+	long long cache_max; /* the cache's bound it was written under */
 } behind[BEHIND_MAX];
 
 int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
@@ -107,7 +103,7 @@ int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
 	behind[slot].pid = (int)pid;
 	behind[slot].key = k;
 	behind[slot].ident = id;
-	behind[slot].o.cache_max = o->cache_max;
+	behind[slot].cache_max = o->cache_max;
 	return (int)pid;
 }
 
@@ -135,7 +131,7 @@ int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
 	if (i < 0)
 		return MCZ_E_NOTFOUND;
 	pcp_import_opts o = PCP_IMPORT_OPTS_INIT;
-	o.cache_max = behind[i].o.cache_max;
+	o.cache_max = behind[i].cache_max;
 	int rc = pcp_cache_get(behind[i].key, behind[i].ident, &o, r);
 	if (rc == MCZ_OK && stamp)
 		*stamp = strdup(behind[i].ident);
