@@ -416,11 +416,42 @@ static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
 	return 0;
 }
 
+/* Per rank of a job, the share of its samples in [t0, t1) spent in MPI or
+ * sync; 0 where a rank has none. */
+static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
+{
+	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
+		uint64_t n[VW_CC_N];
+		uint64_t all = vw_hotcode_file_classes(m, fi, t0, t1, n);
+		w[fi] = all ? (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) / (double)all : 0;
+	}
+}
+
+/* On a job of a few ranks, how unevenly its ranks wait in [t0, t1): the
+ * largest minus the smallest rank's share of samples in MPI or sync (hpcc's
+ * SingleRandomAccess_LCG, one rank computing while the other waits: about
+ * 1; the section before it, both ranks updating the table: under 0.2);
+ * 0 on a single recording. */
+static double phase_wait_spread(vw_model *m, int64_t t0, int64_t t1)
+{
+	if (!vw_jobs_applies(m) || m->nfiles < 2 || m->nfiles > PHASE_RANK_WAITS)
+		return 0;
+	double w[PHASE_RANK_WAITS] = {0}, lo = 1, hi = 0;
+	phase_waits(m, t0, t1, w);
+	for (size_t fi = 0; fi < m->nfiles; fi++)
+		lo = w[fi] < lo ? w[fi] : lo, hi = w[fi] > hi ? w[fi] : hi;
+	return hi - lo;
+}
+
 /* The default level reads a long run at its own scale: a phase shorter
  * than a fortieth of the run whose hottest code is its neighbour's (the
  * last iterations of HPL, where communication takes over from the same
  * dgemm_) joins that neighbour, the longer one where both qualify.  A
- * phase without code, or running other code, stays however short. */
+ * phase without code, or running other code, stays however short; so does,
+ * on a job, one where the ranks' balance changes (phase_wait_spread
+ * differing by PHASE_SPREAD_APART or more: the same code run by one rank
+ * while the others wait is another section). */
+#define PHASE_SPREAD_APART 0.5
 static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 {
 	if (n < 2)
@@ -438,8 +469,13 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 			int64_t len = seg[i].end - seg[i].start;
 			if (!code[i][0] || 40 * len > run)
 				continue;
-			int l = i > 0 && !strcmp(code[i - 1], code[i]);
-			int r = i + 1 < n && !strcmp(code[i + 1], code[i]);
+			double sp = phase_wait_spread(m, seg[i].start, seg[i].end);
+			int l = i > 0 && !strcmp(code[i - 1], code[i]) &&
+				fabs(phase_wait_spread(m, seg[i - 1].start, seg[i - 1].end) - sp) <
+					PHASE_SPREAD_APART;
+			int r = i + 1 < n && !strcmp(code[i + 1], code[i]) &&
+				fabs(phase_wait_spread(m, seg[i + 1].start, seg[i + 1].end) - sp) <
+					PHASE_SPREAD_APART;
 			if (!l && !r)
 				continue;
 			size_t into = l && r ? (seg[i - 1].end - seg[i - 1].start >=
@@ -468,17 +504,6 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 	}
 	free(code);
 	return k;
-}
-
-/* Per rank of a job, the share of its samples in [t0, t1) spent in MPI or
- * sync; 0 where a rank has none. */
-static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
-{
-	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
-		uint64_t n[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(m, fi, t0, t1, n);
-		w[fi] = all ? (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) / (double)all : 0;
-	}
 }
 
 /* Whether two spans of a job ran the same mix: their work is mostly the
