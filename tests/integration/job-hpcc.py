@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""job-hpcc.py: helper of job-hpcc.sh.  Checks mcview's default job report
-on hpcc (the HPC Challenge suite) against hpcc's own log.
+"""job-hpcc.py: helper of job-hpcc.sh and job-hpcc-recorded.sh.  Checks
+mcview's default job report on hpcc (the HPC Challenge suite) against
+hpcc's own log.
 
-  job-hpcc.py HPCCOUTF REPORT_JSON RANK0_CSV RANK1_CSV WALL0_NS WALL1_NS
+  job-hpcc.py BIN DIR
+
+BIN: the folder of mcview and mcz; DIR: hpcc's run, with its rank files
+hpcc.0.mcz and hpcc.1.mcz and its log hpccoutf.txt.  The report is
+`mcview --report=json` on the two files, the code samples `mcz dump
+--code --csv`, each rank's start `mcz info` (wall_epoch_ns).
 
 hpccoutf.txt prints "Current time (EPOCH)" as each section ends, to the
 second: a section runs from the previous such line to its own (its end is
@@ -19,7 +25,7 @@ the first rank started that wait (from the same samples: the run of 80 %
 or more of its samples in MPI that ends at the section's end).
 
 Prints a line per check; exits 1 when one fails."""
-import csv, json, sys
+import csv, io, json, subprocess, sys
 
 TOL = 2.0          # s: a boundary within this of hpcc's
 LONG = 2.0         # s: the sections that must be phases
@@ -39,20 +45,21 @@ def sections(path):
     return out
 
 
-def work_samples(path, t0, t1, offset):
-    """Samples outside MPI of one rank between dataset times t0 and t1."""
+def work_samples(text, t0, t1, offset):
+    """Samples outside MPI of one rank (text: its code CSV) between dataset
+    times t0 and t1."""
     n = 0
-    for row in csv.DictReader(open(path)):
+    for row in csv.DictReader(io.StringIO(text)):
         t = float(row["time_s"]) + offset
         if t0 <= t < t1 and not any(k in row["object"].rsplit("/", 1)[-1] for k in MPI_OBJ):
             n += int(row["samples"])
     return n
 
 
-def mpi_share_bins(path, offset, width=0.25):
+def mpi_share_bins(text, offset, width=0.25):
     """Per bin of `width` s on the dataset axis: (all samples, MPI samples)."""
     bins = {}
-    for row in csv.DictReader(open(path)):
+    for row in csv.DictReader(io.StringIO(text)):
         k = int((float(row["time_s"]) + offset) / width)
         a, m = bins.get(k, (0, 0))
         n = int(row["samples"])
@@ -86,12 +93,22 @@ def wait_start(bins, b, width=0.25):
     return start * width
 
 
+def run(*cmd):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
 def main():
-    outf, rep, csv0, csv1, w0, w1 = sys.argv[1:7]
-    w0, w1 = int(w0), int(w1)
+    b, d = sys.argv[1:3]
+    outf = d + "/hpccoutf.txt"
+    ranks = [d + "/hpcc.0.mcz", d + "/hpcc.1.mcz"]
+    rep = io.StringIO(run(b + "/mcview", "--report=json", *ranks))
+    csv0, csv1 = (io.StringIO(run(b + "/mcz", "dump", "--code", "--csv", f)) for f in ranks)
+    csv0, csv1 = csv0.getvalue(), csv1.getvalue()
+    w0, w1 = (int(next(l.split()[3] for l in run(b + "/mcz", "info", f).splitlines()
+                       if len(l.split()) > 3 and l.split()[1] == "wall_epoch_ns")) for f in ranks)
     base = min(w0, w1) / 1e9
     off = [(w0 / 1e9) - base, (w1 / 1e9) - base]
-    job = json.load(open(rep))["jobs"][0]
+    job = json.load(rep)["jobs"][0]
     ph = job["phases"]
     bad = 0
 

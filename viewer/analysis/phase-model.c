@@ -443,6 +443,23 @@ static double phase_wait_spread(vw_model *m, int64_t t0, int64_t t1)
 	return hi - lo;
 }
 
+/* The most uneven stretch of [t0, t1): phase_wait_spread over the whole,
+ * each half and each third.  A phase the detector cut across two sections
+ * (hpcc's StarRandomAccess, both ranks updating, then 0.6 s of
+ * SingleRandomAccess, one rank computing while the other waits) is even
+ * enough on the whole (0.35) but not in its second half (0.68). */
+static double phase_wait_spread_peak(vw_model *m, int64_t t0, int64_t t1)
+{
+	double peak = phase_wait_spread(m, t0, t1);
+	for (int parts = 2; parts <= 3; parts++)
+		for (int k = 0; k < parts; k++) {
+			double s = phase_wait_spread(m, t0 + (t1 - t0) * k / parts,
+						     t0 + (t1 - t0) * (k + 1) / parts);
+			peak = s > peak ? s : peak;
+		}
+	return peak;
+}
+
 /* The default level reads a long run at its own scale: a phase shorter
  * than a fortieth of the run whose hottest code is its neighbour's (the
  * last iterations of HPL, where communication takes over from the same
@@ -514,13 +531,23 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
  * StarDGEMM and SingleDGEMM: 0 and 0.2, then 1 and 0); within one section
  * a rank drifts by up to 0.3 (hpcc's MPIRandomAccess: its updates, then
  * their check, a rank waiting 0.3 then 0.6 of the time; on this VM, one
- * CPU slowing down while the other spins). */
+ * CPU slowing down while the other spins).  Nor are two spans alike where
+ * a stretch of one has a rank computing while another waits and the other
+ * span does not (phase_wait_spread_peak against phase_wait_spread,
+ * PHASE_SPREAD_APART): a blend of two sections otherwise bridges the
+ * sections on either side of it (hpcc's MPIRandomAccess and its _LCG
+ * variant, 2 s apart, were one phase). */
 #define PHASE_MIX_CODE 0.6
 #define PHASE_MIX_MEAN 0.15
 #define PHASE_MIX_RANK 0.35
 static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
 {
 	if (vw_hotcode_work_overlap(m, a->start, a->end, b->start, b->end) < PHASE_MIX_CODE)
+		return 0;
+	if (fabs(phase_wait_spread_peak(m, b->start, b->end) -
+		 phase_wait_spread(m, a->start, a->end)) >= PHASE_SPREAD_APART ||
+	    fabs(phase_wait_spread_peak(m, a->start, a->end) -
+		 phase_wait_spread(m, b->start, b->end)) >= PHASE_SPREAD_APART)
 		return 0;
 	double wa[PHASE_RANK_WAITS] = {0}, wb[PHASE_RANK_WAITS] = {0};
 	phase_waits(m, a->start, a->end, wa);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# job-hpcc-recorded.sh: the checks of job-hpcc.sh (job-hpcc.py: every hpcc
+# section over 2 s a phase within 2 s of hpcc's log, Single* sections
+# unbalanced on the computing rank, Star* balanced, HPL at most 2 phases)
+# on hpcc runs kept in tests/data/hpcc/, each its two rank files and
+# hpccoutf.txt, recorded by mcrec under `mpirun -n 2` on this project's
+# 2-core VM (N=5000): the same report every time, where a new run's
+# timing varies.
+#   quiet       a quiet machine;
+#   ra-bridged  recorded while make check ran its other tests: the detector
+#               cut StarRandomAccess and SingleRandomAccess as one span,
+#               even on the whole, which joined MPIRandomAccess and its
+#               _LCG variant into one 8 s phase.
+# mcz-test: parallel
+set -u
+B=${MCZ_BIN:-build}
+command -v python3 >/dev/null || { echo "python3 not installed: the checks need it"; exit 77; }
+D=$(dirname "$0")/../data/hpcc
+n=0
+for d in "$D"/*/; do
+	name=$(basename "$d")
+	python3 "$(dirname "$0")/job-hpcc.py" "$B" "$d" >"${TMPDIR:-/tmp}/job-hpcc-rec.$$" 2>&1
+	rc=$?
+	sed "s/^/$name: /" "${TMPDIR:-/tmp}/job-hpcc-rec.$$"
+	rm -f "${TMPDIR:-/tmp}/job-hpcc-rec.$$"
+	[ $rc -eq 0 ] || { echo "FAIL: $name: the report does not match hpcc's log"; exit 1; }
+	n=$((n + 1))
+done
+[ $n -ge 2 ] || { echo "FAIL: $n runs in $D (2 kept)"; exit 1; }
+echo "ok: $n kept hpcc runs: every section over 2 s found, Single* unbalanced, Star* balanced"
