@@ -7,7 +7,7 @@
 # 2-core VM (N=5000): the same report every time, where a new run's
 # timing varies.
 #   quiet       a quiet machine;
-#   ra-bridged  recorded while make check ran its other tests: the detector
+#   ra-bridged  recorded in a make check run: the detector
 #               cut StarRandomAccess and SingleRandomAccess as one span,
 #               even on the whole, which joined MPIRandomAccess and its
 #               _LCG variant into one 8 s phase.
