@@ -370,7 +370,7 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 		phase_log(v + j * nb, nb, f->eps[j]);
 	}
 	vw_phase_fine fine = {phase_fetch_model, f};
-	rc = vw_phase_prep_coarse(&ph->prep, f->d, nb, v, edge, f->dt, b > 1 ? &fine : NULL);
+	rc = vw_phase_prep_coarse(&ph->prep, f->d, nb, v, edge, f->dt, &fine);
 	for (size_t j = 0; !rc && j < f->d; j++)
 		if ((f->creg[j] || f->crank[j]) && vw_phase_prep_code(ph->prep, j))
 			rc = -1;

@@ -392,6 +392,32 @@ static int phase_classes(const vw_phase_prep *pp, const size_t *cb, vw_phase_seg
 	return rc < 0 ? -1 : 0;
 }
 
+/* Which neighbour a short segment [t, u) between [s, t) and [u, e) joins:
+ * 1 the left one, 0 the right one — the one whose levels its buckets lie
+ * closer to, over the streams, each bucket clipped to 3 noise units beyond
+ * the two levels as in phase_refine_at.  Unclipped (the gain of either
+ * merge), a burst that one stream shows where the work changes weighed
+ * more than the level every other stream changed to: a kernel's first
+ * 100 ms, its context switches 20 times the idle rate, joined the idle
+ * phase before it and moved its start two samples late. */
+static int phase_short_side(const vw_phase_prep *pp, size_t s, size_t t, size_t u, size_t e)
+{
+	double cl = 0, cr = 0;
+	for (size_t j = 0; j < pp->d; j++) {
+		if (pp->scale[j] <= 0)
+			continue;
+		double ml = phase_mean(pp, j, s, t), mr = phase_mean(pp, j, u, e);
+		double lo = fmin(ml, mr) - 3, hi = fmax(ml, mr) + 3;
+		for (size_t k = t; k < u; k++) {
+			double z = phase_mean(pp, j, k, k + 1);
+			z = z < lo ? lo : z > hi ? hi : z;
+			cl += (z - ml) * (z - ml);
+			cr += (z - mr) * (z - mr);
+		}
+	}
+	return cl < cr;
+}
+
 /* Two coarse points a bucket or two apart can be refined onto the same
  * change, leaving a sliver (the mixed bucket) between them, and re-placed
  * boundaries may leave a segment shorter than the minimum: while a segment
@@ -418,10 +444,7 @@ static void phase_short(const vw_phase_prep *pp, vw_phase_seg *seg, size_t *cb, 
 		else if (i + 1 == *n)
 			b = i;
 		else if (cb[i - 1] < cb[i] && cb[i] < cb[i + 1] && cb[i + 1] < cb[i + 2])
-			b = phase_gain(pp, cb[i - 1], cb[i], cb[i + 2]) <
-					    phase_gain(pp, cb[i - 1], cb[i + 1], cb[i + 2])
-				    ? i
-				    : i + 1;
+			b = phase_short_side(pp, cb[i - 1], cb[i], cb[i + 1], cb[i + 2]) ? i : i + 1;
 		else
 			b = seg[i].gain < seg[i + 1].gain ? i : i + 1;
 		seg[b - 1].end = seg[b].end;
