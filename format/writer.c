@@ -360,9 +360,15 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 	return 0;
 }
 
+/* The columns grow by doubling from WRITER_ROWS0 rows, not from a chunk's
+ * rows at once: a wide PCP archive of few rows (15,049 streams, 61 rows)
+ * had every stream's column made for a chunk of 1,024 rows, 116 MB of
+ * pages first touched, a quarter of its import. */
+#define WRITER_ROWS0 64
 static int writer_grow_rows(mcz_writer *w)
 {
-	size_t nc = w->cap_rows ? 2 * w->cap_rows : (w->o.chunk_rows < 4096 ? w->o.chunk_rows : 4096);
+	size_t nc = w->cap_rows ? 2 * w->cap_rows
+				: (w->o.chunk_rows < WRITER_ROWS0 ? w->o.chunk_rows : WRITER_ROWS0);
 	int64_t *t = realloc(w->t, nc * sizeof *t);
 	if (!t)
 		return MCZ_E_NOMEM;
