@@ -385,7 +385,9 @@ static void cache_evict(const char *dir, const char *keep, uint64_t need, uint64
 				unlinkat(dirfd(d), e->d_name, 0);
 			continue;
 		}
-		if (l < 4 || strcmp(e->d_name + l - 4, ".mcz") != 0 || !strcmp(e->d_name, keep))
+		/* not one of ours (a name longer than ours cannot be kept whole) */
+		if (l < 4 || l >= sizeof v->name || strcmp(e->d_name + l - 4, ".mcz") != 0 ||
+		    !strcmp(e->d_name, keep))
 			continue;
 		if (n == cap) {
 			entry *v2 = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
