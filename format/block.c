@@ -134,11 +134,17 @@ int mcz_block_small(uint16_t type)
 	       type == MCZ_BT_MARKS || type == MCZ_BT_COLSTREAMS;
 }
 
+int mcz_pack_level(const mcz_codec_ctx *cx)
+{
+	return cx->thorough ? MCZ_PACK_BATCH : 19;
+}
+
 int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
 {
 	if (cx->quick)
 		return cx->level;
-	return cx->thorough || cx->level > 19 || len >= (32u << 10) ? 19 : cx->level;
+	int pl = mcz_pack_level(cx);
+	return cx->thorough || cx->level > pl || len >= (32u << 10) ? pl : cx->level;
 }
 
 int mcz_block_pack(mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out)

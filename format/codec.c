@@ -47,6 +47,11 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 	free(cx->y);
 	cx->x = cx->y = NULL;
 	cx->xcap = 0;
+	if (cx->peer) {
+		mcz_codec_ctx_free(cx->peer);
+		free(cx->peer);
+		cx->peer = NULL;
+	}
 }
 
 int mcz_codec_scratch(mcz_codec_ctx *cx, size_t n)

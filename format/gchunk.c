@@ -104,7 +104,7 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 			       size_t a, size_t nc, int tr_ok, const mcz_stream_desc *descs,
 			       unsigned mask, uint8_t *z, size_t cap, int *tr)
 {
-	int level = cx->level < 19 && !cx->quick ? 19 : cx->level;
+	int level = cx->level < mcz_pack_level(cx) && !cx->quick ? mcz_pack_level(cx) : cx->level;
 	*tr = 0;
 	/* a viewer's conversion: the run as it is, at its level */
 	if (cx->quick)
@@ -199,7 +199,7 @@ static void gchunk_put_dir(mcz_codec_ctx *cx, mcz_buf *g, const uint64_t *len, s
 	size_t cl = 0;
 	if (zdir_ok && !d.err && (cx->zc || (cx->zc = ZSTD_createCCtx())) &&
 	    !mcz_buf_reserve(&z, ZSTD_compressBound(d.len))) {
-		cl = ZSTD_compressCCtx(cx->zc, z.p, z.cap, d.p, d.len, cx->quick ? cx->level : 19);
+		cl = ZSTD_compressCCtx(cx->zc, z.p, z.cap, d.p, d.len, cx->quick ? cx->level : mcz_pack_level(cx));
 		/* the reader's bound: nstreams <= 256 x the frame + 65536 */
 		if (ZSTD_isError(cl) || cl + 3 >= d.len || nstreams + 1 > 256 * (uint64_t)cl + 65536)
 			cl = 0;

@@ -176,10 +176,20 @@ int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
 /* The same at a given zstd level (a CODE block: 19, it is written once). */
 int mcz_block_pack_at(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out, int level);
 /* The zstd level of a metadata block (STREAMS, COLSTREAMS, BUNDLE) of len
- * bytes: 19 for a batch writer or from 32 KiB on (10,000 streams'
- * descriptors: 25 KB less), the writer's own level below that (a live
- * writer's few KB: level 19 costs ~1.5 ms of CPU a recording for ~70 B). */
+ * bytes: the packing level (mcz_pack_level) for a batch writer or from
+ * 32 KiB on (10,000 streams' descriptors: 25 KB less), the writer's own
+ * level below that (a live writer's few KB: level 19 costs ~1.5 ms of CPU
+ * a recording for ~70 B). */
 int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
+/* The level frames and large metadata are packed at: 19, or
+ * MCZ_PACK_BATCH for a batch writer (mcz import).  Over pcp-testsuite's
+ * 195 archives level 15 gives the same median size against xz -9 (0.586,
+ * 0.586 at 19), the worst 0.992 (0.988), for 0.6 of the import's CPU:
+ * level 19 took 2.4 ms on 8 KB of descriptors, 39 ms on 37 KB, 207 ms on
+ * 256 KB (archive 20180102), on repetitive text its optimal parser's
+ * cost. */
+#define MCZ_PACK_BATCH 15
+int mcz_pack_level(const struct mcz_codec_ctx *cx);
 int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
 		     const uint8_t **body, size_t *blen);
 /* The same with packings up to max_packing (2 in a BUNDLE: the frame
@@ -252,6 +262,8 @@ typedef struct mcz_codec_ctx {
 	int quick;     /* a viewer's conversion (mcz_write_opts.quick): every
 			  frame at `level`, one layout, no second grouping */
 	mcz_buf tmp, tmp2, best, bm;
+	struct mcz_codec_ctx *peer; /* a batch writer's second thread's own
+				       (mcz_chunk_encode2), made at its first chunk */
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;
 	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */
