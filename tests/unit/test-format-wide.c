@@ -56,6 +56,7 @@ static mcz_value wd_value(int s, int r, int *present)
 }
 
 static void wd_write_as(const char *path, int ns, int rows, int chunk_rows, int sparse);
+static int wd_batch; /* 1: written as mcz import writes (mcz_write_opts.batch) */
 
 static void wd_write(const char *path, int ns, int rows, int chunk_rows)
 {
@@ -68,6 +69,7 @@ static void wd_write_as(const char *path, int ns, int rows, int chunk_rows, int 
 {
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
 	o.chunk_rows = (uint32_t)chunk_rows;
+	o.batch = wd_batch;
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
 	char name[32], inst[32];
@@ -327,6 +329,27 @@ static void test_sparse_same_bytes(void **state)
 	mcz_close(r);
 }
 
+/* A batch writer (mcz import) encodes the second half of a wide chunk's
+ * columns on a second thread (format/chunk.c): every value comes back,
+ * the columns of the second half equal to one of the first (integer
+ * gauges, s % 4 == 1) included. */
+static void test_batch_round_trip(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/batch.mcz", dir);
+	wd_batch = 1;
+	setenv("MCZ_FORMAT", "1.5", 1); /* a batch writer writes 1.4 on */
+	wd_write(path, NS, 64, 64); /* 3000 x 64: both threads */
+	setenv("MCZ_FORMAT", "1.3", 1);
+	wd_batch = 0;
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	for (int s = 0; s < NS; s++)
+		wd_check_stream(r, s, 64);
+	mcz_close(r);
+}
+
 /* mcz_read_into gives mcz_read's values and presence, window by window,
  * into the caller's arrays; a window larger than the room is refused. */
 static void test_read_into(void **state)
@@ -407,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_wide_columns_unchanged),
 		cmocka_unit_test(test_sparse_same_bytes),
 		cmocka_unit_test(test_read_into),
+		cmocka_unit_test(test_batch_round_trip),
 	};
 	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
 	 * and leave out the sections (test-format-bundle.c) */
