@@ -64,11 +64,20 @@ for k in 1.5 2; do
 	tslow=$(awk '{ for (i = 1; i < NF; i++) if ($i == "compute_cpu_s") {
 		b = 0; for (j = i + 1; j <= NF; j++) if ($j > $(i + 1 + b)) b = j - i - 1; print b } }' "$T/k$k.out")
 	[ "$slow" = "$tslow" ] || fail "K=$k: slowest rank $slow, the sample's timers say $tslow ($(cat "$T/k$k.out"))"
-	python3 - "$T/k$k.json" "$tslow" <<'PY' || fail "K=$k: per-rank MPI time: $(head -c 600 "$T/k$k.json")"
+	# the other rank waits in MPI for as long as the slowest computed more,
+	# by the sample's timers (compute_cpu_s per rank): not a set 0.2 s,
+	# which this VM's uneven CPUs can take away (K=1.5 ran 1.58 s against
+	# 1.75 s once, a load balance of 0.95)
+	cpu=$(awk '{ for (i = 1; i < NF; i++) if ($i == "compute_cpu_s") print $(i + 1), $(i + 2) }' "$T/k$k.out")
+	python3 - "$T/k$k.json" "$tslow" $cpu <<'PY' || fail "K=$k: per-rank MPI time: $(head -c 600 "$T/k$k.json")"
 import json, sys
 r = max(json.load(open(sys.argv[1]))["jobs"][0]["phases"], key=lambda p: p["duration_s"])["per_rank"]
 s = int(sys.argv[2])
-assert r[1 - s]["mpi_s"] > r[s]["mpi_s"] + 0.2, r
+c = [float(sys.argv[3]), float(sys.argv[4])]
+d_mpi, d_cpu = r[1 - s]["mpi_s"] - r[s]["mpi_s"], c[s] - c[1 - s]
+print("rank %d waits %.3f s more in MPI; the sample's timers: rank %d computed %.3f s more"
+      % (1 - s, d_mpi, s, d_cpu))
+assert d_mpi > 0 and abs(d_mpi - d_cpu) <= 0.1 + 0.25 * d_cpu, r
 PY
 	ok "K=$k: load balance $lb (the sample's timers $want, injected $inj; the whole run with MPI_Init: $rlb), slowest rank $slow"
 done
