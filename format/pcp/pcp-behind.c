@@ -9,7 +9,12 @@
  *
  *     int pid = pcp_behind_start(path, opts, key, ident);   // pcp-int.h
  *     ... each loop turn: switch (pcp_pending_poll(pid)) { case 1: reopen; }
+ *         pcp_pending_progress(pid): how far it has read, for the status line
  *     pcp_pending_stop(pid);                                  // at the end
+ *
+ * How far the process has read is a number it writes into a page shared
+ * with the viewer (MAP_SHARED before the fork): the percentage of the
+ * archive's time span its import's progress line gives.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -27,10 +33,24 @@
 #include "pcp-int.h"
 #include "pcp.h"
 
+/* The child's progress: the percentage its import's line gives
+ * ("importing NAME: 45%  ..."), into the shared page. */
+static void behind_progress(void *arg, const char *line, int final)
+{
+	volatile int *pct = arg;
+	const char *p = strrchr(line, '%');
+	if (final || !p)
+		return;
+	while (p > line && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (*p >= '0' && *p <= '9')
+		*pct = atoi(p);
+}
+
 /* The child: convert, keep, check that the entry is there; its exit status
  * says which step failed (0: in the cache). */
 static void behind_run(const char *src, const pcp_import_opts *o, const char *key,
-		       const char *ident, pid_t parent)
+		       const char *ident, pid_t parent, volatile int *pct)
 {
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent) /* the viewer ended before the line above */
@@ -44,7 +64,8 @@ static void behind_run(const char *src, const pcp_import_opts *o, const char *ke
 	}
 	setpriority(PRIO_PROCESS, 0, 10); /* the viewer's keys first */
 	pcp_import_opts w = *o;
-	w.progress = NULL;
+	w.progress = pct ? behind_progress : NULL;
+	w.progress_arg = (void *)pct;
 	w.first_ms = 0;
 	w.pending = NULL;
 	w.note = NULL;
@@ -77,6 +98,7 @@ static struct {
 	int reaped; /* its status taken: the id may be another process's now */
 	char *key, *ident;
 	long long cache_max; /* the cache's bound it was written under */
+	volatile int *pct;   /* shared with it: how far it has read, -1 unknown */
 } behind[BEHIND_MAX];
 
 int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
@@ -90,16 +112,24 @@ int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
 		free(k);
 		return 0;
 	}
+	void *page = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+			  0);
+	volatile int *pct = page == MAP_FAILED ? NULL : page;
+	if (pct)
+		*pct = -1;
 	pid_t parent = getpid();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
-		behind_run(src, o, key, ident, parent);
+		behind_run(src, o, key, ident, parent, pct);
 	if (pid <= 0) {
+		if (pct)
+			munmap((void *)pct, sizeof(int));
 		free(k);
 		free(id);
 		return 0;
 	}
+	behind[slot].pct = pct;
 	behind[slot].pid = (int)pid;
 	behind[slot].key = k;
 	behind[slot].ident = id;
@@ -117,6 +147,8 @@ static int behind_slot(int pid)
 
 static void behind_forget(int i)
 {
+	if (behind[i].pct)
+		munmap((void *)behind[i].pct, sizeof(int));
 	free(behind[i].key);
 	free(behind[i].ident);
 	memset(&behind[i], 0, sizeof behind[i]);
@@ -137,6 +169,12 @@ int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
 		*stamp = strdup(behind[i].ident);
 	behind_forget(i);
 	return rc;
+}
+
+int pcp_pending_progress(int pid)
+{
+	int i = behind_slot(pid);
+	return i < 0 || !behind[i].pct ? -1 : *behind[i].pct;
 }
 
 int pcp_pending_poll(int pid)

@@ -136,6 +136,9 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 int pcp_pending_poll(int pid);
 /* Stop it (the program ends, or the view closes): nothing is left behind. */
 void pcp_pending_stop(int pid);
+/* How far it has read: a percentage of the archive's time span, -1 before
+ * its first progress or when not one of ours. */
+int pcp_pending_progress(int pid);
 /* Once pcp_pending_poll said 1: the entry that process made (from the
  * archive's files as they were when it started: a pmlogger may have
  * written more since), and, when stamp is not NULL, those files' stamp

@@ -68,6 +68,22 @@ tmux_stop
 run 50 20180416.10.00
 tmux_wait_for 'reading the whole of 20180416.10.00' 60
 [ "$(converting)" = 2 ] || tmux_fail "expected mcview and its converter, saw $(converting)"
+# how far the converter has read, on the status line, growing
+pct() { tmux_screen | sed -n 's/.*reading the whole of 20180416\.10\.00: \([0-9]*\)%.*/\1/p' | head -1; }
+p1= p2=
+for ((i = 0; i < 200; i++)); do
+	p1=$(pct)
+	[ -n "$p1" ] && break
+	sleep 0.05
+done
+[ -n "$p1" ] || tmux_fail "no percentage read on the status line: $(tmux_screen | tail -1)"
+for ((i = 0; i < 200; i++)); do
+	p2=$(pct)
+	[ -n "$p2" ] && [ "$p2" -gt "$p1" ] && break
+	sleep 0.05
+done
+[ -n "$p2" ] && [ "$p2" -gt "$p1" ] || tmux_fail "the percentage read did not grow: $p1% then ${p2:-none}"
+echo "ok: while the whole is read, the status line says how far: $p1% then $p2%"
 tmux_keys q
 tmux_wait_for 'AFTER rc=0' 20
 [ "$(converting)" = 0 ] || tmux_fail "a converter outlived mcview"

@@ -60,7 +60,18 @@ static const char *partial_of(const vw_model *m, const char **name)
 void vw_model_behind_status(vw_model *m)
 {
 	const char *name, *p = m->nbehind ? partial_of(m, &name) : NULL;
-	if (p && !m->status_warn)
+	if (!p || m->status_warn)
+		return;
+	int pct = -1; /* the least read of those still reading */
+	for (size_t i = 0; i < m->nopen && m->behind; i++) {
+		int q = m->behind[i] > 0 ? pcp_pending_progress(m->behind[i]) : -1;
+		if (q >= 0 && (pct < 0 || q < pct))
+			pct = q;
+	}
+	if (pct >= 0)
+		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %d%%, %.80s shown",
+			 name, pct, p);
+	else
 		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %.80s shown",
 			 name, p);
 }
@@ -91,8 +102,10 @@ int vw_model_behind_poll(vw_model *m)
 		m->status_warn = 1;
 	}
 	m->nbehind = left;
-	if (left)
+	if (left) {
+		vw_model_behind_status(m); /* how far they have read */
 		return 0;
+	}
 	/* done: ready when at least one made its entry */
 	for (size_t i = 0; i < m->nopen && m->behind; i++)
 		if (m->behind[i] > 0)
