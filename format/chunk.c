@@ -94,8 +94,9 @@ static int chunk_cols_put(const chunk_cols *c, mcz_buf *out, const int64_t *t, s
 
 /* A batch writer (mcz import: cx->thorough) encodes the second half of a
  * wide chunk's columns on a second thread: each column's codecs are tried
- * and compressed on their own (zstd level 9 on small columns), two thirds
- * of the CPU of importing PCP archive 20180102.  The helper writes its
+ * and compressed on their own, two thirds of the CPU of importing PCP
+ * archive 20180102 when this was written (level 9 on small columns then,
+ * level 3 now: codec.c).  The helper writes its
  * columns back to back into its own buffers; they are then appended in
  * stream order, where equal columns become SAME ones as before, so the
  * bytes do not depend on the thread. */
