@@ -12,7 +12,10 @@
  *     mcz_block_unpack_as(&cx, payload, len, &tmp, &body, &blen, 2);  // reader
  *     mcz_bundle_next(&cur, &type, &p, &plen);            // each body
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createCDict_advanced */
 #include <zstd.h>
 
 #include "internal.h"
@@ -24,6 +27,67 @@ void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 	mcz_buf_uv(items, type);
 	mcz_buf_uv(items, body->len);
 	mcz_buf_put(items, body->p, body->len);
+}
+
+/* The dictionary loaded for one level (ZSTD_CDict).  Loading 58 KB of
+ * dictionary at level 15 costs 4 ms, as much as packing an import's
+ * metadata with it, every time it is used: a batch writer has it loaded
+ * once, on a thread of its own while it reads its first chunk, and every
+ * BUNDLE at that level is packed against it. */
+typedef struct mcz_mdict_prep {
+	pthread_t th;
+	int level, joined;
+	ZSTD_CDict *cd;
+} mcz_mdict_prep;
+
+static void *bundle_prep_run(void *arg)
+{
+	mcz_mdict_prep *q = arg;
+	size_t dl;
+	const uint8_t *d = mcz_mdict(&dl);
+	/* parameters for bodies of up to 128 KB (an import's first BUNDLE of
+	 * a few thousand streams), not for any size: those of an unknown
+	 * size take five times as long to load */
+	ZSTD_compressionParameters cp = ZSTD_getCParams(q->level, 128u << 10, dl);
+	q->cd = ZSTD_createCDict_advanced(d, dl, ZSTD_dlm_byRef, ZSTD_dct_rawContent, cp,
+					  ZSTD_defaultCMem);
+	return NULL;
+}
+
+void mcz_bundle_prepare(mcz_codec_ctx *cx, int level)
+{
+	if (cx->prep || !(cx->prep = calloc(1, sizeof *cx->prep)))
+		return;
+	cx->prep->level = level;
+	if (pthread_create(&cx->prep->th, NULL, bundle_prep_run, cx->prep) != 0) {
+		free(cx->prep);
+		cx->prep = NULL;
+	}
+}
+
+/* The dictionary at level, once loaded; NULL if it was not prepared. */
+static ZSTD_CDict *bundle_cdict(mcz_codec_ctx *cx, int level)
+{
+	mcz_mdict_prep *q = cx->prep;
+	if (!q || q->level != level)
+		return NULL;
+	if (!q->joined) {
+		pthread_join(q->th, NULL);
+		q->joined = 1;
+	}
+	return q->cd;
+}
+
+void mcz_bundle_prep_free(mcz_codec_ctx *cx)
+{
+	mcz_mdict_prep *q = cx->prep;
+	if (!q)
+		return;
+	if (!q->joined)
+		pthread_join(q->th, NULL);
+	ZSTD_freeCDict(q->cd);
+	free(q);
+	cx->prep = NULL;
 }
 
 /* packing 1 or 2 (the dictionary): the frame into out after the packing
@@ -46,8 +110,11 @@ static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, int lev
 		const uint8_t *d = mcz_mdict(&dl);
 		/* a raw-content dictionary has no id: no dictionary id in the
 		 * frame header, and no checksum (the block CRC covers it) */
-		z = ZSTD_compress_usingDict(cx->zc, out->p + out->len, out->cap - out->len, body->p,
-					    body->len, d, dl, level);
+		ZSTD_CDict *cd = bundle_cdict(cx, level);
+		z = cd ? ZSTD_compress_usingCDict(cx->zc, out->p + out->len, out->cap - out->len,
+						  body->p, body->len, cd)
+		       : ZSTD_compress_usingDict(cx->zc, out->p + out->len, out->cap - out->len,
+						 body->p, body->len, d, dl, level);
 	} else {
 		z = ZSTD_compressCCtx(cx->zc, out->p + out->len, out->cap - out->len, body->p,
 				      body->len, level);

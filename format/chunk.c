@@ -130,18 +130,18 @@ static void *chunk_half_run(void *arg)
 	return NULL;
 }
 
-/* The helper's context: the writer's settings, scratch of its own. */
-static mcz_codec_ctx *chunk_peer(mcz_codec_ctx *cx)
+mcz_codec_ctx *mcz_codec_peer(mcz_codec_ctx *cx)
 {
 	if (!cx->peer && (cx->peer = calloc(1, sizeof *cx->peer))) {
 		cx->peer->level = cx->level;
 		cx->peer->fast = cx->fast;
-		cx->peer->v14 = cx->v14;
 		cx->peer->thorough = cx->thorough;
 		cx->peer->quick = cx->quick;
 	}
-	if (cx->peer)
+	if (cx->peer) {
+		cx->peer->v14 = cx->v14;
 		cx->peer->v15 = cx->v15;
+	}
 	return cx->peer;
 }
 
@@ -154,7 +154,7 @@ int mcz_chunk_encode2(mcz_codec_ctx *cx, mcz_buf *out, mcz_buf *shuf, const int6
 	pthread_t th;
 	int helper = 0;
 	if (cx->thorough && nstreams >= 64 && n * nstreams >= CHUNK_HALF_VALUES &&
-	    (q.cx = chunk_peer(cx)) && (q.off = malloc((nstreams - q.h + 1) * sizeof *q.off)) &&
+	    (q.cx = mcz_codec_peer(cx)) && (q.off = malloc((nstreams - q.h + 1) * sizeof *q.off)) &&
 	    (q.aoff = malloc((nstreams - q.h + 1) * sizeof *q.aoff)))
 		helper = pthread_create(&th, NULL, chunk_half_run, &q) == 0;
 	size_t mine = helper ? q.h : nstreams;

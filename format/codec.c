@@ -35,6 +35,7 @@ static const double codec_p10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 {
+	mcz_bundle_prep_free(cx);
 	ZSTD_freeCCtx(cx->zc);
 	ZSTD_freeDCtx(cx->zd);
 	cx->zc = cx->zd = NULL;
@@ -88,17 +89,22 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	/* Small columns gain from a harder level, but not from the hardest:
 	 * importing PCP archive 20201109 (20 615 streams) took 7.1 s at 19 and
 	 * 2.2 s at 9, for a file 1.4 % larger (and equal sizes at 3 to 9).  A
-	 * batch writer (mcz import) packs its columns together in shared runs
-	 * (gchunk.c), so a column's own frame only ranks its codecs: level 3
-	 * there, 0.75 of 20180102's CPU at level 9, for 0.4 % more bytes. */
-	int level = raw->len >= 1024 || cx->fast || cx->quick ? cx->level
-		    : cx->thorough			      ? 3
-		    : cx->level < 9			      ? 9
-							      : cx->level;
+	 * batch writer (mcz import) packs its narrow columns together in
+	 * shared runs (gchunk.c), so a column's own frame only ranks its
+	 * codecs: level 3 there, and a wide column's winner compressed again
+	 * at the writer's level (codec_final). */
+	int level = cx->thorough && !cx->fast && !cx->quick ? 3
+		    : raw->len >= 1024 || cx->fast || cx->quick ? cx->level
+		    : cx->level < 9				  ? 9
+								  : cx->level;
 	/* fast (PART blocks, replaced seconds later): zstd only where it pays;
 	 * quick (a viewer's conversion): the candidates compared raw, the
-	 * chosen one compressed once (codec_squeeze) */
-	if (!cx->quick && raw->len >= (cx->fast ? 256u : 16u) &&
+	 * chosen one compressed once (codec_squeeze); thorough: candidates of
+	 * under 64 bytes compared raw, as their bytes go into a shared run
+	 * (pcp-zeroconf: 111,763 level-3 passes over 28 B on average, 0.23 s
+	 * of its 0.62 s of CPU, for 0.3 % of its size) */
+	unsigned least = cx->fast ? 256u : cx->thorough ? 64u : 16u;
+	if (!cx->quick && raw->len >= least &&
 	    (cx->zc || (cx->zc = ZSTD_createCCtx())))
 		z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw->p, raw->len,
 				      level);
@@ -151,6 +157,53 @@ static void codec_squeeze(mcz_codec_ctx *cx)
 	f->len += z;
 	mcz_buf t = cx->best;
 	cx->best = *f;
+	*f = t;
+}
+
+/* A batch writer's chosen frame in b, ranked at level 3 (codec_try): a
+ * column that keeps its own frame in a GCHUNK (GCHUNK_NARROW bytes and
+ * more; the time column, from 16 bytes) compressed again at the writer's
+ * level, when that is smaller.
+ * Ranking every candidate at level 9 was a third of an import of a
+ * narrow archive (count-mark: 104 level-9 passes over 5 KB columns for
+ * 11 chunks); one pass at 9 per column remains. */
+static void codec_final(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
+{
+	mcz_cur c = mcz_cur_make(b->p, b->len);
+	uint8_t codec = mcz_cur_u8(&c), flags = mcz_cur_u8(&c);
+	uint64_t rl = mcz_cur_uv(&c);
+	if (!cx->thorough || cx->fast || cx->quick || c.err || b->err || rl < from ||
+	    rl > (64u << 20) || cx->level <= 3)
+		return;
+	mcz_buf *r = &cx->tmp, *f = &cx->tmp2;
+	r->len = 0;
+	if (mcz_buf_reserve(r, (size_t)rl))
+		return;
+	if (flags & MCZ_COL_ZSTD) {
+		if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+			return;
+		size_t z = ZSTD_decompressDCtx(cx->zd, r->p, (size_t)rl, c.p, mcz_cur_left(&c));
+		if (ZSTD_isError(z) || z != rl)
+			return;
+	} else if (rl == mcz_cur_left(&c)) {
+		memcpy(r->p, c.p, (size_t)rl);
+	} else {
+		return;
+	}
+	f->len = 0;
+	if ((!cx->zc && !(cx->zc = ZSTD_createCCtx())) ||
+	    mcz_buf_reserve(f, 12 + ZSTD_compressBound((size_t)rl)))
+		return;
+	mcz_buf_u8(f, codec);
+	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
+	mcz_buf_uv(f, rl);
+	size_t z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, r->p, (size_t)rl,
+				     cx->level);
+	if (ZSTD_isError(z) || f->len + z >= b->len)
+		return;
+	f->len += z;
+	mcz_buf t = *b;
+	*b = *f;
 	*f = t;
 }
 
@@ -214,6 +267,7 @@ void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_
 		codec_time_lag(cx, t, n, &ok);
 	if (cx->quick)
 		codec_squeeze(cx);
+	codec_final(cx, &cx->best, 16); /* its own frame in every chunk */
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->best.err)
 		out->err = cx->best.err;
@@ -416,8 +470,11 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		out->err = head.err ? head.err : cx->best.err;
 	if (cx->quick)
 		codec_squeeze(cx);
+	codec_final(cx, &cx->best, GCHUNK_NARROW);
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->alt) {
+		if (cx->alt_ok)
+			codec_final(cx, &cx->alt_best, GCHUNK_NARROW);
 		const mcz_buf *a = cx->alt_ok ? &cx->alt_best : &cx->best;
 		mcz_buf_put(cx->alt, a->p, a->len);
 		if (cx->alt_best.err && !cx->alt->err)

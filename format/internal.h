@@ -209,6 +209,11 @@ int mcz_bundle_pack(struct mcz_codec_ctx *cx, const mcz_buf *items, size_t n, in
 int mcz_bundle_next(mcz_cur *c, uint16_t *type, const uint8_t **p, size_t *len);
 /* mdict.c: the built-in dictionary number 1 (raw content). */
 const uint8_t *mcz_mdict(size_t *len);
+/* Load the dictionary for BUNDLE frames at zstd level on a thread while
+ * the writer gathers its first chunk (a batch writer: mcz import); freed
+ * with cx (mcz_codec_ctx_free). */
+void mcz_bundle_prepare(struct mcz_codec_ctx *cx, int level);
+void mcz_bundle_prep_free(struct mcz_codec_ctx *cx);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
@@ -242,6 +247,10 @@ typedef struct mcz_codec_prev {
 	int have;
 } mcz_codec_prev;
 
+/* A column whose codec's bytes are narrower than this may join a shared
+ * zstd frame of a GCHUNK (gchunk.c); a wider one keeps its own frame. */
+#define GCHUNK_NARROW 4096u
+
 typedef struct mcz_codec_ctx {
 	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
 	int level;
@@ -264,12 +273,16 @@ typedef struct mcz_codec_ctx {
 	mcz_buf tmp, tmp2, best, bm;
 	struct mcz_codec_ctx *peer; /* a batch writer's second thread's own
 				       (mcz_chunk_encode2), made at its first chunk */
+	struct mcz_mdict_prep *prep; /* the dictionary prepared (bundle.c) */
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;
 	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */
 } mcz_codec_ctx;
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx);
+/* A batch writer's second thread's context (cx->peer, made at its first
+ * use): the writer's settings, scratch of its own (chunk.c). */
+mcz_codec_ctx *mcz_codec_peer(mcz_codec_ctx *cx);
 /* code-block.c: the CODE block payload of c (packed, SPEC.md 5.6) into out. */
 int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, struct mcz_buf *out);
 /* Make cx->x and cx->y hold at least n values each. */

@@ -350,6 +350,89 @@ static void test_batch_round_trip(void **state)
 	mcz_close(r);
 }
 
+/* A batch writer whose streams come in waves, a wave before each chunk
+ * (PCP instances that appear as an archive goes on): each chunk is encoded
+ * on a thread while the wave's descriptors are packed, its counters
+ * continuing from the chunk before; the runs of a chunk of WIDE_NS
+ * streams are packed on two threads.  Every value reads back, and the
+ * bytes are the same when the chunk thread's guess that the descriptors
+ * become a BUNDLE is made wrong (MCZ_TEST_GUESS=0), so that each chunk is
+ * encoded again after them. */
+static void wd_waves(const char *path)
+{
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.chunk_rows = 8;
+	o.batch = 1;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
+	char name[32], inst[32];
+	mcz_value *v = calloc(WIDE_NS, sizeof *v);
+	uint8_t *p = calloc(WIDE_NS, 1);
+	int ns = 0;
+	for (int r = 0; r < 24; r++) {
+		/* waves of 2,000, 8,000 and 10,000 streams, before rows 0, 8, 16 */
+		int upto = r < 8 ? 2000 : r < 16 ? 10000 : WIDE_NS;
+		for (; ns < upto; ns++) {
+			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+			snprintf(name, sizeof name, "m%d.x", ns / 10);
+			snprintf(inst, sizeof inst, "disk%d", ns % 10);
+			d.name = name;
+			d.instance = inst;
+			d.kind = ns % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE;
+			d.type = ns % 4 < 2 ? MCZ_U64 : MCZ_F64;
+			assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+		}
+		for (int s = 0; s < ns; s++) {
+			int pr;
+			v[s] = wd_value(s, r, &pr);
+			p[s] = (uint8_t)pr;
+		}
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, p), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	free(v);
+	free(p);
+}
+
+static void test_batch_waves(void **state)
+{
+	(void)state;
+	char a[96], b[96];
+	snprintf(a, sizeof a, "%s/waves.mcz", dir);
+	snprintf(b, sizeof b, "%s/waves-again.mcz", dir);
+	setenv("MCZ_FORMAT", "1.5", 1);
+	wd_waves(a);
+	setenv("MCZ_TEST_GUESS", "0", 1);
+	wd_waves(b);
+	unsetenv("MCZ_TEST_GUESS");
+	setenv("MCZ_FORMAT", "1.3", 1);
+	size_t la, lb, off[4] = {0};
+	uint8_t *ba = file_bytes(a, &la), *bb = file_bytes(b, &lb);
+	assert_int_equal(file_blocks(ba, la, 10, off, 4, NULL), 3); /* three GCHUNKs */
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, a, 0), MCZ_OK);
+	assert_int_equal(mcz_stream_count(r), WIDE_NS);
+	for (int s = 0; s < WIDE_NS; s += 7) {
+		int first = s < 2000 ? 0 : s < 10000 ? 8 : 16;
+		mcz_series x;
+		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+		assert_int_equal(x.n, 24);
+		for (int i = 0; i < 24; i++) {
+			int pr;
+			mcz_value y = wd_value(s, i, &pr);
+			assert_int_equal(x.present[i], i >= first && pr);
+			if (i >= first && pr)
+				assert_int_equal(x.v[i].u, y.u);
+		}
+		mcz_series_free(&x);
+	}
+	mcz_close(r);
+}
+
 /* mcz_read_into gives mcz_read's values and presence, window by window,
  * into the caller's arrays; a window larger than the room is refused. */
 static void test_read_into(void **state)
@@ -431,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_sparse_same_bytes),
 		cmocka_unit_test(test_read_into),
 		cmocka_unit_test(test_batch_round_trip),
+		cmocka_unit_test(test_batch_waves),
 	};
 	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
 	 * and leave out the sections (test-format-bundle.c) */
