@@ -144,11 +144,11 @@ int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
 	if (cx->quick)
 		return cx->level;
 	int pl = mcz_pack_level(cx);
-	/* a batch writer's descriptors of 256 KiB and more at its own level:
+	/* a batch writer's descriptors of 512 KiB and more at its own level:
 	 * pcp-zeroconf's 733 KB of COLSTREAMS took 34 ms at 15 for 128 bytes
-	 * less than at 9 (its file's size the same; pcp-testsuite's mean
-	 * against xz -9 0.5559 -> 0.5560) */
-	if (cx->thorough && len >= (256u << 10) && cx->level < pl)
+	 * less than at 9 (its file's size the same; over pcp-testsuite, two
+	 * archives of 195 0.2 % larger; from 256 KiB on, pcp-atop's 1.3 %) */
+	if (cx->thorough && len >= (512u << 10) && cx->level < pl)
 		return cx->level;
 	return cx->thorough || cx->level > pl || len >= (32u << 10) ? pl : cx->level;
 }

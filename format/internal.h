@@ -179,7 +179,7 @@ int mcz_block_pack_at(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *ou
  * bytes: the packing level (mcz_pack_level) for a batch writer or from
  * 32 KiB on (10,000 streams' descriptors: 25 KB less), the writer's own
  * level below that (a live writer's few KB: level 19 costs ~1.5 ms of CPU
- * a recording for ~70 B); a batch writer's own level from 256 KiB on. */
+ * a recording for ~70 B); a batch writer's own level from 512 KiB on. */
 int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
 /* The level frames and large metadata are packed at: 19, or
  * MCZ_PACK_BATCH for a batch writer (mcz import).  Over pcp-testsuite's
