@@ -14,7 +14,11 @@
  *
  * How far the process has read is a number it writes into a page shared
  * with the viewer (MAP_SHARED before the fork): the percentage of the
- * archive's time span its import's progress line gives.
+ * archive's time span its import's progress line gives.  The same page
+ * holds its temporary file's path: the process puts the rows it has read
+ * into that file every half second (PART blocks), and the viewer opens
+ * it as a file being written (pcp_pending_peek), so that the overview
+ * fills in as the archive is read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,32 +29,44 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "../mcz.h"
 #include "pcp-int.h"
 #include "pcp.h"
 
+/* The page shared with the process: how far it has read, and its file.
+ * ready is set (release) once path is whole, at its first progress line,
+ * which comes after pcp_import_temp has copied the path. */
+#define BEHIND_SYNC_MS 500
+typedef struct behind_page {
+	int pct;
+	int ready;
+	char path[4096 - 2 * sizeof(int)];
+} behind_page;
+
 /* The child's progress: the percentage its import's line gives
  * ("importing NAME: 45%  ..."), into the shared page. */
 static void behind_progress(void *arg, const char *line, int final)
 {
-	volatile int *pct = arg;
+	behind_page *pg = arg;
 	const char *p = strrchr(line, '%');
+	if (pg->path[0])
+		__atomic_store_n(&pg->ready, 1, __ATOMIC_RELEASE);
 	if (final || !p)
 		return;
 	while (p > line && p[-1] >= '0' && p[-1] <= '9')
 		p--;
 	if (*p >= '0' && *p <= '9')
-		*pct = atoi(p);
+		__atomic_store_n(&pg->pct, atoi(p), __ATOMIC_RELAXED);
 }
 
 /* The child: convert, keep, check that the entry is there; its exit status
  * says which step failed (0: in the cache). */
 static void behind_run(const char *src, const pcp_import_opts *o, const char *key,
-		       const char *ident, pid_t parent, volatile int *pct)
+		       const char *ident, pid_t parent, behind_page *pg)
 {
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent) /* the viewer ended before the line above */
@@ -64,8 +80,11 @@ static void behind_run(const char *src, const pcp_import_opts *o, const char *ke
 	}
 	setpriority(PRIO_PROCESS, 0, 10); /* the viewer's keys first */
 	pcp_import_opts w = *o;
-	w.progress = pct ? behind_progress : NULL;
-	w.progress_arg = (void *)pct;
+	w.progress = pg ? behind_progress : NULL;
+	w.progress_arg = pg;
+	w.sync_ms = pg ? BEHIND_SYNC_MS : 0;
+	w.temp_name = pg ? pg->path : NULL;
+	w.temp_name_len = pg ? sizeof pg->path : 0;
 	w.first_ms = 0;
 	w.pending = NULL;
 	w.note = NULL;
@@ -98,7 +117,7 @@ static struct {
 	int reaped; /* its status taken: the id may be another process's now */
 	char *key, *ident;
 	long long cache_max; /* the cache's bound it was written under */
-	volatile int *pct;   /* shared with it: how far it has read, -1 unknown */
+	behind_page *pg;     /* shared with it: how far it has read, its file */
 } behind[BEHIND_MAX];
 
 int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
@@ -112,24 +131,24 @@ int pcp_behind_start(const char *src, const pcp_import_opts *o, const char *key,
 		free(k);
 		return 0;
 	}
-	void *page = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
-			  0);
-	volatile int *pct = page == MAP_FAILED ? NULL : page;
-	if (pct)
-		*pct = -1;
+	void *page = mmap(NULL, sizeof(behind_page), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	behind_page *pg = page == MAP_FAILED ? NULL : page;
+	if (pg)
+		pg->pct = -1; /* the rest zero, as mmap gives it */
 	pid_t parent = getpid();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
-		behind_run(src, o, key, ident, parent, pct);
+		behind_run(src, o, key, ident, parent, pg);
 	if (pid <= 0) {
-		if (pct)
-			munmap((void *)pct, sizeof(int));
+		if (pg)
+			munmap(pg, sizeof *pg);
 		free(k);
 		free(id);
 		return 0;
 	}
-	behind[slot].pct = pct;
+	behind[slot].pg = pg;
 	behind[slot].pid = (int)pid;
 	behind[slot].key = k;
 	behind[slot].ident = id;
@@ -147,8 +166,8 @@ static int behind_slot(int pid)
 
 static void behind_forget(int i)
 {
-	if (behind[i].pct)
-		munmap((void *)behind[i].pct, sizeof(int));
+	if (behind[i].pg)
+		munmap(behind[i].pg, sizeof *behind[i].pg);
 	free(behind[i].key);
 	free(behind[i].ident);
 	memset(&behind[i], 0, sizeof behind[i]);
@@ -174,7 +193,42 @@ int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
 int pcp_pending_progress(int pid)
 {
 	int i = behind_slot(pid);
-	return i < 0 || !behind[i].pct ? -1 : *behind[i].pct;
+	return i < 0 || !behind[i].pg ? -1 : __atomic_load_n(&behind[i].pg->pct, __ATOMIC_RELAXED);
+}
+
+/* The process's file, once its path is whole; NULL before, or when done
+ * (the file is then gone: the entry is in the cache). */
+static const char *behind_file(int pid)
+{
+	int i = behind_slot(pid);
+	if (i < 0 || behind[i].reaped || !behind[i].pg ||
+	    !__atomic_load_n(&behind[i].pg->ready, __ATOMIC_ACQUIRE))
+		return NULL;
+	const char *p = behind[i].pg->path;
+	return memchr(p, 0, sizeof behind[i].pg->path) ? p : NULL;
+}
+
+long long pcp_pending_written(int pid)
+{
+	const char *p = behind_file(pid);
+	struct stat st;
+	return p && stat(p, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+int pcp_pending_peek(int pid, mcz_reader **r)
+{
+	*r = NULL;
+	const char *p = behind_file(pid);
+	if (!p)
+		return MCZ_E_NOTFOUND;
+	int rc = mcz_open(r, p, 0);
+	/* before its first rows: nothing to show yet */
+	if (rc == MCZ_OK && mcz_stream_count(*r) == 0) {
+		mcz_close(*r);
+		*r = NULL;
+		rc = MCZ_E_NOTFOUND;
+	}
+	return rc;
 }
 
 int pcp_pending_poll(int pid)

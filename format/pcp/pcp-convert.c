@@ -571,7 +571,7 @@ static int64_t ms_since(const struct timespec *t0)
 }
 
 /* A span as people read it: "45 s", "12m 5s", "3h 20m". */
-static void pcp_span_text(int64_t ns, char *buf, size_t len)
+void pcp_span_text(int64_t ns, char *buf, size_t len)
 {
 	long long s = ns / 1000000000LL;
 	if (s < 60)
@@ -607,8 +607,12 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	}
 	if (im->o->zstd_level)
 		wo.zstd_level = im->o->zstd_level;
-	int rc = out_fd >= 0 ? mcz_writer_open_fd(&im->w, out_fd, &wo)
-			     : mcz_writer_open(&im->w, out_path, &wo);
+	/* a file read while it is written (sync_ms) is opened by its path:
+	 * at close the writer copies it without its PART blocks over that
+	 * path (the rows' bytes once, in the file that is kept) */
+	int rc = out_fd >= 0 && !(im->o->sync_ms > 0 && out_path)
+			 ? mcz_writer_open_fd(&im->w, out_fd, &wo)
+			 : mcz_writer_open(&im->w, out_path, &wo);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", out_fd >= 0 ? "temporary file" : out_path,
 			 rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
@@ -618,8 +622,9 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	im->ntopo = 1;
 	write_meta(im, label);
 	int i, due = 0;
-	struct timespec start;
+	struct timespec start, synced;
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	synced = start;
 	while (rc == MCZ_OK && (i = pcp_archive_earliest(im->a, im->na)) >= 0) {
 		if (pcp_import_stop) {
 			rc = MCZ_E_IO;
@@ -633,6 +638,14 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 		if (due && pcp_archive_ns(&im->a[i].next->timestamp) > im->row_t) {
 			im->st->partial = 1;
 			break;
+		}
+		/* the rows so far into the file, for a reader following it */
+		if (im->o->sync_ms > 0 && (im->st->records & 15) == 0 &&
+		    ms_since(&synced) >= im->o->sync_ms) {
+			rc = mcz_writer_sync(im->w);
+			clock_gettime(CLOCK_MONOTONIC, &synced);
+			if (rc)
+				break;
 		}
 		pmUseContext(im->a[i].ctx);
 		rc = take_record(im, (size_t)i, im->a[i].next);

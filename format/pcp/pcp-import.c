@@ -229,10 +229,17 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 	int fd, rc0 = temp_out(&path, &fd, err, errlen);
 	if (rc0)
 		return rc0;
+	if (o && o->temp_name && o->temp_name_len)
+		snprintf(o->temp_name, o->temp_name_len, "%s", path);
 	struct sigaction old[3];
 	guard(old);
 	int rc = import_to(src, path, fd, o, stats, err, errlen);
 	close(fd);
+	if (!rc && pcp_import_stop) { /* stopped as it ended (its copy without
+					 PART blocks, sync_ms): nothing is left */
+		snprintf(err, errlen, "interrupted");
+		rc = MCZ_E_IO;
+	}
 	if (rc) {
 		unlink(path);
 		free(path);

@@ -73,9 +73,19 @@ typedef struct pcp_import_opts {
 					       the whole into the cache (pcp-behind.c) */
 	int *pending;                       /* out: that process's id, 0 when the
 					       whole archive was read at once */
+	int sync_ms;                        /* > 0: the rows read so far put into
+					       the file every sync_ms of the
+					       import's time (PART blocks,
+					       mcz_writer_sync), so that a reader
+					       sees it grow (pcp_pending_peek) */
+	char *temp_name;                    /* pcp_import_temp: not NULL, its
+					       temporary file's path copied here
+					       (temp_name_len bytes) before the
+					       conversion starts */
+	size_t temp_name_len;
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0 }
 /* The default bound of the viewer's cache of converted archives: 1 GiB. */
 #define PCP_CACHE_MAX_DEFAULT (1ull << 30)
 
@@ -145,6 +155,16 @@ int pcp_pending_progress(int pid);
  * (pcp_archive_stamp, malloc'd).  MCZ_OK, or MCZ_E_NOTFOUND / _CORRUPT
  * when the entry is gone (another mcview's cache bound). */
 int pcp_pending_open(int pid, mcz_reader **r, char **stamp);
+/* While it runs: what it has written so far, opened as a file being
+ * written (its rows up to its last half second).  MCZ_OK, or
+ * MCZ_E_NOTFOUND before its first rows and once it is done. */
+int pcp_pending_peek(int pid, mcz_reader **r);
+/* The bytes it has written so far, -1 when not known: a cheap look at
+ * whether pcp_pending_peek would show more. */
+long long pcp_pending_written(int pid);
+
+/* A span of time as the status lines say it: "45 s", "13m 0s", "3h 14m". */
+void pcp_span_text(int64_t ns, char *buf, size_t len);
 
 /* A local archive's files as they are now (real paths, sizes, times): a
  * malloc'd text that changes when the archive grows or is replaced (a

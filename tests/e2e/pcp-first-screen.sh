@@ -4,8 +4,10 @@
 # status line saying how much, while a process of mcview's reads the whole
 # archive into the cache; then the whole is put in place: the screen is the
 # archive's whole screen (as --snapshot draws it), a key pressed meanwhile
-# (the sort) still holds, and the cache has the entry.  Quitting while the
-# whole is read leaves no process, no temporary file and no cache entry.
+# (the sort) still holds, and the cache has the entry.  While the whole is
+# read, the status line says how far, and what has been read so far is
+# shown (the span shown grows).  Quitting while the whole is read leaves no
+# process, no temporary file and no cache entry.
 # Without a cache (MCZ_NO_CACHE) or with MCVIEW_FIRST_MS=0 the archive is
 # read whole before the first screen, as before.
 # mcz-test: parallel
@@ -84,6 +86,19 @@ for ((i = 0; i < 200; i++)); do
 done
 [ -n "$p2" ] && [ "$p2" -gt "$p1" ] || tmux_fail "the percentage read did not grow: $p1% then ${p2:-none}"
 echo "ok: while the whole is read, the status line says how far: $p1% then $p2%"
+# what has been read so far is shown as it is read, not only the start:
+# the span shown grows before the whole is in place
+span() { tmux_screen | sed -n 's/.*reading the whole of 20180416\.10\.00: .*the first \([0-9hms ]*\) of .*/\1/p' | head -1; }
+s1=$(span) s2=
+for ((i = 0; i < 400; i++)); do
+	s2=$(span)
+	[ -n "$s2" ] && [ "$s2" != "$s1" ] && break
+	sleep 0.05
+done
+[ -n "$s1" ] && [ -n "$s2" ] && [ "$s2" != "$s1" ] ||
+	tmux_fail "the span shown did not grow while the whole was read: '$s1' then '${s2:-none}'"
+tmux_expect_not 'is incomplete'
+echo "ok: while the whole is read, what is read is shown: the first $s1, then the first $s2"
 tmux_keys q
 tmux_wait_for 'AFTER rc=0' 20
 [ "$(converting)" = 0 ] || tmux_fail "a converter outlived mcview"

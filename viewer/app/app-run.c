@@ -32,6 +32,8 @@
 #define VW_FRAME_BUDGET_MS 8
 /* An archive read behind its first screen is asked after this often. */
 #define VW_BEHIND_MS 100
+/* ... and what it has read so far shown this often (vw_model_peek). */
+#define VW_PEEK_MS 1000
 /* A local PCP archive (a pmlogger may still write it) is looked at this
  * often, and at most every 4 times its last reading took: its files' sizes
  * and times; when it grew it is read again behind the screen. */
@@ -89,13 +91,26 @@ static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, ch
 /* Archives shown from their start: once the whole of each is in the cache,
  * the model is opened again from there and put in place, and its phases
  * detected.  1 when the screen changed. */
-static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before)
+static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before, int64_t *peek_at)
 {
 	vw_model *m = a->m;
 	char status[sizeof m->status];
 	memcpy(status, m->status, sizeof status);
-	if (vw_model_behind_poll(m) != 1)
+	int r = vw_model_behind_poll(m);
+	if (r != 1) {
+		/* what they have read so far, once a second */
+		vw_model *p;
+		if (r == 0 && m->nbehind && now_ms() >= *peek_at) {
+			*peek_at = now_ms() + VW_PEEK_MS;
+			if (vw_model_peek(m, &p) == 1) {
+				if (vw_app_swap(a, p) == 0)
+					return 1;
+				vw_model_behind_give(p, m);
+				vw_model_free(p);
+			}
+		}
 		return memcmp(status, m->status, sizeof status) != 0;
+	}
 	vw_model *n;
 	char err[256];
 	if (vw_model_reopen(m, &n, err, sizeof err) != 0) {
@@ -171,7 +186,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	}
 	int dirty = 1, stale = 0;
 	int64_t grew = now_ms(), detected = grew, looked = grew;
-	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS;
+	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS, peek_at = grew + VW_PEEK_MS;
 	a->live = a->m->live;
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
@@ -190,7 +205,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
 		}
-		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before)) {
+		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before, &peek_at)) {
 			dirty = 1;
 			if (!a->m->nbehind) { /* read: the next look after 4 times as long */
 				int64_t took = now_ms() - pcp_started;

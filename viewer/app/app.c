@@ -68,7 +68,7 @@ int vw_app_swap(vw_app *a, vw_model *n)
 	if (old->grew && !n->status_warn)
 		snprintf(n->status, sizeof n->status,
 			 "following the archive: it grew, its new records are in");
-	else if (!n->status[0] || !strncmp(n->status, "reading the whole", 17))
+	else if (!n->nbehind && (!n->status[0] || !strncmp(n->status, "reading the whole", 17)))
 		snprintf(n->status, sizeof n->status, "the whole archive is read");
 	vw_model_free(old);
 	return 0;

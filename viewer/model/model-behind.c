@@ -46,6 +46,11 @@ int vw_model_behind_init(vw_model *m, const char *const *paths, size_t npaths,
 /* "the first 1m 5s of 13m 0s" of the first file read in part */
 static const char *partial_of(const vw_model *m, const char **name)
 {
+	if (m->partial[0] && m->nopen) { /* what the processes wrote so far */
+		const char *s = strrchr(m->open_paths[0], '/');
+		*name = s && s[1] ? s + 1 : m->open_paths[0];
+		return m->partial;
+	}
 	for (size_t f = 0; f < m->nfiles; f++) {
 		const char *p = m->imported[f] ? mcz_meta(m->files[f], "import_partial") : NULL;
 		if (p && *p) {
@@ -140,6 +145,75 @@ int vw_model_pcp_grew(vw_model *m)
 	}
 	m->grew |= started;
 	return started;
+}
+
+void vw_model_behind_give(vw_model *from, vw_model *to)
+{
+	for (size_t i = 0; i < from->nopen && i < to->nopen && from->behind && to->behind; i++)
+		if (from->behind[i] > 0) {
+			to->behind[i] = from->behind[i];
+			from->behind[i] = 0;
+		}
+	to->nbehind = from->nbehind;
+	from->nbehind = 0;
+}
+
+/* Once a second while the processes read, the model is opened again from
+ * what they have written so far, when that reaches later than what is
+ * shown: the overview fills in as the archive is read, not only at its
+ * start and at its end.  The new model takes the processes over. */
+int vw_model_peek(vw_model *m, vw_model **out)
+{
+	*out = NULL;
+	if (!m->nbehind || !m->behind || m->grew)
+		return 0; /* an archive read again as it grew: shown whole till then */
+	int *made = calloc(m->nopen ? m->nopen : 1, sizeof *made);
+	if (!made)
+		return -1;
+	long long bytes = 0;
+	int any = 0;
+	for (size_t i = 0; i < m->nopen; i++) {
+		if (m->behind[i] <= 0)
+			continue;
+		long long b = pcp_pending_written(m->behind[i]);
+		if (b < 0) { /* not begun, or done: the poll says which */
+			free(made);
+			return 0;
+		}
+		bytes += b;
+		made[i] = -m->behind[i];
+		any = 1;
+	}
+	if (!any || bytes <= m->peeked) {
+		free(made);
+		return 0;
+	}
+	vw_model *n;
+	char err[256];
+	int rc = vw_model_open_from(&n, (const char *const *)m->open_paths, m->nopen, &m->open_opts,
+				    made, err, sizeof err);
+	free(made);
+	if (rc != 0)
+		return 0; /* nothing readable yet: looked at again later */
+	m->peeked = bytes;
+	if (n->t_max <= m->t_max) { /* no further than shown: the processes stay m's */
+		vw_model_behind_give(n, m);
+		vw_model_free(n);
+		return 0;
+	}
+	/* "the first 1h 5m of 3h 14m": the whole's span as the start said it */
+	const char *name, *was = partial_of(m, &name), *of = was ? strstr(was, " of ") : NULL;
+	char a[32];
+	pcp_span_text(n->t_max - n->t_min, a, sizeof a);
+	snprintf(n->partial, sizeof n->partial, "the first %s%.60s", a, of ? of : "");
+	n->peeked = bytes;
+	vw_model_behind_give(m, n);
+	n->live = 0; /* not followed as a recording: looked at again here */
+	n->status[0] = 0;
+	n->status_warn = 0;
+	vw_model_behind_status(n);
+	*out = n;
+	return 1;
 }
 
 void vw_model_behind_free(vw_model *m)

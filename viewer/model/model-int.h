@@ -18,7 +18,10 @@ void vw_model_behind_free(vw_model *m);
 struct pcp_import_opts;
 void vw_model_pcp_opts(const vw_open_opts *o, struct pcp_import_opts *po);
 /* vw_model_open, where made[i] > 0 names the process (model-behind.c) that
- * converted path i into the cache: its entry is opened, as it was made. */
+ * converted path i into the cache: its entry is opened, as it was made;
+ * made[i] < 0 names one still converting it: what it has written so far
+ * is opened, and the process is the new model's (the caller's still on
+ * failure). */
 int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 		       const vw_open_opts *o, const int *made, char *err, size_t errlen);
 

@@ -384,8 +384,20 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 		char **names = NULL;
 		size_t k = 0;
 		mcz_reader *one = NULL;
+		/* what a process still reading has written so far (made < 0,
+		 * vw_model_peek): the process stays this model's */
+		int peek = made && made[i] < 0 && pcp_pending_peek(-made[i], &one) == MCZ_OK;
+		if (peek) {
+			pid = -made[i];
+			stamps[i] = pcp_archive_stamp(paths[i], &po);
+		} else if (made && made[i] < 0) { /* done meanwhile, or nothing yet */
+			snprintf(err, errlen, "%s: not read further yet", paths[i]);
+			failed = 1;
+			break;
+		}
 		/* the entry a process made for this path, as its files were */
-		if (made && made[i] > 0 && pcp_pending_open(made[i], &one, &stamps[i]) == MCZ_OK) {
+		if (peek || (made && made[i] > 0 &&
+			     pcp_pending_open(made[i], &one, &stamps[i]) == MCZ_OK)) {
 			rs = malloc(sizeof *rs);
 			names = malloc(sizeof *names);
 			if (rs && names && (names[0] = strdup(paths[i]))) {
@@ -474,7 +486,8 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 		m->stamps = stamps;
 	} else {
 		for (size_t i = 0; i < npaths; i++) {
-			pcp_pending_stop(behind[i]);
+			if (!(made && made[i] < 0)) /* a peek's stays the caller's */
+				pcp_pending_stop(behind[i]);
 			free(stamps[i]);
 		}
 		free(behind);

@@ -202,6 +202,10 @@ typedef struct vw_model {
 				       they change (a pmlogger writing), the
 				       archive is read again (vw_model_pcp_grew) */
 	int grew;                   /* the processes read archives that grew */
+	char partial[96];           /* opened from what they wrote so far
+				       (vw_model_peek): "the first 1h 5m of 3h
+				       14m" */
+	long long peeked;           /* the bytes they had written then */
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */
@@ -242,6 +246,12 @@ int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen)
  * process now reads it again into the cache (vw_model_behind_poll says when
  * it is done); 0 otherwise. */
 int vw_model_pcp_grew(vw_model *m);
+/* While they read: a new model of the same paths from what they have
+ * written so far, when that reaches later than m (1, in *out, the
+ * processes now its own), 0 when it does not, -1 on failure. */
+int vw_model_peek(vw_model *m, vw_model **out);
+/* The processes of from (a model of the same paths) made to's. */
+void vw_model_behind_give(vw_model *from, vw_model *to);
 
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
  * read them: libmcz then skips them as gaps).  vw_model_damage() updates
