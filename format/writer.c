@@ -682,8 +682,10 @@ static size_t pending_items(mcz_buf *items, const mcz_buf *mb, const mcz_buf *tb
  * and only the ones chosen at the writer's metadata level, where STREAMS,
  * COLSTREAMS, a BUNDLE and the blocks apart are compared as before: seven
  * level-19 passes over the 600 KB of 8,369 streams' descriptors (PCP
- * archive 20180102) took 0.9 s of its 2.1 s import, three do now. */
-enum { META_TRIAL_BYTES = 64 << 10, META_TRIAL_LEVEL = 9 };
+ * archive 20180102) took 0.9 s of its 2.1 s import, three do now.  From
+ * 4 KB, not 64: a few hundred streams' descriptors took 20 ms at level 15
+ * (pcp-testsuite's `proc`: 46 -> 23 ms of CPU), for the same files. */
+enum { META_TRIAL_BYTES = 4 << 10, META_TRIAL_LEVEL = 9 };
 /* a and b within an eighth of each other */
 #define META_CLOSE(a, b) ((a) * 8 >= (b) * 7 && (b) * 8 >= (a) * 7)
 
