@@ -82,9 +82,11 @@ static void behind_run(const char *src, const pcp_import_opts *o, const char *ke
 	pcp_import_opts w = *o;
 	w.progress = pg ? behind_progress : NULL;
 	w.progress_arg = pg;
-	w.sync_ms = pg ? BEHIND_SYNC_MS : 0;
-	w.temp_name = pg ? pg->path : NULL;
-	w.temp_name_len = pg ? sizeof pg->path : 0;
+	if (pg) { /* this process's own, set after the fork */
+		pcp_sync_ms = BEHIND_SYNC_MS;
+		pcp_sync_name = pg->path;
+		pcp_sync_len = sizeof pg->path;
+	}
 	w.first_ms = 0;
 	w.pending = NULL;
 	w.note = NULL;

@@ -607,10 +607,10 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	}
 	if (im->o->zstd_level)
 		wo.zstd_level = im->o->zstd_level;
-	/* a file read while it is written (sync_ms) is opened by its path:
+	/* a file read while it is written (pcp_sync_ms) is opened by its path:
 	 * at close the writer copies it without its PART blocks over that
 	 * path (the rows' bytes once, in the file that is kept) */
-	int rc = out_fd >= 0 && !(im->o->sync_ms > 0 && out_path)
+	int rc = out_fd >= 0 && !(pcp_sync_ms > 0 && out_path)
 			 ? mcz_writer_open_fd(&im->w, out_fd, &wo)
 			 : mcz_writer_open(&im->w, out_path, &wo);
 	if (rc) {
@@ -640,8 +640,8 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 			break;
 		}
 		/* the rows so far into the file, for a reader following it */
-		if (im->o->sync_ms > 0 && (im->st->records & 15) == 0 &&
-		    ms_since(&synced) >= im->o->sync_ms) {
+		if (pcp_sync_ms > 0 && (im->st->records & 15) == 0 &&
+		    ms_since(&synced) >= pcp_sync_ms) {
 			rc = mcz_writer_sync(im->w);
 			clock_gettime(CLOCK_MONOTONIC, &synced);
 			if (rc)

@@ -135,6 +135,9 @@ static int import_to(const char *src, const char *out_path, int out_fd, const pc
  * own handling is restored, and then the signal is raised again, so that
  * mcz or mcview end as they would have, leaving nothing behind. */
 volatile sig_atomic_t pcp_import_stop;
+int pcp_sync_ms;
+char *pcp_sync_name;
+size_t pcp_sync_len;
 static const int guarded[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
@@ -229,14 +232,14 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 	int fd, rc0 = temp_out(&path, &fd, err, errlen);
 	if (rc0)
 		return rc0;
-	if (o && o->temp_name && o->temp_name_len)
-		snprintf(o->temp_name, o->temp_name_len, "%s", path);
+	if (pcp_sync_name && pcp_sync_len)
+		snprintf(pcp_sync_name, pcp_sync_len, "%s", path);
 	struct sigaction old[3];
 	guard(old);
 	int rc = import_to(src, path, fd, o, stats, err, errlen);
 	close(fd);
 	if (!rc && pcp_import_stop) { /* stopped as it ended (its copy without
-					 PART blocks, sync_ms): nothing is left */
+					 PART blocks, pcp_sync_ms): nothing is left */
 		snprintf(err, errlen, "interrupted");
 		rc = MCZ_E_IO;
 	}

@@ -206,6 +206,16 @@ void pcp_archive_close_all(pcp_archive *a, size_t n);
 
 /* Convert local archives (folios expanded) into out_fd when it is >= 0,
  * else into out_path.  label names the source in messages and meta. */
+/* Set only in pcp-behind.c's process (forked, its own), not in
+ * pcp_import_opts, whose layout libmczpcp.so.1's users (Python's mcz)
+ * share: its import puts the rows read so far into its file every
+ * pcp_sync_ms of its time (PART blocks, mcz_writer_sync), so that the
+ * viewer sees the file grow (pcp_pending_peek), and pcp_import_temp copies
+ * that file's path into pcp_sync_name (pcp_sync_len bytes) first. */
+extern int pcp_sync_ms;
+extern char *pcp_sync_name;
+extern size_t pcp_sync_len;
+
 int pcp_convert(char *const *archives, size_t n, const char *label, const char *out_path,
 		int out_fd, const pcp_import_opts *o, pcp_import_stats *stats, char *err,
 		size_t errlen);

@@ -73,19 +73,9 @@ typedef struct pcp_import_opts {
 					       the whole into the cache (pcp-behind.c) */
 	int *pending;                       /* out: that process's id, 0 when the
 					       whole archive was read at once */
-	int sync_ms;                        /* > 0: the rows read so far put into
-					       the file every sync_ms of the
-					       import's time (PART blocks,
-					       mcz_writer_sync), so that a reader
-					       sees it grow (pcp_pending_peek) */
-	char *temp_name;                    /* pcp_import_temp: not NULL, its
-					       temporary file's path copied here
-					       (temp_name_len bytes) before the
-					       conversion starts */
-	size_t temp_name_len;
 } pcp_import_opts;
 
-#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0 }
+#define PCP_IMPORT_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL }
 /* The default bound of the viewer's cache of converted archives: 1 GiB. */
 #define PCP_CACHE_MAX_DEFAULT (1ull << 30)
 
