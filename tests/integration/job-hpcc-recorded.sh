@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # job-hpcc-recorded.sh: the checks of job-hpcc.sh (job-hpcc.py: every hpcc
 # section over 2 s a phase within 2 s of hpcc's log, Single* sections
-# unbalanced on the computing rank, Star* balanced, HPL's solve a phase as
-# long as its own timer)
+# unbalanced on the computing rank, Star* balanced, HPL's solve as long as
+# its own timer, cut only where a rank waited)
 # on hpcc runs kept in tests/data/hpcc/, each its two rank files and
 # hpccoutf.txt, recorded by mcrec under `mpirun -n 2` on this project's
 # 2-core VM (N=5000): the same report every time, where a new run's
@@ -14,7 +14,10 @@
 #               _LCG variant into one 8 s phase;
 #   hpl-three   recorded in a make check run: HPL cut in three, the matrix's
 #               generation (0.50 s), the solve (18.50 s; HPL's timer: 18.46
-#               s) and the residual check (0.38 s).
+#               s) and the residual check (0.38 s);
+#   hpl-stall   recorded in a make check run: HPL's solve cut where one rank
+#               computed for 1.0 s while the other waited (load balance
+#               0.52): 1.80 + 1.00 + 16.80 s against HPL's 19.69 s.
 # mcz-test: parallel
 set -u
 B=${MCZ_BIN:-build}

@@ -163,22 +163,37 @@ def main():
                       % (name, what, t, min(w)))
         if name == "HPL":
             # HPL's section: the matrix generated, the system solved (HPL's
-            # own timer), the residual checked; the solve is one phase as
-            # long as HPL's timer within HPL_TOL (the generation joined to it
-            # or not), the other two take at most a phase each, short ones
+            # own timer), the residual checked.  The solve is the dgemm_
+            # phases around the longest one, as long in all as HPL's timer
+            # within HPL_TOL (the generation joined to it or not); it is cut
+            # only where a rank waited while the other computed (a piece
+            # with a load balance below 0.8: on this VM one CPU stalls for a
+            # second at times), into at most 3 pieces; the generation and
+            # the residual check take at most a short phase each
             inside = [p for p in ph if min(p["start_s"] + p["duration_s"], b) -
                       max(p["start_s"], a) > 0.5 * p["duration_s"]]
-            solve = max(inside, key=lambda p: p["duration_s"]) if inside else None
-            check(solve is not None and ht is not None and
-                  abs(solve["duration_s"] - ht) <= HPL_TOL,
-                  "HPL: its solve a phase of %.2f s, HPL's own timer %s s" %
-                  (solve["duration_s"] if solve else 0, ht))
-            rest = [p for p in inside if p is not solve]
-            check(len(inside) <= 3 and all(p["duration_s"] < TOL for p in rest),
-                  "HPL %.1f-%.1f s: %d phase(s) at the default level (%s), the others "
-                  "than the solve under %.0f s (generating the matrix, checking the "
-                  "residual)" % (a, b, len(inside), ", ".join(
-                      "%.2f s: %s" % (p["duration_s"], p["code"]) for p in inside), TOL))
+            solve, rest = [], inside
+            if inside:
+                k = max(range(len(inside)), key=lambda i: inside[i]["duration_s"])
+                i0 = i1 = k
+                while i0 > 0 and inside[i0 - 1]["code"].startswith("dgemm_"):
+                    i0 -= 1
+                while i1 + 1 < len(inside) and inside[i1 + 1]["code"].startswith("dgemm_"):
+                    i1 += 1
+                solve, rest = inside[i0:i1 + 1], inside[:i0] + inside[i1 + 1:]
+                longest = inside[k]
+            total = sum(p["duration_s"] for p in solve)
+            check(solve and ht is not None and abs(total - ht) <= HPL_TOL,
+                  "HPL: its solve %d phase(s), %.2f s in all (%s), HPL's own timer %s s" %
+                  (len(solve), total, ", ".join("%.2f s" % p["duration_s"] for p in solve), ht))
+            pieces = [p for p in solve if p is not longest] if solve else []
+            check(len(solve) <= 3 and all(p["duration_s"] < TOL for p in pieces + rest) and
+                  (not pieces or any(p["load_balance"] < 0.8 for p in pieces)),
+                  "HPL %.1f-%.1f s: %d phase(s) at the default level (%s): the solve cut only "
+                  "where a rank waited, the generation and the residual check under %.0f s" %
+                  (a, b, len(inside), ", ".join(
+                      "%.2f s: %s, load balance %.2f" % (p["duration_s"], p["code"],
+                                                         p["load_balance"]) for p in inside), TOL))
             check(near_a <= TOL and near_b <= TOL, "HPL: boundaries %.1f s and %.1f s from "
                   "hpcc's" % (near_a, near_b))
             continue

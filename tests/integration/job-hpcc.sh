@@ -8,7 +8,8 @@
 # times hpccoutf.txt gives, each Single* section has a load balance of at
 # most 0.6 and names the computing rank (read from the ranks' code samples)
 # as the slowest, StarDGEMM and StarRandomAccess are balanced (>= 0.9), and
-# HPL's solve is one phase as long as HPL's own timer says (within 1 s), its
+# HPL's solve is as long as HPL's own timer says (within 1 s), one phase,
+# or at most three where a rank computed while the other waited, its
 # matrix's generation and its residual check at most a short phase each.
 # HPCC_N sets the problem size (default 5000:
 # about 50 s here with 2 ranks; at 4000 SingleDGEMM is 4 s, its
