@@ -92,14 +92,14 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	 * batch writer (mcz import) packs its narrow columns together in
 	 * shared runs (gchunk.c), so a column's own frame only ranks its
 	 * codecs: level 3 there, and a wide column's winner compressed again
-	 * at the writer's level (codec_final). */
+	 * at the writer's level (codec_repack). */
 	int level = cx->thorough && !cx->fast && !cx->quick ? 3
 		    : raw->len >= 1024 || cx->fast || cx->quick ? cx->level
 		    : cx->level < 9				  ? 9
 								  : cx->level;
 	/* fast (PART blocks, replaced seconds later): zstd only where it pays;
 	 * quick (a viewer's conversion): the candidates compared raw, the
-	 * chosen one compressed once (codec_squeeze); thorough: candidates of
+	 * chosen one compressed once (codec_repack); thorough: candidates of
 	 * under 64 bytes compared raw, as their bytes go into a shared run
 	 * (pcp-zeroconf: 111,763 level-3 passes over 28 B on average, 0.23 s
 	 * of its 0.62 s of CPU, for 0.3 % of its size) */
@@ -132,64 +132,36 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	}
 }
 
-/* quick: the chosen candidate (cx->best, framed raw) compressed, when that
- * is smaller.  A viewer's conversion of a 36,886-stream archive spent 20 %
- * of its time compressing candidates it then dropped. */
-static void codec_squeeze(mcz_codec_ctx *cx)
-{
-	mcz_cur c = mcz_cur_make(cx->best.p, cx->best.len);
-	uint8_t codec = mcz_cur_u8(&c), flags = mcz_cur_u8(&c);
-	uint64_t rl = mcz_cur_uv(&c);
-	mcz_buf *f = &cx->tmp2;
-	if (c.err || cx->best.err || rl < 16 || rl != mcz_cur_left(&c) || (flags & MCZ_COL_ZSTD) ||
-	    (!cx->zc && !(cx->zc = ZSTD_createCCtx())))
-		return;
-	f->len = 0;
-	if (mcz_buf_reserve(f, 12 + ZSTD_compressBound((size_t)rl)))
-		return;
-	mcz_buf_u8(f, codec);
-	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
-	mcz_buf_uv(f, rl);
-	size_t z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, c.p, (size_t)rl,
-				     cx->level);
-	if (ZSTD_isError(z) || z >= rl)
-		return;
-	f->len += z;
-	mcz_buf t = cx->best;
-	cx->best = *f;
-	*f = t;
-}
-
-/* A batch writer's chosen frame in b, ranked at level 3 (codec_try): a
- * column that keeps its own frame in a GCHUNK (GCHUNK_NARROW bytes and
- * more; the time column, from 16 bytes) compressed again at the writer's
- * level, when that is smaller.
- * Ranking every candidate at level 9 was a third of an import of a
- * narrow archive (count-mark: 104 level-9 passes over 5 KB columns for
- * 11 chunks); one pass at 9 per column remains. */
-static void codec_final(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
+/* The chosen frame in b packed again at the writer's level, when that is
+ * smaller and its bytes (unframed) are from `from` on:
+ * - quick (a viewer's conversion) compares its candidates raw and packs
+ *   only the chosen one: a conversion of a 36,886-stream archive spent
+ *   20 % of its time compressing candidates it then dropped;
+ * - a batch writer ranks them at level 3 (codec_try) and packs again a
+ *   column that keeps its own frame in a GCHUNK (GCHUNK_NARROW bytes and
+ *   more; the time column, from 16 bytes, codec_batch): ranking every
+ *   candidate at level 9 was a third of an import of a narrow archive
+ *   (count-mark: 104 level-9 passes over 5 KB columns for 11 chunks). */
+static void codec_repack(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
 {
 	mcz_cur c = mcz_cur_make(b->p, b->len);
 	uint8_t codec = mcz_cur_u8(&c), flags = mcz_cur_u8(&c);
 	uint64_t rl = mcz_cur_uv(&c);
-	if (!cx->thorough || cx->fast || cx->quick || c.err || b->err || rl < from ||
-	    rl > (64u << 20) || cx->level <= 3)
+	if (c.err || b->err || rl < from || rl > (64u << 20))
 		return;
-	mcz_buf *r = &cx->tmp, *f = &cx->tmp2;
-	r->len = 0;
-	if (mcz_buf_reserve(r, (size_t)rl))
-		return;
-	if (flags & MCZ_COL_ZSTD) {
-		if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+	const uint8_t *raw = c.p;
+	if (flags & MCZ_COL_ZSTD) { /* ranked at level 3: its bytes again */
+		mcz_buf *r = &cx->tmp;
+		if ((!cx->zd && !(cx->zd = ZSTD_createDCtx())) || mcz_buf_reserve(r, (size_t)rl))
 			return;
 		size_t z = ZSTD_decompressDCtx(cx->zd, r->p, (size_t)rl, c.p, mcz_cur_left(&c));
 		if (ZSTD_isError(z) || z != rl)
 			return;
-	} else if (rl == mcz_cur_left(&c)) {
-		memcpy(r->p, c.p, (size_t)rl);
-	} else {
+		raw = r->p;
+	} else if (rl != mcz_cur_left(&c)) {
 		return;
 	}
+	mcz_buf *f = &cx->tmp2;
 	f->len = 0;
 	if ((!cx->zc && !(cx->zc = ZSTD_createCCtx())) ||
 	    mcz_buf_reserve(f, 12 + ZSTD_compressBound((size_t)rl)))
@@ -197,7 +169,7 @@ static void codec_final(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
 	mcz_buf_u8(f, codec);
 	mcz_buf_u8(f, flags | MCZ_COL_ZSTD);
 	mcz_buf_uv(f, rl);
-	size_t z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, r->p, (size_t)rl,
+	size_t z = ZSTD_compressCCtx(cx->zc, f->p + f->len, f->cap - f->len, raw, (size_t)rl,
 				     cx->level);
 	if (ZSTD_isError(z) || f->len + z >= b->len)
 		return;
@@ -205,6 +177,12 @@ static void codec_final(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
 	mcz_buf t = *b;
 	*b = *f;
 	*f = t;
+}
+
+/* A batch writer whose candidates were ranked at level 3 (codec_try). */
+static int codec_batch(const mcz_codec_ctx *cx)
+{
+	return cx->thorough && !cx->fast && !cx->quick && cx->level > 3;
 }
 
 static uint64_t codec_gcd(uint64_t a, uint64_t b)
@@ -265,9 +243,8 @@ void mcz_codec_put_time(mcz_codec_ctx *cx, mcz_buf *out, const int64_t *t, size_
 	/* "only in a file that has a BUNDLE block before the chunk" */
 	if (cx->v14)
 		codec_time_lag(cx, t, n, &ok);
-	if (cx->quick)
-		codec_squeeze(cx);
-	codec_final(cx, &cx->best, 16); /* its own frame in every chunk */
+	if (cx->quick || codec_batch(cx))
+		codec_repack(cx, &cx->best, 16); /* its own frame in every chunk */
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->best.err)
 		out->err = cx->best.err;
@@ -468,13 +445,12 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 	}
 	if (head.err || cx->best.err)
 		out->err = head.err ? head.err : cx->best.err;
-	if (cx->quick)
-		codec_squeeze(cx);
-	codec_final(cx, &cx->best, GCHUNK_NARROW);
+	if (cx->quick || codec_batch(cx))
+		codec_repack(cx, &cx->best, cx->quick ? 16 : GCHUNK_NARROW);
 	mcz_buf_put(out, cx->best.p, cx->best.len);
 	if (cx->alt) {
-		if (cx->alt_ok)
-			codec_final(cx, &cx->alt_best, GCHUNK_NARROW);
+		if (cx->alt_ok && codec_batch(cx))
+			codec_repack(cx, &cx->alt_best, GCHUNK_NARROW);
 		const mcz_buf *a = cx->alt_ok ? &cx->alt_best : &cx->best;
 		mcz_buf_put(cx->alt, a->p, a->len);
 		if (cx->alt_best.err && !cx->alt->err)
