@@ -39,6 +39,20 @@ typedef struct writer_col {
 	uint8_t *present;
 } writer_col;
 
+/* The descriptors' strings are kept in blocks of a string pool, not
+ * strdup'ed one by one, and every column lives in one slab (cv, cp: a
+ * stride of cap_rows values per stream): a PCP archive of 28,287 streams
+ * made 170,000 strings and 57,000 column arrays, and freeing them took
+ * 20 ms of its 300 ms import, growing the columns another 20.  The pool is
+ * not glibc's obstack, which exits the process when malloc fails: a
+ * library's caller gets MCZ_E_NOMEM. */
+typedef struct writer_strs {
+	struct writer_strs *prev;
+	size_t used, cap;
+	char s[];
+} writer_strs;
+#define WRITER_STRS_BLOCK 65536
+
 struct mcz_writer {
 	int fd, own_fd, err;
 	uint64_t off;
@@ -47,8 +61,12 @@ struct mcz_writer {
 	mcz_codec_ctx ccx; /* writer_overlap's chunk thread's */
 	mcz_stream_desc *streams;
 	size_t nstreams, cap_streams, streams_written;
+	writer_strs *strs; /* the streams' strings, the newest block first */
 	mcz_codec_prev *prev;
-	writer_col *cols;
+	writer_col *cols; /* pointers into the slab */
+	mcz_value *cv;
+	uint8_t *cp;
+	size_t cap_cols; /* streams the slab holds */
 	int64_t *t;
 	size_t nrows, cap_rows;
 	int64_t last_t;
@@ -296,23 +314,61 @@ int mcz_writer_topology(mcz_writer *w, const mcz_topo_obj *objs, size_t n)
 	return 0;
 }
 
-/* A column's arrays grown from old to cap rows.  Every row of present not
+/* The columns' pointers into the slab. */
+static void writer_cols_point(mcz_writer *w)
+{
+	for (size_t i = 0; i < w->nstreams; i++) {
+		w->cols[i].v = w->cv + i * w->cap_rows;
+		w->cols[i].present = w->cp + i * w->cap_rows;
+	}
+}
+
+/* The slab made to hold ns streams of rows rows.  Every row of present not
  * yet appended is 0 (mcz_writer_append_sparse sets only the rows it has):
  * the new rows here, the used ones again after each chunk (writer_chunk).
- * missing: rows already appended before the stream was declared, absent. */
-static int writer_col_alloc(writer_col *c, size_t old, size_t cap, size_t missing)
+ * A new stride moves the columns up in place, the last one first. */
+static int writer_slab(mcz_writer *w, size_t ns, size_t rows)
 {
-	mcz_value *v = realloc(c->v, cap * sizeof *v);
+	size_t old = w->cap_rows;
+	mcz_value *v = realloc(w->cv, (ns * rows + 1) * sizeof *v);
 	if (v)
-		c->v = v;
-	uint8_t *p = realloc(c->present, cap);
+		w->cv = v;
+	uint8_t *p = realloc(w->cp, ns * rows + 1);
 	if (p)
-		c->present = p;
+		w->cp = p;
 	if (!v || !p)
 		return MCZ_E_NOMEM;
-	memset(c->present + old, 0, cap - old);
-	memset(c->v, 0, missing * sizeof *v);
+	w->cap_cols = ns;
+	if (rows != old)
+		for (size_t i = w->nstreams; i-- > 0;) {
+			memmove(w->cv + i * rows, w->cv + i * old, old * sizeof *v);
+			memmove(w->cp + i * rows, w->cp + i * old, old);
+			memset(w->cp + i * rows + old, 0, rows - old);
+		}
+	w->cap_rows = rows;
+	writer_cols_point(w);
 	return 0;
+}
+
+/* A copy of a descriptor's string in the pool, NULL when out of memory. */
+static const char *writer_str(mcz_writer *w, const char *s)
+{
+	if (!s)
+		s = "";
+	size_t n = strlen(s) + 1;
+	writer_strs *b = w->strs;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > WRITER_STRS_BLOCK ? n : WRITER_STRS_BLOCK;
+		if (!(b = malloc(sizeof *b + cap)))
+			return NULL;
+		b->prev = w->strs;
+		b->used = 0;
+		b->cap = cap;
+		w->strs = b;
+	}
+	char *c = memcpy(b->s + b->used, s, n);
+	b->used += n;
+	return c;
 }
 
 int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
@@ -348,17 +404,30 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 		w->cap_streams = nc;
 	}
 	size_t i = w->nstreams;
-	if (mcz_meta_copy_desc(&w->streams[i], d))
+	if (w->cap_rows && i == w->cap_cols &&
+	    writer_slab(w, w->cap_cols ? 2 * w->cap_cols : 16, w->cap_rows))
 		return writer_fail(w, MCZ_E_NOMEM);
-	w->streams[i].id = (uint32_t)i;
+	mcz_stream_desc *c = &w->streams[i];
+	*c = *d;
+	c->name = writer_str(w, d->name);
+	c->source = writer_str(w, d->source);
+	c->native = writer_str(w, d->native);
+	c->unit = writer_str(w, d->unit);
+	c->note = writer_str(w, d->note);
+	c->instance = writer_str(w, d->instance);
+	if (!c->name || !c->source || !c->native || !c->unit || !c->note || !c->instance)
+		return writer_fail(w, MCZ_E_NOMEM);
+	c->id = (uint32_t)i;
 	memset(&w->prev[i], 0, sizeof w->prev[i]);
 	memset(&w->pprev[i], 0, sizeof w->pprev[i]);
-	memset(&w->cols[i], 0, sizeof w->cols[i]);
-	if (w->cap_rows && writer_col_alloc(&w->cols[i], 0, w->cap_rows, w->nrows)) {
-		mcz_meta_free_desc(&w->streams[i]);
-		return writer_fail(w, MCZ_E_NOMEM);
-	}
 	w->nstreams++;
+	if (w->cap_rows) {
+		w->cols[i].v = w->cv + i * w->cap_rows;
+		w->cols[i].present = w->cp + i * w->cap_rows;
+		memset(w->cols[i].present, 0, w->cap_rows);
+		/* rows appended before the stream was declared: absent */
+		memset(w->cols[i].v, 0, w->nrows * sizeof *w->cols[i].v);
+	}
 	if (id)
 		*id = (uint32_t)i;
 	return 0;
@@ -377,11 +446,7 @@ static int writer_grow_rows(mcz_writer *w)
 	if (!t)
 		return MCZ_E_NOMEM;
 	w->t = t;
-	for (size_t s = 0; s < w->nstreams; s++)
-		if (writer_col_alloc(&w->cols[s], w->cap_rows, nc, 0))
-			return MCZ_E_NOMEM;
-	w->cap_rows = nc;
-	return 0;
+	return writer_slab(w, w->cap_cols > w->nstreams ? w->cap_cols : w->nstreams, nc);
 }
 
 /* A new row at time t: its index in *r, or an error. */
@@ -1126,11 +1191,13 @@ static int writer_finish(mcz_writer *w)
 /* Everything a writer holds (not its fd). */
 static void writer_free(mcz_writer *w)
 {
-	for (size_t s = 0; s < w->nstreams; s++) {
-		mcz_meta_free_desc(&w->streams[s]);
-		free(w->cols[s].v);
-		free(w->cols[s].present);
+	while (w->strs) {
+		writer_strs *b = w->strs;
+		w->strs = b->prev;
+		free(b);
 	}
+	free(w->cv);
+	free(w->cp);
 	for (size_t i = 0; i < w->nmarks; i++)
 		free((char *)w->marks[i].text);
 	free(w->marks);
