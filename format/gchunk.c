@@ -139,12 +139,13 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	if (!mixed)
 		mask &= 3;
 	/* A live writer compares the layouts at level 3 and packs the one
-	 * that wins at level 19: a level-19 pass per layout tried took 1.9
-	 * times the CPU of a wide recording (256 streams, chunks of 64 rows).
-	 * A batch writer compares them at level 9, then those within an
-	 * eighth of the best at level 19: every layout at 19 took half the
-	 * import of PCP archive 20180102 once its metadata was packed faster,
-	 * for the same bytes over pcp-testsuite's archives. */
+	 * that wins at its level: a pass at that level per layout tried took
+	 * 1.9 times the CPU of a wide recording (256 streams, chunks of 64
+	 * rows).  A batch writer compares them at level 9 and packs the
+	 * winner: every layout at the writer's level took half the import of
+	 * PCP archive 20180102, and those within an eighth of the best still
+	 * 40 ms of pcp-zeroconf's 300 (five passes of 20 ms on two threads,
+	 * not two), for 0.04 % of the bytes over pcp-testsuite's archives. */
 	int single = mask == 1 || mask == 2 || mask == 4;
 	int trial = single ? level : cx->thorough ? 9 : 3;
 	size_t sz[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, n = 0;
@@ -160,22 +161,7 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 		if (tz && trial == level)
 			memcpy(z, tz, m);
 	}
-	if (won >= 0 && trial != level && cx->thorough) {
-		/* the finalists at the level the frame is packed at */
-		size_t bound = sz[won], best = SIZE_MAX, cost;
-		won = -1;
-		for (int l = 0; l < 3; l++) {
-			if (sz[l] == SIZE_MAX || (sz[l] - bound) * 8 > bound)
-				continue;
-			size_t m = gchunk_layout(cx, raw, t, o, nc, grp, l, level, tz, cap, &cost);
-			if (!m || cost >= best)
-				continue;
-			best = cost;
-			won = l;
-			n = m;
-			memcpy(z, tz, m);
-		}
-	} else if (won >= 0 && trial != level) {
+	if (won >= 0 && trial != level) {
 		n = gchunk_layout(cx, raw, t, o, nc, grp, won, level, z, cap, &(size_t){0});
 		if (!n)
 			won = -1;
