@@ -77,6 +77,21 @@ int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucke
 	return 0;
 }
 
+int mcz_index_fit_sums(mcz_index *ix)
+{
+	size_t want = 1;
+	while (want < ix->nchunks + 1)
+		want *= 2;
+	for (size_t s = 0; s < ix->nstreams; s++) {
+		mcz_bucket *b = ix->sums[s] ? realloc(ix->sums[s], want * sizeof *b) : NULL;
+		if (ix->sums[s] && !b)
+			return MCZ_E_NOMEM;
+		if (b)
+			ix->sums[s] = b;
+	}
+	return 0;
+}
+
 void mcz_index_free(mcz_index *ix)
 {
 	for (size_t s = 0; s < ix->nstreams; s++)

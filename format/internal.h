@@ -481,6 +481,23 @@ int mcz_index_load(mcz_index *ix, const mcz_index_sec *sec, mcz_codec_ctx *cx,
 int mcz_writer_finish_index(int fd, uint64_t at, mcz_index *ix, mcz_codec_ctx *cx,
 			    uint64_t *end);
 
+/* ---- resume.c: a closed file's state, for mcz_writer_resume ------------- */
+typedef struct mcz_resume {
+	mcz_reader *r;	      /* the file, open: its streams */
+	mcz_index ix;	      /* its index, every stream's summaries loaded */
+	mcz_codec_prev *prev; /* per stream: a counter's last sample */
+	int64_t last_t;
+	int have_t;	      /* it has rows */
+	int minor;	      /* its version */
+	int requires;	      /* it holds a REQUIRES block of 5 */
+	uint64_t size;
+} mcz_resume;
+int mcz_resume_load(const char *path, mcz_resume *rs);
+void mcz_resume_free(mcz_resume *rs);
+/* Every stream's summaries made as large as mcz_index_add_chunk expects of
+ * arrays it made (a reader sizes them to nchunks). */
+int mcz_index_fit_sums(mcz_index *ix);
+
 /* ---- meta.c: the small blocks (meta, topology, streams, marks, aux) ---- */
 int mcz_meta_encode_streams(mcz_buf *b, uint32_t first_id, const mcz_stream_desc *d, size_t n);
 int mcz_meta_encode_topo(mcz_buf *b, const mcz_topo_obj *o, size_t n);

@@ -200,6 +200,14 @@ int mcz_writer_open(mcz_writer **w, const char *path, const mcz_write_opts *opts
 /* Same, writing to an already open file descriptor (the writer does not close it). */
 int mcz_writer_open_fd(mcz_writer **w, int fd, const mcz_write_opts *opts);
 
+/* Continue the closed recording at path: its streams keep their ids (more
+ * may be declared), rows go after its last row, and at close a new index
+ * and trailer follow the old ones (SPEC.md 4: no byte already in the file
+ * changes).  A file that is damaged, cut, still holds PART blocks, is a job
+ * file, or has another format version than this writer writes is refused
+ * (MCZ_E_CORRUPT, MCZ_E_VERSION). */
+int mcz_writer_resume(mcz_writer **w, const char *path, const mcz_write_opts *opts);
+
 /* Metadata: any time; a later value for a key replaces an earlier one.
  * Conventional keys: host, command, cwd, user, start_wall (ISO 8601),
  * interval_ns, recorder, kernel, cpu_model, rank, timezone. */

@@ -82,6 +82,7 @@ void mcz_reader_reset(mcz_reader *r)
 	r->info.skipped_blocks = 0;
 	mcz_member_reset(r);
 	r->nparts = 0;
+	r->requires = 0;
 	r->cut = 0;
 	r->scan_resync = 0;
 	free(r->verified);
@@ -221,6 +222,7 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 					     r->info.version_major, (unsigned long long)m,
 					     r->info.version_major, r->info.version_minor,
 					     MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR);
+		r->requires = 1;
 		return 0;
 	}
 	case MCZ_BT_CHUNK:

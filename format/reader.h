@@ -160,6 +160,7 @@ struct mcz_reader {
 	/* a job file's MEMBER blocks (member.c) */
 	reader_member *members;
 	size_t nmembers, cap_members;
+	int requires;        /* a REQUIRES block was applied */
 	int refs;            /* holders: the opener, and each member open (mcz_member_open) */
 	struct mcz_reader *owner; /* a member's job file, whose bytes it reads; else NULL */
 	const char *member_name;  /* a member's name there (owner's string); else NULL */

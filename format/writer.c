@@ -196,13 +196,11 @@ static int writer_format(int *minor)
 			     fmt);
 }
 
-int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
+/* A writer on fd with its options, before any byte is written. */
+static int writer_new(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 {
 	*wp = NULL;
-	int rc0;
 	mcz_write_opts def = MCZ_WRITE_OPTS_INIT;
-	if (fd < 0)
-		return MCZ_E_ARG;
 	mcz_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return MCZ_E_NOMEM;
@@ -217,13 +215,31 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	w->cx.level = w->o.zstd_level;
 	w->pcx.level = 1;
 	w->pcx.fast = 1; /* PART blocks are short-lived: encode them fast */
-	if ((rc0 = writer_format(&w->minor))) {
+	int rc = writer_format(&w->minor);
+	if (rc) {
 		free(w);
-		return rc0;
+		return rc;
 	}
+	w->o.batch = w->o.batch && w->minor >= 4;
+	w->cx.thorough = w->o.batch && !w->o.quick;
+	w->cx.quick = w->o.quick;
+	w->cx.v15 = w->minor >= 5;
+	*wp = w;
+	return 0;
+}
+
+int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
+{
+	*wp = NULL;
+	if (fd < 0)
+		return MCZ_E_ARG;
+	mcz_writer *w;
+	int rc = writer_new(&w, fd, opts);
+	if (rc)
+		return rc;
 	uint8_t h[MCZ_HEADER_SIZE];
 	mcz_block_header(h, (uint16_t)w->minor);
-	int rc = writer_write(w, h, sizeof h);
+	rc = writer_write(w, h, sizeof h);
 	/* "The first META block carries wall_epoch_ns": written at once so
 	 * that even a file killed before its first chunk says when it began;
 	 * a batch writer (1.4) keeps it for the first BUNDLE ("a writer whose
@@ -233,10 +249,6 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	snprintf(epoch, sizeof epoch, "%lld", (long long)w->o.wall_epoch_ns);
 	const char *k = "wall_epoch_ns", *v = epoch;
 	mcz_meta_encode_kv(&p, &k, &v, 1);
-	w->o.batch = w->o.batch && w->minor >= 4;
-	w->cx.thorough = w->o.batch && !w->o.quick;
-	w->cx.quick = w->o.quick;
-	w->cx.v15 = w->minor >= 5;
 	if (w->cx.thorough)
 		mcz_bundle_prepare(&w->cx, mcz_meta_level(&w->cx, 0));
 	if (!rc && w->o.batch)
@@ -248,6 +260,72 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 		writer_free(w); /* the codec contexts and buffers the header made */
 		return rc;
 	}
+	*wp = w;
+	return 0;
+}
+
+/* The writer of a closed file continued: its streams declared and written
+ * already, its counters' last samples, its index (mcz_resume_load). */
+static int writer_take(mcz_writer *w, mcz_resume *rs)
+{
+	const mcz_reader *r = rs->r;
+	for (size_t s = 0; s < mcz_stream_count(r); s++) {
+		int rc = mcz_writer_add_stream(w, mcz_stream(r, s), NULL);
+		if (rc)
+			return rc;
+		w->prev[s] = w->pprev[s] = rs->prev[s];
+	}
+	w->streams_written = w->nstreams;
+	w->ix = rs->ix;
+	memset(&rs->ix, 0, sizeof rs->ix);
+	if (mcz_index_set_streams(&w->ix, w->nstreams) || mcz_index_fit_sums(&w->ix))
+		return MCZ_E_NOMEM;
+	w->last_t = rs->last_t;
+	w->have_t = rs->have_t;
+	w->requires = rs->requires;
+	if (w->requires && w->cx.v15)
+		w->cx.v15 = 2;
+	w->off = rs->size;
+	return 0;
+}
+
+int mcz_writer_resume(mcz_writer **wp, const char *path, const mcz_write_opts *opts)
+{
+	*wp = NULL;
+	if (!path)
+		return MCZ_E_ARG;
+	mcz_resume rs;
+	int rc = mcz_resume_load(path, &rs);
+	if (rc)
+		return rc;
+	mcz_writer *w = NULL;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		rc = mcz_error_set(MCZ_E_IO, "%s: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != rs.size)
+		rc = mcz_error_set(MCZ_E_STATE, "%s: changed while it was read", path);
+	else if (lseek(fd, (off_t)rs.size, SEEK_SET) < 0)
+		rc = MCZ_E_IO;
+	if (!rc)
+		rc = writer_new(&w, fd, opts);
+	/* its blocks are those of its version: a newer writer's would be
+	 * refused by the readers the file was made for */
+	if (!rc && w->minor != rs.minor)
+		rc = mcz_error_set(MCZ_E_VERSION, "%s: format 1.%d; this writer writes 1.%d", path,
+				   rs.minor, w->minor);
+	if (!rc)
+		rc = writer_take(w, &rs);
+	mcz_resume_free(&rs);
+	if (rc) {
+		if (w)
+			writer_free(w);
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	w->own_fd = 1;
+	w->path = realpath(path, NULL); /* NULL: no copy at close */
 	*wp = w;
 	return 0;
 }
