@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -186,6 +187,23 @@ void pcp_archive_advance(pcp_archive *a)
 	}
 	a->next = r;
 	a->last_ns = pcp_archive_ns(&r->timestamp);
+}
+
+int pcp_archive_seek(pcp_archive *a, int64_t after_ns)
+{
+	if (a->ctx < 0 || a->status)
+		return MCZ_OK;
+	pmUseContext(a->ctx);
+	struct timespec at = { (time_t)(after_ns / 1000000000LL), (long)(after_ns % 1000000000LL) };
+	struct timespec zero = { 0, 0 };
+	/* libpcp finds the place by the archive's .index, not by reading */
+	int rc = pmSetModeHighRes(PM_MODE_FORW, &at, &zero);
+	if (rc < 0)
+		return MCZ_E_IO;
+	do
+		pcp_archive_advance(a);
+	while (a->next && pcp_archive_ns(&a->next->timestamp) <= after_ns);
+	return a->status ? MCZ_E_IO : MCZ_OK;
 }
 
 int pcp_archive_earliest(const pcp_archive *a, size_t n)

@@ -92,7 +92,10 @@ static void behind_run(const char *src, const pcp_import_opts *o, const char *ke
 	w.note = NULL;
 	w.notelen = 0;
 	char *tmp, err[512];
-	if (pcp_import_temp(src, &w, &tmp, NULL, err, sizeof err) != MCZ_OK)
+	/* the entry of the archive as it was, when it has only grown since:
+	 * continued with the new records, not made again */
+	if (pcp_import_extend(src, key, ident, &w, &tmp, err, sizeof err) != MCZ_OK &&
+	    pcp_import_temp(src, &w, &tmp, NULL, err, sizeof err) != MCZ_OK)
 		_exit(2);
 	/* the entry written whole before the process may be stopped */
 	sigset_t all, old;

@@ -40,7 +40,7 @@
 
 #define CACHE_MAGIC "MCZPCPC1"
 #define CACHE_FIXED 32 /* magic 8, head length 4, identity length 4, mcz length 8, CRC32 4, 0 4 */
-#define CACHE_VERSION "pcp-cache 1 (viewer conversion, format 1.5)"
+#define CACHE_VERSION "pcp-cache 2 (viewer conversion, format 1.5)"
 #define CACHE_ID_MAX (1u << 20)
 
 typedef struct idbuf {
@@ -74,18 +74,32 @@ static void id_add(idbuf *b, const char *fmt, ...)
 	}
 }
 
-/* "path size mtime" of one file; its real path in the list of names */
+/* The bytes at the start of an archive's file that never change while
+ * pmlogger appends to it: its label (pid, start time, host), which another
+ * pmlogger's or pmlogextract's archive of the same name does not share. */
+#define ID_HEAD 64
+
+/* "path size mtime crc" of one file (crc: CRC32 of its first ID_HEAD
+ * bytes); its real path in the list of names */
 static void id_file(idbuf *id, idbuf *names, const char *path)
 {
 	struct stat st;
 	char real[PATH_MAX];
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !realpath(path, real)) {
+	unsigned char head[ID_HEAD];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t got = fd < 0 ? -1 : pread(fd, head, sizeof head, 0);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || got < 0 ||
+	    !realpath(path, real)) {
+		if (fd >= 0)
+			close(fd);
 		id->err = 1;
 		return;
 	}
+	close(fd);
 	id_add(names, "%s\n", real);
-	id_add(id, "%s %lld %lld.%09ld\n", real, (long long)st.st_size,
-	       (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	id_add(id, "%s %lld %lld.%09ld %08lx\n", real, (long long)st.st_size,
+	       (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+	       (unsigned long)crc32_z(0, head, (size_t)got));
 }
 
 static int by_name(const void *a, const void *b)
@@ -302,24 +316,26 @@ static int cache_disabled(const pcp_import_opts *o)
 	return (off && *off && strcmp(off, "0")) || (o && o->cache_max < 0);
 }
 
-int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r)
+/* The entry named key, checked whole (head, length, the recording's CRC):
+ * its descriptor, the head's length and the identity it was made from
+ * (malloc'ed); MCZ_E_CORRUPT, or the cache folder's error. */
+static int entry_open(const char *key, int *fdp, size_t *hlp, char **idp)
 {
-	*r = NULL;
-	if (cache_disabled(o))
-		return MCZ_E_NOTFOUND;
 	char path[4200];
 	int fd, rc = mcz_cachedir_path(path, sizeof path, key, 0);
 	if (rc || (rc = mcz_cachedir_open(path, &fd)))
 		return rc;
 	struct stat st;
 	unsigned char h[CACHE_FIXED];
-	size_t idlen = strlen(ident), hl = head_len(idlen);
-	char *got = malloc(idlen + 1);
+	size_t idlen = 0, hl = 0;
+	char *got = NULL;
 	rc = MCZ_E_CORRUPT;
-	if (got && fstat(fd, &st) == 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h &&
-	    !memcmp(h, CACHE_MAGIC, 8) && get32(h + 8) == hl && get32(h + 12) == idlen &&
+	if (fstat(fd, &st) == 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h &&
+	    !memcmp(h, CACHE_MAGIC, 8) && (idlen = get32(h + 12)) <= CACHE_ID_MAX &&
+	    get32(h + 8) == (hl = head_len(idlen)) &&
 	    (uint64_t)st.st_size == hl + (get32(h + 16) | get32(h + 20) << 32) &&
-	    pread(fd, got, idlen, CACHE_FIXED) == (ssize_t)idlen && !memcmp(got, ident, idlen)) {
+	    (got = malloc(idlen + 1)) && pread(fd, got, idlen, CACHE_FIXED) == (ssize_t)idlen) {
+		got[idlen] = '\0';
 		/* the recording's bytes checked whole before they are trusted */
 		size_t ml = (size_t)st.st_size;
 		void *m = mmap(NULL, ml, PROT_READ, MAP_SHARED, fd, 0);
@@ -327,14 +343,141 @@ int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, 
 			uLong crc = crc32_z(0, (const Bytef *)m + hl, ml - hl);
 			munmap(m, ml);
 			if (crc == get32(h + 24))
-				rc = mcz_open_fd(r, fd, hl, 0);
+				rc = MCZ_OK;
 		}
 	}
-	if (rc == MCZ_OK)
-		futimens(fd, NULL); /* used: the last to go (fails harmlessly read-only) */
+	if (rc) {
+		free(got);
+		close(fd);
+		return rc;
+	}
+	*fdp = fd;
+	*hlp = hl;
+	*idp = got;
+	return MCZ_OK;
+}
+
+static int id_grown(const char *old, const char *cur);
+
+/* The entry key, whole, made from ident (grown: from an earlier state of
+ * the archive ident is now, id_grown): its descriptor and head length;
+ * MCZ_E_NOTFOUND (none, another archive's, no cache) or MCZ_E_CORRUPT. */
+static int entry_find(const char *key, const char *ident, const pcp_import_opts *o, int grown,
+		      int *fd, size_t *hl)
+{
+	if (cache_disabled(o))
+		return MCZ_E_NOTFOUND;
+	char *got;
+	int rc = entry_open(key, fd, hl, &got);
+	if (rc)
+		return rc;
+	if (grown ? !id_grown(got, ident) : strcmp(got, ident) != 0) {
+		close(*fd);
+		rc = grown ? MCZ_E_NOTFOUND : MCZ_E_CORRUPT;
+	}
 	free(got);
+	return rc;
+}
+
+int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r)
+{
+	*r = NULL;
+	int fd;
+	size_t hl;
+	int rc = entry_find(key, ident, o, 0, &fd, &hl);
+	if (rc)
+		return rc;
+	if ((rc = mcz_open_fd(r, fd, hl, 0)) == MCZ_OK)
+		futimens(fd, NULL); /* used: the last to go (fails harmlessly read-only) */
 	close(fd);
 	return rc == MCZ_OK ? MCZ_OK : MCZ_E_CORRUPT;
+}
+
+/* The next line of an identity at *p (before end): [*p, return), *p moved
+ * past its newline; NULL at the end. */
+static const char *id_line(const char **p, const char *end)
+{
+	const char *s = *p, *nl = s < end ? memchr(s, '\n', (size_t)(end - s)) : NULL;
+	if (!nl)
+		return NULL;
+	*p = nl + 1;
+	return nl;
+}
+
+/* A file's line "path size mtime crc": its path's length, size and crc. */
+static int id_fields(const char *s, const char *e, size_t *plen, long long *size, char crc[9])
+{
+	const char *c = e, *m, *z;
+	while (c > s && c[-1] != ' ')
+		c--;
+	for (m = c - 1; m > s && m[-1] != ' ';)
+		m--;
+	for (z = m - 1; z > s && z[-1] != ' ';)
+		z--;
+	if (c <= s || m <= s || z <= s || e - c != 8)
+		return -1;
+	*plen = (size_t)(z - 1 - s);
+	*size = strtoll(z, NULL, 10);
+	memcpy(crc, c, 8);
+	crc[8] = '\0';
+	return 0;
+}
+
+/* The archive of identity old has grown into cur: the same first two
+ * lines (version, metrics), then each of old's files in cur again with the
+ * same first bytes (crc) and as long or longer; cur may have more files
+ * (new volumes).  pmlogger only appends; another archive of the same name
+ * has another label, hence other first bytes. */
+static int id_grown(const char *old, const char *cur)
+{
+	const char *o = old, *oe = old + strlen(old), *c = cur, *ce = cur + strlen(cur);
+	for (int k = 0; k < 2; k++) {
+		const char *os = o, *cs = c, *a = id_line(&o, oe), *b = id_line(&c, ce);
+		if (!a || !b || a - os != b - cs || memcmp(os, cs, (size_t)(a - os)))
+			return 0;
+	}
+	const char *files = c;
+	for (const char *s = o, *e; (e = id_line(&o, oe)) != NULL; s = o) {
+		size_t pl, ql;
+		long long sz, qz;
+		char crc[9], qcrc[9];
+		if (id_fields(s, e, &pl, &sz, crc))
+			return 0;
+		int found = 0;
+		const char *q = files, *qs = q, *qe;
+		while (!found && (qe = id_line(&q, ce)) != NULL) {
+			found = !id_fields(qs, qe, &ql, &qz, qcrc) && ql == pl && !memcmp(qs, s, pl) &&
+				qz >= sz && !strcmp(qcrc, crc);
+			qs = q;
+		}
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+int pcp_cache_grown(const char *key, const char *ident, const pcp_import_opts *o, int out_fd,
+		    mcz_reader **r)
+{
+	if (r)
+		*r = NULL;
+	int fd;
+	size_t hl;
+	int rc = entry_find(key, ident, o, 1, &fd, &hl);
+	if (rc)
+		return MCZ_E_NOTFOUND;
+	uint8_t buf[1 << 16];
+	for (off_t at = (off_t)hl, k; rc == MCZ_OK && out_fd >= 0; at += k) {
+		k = pread(fd, buf, sizeof buf, at);
+		if (k == 0)
+			break;
+		if (k < 0 || write(out_fd, buf, (size_t)k) != k)
+			rc = MCZ_E_IO;
+	}
+	if (rc == MCZ_OK && r && (rc = mcz_open_fd(r, fd, hl, 0)) == MCZ_OK)
+		futimens(fd, NULL);
+	close(fd);
+	return rc;
 }
 
 int pcp_cache_writable(const pcp_import_opts *o)

@@ -75,6 +75,13 @@ typedef struct imp {
 	int64_t t_lo, t_hi;
 	struct timespec last_progress; /* at most one line per 250 ms (the first at once) */
 	const char *label;             /* the source's last name, for progress lines */
+	/* continuing a recording (pcp_convert_resume): it, its streams by
+	 * name and instance, its topology's size and its last gap mark */
+	const char *resume;
+	mcz_reader *old;
+	pcp_map old_of;
+	size_t ntopo_old;
+	int64_t old_gap;
 } imp;
 
 static int grow_streams(imp *im, size_t need)
@@ -131,6 +138,50 @@ static int32_t topo_for(imp *im, const char *inst, uint16_t *flags)
 	return (int32_t)im->ntopo++;
 }
 
+/* A stream's name and instance as one key (FNV-1a over both). */
+static uint64_t name_key(const char *name, const char *inst)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = name;; p++) {
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+		if (!*p)
+			break;
+	}
+	for (const char *p = inst; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+/* A stream of the recording continued, named as the new one would be: its
+ * id in *id (1), or 0.  A 32-bit counter's unwrapping goes on from its
+ * last value, unless a gap mark came after it. */
+static int old_stream(imp *im, size_t ai, const imp_metric *m, const char *instname, uint32_t *id)
+{
+	uint32_t k;
+	if (!im->old || !pcp_map_get(&im->old_of, name_key(m->name, instname), &k))
+		return 0;
+	const mcz_stream_desc *d = mcz_stream(im->old, k);
+	if (!d || strcmp(d->name, m->name) || strcmp(d->instance, instname))
+		return 0; /* two names of one hash: the second is new */
+	imp_stream *s = &im->streams[k];
+	memset(s, 0, sizeof *s);
+	s->arch = (uint32_t)ai;
+	s->wrap32 = (uint8_t)m->k.wrap32;
+	mcz_series x;
+	if (s->wrap32 && mcz_read(im->old, k, INT64_MIN, INT64_MAX, &x) == MCZ_OK) {
+		for (size_t i = x.n; i-- > 0;)
+			if (x.present[i]) {
+				s->have_last = x.t[i] > im->old_gap;
+				s->last_raw = (uint32_t)x.v[i].u;
+				s->wraps = x.v[i].u >> 32;
+				break;
+			}
+		mcz_series_free(&x);
+	}
+	*id = k;
+	return 1;
+}
+
 static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_t *id)
 {
 	char eb[64], ibuf[320];
@@ -149,6 +200,9 @@ static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_
 			 instname);
 		instname = ibuf;
 	}
+	if (old_stream(im, ai, m, instname, id))
+		return pcp_map_put(&im->stream_of[ai], (uint64_t)m->desc.pmid << 32 | (uint32_t)inst,
+				   *id);
 	char native[300];
 	snprintf(native, sizeof native, "pcp:%s", m->name);
 	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
@@ -532,7 +586,7 @@ static int finish(imp *im)
 			im->st->truncated = 1;
 			mcz_writer_meta(im->w, "import_warning", im->st->warning);
 		}
-	if (im->ntopo > 1 && rc == MCZ_OK)
+	if (im->ntopo > 1 && im->ntopo > im->ntopo_old && rc == MCZ_OK)
 		rc = mcz_writer_topology(im->w, im->topo, im->ntopo);
 	return rc;
 }
@@ -560,6 +614,8 @@ static void imp_free(imp *im)
 	free(im->present);
 	free(im->row_ids);
 	free(im->row_vals);
+	pcp_map_free(&im->old_of);
+	mcz_close(im->old);
 	pcp_archive_close_all(im->a, im->na);
 }
 
@@ -580,6 +636,59 @@ void pcp_span_text(int64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%lldm %llds", s / 60, s % 60);
 	else
 		snprintf(buf, len, "%lldh %lldm", s / 3600, s % 3600 / 60);
+}
+
+/* The recording to continue (im->resume), opened: its streams known by
+ * name, its topology taken up, the archive placed after its last row, the
+ * writer resumed.  MCZ_E_STATE when it is not the archive's start. */
+static int resume_open(imp *im, const mcz_write_opts *wo, char *err, size_t errlen)
+{
+	int rc = im->na == 1 ? mcz_open(&im->old, im->resume, 0) : MCZ_E_STATE;
+	const mcz_file_info *fi = rc ? NULL : mcz_info(im->old);
+	if (!rc && (fi->recovered || fi->nrows == 0 || fi->wall_epoch_ns != im->epoch))
+		rc = MCZ_E_STATE;
+	size_t n = rc ? 0 : mcz_stream_count(im->old), nt = rc ? 0 : mcz_topo_count(im->old);
+	if (!rc && (nt > sizeof im->topo / sizeof *im->topo || (rc = grow_streams(im, n + 1))))
+		rc = rc ? rc : MCZ_E_STATE;
+	for (uint32_t k = 0; !rc && k < n; k++) {
+		const mcz_stream_desc *d = mcz_stream(im->old, k);
+		uint64_t key = name_key(d->name, d->instance);
+		uint32_t had;
+		memset(&im->streams[k], 0, sizeof im->streams[k]);
+		im->present[k] = 0;
+		if (!pcp_map_get(&im->old_of, key, &had))
+			rc = pcp_map_put(&im->old_of, key, k);
+	}
+	im->st->streams = n;
+	for (size_t i = 1; !rc && i < nt; i++) {
+		im->topo[i] = *mcz_topo(im->old, i);
+		if (!(im->topo[i].name = strdup(im->topo[i].name ? im->topo[i].name : "")))
+			rc = MCZ_E_NOMEM;
+		else
+			im->ntopo = i + 1;
+	}
+	im->ntopo_old = im->ntopo;
+	im->old_gap = INT64_MIN;
+	for (size_t i = 0; !rc && i < mcz_mark_count(im->old); i++) {
+		const mcz_mark *k = mcz_mark_at(im->old, i);
+		if (k->kind == MCZ_MARK_GAP && k->t > im->old_gap)
+			im->old_gap = k->t;
+	}
+	if (!rc) {
+		im->t_lo = im->row_t = im->epoch + fi->t_last;
+		rc = pcp_archive_seek(&im->a[0], im->row_t);
+	}
+	if (!rc && (rc = mcz_writer_resume(&im->w, im->resume, wo)) == MCZ_OK) {
+		/* a warning of the conversion continued (a volume read while
+		 * pmlogger wrote it) is said again below if it still holds */
+		const char *w = mcz_meta(im->old, "import_warning");
+		if (w && *w)
+			rc = mcz_writer_meta(im->w, "import_warning", "");
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: not continued: %s", im->resume,
+			 rc == MCZ_E_STATE ? "not the start of this archive" : mcz_strerror(rc));
+	return rc;
 }
 
 static int convert(imp *im, const char *label, const char *out_path, int out_fd, char *err,
@@ -607,20 +716,24 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	}
 	if (im->o->zstd_level)
 		wo.zstd_level = im->o->zstd_level;
+	im->topo[0] = (mcz_topo_obj){ -1, MCZ_TOPO_MACHINE, -1, 0, im->a[0].host };
+	im->ntopo = 1;
 	/* a file read while it is written (pcp_sync_ms) is opened by its path:
 	 * at close the writer copies it without its PART blocks over that
 	 * path (the rows' bytes once, in the file that is kept) */
-	int rc = out_fd >= 0 && !(pcp_sync_ms > 0 && out_path)
+	int rc = im->resume ? resume_open(im, &wo, err, errlen)
+		 : out_fd >= 0 && !(pcp_sync_ms > 0 && out_path)
 			 ? mcz_writer_open_fd(&im->w, out_fd, &wo)
 			 : mcz_writer_open(&im->w, out_path, &wo);
+	if (rc && im->resume)
+		return rc;
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", out_fd >= 0 ? "temporary file" : out_path,
 			 rc == MCZ_E_IO ? strerror(errno) : mcz_strerror(rc));
 		return rc;
 	}
-	im->topo[0] = (mcz_topo_obj){ -1, MCZ_TOPO_MACHINE, -1, 0, im->a[0].host };
-	im->ntopo = 1;
-	write_meta(im, label);
+	if (!im->resume)
+		write_meta(im, label);
 	int i, due = 0;
 	struct timespec start, synced;
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -678,15 +791,33 @@ static int convert(imp *im, const char *label, const char *out_path, int out_fd,
 	return rc;
 }
 
+static int convert_with(char *const *archives, size_t n, const char *label, const char *out_path,
+			int out_fd, const char *resume, const pcp_import_opts *o,
+			pcp_import_stats *stats, char *err, size_t errlen);
+
 int pcp_convert(char *const *archives, size_t n, const char *label, const char *out_path,
 		int out_fd, const pcp_import_opts *o, pcp_import_stats *stats, char *err,
-			size_t errlen)
+		size_t errlen)
+{
+	return convert_with(archives, n, label, out_path, out_fd, NULL, o, stats, err, errlen);
+}
+
+int pcp_convert_resume(char *const *archives, size_t n, const char *label, const char *mcz_path,
+		       const pcp_import_opts *o, pcp_import_stats *stats, char *err, size_t errlen)
+{
+	return convert_with(archives, n, label, NULL, -1, mcz_path, o, stats, err, errlen);
+}
+
+static int convert_with(char *const *archives, size_t n, const char *label, const char *out_path,
+			int out_fd, const char *resume, const pcp_import_opts *o,
+			pcp_import_stats *stats, char *err, size_t errlen)
 {
 	static const pcp_import_opts defaults = PCP_IMPORT_OPTS_INIT;
 	pcp_import_stats local;
 	imp im = { 0 };
 	im.o = o ? o : &defaults;
 	im.st = stats ? stats : &local;
+	im.resume = resume;
 	memset(im.st, 0, sizeof *im.st);
 	int rc = pcp_archive_open_all(archives, n, &im.a, &im.na, err, errlen);
 	if (rc)
@@ -703,9 +834,10 @@ int pcp_convert(char *const *archives, size_t n, const char *label, const char *
 		im.o->progress(im.o->progress_arg, "", 1);
 	imp_free(&im);
 	struct stat sb;
-	if (rc == MCZ_OK && (out_fd >= 0 ? fstat(out_fd, &sb) : stat(out_path, &sb)) == 0)
+	const char *made = resume ? resume : out_path;
+	if (rc == MCZ_OK && (out_fd >= 0 ? fstat(out_fd, &sb) : stat(made, &sb)) == 0)
 		im.st->out_bytes = (uint64_t)sb.st_size;
-	if (rc && out_fd < 0)
+	if (rc && out_fd < 0 && !resume)
 		unlink(out_path);
 	return rc;
 }

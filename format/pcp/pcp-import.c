@@ -253,3 +253,43 @@ int pcp_import_temp(const char *src, const pcp_import_opts *o, char **out_path,
 	*out_path = path;
 	return MCZ_OK;
 }
+
+int pcp_import_extend(const char *src, const char *key, const char *ident,
+		      const pcp_import_opts *o, char **out_path, char *err, size_t errlen)
+{
+	*out_path = NULL;
+	if (pcp_path_is_ssh(src))
+		return MCZ_E_NOTFOUND;
+	char *path;
+	int fd, rc = temp_out(&path, &fd, err, errlen);
+	if (rc)
+		return rc;
+	rc = pcp_cache_grown(key, ident, o, fd, NULL);
+	close(fd);
+	struct sigaction old[3];
+	guard(old);
+	if (rc == MCZ_OK) {
+		if (pcp_sync_name && pcp_sync_len)
+			snprintf(pcp_sync_name, pcp_sync_len, "%s", path);
+		char **a = NULL, *one[] = { (char *)src };
+		size_t n = 0;
+		int f = pcp_path_folio(src, NULL, &a, &n, err, errlen);
+		rc = f < 0 ? f
+		     : pcp_convert_resume(f == 1 ? a : one, f == 1 ? n : 1, src, path, o, NULL, err,
+					  errlen);
+		if (f == 1)
+			pcp_path_free_list(a, n);
+		if (!rc && pcp_import_stop) {
+			snprintf(err, errlen, "interrupted");
+			rc = MCZ_E_IO;
+		}
+	}
+	if (rc) {
+		unlink(path);
+		free(path);
+	} else {
+		*out_path = path;
+	}
+	unguard(old);
+	return rc;
+}

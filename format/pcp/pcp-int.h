@@ -91,6 +91,19 @@ int pcp_cache_identity_fetched(const char *url, const char *dir, const pcp_impor
 /* A reader over the entry key if it holds ident and its bytes are whole:
  * MCZ_OK, else MCZ_E_NOTFOUND (none, or no cache) or MCZ_E_CORRUPT. */
 int pcp_cache_get(const char *key, const char *ident, const pcp_import_opts *o, mcz_reader **r);
+/* The entry key made from this archive as it was before it grew
+ * (pmlogger appended records or volumes; the same archive by its files'
+ * first bytes): its recording copied to out_fd (when >= 0) to be
+ * continued, and a reader over it in *r (when r): MCZ_OK, else
+ * MCZ_E_NOTFOUND (no such entry, another archive, or no cache). */
+int pcp_cache_grown(const char *key, const char *ident, const pcp_import_opts *o, int out_fd,
+		    mcz_reader **r);
+/* The entry key of src as it was before it grew, continued with what the
+ * archive holds since into a new private temporary .mcz (*out_path, the
+ * caller unlinks it); MCZ_E_NOTFOUND when there is no such entry, or
+ * another error when it could not be continued (nothing is left). */
+int pcp_import_extend(const char *src, const char *key, const char *ident,
+		      const pcp_import_opts *o, char **out_path, char *err, size_t errlen);
 /* MCZ_OK when entries can be kept (not turned off, the folder writable). */
 int pcp_cache_writable(const pcp_import_opts *o);
 /* Keep the recording at mcz_path as entry key, making room under the
@@ -201,6 +214,9 @@ int64_t pcp_archive_ns(const struct timespec *ts);
 /* Free a->next and read the following record (selects a's context). */
 void pcp_archive_advance(pcp_archive *a);
 void pcp_archive_close_all(pcp_archive *a, size_t n);
+/* Place a so that its next record is the first after after_ns (by the
+ * archive's .index); MCZ_E_IO when libpcp cannot. */
+int pcp_archive_seek(pcp_archive *a, int64_t after_ns);
 
 /* ---- pcp-convert.c --------------------------------------------------------- */
 
@@ -219,5 +235,12 @@ extern size_t pcp_sync_len;
 int pcp_convert(char *const *archives, size_t n, const char *label, const char *out_path,
 		int out_fd, const pcp_import_opts *o, pcp_import_stats *stats, char *err,
 		size_t errlen);
+/* The recording at mcz_path, converted earlier from the same archive (one
+ * archive, one host), continued with the records after its last row
+ * (mcz_writer_resume): streams found again by metric and instance name,
+ * 32-bit counters unwrapped on from their last values.  MCZ_E_STATE when
+ * the recording is not this archive's start (another time 0). */
+int pcp_convert_resume(char *const *archives, size_t n, const char *label, const char *mcz_path,
+		       const pcp_import_opts *o, pcp_import_stats *stats, char *err, size_t errlen);
 
 #endif

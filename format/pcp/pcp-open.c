@@ -145,6 +145,37 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 		free(ident);
 		return MCZ_OK;
 	}
+	/* The entry of the archive as it was before it grew (today's
+	 * pmlogger archive, opened again): shown at once, and continued
+	 * behind the screen with the records added since (pcp-behind.c),
+	 * not converted again. */
+	int keep = key && pcp_cache_writable(o) == MCZ_OK;
+	if (keep && o->pending && o->first_ms > 0 &&
+	    pcp_cache_grown(key, ident, o, -1, r) == MCZ_OK) {
+		if ((*o->pending = pcp_behind_start(path, o, key, ident)) != 0) {
+			free(key);
+			free(ident);
+			return MCZ_OK;
+		}
+		mcz_close(*r); /* no process to continue it: continued here */
+		*r = NULL;
+	}
+	/* the same here, whole, for a snapshot or a report */
+	char *ext = NULL;
+	if (keep && pcp_import_extend(path, key, ident, o, &ext, err, errlen) == MCZ_OK) {
+		int rc = mcz_open(r, ext, 0);
+		if (rc == MCZ_OK)
+			pcp_cache_put(key, ident, ext, o, o->note, o->notelen);
+		unlink(ext);
+		free(ext);
+		if (rc == MCZ_OK) {
+			free(key);
+			free(ident);
+			return MCZ_OK;
+		}
+	}
+	if (errlen)
+		err[0] = '\0'; /* not continued: converted whole below */
 	/* A PCP source is converted into a private temporary .mcz, opened and
 	 * unlinked at once: the reader maps it, so nothing is left behind
 	 * however the program ends. */

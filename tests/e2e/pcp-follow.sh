@@ -3,8 +3,9 @@
 # local pmcd, the default pmlogconf configuration, every second), in a real
 # terminal (tmux): the archive is followed as it grows, as a recording in
 # progress is; the window widens with it, the status line says so, and the
-# time axis reaches what pmlogger wrote.  The archive is read again behind
-# the screen (mcview(1), MCVIEW_FIRST_MS) into a private cache; quitting
+# time axis reaches what pmlogger wrote.  The archive is read behind the
+# screen (mcview(1), MCVIEW_FIRST_MS) into a private cache, and each time
+# it grew only its new records are, the cache entry continued; quitting
 # leaves no process and no temporary file.
 # mcz-test: parallel
 set -u
@@ -59,6 +60,13 @@ awk -v w="$w2" -v s="$span" 'BEGIN { exit !(w >= s - 2.5 && w <= s + 2.5) }' ||
 	tmux_fail "the window (${w2} s) is not the whole archive (${span} s)"
 tmux_keys q
 tmux_wait_for 'AFTER rc=0' 20
+# each look that found more records continued the cache entry, rather than
+# converting the archive again: new blocks, a new index and trailer after
+# the old ones (pcp_import_extend), so the entry holds several trailers
+e=$(ls "$D"/cache/mcz/pcp-*.mcz)
+trailers=$(grep -a -o 'mczTRAIL' "$e" | wc -l)
+[ "$trailers" -ge 2 ] || tmux_fail "the cache entry was made again at each look ($trailers trailer)"
+echo "cache entry: $trailers trailers (continued $((trailers - 1)) times)"
 [ -z "$(ls -A "$D/tmp")" ] || tmux_fail "left in TMPDIR: $(ls "$D/tmp")"
 n=0
 for p in $(pgrep -x mcview); do
