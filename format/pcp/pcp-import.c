@@ -266,6 +266,9 @@ int pcp_import_extend(const char *src, const char *key, const char *ident,
 		return rc;
 	rc = pcp_cache_grown(key, ident, o, fd, NULL);
 	close(fd);
+	/* the rest whole: an entry is never the start of what was added */
+	pcp_import_opts w = o ? *o : (pcp_import_opts)PCP_IMPORT_OPTS_INIT;
+	w.first_ms = 0;
 	struct sigaction old[3];
 	guard(old);
 	if (rc == MCZ_OK) {
@@ -275,7 +278,7 @@ int pcp_import_extend(const char *src, const char *key, const char *ident,
 		size_t n = 0;
 		int f = pcp_path_folio(src, NULL, &a, &n, err, errlen);
 		rc = f < 0 ? f
-		     : pcp_convert_resume(f == 1 ? a : one, f == 1 ? n : 1, src, path, o, NULL, err,
+		     : pcp_convert_resume(f == 1 ? a : one, f == 1 ? n : 1, src, path, &w, NULL, err,
 					  errlen);
 		if (f == 1)
 			pcp_path_free_list(a, n);

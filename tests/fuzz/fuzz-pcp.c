@@ -7,11 +7,15 @@
  * archives (pcp_cache_get: the head's checks, then the recording read in
  * place at its offset; with bit 7 clear the harness writes a valid head
  * around the rest of the input, the CRC included, so that the fuzzer
- * reaches the reader).  The first byte picks the parser.  Any input must give an error code or a result,
+ * reaches the reader); with bits 6 and 5 both set, the input is the
+ * identity an entry was made from, which pcp_cache_grown compares with a
+ * grown archive's (id_grown), and the other way round.  The first byte
+ * picks the parser.  Any input must give an error code or a result,
  * never a crash, a leak, a write outside the folder or a huge allocation.
  * `make check` replays tests/fuzz/corpus-pcp/ through tests/fuzz/replay.c.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,7 +133,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_have_dir = 1;
 			atexit(fuzz_cleanup);
 		}
-		if (data[0] & 0x40) { /* a cache entry */
+		if ((data[0] & 0x60) == 0x60) { /* identities: the input's grown into cur, cur into it */
+			static const char cur[] =
+				"pcp-cache 2 (viewer conversion, format 1.5)\nmetrics *\n"
+				"/a/x.0 900 2.0 0badcafe\n/a/x.1 10 2.0 12345678\n/a/x.meta 800 2.0 abcdef01\n";
+			static const uint8_t head = 0; /* a valid head, an empty recording */
+			int out = open("/dev/null", O_WRONLY);
+			mcz_reader *r = NULL;
+			for (int way = 0; way < 2 && out >= 0; way++)
+				if (fuzz_cache_entry(&head, 1, way ? cur : s) == 0 &&
+				    pcp_cache_grown("pcp-fuzz.mcz", way ? s : cur, NULL, out, &r) == MCZ_OK)
+					mcz_close(r);
+			if (out >= 0)
+				close(out);
+			fuzz_empty_dir();
+		} else if (data[0] & 0x40) { /* a cache entry */
 			static const char ident[] = "mcview-pcp-cache 1\nmetrics *\n/a/x.0 9 1\n";
 			mcz_reader *r = NULL;
 			if (fuzz_cache_entry(data, size, ident) == 0 &&
