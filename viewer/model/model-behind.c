@@ -65,13 +65,24 @@ static const char *partial_of(const vw_model *m, const char **name)
 void vw_model_behind_status(vw_model *m)
 {
 	const char *name, *p = m->nbehind ? partial_of(m, &name) : NULL;
-	if (!p || m->status_warn)
+	/* an archive that grew since its last open: shown as it was then
+	 * (its cache entry), its new records read behind (not when followed:
+	 * that says so itself) */
+	int added = !p && m->nbehind && !m->grew && m->nopen;
+	if ((!p && !added) || m->status_warn)
 		return;
 	int pct = -1; /* the least read of those still reading */
 	for (size_t i = 0; i < m->nopen && m->behind; i++) {
 		int q = m->behind[i] > 0 ? pcp_pending_progress(m->behind[i]) : -1;
 		if (q >= 0 && (pct < 0 || q < pct))
 			pct = q;
+	}
+	if (added) {
+		const char *s = strrchr(m->open_paths[0], '/');
+		snprintf(m->status, sizeof m->status,
+			 "reading what %.80s added since it was last opened: %d%%",
+			 s && s[1] ? s + 1 : m->open_paths[0], pct < 0 ? 0 : pct);
+		return;
 	}
 	if (pct >= 0)
 		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %d%%, %.80s shown",
