@@ -414,8 +414,10 @@ static int writer_slab(mcz_writer *w, size_t ns, size_t rows)
 	uint8_t *p = realloc(w->cp, ns * rows + 1);
 	if (p)
 		w->cp = p;
-	if (!v || !p)
+	if (!v || !p) {
+		writer_cols_point(w); /* one of them may have moved */
 		return MCZ_E_NOMEM;
+	}
 	w->cap_cols = ns;
 	if (rows != old)
 		for (size_t i = w->nstreams; i-- > 0;) {

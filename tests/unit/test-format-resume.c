@@ -9,8 +9,10 @@
  * reads back the same times, values, presence and counter deltas as the
  * file written in one go (a counter's first delta after the resume is its
  * step from the last sample before it, not 0); the chunks' summaries
- * before the resume are those the closed file had.  Refused: a file whose
- * index is cut off, one with PART blocks, one of an older format.
+ * before the resume are those the closed file had.  Continued and synced
+ * (PART blocks after the old trailer): readable while written, the same
+ * once closed.  Refused: a file whose index is cut off, one with PART
+ * blocks, one of an older format.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,6 +245,45 @@ static void test_resume_batch(void **state)
 	rs_case(1);
 }
 
+/* Continued, then synced (PART blocks after the old trailer, as the
+ * viewer's conversion behind the screen writes them): read while it is
+ * written, every row up to the sync; closed, the same as in one go. */
+static void test_resume_synced(void **state)
+{
+	(void)state;
+	char one[96], two[96];
+	snprintf(one, sizeof one, "%s/one-s.mcz", rs_dir);
+	snprintf(two, sizeof two, "%s/two-s.mcz", rs_dir);
+	mcz_writer *w = rs_open(one, 1);
+	rs_rows(w, 0, ROWS);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	w = rs_open(two, 1);
+	rs_rows(w, 0, CUT1);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	mcz_write_opts o = rs_opts(1);
+	assert_int_equal(mcz_writer_resume(&w, two, &o), MCZ_OK);
+	rs_rows(w, CUT1, CUT2);
+	assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, two, 0), MCZ_OK);
+	assert_true(mcz_info(r)->recovered); /* a file being written: scanned */
+	assert_int_equal(mcz_info(r)->nrows, CUT2);
+	assert_int_equal(mcz_info(r)->t_last, rs_t(CUT2 - 1));
+	mcz_close(r);
+	rs_rows(w, CUT2, ROWS);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	rs_check_clean(two);
+	mcz_reader *a, *c;
+	assert_int_equal(mcz_open(&a, one, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&c, two, 0), MCZ_OK);
+	assert_false(mcz_info(c)->recovered);
+	assert_int_equal(mcz_info(c)->nrows, ROWS);
+	for (uint32_t s = 0; s < 3; s++)
+		rs_same_series(a, c, s);
+	mcz_close(a);
+	mcz_close(c);
+}
+
 static void test_resume_refused(void **state)
 {
 	(void)state;
@@ -285,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resume_live),
 		cmocka_unit_test(test_resume_batch),
+		cmocka_unit_test(test_resume_synced),
 		cmocka_unit_test(test_resume_refused),
 	};
 	return cmocka_run_group_tests(tests, rs_setup, rs_teardown);
