@@ -17,6 +17,7 @@
  * the earliest archive label start (or first record if earlier).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,9 +117,15 @@ static int grow_streams(imp *im, size_t need)
 /* Topology object for a per-CPU instance "cpuN" (PU#N under the machine). */
 static int32_t topo_for(imp *im, const char *inst, uint16_t *flags)
 {
-	int cpu, len = 0;
-	if (im->multihost || sscanf(inst, "cpu%d%n", &cpu, &len) != 1 || inst[len] || cpu < 0)
+	/* "cpu" and digits, parsed here: sscanf took 40 ms of an archive of
+	 * 149,902 streams (pcp-free-tera), each stream asked once */
+	if (im->multihost || strncmp(inst, "cpu", 3) != 0 || inst[3] < '0' || inst[3] > '9')
 		return -1;
+	char *end;
+	long v = strtol(inst + 3, &end, 10);
+	if (*end || v > INT32_MAX)
+		return -1;
+	int cpu = (int)v;
 	*flags |= MCZ_SF_PERCPU;
 	for (size_t i = 1; i < im->ntopo; i++)
 		if (im->topo[i].os_index == cpu)
