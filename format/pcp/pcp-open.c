@@ -150,9 +150,10 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 	 * behind the screen with the records added since (pcp-behind.c),
 	 * not converted again. */
 	int keep = key && pcp_cache_writable(o) == MCZ_OK;
-	if (keep && o->pending && o->first_ms > 0 &&
-	    pcp_cache_grown(key, ident, o, -1, r) == MCZ_OK) {
-		if ((*o->pending = pcp_behind_start(path, o, key, ident)) != 0) {
+	if (keep && o->pending && o->first_ms > 0) {
+		/* the entry checked once (its CRC): not grown, converted below */
+		keep = pcp_cache_grown(key, ident, o, -1, r) == MCZ_OK;
+		if (keep && (*o->pending = pcp_behind_start(path, o, key, ident)) != 0) {
 			free(key);
 			free(ident);
 			return MCZ_OK;
