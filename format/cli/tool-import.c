@@ -114,6 +114,7 @@ int tool_import(int argc, char **argv)
 	}
 	pcp_import_stats st;
 	char err[1024];
+	pcp_no_derived();
 	int rc = pcp_import(src, out, &o, &st, err, sizeof err);
 	if (rc) {
 		for (char *p = err; *p; p++) /* one line, whatever the names contain */

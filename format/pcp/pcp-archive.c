@@ -101,6 +101,11 @@ out:
 	return c;
 }
 
+void pcp_no_derived(void)
+{
+	setenv("PCP_DERIVED_CONFIG", "", 0);
+}
+
 static int open_one(pcp_archive *a, const char *name, char *err, size_t errlen)
 {
 	char eb[PM_MAXERRMSGLEN];

@@ -413,6 +413,9 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 			}
 		} else {
 			stamps[i] = pcp_archive_stamp(paths[i], &po);
+			/* the first open is the main thread's, before the
+			 * analyses' threads: setenv is safe there */
+			pcp_no_derived();
 			if (pcp_open_all(paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
 				failed = 1;
 				break;
