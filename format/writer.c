@@ -840,6 +840,14 @@ static int meta_pack(mcz_writer *w, const mcz_buf *body, mcz_buf *out, int level
 	return level ? mcz_block_pack_at(&w->cx, body, out, level) : mcz_block_pack(&w->cx, body, out);
 }
 
+/* out: a copy of the packed block in */
+static int meta_copy(const mcz_buf *in, mcz_buf *out)
+{
+	out->len = 0;
+	mcz_buf_put(out, in->p, in->len);
+	return out->err;
+}
+
 /* The pending STREAMS, META and TOPO blocks ("pending STREAMS, META and
  * TOPO blocks are written before the chunk"), as blocks of their own or,
  * when that is smaller (1.4), as one BUNDLE block, with the pending marks
@@ -863,9 +871,12 @@ static int writer_pending(mcz_writer *w)
 		 * (large descriptors: first at the trial level, see above) */
 		mcz_scols_encode(&c2, first, w->streams + first, n, 1);
 		mcz_scols_encode(&cb, first, w->streams + first, n, 0);
+		/* no value repeated apart from its neighbours: the same bytes,
+		 * packed once (a small archive's import: 2 passes of its 10) */
+		int same = c2.len == cb.len && !memcmp(c2.p, cb.p, cb.len);
 		rc = meta_pack(w, &cb, &cols, lt);
 		if (!rc)
-			rc = meta_pack(w, &c2, &alt, lt);
+			rc = same ? meta_copy(&cols, &alt) : meta_pack(w, &c2, &alt, lt);
 		/* STREAMS of eight times COLSTREAMS' bytes and more are not
 		 * packed, large ones (a block of their own, never in a BUNDLE,
 		 * where the dictionary can make up for their text) of four times
@@ -899,7 +910,7 @@ static int writer_pending(mcz_writer *w)
 		if (lt && !rc && META_CLOSE(alt.len, cols.len)) {
 			rc = meta_pack(w, &cb, &cols, 0);
 			if (!rc)
-				rc = meta_pack(w, &c2, &alt, 0);
+				rc = same ? meta_copy(&cols, &alt) : meta_pack(w, &c2, &alt, 0);
 			cols_final = 1;
 		}
 		if (!rc && alt.len < cols.len) {
