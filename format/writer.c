@@ -878,19 +878,19 @@ static int writer_pending(mcz_writer *w)
 		if (!rc)
 			rc = same ? meta_copy(&cols, &alt) : meta_pack(w, &c2, &alt, lt);
 		/* STREAMS of eight times COLSTREAMS' bytes and more are not
-		 * packed, large ones (a block of their own, never in a BUNDLE,
-		 * where the dictionary can make up for their text) of four times
-		 * (pcp-zeroconf's 3.2 MB against 733 KB: 25 ms, 132 KB against 22
-		 * KB; vldb-disks' 52 KB against 2 KB: 34 ms at level 15, 935
-		 * against 122 B), when COLSTREAMS is for the file (within the
-		 * readers' bounds, with room for a harder level): their size is
-		 * their bytes, which lose to it.  Over pcp-testsuite no file
-		 * changed; at five times, mirage-1 was 1.2 % larger (its
+		 * packed, nor large ones (a MiB and more: a block of their own,
+		 * never in a BUNDLE, where the dictionary can make up for their
+		 * text), when COLSTREAMS is for the file (within the readers'
+		 * bounds, with room for a harder level): their size is their
+		 * bytes, which lose to it (vldb-disks' 52 KB against 2 KB: 34
+		 * ms at level 15, 935 against 122 B; pcp-atop's 1 MB against 304
+		 * KB: 16 ms at level 9, 40 KB against 7 KB).  Over pcp-testsuite
+		 * no file changed; at five times, mirage-1 was 1.2 % larger (its
 		 * STREAMS, 5.6 times, won in a BUNDLE with the dictionary). */
 		int rows_final = !lt;
 		size_t cmax = cb.len > c2.len ? cb.len : c2.len;
 		if (!rc && w->minor >= 3 &&
-		    (sb.len >= (1u << 20) ? sb.len / 4 >= cmax : sb.len / 8 >= cmax) &&
+		    (sb.len >= (1u << 20) || sb.len / 8 >= cmax) &&
 		    cb.len <= 128 * (uint64_t)cols.len &&
 		    c2.len <= 128 * (uint64_t)alt.len &&
 		    mcz_scols_fits(&cb, w->streams + first, n) &&
