@@ -7,7 +7,8 @@
  * run, a run damaged behind a good CRC fails only the streams it holds, a
  * damaged block is a gap that hides nothing else, a recording of wide
  * columns (busy counters) is still written as CHUNK blocks, and rows given
- * sparsely (mcz_writer_append_sparse) are the same bytes as given whole.
+ * sparsely (mcz_writer_append_sparse) are the same bytes as given whole,
+ * and a file that turns wide after its first rows reads back whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -433,6 +434,65 @@ static void test_batch_waves(void **state)
 	mcz_close(r);
 }
 
+/* A file that turns out very wide after its first rows: the writer keeps
+ * fewer rows' room per stream as its streams grow (20,000 streams for 2
+ * rows, then 70,000: from 64 rows to 16, the first streams' rows moved),
+ * then more again as rows come; every value comes back where it was
+ * written. */
+#define SLAB_NS 70000
+#define SLAB_ROWS 20
+static void test_slab_narrows(void **state)
+{
+	(void)state;
+	char a[96];
+	snprintf(a, sizeof a, "%s/narrows.mcz", dir);
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.batch = 1;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, a, &o), MCZ_OK);
+	mcz_value *v = calloc(SLAB_NS, sizeof *v);
+	uint8_t *p = calloc(SLAB_NS, 1);
+	char name[32];
+	int ns = 0;
+	for (int r = 0; r < SLAB_ROWS; r++) {
+		for (int upto = r < 2 ? 20000 : SLAB_NS; ns < upto; ns++) {
+			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+			snprintf(name, sizeof name, "m%d.x", ns);
+			d.name = name;
+			d.kind = ns % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE;
+			d.type = ns % 4 < 2 ? MCZ_U64 : MCZ_F64;
+			assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+		}
+		for (int s = 0; s < ns; s++) {
+			int pr;
+			v[s] = wd_value(s, r, &pr);
+			p[s] = (uint8_t)pr;
+		}
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, p), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	free(v);
+	free(p);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, a, MCZ_OPEN_VERIFY), MCZ_OK);
+	assert_int_equal(mcz_stream_count(r), SLAB_NS);
+	for (int s = 0; s < SLAB_NS; s = s < 64 ? s + 1 : s + 307) {
+		int first = s < 20000 ? 0 : 2;
+		mcz_series x;
+		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+		assert_int_equal(x.n, SLAB_ROWS);
+		for (int i = 0; i < SLAB_ROWS; i++) {
+			int pr;
+			mcz_value y = wd_value(s, i, &pr);
+			assert_int_equal(x.present[i], i >= first && pr);
+			if (i >= first && pr)
+				assert_int_equal(x.v[i].u, y.u);
+		}
+		mcz_series_free(&x);
+	}
+	mcz_close(r);
+}
+
 /* mcz_read_into gives mcz_read's values and presence, window by window,
  * into the caller's arrays; a window larger than the room is refused. */
 static void test_read_into(void **state)
@@ -515,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_read_into),
 		cmocka_unit_test(test_batch_round_trip),
 		cmocka_unit_test(test_batch_waves),
+		cmocka_unit_test(test_slab_narrows),
 	};
 	/* the 1.3 layouts: a 1.4 writer would put the descriptors in a BUNDLE
 	 * and leave out the sections (test-format-bundle.c) */
