@@ -218,26 +218,29 @@ fuzz: deps $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC))
 # The theme parser is viewer code; its target takes only theme.c.
 build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/term/theme.c | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^
+	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $(filter %.c,$^)
 # The topology view's tree, layout and raster are viewer code too.
 build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topo-tree.c viewer/analysis/topo-layout.c \
 		viewer/views/topo-render.c viewer/views/canvas.c | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lm
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 # The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.
 build/fuzz/fuzz-pcp: tests/fuzz/fuzz-pcp.c $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ $(LIBS_PCP) $(LIBS_FORMAT)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) $(LIBS_PCP) $(LIBS_FORMAT)
 # From bytes through the model, the analyses and every view to the cell buffer:
 # the whole viewer (its app layer for the screen frame) with libmcz and PCP.
 build/fuzz/fuzz-view: tests/fuzz/fuzz-view.c $(VIEW_SRC) $(PCP_SRC) $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $^ $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
+	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $(filter %.c,$^) $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
 # The code-class rules are viewer code; their target takes only codeclass.c.
 build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/codeclass.c | deps
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^
-# Targets that compile another module's .c file in (#include) rebuild with it.
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+# Targets that compile another module's .c file in (#include) rebuild with it,
+# and every target with a header (the recipes take only the .c files).
+$(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC)): \
+	$(wildcard format/*.h format/pcp/*.h viewer/*/*.h recorder/*.h recorder/sources/*.h)
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c
 build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
