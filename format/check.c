@@ -20,22 +20,22 @@
 
 #include "reader.h"
 
-static int check_verified(mcz_reader *r, mcz_check_report *rep);
+static int check_verified(mcz_reader *ir, mcz_reader *r, mcz_check_report *rep);
 
 int mcz_check(const char *path, mcz_check_report *rep)
 {
 	if (!path || !rep)
 		return MCZ_E_ARG;
 	memset(rep, 0, sizeof *rep);
-	mcz_reader *r;
-	int rc = mcz_open(&r, path, 0);
+	mcz_reader *ir, *r;
+	int rc = mcz_open(&ir, path, 0);
 	if (rc)
 		return rc;
-	rep->index_ok = !r->info.recovered;
-	mcz_close(r);
-	if ((rc = mcz_open(&r, path, MCZ_OPEN_VERIFY)))
+	if ((rc = mcz_open(&r, path, MCZ_OPEN_VERIFY))) {
+		mcz_close(ir);
 		return rc;
-	return check_verified(r, rep);
+	}
+	return check_verified(ir, r, rep);
 }
 
 int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep)
@@ -43,20 +43,42 @@ int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep)
 	if (!job || !rep)
 		return MCZ_E_ARG;
 	memset(rep, 0, sizeof *rep);
-	mcz_reader *r;
-	int rc = mcz_member_open(job, i, 0, &r);
+	mcz_reader *ir, *r;
+	int rc = mcz_member_open(job, i, 0, &ir);
 	if (rc)
 		return rc;
-	rep->index_ok = !r->info.recovered;
-	mcz_close(r);
-	if ((rc = mcz_member_open(job, i, MCZ_OPEN_VERIFY, &r)))
+	if ((rc = mcz_member_open(job, i, MCZ_OPEN_VERIFY, &r))) {
+		mcz_close(ir);
 		return rc;
-	return check_verified(r, rep);
+	}
+	return check_verified(ir, r, rep);
 }
 
-/* The report of a reader opened with MCZ_OPEN_VERIFY (closed here). */
-static int check_verified(mcz_reader *r, mcz_check_report *rep)
+/* The report of a reader opened by its index (ir) and the same file
+ * opened with MCZ_OPEN_VERIFY (r), both closed here.  An index that
+ * opens but does not list the chunks the blocks hold (a chunk misplaced,
+ * its CRC good) is not a valid index: a reader by it sees a damaged chunk
+ * where there is none. */
+static int check_verified(mcz_reader *ir, mcz_reader *r, mcz_check_report *rep)
 {
+	rep->index_ok = !ir->info.recovered;
+	/* (where blocks are damaged the scan has fewer chunks than the index:
+	 * those are the problem said) */
+	long mis = rep->index_ok && !r->bad_blocks && !r->problem[0] && !r->info.nparts
+			  ? mcz_index_diff_chunks(&ir->ix, &r->ix)
+			  : -1;
+	mcz_close(ir);
+	if (mis >= 0) {
+		/* the INDEX block is damaged, though its CRC holds: not a file
+		 * being written (INCOMPLETE), whose index is merely missing */
+		rep->index_ok = 0;
+		r->bad_blocks++;
+		const mcz_index *x = (size_t)mis < r->ix.nchunks ? &r->ix : NULL;
+		snprintf(r->problem, sizeof r->problem,
+			 x ? "the index does not list the chunk at offset %llu as it is"
+			   : "the index lists chunks the file does not hold",
+			 x ? (unsigned long long)x->chunks[mis].off : 0ull);
+	}
 	rep->file_bytes = r->info.file_bytes;
 	rep->valid_bytes = r->info.valid_bytes;
 	rep->blocks_bad = r->bad_blocks;
@@ -78,7 +100,7 @@ static int check_verified(mcz_reader *r, mcz_check_report *rep)
 			ok++;
 		off += MCZ_BLOCK_OVERHEAD + h.len;
 	}
-	rep->blocks_ok = ok;
+	rep->blocks_ok = ok - (mis >= 0 && ok); /* the INDEX block, counted bad */
 	rep->chunks_ok = r->ix.nchunks;
 	rep->rows_ok = r->info.nrows;
 	/* every chunk decodes, column by column */

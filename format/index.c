@@ -92,6 +92,19 @@ int mcz_index_fit_sums(mcz_index *ix)
 	return 0;
 }
 
+long mcz_index_diff_chunks(const mcz_index *a, const mcz_index *b)
+{
+	size_t n = a->nchunks < b->nchunks ? a->nchunks : b->nchunks;
+	for (size_t i = 0; i < n; i++) {
+		const mcz_index_chunk *x = &a->chunks[i], *y = &b->chunks[i];
+		if (x->off != y->off || x->size != y->size || x->t_first != y->t_first ||
+		    x->t_last != y->t_last || x->nrows != y->nrows || x->nstreams != y->nstreams ||
+		    x->nvalues != y->nvalues)
+			return (long)i;
+	}
+	return a->nchunks == b->nchunks ? -1 : (long)n;
+}
+
 void mcz_index_free(mcz_index *ix)
 {
 	for (size_t s = 0; s < ix->nstreams; s++)

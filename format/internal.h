@@ -61,7 +61,8 @@ typedef struct mcz_cur {
 
 static inline mcz_cur mcz_cur_make(const void *p, size_t n)
 {
-	mcz_cur c = {(const uint8_t *)p, (const uint8_t *)p + n, 0};
+	const uint8_t *b = p;
+	mcz_cur c = {b, n ? b + n : b, 0}; /* an empty mcz_buf's p is NULL: NULL + 0 is undefined */
 	return c;
 }
 static inline size_t mcz_cur_left(const mcz_cur *c)
@@ -460,6 +461,10 @@ int mcz_index_add_chunk(mcz_index *ix, const mcz_index_chunk *c, const mcz_bucke
 			size_t nsums);
 int mcz_index_set_streams(mcz_index *ix, size_t n);
 void mcz_index_free(mcz_index *ix);
+/* -1 when a and b list the same chunks (offsets, sizes, times, rows,
+ * streams, values), else the first chunk where they differ (a file's
+ * index beside what a scan of its blocks found: mcz check, resume). */
+long mcz_index_diff_chunks(const mcz_index *a, const mcz_index *b);
 /* Serialise as an INDEX block payload. */
 int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out);
 /* Parse the head of an index payload (blocks, chunks) into ix; sums are

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make-corpus.sh: regenerate the seed files of tests/fuzz/corpus-reader/
-# (small valid recordings and damaged copies of them).  Files named crash-* and found-*
-# (inputs found by the fuzzer, merged with -merge=1) are kept as they are.
+# (small valid recordings and damaged copies of them) and of
+# tests/fuzz/corpus-resume/ (closed files to continue).  Files named crash-*
+# and found-* (inputs found by the fuzzer, merged with -merge=1) are kept as
+# they are.  Needs `make all units` (gen-recording, mcz, replay-resume).
 #   tests/fuzz/make-corpus.sh [BUILD_DIR]
 set -eu
 cd "$(dirname "$0")/../.."
@@ -121,3 +123,17 @@ while off + 16 <= len(w) and w[off:off + 4] == b'mczB':
     off += 20 + ln
 open(C + '/bymetric-no-trailer.mcz', 'wb').write(w[:-24])
 PY
+# corpus-resume: closed files of this writer's version (1.5: resume refuses
+# any other), and one continued already (an old trailer and index between
+# its blocks), made by the target itself through its replay driver
+unset MCZ_FORMAT
+R=tests/fuzz/corpus-resume
+mkdir -p $R
+"$G" -o $R/counters.mcz --streams 3 --rows 50 --counters
+"$G" -o $R/mixed.mcz --streams 10 --rows 30 --chunk-rows 8 --phases
+"$G" -o $R/one-row.mcz --streams 2 --rows 1
+"$G" -o $R/empty.mcz --streams 0 --rows 0
+"$G" -o $R/wide.mcz --streams 400 --rows 12 --chunk-rows 6
+A=/var/lib/pcp/testsuite/archives/20041125
+[ -f $A.meta ] && $B/mcz import -q $A -o $R/pcp.mcz >/dev/null
+MCZ_FUZZ_RESUMED=$R/counters-resumed.mcz $B/tests/replay-resume $R/counters.mcz >/dev/null

@@ -11,8 +11,9 @@
  * step from the last sample before it, not 0); the chunks' summaries
  * before the resume are those the closed file had.  Continued and synced
  * (PART blocks after the old trailer): readable while written, the same
- * once closed.  Refused: a file whose index is cut off, one with PART
- * blocks, one of an older format.
+ * once closed.  A file of one row continued by one row, as a cache entry
+ * of a short archive is.  Refused: a file whose index is cut off, one with
+ * PART blocks, one of an older format, one whose index misplaces a chunk.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +25,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
+#include "file-blocks.h"
 #include "file-bytes.h"
 
 #include "../../format/mcz.h"
@@ -324,13 +327,150 @@ static void test_resume_refused(void **state)
 	assert_int_not_equal(mcz_writer_resume(&w, path, &o), MCZ_OK);
 }
 
+/* One row, continued by one (batch, not quick: mcz import's writer).  The
+ * new chunk of one row made its GCHUNK's run table from an empty buffer,
+ * NULL + 0 in mcz_cur_make (undefined; clang's UBSan stopped fuzz-resume
+ * on every seed). */
+static void test_resume_one_row(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/one-row.mcz", rs_dir);
+	mcz_write_opts o = rs_opts(1);
+	o.quick = 0;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
+	mcz_stream_desc d = rs_desc[0];
+	assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	d.name = "kernel.all.cpu.sys";
+	assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	mcz_value v[3] = {{.u = 23790547}, {.u = 26090623}};
+	assert_int_equal(mcz_writer_append(w, 47425, v, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	assert_int_equal(mcz_writer_resume(&w, path, &o), MCZ_OK);
+	mcz_stream_desc g = rs_desc[1];
+	assert_int_equal(mcz_writer_add_stream(w, &g, NULL), MCZ_OK);
+	v[0].u += 1000;
+	v[1].u += 2000;
+	v[2].f = 1.5;
+	assert_int_equal(mcz_writer_append(w, 47426, v, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	rs_check_clean(path);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_info(r)->nrows, 2);
+	assert_int_equal(mcz_stream_count(r), 3);
+	mcz_series ser;
+	assert_int_equal(mcz_read(r, 1, INT64_MIN, INT64_MAX, &ser), MCZ_OK);
+	assert_int_equal(ser.n, 2);
+	assert_int_equal(ser.v[1].u, 26092623);
+	assert_int_equal(ser.delta[1], 2000);
+	mcz_series_free(&ser);
+	assert_int_equal(mcz_read(r, 2, 47426, 47427, &ser), MCZ_OK);
+	assert_int_equal(ser.n, 1);
+	assert_true(ser.present[0] && ser.v[0].f == 1.5);
+	mcz_series_free(&ser);
+	mcz_close(r);
+}
+
+/* A varint at p, its length in *n. */
+static uint64_t rs_varint(const uint8_t *p, size_t *n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	do
+		v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+	while (p[i++] & 0x80);
+	*n = i;
+	return v;
+}
+
+/* An index whose CRC holds but whose first chunk entry points 2 bytes
+ * before the chunk (a writer's bug, or a crafted file; fuzz-resume's
+ * corpus-resume/found-index-chunk-off): by its index the chunk reads as
+ * damaged, and summarises as empty, so that resume took no last sample
+ * for the counters and wrote their next delta as 0; a scan finds the
+ * chunk whole.  Refused. */
+static void test_resume_index_misplaced(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/misplaced.mcz", rs_dir);
+	mcz_write_opts o = rs_opts(1);
+	o.quick = 0; /* an index head stored as is (SPEC.md 7.2, flags bit 2) */
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
+	for (int s = 0; s < 2; s++)
+		assert_int_equal(mcz_writer_add_stream(w, &rs_desc[s], NULL), MCZ_OK);
+	rs_rows(w, 0, 10);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	size_t len, ix = 0, n;
+	uint8_t *b = file_bytes(path, &len);
+	assert_int_equal(file_blocks(b, len, 7, &ix, 1, NULL), 1);
+	const uint8_t *p = b + ix + 16;
+	assert_true(p[0] & 4);
+	p++;
+	rs_varint(p, &n); /* head_rlen */
+	p += n;
+	assert_int_equal(rs_varint(p, &n), 0); /* head_clen: as is */
+	p += n;
+	uint64_t nblocks = rs_varint(p, &n);
+	p += n;
+	for (uint64_t i = 0; i < 3 * nblocks; i++) {
+		rs_varint(p, &n);
+		p += n;
+	}
+	assert_int_equal(rs_varint(p, &n), 1); /* nchunks */
+	p += n;
+	uint8_t *q = b + (p - b); /* the entry's offset, written below */
+	uint64_t off = rs_varint(q, &n), to = off - 2;
+	assert_memory_equal(b + off, "mczB", 4);
+	assert_true(n == 1 ? to < 128 : n == 2 && to >= 128 && to < 16384); /* as long */
+	q[0] = n == 1 ? (uint8_t)to : (uint8_t)((to & 0x7f) | 0x80);
+	if (n == 2)
+		q[1] = (uint8_t)(to >> 7);
+	file_block_fix_crc(b, ix);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(b);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_false(mcz_info(r)->recovered);
+	mcz_close(r);
+	assert_int_equal(mcz_writer_resume(&w, path, &o), MCZ_E_CORRUPT);
+	assert_null(w);
+	/* mcz check says so, and its repair is a whole file that resumes */
+	mcz_check_report rep;
+	assert_int_equal(mcz_check(path, &rep), MCZ_OK);
+	assert_false(rep.index_ok);
+	assert_int_equal(rep.blocks_bad, 1); /* the INDEX block: DAMAGED, not INCOMPLETE */
+	assert_int_equal(rep.chunks_ok, 1);
+	assert_non_null(strstr(rep.first_problem, "the index does not list the chunk at offset"));
+	char fixed[128];
+	snprintf(fixed, sizeof fixed, "%s/misplaced-fixed.mcz", rs_dir);
+	assert_int_equal(mcz_repair(path, fixed), MCZ_OK);
+	assert_int_equal(mcz_check(fixed, &rep), MCZ_OK);
+	assert_true(rep.index_ok);
+	assert_string_equal(rep.first_problem, "");
+	assert_int_equal(mcz_writer_resume(&w, fixed, &o), MCZ_OK);
+	rs_rows(w, 10, 12);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	assert_int_equal(mcz_check(fixed, &rep), MCZ_OK);
+	assert_true(rep.index_ok);
+	assert_int_equal(rep.rows_ok, 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resume_live),
 		cmocka_unit_test(test_resume_batch),
 		cmocka_unit_test(test_resume_synced),
+		cmocka_unit_test(test_resume_one_row),
 		cmocka_unit_test(test_resume_refused),
+		cmocka_unit_test(test_resume_index_misplaced),
 	};
 	return cmocka_run_group_tests(tests, rs_setup, rs_teardown);
 }
