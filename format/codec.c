@@ -362,9 +362,9 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 			if (j > 0)
 				y[j - 1] = mcz_buf_zigzag((int64_t)(delta - x[j - 1]));
 			j++;
-			double rate = prev->have && dt > 0 ? (double)delta * 1e9 / (double)dt : NAN;
+			double rate = prev->have ? mcz_counter_rate(delta, dt) : NAN;
 			mcz_bucket_add(sum, rate, t[i]);
-			sum->sum += (double)delta;
+			sum->sum += mcz_counter_step(delta);
 			prev->raw = v[i].u;
 			prev->t = t[i];
 			prev->have = 1;

@@ -362,6 +362,21 @@ typedef struct mcz_series {
 } mcz_series;
 
 int mcz_read(mcz_reader *r, uint32_t stream, int64_t t0, int64_t t1, mcz_series *out);
+
+/* A counter's per-second rate from its delta over dt_ns, and its delta as
+ * a part of a sum (SPEC.md 7.3).  A delta of 2^63 and more went backwards
+ * (a reset, a restarted source, a value logged as a counter that is not
+ * one): no rate (NaN) and nothing to a sum, as PCP's tools show no value
+ * ("!") rather than 2^64 - k per interval. */
+static inline double mcz_counter_rate(uint64_t delta, int64_t dt_ns)
+{
+	return dt_ns > 0 && delta < (UINT64_C(1) << 63) ? (double)delta * 1e9 / (double)dt_ns
+							: __builtin_nan("");
+}
+static inline double mcz_counter_step(uint64_t delta)
+{
+	return delta < (UINT64_C(1) << 63) ? (double)delta : 0.0;
+}
 /* The same rows' values and presence only, into the caller's arrays (at
  * most cap rows; *n says how many): no times, no deltas, nothing
  * allocated.  For readers that fill one array per stream window by window

@@ -305,9 +305,9 @@ void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size
 	double x;
 	if (d->kind == MCZ_COUNTER) {
 		int64_t dt = prev_t == INT64_MIN ? c->first_dt : c->t[i] - prev_t;
-		x = dt > 0 ? (double)c->delta[i] * 1e9 / (double)dt : NAN;
+		x = mcz_counter_rate(c->delta[i], dt);
 		mcz_bucket_add(b, x, c->t[i]);
-		b->sum += (double)c->delta[i];
+		b->sum += mcz_counter_step(c->delta[i]);
 		return;
 	}
 	x = d->type == MCZ_U64 ? (double)c->v[i].u : d->type == MCZ_I64 ? (double)c->v[i].i
@@ -557,9 +557,9 @@ static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_co
 			double x;
 			if (counter) {
 				int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
-				x = dt > 0 ? (double)c->delta[i] * 1e9 / (double)dt : NAN;
+				x = mcz_counter_rate(c->delta[i], dt);
 				mcz_bucket_add(&acc, x, t);
-				acc.sum += (double)c->delta[i];
+				acc.sum += mcz_counter_step(c->delta[i]);
 			} else {
 				x = type == MCZ_U64   ? (double)c->v[i].u
 				    : type == MCZ_I64 ? (double)c->v[i].i

@@ -40,7 +40,9 @@
 
 #define CACHE_MAGIC "MCZPCPC1"
 #define CACHE_FIXED 32 /* magic 8, head length 4, identity length 4, mcz length 8, CRC32 4, 0 4 */
-#define CACHE_VERSION "pcp-cache 2 (viewer conversion, format 1.5)"
+/* 3: a counter that went backwards has no rate in the summaries (SPEC.md
+ * 7.3): entries made before are made again once */
+#define CACHE_VERSION "pcp-cache 3 (viewer conversion, format 1.5)"
 #define CACHE_ID_MAX (1u << 20)
 
 typedef struct idbuf {

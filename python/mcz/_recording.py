@@ -374,7 +374,9 @@ class Recording:
         t0, t1  seconds from the recording's first row (None: from the
                 start, to the end), as `mcz dump --from T0 --to T1`
         delta   counters: the per-interval increments instead of the raw
-                cumulative values (0 for the recording's first sample)
+                cumulative values (0 for the recording's first sample),
+                modulo 2**64: one of 2**63 and more is a counter that
+                went backwards (a reset), which has no rate (SPEC.md 7.3)
         ns      times as int64 ns from the first row instead of float64 s
 
         Values have the stream's type (uint64, int64, float64), as stored.

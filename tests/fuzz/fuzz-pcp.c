@@ -135,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if ((data[0] & 0x60) == 0x60) { /* identities: the input's grown into cur, cur into it */
 			static const char cur[] =
-				"pcp-cache 2 (viewer conversion, format 1.5)\nmetrics *\n"
+				"pcp-cache 3 (viewer conversion, format 1.5)\nmetrics *\n"
 				"/a/x.0 900 2.0 0badcafe\n/a/x.1 10 2.0 12345678\n/a/x.meta 800 2.0 abcdef01\n";
 			static const uint8_t head = 0; /* a valid head, an empty recording */
 			int out = open("/dev/null", O_WRONLY);

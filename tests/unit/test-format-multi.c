@@ -249,8 +249,11 @@ static void mt_brute(const mcz_series *se, const mcz_stream_desc *d, int64_t t0,
 			continue;
 		int64_t t = se->t[i];
 		double x;
+		/* SPEC.md 7.3: a delta of 2^63 and more went backwards */
+		int back = d->kind == MCZ_COUNTER && se->delta[i] >= (UINT64_C(1) << 63);
 		if (d->kind == MCZ_COUNTER)
-			x = prev != INT64_MIN ? (double)se->delta[i] * 1e9 / (double)(t - prev) : NAN;
+			x = prev != INT64_MIN && !back ? (double)se->delta[i] * 1e9 / (double)(t - prev)
+						       : NAN;
 		else
 			x = d->type == MCZ_U64 ? (double)se->v[i].u
 			    : d->type == MCZ_I64 ? (double)se->v[i].i : se->v[i].f;
@@ -263,7 +266,7 @@ static void mt_brute(const mcz_series *se, const mcz_stream_desc *d, int64_t t0,
 		o->last = t;
 		o->count++;
 		if (d->kind == MCZ_COUNTER)
-			o->sum += (double)se->delta[i];
+			o->sum += back ? 0 : (double)se->delta[i];
 		else if (!isnan(x))
 			o->sum += x;
 		if (!isnan(x)) {

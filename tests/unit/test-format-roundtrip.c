@@ -237,9 +237,11 @@ static void rt_brute(const rt_model *m, size_t s, int64_t t0, int64_t t1, size_t
 		int64_t t = m->t[i];
 		double x, add;
 		if (m->d[s].kind == MCZ_COUNTER) {
+			/* SPEC.md 7.3: a delta of 2^63 and more went backwards */
 			uint64_t dl = have ? v.u - pv : 0;
-			x = have && t > pt ? (double)dl * 1e9 / (double)(t - pt) : NAN;
-			add = (double)dl;
+			int back = dl >= (UINT64_C(1) << 63);
+			x = have && t > pt && !back ? (double)dl * 1e9 / (double)(t - pt) : NAN;
+			add = back ? 0 : (double)dl;
 		} else {
 			x = m->d[s].type == MCZ_F64 ? v.f : m->d[s].type == MCZ_I64 ? (double)v.i
 										    : (double)v.u;

@@ -356,9 +356,7 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 		int64_t t = s->t[i];
 		double x;
 		if (counter)
-			x = prev >= 0 && t > s->t[prev]
-				    ? (double)s->delta[i] * 1e9 / (double)(t - s->t[prev])
-				    : NAN;
+			x = prev >= 0 ? mcz_counter_rate(s->delta[i], t - s->t[prev]) : NAN;
 		else
 			x = d->type == MCZ_F64	 ? s->v[i].f
 			    : d->type == MCZ_I64 ? (double)s->v[i].i
@@ -372,7 +370,7 @@ static int raw_buckets(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 			o->first = t;
 		o->last = t;
 		o->count++;
-		o->sum += counter ? (double)s->delta[i] : (isnan(x) ? 0 : x);
+		o->sum += counter ? mcz_counter_step(s->delta[i]) : (isnan(x) ? 0 : x);
 		if (!isnan(x)) {
 			o->min = isnan(o->min) || x < o->min ? x : o->min;
 			o->max = isnan(o->max) || x > o->max ? x : o->max;

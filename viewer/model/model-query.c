@@ -359,8 +359,8 @@ static int sample_at(vw_model *m, size_t stream, int64_t t, double *v, int64_t *
 				      : s->desc->type == MCZ_I64 ? (double)se.v[i].i
 								 : (double)se.v[i].u) *
 				     sc;
-			else if (prev >= 0 && se.t[i] > se.t[prev])
-				*v = (double)se.delta[i] * sc / ((double)(se.t[i] - se.t[prev]) * 1e-9);
+			else if (prev >= 0)
+				*v = mcz_counter_rate(se.delta[i], se.t[i] - se.t[prev]) * sc;
 		}
 		mcz_series_free(&se);
 		if (done)
