@@ -174,8 +174,10 @@ static int code_decode_body(code_owned *o, const uint8_t *p, size_t len)
 	}
 	k->nobjects = no;
 	k->objects = o->objs;
-	/* a location takes at least 8 bytes */
-	uint64_t nl = mcz_cur_count(&c, 8);
+	/* a location takes at least 7 bytes (object, offset, how, three empty
+	 * strings, line: one byte each; 8 refused what a writer may write,
+	 * found by fuzz-code) */
+	uint64_t nl = mcz_cur_count(&c, 7);
 	if (c.err || !(o->locs = calloc(nl ? nl : 1, sizeof *o->locs)))
 		return c.err ? MCZ_E_CORRUPT : MCZ_E_NOMEM;
 	for (uint64_t i = 0; i < nl && !c.err; i++) {
