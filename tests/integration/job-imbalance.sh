@@ -2,11 +2,13 @@
 # job-imbalance.sh: the files of a parallel job read as one job
 # (`mcview --report` on rank files, viewer/analysis/job.c):
 #   - samples/imbalance under a real `mpirun --oversubscribe -n 8 mcrec`,
-#     rank 3 given 1.5x the work in phase 2 ("solve"): the JSON report
+#     rank 3 given 2x the work in phase 2 ("solve"): the JSON report
 #     names rank 3 as solve's slowest rank, its imbalance within 10 % of
-#     what the sample says it injected (1.5 / (8.5 / 8) = 1.41), its load
-#     balance below 0.8, the other phases balanced; the job id and the size
-#     come from the launcher; the text report says the same;
+#     what the sample says it injected (2 / (9 / 8) = 1.78), its load
+#     balance below 0.8 (0.56 expected: at 1.5x, 0.71 expected, 8 ranks on
+#     2 cores measured 0.62 to 0.84 over six runs, and the report flags
+#     only what is below 0.8), the other phases balanced; the job id and
+#     the size come from the launcher; the text report says the same;
 #   - an unseen job, launched by a shell loop setting PMI_RANK/PMI_SIZE
 #     (the environment Hydra gives), its phases marked by the `mcmark`
 #     command around sleeps, rank 5 sleeping twice as long in "exchange":
@@ -40,7 +42,7 @@ else:
 # ---- 8 ranks under mpirun -------------------------------------------------
 mkdir -p "$T/a"
 timeout 120 mpirun $ROOT --oversubscribe -n 8 "$MCREC" -q -o "$T/a/run.%r.mcz" -- \
-	"$IMB" --steps 60 --slow 3:2:1.5 --barrier "$T/bar" >"$T/a.out" 2>&1 ||
+	"$IMB" --steps 60 --slow 3:2:2 --barrier "$T/bar" >"$T/a.out" 2>&1 ||
 	fail "mpirun: $(tail -3 "$T/a.out")"
 [ "$(ls "$T"/a/run.*.mcz | wc -l)" = 8 ] || fail "expected 8 rank files: $(ls "$T/a")"
 want=$(awk '$2 == "solve" && $3 == 3 { print $5 }' "$T/a.out")
@@ -59,8 +61,8 @@ lb=$(jq_ "$T/a.json" 0 solve load_balance)
 lost=$(jq_ "$T/a.json" 0 solve lost_s)
 [ "$slow" = 3 ] || fail "solve's slowest rank is $slow, not 3"
 within "$imb" "$want" 0.10 || fail "solve's imbalance $imb, injected $want"
-between "$lb" 0.3 0.8 || fail "solve's load balance $lb (rank 3 has 1.5x the CPU time)"
-between "$lost" 0.1 0.4 || fail "solve's lost time $lost s (60 steps of 10 ms: 0.2 s expected)"
+between "$lb" 0.3 0.8 || fail "solve's load balance $lb (rank 3 has 2x the CPU time)"
+between "$lost" 0.4 0.7 || fail "solve's lost time $lost s (60 steps of 20 - 11.25 ms: 0.525 s expected)"
 for ph in halo update; do
 	i=$(jq_ "$T/a.json" 0 $ph imbalance)
 	between "$i" 1 1.08 || fail "$ph imbalance $i (balanced)"
@@ -68,8 +70,7 @@ done
 ok "mpirun -n 8: solve's slowest rank 3, imbalance $imb (injected $want), load balance $lb, lost ${lost} s"
 "$MCVIEW" --report "$T"/a/run.*.mcz >"$T/a.txt" 2>&1 || fail "text report"
 grep -q "^job .*: 8 ranks" "$T/a.txt" || fail "text report header: $(head -2 "$T/a.txt")"
-# (the load balance to two places: 0.80 is the JSON's bound of 0.8 rounded)
-grep -Eq '^solve .* r3 +0\.([0-7][0-9]|80)!' "$T/a.txt" || fail "text report row: $(grep solve "$T/a.txt")"
+grep -Eq '^solve .* r3 +0\.[0-7][0-9]!' "$T/a.txt" || fail "text report row: $(grep solve "$T/a.txt")"
 ok "text report: $(grep '^solve' "$T/a.txt" | tr -s ' ')"
 # detected phases instead of the marks: found on the folded job, each
 # rank's time in them its CPU time
