@@ -118,8 +118,9 @@ static void wd_write_as(const char *path, int ns, int rows, int chunk_rows, int 
 	free(ids);
 }
 
-/* Stream s reads back as written, rows [r0, r1). */
-static void wd_check_stream(mcz_reader *r, int s, int rows)
+/* Stream s reads back as written: rows rows, absent before row first
+ * (declared then), then wd_value's. */
+static void wd_check_from(mcz_reader *r, int s, int rows, int first)
 {
 	mcz_series x;
 	assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
@@ -128,11 +129,17 @@ static void wd_check_stream(mcz_reader *r, int s, int rows)
 		int pr;
 		mcz_value v = wd_value(s, i, &pr);
 		assert_int_equal(x.t[i], (int64_t)i * 1000000000 + 5);
-		assert_int_equal(x.present[i], pr);
-		if (pr)
+		assert_int_equal(x.present[i], i >= first && pr);
+		if (i >= first && pr)
 			assert_int_equal(x.v[i].u, v.u);
 	}
 	mcz_series_free(&x);
+}
+
+/* Stream s reads back as written, every row. */
+static void wd_check_stream(mcz_reader *r, int s, int rows)
+{
+	wd_check_from(r, s, rows, 0);
 }
 
 static void test_round_trip(void **state)
@@ -351,29 +358,24 @@ static void test_batch_round_trip(void **state)
 	mcz_close(r);
 }
 
-/* A batch writer whose streams come in waves, a wave before each chunk
- * (PCP instances that appear as an archive goes on): each chunk is encoded
- * on a thread while the wave's descriptors are packed, its counters
- * continuing from the chunk before; the runs of a chunk of WIDE_NS
- * streams are packed on two threads.  Every value reads back, and the
- * bytes are the same when the chunk thread's guess that the descriptors
- * become a BUNDLE is made wrong (MCZ_TEST_GUESS=0), so that each chunk is
- * encoded again after them. */
-static void wd_waves(const char *path)
+/* rows rows of wd_value, chunk_rows a chunk (0: the writer's default),
+ * batch, streams declared in waves: before row at[k], up to upto[k]. */
+static void wd_waves_write(const char *path, uint32_t chunk_rows, int rows, const int *at,
+			   const int *upto, int nw)
 {
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
-	o.chunk_rows = 8;
+	o.chunk_rows = chunk_rows;
 	o.batch = 1;
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
 	char name[32], inst[32];
-	mcz_value *v = calloc(WIDE_NS, sizeof *v);
-	uint8_t *p = calloc(WIDE_NS, 1);
-	int ns = 0;
-	for (int r = 0; r < 24; r++) {
-		/* waves of 2,000, 8,000 and 10,000 streams, before rows 0, 8, 16 */
-		int upto = r < 8 ? 2000 : r < 16 ? 10000 : WIDE_NS;
-		for (; ns < upto; ns++) {
+	mcz_value *v = calloc((size_t)upto[nw - 1], sizeof *v);
+	uint8_t *p = calloc((size_t)upto[nw - 1], 1);
+	int ns = 0, k = 0, want = 0;
+	for (int r = 0; r < rows; r++) {
+		while (k < nw && at[k] <= r)
+			want = upto[k++];
+		for (; ns < want; ns++) {
 			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
 			snprintf(name, sizeof name, "m%d.x", ns / 10);
 			snprintf(inst, sizeof inst, "disk%d", ns % 10);
@@ -393,6 +395,21 @@ static void wd_waves(const char *path)
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	free(v);
 	free(p);
+}
+
+/* A batch writer whose streams come in waves, a wave before each chunk
+ * (PCP instances that appear as an archive goes on): each chunk is encoded
+ * on a thread while the wave's descriptors are packed, its counters
+ * continuing from the chunk before; the runs of a chunk of WIDE_NS
+ * streams are packed on two threads.  Every value reads back, and the
+ * bytes are the same when the chunk thread's guess that the descriptors
+ * become a BUNDLE is made wrong (MCZ_TEST_GUESS=0), so that each chunk is
+ * encoded again after them. */
+static void wd_waves(const char *path)
+{
+	/* waves of 2,000, 8,000 and 10,000 streams, before rows 0, 8, 16 */
+	static const int at[] = {0, 8, 16}, upto[] = {2000, 10000, WIDE_NS};
+	wd_waves_write(path, 8, 24, at, upto, 3);
 }
 
 static void test_batch_waves(void **state)
@@ -417,20 +434,8 @@ static void test_batch_waves(void **state)
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, a, 0), MCZ_OK);
 	assert_int_equal(mcz_stream_count(r), WIDE_NS);
-	for (int s = 0; s < WIDE_NS; s += 7) {
-		int first = s < 2000 ? 0 : s < 10000 ? 8 : 16;
-		mcz_series x;
-		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
-		assert_int_equal(x.n, 24);
-		for (int i = 0; i < 24; i++) {
-			int pr;
-			mcz_value y = wd_value(s, i, &pr);
-			assert_int_equal(x.present[i], i >= first && pr);
-			if (i >= first && pr)
-				assert_int_equal(x.v[i].u, y.u);
-		}
-		mcz_series_free(&x);
-	}
+	for (int s = 0; s < WIDE_NS; s += 7)
+		wd_check_from(r, s, 24, s < 2000 ? 0 : s < 10000 ? 8 : 16);
 	mcz_close(r);
 }
 
@@ -446,50 +451,13 @@ static void test_slab_narrows(void **state)
 	(void)state;
 	char a[96];
 	snprintf(a, sizeof a, "%s/narrows.mcz", dir);
-	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
-	o.batch = 1;
-	mcz_writer *w;
-	assert_int_equal(mcz_writer_open(&w, a, &o), MCZ_OK);
-	mcz_value *v = calloc(SLAB_NS, sizeof *v);
-	uint8_t *p = calloc(SLAB_NS, 1);
-	char name[32];
-	int ns = 0;
-	for (int r = 0; r < SLAB_ROWS; r++) {
-		for (int upto = r < 2 ? 20000 : SLAB_NS; ns < upto; ns++) {
-			mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
-			snprintf(name, sizeof name, "m%d.x", ns);
-			d.name = name;
-			d.kind = ns % 4 == 0 ? MCZ_COUNTER : MCZ_GAUGE;
-			d.type = ns % 4 < 2 ? MCZ_U64 : MCZ_F64;
-			assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
-		}
-		for (int s = 0; s < ns; s++) {
-			int pr;
-			v[s] = wd_value(s, r, &pr);
-			p[s] = (uint8_t)pr;
-		}
-		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000 + 5, v, p), MCZ_OK);
-	}
-	assert_int_equal(mcz_writer_close(w), MCZ_OK);
-	free(v);
-	free(p);
+	static const int at[] = {0, 2}, upto[] = {20000, SLAB_NS};
+	wd_waves_write(a, 0, SLAB_ROWS, at, upto, 2);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, a, MCZ_OPEN_VERIFY), MCZ_OK);
 	assert_int_equal(mcz_stream_count(r), SLAB_NS);
-	for (int s = 0; s < SLAB_NS; s = s < 64 ? s + 1 : s + 307) {
-		int first = s < 20000 ? 0 : 2;
-		mcz_series x;
-		assert_int_equal(mcz_read(r, (uint32_t)s, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
-		assert_int_equal(x.n, SLAB_ROWS);
-		for (int i = 0; i < SLAB_ROWS; i++) {
-			int pr;
-			mcz_value y = wd_value(s, i, &pr);
-			assert_int_equal(x.present[i], i >= first && pr);
-			if (i >= first && pr)
-				assert_int_equal(x.v[i].u, y.u);
-		}
-		mcz_series_free(&x);
-	}
+	for (int s = 0; s < SLAB_NS; s = s < 64 ? s + 1 : s + 307)
+		wd_check_from(r, s, SLAB_ROWS, s < 20000 ? 0 : 2);
 	mcz_close(r);
 }
 
