@@ -17,7 +17,19 @@
 #               s) and the residual check (0.38 s);
 #   hpl-stall   recorded in a make check run: HPL's solve cut where one rank
 #               computed for 1.0 s while the other waited (load balance
-#               0.52): 1.80 + 1.00 + 16.80 s against HPL's 19.69 s.
+#               0.52): 1.80 + 1.00 + 16.80 s against HPL's 19.69 s;
+#   single-stall recorded with one CPU taken by a busy loop for 1.5 s:
+#               SingleRandomAccess 3 s long, its phase 6.65-9.25 s; the
+#               phase before it ends at 6.65 s, within 2 s of where the
+#               waiting rank began to wait, so two phases had both edges
+#               near the section's (the check now takes the one that
+#               overlaps the section most);
+#   lcg-stall   recorded with one CPU taken for 1.2 s during
+#               MPIRandomAccess_LCG (as a make check run in CI saw it): the
+#               section cut in three, 6.15-8.05 s, the stall 8.05-9.25 s
+#               (the rank without its CPU has no samples, the other waits
+#               in MPI: comm_eff 0.07) and 9.25-10.65 s of the same class
+#               as the first.
 # mcz-test: parallel
 set -u
 B=${MCZ_BIN:-build}

@@ -24,6 +24,12 @@ there: a detected boundary is also right when it lies within 2 s of where
 the first rank started that wait (from the same samples: the run of 80 %
 or more of its samples in MPI that ends at the section's end).
 
+A section may also be cut where the job stalled (a CPU taken from a rank
+for a second: one rank waits while the other computes, or, when the rank
+without its CPU has no samples at all, the other waits in MPI): the phase
+that overlaps it most, at most two short stalled pieces beside it and the
+rest of the section (a phase of the same class) after a stall.
+
 Prints a line per check; exits 1 when one fails."""
 import csv, io, json, subprocess, sys
 
@@ -148,12 +154,46 @@ def main():
             return True
         w = [v for v in (wait_start(rb, t) for rb in rbins) if v is not None]
         return bool(w) and abs(x - min(w)) <= TOL
+    def stalled(q):
+        return (q["load_balance"] is not None and q["load_balance"] < 0.8) or \
+            (q["comm_eff"] is not None and q["comm_eff"] < 0.5)
     for name, a, b in secs:
         if b - a <= LONG:
             continue
-        # the phase that matches the section: both its edges within TOL
-        match = [p for p in ph if edge_ok(p["start_s"], a) and
-                 edge_ok(p["start_s"] + p["duration_s"], b)]
+        # the phase that matches the section: the one that overlaps it most,
+        # both its edges within TOL (a short neighbour can have its edges
+        # near the section's too: in a Single* section the waiting rank
+        # waits from its start, so the wait that edge_ok accepts begins
+        # there)
+        def overlap(p):
+            return min(p["start_s"] + p["duration_s"], b) - max(p["start_s"], a)
+        # or, as for HPL below, that phase cut where the job stalled (on
+        # this VM a CPU is taken from a rank for a second at times): at
+        # most three phases, the others short ones where one rank waited
+        # while the other computed (load balance below 0.8) or where the
+        # ranks hardly computed at all (comm_eff below 0.5: the rank
+        # without its CPU has no samples, the other waits for it in MPI),
+        # or of the same class as it (the rest of the section after the
+        # stall: only beside a stall), the outer edges within TOL
+        k = max(range(len(ph)), key=lambda i: overlap(ph[i]))
+        best, match, cut = ph[k], [], []
+        for i0 in range(max(0, k - 2), k + 1):
+            for i1 in range(k, min(len(ph), i0 + 3)):
+                run_ = ph[i0:i1 + 1]
+                others = [q for q in run_ if q is not best]
+                if overlap(best) > 0 and edge_ok(run_[0]["start_s"], a) and \
+                        edge_ok(run_[-1]["start_s"] + run_[-1]["duration_s"], b) and \
+                        all(q["class"] == best["class"] or
+                            (q["duration_s"] < TOL and stalled(q)) for q in others) and \
+                        (not others or any(q["class"] != best["class"] for q in others)) and \
+                        (not match or len(others) < len(cut)):
+                    match, cut = [best], others
+        for q in cut:
+            if q["class"] == best["class"]:
+                continue
+            print("   %s: cut where the job stalled, %.2f-%.2f s, load balance %.2f, "
+                  "comm_eff %.2f" % (name, q["start_s"], q["start_s"] + q["duration_s"],
+                                     q["load_balance"], q["comm_eff"]))
         near_a = min(abs(x - a) for x in bounds)
         near_b = min(abs(x - b) for x in bounds)
         for t, what in ((a, "start"), (b, "end")):
@@ -200,6 +240,11 @@ def main():
         check(len(match) == 1, "%s %.1f-%.1f s (%.1f s): a phase, boundaries %.1f s and %.1f s "
               "from hpcc's" % (name, a, b, b - a, near_a, near_b))
         if not match:
+            for q in ph:
+                if overlap(q) > -TOL:
+                    print("   phase %.2f-%.2f s: %s, load balance %s" % (
+                        q["start_s"], q["start_s"] + q["duration_s"], q["code"],
+                        q["load_balance"]))
             continue
         p = match[0]
         if name.startswith("Single"):

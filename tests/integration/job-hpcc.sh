@@ -5,7 +5,8 @@
 # checks on runs kept from earlier: job-hpcc-recorded.sh): with
 # default options the phases are detected (the exit mark is no region), each
 # section longer than 2 s is a phase whose boundaries lie within 2 s of the
-# times hpccoutf.txt gives, each Single* section has a load balance of at
+# times hpccoutf.txt gives (cut only where the job stalled: on this VM a CPU
+# is taken from a rank for a second at times), each Single* section has a load balance of at
 # most 0.6 and names the computing rank (read from the ranks' code samples)
 # as the slowest, StarDGEMM and StarRandomAccess are balanced (>= 0.9), and
 # HPL's solve is as long as HPL's own timer says (within 1 s), one phase,
