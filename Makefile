@@ -51,8 +51,8 @@ override LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKGS_FORMAT = libzstd zlib
-# -lstdc++: the demangler of code names (format/code-name.c, __cxa_demangle)
-LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm -lstdc++
+# libstdc++ (the demangler of code names) is dlopened: format/code-name.c
+LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
 # mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
 # papi-lib.c): not linked with them

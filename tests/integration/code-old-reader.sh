@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-Z="-lzstd -lz -lm -lstdc++ -pthread" # -lstdc++: code names (format/code-name.c)
+Z="-lzstd -lz -lm -lstdc++ -pthread" # -lstdc++: the old sources' code names (code-name.c linked it then)
 cc -std=c11 -D_GNU_SOURCE -O1 -I"$T/old/format" -o "$T/rd-old" "$T/rd.c" "$T"/old/format/*.c $Z ||
 	fail "building the 1.1 reader"
 cc -std=c11 -D_GNU_SOURCE -O1 -Iformat -o "$T/rd-new" "$T/rd.c" format/*.c $Z || fail "building this reader"
