@@ -15,8 +15,11 @@
  * while another spins in MPI, so the CPU time of the same work varies, and
  * the load balance by those timers (mean / max of the ranks' compute CPU
  * time) is what a measurement of useful time can be checked against.
- * Rank 0 prints both, with the steps' wall time.  No marks: the job is
- * what an unmarked application gives mcz.
+ * Rank 0 prints both, with the steps' wall time.  --nap R:S has rank R
+ * sleep S seconds before the middle step's work (nanosleep: off its CPU
+ * while the others wait in MPI_Barrier), as a rank blocked on I/O or
+ * whose CPU another process took; rank 0 prints the sleep's wall time.
+ * No marks: the job is what an unmarked application gives mcz.
  *
  * Built only where mpicc exists (the Makefile's MPICC).
  */
@@ -28,6 +31,13 @@
 #include <string.h>
 #include <time.h>
 
+static double imbm_wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static double imbm_cpu(void)
 {
 	struct timespec ts;
@@ -37,18 +47,20 @@ static double imbm_cpu(void)
 
 static void imbm_usage(FILE *f)
 {
-	fprintf(f, "usage: imbalance-mpi [--steps N] [--reps N] [--slow RANK:FACTOR] [--scale S] [-q]\n"
+	fprintf(f, "usage: imbalance-mpi [--steps N] [--reps N] [--slow RANK:FACTOR] [--nap RANK:S]\n"
+		   "                     [--scale S] [-q]\n"
 		   "  --steps N        barrier-separated steps (default 200)\n"
 		   "  --reps N         GEMM repetitions per step of a normal rank (default 4)\n"
 		   "  --slow R:K       rank R does K times the repetitions (default none)\n"
+		   "  --nap R:S        rank R sleeps S seconds before the middle step (default none)\n"
 		   "  --scale S        multiply the steps by S (as the other samples' --scale)\n"
 		   "  -q, --quiet      print nothing\n");
 }
 
 int main(int argc, char **argv)
 {
-	int steps = 200, reps = 4, slow = -1, quiet = 0;
-	double k = 1, scale = 1;
+	int steps = 200, reps = 4, slow = -1, quiet = 0, napper = -1;
+	double k = 1, scale = 1, nap = 0, napped = 0;
 	MPI_Init(&argc, &argv);
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -60,6 +72,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--reps") && v)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--slow") && v && sscanf(argv[++i], "%d:%lf", &slow, &k) == 2)
+			;
+		else if (!strcmp(argv[i], "--nap") && v && sscanf(argv[++i], "%d:%lf", &napper, &nap) == 2)
 			;
 		else if (!strcmp(argv[i], "--scale") && v)
 			scale = atof(argv[++i]);
@@ -78,9 +92,10 @@ int main(int argc, char **argv)
 		}
 	}
 	steps = scale > 0 && scale * steps >= 1 ? (int)(scale * steps) : steps;
-	if (steps < 1 || reps < 1 || k < 1 || k > 100) {
+	if (steps < 1 || reps < 1 || k < 1 || k > 100 || nap < 0 || nap > 3600) {
 		if (rank == 0)
-			fprintf(stderr, "imbalance-mpi: --steps, --reps >= 1 and 1 <= K <= 100\n");
+			fprintf(stderr, "imbalance-mpi: --steps, --reps >= 1, 1 <= K <= 100 and "
+					"0 <= S <= 3600\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -96,6 +111,13 @@ int main(int argc, char **argv)
 	double t0 = MPI_Wtime();
 	for (int s = 0; s < steps; s++) {
 		long n = (long)(mine * (s + 1) + 0.5) - (long)(done + 0.5);
+		if (rank == napper && s == steps / 2) {
+			double w0 = imbm_wall();
+			struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
+			while (nanosleep(&ts, &ts) != 0)
+				;
+			napped = imbm_wall() - w0;
+		}
 		double c0 = imbm_cpu();
 		for (long r = 0; r < n; r++)
 			kernels_step(ks);
@@ -106,6 +128,8 @@ int main(int argc, char **argv)
 	double t = MPI_Wtime() - t0;
 	double *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
 	MPI_Gather(&cpu, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	double nap_all = 0;
+	MPI_Reduce(&napped, &nap_all, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (rank == 0 && !quiet) {
 		double kk = slow >= 0 && slow < size ? k : 1, sum = 0, max = 0;
 		for (int r = 0; all && r < size; r++) {
@@ -118,6 +142,8 @@ int main(int argc, char **argv)
 		       max > 0 ? sum / size / max : 0, t);
 		for (int r = 0; all && r < size; r++)
 			printf(" %.3f", all[r]);
+		if (napper >= 0 && napper < size)
+			printf(" nap_rank %d nap_s %.3f", napper, nap_all);
 		printf("\n");
 	}
 	free(all);

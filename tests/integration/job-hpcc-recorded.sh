@@ -2,7 +2,8 @@
 # job-hpcc-recorded.sh: the checks of job-hpcc.sh (job-hpcc.py: every hpcc
 # section over 2 s a phase within 2 s of hpcc's log, Single* sections
 # unbalanced on the computing rank, Star* balanced, HPL's solve as long as
-# its own timer, cut only where a rank waited)
+# its own timer, cut only where a rank waited; a rank whose CPU another
+# process took named in a note, with its time off the CPU)
 # on hpcc runs kept in tests/data/hpcc/, each its two rank files and
 # hpccoutf.txt, recorded by mcrec under `mpirun -n 2` on this project's
 # 2-core VM (N=5000): the same report every time, where a new run's
@@ -46,4 +47,27 @@ for d in "$D"/*/; do
 	n=$((n + 1))
 done
 [ $n -ge 2 ] || { echo "FAIL: $n runs in $D (2 kept)"; exit 1; }
+# a rank off its CPU: the busy loop took CPU 0 (lcg-stall) and CPU 1
+# (single-stall) for 1.2 and 1.5 s; the report names the rank that lost it
+# and for how long (its task clock against the phase), and nothing on the
+# quiet run
+for c in "lcg-stall:rank 0 was off its CPU 1\.[0-2][0-9] s of the 1\.20 s phase at 8\.05 s" \
+	"single-stall:rank 1 was off its CPU 1\.[2-5][0-9] s of the 2\.60 s phase at 6\.65 s" \
+	"quiet:"; do
+	name=${c%%:*} want=${c#*:}
+	note=$("$B/mcview" --report "$D/$name"/hpcc.*.mcz 2>&1 | sed -n 's/^note: //p')
+	if [ -z "$want" ]; then
+		case $note in *"off its CPU"*) echo "FAIL: $name: $note"; exit 1 ;; esac
+	else
+		echo "$note" | grep -q "^$want: asleep, or its CPU taken by another process" ||
+			{ echo "FAIL: $name: note \"$note\", expected /$want/"; exit 1; }
+	fi
+	echo "ok: $name: ${note:-no note}"
+done
+off=$("$B/mcview" --report=json "$D/lcg-stall"/hpcc.*.mcz | python3 -c '
+import json, sys
+p = [p for p in json.load(sys.stdin)["jobs"][0]["phases"] if abs(p["start_s"] - 8.05) < 0.01][0]
+print(" ".join("%.2f" % r["off_cpu_s"] for r in p["per_rank"]))')
+[ "$off" = "1.09 0.01" ] || { echo "FAIL: lcg-stall: off_cpu_s per rank at 8.05 s: $off (1.09 0.01 expected)"; exit 1; }
+echo "ok: lcg-stall: off_cpu_s per rank at 8.05 s: $off"
 echo "ok: $n kept hpcc runs: every section over 2 s found, Single* unbalanced, Star* balanced"

@@ -16,7 +16,9 @@
 #     MPI more than the slowest's;
 #   - without them (-g core,os): the report says its figures come from CPU
 #     time, where MPI waits count as work — and its load balance is then
-#     near 1, the answer the code samples correct.
+#     near 1, the answer the code samples correct;
+#   - a rank that sleeps 2 s (--nap) is named in a note, off its CPU for
+#     that time (the whole run: that much more than the other rank).
 set -u
 . "$(dirname "$0")/rec-common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (openmpi-bin)"; exit 77; }
@@ -107,3 +109,33 @@ between "$lb" 0.9 1.0 || fail "from CPU time the polling ranks look balanced; lo
 grep -q '^useful time from CPU time: MPI waits count as work' "$T/nc.txt" ||
 	fail "no-code header: $(head -3 "$T/nc.txt")"
 ok "without code samples: 'from CPU time: MPI waits count as work', load balance $lb"
+
+# a rank off its CPU: rank 1 sleeps 2 s before the middle step while rank
+# 0 polls in MPI_Barrier; the report names rank 1 in a note, off its CPU
+# for most of the phase of the nap (2 s: a phase is 10 of the recording's
+# 100 ms intervals or more, a 1 s nap was one at times), and
+# over the whole run rank 1 was off its CPU the nap's length more than
+# rank 0 (both are off it in MPI_Init and MPI_Finalize)
+timeout 180 mpirun $ROOT --oversubscribe -n 2 "$MCREC" -q -o "$T/nap.%r.mcz" -- \
+	"$IMBM" --steps 300 --reps 8 --nap 1:2.0 >"$T/nap.out" 2>&1 || fail "mpirun --nap: $(tail -3 "$T/nap.out")"
+nap=$(awk '{ for (i = 1; i < NF; i++) if ($i == "nap_s") print $(i + 1) }' "$T/nap.out")
+[ -n "$nap" ] || fail "the sample did not print its nap: $(cat "$T/nap.out")"
+"$MCVIEW" --report "$T"/nap.*.mcz >"$T/nap.txt" 2>&1 || fail "report --nap: $(cat "$T/nap.txt")"
+"$MCVIEW" --report=json "$T"/nap.*.mcz >"$T/nap.json" 2>&1 || fail "report=json --nap"
+note=$(sed -n 's/^note: //p' "$T/nap.txt")
+python3 - "$T/nap.json" "$nap" "$note" <<'PY' || fail "--nap 1:2.0 (slept $nap s): note \"$note\""
+import json, re, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+nap, note = float(sys.argv[2]), sys.argv[3]
+m = re.match(r"rank (\d+) was off its CPU ([0-9.]+) s of the ([0-9.]+) s phase at ([0-9.]+) s"
+             r"( \(and \d+ more such rank-phases?\))?: asleep, or its CPU taken by another process$",
+             note)
+assert m, "no off-CPU note"
+rank, off, span = int(m.group(1)), float(m.group(2)), float(m.group(3))
+run = {r["rank"]: r["off_cpu_s"] for r in j["run"]["per_rank"]}
+print("note: rank %d off %.2f s of a %.2f s phase; the run: rank 0 off %.2f s, rank 1 %.2f s; "
+      "slept %.3f s" % (rank, off, span, run[0], run[1], nap))
+assert rank == 1 and 0.7 * nap <= off <= nap + 0.1 and span <= nap + 0.5
+assert abs(run[1] - run[0] - nap) <= 0.2
+PY
+ok "--nap 1:2.0: $note"

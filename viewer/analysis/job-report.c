@@ -66,6 +66,7 @@ static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_
 		job_num(f, "useful_s", c->useful_s, 1);
 		job_num(f, "mpi_s", c->mpi_s, 1);
 		job_num(f, "sync_s", c->sync_s, 1);
+		job_num(f, "off_cpu_s", c->off_s, 1);
 		job_num(f, "threads", c->threads, 0);
 		fprintf(f, "}");
 	}

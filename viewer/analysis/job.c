@@ -208,6 +208,17 @@ static void job_damage_note(vw_job *j, const char *list)
 	job_note(j->notes, sizeof j->notes, buf);
 }
 
+/* The time a rank of one thread spent off any CPU in its cell: the span
+ * less its CPU time (perf's task clock, exact); not for a rank that ran
+ * more threads at once, whose CPU time no longer says it. */
+static void job_cell_off(vw_job_cell *c, double cpu)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	if (isnan(cpu) || c->threads > 1 || cpu > span * 1.02)
+		return;
+	c->off_s = cpu < span ? span - cpu : 0;
+}
+
 /* A rank's figures in [c->t0, c->t1): from its code samples where it has
  * them (work, MPI and sync by codeclass.h), else from its CPU time.  With
  * both, the CPU time (exact) is split by the samples' shares: a phase of
@@ -219,7 +230,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 {
 	size_t file = j->ranks[r].file;
 	double per = vw_hotcode_file_period(m, file);
-	c->mpi_s = c->sync_s = NAN;
+	c->mpi_s = c->sync_s = c->off_s = NAN;
 	c->threads = 1;
 	c->from_code = 0;
 	if (c->t1 <= c->t0) {
@@ -243,9 +254,11 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 		double th = round((isnan(cpu) ? sampled : cpu) / span);
 		c->threads = th > 1 ? th : 1;
 		c->from_code = 1;
+		job_cell_off(c, cpu);
 		return;
 	}
 	c->useful_s = cpu;
+	job_cell_off(c, cpu);
 }
 
 /* One (phase, rank) pair found while cutting the ranks by their marks. */
@@ -361,7 +374,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		goto out;
 	}
 	for (size_t i = 0; i < nkeys * j->nranks; i++)
-		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0};
+		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0, NAN};
 	for (size_t k = 0; k < nkeys; k++) {
 		vw_job_phase *p = &j->ph[k];
 		snprintf(p->label, sizeof p->label, "%s", ord[k]->label);
@@ -553,6 +566,42 @@ static void job_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
 	}
 }
 
+/* A note when a rank was off its CPU for a good part of a phase (0.25 s
+ * and 30 % or more): its time there is neither work nor MPI, and the phase
+ * reads as communication where the rank slept or another process had its
+ * CPU.  The longest is named, with how many more there are. */
+static void job_off_note(vw_job *j)
+{
+	const vw_job_cell *worst = NULL;
+	size_t wk = 0, wr = 0, more = 0;
+	for (size_t k = 0; k < j->nph; k++)
+		for (size_t r = 0; r < j->nranks; r++) {
+			const vw_job_cell *c = &j->cell[k * j->nranks + r];
+			double span = (double)(c->t1 - c->t0) / 1e9;
+			if (isnan(c->off_s) || c->off_s < 0.25 || c->off_s < 0.3 * span)
+				continue;
+			more += worst != NULL;
+			if (!worst || c->off_s > worst->off_s)
+				worst = c, wk = k, wr = r;
+		}
+	if (!worst)
+		return;
+	char buf[256], more_s[64] = "";
+	double span = (double)(worst->t1 - worst->t0) / 1e9;
+	if (more)
+		snprintf(more_s, sizeof more_s, " (and %zu more such rank-phase%s)", more,
+			 more > 1 ? "s" : "");
+	if (j->source == VW_PHASES_MARKS)
+		snprintf(buf, sizeof buf, "rank %d was off its CPU %.2f s of its %.2f s in %s%s: "
+			 "asleep, or its CPU taken by another process", j->ranks[wr].rank,
+			 worst->off_s, span, j->ph[wk].label, more_s);
+	else
+		snprintf(buf, sizeof buf, "rank %d was off its CPU %.2f s of the %.2f s phase at "
+			 "%.2f s%s: asleep, or its CPU taken by another process", j->ranks[wr].rank,
+			 worst->off_s, span, (double)j->ph[wk].t0 / 1e9, more_s);
+	job_note(j->notes, sizeof j->notes, buf);
+}
+
 /* The figures of every phase, and of the whole run: each rank from its
  * first sample to its last. */
 static int job_stats(vw_model *m, vw_job *j)
@@ -561,6 +610,7 @@ static int job_stats(vw_model *m, vw_job *j)
 		job_figures(j, &j->ph[k], &j->cell[k * j->nranks], j->source == VW_PHASES_MARKS);
 		job_code(m, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
 	}
+	job_off_note(j);
 	j->run_cell = calloc(j->nranks ? j->nranks : 1, sizeof *j->run_cell);
 	if (!j->run_cell)
 		return -1;

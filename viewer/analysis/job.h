@@ -66,6 +66,9 @@ typedef struct vw_job_cell {
 	double mpi_s, sync_s; /* time in MPI and in OpenMP waits; NaN without code samples */
 	double threads;     /* threads the rank ran at once there, >= 1 (code samples) */
 	int from_code;      /* useful_s comes from code samples (else CPU time) */
+	double off_s;       /* time off any CPU in [t0, t1) (asleep, or its CPU taken
+			       by another process): the span less its CPU time, for a
+			       rank of one thread; NaN otherwise */
 } vw_job_cell;
 
 typedef struct vw_job_phase {
