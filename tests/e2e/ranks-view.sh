@@ -11,7 +11,9 @@
 # rank's hot function first: letters on every rank's row, the readout
 # names the function at the cursor (80 columns: the top one in the phase
 # is cut off);
-# `m` then goes to core.task_clock.
+# `m` then goes to core.task_clock.  On a recorded hpcc run where a rank
+# lost its CPU for 1.2 s, the readout gives each rank's time off its CPU
+# in the cursor's phase.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -82,6 +84,29 @@ n=$(tmux_screen | sed -n '4,22p' | grep -c ' x4 ')
 tmux_keys m
 tmux_settle
 tmux_expect_not 'colour core.task_clock'
+tmux_keys q
+tmux_wait_for 'AFTER rc=0'
+tmux_stop
+
+# a rank off its CPU (hpcc, tests/data/hpcc/lcg-stall: a busy loop took
+# rank 0's CPU for 1.2 s): coloured by what each rank did, the readout of
+# rank 0 in the phase of the stall gives its time off the CPU there, as
+# the report's JSON has it (1.087 s)
+L=tests/data/hpcc/lcg-stall
+tmux_start_sh 160 24 "$B/mcview --at 8.6 $L/hpcc.0.mcz $L/hpcc.1.mcz; echo AFTER rc=\$?; sleep 60"
+tmux_wait_for 'Timeline'
+for k in 1 2 3 4 5 6; do
+	tmux_screen | grep -q 'colour work/MPI/sync/idle' && break
+	tmux_keys Tab
+	tmux_settle
+done
+tmux_expect 'colour work/MPI/sync/idle'
+tmux_screen | grep -Eq '^r0 .*in phase: useful 0\.080s, MPI 0\.033s, off CPU 1\.087s' ||
+	tmux_fail "off CPU readout: $(tmux_screen | tail -1)"
+tmux_keys Down
+tmux_settle
+tmux_screen | grep -Eq '^r1 .*in phase: useful 0\.087s, MPI 1\.100s, off CPU 0\.013s' ||
+	tmux_fail "rank 1 readout: $(tmux_screen | tail -1)"
 tmux_keys q
 tmux_wait_for 'AFTER rc=0'
 tmux_stop

@@ -9,7 +9,9 @@
  * mean over it (s), ranks that took more
  * than 10 % over the mean there marked.  The readout names the rank, its
  * host, the value under the cursor and the rank's time in the phase (with
- * code: the function under the cursor and the rank's top one in the phase).
+ * code: the function under the cursor and the rank's top one in the phase;
+ * coloured by what it did: its useful time, time in MPI and time off its
+ * CPU there).
  *
  *     line 0      title: the job, the colouring stream and its scale, the order
  *     line 1      time ruler;  line 2  job phases (class letters and colours)
@@ -573,8 +575,13 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
 				: NULL;
 		if (cl && !isnan(cl->mpi_s))
-			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-					 " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s, cl->mpi_s);
+			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+					      " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s,
+					      cl->mpi_s);
+		/* asleep, or its CPU taken: neither work nor MPI (job.h) */
+		if (cl && !isnan(cl->mpi_s) && !isnan(cl->off_s))
+			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, ", off CPU %.3fs",
+					 cl->off_s);
 	} else if (code) {
 		int f = -1;
 		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
