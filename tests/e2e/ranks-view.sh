@@ -21,6 +21,16 @@ B=${MCZ_BIN:-build}
 [ -x "$B/mcview" ] && [ -x "$B/samples/imbalance" ] || tmux_fail "no $B/mcview or sample (make first)"
 D=$(mktemp -d /tmp/mcz-e2e-ranks.XXXXXX)
 trap 'tmux_cleanup; rm -rf "$D"' EXIT
+# Tab until the Ranks view shows a title matching $1 (the views before it
+# depend on the build)
+rk_tab_to() {
+	local k
+	for k in 1 2 3 4 5 6; do
+		tmux_screen | grep -Eq "$1" && return
+		tmux_keys Tab
+		tmux_settle
+	done
+}
 pids=
 for r in 0 1 2 3; do
 	PMI_RANK=$r PMI_SIZE=4 "$B/mcrec" -q -i 50ms -o "$D/run.$r.mcz" -- \
@@ -45,12 +55,7 @@ tmux_keys R
 tmux_wait_for 'r1:core.'
 tmux_keys R
 tmux_wait_for '(4×2)'
-# Tab until the Ranks view (the views before it depend on the build)
-for k in 1 2 3 4 5 6; do
-	tmux_screen | grep -Eq 'colour (core.task_clock|hot function)' && break
-	tmux_keys Tab
-	tmux_settle
-done
+rk_tab_to 'colour (core.task_clock|hot function)'
 if tmux_screen | grep -q 'colour hot function'; then
 	for r in 0 1 2 3; do
 		tmux_screen | grep -Eq "^r$r .* +[·.]*[A-Z]" || tmux_fail "hot function: no letters for rank $r"
@@ -95,11 +100,7 @@ tmux_stop
 L=tests/data/hpcc/lcg-stall
 tmux_start_sh 160 24 "$B/mcview --at 8.6 $L/hpcc.0.mcz $L/hpcc.1.mcz; echo AFTER rc=\$?; sleep 60"
 tmux_wait_for 'Timeline'
-for k in 1 2 3 4 5 6; do
-	tmux_screen | grep -q 'colour work/MPI/sync/idle' && break
-	tmux_keys Tab
-	tmux_settle
-done
+rk_tab_to 'colour work/MPI/sync/idle'
 tmux_expect 'colour work/MPI/sync/idle'
 tmux_screen | grep -Eq '^r0 .*in phase: useful 0\.080s, MPI 0\.033s, off CPU 1\.087s' ||
 	tmux_fail "off CPU readout: $(tmux_screen | tail -1)"
