@@ -5,6 +5,7 @@
 # rate, gauges), the read-out "LABEL = VALUE @ TIME" is compared with the
 # probe's value of the sample at TIME, to the 3 digits shown.  First on a
 # generated recording, then on a real one: the phased sample under mcrec.
+# mcz-test: parallel (values only: the view against the file it shows)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
