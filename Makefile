@@ -205,7 +205,17 @@ $(B)/tests/fuzz/replay.o: tests/fuzz/replay.c | deps-build
 
 units: $(UNITS) $(FUZZ_REPLAY) $(BENCHES) $(TOOLS)
 
-check: deps all units
+# The README's two commands build on every core: `make check` on a fresh
+# clone compiled its 166 test objects and programs one at a time (65 s for
+# the whole tree against 29 s on two cores).  A -j of the user's own is
+# kept; the packages are installed first, the build after (a -j at the top
+# would run install-deps.sh beside the compiler).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+SUBMAKE = $(MAKE) --no-print-directory \
+	$(if $(findstring -j,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
+
+check: deps
+	$(Q)$(SUBMAKE) all units
 	$(Q)MCZ_BUILD=$(B) tests/run.sh
 
 bench: deps all $(BENCHES) $(TOOLS)
@@ -253,7 +263,8 @@ deps:
 deps-build:
 	$(Q)scripts/install-deps.sh build
 
-demo: deps all
+demo: deps
+	$(Q)$(SUBMAKE) all
 	$(Q)scripts/demo.sh
 
 install: all
