@@ -15,7 +15,7 @@
 #     found the same way;
 #   - bad input: files of two jobs given together (a note, two jobs), a
 #     rank missing, a rank given twice, a rank file cut by kill -9 in the
-#     middle of a phase;
+#     middle of a phase (its figures there, time off its CPU too, unknown);
 #   - several hosts (generated files, host k's clock 5k ms ahead): the
 #     per-host offsets of the phase starts give the 5 ms steps back.
 set -u
@@ -156,6 +156,14 @@ rm -f "$T"/k/k.1.mcz.old
 notes=$(jq_ "$T/k.json" 0 - notes)
 case "$notes" in *"file cut inside a phase (rank 1 in "*) ;; *) fail "killed rank not noted: $notes" ;; esac
 [ "$(jq_ "$T/k.json" 0 - ranks)" = 3 ] || fail "killed rank's file not read"
+# its time in the phase it was cut in is unknown: no time off its CPU either
+cut=$(python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1]))["jobs"][0]["phases"]:
+    for r in p["per_rank"]:
+        if r["rank"] == 1 and r["useful_s"] is None and r["start_s"] is not None:
+            print(p["label"], r["off_cpu_s"])' "$T/k.json")
+case "$cut" in *" None") ;; *) fail "the cut rank's phase: '$cut' (its time off CPU should be unknown)" ;; esac
 ok "rank killed mid-phase: $notes"
 
 # ---- several hosts: the clock skew estimated from the phase starts -----------

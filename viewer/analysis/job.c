@@ -401,7 +401,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			if (at + 64 < sizeof cutlist)
 				snprintf(cutlist + at, sizeof cutlist - at, "%srank %d in %s",
 					 at ? ", " : "", j->ranks[x->rank].rank, keys[x->ph].label);
-			c->useful_s = c->mpi_s = c->sync_s = NAN;
+			c->useful_s = c->mpi_s = c->sync_s = c->off_s = NAN;
 			continue;
 		}
 		c->time_s = (double)(x->t1 - x->t0) / 1e9;
