@@ -13,7 +13,7 @@
 # is cut off);
 # `m` then goes to core.task_clock.  On a recorded hpcc run where a rank
 # lost its CPU for 1.2 s, the readout gives each rank's time off its CPU
-# in the cursor's phase.
+# in the cursor's phase, and the report's note is shown above it.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh
@@ -102,6 +102,8 @@ tmux_start_sh 160 24 "$B/mcview --at 8.6 $L/hpcc.0.mcz $L/hpcc.1.mcz; echo AFTER
 tmux_wait_for 'Timeline'
 rk_tab_to 'colour work/MPI/sync/idle'
 tmux_expect 'colour work/MPI/sync/idle'
+# the report's note, above the readout
+tmux_expect 'note: rank 0 was off its CPU 1.09 s of the 1.20 s phase at 8.05 s: asleep'
 tmux_screen | grep -Eq '^r0 .*in phase: useful 0\.080s, MPI 0\.033s, off CPU 1\.087s' ||
 	tmux_fail "off CPU readout: $(tmux_screen | tail -1)"
 tmux_keys Down

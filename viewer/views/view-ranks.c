@@ -16,6 +16,7 @@
  *     line 0      title: the job, the colouring stream and its scale, the order
  *     line 1      time ruler;  line 2  job phases (class letters and colours)
  *     lines 3..   one rank per line: label, then the heat cells
+ *     last but 1  the job report's notes, if any
  *     last line   readout
  *
  * Zoom, pan and the cursor are the model's, shared with the timeline.  The
@@ -409,14 +410,19 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	s->plot_x = RK_LABEL + 1;
 	s->plot_w = c->w - s->plot_x;
 	size_t n = (size_t)s->plot_w;
-	int y0 = 3, nvis = c->h - y0 - 1;
 	if (s->sel >= (int)s->nrows)
 		s->sel = (int)s->nrows - 1;
+	const vw_job *jsel = rk_job(m, s->rows[s->sel].job);
+	/* the report's notes (ranks missing, cut, off their CPU) on the line
+	 * above the readout, where the screen has room for them */
+	int note = jsel->notes[0] && c->h >= 8;
+	int y0 = 3, nvis = c->h - y0 - 1 - note;
 	if (s->sel < s->top)
 		s->top = s->sel;
 	if (s->sel >= s->top + nvis)
 		s->top = s->sel - nvis + 1;
-	const vw_job *jsel = rk_job(m, s->rows[s->sel].job);
+	if (note)
+		vw_canvas_printf(c, 0, c->h - 2, c->w, VW_C_WARN, 0, "note: %s", jsel->notes);
 
 	/* values of the rows shown, and their common scale */
 	int nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
