@@ -157,43 +157,43 @@ def main():
     def stalled(q):
         return (q["load_balance"] is not None and q["load_balance"] < 0.8) or \
             (q["comm_eff"] is not None and q["comm_eff"] < 0.5)
-    for name, a, b in secs:
-        if b - a <= LONG:
-            continue
-        # the phase that matches the section: the one that overlaps it most,
-        # both its edges within TOL (a short neighbour can have its edges
-        # near the section's too: in a Single* section the waiting rank
-        # waits from its start, so the wait that edge_ok accepts begins
-        # there)
-        def overlap(p):
-            return min(p["start_s"] + p["duration_s"], b) - max(p["start_s"], a)
-        # or, as for HPL below, that phase cut where the job stalled (on
-        # this VM a CPU is taken from a rank for a second at times): at
-        # most three phases, the others short ones where one rank waited
-        # while the other computed (load balance below 0.8) or where the
-        # ranks hardly computed at all (comm_eff below 0.5: the rank
-        # without its CPU has no samples, the other waits for it in MPI),
-        # or of the same class as it (the rest of the section after the
-        # stall: only beside a stall), the outer edges within TOL
-        k = max(range(len(ph)), key=lambda i: overlap(ph[i]))
-        best, match, cut = ph[k], [], []
+    def overlap(p, a, b):
+        return min(p["start_s"] + p["duration_s"], b) - max(p["start_s"], a)
+
+    def section_phase(a, b):
+        """The phase that matches section [a, b): the one that overlaps it
+        most, both its edges within TOL (a short neighbour can have its
+        edges near the section's too: in a Single* section the waiting rank
+        waits from its start, so the wait that edge_ok accepts begins
+        there); or, as for HPL, that phase cut where the job stalled (on
+        this VM a CPU is taken from a rank for a second at times): at most
+        three phases, the others short ones where one rank waited while the
+        other computed (load balance below 0.8) or where the ranks hardly
+        computed at all (comm_eff below 0.5: the rank without its CPU has
+        no samples, the other waits for it in MPI), or of the same class as
+        it (the rest of the section after the stall: only beside a stall),
+        the outer edges within TOL.  Returns (the phase or None, the stalls
+        it was cut by)."""
+        k = max(range(len(ph)), key=lambda i: overlap(ph[i], a, b))
+        best, found, stalls = ph[k], None, []
+        if overlap(best, a, b) <= 0:
+            return None, []
         for i0 in range(max(0, k - 2), k + 1):
             for i1 in range(k, min(len(ph), i0 + 3)):
                 run_ = ph[i0:i1 + 1]
                 others = [q for q in run_ if q is not best]
-                if overlap(best) > 0 and edge_ok(run_[0]["start_s"], a) and \
+                other_cls = [q for q in others if q["class"] != best["class"]]
+                if edge_ok(run_[0]["start_s"], a) and \
                         edge_ok(run_[-1]["start_s"] + run_[-1]["duration_s"], b) and \
-                        all(q["class"] == best["class"] or
-                            (q["duration_s"] < TOL and stalled(q)) for q in others) and \
-                        (not others or any(q["class"] != best["class"] for q in others)) and \
-                        (not match or len(others) < len(cut)):
-                    match, cut = [best], others
-        for q in cut:
-            if q["class"] == best["class"]:
-                continue
-            print("   %s: cut where the job stalled, %.2f-%.2f s, load balance %.2f, "
-                  "comm_eff %.2f" % (name, q["start_s"], q["start_s"] + q["duration_s"],
-                                     q["load_balance"], q["comm_eff"]))
+                        all(q["duration_s"] < TOL and stalled(q) for q in other_cls) and \
+                        (not others or other_cls) and \
+                        (found is None or len(others) < n_others):
+                    found, stalls, n_others = best, other_cls, len(others)
+        return found, stalls
+
+    for name, a, b in secs:
+        if b - a <= LONG:
+            continue
         near_a = min(abs(x - a) for x in bounds)
         near_b = min(abs(x - b) for x in bounds)
         for t, what in ((a, "start"), (b, "end")):
@@ -237,16 +237,20 @@ def main():
             check(near_a <= TOL and near_b <= TOL, "HPL: boundaries %.1f s and %.1f s from "
                   "hpcc's" % (near_a, near_b))
             continue
-        check(len(match) == 1, "%s %.1f-%.1f s (%.1f s): a phase, boundaries %.1f s and %.1f s "
+        p, stalls = section_phase(a, b)
+        for q in stalls:
+            print("   %s: cut where the job stalled, %.2f-%.2f s, load balance %s, comm_eff %s"
+                  % (name, q["start_s"], q["start_s"] + q["duration_s"],
+                     *("-" if v is None else "%.2f" % v for v in (q["load_balance"], q["comm_eff"]))))
+        check(p is not None, "%s %.1f-%.1f s (%.1f s): a phase, boundaries %.1f s and %.1f s "
               "from hpcc's" % (name, a, b, b - a, near_a, near_b))
-        if not match:
+        if p is None:
             for q in ph:
-                if overlap(q) > -TOL:
+                if overlap(q, a, b) > -TOL:
                     print("   phase %.2f-%.2f s: %s, load balance %s" % (
                         q["start_s"], q["start_s"] + q["duration_s"], q["code"],
                         q["load_balance"]))
             continue
-        p = match[0]
         if name.startswith("Single"):
             n0 = work_samples(csv0, a + 0.5, b - 0.5, off[0])
             n1 = work_samples(csv1, a + 0.5, b - 0.5, off[1])
