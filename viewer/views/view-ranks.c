@@ -580,14 +580,15 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 			cph >= 0 && row->n == 1
 				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
 				: NULL;
-		if (cl && !isnan(cl->mpi_s))
+		if (cl && !isnan(cl->mpi_s)) {
 			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
 					      " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s,
 					      cl->mpi_s);
-		/* asleep, or its CPU taken: neither work nor MPI (job.h) */
-		if (cl && !isnan(cl->mpi_s) && !isnan(cl->off_s))
-			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, ", off CPU %.3fs",
-					 cl->off_s);
+			/* asleep, or its CPU taken: neither work nor MPI (job.h) */
+			if (!isnan(cl->off_s))
+				vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+						 ", off CPU %.3fs", cl->off_s);
+		}
 	} else if (code) {
 		int f = -1;
 		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
