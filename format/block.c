@@ -144,6 +144,8 @@ int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
 	if (cx->quick)
 		return cx->level;
 	int pl = mcz_pack_level(cx);
+	if (cx->thorough && len < MCZ_PACK_SMALL_BYTES)
+		return MCZ_PACK_SMALL;
 	/* a batch writer's descriptors of 512 KiB and more at its own level:
 	 * pcp-zeroconf's 733 KB of COLSTREAMS took 34 ms at 15 for 128 bytes
 	 * less than at 9 (its file's size the same; over pcp-testsuite, two

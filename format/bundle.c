@@ -29,47 +29,69 @@ void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 	mcz_buf_put(items, body->p, body->len);
 }
 
-/* The dictionary loaded for one level (ZSTD_CDict).  Loading 58 KB of
- * dictionary at level 15 costs 4 ms, as much as packing an import's
- * metadata with it, every time it is used: a batch writer has it loaded
- * once, on a thread of its own while it reads its first chunk, and every
- * BUNDLE at that level is packed against it. */
+/* The dictionary loaded (ZSTD_CDict).  Loading 58 KB of dictionary at
+ * level 15 costs 4 ms, as much as packing an import's metadata with it,
+ * every time it is used: a batch writer has it loaded once, on a thread of
+ * its own while it reads its first chunk, and every BUNDLE at that level
+ * is packed against it.  A small body's level (MCZ_PACK_SMALL) loads it in
+ * a tenth of that: loaded when first used, kept for the next. */
 typedef struct mcz_mdict_prep {
 	pthread_t th;
-	int level, joined;
+	int level, started, joined; /* the thread's */
 	ZSTD_CDict *cd;
+	ZSTD_CDict *small; /* at MCZ_PACK_SMALL */
 } mcz_mdict_prep;
+
+static ZSTD_CDict *bundle_load(int level, size_t body)
+{
+	size_t dl;
+	const uint8_t *d = mcz_mdict(&dl);
+	ZSTD_compressionParameters cp = ZSTD_getCParams(level, body, dl);
+	return ZSTD_createCDict_advanced(d, dl, ZSTD_dlm_byRef, ZSTD_dct_rawContent, cp,
+					 ZSTD_defaultCMem);
+}
 
 static void *bundle_prep_run(void *arg)
 {
 	mcz_mdict_prep *q = arg;
-	size_t dl;
-	const uint8_t *d = mcz_mdict(&dl);
 	/* parameters for bodies of up to 128 KB (an import's first BUNDLE of
 	 * a few thousand streams), not for any size: those of an unknown
 	 * size take five times as long to load */
-	ZSTD_compressionParameters cp = ZSTD_getCParams(q->level, 128u << 10, dl);
-	q->cd = ZSTD_createCDict_advanced(d, dl, ZSTD_dlm_byRef, ZSTD_dct_rawContent, cp,
-					  ZSTD_defaultCMem);
+	q->cd = bundle_load(q->level, 128u << 10);
 	return NULL;
+}
+
+static mcz_mdict_prep *bundle_q(mcz_codec_ctx *cx)
+{
+	if (!cx->prep)
+		cx->prep = calloc(1, sizeof *cx->prep);
+	return cx->prep;
 }
 
 void mcz_bundle_prepare(mcz_codec_ctx *cx, int level)
 {
-	if (cx->prep || !(cx->prep = calloc(1, sizeof *cx->prep)))
+	mcz_mdict_prep *q = bundle_q(cx);
+	if (!q || q->started)
 		return;
-	cx->prep->level = level;
-	if (pthread_create(&cx->prep->th, NULL, bundle_prep_run, cx->prep) != 0) {
-		free(cx->prep);
-		cx->prep = NULL;
-	}
+	q->level = level;
+	q->started = pthread_create(&q->th, NULL, bundle_prep_run, q) == 0;
 }
 
 /* The dictionary at level, once loaded; NULL if it was not prepared. */
 static ZSTD_CDict *bundle_cdict(mcz_codec_ctx *cx, int level)
 {
-	mcz_mdict_prep *q = cx->prep;
-	if (!q || q->level != level)
+	mcz_mdict_prep *q = level == MCZ_PACK_SMALL ? bundle_q(cx) : cx->prep;
+	if (q && level == MCZ_PACK_SMALL) {
+		if (!q->small)
+			q->small = bundle_load(level, MCZ_PACK_SMALL_BYTES);
+		return q->small;
+	}
+	/* a batch writer's packing level: loaded now if the writer did not
+	 * have it loaded early (the same dictionary either way) */
+	if (cx->thorough && level == mcz_pack_level(cx))
+		mcz_bundle_prepare(cx, level);
+	q = cx->prep;
+	if (!q || !q->started || q->level != level)
 		return NULL;
 	if (!q->joined) {
 		pthread_join(q->th, NULL);
@@ -83,9 +105,10 @@ void mcz_bundle_prep_free(mcz_codec_ctx *cx)
 	mcz_mdict_prep *q = cx->prep;
 	if (!q)
 		return;
-	if (!q->joined)
+	if (q->started && !q->joined)
 		pthread_join(q->th, NULL);
 	ZSTD_freeCDict(q->cd);
+	ZSTD_freeCDict(q->small);
 	free(q);
 	cx->prep = NULL;
 }

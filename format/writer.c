@@ -62,6 +62,7 @@ struct mcz_writer {
 	mcz_stream_desc *streams;
 	size_t nstreams, cap_streams, streams_written;
 	writer_strs *strs; /* the streams' strings, the newest block first */
+	size_t str_bytes;  /* their bytes */
 	mcz_codec_prev *prev;
 	writer_col *cols; /* pointers into the slab */
 	mcz_value *cv;
@@ -249,8 +250,6 @@ int mcz_writer_open_fd(mcz_writer **wp, int fd, const mcz_write_opts *opts)
 	snprintf(epoch, sizeof epoch, "%lld", (long long)w->o.wall_epoch_ns);
 	const char *k = "wall_epoch_ns", *v = epoch;
 	mcz_meta_encode_kv(&p, &k, &v, 1);
-	if (w->cx.thorough)
-		mcz_bundle_prepare(&w->cx, mcz_meta_level(&w->cx, 0));
 	if (!rc && w->o.batch)
 		rc = p.err ? p.err : mcz_meta_decode_kv(p.p, p.len, &w->meta);
 	else if (!rc)
@@ -460,6 +459,7 @@ static const char *writer_str(mcz_writer *w, const char *s)
 	}
 	char *c = memcpy(b->s + b->used, s, n);
 	b->used += n;
+	w->str_bytes += n;
 	return c;
 }
 
@@ -528,6 +528,11 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 		/* rows appended before the stream was declared: absent */
 		memset(w->cols[i].v, 0, w->nrows * sizeof *w->cols[i].v);
 	}
+	/* a batch writer's descriptors past a small body's (about 16 bytes
+	 * a stream beside its strings): the dictionary at the packing level,
+	 * loaded on a thread while the rows are read */
+	if (w->cx.thorough && w->str_bytes + 16 * w->nstreams >= MCZ_PACK_SMALL_BYTES)
+		mcz_bundle_prepare(&w->cx, mcz_pack_level(&w->cx));
 	if (id)
 		*id = (uint32_t)i;
 	return 0;

@@ -6,6 +6,8 @@
  * bit for bit and the summaries computed equal a scan's.  Microsecond
  * times in pairs take the TIME_LAG codec; a wide chunk compresses its
  * directory and transposes its runs; MCZ_FORMAT=1.3 writes none of it.
+ * Frames packed against the dictionary at a small body's level and at the
+ * packing level, loaded early on a thread or late, decode alike.
  * Damaged 1.4 structures (a bundle's item type, its packing, the index's
  * stream count, a compressed directory) are refused or recovered from,
  * never trusted.
@@ -351,6 +353,70 @@ static void test_wide(void **state)
 	free(b);
 }
 
+/* A batch file of ns streams and a META value of vlen bytes (words every
+ * PCP archive has: the dictionary's), packed against the dictionary (2)
+ * and read back: below MCZ_PACK_SMALL_BYTES at MCZ_PACK_SMALL, the
+ * dictionary loaded when first used; above it through the descriptors,
+ * loaded on a thread as they came; above it through the META value alone,
+ * loaded when the BUNDLE is packed. */
+static void dict_case(int ns, size_t vlen)
+{
+	char path[96], inst[32];
+	snprintf(path, sizeof path, "%s/dict-%d-%zu.mcz", dir, ns, vlen);
+	char *val = malloc(vlen + 1);
+	static const char words[] = "kernel.all.load mem.util.used network.interface.in.bytes ";
+	for (size_t i = 0; i < vlen; i++)
+		val[i] = words[(i * 7 / 5) % (sizeof words - 1)];
+	val[vlen] = 0;
+	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
+	o.batch = 1;
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, &o), MCZ_OK);
+	assert_int_equal(mcz_writer_meta(w, "import_note", val), MCZ_OK);
+	for (int s = 0; s < ns; s++) {
+		mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
+		snprintf(inst, sizeof inst, "cpu%d", s);
+		d.name = "kernel.percpu.cpu.user";
+		d.instance = inst;
+		d.source = "pcp";
+		d.unit = "s";
+		assert_int_equal(mcz_writer_add_stream(w, &d, NULL), MCZ_OK);
+	}
+	mcz_value *v = calloc((size_t)ns, sizeof *v);
+	for (int r = 0; r < 3; r++) {
+		for (int s = 0; s < ns; s++)
+			v[s].f = r * 0.25 + s;
+		assert_int_equal(mcz_writer_append(w, (int64_t)r * 1000000000, v, NULL), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	size_t len, off = 0;
+	uint8_t *b = file_bytes(path, &len);
+	assert_int_equal(file_blocks(b, len, MCZ_BT_BUNDLE, &off, 1, NULL), 1);
+	assert_int_equal(b[off + 16], 2);
+	free(b);
+	mcz_reader *r;
+	assert_int_equal(mcz_open(&r, path, MCZ_OPEN_VERIFY), MCZ_OK);
+	assert_int_equal(mcz_info(r)->recovered, 0);
+	assert_string_equal(mcz_meta(r, "import_note"), val);
+	assert_int_equal(mcz_stream_count(r), ns);
+	mcz_series x;
+	assert_int_equal(mcz_read(r, (uint32_t)ns - 1, INT64_MIN / 2, INT64_MAX / 2, &x), MCZ_OK);
+	assert_int_equal(x.n, 3);
+	assert_true(x.v[2].f == 0.5 + (ns - 1));
+	mcz_series_free(&x);
+	mcz_close(r);
+	free(v);
+	free(val);
+}
+
+static void test_dict_levels(void **state)
+{
+	(void)state;
+	dict_case(4, 600);			       /* small */
+	dict_case(1200, 300);			       /* descriptors */
+	dict_case(4, MCZ_PACK_SMALL_BYTES * 3 / 2); /* the META value */
+}
+
 /* A BUNDLE that does not hold: an item of a type it may not hold, a
  * packing above 2.  The scan counts it damaged; nothing is declared. */
 static void test_bad_bundle(void **state)
@@ -413,7 +479,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_small_batch), cmocka_unit_test(test_formats),
 	    cmocka_unit_test(test_wide),	cmocka_unit_test(test_bad_bundle),
-	    cmocka_unit_test(test_bad_index),
+	    cmocka_unit_test(test_bad_index),	cmocka_unit_test(test_dict_levels),
 	};
 	unsetenv("MCZ_FORMAT");
 	return cmocka_run_group_tests(tests, setup, teardown);
