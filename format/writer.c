@@ -859,6 +859,24 @@ enum { META_TRIAL_BYTES = 4 << 10, META_TRIAL_LEVEL = 9 };
 /* a and b within an eighth of each other */
 #define META_CLOSE(a, b) ((a) * 8 >= (b) * 7 && (b) * 8 >= (a) * 7)
 
+/* STREAMS of META_SCREEN_BYTES and more that pack at zstd level 1 to
+ * META_SCREEN_RATIO times the smaller COLSTREAMS (ct bytes, at the trial
+ * level) or more: they lose at every level, on their own and in a BUNDLE
+ * (tried there only within half again of COLSTREAMS), and are packed no
+ * further (pcp-pidstat_missing_one_metric: 518 KB of STREAMS took 12 ms at
+ * level 9 for 20.5 KB, against COLSTREAMS' 3.2 KB). */
+enum { META_SCREEN_BYTES = 64 << 10, META_SCREEN_RATIO = 4 };
+static int streams_lose(mcz_writer *w, const mcz_buf *sb, size_t ct)
+{
+	if (sb->len < META_SCREEN_BYTES)
+		return 0;
+	mcz_buf z = {0};
+	int lose = !mcz_block_pack_at(&w->cx, sb, &z, 1) &&
+		   z.len >= META_SCREEN_RATIO * (uint64_t)ct;
+	mcz_buf_free(&z);
+	return lose;
+}
+
 /* body packed as a metadata block at zstd level (0: the metadata level) */
 static int meta_pack(mcz_writer *w, const mcz_buf *body, mcz_buf *out, int level)
 {
@@ -914,12 +932,12 @@ static int writer_pending(mcz_writer *w)
 		 * STREAMS, 5.6 times, won in a BUNDLE with the dictionary). */
 		int rows_final = !lt;
 		size_t cmax = cb.len > c2.len ? cb.len : c2.len;
-		if (!rc && w->minor >= 3 &&
-		    (sb.len >= (1u << 20) || sb.len / 8 >= cmax) &&
-		    cb.len <= 128 * (uint64_t)cols.len &&
+		if (!rc && w->minor >= 3 && cb.len <= 128 * (uint64_t)cols.len &&
 		    c2.len <= 128 * (uint64_t)alt.len &&
 		    mcz_scols_fits(&cb, w->streams + first, n) &&
-		    mcz_scols_fits(&c2, w->streams + first, n)) {
+		    mcz_scols_fits(&c2, w->streams + first, n) &&
+		    (sb.len >= (1u << 20) || sb.len / 8 >= cmax ||
+		     streams_lose(w, &sb, alt.len < cols.len ? alt.len : cols.len))) {
 			mcz_buf_u8(&rows, 0);
 			mcz_buf_put(&rows, sb.p, sb.len);
 			rc = rows.err;
