@@ -77,11 +77,14 @@ void mcz_bundle_prepare(mcz_codec_ctx *cx, int level)
 	q->started = pthread_create(&q->th, NULL, bundle_prep_run, q) == 0;
 }
 
-/* The dictionary at level, once loaded; NULL if it was not prepared. */
-static ZSTD_CDict *bundle_cdict(mcz_codec_ctx *cx, int level)
+/* The dictionary at level for a body of len bytes, once loaded; NULL if
+ * it was not prepared.  The small one's parameters are for small bodies:
+ * not for larger ones at that level (mcz import --level 9's). */
+static ZSTD_CDict *bundle_cdict(mcz_codec_ctx *cx, int level, size_t len)
 {
-	mcz_mdict_prep *q = level == MCZ_PACK_SMALL ? bundle_q(cx) : cx->prep;
-	if (q && level == MCZ_PACK_SMALL) {
+	int small = level == MCZ_PACK_SMALL && len < MCZ_PACK_SMALL_BYTES;
+	mcz_mdict_prep *q = small ? bundle_q(cx) : cx->prep;
+	if (q && small) {
 		if (!q->small)
 			q->small = bundle_load(level, MCZ_PACK_SMALL_BYTES);
 		return q->small;
@@ -133,7 +136,7 @@ static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, int lev
 		const uint8_t *d = mcz_mdict(&dl);
 		/* a raw-content dictionary has no id: no dictionary id in the
 		 * frame header, and no checksum (the block CRC covers it) */
-		ZSTD_CDict *cd = bundle_cdict(cx, level);
+		ZSTD_CDict *cd = bundle_cdict(cx, level, body->len);
 		z = cd ? ZSTD_compress_usingCDict(cx->zc, out->p + out->len, out->cap - out->len,
 						  body->p, body->len, cd)
 		       : ZSTD_compress_usingDict(cx->zc, out->p + out->len, out->cap - out->len,
