@@ -207,8 +207,7 @@ tol_s=0.03 tol_r=0.04 tol_d=8
 [[ $B == *-san ]] && tol_s=0.06 tol_r=0.08 tol_d=15
 check "$T/w.json" 'r["phases"] == "detected" and len(r["matched"]) == 3' \
 	'"hottest code" in r["matched_by"]' \
-	'"gemm" in r["matched"][0]["label"] and "triad" in r["matched"][1]["label"] and "gemm" in r["matched"][2]["label"]' \
-	'r["matched"][1]["rank"] == 1'
+	'"gemm" in r["matched"][0]["label"] and "triad" in r["matched"][1]["label"] and "gemm" in r["matched"][2]["label"]'
 python3 - "$T/w.json" "$T" $tol_s $tol_r $tol_d <<'EOF' || fail "c,s,c: mcz's phases against the sample's timers"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -233,6 +232,16 @@ d = 100 * (tb[1] / ta[1] - 1)
 ok = abs(r["matched"][1]["delta_pct"] - d) <= tol_d
 bad += not ok
 print("%s: the stream %+.1f %%, the sample's timers %+.1f %%" % ("ok" if ok else "FAIL", r["matched"][1]["delta_pct"], d))
+# ranked first (most seconds lost) where the timers say it lost 0.2 s more
+# than either compute phase: this VM once ran B's two runs so much faster
+# that the stream, given 1.5x the work, took 2.7 % less (its gemm 15 % less)
+ds = [b - a for a, b in zip(ta, tb)]
+if ds[1] > 0 and ds[1] >= max(ds[0], ds[2]) + 0.2:
+    ok = r["matched"][1]["rank"] == 1
+    bad += not ok
+    print("%s: the stream ranked %d, the timers' deltas %+.3f %+.3f %+.3f s" % ("ok" if ok else "FAIL", r["matched"][1]["rank"], *ds))
+else:
+    print("note: the timers' deltas %+.3f %+.3f %+.3f s: the stream not the one that lost most, its rank not checked" % tuple(ds))
 sys.exit(1 if bad else 0)
 EOF
 # --fail-above 20 names the stream where it took more than 25 % longer
