@@ -9,7 +9,9 @@
 # is taken from a rank for a second at times), each Single* section has a load balance of at
 # most 0.6 and names the computing rank (read from the ranks' code samples)
 # as the slowest, StarDGEMM and StarRandomAccess are balanced (>= 0.9), and
-# HPL's solve is as long as HPL's own timer says (within 1 s), one phase,
+# HPL's solve is as long as HPL's own timer says (within 1 s, not counting
+# the generation and the residual check where its phase took them in: the
+# time at its edges where the ranks hardly ran the BLAS), one phase,
 # or at most three where a rank computed while the other waited, its
 # matrix's generation and its residual check at most a short phase each.
 # HPCC_N sets the problem size (default 5000:
