@@ -79,31 +79,19 @@ def work_samples(text, t0, t1, offset):
     return n
 
 
-def mpi_share_bins(text, offset, width=0.25):
-    """Per bin of `width` s on the dataset axis: (all samples, MPI samples)."""
+BLAS_OBJ = ("blas", "blis", "mkl")  # where HPL's solve runs: dgemm_, dtrsm_
+
+
+def share_bins(text, offset, objs, width=0.25):
+    """Per bin of `width` s on the dataset axis: (all samples, samples in an
+    object whose file name holds one of objs)."""
     bins = {}
     for row in csv.DictReader(io.StringIO(text)):
         k = int((float(row["time_s"]) + offset) / width)
         a, m = bins.get(k, (0, 0))
         n = int(row["samples"])
-        mpi = any(x in row["object"].rsplit("/", 1)[-1] for x in MPI_OBJ)
-        bins[k] = (a + n, m + (n if mpi else 0))
-    return bins
-
-
-BLAS_OBJ = ("blas", "blis", "mkl")
-
-
-def blas_share_bins(text, offset, width=0.25):
-    """Per bin of `width` s on the dataset axis: (all samples, samples in
-    the BLAS: where HPL's solve spends its time, in dgemm_ and dtrsm_)."""
-    bins = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        k = int((float(row["time_s"]) + offset) / width)
-        a, m = bins.get(k, (0, 0))
-        n = int(row["samples"])
-        blas = any(x in row["object"].rsplit("/", 1)[-1] for x in BLAS_OBJ)
-        bins[k] = (a + n, m + (n if blas else 0))
+        hit = any(x in row["object"].rsplit("/", 1)[-1] for x in objs)
+        bins[k] = (a + n, m + (n if hit else 0))
     return bins
 
 
@@ -182,8 +170,8 @@ def main():
     check(len(secs) >= 10, "%d sections in hpccoutf.txt" % len(secs))
     ht = hpl_time(outf)
     bounds = [p["start_s"] for p in ph] + [ph[-1]["start_s"] + ph[-1]["duration_s"]]
-    rbins = [mpi_share_bins(csv0, off[0]), mpi_share_bins(csv1, off[1])]
-    bbins = [blas_share_bins(csv0, off[0]), blas_share_bins(csv1, off[1])]
+    rbins = [share_bins(csv0, off[0], MPI_OBJ), share_bins(csv1, off[1], MPI_OBJ)]
+    bbins = [share_bins(csv0, off[0], BLAS_OBJ), share_bins(csv1, off[1], BLAS_OBJ)]
 
     def edge_ok(x, t):
         """x within TOL of hpcc's t, or of where the first rank to finish began
