@@ -92,12 +92,19 @@ for t in "$B"/tests/replay-*; do
 done
 # Shell tests that measure no time (they say so: "# mcz-test: parallel")
 # two at a time too; then, one at a time, those that time what they run.
-for t in tests/integration/*.sh tests/e2e/*.sh; do
-	[ -f "$t" ] && grep -q '^# mcz-test: parallel' "$t" && run_par "${t#tests/}" 600 bash "$t"
+# (lib-*.sh are the tests' libraries, sourced, not tests.)
+shell_tests() {
+	local t
+	for t in tests/integration/*.sh tests/e2e/*.sh; do
+		[ -f "$t" ] && [[ ${t##*/} != lib-* ]] && echo "$t"
+	done
+}
+for t in $(shell_tests); do
+	grep -q '^# mcz-test: parallel' "$t" && run_par "${t#tests/}" 600 bash "$t"
 done
 par_collect
-for t in tests/integration/*.sh tests/e2e/*.sh; do
-	[ -f "$t" ] && ! grep -q '^# mcz-test: parallel' "$t" && run_one "${t#tests/}" 600 bash "$t"
+for t in $(shell_tests); do
+	grep -q '^# mcz-test: parallel' "$t" || run_one "${t#tests/}" 600 bash "$t"
 done
 
 echo

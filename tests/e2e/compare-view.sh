@@ -4,6 +4,7 @@
 # "same"), Tab walks Compare -> Timeline (run B under each row) -> Phases ->
 # Topology -> Roofline -> Compare, Enter on a phase zooms run A's timeline to it; and
 # without --compare the tab bar has no Compare view and Tab never reaches it.
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -5,6 +5,7 @@
 # cell in; Enter on a host's row folds its rows and shows them again; R
 # folds every host, then shows them all; the filter finds a host by name
 # (its rows with it) and a row by its metric (its host's row above it).
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -4,6 +4,7 @@
 # work (filter, zoom, Tab to the next view, q); a folio with --metrics
 # opens; the temporary .mcz is gone once mcview has ended; a rejected
 # archive is one line, before the terminal is touched.
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -3,6 +3,7 @@
 # the timeline, n/p from the timeline, Tab to the phases table, sorting,
 # selection, Enter zooming the timeline to the phase, and a clean quit.
 # The recording (gen-recording --phases) has 12 phases of 4 kinds.
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

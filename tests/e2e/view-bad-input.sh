@@ -5,6 +5,7 @@
 # stderr, a non-zero exit, and the terminal left as it was (no screen
 # drawn).  A damaged (truncated) file opens with what it holds and a
 # warning in the status line.
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

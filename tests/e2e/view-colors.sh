@@ -4,6 +4,7 @@
 # the theme file names (colorblind: series0 #56b4e9 -> xterm 74), no colour
 # at all with NO_COLOR or --no-color (bold/reverse/dim only), and only ASCII
 # with --ascii.
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -2,6 +2,7 @@
 # view-navigate.sh: mcview in a real terminal (tmux): zoom, pan, cursor,
 # reset, help, filter, expand, resize down to 40x12 and below, and quit
 # leaving the terminal as it was (screen restored, tty modes unchanged).
+# mcz-test: parallel (measures no time: the screen against a file made beforehand)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -34,7 +34,10 @@ command -v python3 >/dev/null || { echo "python3 not installed: the JSON checks 
 MCREC=$B/mcrec
 MCVIEW=$B/mcview
 PHASED=$B/samples/phased
-P='triad:2,gemm:2,triad:2,gemm:2,idle:2,chase:2'
+# a second a phase (marks are exact), but chase's 2: it sets its cycle up
+# inside its region, 20-50 ms that differ from run to run (more under SAN),
+# which at 1 s made it +2.3 %, beyond the 2 % noise floor
+P='triad:1,gemm:1,triad:1,gemm:1,idle:1,chase:2'
 
 # As root, under nice -10: a step preempted for 100 ms by another job of
 # the shared machine would be a slowdown of its own (SCHED_FIFO would not
@@ -149,9 +152,9 @@ check "$T/rep.json" 'r["runs_a"] == 2 and r["runs_b"] == 2' 'm["gemm#2"]["runs_a
 ok "repeated runs: $(cat "$T/err")"
 
 # ---- unseen: no marks, phases detected -------------------------------------------
-# 2 s a phase: a detected boundary lands within an interval or two on a quiet
+# 2 s a busy phase: a detected boundary lands within an interval or two on a quiet
 # machine, up to 10 (100 ms) when other jobs fight for the cores
-U='triad:2,idle:2,gemm:2,idle:2,triad:2,idle:2,gemm:2'
+U='triad:2,idle:1,gemm:2,idle:1,triad:2,idle:1,gemm:2'
 # one at a time: detection sees the host's streams too (os.cpu.busy), where
 # a second recording's busy phases would show in this one's idle ones
 rec u1.mcz -i 10ms -- --no-marks --phases "$U"
@@ -159,11 +162,11 @@ rec u2.mcz -i 10ms -- --no-marks --phases "$U" --work 3:1.3
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report >"$T/u.txt" 2>"$T/err" || fail "unmarked: $(cat "$T/err")"
 cat "$T/u.txt"
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --report=json >"$T/u.json" || fail "unmarked json"
-# the third (gemm) phase starts after setup + 2 s of triad + 2 s idle
+# the third (gemm) phase starts after setup + 2 s of triad + 1 s idle
 check "$T/u.json" 'r["phases"] == "detected"' 'len(m) >= 7' \
 	'[l for l, x in m.items() if abs(x["delta_pct"]) > 5] == [r["matched"][2]["label"]]' \
 	'25 <= r["matched"][2]["delta_pct"] <= 35 and r["matched"][2]["regressed"]' \
-	'3.8 <= r["matched"][2]["a_start_s"] <= 4.7 and r["matched"][2]["rank"] == 1'
+	'2.8 <= r["matched"][2]["a_start_s"] <= 3.7 and r["matched"][2]["rank"] == 1'
 "$MCVIEW" --compare "$T/u1.mcz" "$T/u2.mcz" --fail-above 10 >/dev/null 2>"$T/err"
 rc=$?
 [ $rc -eq 1 ] || fail "unmarked --fail-above 10: exit $rc"
@@ -263,9 +266,9 @@ fi
 ok "compute, stream, compute without marks: $(cat "$T/err")"
 
 # ---- bad input ------------------------------------------------------------------
-# the same phases (by their marks) in half the time: only the interval
+# the same phases (by their marks) at another interval: only the interval
 # difference is checked here
-rec_bg i50.mcz -i 50ms -- --phases "${P//:2/:1}"
+rec_bg i50.mcz -i 50ms -- --phases "$P"
 # unrelated: marks of other names (made beside i50: both are marked)
 "$MCREC" -q -o "$T/other.mcz" -- sh -c "'$B/mcmark' -b load; sleep 1; '$B/mcmark' -e; '$B/mcmark' -b store; sleep 1; '$B/mcmark' -e" &
 pids+=($!)
