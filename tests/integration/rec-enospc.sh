@@ -9,7 +9,9 @@
 #     file every 0.5 s as PART blocks while a chunk is 5 s; 8 KiB free and
 #     8 s of 5 ms rows fill the disk mid-run, at about 4.5 s).
 #  2. The same with a command that succeeds: mcrec exits 3 (the recording
-#     was cut short; mcrec.1 EXIT STATUS), not the command's 0.
+#     was cut short; mcrec.1 EXIT STATUS), not the command's 0.  1 and 2
+#     run side by side, each on a tmpfs of its own (they sleep, and the
+#     disk fills by the bytes written, not by the time taken).
 #  3. Viewing a good file whose cache folder is on a full disk: the report
 #     is printed, nothing said of the cache, the file byte for byte as it
 #     was; with room, the phase cache is in the folder, the file still as
@@ -19,44 +21,47 @@ set -u
 MCZ=$B/mcz
 MCVIEW=$B/mcview
 [ "$(id -u)" = 0 ] || { echo "needs root to mount a small tmpfs"; exit 77; }
-mkdir -p "$T/full"
-mount -t tmpfs -o size=2m tmpfs "$T/full" 2>"$T/mnt.err" || { echo "cannot mount tmpfs: $(cat "$T/mnt.err")"; exit 77; }
-cleanup_hooks+=("umount '$T/full'")
+for d in full full0; do
+	mkdir -p "$T/$d"
+	mount -t tmpfs -o size=2m tmpfs "$T/$d" 2>"$T/mnt.err" || { echo "cannot mount tmpfs: $(cat "$T/mnt.err")"; exit 77; }
+	cleanup_hooks+=("umount '$T/$d'")
+done
 
-# fill FREE_KIB: leave that much room on the tmpfs
+# fill DIR FREE_KIB: leave that much room on the tmpfs at DIR
 fill() {
-	rm -f "$T/full/pad"
+	rm -f "$1/pad"
 	local avail
-	avail=$(df -k --output=avail "$T/full" | tail -1)
-	dd if=/dev/zero of="$T/full/pad" bs=1k count=$((avail - $1)) 2>/dev/null
+	avail=$(df -k --output=avail "$1" | tail -1)
+	dd if=/dev/zero of="$1/pad" bs=1k count=$((avail - $2)) 2>/dev/null
 }
 
-# record STATUS SECONDS: one recording onto a tmpfs with 8 KiB free
+# record DIR STATUS SECONDS: one recording onto the tmpfs at DIR with 8 KiB
+# free; its files are DIR.* beside it
 record() {
-	local st=$1 secs=$2 f=$T/full/r$1.mcz
-	rm -f "$T/full/"r*.mcz* "$T/child-done"
-	fill 8
-	"$MCREC" -i 5ms -o "$f" -- sh -c "sleep $secs; echo alive > '$T/child-done'; exit $st" 2>"$T/err"
+	local d=$1 st=$2 secs=$3 f=$1/r$2.mcz o=$1
+	rm -f "$d/"r*.mcz* "$o.child-done"
+	fill "$d" 8
+	"$MCREC" -i 5ms -o "$f" -- sh -c "sleep $secs; echo alive > '$o.child-done'; exit $st" 2>"$o.err"
 	rc=$?
-	cat "$T/err"
-	[ -f "$T/child-done" ] || fail "the command did not run to its end"
-	[ "$(grep -c 'disk full' "$T/err")" = 1 ] || fail "expected one 'disk full' line"
-	"$MCZ" check "$f" >"$T/check" 2>&1
+	cat "$o.err"
+	[ -f "$o.child-done" ] || fail "the command did not run to its end"
+	[ "$(grep -c 'disk full' "$o.err")" = 1 ] || fail "expected one 'disk full' line"
+	"$MCZ" check "$f" >"$o.check" 2>&1
 	crc=$?
-	cat "$T/check"
+	cat "$o.check"
 	[ $crc = 0 ] || [ $crc = 3 ] || fail "mcz check exits $crc: the file is damaged (a block cut part-way)"
-	grep -q 'DAMAGED' "$T/check" && fail "mcz check calls the file damaged"
-	"$RR" "$f" info >"$T/info" || fail "the file does not open"
-	rows=$(awk '$1 == "rows" { print $2 }' "$T/info")
-	tl=$(awk '$1 == "t_last" { printf "%.3f", $2 / 1e9 }' "$T/info")
-	checkrows=$(sed -n 's/.* \([0-9]*\) rows.*/\1/p' "$T/check" | head -1)
-	stop=$(sed -n 's/.*disk full; recording stopped at \([0-9.]*\) s.*/\1/p' "$T/err")
-	said=$(sed -n 's/.*: \([0-9]*\) samples x .*/\1/p' "$T/err")
-	taken=$(sed -n 's/.* (of \([0-9]*\) taken: the rest could not be written).*/\1/p' "$T/err")
+	grep -q 'DAMAGED' "$o.check" && fail "mcz check calls the file damaged"
+	"$RR" "$f" info >"$o.info" || fail "the file does not open"
+	rows=$(awk '$1 == "rows" { print $2 }' "$o.info")
+	tl=$(awk '$1 == "t_last" { printf "%.3f", $2 / 1e9 }' "$o.info")
+	checkrows=$(sed -n 's/.* \([0-9]*\) rows.*/\1/p' "$o.check" | head -1)
+	stop=$(sed -n 's/.*disk full; recording stopped at \([0-9.]*\) s.*/\1/p' "$o.err")
+	said=$(sed -n 's/.*: \([0-9]*\) samples x .*/\1/p' "$o.err")
+	taken=$(sed -n 's/.* (of \([0-9]*\) taken: the rest could not be written).*/\1/p' "$o.err")
 	# the disk may fill only when the last chunk is written, at close: the
 	# recording then ran to its end
-	[ -z "$stop" ] && grep -q 'disk full while closing' "$T/err" &&
-		stop=$(sed -n 's/.* samples x .* streams.* in \([0-9.]*\) s,.*/\1/p' "$T/err")
+	[ -z "$stop" ] && grep -q 'disk full while closing' "$o.err" &&
+		stop=$(sed -n 's/.* samples x .* streams.* in \([0-9.]*\) s,.*/\1/p' "$o.err")
 	[ -n "$stop" ] && [ -n "$said" ] && [ -n "$taken" ] ||
 		fail "no stop time, row count or samples taken in mcrec's messages"
 	[ "$rows" -gt 0 ] || fail "no rows readable"
@@ -72,13 +77,23 @@ record() {
 	[ $((stopped_rows - rows)) -le 200 ] || fail "stopped at $stop s ($stopped_rows rows), $rows kept: more than 1 s lost"
 }
 
-record 5 8
-[ $rc = 5 ] || fail "exit status $rc, expected the command's 5"
-ok "disk full at $stop s: $rows rows in the file as the closing line says ($taken taken), up to $tl s ($lost s lost); mcz check exit $crc; command's 5 kept"
-
-record 0 8
-[ $rc = 3 ] || fail "exit status $rc: a recording cut short of a command that succeeded should exit 3"
-ok "command exited 0, recording cut at $stop s: mcrec exits 3; $rows rows as the closing line says ($taken taken); mcz check exit $crc"
+# each in a subshell of its own, its output kept apart and printed in order
+(
+	record "$T/full" 5 8
+	[ $rc = 5 ] || fail "exit status $rc, expected the command's 5"
+	ok "disk full at $stop s: $rows rows in the file as the closing line says ($taken taken), up to $tl s ($lost s lost); mcz check exit $crc; command's 5 kept"
+) >"$T/case1.out" 2>&1 &
+c1=$!
+(
+	record "$T/full0" 0 8
+	[ $rc = 3 ] || fail "exit status $rc: a recording cut short of a command that succeeded should exit 3"
+	ok "command exited 0, recording cut at $stop s: mcrec exits 3; $rows rows as the closing line says ($taken taken); mcz check exit $crc"
+) >"$T/case2.out" 2>&1 &
+c2=$!
+wait $c1; r1=$?
+wait $c2; r2=$?
+cat "$T/case1.out" "$T/case2.out"
+[ $r1 = 0 ] && [ $r2 = 0 ] || fail "a full disk while recording (above)"
 
 # 3. a good file, viewed with its cache folder on the full disk.
 rm -f "$T/full/"r*.mcz*
