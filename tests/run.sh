@@ -96,7 +96,7 @@ for t in "$B"/tests/replay-*; do
 	run_par "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
 done
 # Shell tests that measure no time (they say so: "# mcz-test: parallel")
-# two at a time too; then, one at a time, those that time what they run.
+# side by side too; then, one at a time, those that time what they run.
 # (lib-*.sh are the tests' libraries, sourced, not tests.)
 shell_tests() {
 	local t

@@ -231,7 +231,8 @@ def main():
             # HPL's section: the matrix generated, the system solved (HPL's
             # own timer), the residual checked.  The solve is the dgemm_
             # phases around the longest one, as long in all as HPL's timer
-            # within HPL_TOL (the generation joined to it or not); it is cut
+            # within HPL_TOL (without the generation or the check where they
+            # joined it: off_solve_edges); it is cut
             # only where a rank waited while the other computed (a piece
             # with a load balance below 0.8: on this VM one CPU stalls for a
             # second at times), into at most 3 pieces; the generation and
