@@ -186,8 +186,8 @@ int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
 /* A batch writer's metadata bodies under MCZ_PACK_SMALL_BYTES are packed at
  * MCZ_PACK_SMALL: its strategy (lazy2) loads the built-in dictionary in
  * 0.36 ms (less with bundle.c's smaller tables), the binary trees of
- * MCZ_PACK_BATCH in 3.8 ms, more than the
- * whole of `pmdumplog -a` on a small archive.  Over pcp-testsuite the
+ * MCZ_PACK_BATCH in 3.8 ms, more than the whole of `pmdumplog -a` on a
+ * small archive.  Over pcp-testsuite the
  * archives whose metadata is that small grew by a median of 0.8 % (at
  * most 16 bytes; with bundle.c's smaller tables for such bodies, 162 of
  * the 195 by a median of 1.0 %, at most 139 bytes), none nearer xz -9

@@ -232,11 +232,11 @@ def main():
             # own timer), the residual checked.  The solve is the dgemm_
             # phases around the longest one, as long in all as HPL's timer
             # within HPL_TOL (without the generation or the check where they
-            # joined it: off_solve_edges); it is cut
-            # only where a rank waited while the other computed (a piece
-            # with a load balance below 0.8: on this VM one CPU stalls for a
-            # second at times), into at most 3 pieces; the generation and
-            # the residual check take at most a short phase each
+            # joined it: off_solve_edges); it is at most 2 phases, or 3
+            # where the extra pieces are short ones in which a rank waited
+            # while the other computed (a load balance below 0.8: on this VM
+            # one CPU stalls for a second at times); the generation and the
+            # residual check take at most a short phase each
             inside = [p for p in ph if min(p["start_s"] + p["duration_s"], b) -
                       max(p["start_s"], a) > 0.5 * p["duration_s"]]
             solve, rest = [], inside
