@@ -8,6 +8,7 @@
  *     ...
  *     mcmark_end();                 // ... ends here (the innermost open one)
  *     mcmark_count("flops", 2.0 * n); // work done: the counter stream app.flops
+ *     mcmark_work(2.0 * n, 24.0 * n); // flops and bytes together (the roofline)
  *
  * Under mcrec the environment holds MCMARK_FD, the number of a descriptor
  * the recorder passes down to its child (and so to every process the child
@@ -26,7 +27,12 @@
  *
  * Work counts (mcmark_count) travel as "C <ns> <pid> <amount> <name>" and
  * become the counter stream app.<name>: the recorder adds every amount of
- * an interval.  "flops" (floating-point operations) and "bytes" (bytes moved
+ * an interval.  mcmark_work(flops, bytes) sends both in one datagram
+ * ("C <ns> <pid> <flops> flops <bytes> bytes"), so that no sample holds a
+ * piece of work's flops without its bytes: two mcmark_count calls are two
+ * datagrams, and an application descheduled between them (a busy machine)
+ * puts a sample's edge in the middle, a phase's intensity then off by one
+ * piece in the many it holds.  "flops" (floating-point operations) and "bytes" (bytes moved
  * to and from memory) are recorded always and feed the roofline; any other
  * name is recorded when mcrec is given -e mark:NAME.  A name is 1 to 48 of
  * [A-Za-z0-9_.-]; a bad name, or an amount that is negative or not finite,
@@ -120,25 +126,47 @@ static inline int mcmark_count_name_ok(const char *name)
 	return n > 0;
 }
 
-/* Add amount (>= 0: flops, bytes, items...) to the counter app.<name>. */
-static inline void mcmark_count(const char *name, double amount)
+/* !(a >= 0): NaN too; the bound keeps it finite and printable. */
+static inline int mcmark_amount_ok_(double a)
+{
+	return a >= 0 && a <= 1e300;
+}
+
+/* One count datagram: name1 += a1, and name2 += a2 when name2 is given. */
+static inline void mcmark_counts_(const char *name1, double a1, const char *name2, double a2)
 {
 	int fd = mcmark_fd_();
 	if (fd < 0)
 		return;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	char buf[MCMARK_COUNT_NAME_MAX + 96];
+	char buf[2 * MCMARK_COUNT_NAME_MAX + 128];
 	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	int n;
-	/* !(amount >= 0): NaN too; the bound keeps it finite and printable.  A
-	 * bad call is sent without its name or amount, for mcrec to count */
-	if (!(amount >= 0 && amount <= 1e300) || !mcmark_count_name_ok(name))
+	/* a bad call is sent without its names or amounts, for mcrec to count */
+	if (!mcmark_amount_ok_(a1) || !mcmark_count_name_ok(name1) ||
+	    (name2 && (!mcmark_amount_ok_(a2) || !mcmark_count_name_ok(name2))))
 		n = snprintf(buf, sizeof buf, "C %lld %ld bad", ns, (long)getpid());
+	else if (name2)
+		n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s %.17g %s", ns, (long)getpid(), a1,
+			     name1, a2, name2);
 	else
-		n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s", ns, (long)getpid(), amount, name);
+		n = snprintf(buf, sizeof buf, "C %lld %ld %.17g %s", ns, (long)getpid(), a1, name1);
 	if (n > 0 && (size_t)n < sizeof buf)
 		(void)send(fd, buf, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* Add amount (>= 0: flops, bytes, items...) to the counter app.<name>. */
+static inline void mcmark_count(const char *name, double amount)
+{
+	mcmark_counts_(name, amount, NULL, 0);
+}
+
+/* A piece of work's floating-point operations and memory bytes (both >= 0),
+ * to app.flops and app.bytes at once (see above). */
+static inline void mcmark_work(double flops, double bytes)
+{
+	mcmark_counts_("flops", flops, "bytes", bytes);
 }
 
 /* 1 when running under mcrec (marks are recorded). */

@@ -11,8 +11,8 @@
  * assumed to be installed, and a repetition lasts milliseconds, so the start
  * cost (tens of microseconds) does not show.
  *
- * The driver reports each repetition's work with mcmark_count("flops") and
- * ("bytes"), the analytic counts of kernels_expect(), so a recording holds
+ * The driver reports each repetition's flops and bytes with mcmark_work(), the
+ * analytic counts of kernels_expect(), so a recording holds
  * what the roofline needs even on a machine without FP or memory counters.
  */
 #include "kernels.h"
@@ -441,7 +441,7 @@ static void kernels_usage(FILE *f, const char *prog, const char *what, const cha
 		"                  its repetitions with --steps (e.g. 3:1.3 = 30 %% more)\n"
 		"  --no-marks      send no marks and no work counts (the run as an unmarked\n"
 		"                  program); with them, each repetition reports its flops and\n"
-		"                  bytes through mcmark_count (app.flops, app.bytes)\n"
+		"                  bytes through mcmark_work (app.flops, app.bytes)\n"
 		"  --threads N     independent copies per kernel, one per thread (default 1)\n"
 		"  --mem MIB       working set per thread of streaming kernels (default 64)\n"
 		"  --gemm-n N      GEMM order (default 96)   --fft-n N  resort N (default 96)\n"
@@ -544,12 +544,8 @@ int kernels_main(int argc, char **argv, const char *prog, const char *what, cons
 		do {
 			check += kernels_step(k);
 			steps++;
-			if (marks) { /* the work of this repetition, as the paper counts it */
-				if (f > 0)
-					mcmark_count("flops", f);
-				if (b > 0)
-					mcmark_count("bytes", b);
-			}
+			if (marks && (f > 0 || b > 0))
+				mcmark_work(f, b); /* this repetition's, as the paper counts it */
 			t1 = kernels_now();
 		} while (fixed > 0 ? steps < nsteps : t1 - t0 < dur);
 		if (marks)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* "<ns> <pid> " at p: the numbers, and where the rest starts; NULL if bad. */
 static char *src_mark_wire_head(char *p, int64_t *t, uint32_t *pid)
@@ -30,22 +31,36 @@ static char *src_mark_wire_head(char *p, int64_t *t, uint32_t *pid)
 	return end;
 }
 
-int src_mark_wire_count(char *buf, int64_t *t, uint32_t *pid, double *amount, char **name)
+int src_mark_wire_count(char *buf, int64_t *t, uint32_t *pid, double *amount, char **name,
+			int max)
 {
 	if (buf[0] != 'C' || buf[1] != ' ')
 		return -1;
 	char *p = src_mark_wire_head(buf + 2, t, pid), *end;
-	if (!p || *p != ' ' || !((p[1] >= '0' && p[1] <= '9') || p[1] == '.'))
+	int n = 0;
+	while (p && *p == ' ') { /* " <amount> <name>" */
+		if (n == max || !((p[1] >= '0' && p[1] <= '9') || p[1] == '.'))
+			return -1;
+		errno = 0;
+		double a = strtod(p + 1, &end);
+		if (errno || end == p + 1 || *end != ' ' || !isfinite(a) || a < 0)
+			return -1;
+		char *nm = end + 1;
+		p = nm + strcspn(nm, " ");
+		char sep = *p;
+		*p = '\0';
+		int ok = mcmark_count_name_ok(nm);
+		*p = sep; /* names are cut below, once the whole datagram is good */
+		if (!ok)
+			return -1;
+		amount[n] = a;
+		name[n++] = nm;
+	}
+	if (!p || *p || !n)
 		return -1;
-	errno = 0;
-	double a = strtod(p + 1, &end);
-	if (errno || end == p + 1 || *end != ' ' || !isfinite(a) || a < 0)
-		return -1;
-	if (!mcmark_count_name_ok(end + 1))
-		return -1;
-	*amount = a;
-	*name = end + 1;
-	return 0;
+	for (int i = 0; i < n; i++)
+		name[i][strcspn(name[i], " ")] = '\0';
+	return n;
 }
 
 int src_mark_wire_parse(char *buf, mcz_mark_kind *kind, int64_t *t, uint32_t *pid, char **text)

@@ -120,17 +120,19 @@ static int src_mark_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
-static void src_mark_add(struct mark_priv *p, const char *name, double amount)
+/* The n amounts of one datagram, added together: a sample holds all or none. */
+static void src_mark_add(struct mark_priv *p, char **name, const double *amount, int n)
 {
 	pthread_mutex_lock(&p->lock);
-	for (size_t i = 0; i < p->ncount; i++)
-		if (!strcmp(p->name[i], name)) {
-			p->total[i] += amount;
-			pthread_mutex_unlock(&p->lock);
-			return;
-		}
-	if (!p->dropped++)
-		snprintf(p->dropped_name, sizeof p->dropped_name, "%s", name);
+	for (int k = 0; k < n; k++) {
+		size_t i = 0;
+		while (i < p->ncount && strcmp(p->name[i], name[k]))
+			i++;
+		if (i < p->ncount)
+			p->total[i] += amount[k];
+		else if (!p->dropped++)
+			snprintf(p->dropped_name, sizeof p->dropped_name, "%s", name[k]);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -146,11 +148,12 @@ static void src_mark_drain(struct mark_priv *p, int max)
 		mcz_mark_kind kind;
 		int64_t t;
 		uint32_t pid;
-		char *text;
-		double amount;
+		char *text, *name[MARK_MAX_COUNTERS];
+		double amount[MARK_MAX_COUNTERS];
 		if (buf[0] == 'C') {
-			if (src_mark_wire_count(buf, &t, &pid, &amount, &text) == 0)
-				src_mark_add(p, text, amount);
+			int np = src_mark_wire_count(buf, &t, &pid, amount, name, MARK_MAX_COUNTERS);
+			if (np > 0)
+				src_mark_add(p, name, amount, np);
 			else
 				atomic_fetch_add(&p->malformed, 1);
 		} else if (src_mark_wire_parse(buf, &kind, &t, &pid, &text) == 0)

@@ -33,10 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (src_mark_wire_parse(s, &k, &t, &pid, &text) == 0 && (t < 0 || k > MCZ_MARK_END ||
 									  text < s || text > s + size))
 			abort();
-		double amount;
-		if (src_mark_wire_count(s, &t, &pid, &amount, &text) == 0 &&
-		    (t < 0 || !(amount >= 0) || text < s || text > s + size))
+		double amount[4];
+		char *name[4];
+		int n = src_mark_wire_count(s, &t, &pid, amount, name, 4);
+		if (n == 0 || n > 4 || (n > 0 && t < 0))
 			abort();
+		for (int i = 0; i < n; i++)
+			if (!(amount[i] >= 0) || name[i] < s || name[i] >= s + size ||
+			    !mcmark_count_name_ok(name[i]))
+				abort();
 		break;
 	}
 	case 1: {

@@ -75,6 +75,7 @@ int main(void)
 {
 	struct timespec ts = {0, 200000000};
 	mcmark("app start");
+	mcmark_work(2.0, 24.0);
 	mcmark_begin("nap");
 	nanosleep(&ts, NULL);
 	mcmark_end();

@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 		mcmark_count("a_name_that_is_much_longer_than_forty_eight_characters", 1);
 		mcmark_count(NULL, 1);
 		mcmark_count("items", 3);
+		mcmark_work(1, -1); /* one bad amount: neither count recorded */
 		return 0;
 	}
 	double secs = argc > 1 ? atof(argv[1]) : 2.0;

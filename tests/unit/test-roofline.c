@@ -300,21 +300,31 @@ static void ceiling_cache(void **st)
 
 static void count_datagram(void **st)
 {
-	char ok[] = "C 123 45 1.5e9 flops", *name;
+	char ok[] = "C 123 45 1.5e9 flops", *name[4];
 	int64_t t;
 	uint32_t pid;
-	double a;
-	assert_int_equal(src_mark_wire_count(ok, &t, &pid, &a, &name), 0);
-	assert_true(t == 123 && pid == 45 && a == 1.5e9);
-	assert_string_equal(name, "flops");
+	double a[4];
+	assert_int_equal(src_mark_wire_count(ok, &t, &pid, a, name, 4), 1);
+	assert_true(t == 123 && pid == 45 && a[0] == 1.5e9);
+	assert_string_equal(name[0], "flops");
+	/* mcmark_work's: two pairs, both names cut at their ends */
+	char two[] = "C 7 8 2 flops 24 bytes";
+	assert_int_equal(src_mark_wire_count(two, &t, &pid, a, name, 4), 2);
+	assert_true(t == 7 && pid == 8 && a[0] == 2 && a[1] == 24);
+	assert_string_equal(name[0], "flops");
+	assert_string_equal(name[1], "bytes");
+	char three[] = "C 7 8 1 a 2 b 3 c";
+	assert_int_equal(src_mark_wire_count(three, &t, &pid, a, name, 2), -1); /* past max */
 	static const char *const bad[] = {"C 1 2 -1 flops", "C 1 2 nan flops", "C 1 2 inf flops",
 					  "C 1 2 1e999 flops", "C 1 2 5 fl ops", "C 1 2 5 ",
 					  "C 1 2 5 a/b", "P 1 2 5 flops", "C x 2 5 flops",
-					  "C 1 2 5"};
+					  "C 1 2 5", "C 1 2", "C 1 2 5 flops ", "C 1 2 5 flops 6",
+					  "C 1 2 5 flops -6 bytes", "C 1 2 5 flops 6 by/tes",
+					  "C 1 2 5 flops  6 bytes", "C 1 2 bad"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char b[64];
 		snprintf(b, sizeof b, "%s", bad[i]);
-		if (src_mark_wire_count(b, &t, &pid, &a, &name) == 0)
+		if (src_mark_wire_count(b, &t, &pid, a, name, 4) >= 0)
 			fail_msg("accepted '%s'", bad[i]);
 	}
 }
