@@ -32,11 +32,12 @@
  * piece of work's flops without its bytes: two mcmark_count calls are two
  * datagrams, and an application descheduled between them (a busy machine)
  * puts a sample's edge in the middle, a phase's intensity then off by one
- * piece in the many it holds.  "flops" (floating-point operations) and "bytes" (bytes moved
- * to and from memory) are recorded always and feed the roofline; any other
- * name is recorded when mcrec is given -e mark:NAME.  A name is 1 to 48 of
- * [A-Za-z0-9_.-]; a bad name, or an amount that is negative or not finite,
- * is not counted (mcrec says at the end how many such calls it saw).
+ * piece in the many it holds.  "flops" (floating-point operations) and
+ * "bytes" (bytes moved to and from memory) are recorded always and feed
+ * the roofline; any other name is recorded when mcrec is given
+ * -e mark:NAME.  A name is 1 to 48 of [A-Za-z0-9_.-]; a bad name, or an
+ * amount that is negative or not finite, is not counted (mcrec says at the
+ * end how many such calls it saw).
  */
 #ifndef MCMARK_H
 #define MCMARK_H
