@@ -187,11 +187,10 @@ int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
  * MCZ_PACK_SMALL: its strategy (lazy2) loads the built-in dictionary in
  * 0.36 ms (less with bundle.c's smaller tables), the binary trees of
  * MCZ_PACK_BATCH in 3.8 ms, more than the whole of `pmdumplog -a` on a
- * small archive.  Over pcp-testsuite the
- * archives whose metadata is that small grew by a median of 0.8 % (at
- * most 16 bytes; with bundle.c's smaller tables for such bodies, 162 of
- * the 195 by a median of 1.0 %, at most 139 bytes), none nearer xz -9
- * than the worst (0.992). */
+ * small archive.  Over pcp-testsuite the archives whose metadata is that
+ * small grew by a median of 0.8 % (at most 16 bytes; with bundle.c's
+ * smaller tables for such bodies, 162 of the 195 by a median of 1.0 %, at
+ * most 139 bytes), none nearer xz -9 than the worst (0.992). */
 #define MCZ_PACK_SMALL 9
 #define MCZ_PACK_SMALL_BYTES (8u << 10)
 /* The level frames and large metadata are packed at: 19, or

@@ -37,8 +37,9 @@ int src_mark_wire_count(char *buf, int64_t *t, uint32_t *pid, double *amount, ch
 	if (buf[0] != 'C' || buf[1] != ' ')
 		return -1;
 	char *p = src_mark_wire_head(buf + 2, t, pid), *end;
-	int n = 0;
-	while (p && *p == ' ') { /* " <amount> <name>" */
+	if (!p || *p != ' ')
+		return -1;
+	for (int n = 0;;) { /* p at the ' ' before "<amount> <name>" */
 		if (n == max || !((p[1] >= '0' && p[1] <= '9') || p[1] == '.'))
 			return -1;
 		errno = 0;
@@ -47,20 +48,15 @@ int src_mark_wire_count(char *buf, int64_t *t, uint32_t *pid, double *amount, ch
 			return -1;
 		char *nm = end + 1;
 		p = nm + strcspn(nm, " ");
-		char sep = *p;
-		*p = '\0';
-		int ok = mcmark_count_name_ok(nm);
-		*p = sep; /* names are cut below, once the whole datagram is good */
-		if (!ok)
+		int last = *p == '\0';
+		*p = '\0'; /* the name cut at its end (the datagram is dropped if bad) */
+		if (!mcmark_count_name_ok(nm))
 			return -1;
 		amount[n] = a;
 		name[n++] = nm;
+		if (last)
+			return n;
 	}
-	if (!p || *p || !n)
-		return -1;
-	for (int i = 0; i < n; i++)
-		name[i][strcspn(name[i], " ")] = '\0';
-	return n;
 }
 
 int src_mark_wire_parse(char *buf, mcz_mark_kind *kind, int64_t *t, uint32_t *pid, char **text)

@@ -213,8 +213,8 @@ def main():
         a fresh-machine make check run, rank 0 finished its share of
         MPIRandomAccess_LCG's updates 2.0 s before rank 1 and waited in MPI
         (95 % of its samples, rank 1 under 15 %, both on their CPUs), and
-        the detector made those 2.0 s a phase of their own.  Returns (the phase or None, the stalls
-        it was cut by)."""
+        the detector made those 2.0 s a phase of their own.  Returns (the
+        phase or None, the stalls it was cut by)."""
         k = max(range(len(ph)), key=lambda i: overlap(ph[i], a, b))
         best, found, stalls = ph[k], None, []
         if overlap(best, a, b) <= 0:

@@ -28,7 +28,8 @@ set -u
 B=${MCZ_BIN:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/mcz-roofline.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+busy=()
+trap 'kill "${busy[@]}" 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
 export XDG_CACHE_HOME=$T/cache
@@ -159,7 +160,6 @@ PY
 # ---- flops and bytes of a repetition in the same sample, on a busy machine -------------
 # (sent as two counts, 16 % of these samples held one repetition's flops
 # without its bytes; mcmark_work sends them as one)
-busy=()
 for c in $(seq "$(nproc)"); do
 	(while :; do :; done) &
 	busy+=($!)
@@ -168,6 +168,7 @@ done
 rc=$?
 kill "${busy[@]}"
 wait "${busy[@]}" 2>/dev/null
+busy=()
 [ $rc = 0 ] || fail "recording triad beside two busy loops"
 "$B"/mcz dump "$T/busy.mcz" --csv --streams app.flops,app.bytes | awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "app.flops") f = i; if ($i == "app.bytes") b = i }; next }
