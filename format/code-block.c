@@ -294,10 +294,11 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c)
 	*c = NULL;
 	if (!r)
 		return MCZ_E_ARG;
-	if (!r->code_p)
+	if (!r->code_p && !r->nparts_code)
 		return MCZ_E_NOTFOUND;
 	if (!r->code && !r->code_bad) {
-		int rc = mcz_code_decode(r->code_p, r->code_len, &r->code);
+		int rc = r->code_p ? mcz_code_decode(r->code_p, r->code_len, &r->code)
+				   : mcz_code_part_profile(r, &r->code);
 		if (rc) {
 			r->code_bad = rc;
 			return rc;

@@ -140,6 +140,7 @@ enum mcz_block_type {
 	MCZ_BT_MEMBER = 12, /* since 1.4: a whole recording inside a job file (member.c); critical */
 	MCZ_BT_BUNDLE = 13, /* since 1.4: several metadata bodies in one frame (bundle.c); critical */
 	MCZ_BT_REQUIRES = 14, /* since 1.5: the minor version the file's blocks need (block.c); critical */
+	MCZ_BT_CODEPART = 15, /* since 1.6: code samples written while recording (code-part.c) */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -296,6 +297,13 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx);
 /* A batch writer's second thread's context (cx->peer, made at its first
  * use): the writer's settings, scratch of its own (chunk.c). */
 mcz_codec_ctx *mcz_codec_peer(mcz_codec_ctx *cx);
+/* code-part.c: a CODEPART payload (packed, SPEC.md 5.11); a block's
+ * payload kept by the reader (merged when asked for); the parts as a code
+ * profile (mcz_code_get without a CODE block); the merged parts freed. */
+int mcz_code_part_payload(mcz_codec_ctx *cx, const mcz_code_raw *part, mcz_buf *out);
+int mcz_code_part_apply(mcz_reader *r, const uint8_t *p, size_t len);
+int mcz_code_part_profile(mcz_reader *r, mcz_code **out);
+void mcz_code_raw_free(mcz_code_raw *raw);
 /* code-block.c: the CODE block payload of c (packed, SPEC.md 5.6) into out. */
 int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, struct mcz_buf *out);
 /* Make cx->x and cx->y hold at least n values each. */

@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 5
+#define MCZ_VERSION_MINOR 6
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -532,6 +532,60 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c);
 int mcz_code_encode(const mcz_code *c, void **buf, size_t *len);
 int mcz_code_decode(const void *buf, size_t len, mcz_code **c);
 void mcz_code_free(mcz_code *c);
+
+/* The code samples as the recorder gathered them, unsymbolized: written
+ * while it records (CODEPART blocks, SPEC.md 5.11, since 1.6), so that a
+ * recorder killed before its CODE block keeps its code profile.  A cell is
+ * the samples of one interval at one (object, file offset), with the
+ * place its caller returns to when callchains were sampled. */
+typedef struct mcz_code_raw_object {
+	const char *path;     /* as the kernel named the mapping */
+	const char *build_id; /* lowercase hex, "" unknown */
+	uint8_t file;         /* 1: a file to read symbols from */
+} mcz_code_raw_object;
+
+typedef struct mcz_code_cell {
+	int64_t t;     /* the interval's start, recording time */
+	uint32_t obj;  /* index into objects */
+	uint64_t off;  /* file offset in the object (its address if not a file) */
+	uint32_t cobj; /* the caller's place (return address - 1); UINT32_MAX none */
+	uint64_t coff;
+	uint32_t count; /* >= 1 */
+} mcz_code_cell;
+
+typedef struct mcz_code_raw {
+	const char *event;
+	uint64_t period;
+	int64_t interval_ns;
+	size_t nobjects;
+	const mcz_code_raw_object *objects;
+	size_t obj_base;            /* writing: objects[0..obj_base) are in earlier parts
+				       (only the others are written); merged: 0 */
+	size_t ncells;
+	const mcz_code_cell *cells; /* merged: sorted by t, obj, off, cobj, coff */
+	size_t nparts;              /* CODEPART blocks merged */
+	size_t bad_parts;           /* CODEPART blocks that did not decode, left out */
+} mcz_code_raw;
+
+/* Write the cells gathered since the last part as a CODEPART block; the
+ * objects are the recorder's whole table so far (indexes never change),
+ * of which those from obj_base on are written. */
+int mcz_writer_code_part(mcz_writer *w, const mcz_code_raw *part);
+/* The file's CODEPART blocks merged (owned by the reader); MCZ_E_NOTFOUND
+ * when it has none. */
+int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw);
+/* A file without a CODE block but with parts (its recorder was killed):
+ * mcz_code_get gives the parts as a profile, its locations named by the
+ * symbolizer set here (mcview and mcz set one that reads this host's
+ * binaries, matched by build-id), or by object and offset alone.  The
+ * symbolizer returns a CODE payload (mcz_code_encode's) in malloc'd
+ * memory, or non-zero to leave the locations unnamed.  Process-wide; set
+ * it before opening files. */
+typedef int (*mcz_code_symbolizer)(const mcz_code_raw *raw, void **payload, size_t *len);
+void mcz_code_set_symbolizer(mcz_code_symbolizer fn);
+/* 1 when mcz_code_get's profile was made from CODEPART blocks (no CODE
+ * block: the recording was cut before its end). */
+int mcz_code_from_parts(const mcz_reader *r);
 
 /* ---- job files (since 1.4) ---------------------------------------------- */
 

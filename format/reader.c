@@ -74,6 +74,13 @@ void mcz_reader_reset(mcz_reader *r)
 	r->code_p = NULL;
 	r->code_len = 0;
 	r->code_bad = 0;
+	free(r->part_p), free(r->part_len);
+	r->part_p = NULL;
+	r->part_len = NULL;
+	r->nparts_code = r->cap_parts_code = 0;
+	mcz_code_raw_free(r->raw);
+	r->raw = NULL;
+	r->raw_parts = 0;
 	mcz_index_free(&r->ix);
 	mcz_dcache_free(&r->dc); /* keyed by chunk number */
 	free(r->secs);
@@ -204,6 +211,10 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code = NULL;
 		r->code_bad = 0;
 		return 0;
+	case MCZ_BT_CODEPART:
+		/* "a reader merges every CODEPART block; a CODE block, where
+		 * there is one, wins over them" */
+		return mcz_code_part_apply(r, p, h->len);
 	case MCZ_BT_MEMBER:
 		return mcz_member_apply(r, p, h->len);
 	case MCZ_BT_REQUIRES: {

@@ -132,6 +132,12 @@ struct mcz_reader {
 	size_t code_len;
 	mcz_code *code;        /* decoded on first mcz_code_get */
 	int code_bad;          /* its decoding failed: the error */
+	const uint8_t **part_p; /* CODEPART payloads in file order (code-part.c) */
+	size_t *part_len;
+	size_t nparts_code, cap_parts_code;
+	mcz_code_raw *raw;     /* the parts merged, on first use */
+	size_t raw_parts;      /* parts that raw holds */
+	int raw_bad;           /* parts that did not decode (left out) */
 	mcz_index ix;
 	mcz_index_sec *secs; /* NULL when recovered: summaries computed */
 	size_t nsecs;

@@ -181,20 +181,22 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
 /* MCZ_FORMAT=1.2: a file for readers before 1.3 (a site's older mcz),
  * without GCHUNK or COLSTREAMS blocks, at some cost in size on wide data;
  * 1.3: without BUNDLE blocks and the 1.4 index; 1.4: without runs
- * transposed by metric (and their REQUIRES block); 1.5 (or unset) lets the
- * writer choose what is smaller. */
+ * transposed by metric (and their REQUIRES block); 1.5: a file that says
+ * 1.5 (its CODEPART blocks, which readers before 1.6 skip, written as
+ * ever); 1.6 (or unset) lets the writer choose what is smaller. */
 static int writer_format(int *minor)
 {
 	const char *fmt = getenv("MCZ_FORMAT");
 	*minor = MCZ_VERSION_MINOR;
-	if (!fmt || !*fmt || !strcmp(fmt, "1.5"))
+	if (!fmt || !*fmt || !strcmp(fmt, "1.6"))
 		return 0;
-	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3") || !strcmp(fmt, "1.4")) {
+	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3") || !strcmp(fmt, "1.4") ||
+	    !strcmp(fmt, "1.5")) {
 		*minor = fmt[2] - '0';
 		return 0;
 	}
-	return mcz_error_set(MCZ_E_ARG, "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3, 1.4 or 1.5",
-			     fmt);
+	return mcz_error_set(MCZ_E_ARG,
+			     "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3, 1.4, 1.5 or 1.6", fmt);
 }
 
 /* A writer on fd with its options, before any byte is written. */
@@ -309,7 +311,11 @@ int mcz_writer_resume(mcz_writer **wp, const char *path, const mcz_write_opts *o
 	if (!rc)
 		rc = writer_new(&w, fd, opts);
 	/* its blocks are those of its version: a newer writer's would be
-	 * refused by the readers the file was made for */
+	 * refused by the readers the file was made for (1.6 added only
+	 * CODEPART blocks, which 1.5 readers skip: a 1.5 file is continued
+	 * as 1.5) */
+	if (!rc && w->minor == 6 && rs.minor == 5)
+		w->minor = 5;
 	if (!rc && w->minor != rs.minor)
 		rc = mcz_error_set(MCZ_E_VERSION, "%s: format 1.%d; this writer writes 1.%d", path,
 				   rs.minor, w->minor);
@@ -711,6 +717,18 @@ int mcz_writer_code(mcz_writer *w, const mcz_code *c)
 	int rc = mcz_code_payload(&w->cx, c, &p);
 	if (!rc)
 		rc = writer_block(w, MCZ_BT_CODE, &p);
+	mcz_buf_free(&p);
+	return rc;
+}
+
+int mcz_writer_code_part(mcz_writer *w, const mcz_code_raw *part)
+{
+	if (!w)
+		return MCZ_E_ARG;
+	mcz_buf p = {0};
+	int rc = mcz_code_part_payload(&w->cx, part, &p);
+	if (!rc)
+		rc = writer_block_as(w, MCZ_BT_CODEPART, &p, 1);
 	mcz_buf_free(&p);
 	return rc;
 }

@@ -1,9 +1,11 @@
-/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code-block.c).
- * An input that starts with the mcz magic is opened as a whole file and
- * its code profile asked for (the block found by index or scan, decoded
- * lazily); any other input is decoded as a CODE payload.  Whatever decodes
- * must hold tables whose every index is in range, times that increase and
- * counts of at least 1. */
+/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code-block.c)
+ * and CODEPART blocks (5.11, format/code-part.c).  An input that starts
+ * with the mcz magic is opened as a whole file, its parts merged and its
+ * code profile asked for (the block found by index or scan, decoded
+ * lazily; without a CODE block, made from the parts); any other input is
+ * decoded as a CODE payload.  Whatever decodes must hold tables whose
+ * every index is in range, times that increase and counts of at least 1;
+ * merged cells are sorted, each place of an interval once. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mcz_reader *r;
 		if (mcz_open_mem(&r, data, size, 0) != MCZ_OK)
 			return 0;
+		const mcz_code_raw *raw;
+		if (mcz_code_raw_get(r, &raw) == MCZ_OK)
+			for (size_t i = 0; i < raw->ncells; i++) {
+				const mcz_code_cell *x = &raw->cells[i], *p = i ? x - 1 : NULL;
+				if (x->obj >= raw->nobjects || x->count == 0 ||
+				    (x->cobj != UINT32_MAX && x->cobj >= raw->nobjects) ||
+				    (p && (p->t > x->t || (p->t == x->t && p->obj == x->obj &&
+							   p->off == x->off && p->cobj == x->cobj &&
+							   p->coff == x->coff))))
+					abort();
+			}
 		const mcz_code *c;
 		if (mcz_code_get(r, &c) == MCZ_OK)
 			fuzz_code_check(c);
