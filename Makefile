@@ -57,6 +57,9 @@ LIBS_PCP = -lpcp -lpcp_import
 # mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
 # papi-lib.c): not linked with them
 LIBS_REC = -lhwloc -ldl -lm $(shell pkg-config --libs libdw)
+# mcz and mcview name a cut recording's code with the recorder's symbolizer
+# (recorder/codesym.h): libdw, and libdebuginfod dlopened
+LIBS_SYM = -ldl $(shell pkg-config --libs libdw)
 LIBS_VIEW = $(shell pkg-config --libs ncursesw) -lm
 LIBS_TEST = -lcmocka
 
@@ -130,14 +133,14 @@ define link
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(1)
 endef
 
-$(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBPCPI) $(LIBMCZ)
-	$(call link,$(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_SYM) $(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
-$(B)/mcview: $(call obj,viewer/app/main.c) $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
-	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
+$(B)/mcview: $(call obj,viewer/app/main.c) $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+	$(call link,$(LIBS_VIEW) $(LIBS_SYM) $(LIBS_PCP) $(LIBS_FORMAT))
 $(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
 	$(call link,-lm)
 # mpicc compiles and links with the MPI library's flags around $(CC)'s; it is

@@ -403,6 +403,13 @@ static void mcrec_costs(struct mcrec_run *r)
 	mcrec_meta_num(r->w, "startup_ms", 3, (double)r->startup_ns * 1e-6);
 }
 
+/* The writer thread's hook before each sync: the sources' blocks. */
+static int mcrec_sync(void *arg, mcz_writer *w)
+{
+	struct mcrec_run *r = arg;
+	return rec_sourceset_sync(&r->ss, w, r->t0);
+}
+
 static int mcrec_fail(struct mcrec_run *r, int status)
 {
 	if (r->ch.pid > 0) {
@@ -507,6 +514,7 @@ int mcrec_run(const rec_options *o)
 	}
 	r.hdr = (struct mcrec_header){r.w, o, &r.ss};
 	rec_spool_attach(r.sp, r.w, mcrec_header, &r.hdr);
+	rec_spool_on_sync(r.sp, mcrec_sync, &r);
 	mcrec_spool = r.sp;
 	/* The first row before the command runs: every counter's starting
 	 * point (perf counters are still 0 until its exec). */
@@ -575,6 +583,10 @@ int mcrec_run(const rec_options *o)
 	rec_spool_mark(r.sp, rec_clock_now(), MCZ_MARK_POINT, (uint32_t)r.ch.pid, how);
 	rec_sourceset_stop(&r.ss);
 	rc = rec_spool_stop(r.sp);
+	/* what the sources gathered since the writer's last sync, in the file
+	 * before finish symbolizes it (a kill then loses nothing of it) */
+	if (rc == MCZ_OK && rec_sourceset_sync(&r.ss, r.w, r.t0) == MCZ_OK)
+		mcz_writer_sync(r.w);
 	mcrec_check_writer(&r);
 	mcrec_spool = NULL;
 	char num[32];

@@ -53,6 +53,10 @@ int rec_spool_new(rec_spool **sp, mcz_writer *w, size_t nvals, size_t capacity,
  * any row or mark is written, and its non-zero return (an mcz_err) is the
  * writer's first error. */
 void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), void *arg);
+/* A function the writer thread runs before each flush or sync of the file
+ * (the sources' blocks of what they gathered: rec_sourceset_sync).  Set
+ * before rec_spool_start. */
+void rec_spool_on_sync(rec_spool *sp, int (*fn)(void *arg, mcz_writer *w), void *arg);
 /* Start the writer thread (w attached).  It sleeps until a sync is due
  * (REC_SYNC_NS, or flush_ns if shorter; a chunk every flush_ns), the ring
  * or the mark queue is half full, or the stop. */
@@ -233,6 +237,10 @@ void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64
 int64_t rec_sourceset_period(const rec_sourceset *ss, size_t i);
 /* After a tick's row is committed: each recording source's idle(). */
 void rec_sourceset_idle(rec_sourceset *ss);
+/* Before each sync of the file, on the thread that owns w: each recording
+ * source's sync() (the code samples since the last).  0, or the first
+ * mcz error of a block that could not be written. */
+int rec_sourceset_sync(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono);
 void rec_sourceset_stop(rec_sourceset *ss);
 /* After stop: each recording source's finish() (the code profile); its
  * lines for the user ("mcrec: code: ...\n" each) into msg, said by the

@@ -121,6 +121,12 @@ typedef struct rec_source_ops {
 	 * here instead of waking a thread of its own (code's look at its rings).
 	 * Not after the row taken before the command's exec.  May be NULL. */
 	void (*idle)(rec_source *s);
+	/* On the writer thread before each sync of the file (and once on the
+	 * main thread after stop, before finish): blocks of what the source
+	 * gathered since the last call, so that a recorder killed before
+	 * finish keeps them (code's CODEPART blocks).  0, or the mcz error of
+	 * the block that could not be written.  May be NULL. */
+	int (*sync)(rec_source *s, mcz_writer *w, int64_t t0_mono);
 } rec_source_ops;
 
 struct rec_source {

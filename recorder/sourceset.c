@@ -135,6 +135,18 @@ void rec_sourceset_idle(rec_sourceset *ss)
 	}
 }
 
+int rec_sourceset_sync(rec_sourceset *ss, mcz_writer *w, int64_t t0_mono)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		int e = ss->state[i] == 1 && s->ops->sync ? s->ops->sync(s, w, t0_mono) : 0;
+		if (e && !rc)
+			rc = e;
+	}
+	return rc;
+}
+
 void rec_sourceset_stop(rec_sourceset *ss)
 {
 	for (size_t i = 0; i < ss->n; i++) {

@@ -64,6 +64,8 @@ struct rec_spool {
 	int kick;
 	int (*first)(void *arg);         /* run by the writer thread first */
 	void *first_arg;
+	int (*on_sync)(void *arg, mcz_writer *w); /* before each flush or sync */
+	void *sync_arg;
 	atomic_llong writer_cpu_ns;
 	atomic_int failed, failed_errno;
 	atomic_uint_fast64_t rows, dropped, bytes;
@@ -102,6 +104,12 @@ int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
 	}
 	*out = sp;
 	return 0;
+}
+
+void rec_spool_on_sync(rec_spool *sp, int (*fn)(void *arg, mcz_writer *w), void *arg)
+{
+	sp->on_sync = fn;
+	sp->sync_arg = arg;
 }
 
 void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), void *arg)
@@ -239,6 +247,15 @@ static size_t spool_drain_rows(rec_spool *sp)
 	return n;
 }
 
+/* The sources' blocks before a flush or sync, so that the sync makes them
+ * durable with the rows. */
+static void spool_sources(rec_spool *sp)
+{
+	int rc = sp->on_sync && !atomic_load(&sp->failed) ? sp->on_sync(sp->sync_arg, sp->w) : 0;
+	if (rc)
+		spool_fail(sp, rc);
+}
+
 static void *spool_main(void *arg)
 {
 	rec_spool *sp = arg;
@@ -258,6 +275,7 @@ static void *spool_main(void *arg)
 		int64_t now = rec_clock_now();
 		if (now >= due) {
 			if (unflushed && !atomic_load(&sp->failed)) {
+				spool_sources(sp);
 				int rc = mcz_writer_flush(sp->w);
 				if (rc != MCZ_OK)
 					spool_fail(sp, rc);
@@ -267,6 +285,7 @@ static void *spool_main(void *arg)
 			sync_due = now + sp->sync_ns;
 		} else if (now >= sync_due) {
 			if (unsynced && !atomic_load(&sp->failed)) {
+				spool_sources(sp);
 				int rc = mcz_writer_sync(sp->w);
 				if (rc != MCZ_OK)
 					spool_fail(sp, rc);

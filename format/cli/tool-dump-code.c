@@ -93,8 +93,15 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 	const mcz_code *c;
 	int rc = mcz_code_get(r, &c);
 	if (rc == MCZ_E_NOTFOUND) {
-		fprintf(stderr, "mcz dump: %s: no code profile (recorded without the code source: "
-			"see mcrec --list)\n", path);
+		int sampled = 0; /* the code source ran: its stream is there */
+		for (size_t i = 0; i < mcz_stream_count(r); i++)
+			sampled |= !strcmp(mcz_stream(r, i)->name, "code.samples");
+		if (sampled)
+			fprintf(stderr, "mcz dump: %s: no code profile: its recorder was killed before "
+				"it wrote any (mcrec before format 1.6 wrote it only at its end)\n", path);
+		else
+			fprintf(stderr, "mcz dump: %s: no code profile (recorded without the code "
+				"source: see mcrec --list)\n", path);
 		return 1;
 	}
 	if (rc) {

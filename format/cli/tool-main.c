@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../recorder/codesym.h"
 #include "tool.h"
 
 static const struct {
@@ -27,6 +28,8 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	/* a cut recording's code named from this host's binaries */
+	mcz_code_set_symbolizer(rec_code_symbolize);
 	if (argc < 2) {
 		fprintf(stderr, "mcz: no command given (see mcz --help)\n");
 		return 2;

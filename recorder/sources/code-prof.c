@@ -125,19 +125,59 @@ static int ring_cell_cmp(const void *a, const void *b)
 	return x->coff < y->coff ? -1 : x->coff > y->coff;
 }
 
+/* Sort cells[0..*n) and add up those of one place in one interval. */
+static void ring_cells_compact(code_cell *cells, size_t *n, size_t *merged)
+{
+	if (*merged == *n)
+		return;
+	qsort(cells, *n, sizeof *cells, ring_cell_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (k && ring_cell_cmp(&cells[k - 1], &cells[i]) == 0)
+			cells[k - 1].count += cells[i].count;
+		else
+			cells[k++] = cells[i];
+	}
+	*n = *merged = k;
+}
+
 void code_prof_compact(code_prof *p)
 {
-	if (p->merged == p->ncells)
-		return;
-	qsort(p->cells, p->ncells, sizeof *p->cells, ring_cell_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < p->ncells; i++) {
-		if (k && ring_cell_cmp(&p->cells[k - 1], &p->cells[i]) == 0)
-			p->cells[k - 1].count += p->cells[i].count;
-		else
-			p->cells[k++] = p->cells[i];
+	ring_cells_compact(p->cells, &p->ncells, &p->merged);
+}
+
+code_cell *code_prof_take_fresh(code_prof *p, size_t *n)
+{
+	ring_cells_compact(p->fresh, &p->nfresh, &p->fresh_merged);
+	code_cell *c = p->fresh;
+	*n = p->nfresh;
+	if (!*n) {
+		free(c);
+		c = NULL;
 	}
-	p->ncells = p->merged = k;
+	p->fresh = NULL;
+	p->nfresh = p->cap_fresh = p->fresh_merged = 0;
+	return c;
+}
+
+/* One more sample in the cells since the last take (the last cell is the
+ * likeliest, as in the profile's). */
+static int ring_fresh(code_prof *p, const code_cell *x)
+{
+	if (p->nfresh > p->fresh_merged) {
+		code_cell *c = &p->fresh[p->nfresh - 1];
+		if (c->iv == x->iv && c->obj == x->obj && c->off == x->off && c->cobj == x->cobj &&
+		    c->coff == x->coff) {
+			c->count++;
+			return 0;
+		}
+	}
+	if (p->nfresh - p->fresh_merged >= 65536)
+		ring_cells_compact(p->fresh, &p->nfresh, &p->fresh_merged);
+	if (ring_grow((void **)&p->fresh, &p->cap_fresh, p->nfresh + 1, sizeof *p->fresh))
+		return -1;
+	p->fresh[p->nfresh++] = *x;
+	return 0;
 }
 
 /* Object and offset of address ip in process pid; 1 when no mapping was
@@ -174,6 +214,9 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 	if (caller > 1 && ring_resolve(p, pid, caller - 1, &cobj, &coff) != 0)
 		cobj = UINT32_MAX, coff = 0; /* an unmapped caller is no caller */
 	p->samples++;
+	code_cell one = {iv, obj, off, cobj, coff, 1};
+	if (p->keep_fresh && ring_fresh(p, &one))
+		return -1;
 	/* the cell of the previous sample is the likeliest (a hot loop) */
 	if (p->ncells > p->merged) {
 		code_cell *c = &p->cells[p->ncells - 1];
@@ -230,7 +273,7 @@ void code_prof_free(code_prof *p)
 		if (p->objs[i].fd >= 0)
 			close(p->objs[i].fd);
 	}
-	free(p->objs), free(p->maps), free(p->cells);
+	free(p->objs), free(p->maps), free(p->cells), free(p->fresh);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;
 }

@@ -59,6 +59,12 @@ typedef struct code_prof {
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
 	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
+	/* With keep_fresh, each sample is counted in fresh too: the cells
+	 * since the last code_prof_take_fresh, written while recording as a
+	 * CODEPART block (a killed recorder keeps them). */
+	int keep_fresh;
+	code_cell *fresh;
+	size_t nfresh, cap_fresh, fresh_merged;
 } code_prof;
 
 /* ---- code-prof.c: the profile from perf records ----------------------- */
@@ -78,6 +84,9 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 void code_prof_open_files(code_prof *p);
 /* Sort and merge the cells (done as they grow, and before symbolizing). */
 void code_prof_compact(code_prof *p);
+/* The fresh cells, sorted and merged, handed to the caller (free()); p
+ * starts a new set.  *n 0 and NULL when there are none. */
+code_cell *code_prof_take_fresh(code_prof *p, size_t *n);
 void code_prof_free(code_prof *p);
 
 /* Parse one perf record (a copy of it, hdr first) into p: SAMPLE (ip, tid,
@@ -114,5 +123,14 @@ typedef struct code_sym_out {
 int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *c,
 		 code_sym_out *out);
 void code_sym_free(code_sym_out *out);
+
+/* ---- code-raw.c: the cells of CODEPART blocks -------------------------- */
+
+/* The part of the cells cells[0..n) (interval iv starting at t_origin + iv
+ * * interval_ns), with p's objects, into part (its arrays malloc'd, freed
+ * by code_part_free). */
+int code_part_make(const code_prof *p, const code_cell *cells, size_t n, int64_t t_origin,
+		   int64_t interval_ns, mcz_code_raw *part);
+void code_part_free(mcz_code_raw *part);
 
 #endif

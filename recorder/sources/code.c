@@ -62,7 +62,9 @@ typedef struct code_priv {
 	int64_t due;       /* idle(): the next look at the rings, CLOCK_MONOTONIC */
 	int failed;        /* start could not sample: the recording goes on without */
 	volatile int stop;
+	pthread_mutex_t lock; /* prof: the drain thread's rounds against the writer's parts */
 	code_prof prof;
+	size_t objs_parted; /* objects written in CODEPART blocks */
 	int64_t t_start, interval_ns;
 	uint64_t samples;  /* for read(): written by the drain thread */
 	uint8_t *buf;      /* records of one drain round */
@@ -215,6 +217,8 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	p->prof.callchain = c->code_callgraph;
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
+	p->prof.keep_fresh = 1;
+	pthread_mutex_init(&p->lock, NULL);
 	p->kick = -1;
 	s->priv = p;
 	char note[200], native[64];
@@ -309,6 +313,7 @@ static void code_drain(code_priv *p)
 		code_drain_ring(p, &p->rings[i]);
 	if (p->nrecs) /* qsort_r with no records may be given a NULL array */
 		qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
+	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->nrecs; i++) {
 		const uint8_t *r = p->buf + p->recs[i];
 		struct perf_event_header h;
@@ -317,6 +322,7 @@ static void code_drain(code_priv *p)
 	}
 	code_prof_open_files(&p->prof);
 	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* Wake the drain thread (an eventfd's write fails only past 2^64 - 2). */
@@ -485,6 +491,37 @@ static void code_idle(rec_source *s)
 	}
 }
 
+/* The samples since the last part, written unsymbolized as a CODEPART
+ * block: the file keeps its code profile however mcrec ends (SIGKILL, a
+ * job's time limit, a kill while it symbolizes). */
+static int code_sync(rec_source *s, mcz_writer *w, int64_t t0_mono)
+{
+	code_priv *p = s->priv;
+	if (!p || p->failed || !p->nrings)
+		return 0;
+	pthread_mutex_lock(&p->lock);
+	size_t n;
+	code_cell *cells = code_prof_take_fresh(&p->prof, &n);
+	mcz_code_raw part;
+	int rc = n && code_part_make(&p->prof, cells, n, p->t_start - t0_mono, p->interval_ns,
+				     &part)
+			 ? MCZ_E_NOMEM
+			 : 0;
+	/* the objects' strings are the profile's: written before they can change */
+	if (n && !rc) {
+		part.event = p->ev->name;
+		part.period = 1000000000ULL / p->hz;
+		part.obj_base = p->objs_parted;
+		rc = mcz_writer_code_part(w, &part);
+		if (!rc)
+			p->objs_parted = part.nobjects;
+		code_part_free(&part);
+	}
+	pthread_mutex_unlock(&p->lock);
+	free(cells);
+	return rc;
+}
+
 static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg, size_t msglen)
 {
 	code_priv *p = s->priv;
@@ -541,10 +578,12 @@ static void code_free(rec_source *s)
 		return;
 	code_stop(s);
 	code_prof_free(&p->prof);
+	pthread_mutex_destroy(&p->lock);
 	free(p->rings), free(p->buf), free(p->recs);
 	free(p);
 	s->priv = NULL;
 }
 
 const rec_source_ops src_code_ops = {"code", "code", code_probe, code_streams, code_start,
-				     code_read, code_stop, code_free, code_finish, code_idle};
+				     code_read, code_stop, code_free, code_finish, code_idle,
+				     code_sync};

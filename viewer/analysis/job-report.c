@@ -158,12 +158,20 @@ static void job_print_text(const vw_job *j, FILE *f)
 	if (j->useful_from == VW_USEFUL_CODE)
 		fprintf(f, "useful time from code samples: time in MPI and OpenMP runtimes is waiting, "
 			   "not work\n");
+	else if (j->useful_from == VW_USEFUL_CPU && j->code_lost)
+		fprintf(f, "useful time from CPU time: MPI waits count as work (the code source "
+			   "ran, but %s no code profile: %s recorder was killed before it wrote "
+			   "any, as mcrec did before format 1.6)\n",
+			j->code_lost == j->nranks ? "the files hold" : "some files hold",
+			j->code_lost == 1 ? "its" : "their");
 	else if (j->useful_from == VW_USEFUL_CPU)
 		fprintf(f, "useful time from CPU time: MPI waits count as work (no code samples: "
 			   "record with mcrec's code source to tell them apart)\n");
 	else
 		fprintf(f, "useful time from code samples where a rank has them, else from CPU time "
-			   "(MPI waits count as work there)\n");
+			   "(MPI waits count as work there%s)\n",
+			j->code_lost ? "; the others' recorders were killed before they wrote their "
+				       "code profile" : "");
 	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n", "phase",
 		"class", "start_s", "dur_s", "ranks", "useful_s", "max_s", "mpi_s", "imbalance",
 		"slowest", "load_bal", "comm_eff", "par_eff", "lost_s", "code");

@@ -602,6 +602,20 @@ static void job_off_note(vw_job *j)
 	job_note(j->notes, sizeof j->notes, buf);
 }
 
+/* 1 when file was recorded with the code source (its code.samples
+ * stream) and yet holds no code profile. */
+static int job_code_lost(vw_model *m, size_t file)
+{
+	int64_t off;
+	if (vw_model_code_at(m, file, &off))
+		return 0;
+	const mcz_reader *r = m->files[file];
+	for (size_t i = 0; r && i < mcz_stream_count(r); i++)
+		if (!strcmp(mcz_stream(r, i)->name, "code.samples"))
+			return 1;
+	return 0;
+}
+
 /* The figures of every phase, and of the whole run: each rank from its
  * first sample to its last. */
 static int job_stats(vw_model *m, vw_job *j)
@@ -623,6 +637,7 @@ static int job_stats(vw_model *m, vw_job *j)
 		job_cell_fill(m, j, r, c, "the whole run", damlist, sizeof damlist);
 		c->time_s = c->useful_s;
 		ncode += c->from_code;
+		j->code_lost += !c->from_code && job_code_lost(m, j->ranks[r].file);
 	}
 	if (!j->nph) /* else the phases named the damage */
 		job_damage_note(j, damlist);

@@ -98,6 +98,8 @@ typedef struct vw_job {
 	vw_job_cell *cell;  /* cell[p * nranks + r] */
 	int source;         /* vw_phases_source the phases came from */
 	int useful_from;    /* VW_USEFUL_CODE, _CPU, or _MIXED (some ranks each way) */
+	size_t code_lost;   /* ranks recorded with the code source whose files hold no
+			       code profile (a recorder killed before it wrote any) */
 	vw_job_phase run;   /* the whole run: each rank from its first to its last sample */
 	vw_job_cell *run_cell; /* run_cell[r] */
 	/* hosts (2 or more): each host's median offset of its ranks' phase

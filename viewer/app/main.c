@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../../recorder/codesym.h"
 #include "app.h"
 #include "keys.h"
 #include "../model/model.h"
@@ -386,6 +387,8 @@ out:
 
 int main(int argc, char **argv)
 {
+	/* a cut recording's code named from this host's binaries */
+	mcz_code_set_symbolizer(rec_code_symbolize);
 	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
 	if (!sshopt)
 		return fail("out of memory");
