@@ -655,6 +655,11 @@ size_t mcz_units_si(char *buf, size_t len, double v, const char *unit);
  * \033); other text unchanged.  Written into dst as snprintf does (never
  * half an escape); returns the length of the whole escaped string. */
 size_t mcz_termsafe(char *dst, size_t len, const char *src);
+/* src as the body of a JSON string (no quotes) that is valid UTF-8: '"'
+ * and '\\' escaped, controls, DEL and C1 as \u00XX, and each byte that is
+ * not UTF-8 as the code point of its number (\u009b for 0x9b); other text
+ * unchanged.  Written as mcz_termsafe writes; returns the whole length. */
+size_t mcz_json_escape(char *dst, size_t len, const char *src);
 
 /* ---- the user's cache folder (cachedir.c) --------------------------------- */
 

@@ -1,4 +1,5 @@
-/* termsafe.c: a string from a file made safe for a terminal.  Every string
+/* termsafe.c: a string from a file made safe for a terminal, or for JSON.
+ * Every string
  * a recording holds (metadata, the command line, stream and member names,
  * marks, code names) may carry bytes a terminal obeys — ESC sequences that
  * retitle the window or clear the screen, a BEL, a newline that forges a
@@ -10,6 +11,11 @@
  *     char buf[256];
  *     mcz_termsafe(buf, sizeof buf, mcz_meta(r, "command"));
  *     printf("command    %s\n", buf);
+ *
+ * JSON output is the same strings as JSON string bodies that are valid
+ * UTF-8 (mcz_json_escape): a byte that is not UTF-8 becomes the code point
+ * of the same number (\u009b for 0x9b), as Latin-1 reads it, since JSON
+ * has no way to carry a byte; controls and C1 as \u00XX.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +35,17 @@ static size_t termsafe_utf8(const unsigned char *s)
 	    (s[0] == 0xf4 && s[1] >= 0x90) || (s[0] == 0xed && s[1] >= 0xa0))
 		return 0; /* overlong, beyond U+10FFFF, a surrogate */
 	return len;
+}
+
+/* Append piece[0..k) at dst + n as snprintf would (once full, nothing
+ * more: never half an escape); returns the length so far. */
+static size_t termsafe_put(char *dst, size_t *len, size_t n, const char *piece, size_t k)
+{
+	if (*len && n + k < *len)
+		memcpy(dst + n, piece, k);
+	else if (*len && n < *len)
+		*len = n + 1;
+	return n + k;
 }
 
 size_t mcz_termsafe(char *dst, size_t len, const char *src)
@@ -51,11 +68,38 @@ size_t mcz_termsafe(char *dst, size_t len, const char *src)
 				snprintf(esc, sizeof esc, "\\%03o", *s);
 			k = strlen(esc);
 		}
-		if (len && n + k < len)
-			memcpy(dst + n, piece, k);
-		else if (len && n < len)
-			len = n + 1; /* full: nothing more, not half an escape */
-		n += k;
+		n = termsafe_put(dst, &len, n, piece, k);
+		s += piece == esc ? 1 : k;
+	}
+	if (len)
+		dst[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
+size_t mcz_json_escape(char *dst, size_t len, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)(src ? src : "");
+	size_t n = 0;
+	while (*s) {
+		char esc[8];
+		const char *piece = esc;
+		size_t k;
+		if (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\') {
+			piece = (const char *)s;
+			k = 1;
+		} else if (*s >= 0x80 && (k = termsafe_utf8(s)) != 0) {
+			piece = (const char *)s;
+		} else {
+			unsigned c = *s;
+			if (c == 0xc2 && s[1] >= 0x80 && s[1] < 0xa0)
+				c = *++s; /* C1 (U+0080..U+009F): a terminal may obey it */
+			if (c == '"' || c == '\\')
+				snprintf(esc, sizeof esc, "\\%c", c);
+			else
+				snprintf(esc, sizeof esc, "\\u%04x", c);
+			k = strlen(esc);
+		}
+		n = termsafe_put(dst, &len, n, piece, k);
 		s += piece == esc ? 1 : k;
 	}
 	if (len)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -188,6 +189,27 @@ int tool_common_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+void tool_common_csv_str(const char *s)
+{
+	/* RFC 4180: quoted when it holds a comma, a quote or a line break, a
+	 * quote doubled; the file's bytes as they are, so that a reader of
+	 * the CSV gets the names to_pandas() gives, escaped only for a
+	 * terminal (a line break then shows as \n) */
+	if (isatty(STDOUT_FILENO))
+		s = tool_common_esc(s);
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
 const char *tool_common_esc(const char *s)
 {
 	static char *ring[16];
@@ -206,17 +228,10 @@ const char *tool_common_esc(const char *s)
 
 void tool_common_json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
-			printf("\\u%04x", (unsigned char)*++s); /* C1, which a terminal may obey */
-		else
-			putchar(c);
-	}
-	putchar('"');
+	char buf[512], *big = NULL, *out = buf;
+	size_t n = mcz_json_escape(buf, sizeof buf, s);
+	if (n >= sizeof buf && (big = malloc(n + 1)) != NULL)
+		mcz_json_escape(out = big, n + 1, s);
+	printf("\"%s\"", out);
+	free(big);
 }

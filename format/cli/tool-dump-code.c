@@ -13,24 +13,6 @@
 
 #include "tool.h"
 
-/* A CSV field, escaped for the terminal (tool_common_esc: a line break is
- * \n); quoted when it holds a comma or a quote. */
-static void code_csv_str(const char *s)
-{
-	s = tool_common_esc(s);
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static void code_json(const mcz_code *c, int64_t origin, int64_t a, int64_t b)
 {
 	printf("{\"event\": ");
@@ -128,15 +110,15 @@ int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a
 			mcz_code_name(l->function, full, sizeof full, brief, sizeof brief);
 			if (csv) {
 				printf("%.9f,%u,", t, c->hits[h].count);
-				code_csv_str(l->function);
+				tool_common_csv_str(l->function);
 				putchar(',');
-				code_csv_str(l->inlined);
+				tool_common_csv_str(l->inlined);
 				putchar(',');
-				code_csv_str(l->file);
+				tool_common_csv_str(l->file);
 				printf(",%u,", l->line);
-				code_csv_str(obj);
+				tool_common_csv_str(obj);
 				printf(",0x%" PRIx64 ",", l->offset);
-				code_csv_str(full);
+				tool_common_csv_str(full);
 				putchar('\n');
 				continue;
 			}

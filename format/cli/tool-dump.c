@@ -71,9 +71,14 @@ static void dump_header(mcz_reader *r, const uint32_t *sel, size_t nsel, int fmt
 	printf(fmt == DUMP_CSV ? "time_s" : "%14s", fmt == DUMP_CSV ? "" : "time_s");
 	for (size_t j = 0; j < nsel; j++) {
 		const mcz_stream_desc *d = mcz_stream(r, sel[j]);
-		char name[300];
+		char name[1024];
 		snprintf(name, sizeof name, *d->instance ? "%s[%s]" : "%s", d->name, d->instance);
-		printf(fmt == DUMP_CSV ? ",%s" : "  %s", tool_common_esc(name));
+		if (fmt == DUMP_CSV) {
+			putchar(',');
+			tool_common_csv_str(name);
+		} else {
+			printf("  %s", tool_common_esc(name));
+		}
 	}
 	printf("\n");
 }

@@ -43,6 +43,8 @@ int tool_common_time(const char *s, int64_t *ns);
 const char *tool_common_esc(const char *s);
 /* s as a JSON string, quoted and escaped, on stdout. */
 void tool_common_json_str(const char *s);
+/* s as one CSV field (RFC 4180), escaped for the terminal only on a terminal. */
+void tool_common_csv_str(const char *s);
 /* "1.2 MiB" */
 void tool_common_bytes(char *buf, size_t n, uint64_t bytes);
 /* A usage error: "mcz CMD: <problem> (see mcz CMD --help)", one line on

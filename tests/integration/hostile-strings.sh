@@ -6,7 +6,8 @@
 # a job file whose member names hold a newline and an escape: mcz info,
 # mcz dump, mcz check, the text report, the job report and the view's
 # snapshot print no control byte but the line ends, and show them as git
-# and ls -b do (\033, \n, \007); the 64 KB value whole.
+# and ls -b do (\033, \n, \007); the 64 KB value whole.  CSV written to a
+# file is data: it carries the names as they are, RFC 4180-quoted.
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
@@ -33,7 +34,10 @@ grep -qF 'cpu0' "$T/info" && grep -qF '\033[31mred\ncpu0' "$T/info" || fail "ins
 clean "mcz dump" "$T/dump"
 grep -qF 'core.instructions[\033[31mred\ncpu0]' "$T/dump" || fail "dump header: $(head -1 "$T/dump" | cut -c1-200)"
 "$B"/mcz dump "$T/h.mcz" --csv --to 50ms >"$T/csv" || fail "mcz dump --csv"
-clean "mcz dump --csv" "$T/csv"
+# CSV to a file is data, not a terminal's: the names as the file holds
+# them (RFC 4180-quoted), as to_pandas() names its columns
+python3 -c 'import csv,sys; h=next(csv.reader(open(sys.argv[1], newline=""))); assert h[1].startswith("core.instructions[\x1b[31mred\n"), h[:2]' "$T/csv" ||
+	fail "CSV does not carry the instance as it is: $(head -c 200 "$T/csv" | cat -v)"
 "$B"/mcz dump "$T/h.mcz" --json --to 50ms >"$T/json" || fail "mcz dump --json"
 clean "mcz dump --json" "$T/json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["streams"][0]["instance"].startswith("\x1b[31mred\n"), d["streams"][0]' "$T/json" ||

@@ -71,17 +71,10 @@ const char *vw_fmt_safe(const char *s)
 
 void vw_fmt_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0)
-			fprintf(f, "\\u%04x", (unsigned char)*++s); /* C1: a terminal may obey it */
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	char buf[512], *big = NULL, *out = buf;
+	size_t n = mcz_json_escape(buf, sizeof buf, s);
+	if (n >= sizeof buf && (big = malloc(n + 1)) != NULL)
+		mcz_json_escape(out = big, n + 1, s);
+	fprintf(f, "\"%s\"", out);
+	free(big);
 }
