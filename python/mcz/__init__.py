@@ -20,9 +20,17 @@ temporary recording first.
 Times are seconds from the recording's first row (the time_s column of
 `mcz dump --csv`); values are as stored (counters as raw cumulative values,
 as mcz dump prints them).  Errors raise mcz.Error with the one line mcz's
-programs print.  The library is found through $MCZ_LIB (a path to a
-libmcz.so.1), else the build tree this package is in (build/), else where
-`make install` put it, else the system's.
+programs print; time bounds are checked as `mcz dump --from --to` checks
+them (mcz.Error "bad time '1e+30' (seconds, or with ms/us/ns)").
+
+Threads: a Recording may be read by several threads at once (read,
+to_pandas, members, code...): each thread reads with a reader of its own
+(a clone of the recording's, libmcz allowing one thread per reader), so
+their reads run side by side; ctypes lets go of the GIL in libmcz.
+
+The library is found through $MCZ_LIB (a path to a libmcz.so.1), else the
+build tree this package is in (build/), else where `make install` put it,
+else the system's.
 """
 
 import os
