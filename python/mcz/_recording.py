@@ -214,10 +214,13 @@ class Recording:
             self._keys.setdefault(s.key, []).append(s.id)
             self._keys.setdefault(s.name, []).append(s.id)
         # opened by scanning: a file still being written, or damaged (the
-        # blocks mcz check verifies, once, only for such a file)
-        bad = self._damaged(at_open=True) if strict and fi.recovered else None
-        if bad:
+        # blocks mcz check verifies, once, only for such a file); damaged
+        # where its streams are, such a file reads as empty: never silently
+        bad = self._damaged(at_open=True) if fi.recovered else None
+        if bad and strict:
             raise bad
+        if bad:
+            warnings.warn(str(bad) + " (only its readable rows are read)", stacklevel=3)
 
     # ---- life -------------------------------------------------------------
     def close(self):

@@ -20,6 +20,12 @@
                                             --streams GLOB: by their ids)
     py-read.py error FILE CHECK_LINE        mcz.Error, at open or at the first
                                             read, says CHECK_LINE
+    py-read.py warns FILE CHECK_LINE        strict=False: a warning says
+                                            CHECK_LINE, at open
+    py-read.py pcpcut ARCHIVE LINE ROWS     a PCP archive cut short: mcz.Error
+                                            says LINE (mcz import's warning)
+                                            and the rows read; strict=False:
+                                            a warning says it, ROWS rows
     py-read.py threads FILE                 4 threads reading one recording
                                             (read, to_pandas) get what one does
     py-read.py memory FILE                  to_pandas(t0, t1) of nearly all
@@ -207,6 +213,36 @@ def error(path, line):
     fail("%s: read without an error (mcz check: %s)" % (path, line))
 
 
+def warns(path, line):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        rec = mcz.open(path, strict=False)
+        rec.to_pandas()
+    said = [str(w.message) for w in ws]
+    if not any(m.startswith(line + " (") for m in said):
+        fail("%s, strict=False: warnings %r, mcz check says %r" % (path, said, line))
+    print("ok: %s, strict=False: warns %r" % (path, said[0]))
+
+
+def pcpcut(path, line, rows):
+    want = "%s (%s rows read)" % (line, rows)
+    try:
+        mcz.open(path)
+        fail("%s (cut short) opened without an error (mcz import: %s)" % (path, line))
+    except mcz.Error as e:
+        if str(e) != want:
+            fail("%s: mcz.Error says %r, not %r" % (path, str(e), want))
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        with mcz.open(path, strict=False) as rec:
+            n = len(rec.to_pandas())
+    said = [str(w.message) for w in ws]
+    if said != [want] or n != int(rows):
+        fail("%s, strict=False: %d rows (the import's %s), warnings %r" % (path, n, rows, said))
+    print("ok: %s (its volume cut short): mcz.Error, or with strict=False a warning: %s"
+          % (path, want))
+
+
 def threads(path):
     with mcz.open(path) as rec:
         ids = [s.id for s in rec.streams] * 4
@@ -268,5 +304,5 @@ def bounds(path, *cases):
 
 if __name__ == "__main__":
     {"frame": frame, "window": window, "extras": extras, "job": job, "pcp": pcp,
-     "error": error, "threads": threads,
+     "error": error, "warns": warns, "pcpcut": pcpcut, "threads": threads,
      "memory": memory, "bounds": bounds}[sys.argv[1]](*sys.argv[2:])

@@ -18,9 +18,12 @@
 #     `mcz dump JOB:NAME`;
 #   - PCP archives of pcp-testsuite: streams with units and semantics,
 #     values = `mcz dump` of `mcz import` of the archive (20180102: two
-#     streams of one key, its instance number used again);
+#     streams of one key, its instance number used again); one whose data
+#     volume is cut: mcz.Error, or with strict=False a warning, says the line
+#     `mcz import` warns with;
 #   - damaged files (a byte flipped in a chunk, a file cut short, its magic
-#     broken): mcz.Error says the line `mcz check` says;
+#     broken): mcz.Error says the line `mcz check` says; with strict=False,
+#     the streams' block damaged: a warning says it;
 #   - libmcz.so.1 exports mcz.h's functions and nothing else (nm -D),
 #     libmczpcp.so.1 its opening API only.
 # Under `make check SAN=1` the build's libraries carry ASan: python is run
@@ -125,6 +128,15 @@ if [ -f "$A/ok-mv-foo.meta" ]; then
 else
 	fail "pcp-testsuite archives not installed: $A (scripts/install-deps.sh)"
 fi
+# its data volume cut at 2 MB of 7: libpcp stops at the record cut
+mkdir -p "$T/cutpcp"
+cp "$A/20180102.meta" "$A/20180102.index" "$T/cutpcp/"
+head -c 2000000 "$A/20180102.0" >"$T/cutpcp/20180102.0"
+"$MCZ" import -o "$T/cutpcp.mcz" "$T/cutpcp/20180102" >/dev/null 2>"$T/cutpcp.err"
+line=$(sed -n 's/^mcz import: warning: //p' "$T/cutpcp.err")
+[ -n "$line" ] || fail "mcz import of a cut archive: no warning ($(cat "$T/cutpcp.err"))"
+rows=$("$MCZ" dump --csv "$T/cutpcp.mcz" | tail -n +2 | wc -l)
+py pcpcut "$T/cutpcp/20180102" "$line" "$rows" || exit 1
 
 # damaged files: the line mcz check prints (a byte flipped 40 bytes into the
 # second chunk: found when a read reaches it; cut, or not mcz: at open)
@@ -140,3 +152,20 @@ for f in d cut magic; do
 	line=$(head -n 1 "$T/$f.chk" | sed 's/^mcz check: //')
 	py error "$T/$f.mcz" "$line" || exit 1
 done
+# the first block of stream descriptors (STREAMS 3, COLSTREAMS 11, BUNDLE
+# 13) with a byte of its payload flipped: no streams are read
+"$PY" - "$T/r.mcz" "$T/sb.mcz" <<'EOF' || fail "no block of streams in r.mcz"
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+off = 20  # the file header's end (SPEC.md 3), then blocks of len + 20 bytes (4)
+while off + 16 <= len(b):
+    ty, n = struct.unpack_from("<4xH2xI", b, off)
+    if ty in (3, 11, 13):
+        b[off + 16 + n // 2] ^= 0xff
+        open(sys.argv[2], "wb").write(b)
+        sys.exit(0)
+    off += n + 20
+sys.exit(1)
+EOF
+"$MCZ" check "$T/sb.mcz" >"$T/sb.chk" 2>&1 && fail "mcz check sb.mcz: clean"
+py warns "$T/sb.mcz" "$(head -n 1 "$T/sb.chk" | sed 's/^mcz check: //')" || exit 1
