@@ -9,13 +9,14 @@
 #      straight into a column allocated once at the rows pass 1 found.
 #
 # So a part of the file ([t0, t1)) is read as the whole is, each column
-# allocated once at its final size (pass 1's two: at the file's rows, cut
-# to the part's): no pieces joined at the end.  Of a
-# column with gaps only a mask of its rows without a value is kept (1 byte
-# a row), made NaN (or pd.NA) column by column at the end, each column's
-# integers let go as soon as its float64 copy is made.
+# allocated once at its final size (pass 1's two at the file's rows, cut to
+# the part's): no pieces joined at the end.  Of a column with gaps only a
+# mask of its rows without a value is kept (1 byte a row), made NaN (or
+# pd.NA) column by column at the end, each column's integers let go as soon
+# as its float64 copy is made.
 #
-#     frame = to_pandas(rec, sids, a, b, whole, threads)   # as _recording.py calls it
+#     a, b = rec._window(t0, t1)                 # ns, checked (_recording.py)
+#     frame = to_pandas(rec, sids, a, b, threads)
 
 import os
 from ctypes import byref, c_size_t
