@@ -20,16 +20,29 @@ temporary recording first.
 Times are seconds from the recording's first row (the time_s column of
 `mcz dump --csv`); values are as stored (counters as raw cumulative values,
 as mcz dump prints them).  Errors raise mcz.Error with the one line mcz's
-programs print.  The library is found through $MCZ_LIB (a path to a
-libmcz.so.1), else the build tree this package is in (build/), else where
-`make install` put it, else the system's.
+programs print; time bounds are checked as `mcz dump --from --to` checks
+them (mcz.Error "bad time '1e+30' (seconds, or with ms/us/ns)").
+
+Threads: a Recording may be read by several threads at once (read,
+to_pandas, members, code...): each thread reads with a reader of its own
+(a clone of the recording's, libmcz allowing one thread per reader), so
+their reads run side by side; ctypes lets go of the GIL in libmcz.
+
+Damage is never silent: a damaged or cut file, or a PCP archive libpcp
+could not read to its end, raises mcz.Error, or with strict=False warns
+(warnings.warn, naming what is lost) and reads what is readable.
+
+The library is found through $MCZ_LIB (a path to a libmcz.so.1), else the
+build tree this package is in (build/), else where `make install` put it,
+else the system's.
 """
 
 import os
+import warnings
 
 from . import _lib
 from ._lib import LIB, PCP
-from ._recording import Error, Mark, Recording, Stream, Topo, error
+from ._recording import _E_CORRUPT, Error, Mark, Recording, Stream, Topo, _esc, error
 
 __all__ = ["open", "Recording", "Stream", "Topo", "Mark", "Error", "library"]
 
@@ -47,8 +60,10 @@ def open(path, strict=True):  # noqa: A001 (as io.open, tarfile.open)
             volume, .meta, folder, folio), converted by libmczpcp
     strict  True (default): a damaged file raises mcz.Error with the line
             `mcz check` gives ("PATH: DAMAGED: ..."), at open or when a read
-            reaches a damaged chunk; False: a warning instead, and the
-            readable rows are returned.
+            reaches a damaged chunk; a PCP archive libpcp cannot read to its
+            end (a volume cut short or corrupt, an unusable .index) raises
+            the line `mcz import` warns with; False: a warning instead, and
+            the readable rows are returned.
 
     Raises mcz.Error (file missing, not a recording, damaged, an archive
     libpcp refuses...).
@@ -63,8 +78,17 @@ def open(path, strict=True):  # noqa: A001 (as io.open, tarfile.open)
         rc = PCP.pcp_open_any(_lib.ctypes.byref(r), p, _lib.ctypes.byref(o), err, 1024)
         if rc:
             raise Error(err.value.decode("utf-8", "replace"), rc, path)
-    else:
-        rc = LIB.mcz_open(_lib.ctypes.byref(r), p, 0)
-        if rc:
-            raise error(rc, path)
+        rec = Recording(r, path, strict)
+        # where libpcp stopped and why (SPEC-PCP.md's import_warning)
+        cut = rec.meta.get("import_warning")
+        if cut:
+            line = "%s (%d rows read)" % (_esc(cut), rec.nrows)
+            if strict:
+                rec.close()
+                raise Error(line, _E_CORRUPT, path)
+            warnings.warn(line, stacklevel=2)
+        return rec
+    rc = LIB.mcz_open(_lib.ctypes.byref(r), p, 0)
+    if rc:
+        raise error(rc, path)
     return Recording(r, path, strict)

@@ -3,20 +3,30 @@
 # libmcz: its streams, samples as numpy arrays or one pandas DataFrame,
 # marks, metadata, code profile and mcview's report.  Samples are read in
 # bulk: mcz_read fills a series in C, numpy copies it once out of C memory;
-# no Python loop runs per value.
+# no Python loop runs per value (the DataFrame: _frame.py).
+#
+# Threads: libmcz allows one thread at a time on a reader (mcz.h), and
+# ctypes lets go of the GIL in every C call, so a Recording never hands its
+# reader to two threads: each read takes an idle reader of the recording
+# (_use), else a clone of it (mcz_reader_clone), and gives it back.  Clones
+# and closes change the shared reader's count of users, so they happen
+# under the recording's lock (a job file's, for its members).
 
 import ctypes
 import json
+import math
 import os
 import shutil
 import subprocess
+import threading
 import warnings
 from collections import namedtuple
+from contextlib import contextmanager
 from ctypes import byref, c_char_p, c_size_t, c_void_p
 
 import numpy as np
 
-from . import _lib
+from . import _frame, _lib
 from ._lib import LIB
 
 Stream = namedtuple("Stream", "id name instance key unit semantics kind type source native "
@@ -56,8 +66,10 @@ _TOPO_TYPES = ("machine", "package", "numa", "l3", "l2", "l1", "core", "pu", "gp
 _MARK_KINDS = ("point", "begin", "end", "gap")
 _TYPES = ("u64", "i64", "f64")
 _DTYPES = (np.uint64, np.int64, np.float64)
-_E_IO, _E_ISDIR, _E_NOTFOUND = -1, -12, -13
-_BULK_CACHE = 32 << 20  # the cache of the readers while to_pandas reads
+_E_IO, _E_CORRUPT, _E_ARG, _E_ISDIR, _E_NOTFOUND = -1, -5, -7, -12, -13
+# the units of a time given as text, as mcz dump takes them (longest first)
+_UNITS = (("min", 60e9), ("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("m", 60e9), ("s", 1e9),
+          ("", 1e9))
 
 
 def _cache_bytes(nrows):
@@ -122,10 +134,27 @@ def _arr(addr, n, dtype):
                          dtype=dtype)
 
 
-def _ns(seconds):
-    """Seconds to ns rounded half away from zero, as `mcz dump --from` does."""
-    x = float(seconds) * 1e9
-    return int(np.copysign(np.floor(abs(x) + 0.5), x))
+def _ns(t):
+    """A time bound in ns, read as `mcz dump --from/--to` reads one
+    (tool_common_time in format/cli/tool-common.c): seconds (a number, or
+    text with s, ms, us, ns, m or min after it), finite, within 9.2e18 ns
+    either side of the first row, rounded half away from zero; else
+    mcz.Error with mcz dump's line."""
+    x = None
+    try:
+        if isinstance(t, (str, bytes)):
+            text = t.decode() if isinstance(t, bytes) else t
+            for unit, mul in _UNITS:
+                if text.endswith(unit) and text[:len(text) - len(unit)].strip():
+                    x = float(text[:len(text) - len(unit)]) * mul
+                    break
+        else:
+            x = float(t) * 1e9
+    except (TypeError, ValueError, OverflowError, UnicodeDecodeError):
+        x = None
+    if x is None or not math.isfinite(x) or abs(x) > 9.2e18:
+        raise Error("bad time '%s' (seconds, or with ms/us/ns)" % (t,), _E_ARG)
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
 class Recording:
@@ -142,7 +171,9 @@ class Recording:
 
     Each open Recording keeps up to 160 bytes a row (32 to 256 MiB) of
     decoded columns (its reader's cache), so that reading stream after
-    stream decodes the times and shared frames once.
+    stream decodes the times and shared frames once.  Threads may share a
+    Recording: each reads with a reader of its own (a clone, kept for the
+    next read, with a cache of its own), so reads run side by side.
 
     Times are seconds from the recording's first row, as float64: the time_s
     column of `mcz dump --csv`, to the nanosecond.  Values are as stored, as
@@ -153,13 +184,17 @@ class Recording:
 
     def __init__(self, reader, path, strict=True, parent=None, member=None):
         self._r = reader
+        self._idle = [reader]  # readers no thread uses (_use)
+        self._lock = parent._lock if parent else threading.RLock()
         self._members = None
+        self._met_damage = False
         self._parent = parent  # a job file's Recording, kept open with its member
         self._member = member  # the index in it
         self.path = path
         self.strict = strict
         fi = LIB.mcz_info(reader).contents
-        LIB.mcz_cache_limit(reader, _cache_bytes(fi.nrows))
+        self._cache = _cache_bytes(fi.nrows)  # each reader's, between reads
+        LIB.mcz_cache_limit(reader, self._cache)
         self._info = {k: getattr(fi, k) for k, _ in _lib.FileInfo._fields_}
         mb, ml = c_void_p(), c_size_t()
         mname = LIB.mcz_member_self(reader, byref(mb), byref(ml))
@@ -179,18 +214,24 @@ class Recording:
             self._keys.setdefault(s.key, []).append(s.id)
             self._keys.setdefault(s.name, []).append(s.id)
         # opened by scanning: a file still being written, or damaged (the
-        # blocks mcz check verifies, once, only for such a file)
-        bad = self._damaged(at_open=True) if strict and fi.recovered else None
-        if bad:
+        # blocks mcz check verifies, once, only for such a file); damaged
+        # where its streams are, such a file reads as empty: never silently
+        bad = self._damaged(at_open=True) if fi.recovered else None
+        if bad and strict:
             raise bad
+        if bad:
+            warnings.warn(str(bad) + " (only its readable rows are read)", stacklevel=3)
 
     # ---- life -------------------------------------------------------------
     def close(self):
         """Close the reader.  A job file's members stay readable until they
-        are closed (libmcz keeps the job file's bytes for them)."""
-        if self._r:
-            LIB.mcz_close(self._r)
-            self._r = None
+        are closed (libmcz keeps the job file's bytes for them).  A read
+        under way in another thread ends first, its reader closed then."""
+        with self._lock:
+            if self._r:
+                for r in self._idle:
+                    LIB.mcz_close(r)
+                self._idle, self._r = [], None
 
     def __enter__(self):
         return self
@@ -214,6 +255,42 @@ class Recording:
         if not self._r:
             raise Error("%s: the recording is closed" % self.path, 0, self.path)
         return self._r
+
+    def _clone(self, cache):
+        """A new reader over this recording's bytes, its cache bound to
+        cache bytes (the caller holds the lock and closes it: _give)."""
+        c = c_void_p()
+        rc = LIB.mcz_reader_clone(self._reader(), byref(c))
+        if rc:
+            raise error(rc, self.path)
+        LIB.mcz_cache_limit(c, cache)
+        return c
+
+    def _take(self):
+        """A reader for the calling thread alone: an idle one, else a clone."""
+        with self._lock:
+            self._reader()
+            return self._idle.pop() if self._idle else self._clone(self._cache)
+
+    def _give(self, r, keep=True):
+        """r is no longer used: kept for the next read (keep), else closed;
+        closed too when the recording was closed meanwhile."""
+        with self._lock:
+            if not self._r:
+                LIB.mcz_close(r)  # closed meanwhile: its last user closes it
+            elif keep or r.value == self._r.value:
+                self._idle.append(r)
+            else:
+                LIB.mcz_close(r)
+
+    @contextmanager
+    def _use(self):
+        """with self._use() as r: a reader no other thread uses meanwhile."""
+        r = self._take()
+        try:
+            yield r
+        finally:
+            self._give(r)
 
     # ---- what the recording holds ------------------------------------------
     @property
@@ -275,20 +352,23 @@ class Recording:
         be opened (cut short: the job file ends inside it; damaged where its
         header is) raises Error, or with strict=False is left out with a
         warning."""
-        if self._members is None:
-            r, out = self._reader(), []
-            for i in range(LIB.mcz_member_count(r)):
-                sub = c_void_p()
-                rc = LIB.mcz_member_open(r, i, 0, byref(sub))
-                mpath = "%s:%s" % (os.fspath(self.path), _s(LIB.mcz_member_name(r, i)))
-                if rc and self.strict:
-                    raise error(rc, mpath)
-                if rc:
-                    warnings.warn(str(error(rc, mpath)) + " (left out)", stacklevel=2)
-                    continue
-                out.append(Recording(sub, mpath, self.strict, parent=self, member=i))
-            self._members = out
-        return self._members
+        with self._lock:  # a member's reader counts as a user of the job's
+            return self._open_members() if self._members is None else self._members
+
+    def _open_members(self):
+        r, out = self._reader(), []
+        for i in range(LIB.mcz_member_count(r)):
+            sub = c_void_p()
+            rc = LIB.mcz_member_open(r, i, 0, byref(sub))
+            mpath = "%s:%s" % (os.fspath(self.path), _s(LIB.mcz_member_name(r, i)))
+            if rc and self.strict:
+                raise error(rc, mpath)
+            if rc:
+                warnings.warn(str(error(rc, mpath)) + " (left out)", stacklevel=4)
+                continue
+            out.append(Recording(sub, mpath, self.strict, parent=self, member=i))
+        self._members = out
+        return out
 
     def stream(self, key):
         """The Stream named key: "name[instance]", a name that only one
@@ -322,7 +402,8 @@ class Recording:
         being recorded, or its recorder killed), which reads as it is."""
         rep = _lib.CheckReport()
         if self._member is not None and self._parent._r:  # as mcz check JOB does
-            rc = LIB.mcz_check_member(self._parent._r, self._member, byref(rep))
+            with self._lock:  # the job's (no read uses a job file's reader)
+                rc = LIB.mcz_check_member(self._parent._r, self._member, byref(rep))
         else:
             rc = LIB.mcz_check(_b(self.path), byref(rep))
         if rc:
@@ -336,10 +417,11 @@ class Recording:
         return Error("%s: DAMAGED: %s" % (_esc(self.path), problem or "damaged chunks"), -5,
                      self.path)
 
-    def _after_read(self, damaged=False):
+    def _after_read(self, damaged):
         """Raise (strict) or warn when a read met a damaged chunk (damaged:
-        a clone of the reader met one)."""
-        if damaged or LIB.mcz_damaged_count(self._r):
+        its reader met one), and at every read after one did."""
+        self._met_damage = self._met_damage or bool(damaged)
+        if self._met_damage:
             e = self._damaged()
             if self.strict:
                 raise e
@@ -347,15 +429,24 @@ class Recording:
 
     # ---- samples ----------------------------------------------------------
     def _window(self, t0, t1):
-        f = self._info["t_first"]
-        a = f + _ns(t0) if t0 is not None else f
-        b = f + _ns(t1) if t1 is not None else self._info["t_last"] + 1
+        """[a, b) in the file's ns for bounds t0, t1 in s from the first row
+        (None: from the start, to the end), checked as mcz dump checks
+        --from and --to (an empty range is a mistake), then held to the
+        recording's rows: past them a read finds nothing, and libmcz takes
+        int64."""
+        a = _ns(t0) if t0 is not None else None
+        b = _ns(t1) if t1 is not None else None
+        if a is not None and b is not None and a >= b:
+            raise Error("t0 %s is not before t1 %s" % (t0, t1), _E_ARG)
+        f, end = self._info["t_first"], self._info["t_last"] + 1
+        a = f if a is None else min(max(f + a, f), end)
+        b = end if b is None else min(max(f + b, f), end)
         return a, b
 
-    def _series(self, sid, a, b):
+    def _series(self, r, sid, a, b):
         """mcz_read of one stream over [a, b) ns (the caller frees it)."""
         s = _lib.Series()
-        rc = LIB.mcz_read(self._r, sid, a, b, byref(s))
+        rc = LIB.mcz_read(r, sid, a, b, byref(s))
         if rc:
             raise error(rc, self.path)
         return s
@@ -385,7 +476,14 @@ class Recording:
         sid = self._sid(key)
         st = self.streams[sid]
         a, b = self._window(t0, t1)
-        s = self._series(sid, a, b)
+        with self._use() as r:
+            t, v = self._read(r, st, a, b, delta, ns)
+            damaged = LIB.mcz_damaged_count(r)
+        self._after_read(damaged)
+        return t, v
+
+    def _read(self, r, st, a, b, delta, ns):
+        s = self._series(r, st.id, a, b)
         f = self._info["t_first"]
         try:
             if s.n == 0:
@@ -403,7 +501,6 @@ class Recording:
                     t = t if ns else t / 1e9
         finally:
             LIB.mcz_series_free(byref(s))
-        self._after_read()
         return t, v
 
     def to_pandas(self, streams=None, t0=None, t1=None, threads=None):
@@ -422,158 +519,25 @@ class Recording:
                  with a reader of its own (mcz_reader_clone; ctypes lets go
                  of the GIL in C), default: the CPUs this process may use,
                  up to 8, one for a small read
-        """
-        import pandas as pd
 
+        A part (t0, t1) costs no more memory than the whole: each column is
+        allocated once, at the rows the part has (_frame.py).
+        """
         self._not_job("read")
         sids = list(range(len(self.streams))) if streams is None else \
             [self._sid(k) for k in streams]
         a, b = self._window(t0, t1)
-        k, nr = len(sids), self._info["nrows"]
-        # windows of about 8192 rows: the chunks' decoded time column stays
-        # in the reader's cache (_BULK_CACHE at least) while every stream of the
-        # window is read, and the series stay small (in the CPU's caches,
-        # not mapped afresh by malloc): of 10^8 values, windows of 42000
-        # rows and an 8 MiB cache took 11 s, these 1.4 s
-        per_row = (self._info["t_last"] - self._info["t_first"]) / (nr - 1) if nr > 1 else 1.0
-        step = max(1, int(per_row * 8192))
-        dts = [_DTYPES[_TYPES.index(self.streams[i].type)] for i in sids]
-        # the whole run: one array per stream of the file's rows, filled in
-        # place; a part: the windows' pieces, joined at the end
-        whole = t0 is None and t1 is None
-        cols = [np.empty(nr, d) for d in dts] if whole else [[] for _ in sids]
-        gaps = [None] * k
-        if threads is None:
-            cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-                (os.cpu_count() or 1)
-            threads = min(cpus, 8) if k * nr >= 1000000 else 1
-        threads = max(1, min(int(threads), k))
-        groups = [list(range(g, k, threads)) for g in range(threads)]
-        readers = [self._reader()]
-        try:
-            for _ in groups[1:]:
-                c = c_void_p()
-                rc = LIB.mcz_reader_clone(self._r, byref(c))
-                if rc:
-                    raise error(rc, self.path)
-                readers.append(c)
-            for r in readers:  # the windows need no more (a larger cache is
-                LIB.mcz_cache_limit(r, _BULK_CACHE)  # only more memory to fill)
-            args = [(readers[g], groups[g], sids, dts, a, b, step, whole, cols, gaps)
-                    for g in range(threads)]
-            if threads == 1:
-                done = [self._read_group(*args[0])]
-            else:
-                from concurrent.futures import ThreadPoolExecutor
-                with ThreadPoolExecutor(threads) as pool:
-                    done = list(pool.map(lambda x: self._read_group(*x), args))
-            damaged = any(LIB.mcz_damaged_count(r) for r in readers[1:])
-        finally:
-            LIB.mcz_cache_limit(readers[0], _cache_bytes(nr))
-            for c in readers[1:]:
-                LIB.mcz_close(c)
-        counts, times = done[0]
-        for g, (cn, _) in enumerate(done[1:], 1):
-            if cn != counts:  # every stream has a value or a gap in every row
-                raise Error("%s: streams %s and %s have different rows"
-                            % (self.path, self.streams[sids[0]].key,
-                               self.streams[sids[g]].key), -5, self.path)
-        self._after_read(damaged)
-        at = sum(counts)
-        t = np.concatenate(times) if times else np.empty(0, np.int64)
-        if whole:
-            cols = [c[:at] for c in cols]
-            gaps = [g[:at] if g is not None else None for g in gaps]
-        else:
-            for j in range(k):
-                if gaps[j] is not None:
-                    gaps[j] = np.concatenate([gaps[j].get(i, np.zeros(len(c), bool))
-                                              for i, c in enumerate(cols[j])])
-                cols[j] = np.concatenate(cols[j]) if cols[j] else np.empty(0, dts[j])
-        data = {}
-        for j, sid in enumerate(sids):
-            c = cols[j]
-            if gaps[j] is not None and c.dtype != np.float64 and c.size and \
-                    max(int(c.max()), -int(c.min())) > 2 ** 53:
-                # float64 would not hold these integers exactly: pandas'
-                # nullable integers instead (pd.NA where absent)
-                c = pd.arrays.IntegerArray(c, gaps[j])
-            elif gaps[j] is not None:
-                c = c.astype(np.float64)  # NaN where absent, as read_csv gives
-                c[gaps[j]] = np.nan
-            data[self.streams[sid].key] = c
-        index = pd.Index((t - self._info["t_first"]) / 1e9, name="time_s")
-        if len(data) == len(sids):
-            return pd.DataFrame(data, index=index, copy=False)
-        # keys repeated (two streams of one name and instance): by position
-        frame = pd.DataFrame({j: cols[j] for j in range(k)}, index=index, copy=False)
-        frame.columns = [self.streams[sid].key for sid in sids]
-        return frame
+        return _frame.to_pandas(self, sids, a, b, threads)
 
-    def _read_group(self, r, js, sids, dts, a, b, step, whole, cols, gaps):
-        """Streams sids[j], j in js, over [a, b) window by window with reader
-        r into cols[j] (and gaps[j] where rows lack them): the rows of each
-        window, and (when js holds the first stream) their times."""
-        counts, times, at, w = [], [], 0, a
-        nr = self._info["nrows"]
-        present = np.empty(nr if whole else 0, np.uint8)  # mcz_read_into's
-        got = c_size_t()
-        while w < b and js:
-            e = min(b, w + step)
-            n0 = None
-            for j in js:
-                if whole and n0 is not None:
-                    # after the window's first stream (its times, its row
-                    # count): the values straight into the column, with
-                    # no times, deltas or copy (10^8 values: 1.64 -> 1.35 s)
-                    rc = LIB.mcz_read_into(r, sids[j], w, e,
-                                           cols[j].ctypes.data + at * cols[j].itemsize,
-                                           present.ctypes.data, nr - at, byref(got))
-                    if rc:
-                        raise error(rc, self.path)
-                    if got.value != n0:
-                        raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
-                                    % (self.path, self.streams[sids[j]].key, got.value, w, e,
-                                       self.streams[sids[js[0]]].key, n0), -5, self.path)
-                    if n0 and not present[:n0].all():
-                        if gaps[j] is None:
-                            gaps[j] = np.zeros(nr, bool)
-                        gaps[j][at:at + n0] = present[:n0] == 0
-                    continue
-                s = _lib.Series()
-                rc = LIB.mcz_read(r, sids[j], w, e, byref(s))
-                if rc:
-                    raise error(rc, self.path)
-                try:
-                    if n0 is None:
-                        n0 = s.n
-                        if s.n and js[0] == 0:
-                            times.append(_arr(s.t, s.n, np.int64).copy())
-                    if s.n != n0:
-                        raise Error("%s: stream %s has %d rows in [%d, %d) ns, %s %d"
-                                    % (self.path, self.streams[sids[j]].key, s.n, w, e,
-                                       self.streams[sids[js[0]]].key, n0), -5, self.path)
-                    if not s.n:
-                        continue
-                    _, v, p = self._views(s, dts[j])
-                    miss = None if p.all() else p == 0
-                    if whole:
-                        cols[j][at:at + s.n] = v
-                        if miss is not None:
-                            if gaps[j] is None:
-                                gaps[j] = np.zeros(nr, bool)
-                            gaps[j][at:at + s.n] = miss
-                    else:
-                        cols[j].append(v.copy())
-                        if miss is not None:
-                            gaps[j] = gaps[j] or {}
-                            gaps[j][len(cols[j]) - 1] = miss
-                finally:
-                    LIB.mcz_series_free(byref(s))
-            counts.append(n0 or 0)
-            at += n0 or 0
-            w = e
-        return counts, times
+    def _error(self, rc):
+        return error(rc, self.path)
+
+    def _rows_error(self, sid, n, a, b, other, n_other):
+        """The Error for a stream whose rows in [a, b) ns are not those of
+        the others (every stream has a value or a gap in every row)."""
+        return Error("%s: stream %s has %s rows in [%d, %d) ns, %s %d"
+                     % (self.path, self.streams[sid].key, n, a, b, other, n_other),
+                     _E_CORRUPT, self.path)
 
     # ---- code profile -----------------------------------------------------
     @property
@@ -584,11 +548,15 @@ class Recording:
         (the interval's start), samples, function (as stored), inlined, file,
         line, object, offset, name (demangled, mcz_code_name).  None when the
         recording has none."""
+        self._not_job("read the code profile of")
+        with self._use() as r:  # the profile is decoded into the reader
+            return self._code(r)
+
+    def _code(self, r):
         import pandas as pd
 
-        self._not_job("read the code profile of")
         cp = ctypes.POINTER(_lib.Code)()
-        rc = LIB.mcz_code_get(self._reader(), byref(cp))
+        rc = LIB.mcz_code_get(r, byref(cp))
         if rc == _E_NOTFOUND:
             return None
         if rc:

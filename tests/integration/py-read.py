@@ -13,18 +13,40 @@
                                             --report=json, MARKS marks
     py-read.py job JOB DIR                  members: rank, host, and each one's
                                             frame = DIR/NAME.csv
-    py-read.py pcp ARCHIVE DUMP.csv         a PCP archive: streams with units
+    py-read.py pcp ARCHIVE DUMP.csv [GLOB]  a PCP archive: streams with units
                                             and semantics, frame = the dump of
-                                            `mcz import` of it
+                                            `mcz import` of it (of the streams
+                                            whose names match GLOB, as mcz dump
+                                            --streams GLOB: by their ids)
     py-read.py error FILE CHECK_LINE        mcz.Error, at open or at the first
                                             read, says CHECK_LINE
+    py-read.py warns FILE CHECK_LINE        strict=False: a warning says
+                                            CHECK_LINE, at open
+    py-read.py pcpcut ARCHIVE LINE ROWS     a PCP archive cut short: mcz.Error
+                                            says LINE (mcz import's warning)
+                                            and the rows read; strict=False:
+                                            a warning says it, ROWS rows
+    py-read.py threads FILE                 4 threads reading one recording
+                                            (read, to_pandas) get what one does
+    py-read.py memory FILE                  to_pandas(t0, t1) of nearly all
+                                            rows peaks no higher than
+                                            to_pandas() (each in a fresh python)
+    py-read.py bounds FILE LINE T0 T1...    read(), to_pandas() with bounds
+                                            mcz dump refuses (T1 "-": none):
+                                            mcz.Error LINE; triples repeated
 Prints "ok: ..." lines; exits 1 with "FAIL: ..." at the first difference.
 The DUMP.csv files are read with float_precision="round_trip": mcz dump
 prints a float in the shortest form that reads back to its bits, which
 pandas' default (faster, not exact) parser may miss by an ulp.
 """
+import csv as csvmod
+import fnmatch
 import json
+import resource
+import subprocess
 import sys
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -38,7 +60,12 @@ def fail(msg):
 
 
 def csv(path):
-    return pd.read_csv(path, index_col=0, float_precision="round_trip")
+    """The dump read by pandas, its columns named as the header names them
+    (read_csv would call a repeated name "x.1")."""
+    frame = pd.read_csv(path, index_col=0, float_precision="round_trip")
+    with open(path, newline="") as f:
+        frame.columns = next(csvmod.reader(f))[1:]
+    return frame
 
 
 def same_frame(got, want, what):
@@ -53,8 +80,8 @@ def same_frame(got, want, what):
         fail("%s: times differ from row %d: %r against %r"
              % (what, bad[0], got.index.values[bad[0]], want.index.values[bad[0]]))
     gaps = 0
-    for k in want.columns:
-        a, b = got[k].to_numpy(), want[k].to_numpy()
+    for j, k in enumerate(want.columns):  # by position: keys may repeat
+        a, b = got.iloc[:, j].to_numpy(), want.iloc[:, j].to_numpy()
         na, nb = pd.isna(a), pd.isna(b)
         if b.dtype == object:  # the parser's fallback for u64 beyond int64 keeps '' as ''
             nb |= b == ""
@@ -160,16 +187,18 @@ def job(path, folder):
     print("ok: job file %s: members %s, each to_pandas() = mcz dump JOB:NAME" % (path, names))
 
 
-def pcp(path, dump):
+def pcp(path, dump, glob=None):
     with mcz.open(path) as rec:
-        got = rec.to_pandas()
+        got = rec.to_pandas(None if glob is None else
+                            [s.id for s in rec.streams if fnmatch.fnmatchcase(s.name, glob)])
         sems = sorted({s.semantics for s in rec.streams})
         units = sorted({s.unit for s in rec.streams if s.unit})
         n, host = len(rec.streams), rec.host
     gaps = same_frame(got, csv(dump), path)
-    print("ok: PCP archive %s (host %s): %d streams (semantics %s, units %s), to_pandas() = "
-          "mcz dump of mcz import: %d rows, %d values" % (path, host, n, sems, units,
-                                                          got.shape[0], got.size - gaps))
+    dup = got.shape[1] - len(set(got.columns))
+    print("ok: PCP archive %s (host %s): %d streams (semantics %s, units %s), to_pandas(%s) = "
+          "mcz dump of mcz import: %d rows, %d values, %d NaN, %d keys repeated"
+          % (path, host, n, sems, units, glob or "", got.shape[0], got.size - gaps, gaps, dup))
 
 
 def error(path, line):
@@ -184,6 +213,96 @@ def error(path, line):
     fail("%s: read without an error (mcz check: %s)" % (path, line))
 
 
+def warns(path, line):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        rec = mcz.open(path, strict=False)
+        rec.to_pandas()
+    said = [str(w.message) for w in ws]
+    if not any(m.startswith(line + " (") for m in said):
+        fail("%s, strict=False: warnings %r, mcz check says %r" % (path, said, line))
+    print("ok: %s, strict=False: warns %r" % (path, said[0]))
+
+
+def pcpcut(path, line, rows):
+    want = "%s (%s rows read)" % (line, rows)
+    try:
+        mcz.open(path)
+        fail("%s (cut short) opened without an error (mcz import: %s)" % (path, line))
+    except mcz.Error as e:
+        if str(e) != want:
+            fail("%s: mcz.Error says %r, not %r" % (path, str(e), want))
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        with mcz.open(path, strict=False) as rec:
+            n = len(rec.to_pandas())
+    said = [str(w.message) for w in ws]
+    if said != [want] or n != int(rows):
+        fail("%s, strict=False: %d rows (the import's %s), warnings %r" % (path, n, rows, said))
+    print("ok: %s (its volume cut short): mcz.Error, or with strict=False a warning: %s"
+          % (path, want))
+
+
+def threads(path):
+    with mcz.open(path) as rec:
+        ids = [s.id for s in rec.streams] * 4
+        want = [rec.read(i) for i in ids]
+        frame = rec.to_pandas(threads=1)
+        for _ in range(3):
+            with ThreadPoolExecutor(4) as pool:
+                got = list(pool.map(rec.read, ids))
+                frames = list(pool.map(lambda _: rec.to_pandas(threads=2), range(4)))
+            for i, (t, v), (wt, wv) in zip(ids, got, want):
+                if not (np.array_equal(t, wt) and np.array_equal(v, wv)):
+                    fail("%s: read(%d) in 4 threads differs from read() in one" % (path, i))
+            if not all(f.equals(frame) for f in frames):
+                fail("%s: to_pandas() in 4 threads differs from to_pandas() in one" % path)
+    print("ok: %s: 4 threads on one recording, 3 times: read() of its %d streams x 4 and "
+          "to_pandas() x 4 = those of one thread" % (path, len(ids) // 4))
+
+
+def memory(path, what=None):
+    if what:  # in a fresh python: the peak of one call above what was before
+        with mcz.open(path) as rec:
+            kw = {} if what == "whole" else {"t0": 0, "t1": rec.duration}
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            frame = rec.to_pandas(**kw)
+            after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            print((after - before) * 1024, frame.memory_usage().sum())
+        return
+    peak = {}
+    for what in ("whole", "window"):
+        out = subprocess.run([sys.executable, __file__, "memory", path, what], check=True,
+                             stdout=subprocess.PIPE).stdout.split()
+        peak[what], size = int(out[0]), int(out[1])
+    # the same columns, one row fewer: at most 5 % of the frame more
+    if peak["window"] > peak["whole"] + size // 20:
+        fail("%s: to_pandas(t0, t1) peaks %.1f MiB above what it holds before, to_pandas() "
+             "%.1f MiB (the frame: %.1f MiB)" % (path, peak["window"] / 2 ** 20,
+                                                 peak["whole"] / 2 ** 20, size / 2 ** 20))
+    print("ok: %s: to_pandas(t0, t1) peaks %.1f MiB, to_pandas() %.1f MiB (the frame %.1f MiB)"
+          % (path, peak["window"] / 2 ** 20, peak["whole"] / 2 ** 20, size / 2 ** 20))
+
+
+def bounds(path, *cases):
+    with mcz.open(path) as rec:
+        for i in range(0, len(cases), 3):
+            line, t0, t1 = cases[i], float(cases[i + 1]), cases[i + 2]
+            t1 = float(t1) if t1 != "-" else None
+            for what, call in (("read", lambda: rec.read(0, t0, t1)),
+                               ("to_pandas", lambda: rec.to_pandas(t0=t0, t1=t1))):
+                try:
+                    call()
+                    fail("%s: %s(t0=%r, t1=%r) did not raise (mcz dump: %s)"
+                         % (path, what, t0, t1, line))
+                except mcz.Error as e:
+                    if str(e) != line:
+                        fail("%s: %s(t0=%r, t1=%r): %r, mcz dump says %r"
+                             % (path, what, t0, t1, str(e), line))
+            print("ok: read(), to_pandas() with t0=%r t1=%r: mcz.Error %r" % (t0, t1, line))
+
+
 if __name__ == "__main__":
     {"frame": frame, "window": window, "extras": extras, "job": job, "pcp": pcp,
-     "error": error}[sys.argv[1]](*sys.argv[2:])
+     "error": error, "warns": warns, "pcpcut": pcpcut, "threads": threads,
+     "memory": memory, "bounds": bounds}[sys.argv[1]](*sys.argv[2:])
