@@ -402,6 +402,12 @@ typedef struct mcz_bucket {
  * i-th one's first and last row times (MCZ_E_RANGE past the end).  To know
  * every damaged chunk up front, run mcz_check(). */
 size_t mcz_damaged_count(const mcz_reader *r);
+/* Blocks found damaged when the file was opened by scanning (a CRC that
+ * fails, a header or payload that does not decode), which the reader left
+ * out: what they held (marks, descriptors, rows) is missing.  The first
+ * one's problem, "CRC mismatch in the block at offset N", into problem
+ * (may be NULL).  0 for a file whose blocks are all whole. */
+uint64_t mcz_damaged_blocks(const mcz_reader *r, char *problem, size_t len);
 int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1);
 
 /* Level-0 summaries of stream s, one per chunk (loaded from the index or

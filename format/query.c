@@ -16,6 +16,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,13 @@ static int query_damaged(const mcz_reader *r, size_t ci, int rc)
 size_t mcz_damaged_count(const mcz_reader *r)
 {
 	return r ? r->ndamaged : 0;
+}
+
+uint64_t mcz_damaged_blocks(const mcz_reader *r, char *problem, size_t len)
+{
+	if (problem && len)
+		snprintf(problem, len, "%s", r && r->bad_blocks ? r->problem : "");
+	return r ? r->bad_blocks : 0;
 }
 
 int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1)

@@ -189,6 +189,19 @@ int tool_common_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int tool_common_damage(const char *cmd, const char *path, const mcz_reader *r)
+{
+	char what[160];
+	uint64_t n = mcz_damaged_blocks(r, what, sizeof what);
+	if (!n)
+		return 0;
+	fprintf(stderr, "mcz %s: %s: DAMAGED: %llu block%s left out (the first: %s): what %s "
+		"held is missing here (mcz check %s names it)\n", cmd, tool_common_esc(path),
+		(unsigned long long)n, n == 1 ? "" : "s", what, n == 1 ? "it" : "they",
+		tool_common_esc(path));
+	return 1;
+}
+
 void tool_common_csv_str(const char *s)
 {
 	/* RFC 4180: quoted when it holds a comma, a quote or a line break, a

@@ -226,7 +226,9 @@ int tool_dump(int argc, char **argv)
 	/* A file read by scanning whose bytes end in a block cut or broken
 	 * (a copy cut short, a damaged index): what follows that byte is lost,
 	 * as mcz check says (DAMAGED); every row before it was printed. */
-	if (!rc && !nd && fi->recovered && fi->valid_bytes < fi->file_bytes) {
+	if (!rc && !nd && tool_common_damage("dump", path, r))
+		rc = MCZ_E_CORRUPT;
+	else if (!rc && !nd && fi->recovered && fi->valid_bytes < fi->file_bytes) {
 		fprintf(stderr, "mcz dump: %s: damaged after byte %llu of %llu: every readable row "
 			"was printed, what followed is lost (mcz check %s)\n", path,
 			(unsigned long long)fi->valid_bytes, (unsigned long long)fi->file_bytes, path);

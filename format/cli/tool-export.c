@@ -48,6 +48,9 @@ int tool_export(int argc, char **argv)
 	pcp_export_stats st;
 	char err[1024];
 	int rc = pcp_export(r, out, &st, err, sizeof err);
+	int dam = rc ? 0 : mcz_damaged_blocks(r, NULL, 0) > 0;
+	if (dam && !st.damaged[0])
+		tool_common_damage("export", path, r);
 	mcz_close(r);
 	if (rc) {
 		fprintf(stderr, "mcz export: %s\n", tool_common_esc(err));
@@ -63,5 +66,5 @@ int tool_export(int argc, char **argv)
 			tool_common_esc(path), tool_common_esc(st.damaged), tool_common_esc(path));
 		return 1;
 	}
-	return 0;
+	return dam;
 }

@@ -151,6 +151,10 @@ int tool_info(int argc, char **argv)
 	if (fi->recovered && !fi->nrows && !mcz_stream_count(r))
 		printf("index      MISSING or damaged, and nothing readable by scanning (run mcz "
 		       "check)\n");
+	else if (fi->recovered && mcz_damaged_blocks(r, NULL, 0))
+		printf("index      MISSING or damaged: opened by scanning; %" PRIu64
+		       " damaged block%s left out (run mcz check)\n", mcz_damaged_blocks(r, NULL, 0),
+		       mcz_damaged_blocks(r, NULL, 0) == 1 ? "" : "s");
 	else if (fi->recovered && fi->valid_bytes == fi->file_bytes)
 		/* as mcz check's INCOMPLETE: every block whole, no index yet */
 		printf("index      none yet (still being recorded, or its recorder was killed): "
@@ -241,6 +245,7 @@ int tool_info(int argc, char **argv)
 		if (*d->note)
 			printf("        note: %s\n", E(d->note));
 	}
+	int dam = tool_common_damage("info", path, r);
 	mcz_close(r);
-	return 0;
+	return dam;
 }

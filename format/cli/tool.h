@@ -43,6 +43,9 @@ int tool_common_time(const char *s, int64_t *ns);
 const char *tool_common_esc(const char *s);
 /* s as a JSON string, quoted and escaped, on stdout. */
 void tool_common_json_str(const char *s);
+/* Damaged blocks the reader left out: one line on stderr naming them and
+ * what follows; 1 when there were any (the command then exits 1). */
+int tool_common_damage(const char *cmd, const char *path, const mcz_reader *r);
 /* s as one CSV field (RFC 4180), escaped for the terminal only on a terminal. */
 void tool_common_csv_str(const char *s);
 /* "1.2 MiB" */

@@ -8,6 +8,8 @@
 #   - JSON (`mcview --report=json`, `mcz dump --json`) is valid UTF-8: a mark
 #     and an instance holding the byte 0x9b come out as \u009b, and Python's
 #     json module reads them.
+#   - a block left out for damage (a MARKS block whose CRC fails) is never
+#     silent: mcz info, dump, export and mcview --report name it, exit 1.
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
@@ -53,4 +55,37 @@ d = json.load(open(sys.argv[2], encoding="utf-8"))
 assert any(s["instance"].startswith("\x9b") for s in d["streams"]), d["streams"][:2]
 print("ok: JSON is UTF-8, 0x9b as \\u009b")
 PY
-echo "ok: CSV is RFC 4180 with the file's names; JSON is valid UTF-8"
+# damage is never silent: one byte flipped in the second MARKS block of a
+# closed recording (its CRC then fails): info, dump, export and the report
+# name the block left out and exit 1; mcview does not call the file
+# incomplete
+"$B"/tests/tools/gen-recording -o "$T/m.mcz" --rows 3000 --phases >/dev/null || fail "gen-recording"
+python3 - "$T/m.mcz" "$T/mb.mcz" <<'PY' || fail "no second MARKS block"
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+o, seen = 20, 0
+while o + 16 <= len(b) and b[o:o + 4] == b"mczB":
+    t, l = struct.unpack_from("<H", b, o + 4)[0], struct.unpack_from("<I", b, o + 8)[0]
+    if t == 5:
+        seen += 1
+        if seen == 2:
+            b[o + 16 + l // 2] ^= 0x40
+            break
+    o += 20 + l
+assert seen == 2
+open(sys.argv[2], "wb").write(b)
+PY
+mkdir -p "$T/ex"
+for cmd in "mcz info" "mcz dump --csv" "mcz export --pcp $T/ex/m" "mcview --report"; do
+	$B/$cmd "$T/mb.mcz" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc = 1 ] || fail "$cmd of a file with a damaged block: exit $rc"
+	grep -q 'DAMAGED: 1 block left out (the first: CRC mismatch\|is damaged: 1 block left out' "$T/err" ||
+		fail "$cmd: $(cat "$T/err")"
+	grep -q 'incomplete' "$T/err" && fail "$cmd calls the damaged file incomplete"
+done
+"$B"/mcz info "$T/mb.mcz" 2>/dev/null | grep -q 'every byte readable' && fail "mcz info: every byte readable"
+for cmd in "mcz info" "mcz dump --csv" "mcview --report"; do
+	$B/$cmd "$T/m.mcz" >/dev/null 2>"$T/err" || fail "$cmd of the whole file: $(cat "$T/err")"
+done
+echo "ok: CSV is RFC 4180 with the file's names; JSON is valid UTF-8; a damaged block is named, exit 1"

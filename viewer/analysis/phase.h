@@ -264,8 +264,9 @@ extern const char vw_phase_cli_help[];
 /* Take option opt's argument; 0, or -1 with a one-line reason in err. */
 int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_t len);
 /* After the model is open: detect the phases (unless off); with --report,
- * print it to stdout and return 1 (the program exits 0); 0 = go on to the
- * screen; -1 = error, one line in err. */
+ * print it to stdout and return 1 (the program exits 0), or 2 when a file
+ * had damaged blocks left out (exits 1); 0 = go on to the screen; -1 =
+ * error, one line in err. */
 int vw_phase_cli_run(struct vw_model *m, const vw_phase_cli *c, char *err, size_t len);
 
 /* view-phases.c: the phases as a band of class colours over w cells at

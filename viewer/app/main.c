@@ -315,11 +315,11 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	 * file.  On the terminal it runs after the first screen (app-run.c). */
 	int later = !snap_w && !pc.report && pc.mode >= 0;
 	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
-	if (pr != 0) { /* 1: the report is printed */
+	if (pr != 0) { /* 1: the report is printed; 2: of a file with damaged blocks */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		vw_model_free(m);
-		return pr < 0 ? 1 : 0;
+		return pr == 1 ? 0 : 1;
 	}
 	vw_app a;
 	int rc = 0;

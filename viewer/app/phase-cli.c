@@ -140,5 +140,10 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	vw_model_damage(m);
 	if (m->status_warn)
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(m->status));
+	/* blocks left out: the report lacks what they held, and the exit
+	 * status says so as mcz check's does */
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (mcz_damaged_blocks(m->files[f], NULL, 0))
+			return 2;
 	return 1;
 }

@@ -185,7 +185,7 @@ static void damaged_status(vw_model *m)
 			m->status_warn = 1;
 			return;
 		}
-		if (fi->valid_bytes == fi->file_bytes) {
+		if (fi->valid_bytes == fi->file_bytes && !mcz_damaged_blocks(m->files[f], NULL, 0)) {
 			/* every block good, only the index missing: a recording still
 			 * being written (or whose recorder was killed), as mcz check
 			 * says; "damaged" would alarm whoever looks during a run */
@@ -193,6 +193,16 @@ static void damaged_status(vw_model *m)
 				 "%s is incomplete (still recording, or its recorder was killed): "
 				 "showing its %llu rows",
 				 base_name(m->paths[f]), (unsigned long long)fi->nrows);
+			m->status_warn = 1;
+			return;
+		}
+		uint64_t bad = mcz_damaged_blocks(m->files[f], NULL, 0);
+		if (bad) {
+			snprintf(m->status, sizeof m->status,
+				 "warning: %s is damaged: %llu block%s left out (mcz check names "
+				 "them); showing the rest (%llu rows)",
+				 base_name(m->paths[f]), (unsigned long long)bad, bad == 1 ? "" : "s",
+				 (unsigned long long)fi->nrows);
 			m->status_warn = 1;
 			return;
 		}
