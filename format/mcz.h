@@ -575,7 +575,9 @@ int mcz_check(const char *path, mcz_check_report *rep);
  * mcz_check's). */
 int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 
-/* Write a clean copy of everything readable in `in` to `out`. */
+/* Write a clean copy of everything readable in `in` to `out` (through
+ * mcz_outpath: an earlier out survives a failure; out being in itself is
+ * MCZ_E_ARG, refused before anything is written). */
 int mcz_repair(const char *in, const char *out);
 
 /* ---- the roofline's ceilings in metadata (roof.c, SPEC.md 5.1) ------------ */
@@ -622,6 +624,30 @@ int mcz_cachedir_store(const char *name, const void *data, size_t len);
 int mcz_cachedir_load(const char *name, void **data, size_t *len);
 /* A regular file's identity as text: device, inode, size, mtime (ns). */
 int mcz_cachedir_identity(const char *path, char *id, size_t len);
+
+/* ---- where a program writes what a user named (outpath.c) --------------- */
+
+/* An output path: `write` is the name to write (a new temporary beside the
+ * file it replaces, or a device itself); commit renames it over the file
+ * only once whole, abort removes it.  A device is written into, never
+ * renamed or removed; a folder (MCZ_E_ISDIR), a FIFO or a socket
+ * (MCZ_E_ARG) is refused by begin, with the reason in mcz_errdetail(). */
+typedef struct mcz_outpath {
+	char *write;        /* the name to write */
+	char *target;       /* what commit renames over; NULL: a device, written in place */
+	int exists;         /* the path named a file already: dev, ino are its */
+	int kept_old;       /* commit(keep_old) kept the earlier file as NAME.old */
+	uint64_t dev, ino;
+} mcz_outpath;
+int mcz_outpath_begin(mcz_outpath *o, const char *path);
+/* 1 when the output is the file `input` names (by st_dev and st_ino, after
+ * symlinks; "JOB.mcz:NAME": the job file): the caller refuses, before
+ * anything is written. */
+int mcz_outpath_is(const mcz_outpath *o, const char *input);
+/* Rename the whole file into place (keep_old: an earlier regular file kept
+ * as NAME.old, as mcrec does); frees o.  abort: the temporary removed. */
+int mcz_outpath_commit(mcz_outpath *o, int keep_old);
+void mcz_outpath_abort(mcz_outpath *o);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,7 @@ typedef struct idbuf {
 	char *p;
 	size_t len, cap;
 	int err;
+	int names_only; /* the files' names listed, nothing read (pcp_cache_files) */
 } idbuf;
 
 static void id_add(idbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -88,6 +89,13 @@ static void id_file(idbuf *id, idbuf *names, const char *path)
 	struct stat st;
 	char real[PATH_MAX];
 	unsigned char head[ID_HEAD];
+	if (id->names_only) {
+		if (!realpath(path, real))
+			id->err = 1;
+		else
+			id_add(names, "%s\n", real);
+		return;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t got = fd < 0 ? -1 : pread(fd, head, sizeof head, 0);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || got < 0 ||
@@ -179,6 +187,44 @@ static void id_archive(idbuf *id, idbuf *names, const char *src)
 	free(base);
 }
 
+/* Every file of the source src: a folio and its archives, libpcp's
+ * "a,b,c" list, or one archive. */
+static void id_source(idbuf *id, idbuf *names, const char *src)
+{
+	char **a = NULL, e[8];
+	size_t n = 0;
+	int folio = strchr(src, ',') ? 0 : pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
+	if (folio == 1) {
+		id_file(id, names, src);
+		for (size_t i = 0; i < n; i++)
+			id_archive(id, names, a[i]);
+		pcp_path_free_list(a, n);
+	} else if (folio == 0) {
+		char *list = strdup(src), *save = NULL;
+		if (!list)
+			id->err = 1;
+		for (char *p = list ? strtok_r(list, ",", &save) : NULL; p;
+		     p = strtok_r(NULL, ",", &save))
+			id_archive(id, names, p);
+		free(list);
+	} else {
+		id->err = 1;
+	}
+}
+
+char *pcp_cache_files(const char *src)
+{
+	idbuf id = { .names_only = 1 }, names = {0};
+	if (pcp_path_is_ssh(src))
+		return NULL;
+	id_source(&id, &names, src);
+	if (names.err) {
+		free(names.p);
+		return NULL;
+	}
+	return names.p; /* those found, even when some were not */
+}
+
 static uint64_t fnv1a(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -195,26 +241,7 @@ int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, ch
 	idbuf id = {0}, names = {0};
 	id_add(&id, "%s\nmetrics %s\n", CACHE_VERSION, o && o->metrics ? o->metrics : "*");
 	id_add(&names, "%s\n", id.p ? id.p : "");
-	char **a = NULL, e[8];
-	size_t n = 0;
-	int folio = strchr(src, ',') ? 0 : pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
-	if (folio == 1) {
-		id_file(&id, &names, src);
-		for (size_t i = 0; i < n; i++)
-			id_archive(&id, &names, a[i]);
-		pcp_path_free_list(a, n);
-	} else if (folio == 0) {
-		/* libpcp's "a,b,c" list, or one archive */
-		char *list = strdup(src), *save = NULL;
-		if (!list)
-			id.err = 1;
-		for (char *p = list ? strtok_r(list, ",", &save) : NULL; p;
-		     p = strtok_r(NULL, ",", &save))
-			id_archive(&id, &names, p);
-		free(list);
-	} else {
-		id.err = 1;
-	}
+	id_source(&id, &names, src);
 	if (id.err || names.err || !id.p || !names.p) {
 		free(id.p);
 		free(names.p);

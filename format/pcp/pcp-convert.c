@@ -844,7 +844,6 @@ static int convert_with(char *const *archives, size_t n, const char *label, cons
 	const char *made = resume ? resume : out_path;
 	if (rc == MCZ_OK && (out_fd >= 0 ? fstat(out_fd, &sb) : stat(made, &sb)) == 0)
 		im.st->out_bytes = (uint64_t)sb.st_size;
-	if (rc && out_fd < 0 && !resume)
-		unlink(out_path);
-	return rc;
+	return rc; /* what was written is the caller's to remove (pcp_import: its
+		      temporary, never the name a user gave) */
 }

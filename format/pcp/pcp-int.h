@@ -78,6 +78,9 @@ char *pcp_path_temp(const char *pattern);
 
 /* ---- pcp-cache.c: the viewer's conversions kept ---------------------------- */
 
+/* The real paths of every file of the source src, one a line (malloc'd;
+ * NULL for ssh:// or without memory): what an output must not be. */
+char *pcp_cache_files(const char *src);
 /* The cache entry's name for src ("pcp-<hash>.mcz", from its files' real
  * paths and the options) and its identity (every file's path, size and
  * mtime), both malloc'd; MCZ_E_ARG for ssh://, MCZ_E_NOTFOUND when a file

@@ -114,7 +114,9 @@ void pcp_no_derived(void);
 int pcp_import_claims(const char *src);
 
 /* Convert src (see above) into the .mcz file out_path.  stats may be NULL.
- * On error the output file is removed. */
+ * Written to a temporary beside out_path, renamed over it only once whole:
+ * on error an earlier file of that name is as it was.  A device is written
+ * into; a folder, a FIFO, a socket, or one of src's own files is refused. */
 int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	       pcp_import_stats *stats, char *err, size_t errlen);
 
