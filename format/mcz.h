@@ -608,7 +608,9 @@ size_t mcz_termsafe(char *dst, size_t len, const char *src);
 
 /* What the programs learnt and may learn again (topology, ceilings, phases)
  * lives in $XDG_CACHE_HOME/mcz, else ~/.cache/mcz — never in a recording.
- * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home. */
+ * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home;
+ * MCZ_E_IO when it is a symbolic link (never followed), not a folder, or
+ * not the user's own. */
 int mcz_cachedir(char *dir, size_t len, int create);
 /* Path of `name` in it. */
 int mcz_cachedir_path(char *buf, size_t len, const char *name, int create);

@@ -86,6 +86,11 @@ char *pcp_cache_files(const char *src);
  * mtime), both malloc'd; MCZ_E_ARG for ssh://, MCZ_E_NOTFOUND when a file
  * cannot be named. */
 int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident);
+/* The identity without each file's whole-content CRC: what a viewer
+ * compares every 2 s to see an archive grow (pcp_archive_stamp), read
+ * from the head of each file only; _of: the same from a whole identity. */
+char *pcp_cache_stamp(const char *src, const pcp_import_opts *o);
+char *pcp_cache_stamp_of(const char *ident);
 /* The same for an archive fetched from another host (ssh://) into dir: the
  * name from the URL and options, the identity from the fetched files'
  * names, sizes and CRCs (the remote times are not known here). */
