@@ -278,6 +278,13 @@ typedef struct pcp_export_stats {
 	uint64_t archives, metrics, instances, records, values, marks;
 	char paths[512];   /* the archives written, ", " between them */
 	char damaged[512]; /* "" or what could not be read (the rest was exported) */
+	/* names PCP could not take as they are (PCPIntro(1): "app.my-count"
+	 * becomes app.my_count, an instance with a space or a second of one
+	 * name "a_b", "a#2"): renamed, the original kept as the label
+	 * mcz_name (metric) or mcz_instance (instance), which mcz import reads
+	 * back; "ORIGINAL -> PCP NAME" a line each, as many as fit */
+	uint64_t renamed;
+	char renames[4096];
 } pcp_export_stats;
 
 int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, size_t errlen);
