@@ -2,7 +2,8 @@
  * learnt and may learn again — mcrec's topology and measured ceilings,
  * mcview's detected phases — and never in a recording (readers do not
  * write).  $XDG_CACHE_HOME/mcz, else ~/.cache/mcz (the XDG base directory
- * rules), made 0700 on first use.
+ * rules), made 0700 on first use, used only while it is a folder of the
+ * user's own (never through a symbolic link).
  *
  *     char id[128];
  *     if (mcz_cachedir_identity("run.mcz", id, sizeof id) == MCZ_OK) {
@@ -33,6 +34,25 @@
 #define BLOB_HEAD 20 /* magic 8, length 8, CRC32 4 (little-endian) */
 #define BLOB_MAX (64u << 20)
 
+/* The folder is the user's own: a folder (lstat: a symbolic link in its
+ * place is not followed, wherever it points: a cache linked to a data
+ * folder or to /etc writes and removes files there), owned by the user.
+ * Absent is fine (nothing to read, made on the first write). */
+static int cachedir_own(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0)
+		return errno == ENOENT ? MCZ_OK
+				       : mcz_error_set(MCZ_E_IO, "%s: %s", dir, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return mcz_error_set(MCZ_E_IO, "%s: a symbolic link, not followed", dir);
+	if (!S_ISDIR(st.st_mode))
+		return mcz_error_set(MCZ_E_IO, "%s: not a folder", dir);
+	if (st.st_uid != geteuid())
+		return mcz_error_set(MCZ_E_IO, "%s: not owned by you", dir);
+	return MCZ_OK;
+}
+
 int mcz_cachedir(char *dir, size_t len, int create)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -47,7 +67,7 @@ int mcz_cachedir(char *dir, size_t len, int create)
 	if (n < 0 || (size_t)n >= len)
 		return mcz_error_set(MCZ_E_ARG, "cache path too long");
 	if (!create || mkdir(dir, 0700) == 0 || errno == EEXIST)
-		return MCZ_OK;
+		return cachedir_own(dir);
 	/* ~/.cache itself may be missing */
 	char parent[4096];
 	snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
@@ -55,7 +75,7 @@ int mcz_cachedir(char *dir, size_t len, int create)
 		return mcz_error_set(MCZ_E_IO, "cannot create %s: %s", parent, strerror(errno));
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 		return mcz_error_set(MCZ_E_IO, "cannot create %s: %s", dir, strerror(errno));
-	return MCZ_OK;
+	return cachedir_own(dir);
 }
 
 int mcz_cachedir_path(char *buf, size_t len, const char *name, int create)

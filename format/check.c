@@ -202,17 +202,36 @@ int mcz_repair(const char *in, const char *out)
 	int rc = mcz_open(&r, in, MCZ_OPEN_VERIFY);
 	if (rc)
 		return rc;
+	/* the copy beside out, renamed over it once whole (outpath.c): a
+	 * repair that fails leaves an earlier out as it was; out being the
+	 * file read (mapped: truncating it is a SIGBUS) is refused first */
+	mcz_outpath op;
+	if ((rc = mcz_outpath_begin(&op, out))) {
+		mcz_close(r);
+		return rc;
+	}
+	if (mcz_outpath_is(&op, in)) {
+		mcz_outpath_abort(&op);
+		mcz_close(r);
+		return mcz_error_set(MCZ_E_ARG, "the file being repaired; --repair writes another");
+	}
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
 	o.wall_epoch_ns = r->info.wall_epoch_ns;
 	mcz_writer *w;
-	if ((rc = mcz_writer_open(&w, out, &o))) {
+	if ((rc = mcz_writer_open(&w, op.write, &o))) {
+		mcz_outpath_abort(&op);
 		mcz_close(r);
 		return rc;
 	}
 	rc = check_copy(r, w);
 	int rc2 = mcz_writer_close(w);
 	mcz_close(r);
-	return rc ? rc : rc2;
+	rc = rc ? rc : rc2;
+	if (rc)
+		mcz_outpath_abort(&op);
+	else
+		rc = mcz_outpath_commit(&op, 0);
+	return rc;
 }
 
 int mcz_append_aux(const char *path, const char *name, const void *data, size_t len)

@@ -635,7 +635,9 @@ int mcz_check(const char *path, mcz_check_report *rep);
  * mcz_check's). */
 int mcz_check_member(mcz_reader *job, size_t i, mcz_check_report *rep);
 
-/* Write a clean copy of everything readable in `in` to `out`. */
+/* Write a clean copy of everything readable in `in` to `out` (through
+ * mcz_outpath: an earlier out survives a failure; out being in itself is
+ * MCZ_E_ARG, refused before anything is written). */
 int mcz_repair(const char *in, const char *out);
 
 /* ---- the roofline's ceilings in metadata (roof.c, SPEC.md 5.1) ------------ */
@@ -671,7 +673,9 @@ size_t mcz_json_escape(char *dst, size_t len, const char *src);
 
 /* What the programs learnt and may learn again (topology, ceilings, phases)
  * lives in $XDG_CACHE_HOME/mcz, else ~/.cache/mcz — never in a recording.
- * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home. */
+ * The folder (create: made 0700 if missing); MCZ_E_NOTFOUND without a home;
+ * MCZ_E_IO when it is a symbolic link (never followed), not a folder, or
+ * not the user's own. */
 int mcz_cachedir(char *dir, size_t len, int create);
 /* Path of `name` in it. */
 int mcz_cachedir_path(char *buf, size_t len, const char *name, int create);
@@ -687,6 +691,30 @@ int mcz_cachedir_store(const char *name, const void *data, size_t len);
 int mcz_cachedir_load(const char *name, void **data, size_t *len);
 /* A regular file's identity as text: device, inode, size, mtime (ns). */
 int mcz_cachedir_identity(const char *path, char *id, size_t len);
+
+/* ---- where a program writes what a user named (outpath.c) --------------- */
+
+/* An output path: `write` is the name to write (a new temporary beside the
+ * file it replaces, or a device itself); commit renames it over the file
+ * only once whole, abort removes it.  A device is written into, never
+ * renamed or removed; a folder (MCZ_E_ISDIR), a FIFO or a socket
+ * (MCZ_E_ARG) is refused by begin, with the reason in mcz_errdetail(). */
+typedef struct mcz_outpath {
+	char *write;        /* the name to write */
+	char *target;       /* what commit renames over; NULL: a device, written in place */
+	int exists;         /* the path named a file already: dev, ino are its */
+	int kept_old;       /* commit(keep_old) kept the earlier file as NAME.old */
+	uint64_t dev, ino;
+} mcz_outpath;
+int mcz_outpath_begin(mcz_outpath *o, const char *path);
+/* 1 when the output is the file `input` names (by st_dev and st_ino, after
+ * symlinks; "JOB.mcz:NAME": the job file): the caller refuses, before
+ * anything is written. */
+int mcz_outpath_is(const mcz_outpath *o, const char *input);
+/* Rename the whole file into place (keep_old: an earlier regular file kept
+ * as NAME.old, as mcrec does); frees o.  abort: the temporary removed. */
+int mcz_outpath_commit(mcz_outpath *o, int keep_old);
+void mcz_outpath_abort(mcz_outpath *o);
 
 #ifdef __cplusplus
 }

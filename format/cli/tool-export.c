@@ -6,7 +6,8 @@
  *     mcz export --pcp out/run run.mcz       # out/run.0, .meta, .index
  *     mcz export --pcp out/job job.mcz       # one archive per host
  *
- * One summary line on stdout (not with -q); one error line and exit 1 when
+ * One summary line on stdout (not with -q); the names PCP could not take
+ * as they are, a line each on stderr (always); one error line and exit 1 when
  * the recording cannot be read or the archive cannot be written; a damaged
  * recording is exported as far as it reads, named in one line, exit 1 (as
  * mcz dump).
@@ -55,6 +56,22 @@ int tool_export(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "mcz export: %s\n", tool_common_esc(err));
 		return 1;
+	}
+	/* every name changed for PCP said, even with -q: the archive does not
+	 * hold what the recording calls it (mcz import gives it back) */
+	if (st.renamed) {
+		fprintf(stderr, "mcz export: %llu name%s changed for PCP (the original%s kept as "
+				"label mcz_name or mcz_instance, read back by mcz import):\n",
+			(unsigned long long)st.renamed, st.renamed == 1 ? "" : "s",
+			st.renamed == 1 ? "" : "s");
+		uint64_t said = 0;
+		for (char *p = st.renames, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1, said++) {
+			*nl = '\0';
+			fprintf(stderr, "mcz export:   %s\n", tool_common_esc(p));
+		}
+		if (said < st.renamed)
+			fprintf(stderr, "mcz export:   ... and %llu more\n",
+				(unsigned long long)(st.renamed - said));
 	}
 	if (!quiet)
 		printf("%s -> %s: %llu metrics, %llu records, %llu values, %llu marks\n",

@@ -136,20 +136,15 @@ static void merge_notes(const merge_in *in, size_t n)
 }
 
 /* Write the job file to a new name beside out, then rename it into place
- * (an earlier regular file kept as out.old).  An out that exists and is
- * not a regular file (a device) is written into, as mcrec -o does, and
- * never renamed; a folder or a pipe (the writer seeks) is refused. */
+ * (an earlier regular file kept as out.old); a device is written into and
+ * never renamed; a folder or a pipe (the writer seeks) is refused
+ * (format/outpath.c). */
 static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 {
-	struct stat st;
-	int direct = stat(out, &st) == 0 && !S_ISREG(st.st_mode);
-	if (direct && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "mcz merge: %s: a folder; -o names the job file to write\n", out);
-		return 1;
-	}
-	if (direct && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
-		fprintf(stderr, "mcz merge: %s: a pipe or socket; a job file is written to a file "
-				"or a device\n", out);
+	mcz_outpath op;
+	int rc = mcz_outpath_begin(&op, out);
+	if (rc) {
+		fprintf(stderr, "mcz merge: %s: %s\n", tool_common_esc(out), mcz_errdetail());
 		return 1;
 	}
 	int64_t epoch = 0;
@@ -158,25 +153,18 @@ static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 		if (e && (!epoch || e < epoch))
 			epoch = e;
 	}
-	char tmp[PATH_MAX];
-	if (direct)
-		snprintf(tmp, sizeof tmp, "%s", out);
-	else if (snprintf(tmp, sizeof tmp, "%s.merge-%ld", out, (long)getpid()) >=
-		 (int)sizeof tmp) {
-		fprintf(stderr, "mcz merge: %s: name too long\n", out);
-		return 1;
-	}
 	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
 	wo.wall_epoch_ns = epoch;
 	mcz_writer *w;
-	int rc = mcz_writer_open(&w, tmp, &wo);
-	if (rc) { /* named as the user named it: the temporary name is ours */
+	rc = mcz_writer_open(&w, op.write, &wo);
+	if (rc) {
 		/* the temporary name is ours: dropped from the detail */
 		const char *d = mcz_errdetail();
-		size_t tl = strlen(tmp);
-		if (!strncmp(d, tmp, tl) && !strncmp(d + tl, ": ", 2))
+		size_t tl = strlen(op.write);
+		if (!strncmp(d, op.write, tl) && !strncmp(d + tl, ": ", 2))
 			d += tl + 2;
 		fprintf(stderr, "mcz merge: %s: %s\n", out, *d ? d : mcz_strerror(rc));
+		mcz_outpath_abort(&op);
 		return 1;
 	}
 	char buf[32];
@@ -190,23 +178,15 @@ static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 	rc = rc ? rc : rc2;
 	if (rc) {
 		tool_common_error("merge", out, rc);
-		if (!direct)
-			unlink(tmp);
+		mcz_outpath_abort(&op);
 		return 1;
 	}
-	if (direct)
-		return 0;
-	if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-		char old[PATH_MAX];
-		snprintf(old, sizeof old, "%s.old", out);
-		if (rename(out, old) == 0 && !quiet)
-			fprintf(stderr, "mcz merge: kept the earlier %s as %s\n", out, old);
-	}
-	if (rename(tmp, out) != 0) {
-		fprintf(stderr, "mcz merge: %s: %s\n", out, strerror(errno));
-		unlink(tmp);
+	if ((rc = mcz_outpath_commit(&op, 1)) != MCZ_OK) {
+		fprintf(stderr, "mcz merge: %s: %s\n", out, mcz_errdetail());
 		return 1;
 	}
+	if (op.kept_old && !quiet)
+		fprintf(stderr, "mcz merge: kept the earlier %s as %s.old\n", out, out);
 	return 0;
 }
 

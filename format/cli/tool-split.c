@@ -29,15 +29,8 @@ static int split_name_ok(const char *name)
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
-/* Write len bytes at b into DIR/NAME (p) whole or not at all; 0 or errno. */
-static int split_write(const char *p, const uint8_t *b, size_t len, int force)
+static int split_put(int fd, const uint8_t *b, size_t len)
 {
-	char tmp[PATH_MAX + 16];
-	const char *slash = strrchr(p, '/');
-	snprintf(tmp, sizeof tmp, "%.*s.mcz-split-XXXXXX", slash ? (int)(slash - p + 1) : 0, p);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
 	size_t done = 0;
 	while (done < len) {
 		ssize_t k = write(fd, b + done, len - done);
@@ -48,14 +41,63 @@ static int split_write(const char *p, const uint8_t *b, size_t len, int force)
 		done += (size_t)k;
 	}
 	int e = done < len ? (errno ? errno : EIO) : 0;
-	fchmod(fd, 0644);
 	if (close(fd) != 0 && !e)
 		e = errno;
-	/* link refuses a name taken since the check; --force replaces it */
-	if (!e && (force ? rename(tmp, p) : link(tmp, p)) != 0)
+	return e;
+}
+
+/* Write len bytes at b into DIR/NAME (p) whole or not at all; 0 or errno.
+ * A new name is linked into place (link refuses a name taken since the
+ * check); --force writes through format/outpath.c: a file replaced by
+ * rename once whole (a symlink's target, not the link), a device written
+ * into, never removed. */
+static int split_write(const char *p, const uint8_t *b, size_t len, int force)
+{
+	if (force) {
+		mcz_outpath op;
+		if (mcz_outpath_begin(&op, p))
+			return errno ? errno : EINVAL;
+		int fd = open(op.write, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		int e = fd < 0 ? errno : split_put(fd, b, len);
+		if (e)
+			mcz_outpath_abort(&op);
+		else if (mcz_outpath_commit(&op, 0))
+			e = errno ? errno : EIO;
+		return e;
+	}
+	char tmp[PATH_MAX + 16];
+	const char *slash = strrchr(p, '/');
+	snprintf(tmp, sizeof tmp, "%.*s.mcz-split-XXXXXX", slash ? (int)(slash - p + 1) : 0, p);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return errno;
+	fchmod(fd, 0644);
+	int e = split_put(fd, b, len);
+	if (!e && link(tmp, p) != 0)
 		e = errno;
 	unlink(tmp);
 	return e;
+}
+
+/* With --force, DIR/NAME may be replaced only by a file of the job: not
+ * the job file itself (a member named as it, in its folder), nor a
+ * folder, a FIFO or a socket.  1 when p must not be written. */
+static int split_refused(const char *p, const struct stat *job)
+{
+	struct stat st;
+	if (stat(p, &st) != 0)
+		return 0;
+	if (st.st_dev == job->st_dev && st.st_ino == job->st_ino) {
+		fprintf(stderr, "mcz split: %s is the job file being split; give another -o\n",
+			tool_common_esc(p));
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		fprintf(stderr, "mcz split: %s: not a file (--force replaces files only)\n",
+			tool_common_esc(p));
+		return 1;
+	}
+	return 0;
 }
 
 int tool_split(int argc, char **argv)
@@ -92,7 +134,10 @@ int tool_split(int argc, char **argv)
 		return 1;
 	}
 	/* every name first: nothing is written when one cannot be */
+	struct stat job;
 	int stop = 0;
+	if (stat(path, &job) != 0) /* "JOB.mcz:NAME" is refused above */
+		memset(&job, 0, sizeof job);
 	char p[PATH_MAX];
 	for (size_t i = 0; i < n; i++) {
 		const char *name = mcz_member_name(r, i);
@@ -108,6 +153,8 @@ int tool_split(int argc, char **argv)
 		} else if (!force && lstat(p, &st) == 0) {
 			fprintf(stderr, "mcz split: %s exists (--force overwrites it)\n",
 				tool_common_esc(p));
+			stop = 1;
+		} else if (force && split_refused(p, &job)) {
 			stop = 1;
 		}
 	}

@@ -190,7 +190,7 @@ int pcp_pending_open(int pid, mcz_reader **r, char **stamp)
 	o.cache_max = behind[i].cache_max;
 	int rc = pcp_cache_get(behind[i].key, behind[i].ident, &o, r);
 	if (rc == MCZ_OK && stamp)
-		*stamp = strdup(behind[i].ident);
+		*stamp = pcp_cache_stamp_of(behind[i].ident); /* as pcp_archive_stamp gives it */
 	behind_forget(i);
 	return rc;
 }

@@ -17,7 +17,8 @@
  * rename (several mcview at once each see a whole one or none), checked
  * (identity, length, CRC) before they are trusted, touched when used, and
  * the least recently used removed when the folder's entries would pass the
- * bound (pcp_import_opts.cache_max).  Nothing here costs the view: a cache
+ * bound (pcp_import_opts.cache_max) — only files the cache made (own_name,
+ * own_entry), in a folder of the user's own (mcz_cachedir).  Nothing here costs the view: a cache
  * that cannot be read is a conversion, one that cannot be written a note.
  */
 #include <dirent.h>
@@ -41,14 +42,17 @@
 #define CACHE_MAGIC "MCZPCPC1"
 #define CACHE_FIXED 32 /* magic 8, head length 4, identity length 4, mcz length 8, CRC32 4, 0 4 */
 /* 3: a counter that went backwards has no rate in the summaries (SPEC.md
- * 7.3): entries made before are made again once */
-#define CACHE_VERSION "pcp-cache 3 (viewer conversion, format 1.5)"
+ * 7.3); 4: every file's whole content in the identity: entries made before
+ * are made again once */
+#define CACHE_VERSION "pcp-cache 4 (viewer conversion, format 1.5)"
 #define CACHE_ID_MAX (1u << 20)
 
 typedef struct idbuf {
 	char *p;
 	size_t len, cap;
 	int err;
+	int names_only; /* the files' names listed, nothing read (pcp_cache_files) */
+	int stamp;      /* without the whole content's CRC (pcp_cache_stamp) */
 } idbuf;
 
 static void id_add(idbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -81,13 +85,30 @@ static void id_add(idbuf *b, const char *fmt, ...)
  * pmlogger's or pmlogextract's archive of the same name does not share. */
 #define ID_HEAD 64
 
-/* "path size mtime crc" of one file (crc: CRC32 of its first ID_HEAD
- * bytes); its real path in the list of names */
+/* "path size mtime head all" of one file (head: CRC32 of its first ID_HEAD
+ * bytes, all: of its whole content); its real path in the list of names.
+ *
+ * An entry is trusted only when every byte of the archive is the one it
+ * was made from: path, size and mtime are not enough (a byte changed and
+ * the mtime set back, touch -r, passes them), nor is PCP's label (the same
+ * in every copy and every extract of an archive).  The whole-content CRC
+ * costs one read of the archive (zlib's crc32, about 2.5 GB/s): for the
+ * 9 MB pcp-testsuite archive 20180102 an open from the cache takes 30 ms
+ * instead of 25, a conversion 160 ms.  The head CRC finds an entry whose
+ * archive has grown (id_grown).
+ * The stamp a viewer compares every 2 s to see growth does without it. */
 static void id_file(idbuf *id, idbuf *names, const char *path)
 {
 	struct stat st;
 	char real[PATH_MAX];
 	unsigned char head[ID_HEAD];
+	if (id->names_only) {
+		if (!realpath(path, real))
+			id->err = 1;
+		else
+			id_add(names, "%s\n", real);
+		return;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t got = fd < 0 ? -1 : pread(fd, head, sizeof head, 0);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || got < 0 ||
@@ -97,11 +118,26 @@ static void id_file(idbuf *id, idbuf *names, const char *path)
 		id->err = 1;
 		return;
 	}
+	uLong all = 0;
+	if (!id->stamp && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			close(fd);
+			id->err = 1;
+			return;
+		}
+		all = crc32_z(0, m, (size_t)st.st_size);
+		munmap(m, (size_t)st.st_size);
+	}
 	close(fd);
 	id_add(names, "%s\n", real);
-	id_add(id, "%s %lld %lld.%09ld %08lx\n", real, (long long)st.st_size,
+	id_add(id, "%s %lld %lld.%09ld %08lx", real, (long long)st.st_size,
 	       (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
 	       (unsigned long)crc32_z(0, head, (size_t)got));
+	if (id->stamp)
+		id_add(id, "\n");
+	else
+		id_add(id, " %08lx\n", (unsigned long)all);
 }
 
 static int by_name(const void *a, const void *b)
@@ -179,6 +215,44 @@ static void id_archive(idbuf *id, idbuf *names, const char *src)
 	free(base);
 }
 
+/* Every file of the source src: a folio and its archives, libpcp's
+ * "a,b,c" list, or one archive. */
+static void id_source(idbuf *id, idbuf *names, const char *src)
+{
+	char **a = NULL, e[8];
+	size_t n = 0;
+	int folio = strchr(src, ',') ? 0 : pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
+	if (folio == 1) {
+		id_file(id, names, src);
+		for (size_t i = 0; i < n; i++)
+			id_archive(id, names, a[i]);
+		pcp_path_free_list(a, n);
+	} else if (folio == 0) {
+		char *list = strdup(src), *save = NULL;
+		if (!list)
+			id->err = 1;
+		for (char *p = list ? strtok_r(list, ",", &save) : NULL; p;
+		     p = strtok_r(NULL, ",", &save))
+			id_archive(id, names, p);
+		free(list);
+	} else {
+		id->err = 1;
+	}
+}
+
+char *pcp_cache_files(const char *src)
+{
+	idbuf id = { .names_only = 1 }, names = {0};
+	if (pcp_path_is_ssh(src))
+		return NULL;
+	id_source(&id, &names, src);
+	if (names.err) {
+		free(names.p);
+		return NULL;
+	}
+	return names.p; /* those found, even when some were not */
+}
+
 static uint64_t fnv1a(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -187,34 +261,16 @@ static uint64_t fnv1a(const char *s, size_t n)
 	return h;
 }
 
-int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident)
+static int cache_identity(const char *src, const pcp_import_opts *o, int stamp, char **key,
+			  char **ident)
 {
 	*key = *ident = NULL;
 	if (pcp_path_is_ssh(src))
 		return MCZ_E_ARG; /* the remote files' sizes and times are not known here */
-	idbuf id = {0}, names = {0};
+	idbuf id = { .stamp = stamp }, names = {0};
 	id_add(&id, "%s\nmetrics %s\n", CACHE_VERSION, o && o->metrics ? o->metrics : "*");
 	id_add(&names, "%s\n", id.p ? id.p : "");
-	char **a = NULL, e[8];
-	size_t n = 0;
-	int folio = strchr(src, ',') ? 0 : pcp_path_folio(src, NULL, &a, &n, e, sizeof e);
-	if (folio == 1) {
-		id_file(&id, &names, src);
-		for (size_t i = 0; i < n; i++)
-			id_archive(&id, &names, a[i]);
-		pcp_path_free_list(a, n);
-	} else if (folio == 0) {
-		/* libpcp's "a,b,c" list, or one archive */
-		char *list = strdup(src), *save = NULL;
-		if (!list)
-			id.err = 1;
-		for (char *p = list ? strtok_r(list, ",", &save) : NULL; p;
-		     p = strtok_r(NULL, ",", &save))
-			id_archive(&id, &names, p);
-		free(list);
-	} else {
-		id.err = 1;
-	}
+	id_source(&id, &names, src);
 	if (id.err || names.err || !id.p || !names.p) {
 		free(id.p);
 		free(names.p);
@@ -229,6 +285,45 @@ int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, ch
 	}
 	*ident = id.p;
 	return MCZ_OK;
+}
+
+int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident)
+{
+	return cache_identity(src, o, 0, key, ident);
+}
+
+char *pcp_cache_stamp(const char *src, const pcp_import_opts *o)
+{
+	char *key, *ident;
+	if (cache_identity(src, o, 1, &key, &ident) != MCZ_OK)
+		return NULL;
+	free(key);
+	return ident;
+}
+
+char *pcp_cache_stamp_of(const char *ident)
+{
+	char *st = ident ? strdup(ident) : NULL;
+	if (!st)
+		return NULL;
+	/* past the version and metrics lines, each file's last field dropped */
+	char *w = st, *r = st;
+	for (int line = 0; *r; line++) {
+		char *nl = strchr(r, '\n'), *end = nl ? nl : r + strlen(r);
+		char *cut = end;
+		if (line >= 2)
+			for (cut = end; cut > r && cut[-1] != ' ';)
+				cut--;
+		if (line >= 2 && cut > r)
+			cut--; /* the space before it */
+		memmove(w, r, (size_t)(cut - r));
+		w += cut - r;
+		if (nl)
+			*w++ = '\n';
+		r = nl ? nl + 1 : end;
+	}
+	*w = '\0';
+	return st;
 }
 
 /* The fetched files under dir, by name below it: "name size crc32" each. */
@@ -406,30 +501,65 @@ static const char *id_line(const char **p, const char *end)
 	return nl;
 }
 
-/* A file's line "path size mtime crc": its path's length, size and crc. */
-static int id_fields(const char *s, const char *e, size_t *plen, long long *size, char crc[9])
+/* A file's line "path size mtime head all": its path's length, size, and
+ * the CRCs of its head and of its whole content. */
+static int id_fields(const char *s, const char *e, size_t *plen, long long *size, char crc[9],
+		     unsigned long *all)
 {
-	const char *c = e, *m, *z;
-	while (c > s && c[-1] != ' ')
+	const char *a = e, *c, *m, *z;
+	while (a > s && a[-1] != ' ')
+		a--;
+	for (c = a - 1; c > s && c[-1] != ' ';)
 		c--;
 	for (m = c - 1; m > s && m[-1] != ' ';)
 		m--;
 	for (z = m - 1; z > s && z[-1] != ' ';)
 		z--;
-	if (c <= s || m <= s || z <= s || e - c != 8)
+	if (a <= s || c <= s || m <= s || z <= s || e - a != 8 || a - 1 - c != 8)
 		return -1;
 	*plen = (size_t)(z - 1 - s);
 	*size = strtoll(z, NULL, 10);
+	*all = strtoul(a, NULL, 16);
 	memcpy(crc, c, 8);
 	crc[8] = '\0';
 	return 0;
 }
 
+/* The CRC32 of the first len bytes of path (its real path, from an
+ * identity); 1 when they are what the entry was made from. */
+static int id_prefix_is(const char *path, size_t plen, long long len, unsigned long want)
+{
+	char p[PATH_MAX];
+	if (plen >= sizeof p || len < 0)
+		return 0;
+	memcpy(p, path, plen);
+	p[plen] = '\0';
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < len) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	uLong crc = 0;
+	void *m = len ? mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (m == MAP_FAILED)
+		return 0;
+	if (m) {
+		crc = crc32_z(0, m, (size_t)len);
+		munmap(m, (size_t)len);
+	}
+	return crc == want;
+}
+
 /* The archive of identity old has grown into cur: the same first two
  * lines (version, metrics), then each of old's files in cur again with the
- * same first bytes (crc) and as long or longer; cur may have more files
- * (new volumes).  pmlogger only appends; another archive of the same name
- * has another label, hence other first bytes. */
+ * same first bytes (head crc), as long or longer, and its first old-size
+ * bytes the ones the entry was made from (their CRC, read again: the entry
+ * is continued from them); cur may have more files (new volumes).
+ * pmlogger only appends; another archive of the same name has another
+ * label, hence other first bytes. */
 static int id_grown(const char *old, const char *cur)
 {
 	const char *o = old, *oe = old + strlen(old), *c = cur, *ce = cur + strlen(cur);
@@ -443,13 +573,15 @@ static int id_grown(const char *old, const char *cur)
 		size_t pl, ql;
 		long long sz, qz;
 		char crc[9], qcrc[9];
-		if (id_fields(s, e, &pl, &sz, crc))
+		unsigned long all, qall;
+		if (id_fields(s, e, &pl, &sz, crc, &all))
 			return 0;
 		int found = 0;
 		const char *q = files, *qs = q, *qe;
 		while (!found && (qe = id_line(&q, ce)) != NULL) {
-			found = !id_fields(qs, qe, &ql, &qz, qcrc) && ql == pl && !memcmp(qs, s, pl) &&
-				qz >= sz && !strcmp(qcrc, crc);
+			found = !id_fields(qs, qe, &ql, &qz, qcrc, &qall) && ql == pl &&
+				!memcmp(qs, s, pl) && qz >= sz && !strcmp(qcrc, crc) &&
+				(qz == sz ? qall == all : id_prefix_is(s, pl, sz, all));
 			qs = q;
 		}
 		if (!found)
@@ -505,9 +637,50 @@ static int by_use(const void *a, const void *b)
 	return x->used.tv_nsec < y->used.tv_nsec ? -1 : x->used.tv_nsec > y->used.tv_nsec;
 }
 
+/* 1 when name is one the cache makes: "pcp-" + 16 hex digits + ".mcz" (an
+ * entry, pcp_cache_identity's key), or that + "." + mkstemp's 6 characters
+ * (*tmp: mcz_cachedir_write's temporary). */
+static int own_name(const char *name, int *tmp)
+{
+	size_t l = strlen(name);
+	if ((l != 24 && l != 31) || strncmp(name, "pcp-", 4) || strncmp(name + 20, ".mcz", 4))
+		return 0;
+	for (size_t i = 4; i < 20; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return 0;
+	*tmp = l == 31;
+	if (*tmp) {
+		if (name[24] != '.')
+			return 0;
+		for (size_t i = 25; i < 31; i++)
+			if (!strchr("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+				    name[i]))
+				return 0;
+	}
+	return 1;
+}
+
+/* 1 when the regular file name in dir (not followed if a symlink; st its
+ * lstat) begins with the cache's magic: one of ours, to remove. */
+static int own_entry(int dir, const char *name, const struct stat *st)
+{
+	unsigned char m[8];
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat fs;
+	int ok = fd >= 0 && fstat(fd, &fs) == 0 && S_ISREG(fs.st_mode) &&
+		 fs.st_ino == st->st_ino && fs.st_dev == st->st_dev &&
+		 pread(fd, m, sizeof m, 0) == (ssize_t)sizeof m && !memcmp(m, CACHE_MAGIC, 8);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /* Room for `need` bytes under max: the least recently used entries (not
  * `keep`) removed until the rest and the new one fit; temporary files left
- * by a killed writer removed after an hour. */
+ * by a killed writer removed after an hour.  Only what the cache can show
+ * it made is removed: a name it makes, a regular file (lstat), its magic
+ * first; anything else in the folder is not its own (a user's pcp-run1.mcz
+ * where the folder is shared) and is neither counted nor touched. */
 static void cache_evict(const char *dir, const char *keep, uint64_t need, uint64_t max)
 {
 	DIR *d = opendir(dir);
@@ -519,20 +692,18 @@ static void cache_evict(const char *dir, const char *keep, uint64_t need, uint64
 	time_t now = time(NULL);
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		size_t l = strlen(e->d_name);
-		if (strncmp(e->d_name, "pcp-", 4) != 0 || l >= sizeof v->name)
-			continue;
+		int tmp;
 		struct stat st;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		if (!own_name(e->d_name, &tmp) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode) || !own_entry(dirfd(d), e->d_name, &st))
 			continue;
-		if (strstr(e->d_name, ".mcz.")) { /* "pcp-<hash>.mcz.XXXXXX" */
+		if (tmp) { /* "pcp-<hash>.mcz.XXXXXX" */
 			if (now - st.st_mtim.tv_sec > 3600)
 				unlinkat(dirfd(d), e->d_name, 0);
 			continue;
 		}
-		/* not one of ours (a name longer than ours cannot be kept whole) */
-		if (l < 4 || l >= sizeof v->name || strcmp(e->d_name + l - 4, ".mcz") != 0 ||
-		    !strcmp(e->d_name, keep))
+		if (!strcmp(e->d_name, keep))
 			continue;
 		if (n == cap) {
 			entry *v2 = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);

@@ -32,6 +32,11 @@
 
 typedef struct imp_metric {
 	char *name;
+	char *given;  /* label mcz_name: the stream name mcz export was given
+			 where PCP could not take it (NULL: name) */
+	int inst_renamed;  /* label mcz_instances: instances with mcz_instance */
+	pmLabelSet *ils;   /* their labels, read at the first stream */
+	int nils, ils_read;
 	pmDesc desc;
 	pcp_metric_kind k;
 	int use;    /* 1 imported, 0 left out (filtered, not numeric) */
@@ -159,16 +164,79 @@ static uint64_t name_key(const char *name, const char *inst)
 	return h;
 }
 
+/* The string value of label `name` in a label set, "" when it has none;
+ * 1 when it has it.  \uXXXX (ASCII) and \", \\ read as what they stand
+ * for: mcz export writes a name's quotes and controls so. */
+static int label_str(const pmLabelSet *ls, int nsets, const char *name, char *buf, size_t len)
+{
+	int found = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < nsets; k++)
+		for (int i = 0; i < ls[k].nlabels; i++) {
+			const pmLabel *l = &ls[k].labels[i];
+			const char *v = ls[k].json + l->value;
+			int vl = (int)l->valuelen;
+			if (l->namelen != strlen(name) || strncmp(ls[k].json + l->name, name, l->namelen))
+				continue;
+			if (vl >= 2 && v[0] == '"') {
+				v++;
+				vl -= 2;
+			}
+			size_t u = 0;
+			for (int j = 0; j < vl && u + 1 < len; j++) {
+				unsigned x;
+				if (v[j] == '\\' && j + 5 < vl && v[j + 1] == 'u' &&
+				    sscanf(v + j + 2, "%4x", &x) == 1 && x < 0x80) {
+					if (x) /* \u0000: the empty name (a label is not empty) */
+						buf[u++] = (char)x;
+					j += 5;
+				} else if (v[j] == '\\' && j + 1 < vl) {
+					buf[u++] = v[++j];
+				} else {
+					buf[u++] = v[j];
+				}
+			}
+			buf[u] = '\0';
+			found = 1;
+		}
+	return found;
+}
+
+/* The name a stream of metric m is given: its own where mcz export had
+ * to change it for PCP (label mcz_name), else PCP's. */
+static const char *stream_name(const imp_metric *m)
+{
+	return m->given ? m->given : m->name;
+}
+
+/* The instance's name as mcz export was given it (label mcz_instance),
+ * into buf; 0 when it has none. */
+static int given_instance(imp_metric *m, int inst, char *buf, size_t len)
+{
+	if (!m->inst_renamed || m->desc.indom == PM_INDOM_NULL)
+		return 0;
+	if (!m->ils_read) {
+		m->ils_read = 1;
+		m->nils = pmGetInstancesLabels(m->desc.indom, &m->ils);
+		if (m->nils < 0)
+			m->nils = 0;
+	}
+	for (int k = 0; k < m->nils; k++)
+		if ((int)m->ils[k].inst == inst)
+			return label_str(&m->ils[k], 1, "mcz_instance", buf, len);
+	return 0;
+}
+
 /* A stream of the recording continued, named as the new one would be: its
  * id in *id (1), or 0.  A 32-bit counter's unwrapping goes on from its
  * last value, unless a gap mark came after it. */
 static int old_stream(imp *im, size_t ai, const imp_metric *m, const char *instname, uint32_t *id)
 {
 	uint32_t k;
-	if (!im->old || !pcp_map_get(&im->old_of, name_key(m->name, instname), &k))
+	if (!im->old || !pcp_map_get(&im->old_of, name_key(stream_name(m), instname), &k))
 		return 0;
 	const mcz_stream_desc *d = mcz_stream(im->old, k);
-	if (!d || strcmp(d->name, m->name) || strcmp(d->instance, instname))
+	if (!d || strcmp(d->name, stream_name(m)) || strcmp(d->instance, instname))
 		return 0; /* two names of one hash: the second is new */
 	imp_stream *s = &im->streams[k];
 	memset(s, 0, sizeof *s);
@@ -189,12 +257,14 @@ static int old_stream(imp *im, size_t ai, const imp_metric *m, const char *instn
 	return 1;
 }
 
-static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_t *id)
+static int new_stream(imp *im, size_t ai, imp_metric *m, int inst, uint32_t *id)
 {
-	char eb[64], ibuf[320];
+	char eb[64], ibuf[704], given[320];
 	const char *instname = "", *iname;
 	if (m->desc.indom != PM_INDOM_NULL || (m->nodesc && inst != (int)PM_IN_NULL)) {
-		if (m->desc.indom != PM_INDOM_NULL &&
+		if (given_instance(m, inst, given, sizeof given))
+			instname = given;
+		else if (m->desc.indom != PM_INDOM_NULL &&
 		    (iname = pcp_indom_name(&im->indoms[ai], m->desc.indom, inst)) != NULL)
 			instname = iname;
 		else {
@@ -213,7 +283,7 @@ static int new_stream(imp *im, size_t ai, const imp_metric *m, int inst, uint32_
 	char native[300];
 	snprintf(native, sizeof native, "pcp:%s", m->name);
 	mcz_stream_desc d = MCZ_STREAM_DESC_INIT;
-	d.name = m->name;
+	d.name = stream_name(m);
 	d.source = "pcp";
 	d.native = native;
 	d.unit = m->k.unit;
@@ -244,25 +314,6 @@ static void note_skipped(imp *im, const char *name)
 		snprintf(im->skipped + u, sizeof im->skipped - u, "%s%s", u ? ", " : "", name);
 	else if (u + 5 < sizeof im->skipped && strcmp(im->skipped + u - 3, "...") != 0)
 		snprintf(im->skipped + u, sizeof im->skipped - u, ", ...");
-}
-
-/* The string value of label `name` in a label set, "" when it has none. */
-static void label_str(const pmLabelSet *ls, int nsets, const char *name, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (int k = 0; k < nsets; k++)
-		for (int i = 0; i < ls[k].nlabels; i++) {
-			const pmLabel *l = &ls[k].labels[i];
-			const char *v = ls[k].json + l->value;
-			int vl = (int)l->valuelen;
-			if (l->namelen != strlen(name) || strncmp(ls[k].json + l->name, name, l->namelen))
-				continue;
-			if (vl >= 2 && v[0] == '"') {
-				v++;
-				vl -= 2;
-			}
-			snprintf(buf, len, "%.*s", vl, v);
-		}
 }
 
 static int is_mark_metric(const pmDesc *d, const char *name)
@@ -314,6 +365,13 @@ static int new_metric(imp *im, size_t ai, pmID pmid, uint32_t *mi)
 			label_str(ls, nls, "mcz_unit", unit, sizeof unit);
 			if (unit[0]) /* a unit PCP only counts, named by mcz export */
 				memcpy(m->k.unit, unit, sizeof unit);
+			char given[1024];
+			if (label_str(ls, nls, "mcz_name", given, sizeof given) && given[0] &&
+			    !(m->given = strdup(given))) {
+				pmFreeLabelSets(ls, nls);
+				return MCZ_E_NOMEM;
+			}
+			m->inst_renamed = label_str(ls, nls, "mcz_instances", given, sizeof given);
 		}
 		if (ls)
 			pmFreeLabelSets(ls, nls);
@@ -602,6 +660,9 @@ static void imp_free(imp *im)
 {
 	for (size_t i = 0; i < im->nmetrics; i++) {
 		free(im->metrics[i].name);
+		free(im->metrics[i].given);
+		if (im->metrics[i].ils)
+			pmFreeLabelSets(im->metrics[i].ils, im->metrics[i].nils);
 		free(im->metrics[i].slot_inst);
 		free(im->metrics[i].slot_id);
 	}
@@ -844,7 +905,6 @@ static int convert_with(char *const *archives, size_t n, const char *label, cons
 	const char *made = resume ? resume : out_path;
 	if (rc == MCZ_OK && (out_fd >= 0 ? fstat(out_fd, &sb) : stat(made, &sb)) == 0)
 		im.st->out_bytes = (uint64_t)sb.st_size;
-	if (rc && out_fd < 0 && !resume)
-		unlink(out_path);
-	return rc;
+	return rc; /* what was written is the caller's to remove (pcp_import: its
+		      temporary, never the name a user gave) */
 }

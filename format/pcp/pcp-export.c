@@ -129,7 +129,9 @@ static int ex_metric_of(ex_archive *x, const mcz_stream_desc *d, uint32_t *mi)
 		for (size_t j = 0; !found && j < x->nm && x->by_name.n != x->nm; j++)
 			if (!strcmp(x->m[j].name, name)) /* a hash collision: look them through */
 				found = 1, i = (uint32_t)j;
-		if (found && ex_same_desc(&x->m[i], &pd, mul)) {
+		/* two stream names that PCP spells alike ("app.my-count" and
+		 * "app.my_count") are two metrics, never instances of one */
+		if (found && ex_same_desc(&x->m[i], &pd, mul) && !strcmp(x->m[i].d0->name, d->name)) {
 			*mi = i;
 			return MCZ_OK;
 		}
@@ -177,7 +179,18 @@ static void ex_inst_name(const ex_src *s, const mcz_stream_desc *d, char *buf, s
 	snprintf(buf, len, "%s%s%s", s->prefix, *s->prefix && *d->instance ? ":" : "", d->instance);
 }
 
-/* Pass 1: every stream's metric; whether each metric has instances. */
+/* 1 when PCP takes the stream name as it is. */
+static int ex_name_kept(const char *name)
+{
+	char buf[280];
+	ex_pcp_name(name, buf, sizeof buf);
+	return !strcmp(buf, name);
+}
+
+/* Pass 1: every stream's metric; whether each metric has instances.  The
+ * names PCP takes as they are first, so that a name changed for PCP never
+ * takes one of theirs ("app.my-count" becomes app.my_count_2 beside an
+ * app.my_count). */
 static int ex_plan(ex_archive *x)
 {
 	for (size_t k = 0; k < x->nsrc; k++) {
@@ -188,21 +201,27 @@ static int ex_plan(ex_archive *x)
 		s->type = calloc(s->ns ? s->ns : 1, sizeof *s->type);
 		if (!s->metric || !s->inst || !s->type)
 			return MCZ_E_NOMEM;
-		for (size_t i = 0; i < s->ns; i++) {
-			const mcz_stream_desc *d = mcz_stream(s->r, i);
-			s->type[i] = d->type;
-			int rc = ex_metric_of(x, d, &s->metric[i]);
-			if (rc)
-				return rc;
-			ex_metric *m = &x->m[s->metric[i]];
-			char inst[320];
-			ex_inst_name(s, d, inst, sizeof inst);
-			m->nstreams++;
-			m->has_inst |= *inst != '\0';
-			m->allcpu &= !*s->prefix && ex_cpu(d->instance) >= 0;
-		}
 		x->nmarks += mcz_mark_count(s->r);
 	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < x->nsrc; k++) {
+			ex_src *s = &x->src[k];
+			for (size_t i = 0; i < s->ns; i++) {
+				const mcz_stream_desc *d = mcz_stream(s->r, i);
+				if (ex_name_kept(d->name) != !pass)
+					continue;
+				s->type[i] = d->type;
+				int rc = ex_metric_of(x, d, &s->metric[i]);
+				if (rc)
+					return rc;
+				ex_metric *m = &x->m[s->metric[i]];
+				char inst[320];
+				ex_inst_name(s, d, inst, sizeof inst);
+				m->nstreams++;
+				m->has_inst |= *inst != '\0';
+				m->allcpu &= !*s->prefix && ex_cpu(d->instance) >= 0;
+			}
+		}
 	return ex_leaves(x);
 }
 
@@ -233,6 +252,44 @@ static int ex_label(ex_archive *x, unsigned type, unsigned id, const char *name,
 	return rc < 0 ? pcp_export_fail(x, rc, name) : MCZ_OK;
 }
 
+/* A name as a JSON string's inside, for a label that gives it back whole
+ * (libpcp_import quotes a label's value but does not escape it): '"', '\\'
+ * and control bytes as \u00XX, which mcz import reads back; the empty
+ * name (a stream without instance beside instances: "all") as \u0000. */
+static void ex_label_json(char *buf, size_t len, const char *s)
+{
+	size_t u = 0;
+	for (; *s && u + 7 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\' || c < 0x20)
+			u += (size_t)snprintf(buf + u, len - u, "\\u%04x", c);
+		else
+			buf[u++] = (char)c;
+	}
+	buf[u] = '\0';
+	if (!u) /* libpcp_import takes no empty label: "" is written as \u0000 */
+		snprintf(buf, len, "\\u0000");
+}
+
+/* A name PCP could not take as it is: its original kept as the label key
+ * (mcz_name on the metric, mcz_instance on the instance) and said in
+ * st->renames ("ORIGINAL -> PCP NAME", a line each). */
+static int ex_renamed(ex_archive *x, unsigned type, unsigned id, unsigned inst, const char *key,
+		      const char *orig, const char *shown_from, const char *shown_to)
+{
+	char text[1200];
+	ex_label_json(text, sizeof text, orig);
+	int rc = pmiPutLabel(type, id, inst, key, text);
+	if (rc < 0)
+		return pcp_export_fail(x, rc, key);
+	pcp_export_stats *st = x->st;
+	size_t u = strlen(st->renames);
+	if (u + strlen(shown_from) + strlen(shown_to) + 6 < sizeof st->renames)
+		snprintf(st->renames + u, sizeof st->renames - u, "%s -> %s\n", shown_from, shown_to);
+	st->renamed++;
+	return MCZ_OK;
+}
+
 /* Pass 2: the metrics, their instances, help texts and labels, and every
  * stream's instance id. */
 static int ex_declare(ex_archive *x)
@@ -258,6 +315,10 @@ static int ex_declare(ex_archive *x)
 		}
 		/* the unit's own name where PCP only counts it (W, J, instructions) */
 		if (!m->named && (rc = ex_label(x, PM_LABEL_ITEM, m->desc.pmid, "mcz_unit", d->unit)))
+			return rc;
+		if (strcmp(m->name, d->name) &&
+		    (rc = ex_renamed(x, PM_LABEL_ITEM, m->desc.pmid, 0, "mcz_name", d->name, d->name,
+				     m->name)))
 			return rc;
 	}
 	for (size_t k = 0; k < x->nsrc; k++) {
@@ -288,6 +349,22 @@ static int ex_declare(ex_archive *x)
 				}
 				m->ninst++;
 				s->inst[i] = id;
+				char was[340];
+				ex_inst_name(s, d, was, sizeof was);
+				if (strcmp(was, inst)) {
+					char from[700], to[700];
+					snprintf(from, sizeof from, "%s[%s]", d->name, was);
+					snprintf(to, sizeof to, "%s[%s]", m->name, inst);
+					/* mcz_instances on the metric: mcz import reads
+					 * the instances' labels only where it is */
+					if (!m->inst_renamed++ &&
+					    (rc = ex_label(x, PM_LABEL_ITEM, m->desc.pmid, "mcz_instances",
+							   "renamed")))
+						return rc;
+					if ((rc = ex_renamed(x, PM_LABEL_INSTANCES, m->desc.indom,
+							     (unsigned)id, "mcz_instance", was, from, to)))
+						return rc;
+				}
 			}
 		}
 	}
@@ -520,7 +597,7 @@ static int ex_job(mcz_reader *job, const char *out, pcp_export_stats *st, char *
 		else
 			snprintf(path, sizeof path, "%s", out);
 		ex_archive x = { .src = src, .nsrc = ns, .path = path, .host = host, .err = err,
-				 .errlen = errlen };
+				 .errlen = errlen, .st = st };
 		rc = ex_archive_write(&x, st);
 		ex_free(&x);
 	}
@@ -540,7 +617,7 @@ int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, 
 		return ex_job(r, out, st, err, errlen);
 	ex_src src = { .r = r };
 	ex_archive x = { .src = &src, .nsrc = 1, .path = out, .host = ex_host_of(r), .err = err,
-			 .errlen = errlen };
+			 .errlen = errlen, .st = st };
 	int rc = ex_archive_write(&x, st);
 	ex_free(&x);
 	return rc;

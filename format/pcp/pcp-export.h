@@ -12,6 +12,7 @@ typedef struct ex_metric {
 	pmDesc desc;               /* pcp_metric_desc_of, then pmid and indom */
 	double mul;                /* values x mul (1: as stored) */
 	int named;                 /* 0: the unit was counted (label mcz_unit) */
+	int inst_renamed;          /* instances whose names PCP could not take */
 	char why[160];
 	size_t nstreams;
 	int ninst, has_inst, singular, allcpu; /* allcpu: instance ids = cpu numbers */
@@ -59,6 +60,7 @@ typedef struct ex_archive {
 	pmValueSet *mark_vs; /* mcz.mark's values, room for nsrc */
 	char *err;
 	size_t errlen;
+	pcp_export_stats *st; /* the renames said there */
 } ex_archive;
 
 /* Every row and mark of x's sources, merged on wall-clock time, through

@@ -167,12 +167,66 @@ static void unguard(const struct sigaction *old)
 		raise(sig);
 }
 
+/* The output is one of src's files (x.0 -o x.0, through a link alike):
+ * refused, since writing it would destroy what is read. */
+static int import_is_input(const mcz_outpath *op, const char *src, const char *out_path,
+			   char *err, size_t errlen)
+{
+	char *files = op->exists ? pcp_cache_files(src) : NULL;
+	int same = 0;
+	for (char *p = files, *nl; p && *p && !same; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = '\0';
+		same = mcz_outpath_is(op, p);
+	}
+	free(files);
+	if (same)
+		snprintf(err, errlen, "%s: a file of the archive %s; give another -o", out_path,
+			 src);
+	return same;
+}
+
+/* The temporary name is ours: err names the file as the user named it. */
+static void name_as_given(char *err, size_t errlen, const char *tmp, const char *given)
+{
+	char *at = strstr(err, tmp);
+	size_t tl = strlen(tmp), gl = strlen(given), rest = at ? strlen(at + tl) : 0;
+	if (!at || (size_t)(at - err) + gl + rest >= errlen)
+		return;
+	memmove(at + gl, at + tl, rest + 1);
+	memcpy(at, given, gl);
+}
+
+/* Written beside out_path and renamed over it only once whole
+ * (format/outpath.c): an earlier file survives every failure, a device is
+ * written into and never removed. */
 int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	       pcp_import_stats *stats, char *err, size_t errlen)
 {
+	mcz_outpath op;
+	int rc = mcz_outpath_begin(&op, out_path);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", out_path,
+			 *mcz_errdetail() ? mcz_errdetail() : mcz_strerror(rc));
+		return rc;
+	}
+	if (import_is_input(&op, src, out_path, err, errlen)) {
+		mcz_outpath_abort(&op);
+		return MCZ_E_ARG;
+	}
 	struct sigaction old[3];
 	guard(old);
-	int rc = import_to(src, out_path, -1, o, stats, err, errlen);
+	rc = import_to(src, op.write, -1, o, stats, err, errlen);
+	if (!rc && pcp_import_stop) {
+		snprintf(err, errlen, "interrupted");
+		rc = MCZ_E_IO;
+	}
+	if (rc) {
+		name_as_given(err, errlen, op.write, out_path);
+		mcz_outpath_abort(&op);
+	} else if ((rc = mcz_outpath_commit(&op, 0)) != MCZ_OK)
+		snprintf(err, errlen, "%s: %s", out_path, mcz_errdetail());
 	unguard(old);
 	return rc;
 }

@@ -78,11 +78,19 @@ char *pcp_path_temp(const char *pattern);
 
 /* ---- pcp-cache.c: the viewer's conversions kept ---------------------------- */
 
+/* The real paths of every file of the source src, one a line (malloc'd;
+ * NULL for ssh:// or without memory): what an output must not be. */
+char *pcp_cache_files(const char *src);
 /* The cache entry's name for src ("pcp-<hash>.mcz", from its files' real
  * paths and the options) and its identity (every file's path, size and
  * mtime), both malloc'd; MCZ_E_ARG for ssh://, MCZ_E_NOTFOUND when a file
  * cannot be named. */
 int pcp_cache_identity(const char *src, const pcp_import_opts *o, char **key, char **ident);
+/* The identity without each file's whole-content CRC: what a viewer
+ * compares every 2 s to see an archive grow (pcp_archive_stamp), read
+ * from the head of each file only; _of: the same from a whole identity. */
+char *pcp_cache_stamp(const char *src, const pcp_import_opts *o);
+char *pcp_cache_stamp_of(const char *ident);
 /* The same for an archive fetched from another host (ssh://) into dir: the
  * name from the URL and options, the identity from the fetched files'
  * names, sizes and CRCs (the remote times are not known here). */

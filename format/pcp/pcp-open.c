@@ -228,12 +228,9 @@ int pcp_open_any(mcz_reader **r, const char *path, const pcp_import_opts *o, cha
 
 char *pcp_archive_stamp(const char *src, const pcp_import_opts *o)
 {
-	char *key = NULL, *ident = NULL;
-	if (!pcp_import_claims(src) || pcp_path_is_ssh(src) ||
-	    pcp_cache_identity(src, o, &key, &ident) != MCZ_OK)
+	if (!pcp_import_claims(src) || pcp_path_is_ssh(src))
 		return NULL;
-	free(key);
-	return ident;
+	return pcp_cache_stamp(src, o);
 }
 
 int pcp_convert_behind(const char *src, const pcp_import_opts *o)

@@ -114,7 +114,9 @@ void pcp_no_derived(void);
 int pcp_import_claims(const char *src);
 
 /* Convert src (see above) into the .mcz file out_path.  stats may be NULL.
- * On error the output file is removed. */
+ * Written to a temporary beside out_path, renamed over it only once whole:
+ * on error an earlier file of that name is as it was.  A device is written
+ * into; a folder, a FIFO, a socket, or one of src's own files is refused. */
 int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	       pcp_import_stats *stats, char *err, size_t errlen);
 
@@ -276,6 +278,13 @@ typedef struct pcp_export_stats {
 	uint64_t archives, metrics, instances, records, values, marks;
 	char paths[512];   /* the archives written, ", " between them */
 	char damaged[512]; /* "" or what could not be read (the rest was exported) */
+	/* names PCP could not take as they are (PCPIntro(1): "app.my-count"
+	 * becomes app.my_count, an instance with a space or a second of one
+	 * name "a_b", "a#2"): renamed, the original kept as the label
+	 * mcz_name (metric) or mcz_instance (instance), which mcz import reads
+	 * back; "ORIGINAL -> PCP NAME" a line each, as many as fit */
+	uint64_t renamed;
+	char renames[4096];
 } pcp_export_stats;
 
 int pcp_export(mcz_reader *r, const char *out, pcp_export_stats *st, char *err, size_t errlen);

@@ -19,6 +19,11 @@
 #     instances (rankR:cpuN), each rank's values back after import (a rank
 #     given twice: rank1 and rank1#2); a job on
 #     2 hosts (gen-job --per-host): one archive per host, NAME-HOST;
+#   - names PCP does not allow (issue 43, finding 12): app.my-count beside
+#     app.my_count (mcmark counts sent by a script): two metrics, not two
+#     instances; the change said on stderr (a count, then one line each,
+#     also with -q); the label mcz_name on the metric (pminfo -l); mcz
+#     import gives both names back as the recording had them;
 #   - bad input: an archive of that name there already, a folder given as
 #     the name, a folder that cannot be made, a damaged recording (exported
 #     as far as it reads, the loss named, exit 1), not a recording, usage.
@@ -239,3 +244,30 @@ bad 1 "damaged chunk.*not exported.*every other row was exported" --pcp "$T/dout
 n=$(pmdumplog "$T/dout/run" core.task_clock 2>/dev/null | grep -c 'value')
 [ "$n" -gt 0 ] || fail "no core.task_clock value exported of the damaged recording"
 ok "bad input: one line each; a damaged chunk: $(sed "s|$T/||g" "$T/bad.err")"
+
+# names PCP does not allow: said, kept as labels, given back by mcz import
+cat >"$T/cnt.py" <<'EOF'
+import os, socket, time
+s = socket.socket(fileno=int(os.environ["MCMARK_FD"]))
+for i in range(4):
+    for a, n in ((5, b"my-count"), (7, b"my_count")):
+        s.send(b"C %d %d %d %s" % (time.clock_gettime_ns(time.CLOCK_MONOTONIC), os.getpid(), a, n))
+    time.sleep(0.05)
+EOF
+"$MCREC" -q -i 20ms -e mark:my-count -e mark:my_count -o "$T/names.mcz" -- python3 "$T/cnt.py" ||
+	fail "mcrec of the counts"
+"$MCZ" export -q --pcp "$T/nout/run" "$T/names.mcz" >"$T/n.out" 2>"$T/n.err" || fail "export: $(cat "$T/n.err")"
+[ "$(head -1 "$T/n.err")" = "mcz export: 1 name changed for PCP (the original kept as label mcz_name or mcz_instance, read back by mcz import):" ] ||
+	fail "the renames not said: $(cat "$T/n.err")"
+[ "$(sed -n 2p "$T/n.err")" = "mcz export:   app.my-count -> app.my_count_2" ] || fail "the rename not listed: $(cat "$T/n.err")"
+[ "$(wc -l <"$T/n.err")" = 2 ] || fail "more said than the renames: $(cat "$T/n.err")"
+pminfo -l -a "$T/nout/run" app.my_count_2 | grep -q '"mcz_name":"app.my-count"' ||
+	fail "no label mcz_name: $(pminfo -l -a "$T/nout/run" app.my_count_2)"
+pminfo -f -a "$T/nout/run" app.my_count | grep -q 'inst' && fail "app.my_count has instances (the two names as one metric)"
+"$MCZ" import -q "$T/nout/run" -o "$T/names-back.mcz" || fail "import of the renamed names"
+"$MCZ" dump --csv --streams 'app.my*' "$T/names.mcz" | tail -1 | cut -d, -f2- >"$T/n.want"
+"$MCZ" dump --csv --streams 'app.my*' "$T/names-back.mcz" | tail -1 | cut -d, -f2- >"$T/n.got"
+"$MCZ" info "$T/names-back.mcz" | awk '$2 ~ /^app\.my/ { print $2 "[" $3 "]" }' >"$T/n.names"
+[ "$(cat "$T/n.names")" = "$(printf 'app.my-count[-]\napp.my_count[-]')" ] || fail "import: not the original names: $("$MCZ" info "$T/names-back.mcz" | grep app.my)"
+cmp -s "$T/n.want" "$T/n.got" || fail "import: the values of the two counts differ: $(cat "$T/n.want") / $(cat "$T/n.got")"
+ok "names PCP does not allow: said, labelled mcz_name, given back by mcz import"

@@ -19,6 +19,14 @@
 #     as always, and one note on its last line saying the entry was not kept.
 #  6. --cache-size: a bound smaller than two entries keeps the one used last;
 #     --cache-size 0 keeps nothing.
+#  7. The cache touches only what it made (issue 43, finding 9): beside its
+#     entries, a user's pcp-run1.mcz, a recording named as an entry, a
+#     pcp-*.mcz.* two hours old and a symlink named as an entry survive
+#     --cache-size's clean-up, while its own old temporary goes; a cache
+#     folder that is a symbolic link (to a data folder) is not followed:
+#     the view as always, one note, nothing written or removed there; a
+#     byte of the archive changed past its first 64 bytes with the mtime
+#     set back: the entry is not trusted (made again, the new screen).
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
@@ -151,4 +159,47 @@ rm -rf "$C"
 [ "$(entries)" = 0 ] || fail "--cache-size 0: an entry was made"
 "$V" --cache-size 1X --snapshot 120x30 "$T/short" >/dev/null 2>"$T/err" && fail "--cache-size 1X accepted"
 grep -q "cache-size" "$T/err" || fail "--cache-size 1X: $(cat "$T/err")"
+
+# 7. only its own
+rm -rf "$C"
+snap "$T/20180102" >/dev/null
+"$B/tests/tools/gen-recording" -o "$T/user.mcz" --streams 2 --rows 50 >/dev/null || fail "gen-recording"
+cp "$T/user.mcz" "$C/pcp-run1.mcz"
+cp "$T/user.mcz" "$C/pcp-0123456789abcdef.mcz"
+cp "$T/user.mcz" "$C/pcp-run1.mcz.backup"
+touch -d '2 hours ago' "$C/pcp-run1.mcz.backup" "$C/pcp-run1.mcz" "$C/pcp-0123456789abcdef.mcz"
+echo precious >"$T/victim"
+ln -s "$T/victim" "$C/pcp-fedcba9876543210.mcz"
+e=$(ls "$C"/pcp-????????????????.mcz | grep -v -e 0123456789abcdef -e fedcba9876543210)
+cp "$e" "$C/${e##*/}.Ab12Cd"
+touch -d '2 hours ago' "$C/${e##*/}.Ab12Cd" "$e"
+"$V" -q --cache-size "$(stat -c %s "$e")" --snapshot 120x30 "$T/short" >"$T/o" && same "$T/o" "$T/want-short" || fail "clean-up: wrong screen"
+for f in pcp-run1.mcz pcp-0123456789abcdef.mcz pcp-run1.mcz.backup; do
+	cmp -s "$C/$f" "$T/user.mcz" || fail "clean-up removed or changed a file it did not make: $f"
+done
+[ -L "$C/pcp-fedcba9876543210.mcz" ] && [ "$(cat "$T/victim")" = precious ] || fail "clean-up: the symlink or its target"
+[ -e "$C/${e##*/}.Ab12Cd" ] && fail "clean-up: its own old temporary kept"
+[ -e "$e" ] && fail "clean-up: its own entry kept past the bound"
+mkdir -p "$T/data" "$T/lc"
+cp "$T/user.mcz" "$T/data/pcp-run1.mcz"
+ln -s "$T/data" "$T/lc/mcz"
+ls -l "$T/data" >"$T/data.before"
+XDG_CACHE_HOME=$T/lc "$V" -q --cache-size 200K --snapshot 120x30 "$T/short" >"$T/o" || fail "symlinked cache: no screen"
+head -n -1 "$T/o" | cmp -s - <(head -n -1 "$T/want-short") || fail "symlinked cache: the screen differs"
+tail -1 "$T/o" | grep -q "not kept in the cache: a symbolic link, not followed" || fail "symlinked cache: no note: $(tail -1 "$T/o")"
+ls -l "$T/data" | cmp -s - "$T/data.before" || fail "symlinked cache: the data folder changed: $(ls "$T/data")"
+cmp -s "$T/data/pcp-run1.mcz" "$T/user.mcz" || fail "symlinked cache: the user's file changed"
+# a byte past the head changed, the mtime set back
+rm -rf "$C"
+cp "$T"/short.* "$T/a/"
+rm -f "$T"/a/x.*
+snap "$T/a/short" >/dev/null
+ino=$(inode)
+cp "$T/a/short.0" "$T/short0.was"
+printf '\x07' | dd of="$T/a/short.0" bs=1 seek=184 conv=notrunc status=none
+touch -r "$T/short0.was" "$T/a/short.0"
+MCZ_NO_CACHE=1 snap "$T/a/short" >"$T/want-b" || fail "changed archive: no screen without the cache"
+snap "$T/a/short" >"$T/o" || fail "changed archive: no screen"
+[ "$(inode)" != "$ino" ] || fail "changed archive (byte 184, mtime set back): the entry was trusted"
+same "$T/o" "$T/want-b" || fail "changed archive: not the changed archive's screen"
 echo "pcp-cache: ok"

@@ -127,9 +127,14 @@ assert names and not bad, (sorted(names)[:5], bad[:5])
 assert any(n.startswith("mem.") for n in names) and any(n.startswith("kernel.all.") for n in names)
 ' || fail "--metrics kept other metrics"
 
-out=$("$B/mcz" import -q --metrics 'nosuch.*' "$A/20041125" -o "$T/m.mcz" 2>&1) && fail "--metrics matching nothing: exit 0"
+out=$("$B/mcz" import -q --metrics 'nosuch.*' "$A/20041125" -o "$T/none.mcz" 2>&1) && fail "--metrics matching nothing: exit 0"
 [[ $out == *"no metric matches --metrics 'nosuch.*'"* ]] || fail "--metrics matching nothing: $out"
-[ ! -e "$T/m.mcz" ] || fail "--metrics matching nothing: output left"
+[ ! -e "$T/none.mcz" ] || fail "--metrics matching nothing: output left"
+# an earlier file of that name is not the import's to remove (issue 43, finding 2)
+cp "$T/m.mcz" "$T/m.want"
+"$B/mcz" import -q --metrics 'nosuch.*' "$A/20041125" -o "$T/m.mcz" 2>/dev/null && fail "--metrics matching nothing: exit 0"
+cmp -s "$T/m.mcz" "$T/m.want" || fail "--metrics matching nothing: the earlier file not kept as it was"
+[ "$(ls "$T" | grep -c '^m\.mcz')" = 1 ] || fail "--metrics matching nothing: a temporary left: $(ls "$T")"
 
 # rejected by libpcp: one line naming the archive and libpcp's reason, exit 1
 for b in badlabel-1 badlen-4 badlen-9 badmeta-3 empty ace bug err_v1; do

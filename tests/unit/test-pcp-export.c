@@ -1,8 +1,12 @@
 /* test-pcp-export.c: mcz export --pcp's corners (pcp_export, format/pcp/
  * pcp-export.c), on a recording made here and read back by mcz import
- * (pcp_import): names PCP does not allow, a name that is both a metric and
- * the start of others, one name with two units, a stream without instance
- * beside instances, instance names equal up to their first space, a scale
+ * (pcp_import): names PCP does not allow (each renamed, listed in the
+ * stats, its original kept as a label and given back by mcz import: issue
+ * 43, finding 12), two names PCP spells alike (two metrics, not two
+ * instances), a name with a quote and a backslash, a name that is both a
+ * metric and the start of others, one name with two units, a stream
+ * without instance beside instances, instance names equal up to their
+ * first space, a scale
  * no PCP code gives, marks of one microsecond, a point mark whose text
  * starts "begin", begin/end and gap marks, and an empty recording.
  */
@@ -37,7 +41,7 @@ static void add(mcz_writer *w, const char *name, const char *inst, const char *u
 	assert_int_equal(mcz_writer_add_stream(w, &d, &id), MCZ_OK);
 }
 
-enum { NSTREAMS = 11 };
+enum { NSTREAMS = 14 };
 
 static void make(const char *path)
 {
@@ -57,6 +61,9 @@ static void make(const char *path)
 	add(w, "sp", "a c", "", 1, MCZ_GAUGE, MCZ_U64);                 /* "a_c" */
 	add(w, "e", "", "J", 1e-9, MCZ_COUNTER, MCZ_U64);               /* values x 1e-9 */
 	add(w, "c", "cpu7", "instructions", 1, MCZ_COUNTER, MCZ_U64);
+	add(w, "app.my-count", "", "", 1, MCZ_GAUGE, MCZ_U64);          /* app.my_count_2 */
+	add(w, "app.my_count", "", "", 1, MCZ_GAUGE, MCZ_U64);          /* kept as it is */
+	add(w, "we\"ird\\n", "", "", 1, MCZ_GAUGE, MCZ_U64);          /* we_ird_n */
 	for (int r = 0; r < 5; r++) {
 		mcz_value v[NSTREAMS];
 		for (int j = 0; j < NSTREAMS; j++)
@@ -114,6 +121,16 @@ static void test_corners(void **state)
 	assert_int_equal(st.values, 5 * NSTREAMS);
 	assert_int_equal(st.marks, 6);
 	assert_string_equal(st.damaged, "");
+	/* the names PCP could not take, each said */
+	static const char *const renames[] = {
+		"9lives.x-y -> x9lives.x_y\n", "a.b -> a.b_\n", "dup -> dup_2\n",
+		"q[] -> q[all]\n", "sp[a c] -> sp[a_c]\n", "app.my-count -> app.my_count_2\n",
+		"we\"ird\\n -> we_ird_n\n",
+	};
+	for (size_t i = 0; i < sizeof renames / sizeof *renames; i++)
+		if (!strstr(st.renames, renames[i]))
+			fail_msg("no rename '%s' in:\n%s", renames[i], st.renames);
+	assert_int_equal(st.renamed, sizeof renames / sizeof *renames);
 	/* the same name again: refused, the archive kept */
 	assert_int_not_equal(pcp_export(r, out, &st, err, sizeof err), 0);
 	assert_non_null(strstr(err, "there already"));
@@ -125,18 +142,24 @@ static void test_corners(void **state)
 	assert_int_equal(mcz_open(&r, back, 0), MCZ_OK);
 	assert_int_equal(mcz_stream_count(r), NSTREAMS);
 	assert_string_equal(mcz_meta(r, "host"), "node\"7"); /* the archive's host name */
-	assert_true(last_value(r, find(r, "x9lives.x_y", "")) == 4);
+	/* every name as the recording gave it */
+	assert_true(last_value(r, find(r, "9lives.x-y", "")) == 4);
 	assert_true(last_value(r, find(r, "a.b.c", "")) == 204);
-	assert_true(last_value(r, find(r, "a.b_", "")) == 104); /* a leaf renamed */
-	assert_true(last_value(r, find(r, "dup", "")) == 304);
-	const mcz_stream_desc *d = find(r, "dup_2", "");
-	assert_string_equal(d->unit, "W");
+	assert_true(last_value(r, find(r, "a.b", "")) == 104); /* a leaf, renamed a.b_ */
+	const mcz_stream_desc *d = NULL;
+	for (size_t i = 0; i < mcz_stream_count(r); i++) /* "dup" twice, B and W */
+		if (!strcmp(mcz_stream(r, i)->name, "dup") && !strcmp(mcz_stream(r, i)->unit, "W"))
+			d = mcz_stream(r, i);
+	assert_non_null(d);
 	assert_true(d->scale == 1e-3);
 	assert_true(last_value(r, d) == 404);
-	assert_true(last_value(r, find(r, "q", "all")) == 1.0);
+	assert_true(last_value(r, find(r, "q", "")) == 1.0);
 	assert_true(last_value(r, find(r, "q", "x")) == -6.0);
 	assert_true(last_value(r, find(r, "sp", "a b")) == 704);
-	assert_true(last_value(r, find(r, "sp", "a_c")) == 804);
+	assert_true(last_value(r, find(r, "sp", "a c")) == 804);
+	assert_true(last_value(r, find(r, "app.my-count", "")) == 1104);
+	assert_true(last_value(r, find(r, "app.my_count", "")) == 1204);
+	assert_true(last_value(r, find(r, "we\"ird\\n", "")) == 1304);
 	d = find(r, "e", "");
 	assert_string_equal(d->unit, "J");
 	assert_int_equal(d->type, MCZ_F64); /* a scale PCP has no code for: converted */
