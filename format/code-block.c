@@ -296,6 +296,11 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c)
 		return MCZ_E_ARG;
 	if (!r->code_p && !r->nparts_code)
 		return MCZ_E_NOTFOUND;
+	if (r->code_stale) {
+		mcz_code_free(r->code);
+		r->code = NULL;
+		r->code_bad = r->code_stale = 0;
+	}
 	if (!r->code && !r->code_bad) {
 		int rc = r->code_p ? mcz_code_decode(r->code_p, r->code_len, &r->code)
 				   : mcz_code_part_profile(r, &r->code);

@@ -256,12 +256,10 @@ int mcz_code_part_apply(mcz_reader *r, const uint8_t *p, size_t len)
 	r->part_len = nl;
 	r->part_p[r->nparts_code] = p;
 	r->part_len[r->nparts_code++] = len;
-	/* a profile made from fewer parts is made again when next asked for */
-	if (!r->code_p && r->code) {
-		mcz_code_free(r->code);
-		r->code = NULL;
-		r->code_bad = 0;
-	}
+	/* a profile made from fewer parts is made again when next asked for,
+	 * not freed here: what a caller holds of it stays valid until then */
+	if (!r->code_p && (r->code || r->code_bad))
+		r->code_stale = 1;
 	return 0;
 }
 

@@ -73,7 +73,7 @@ void mcz_reader_reset(mcz_reader *r)
 	r->code = NULL;
 	r->code_p = NULL;
 	r->code_len = 0;
-	r->code_bad = 0;
+	r->code_bad = r->code_stale = 0;
 	free(r->part_p), free(r->part_len);
 	r->part_p = NULL;
 	r->part_len = NULL;
@@ -209,7 +209,7 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code_len = h->len;
 		mcz_code_free(r->code);
 		r->code = NULL;
-		r->code_bad = 0;
+		r->code_bad = r->code_stale = 0;
 		return 0;
 	case MCZ_BT_CODEPART:
 		/* "a reader merges every CODEPART block; a CODE block, where

@@ -132,6 +132,7 @@ struct mcz_reader {
 	size_t code_len;
 	mcz_code *code;        /* decoded on first mcz_code_get */
 	int code_bad;          /* its decoding failed: the error */
+	int code_stale;        /* code was made from fewer CODEPART blocks than now */
 	const uint8_t **part_p; /* CODEPART payloads in file order (code-part.c) */
 	size_t *part_len;
 	size_t nparts_code, cap_parts_code;
