@@ -6,8 +6,10 @@
  *
  * Prints one summary line on stdout (not with -q), a progress line on
  * stderr while it works (only on a terminal, not with -q), a warning line
- * when an archive ends early (damaged; what was read is kept, exit 0), and
- * one error line with exit status 1 when the source cannot be read.
+ * when an archive ends early (damaged: what was read is kept, and the exit
+ * status is 1, as pmdumplog's) or was read around a bad .index (nothing
+ * lost, exit 0), and one error line with exit status 1 when the source
+ * cannot be read.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -143,5 +145,7 @@ int tool_import(int argc, char **argv)
 	}
 	free(def);
 	free(sshopt);
-	return 0;
+	/* rows lost (an archive cut short): what was read is in the file, and
+	 * a script learns of the loss as pmdumplog tells it */
+	return st.truncated ? 1 : 0;
 }

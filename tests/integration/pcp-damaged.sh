@@ -7,7 +7,8 @@
 #  2. .0 (the only volume) cut in half: it opens with what the first half
 #     holds (the intact archive's first rows, value for value), and says
 #     where the read stopped in mcview --snapshot's status line and, with
-#     mcview --report, on stderr; mcz import warns the same.
+#     mcview --report, on stderr; mcz import warns the same and exits 1,
+#     as pmdumplog does (the index cut: nothing lost, exit 0).
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 B=${MCZ_BIN:-build}
@@ -42,7 +43,11 @@ tail -n 1 noidx.snap | grep -q "^warning: noidx/20180102: its .index is unusable
 ok "index cut to 100 bytes: all 717 rows, every value as the intact archive's; the warning names the .index"
 
 # 2. the volume cut in half
-"$B/mcz" import -o half.mcz half/20180102 2>half.err || fail "import half: $(cat half.err)"
+"$B/mcz" import -o half.mcz half/20180102 2>half.err
+rc=$?
+# rows were lost: exit 1 as pmdumplog's, what was read kept in the file
+[ $rc = 1 ] || fail "import of a cut volume: exit $rc, not 1: $(cat half.err)"
+pmdumplog -a half/20180102 >/dev/null 2>&1 && fail "pmdumplog reads the cut volume without an error"
 cat half.err
 grep -q "half/20180102: read stopped after 2018-01-01T[0-9:.]*Z: " half.err || fail "import of a cut volume: $(cat half.err)"
 "$B/mcz" dump --csv half.mcz >half.csv || fail "dump half"

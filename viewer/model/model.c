@@ -196,8 +196,10 @@ static void damaged_status(vw_model *m)
 			m->status_warn = 1;
 			return;
 		}
+		/* every byte read, yet blocks left out (a CRC that fails): the
+		 * bytes say nothing, the blocks do */
 		uint64_t bad = mcz_damaged_blocks(m->files[f], NULL, 0);
-		if (bad) {
+		if (bad && fi->valid_bytes == fi->file_bytes) {
 			snprintf(m->status, sizeof m->status,
 				 "warning: %s is damaged: %llu block%s left out (mcz check names "
 				 "them); showing the rest (%llu rows)",
