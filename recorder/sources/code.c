@@ -497,7 +497,8 @@ static void code_idle(rec_source *s)
 static int code_sync(rec_source *s, mcz_writer *w, int64_t t0_mono)
 {
 	code_priv *p = s->priv;
-	if (!p || p->failed || !p->nrings)
+	/* not p->nrings: after stop (0 then) the last cells are still to go */
+	if (!p || p->failed)
 		return 0;
 	pthread_mutex_lock(&p->lock);
 	size_t n;
