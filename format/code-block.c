@@ -19,18 +19,6 @@
 
 #include "reader.h"
 
-/* A decoded profile and the arrays it owns (pub first: freed by its address). */
-typedef struct code_owned {
-	mcz_code pub;
-	mcz_code_object *objs;
-	mcz_code_loc *locs;
-	int64_t *t;
-	size_t *first;
-	mcz_code_hit *hits;
-	mcz_code_edge *callers;
-	char **strs; /* every string, for freeing */
-	size_t nstrs;
-} code_owned;
 
 /* The body, unpacked (SPEC.md 5.6). */
 static int code_encode_body(const mcz_code *c, mcz_buf *b)
@@ -112,11 +100,17 @@ int mcz_code_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out)
 
 int mcz_code_encode(const mcz_code *c, void **buf, size_t *len)
 {
+	return mcz_code_encode_with(mcz_code_payload, c, buf, len);
+}
+
+int mcz_code_encode_with(int (*payload)(mcz_codec_ctx *, const mcz_code *, mcz_buf *),
+			 const mcz_code *c, void **buf, size_t *len)
+{
 	mcz_codec_ctx cx = {0};
 	mcz_buf out = {0};
 	*buf = NULL;
 	*len = 0;
-	int rc = mcz_code_payload(&cx, c, &out);
+	int rc = payload(&cx, c, &out);
 	mcz_codec_ctx_free(&cx);
 	if (rc) {
 		mcz_buf_free(&out);
@@ -135,7 +129,7 @@ void mcz_code_free(mcz_code *c)
 	for (size_t i = 0; i < o->nstrs; i++)
 		free(o->strs[i]);
 	free(o->strs), free(o->objs), free(o->locs), free(o->t), free(o->first), free(o->hits);
-	free(o->callers);
+	free(o->callers), free(o->threads), free(o->thits);
 	free(o);
 }
 
@@ -304,6 +298,9 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c)
 	if (!r->code && !r->code_bad) {
 		int rc = r->code_p ? mcz_code_decode(r->code_p, r->code_len, &r->code)
 				   : mcz_code_part_profile(r, &r->code);
+		/* a bad CODETHREADS block loses the split by thread alone */
+		if (!rc && r->code_p && r->thr_p)
+			mcz_code_decode_threads(r->code, r->thr_p, r->thr_len);
 		if (rc) {
 			r->code_bad = rc;
 			return rc;

@@ -42,19 +42,28 @@ static int part_encode_body(const mcz_code_raw *c, mcz_buf *b)
 		mcz_buf_str(b, c->objects[i].build_id);
 		mcz_buf_u8(b, c->objects[i].file ? 1 : 0);
 	}
+	if (c->thr_base > c->nthreads || (c->nthreads && !c->threads))
+		return MCZ_E_ARG;
+	mcz_buf_uv(b, c->thr_base);
+	mcz_buf_uv(b, c->nthreads - c->thr_base);
+	for (size_t i = c->thr_base; i < c->nthreads; i++) {
+		mcz_buf_uv(b, c->threads[i].pid);
+		mcz_buf_uv(b, c->threads[i].tid);
+	}
 	mcz_buf_uv(b, c->ncells);
 	const mcz_code_cell *prev = NULL;
 	for (size_t i = 0; i < c->ncells; i++) {
 		const mcz_code_cell *x = &c->cells[i];
-		if (x->obj >= c->nobjects || x->count == 0 ||
+		if (x->obj >= c->nobjects || x->count == 0 || x->thr >= c->nthreads ||
 		    (x->cobj != UINT32_MAX && x->cobj >= c->nobjects))
 			return MCZ_E_ARG;
 		int64_t pt = prev ? prev->t : 0;
 		mcz_buf_sv(b, (int64_t)((uint64_t)x->t - (uint64_t)pt));
+		mcz_buf_uv(b, x->thr);
 		mcz_buf_uv(b, x->obj);
 		/* "the difference to the previous cell's offset when both are of
-		 * one interval and object" */
-		if (prev && prev->t == x->t && prev->obj == x->obj)
+		 * one interval, thread and object" */
+		if (prev && prev->t == x->t && prev->thr == x->thr && prev->obj == x->obj)
 			mcz_buf_sv(b, (int64_t)(x->off - prev->off));
 		else
 			mcz_buf_uv(b, x->off);
@@ -89,6 +98,8 @@ typedef struct raw_owned {
 	size_t cap_objs;
 	mcz_code_cell *cells;
 	size_t cap_cells;
+	mcz_code_thread *threads;
+	size_t cap_threads;
 	char *event;
 } raw_owned;
 
@@ -99,7 +110,7 @@ void mcz_code_raw_free(mcz_code_raw *raw)
 		return;
 	for (size_t i = 0; i < o->pub.nobjects; i++)
 		free((char *)o->objs[i].path), free((char *)o->objs[i].build_id);
-	free(o->objs), free(o->cells), free(o->event);
+	free(o->objs), free(o->cells), free(o->threads), free(o->event);
 	free(o);
 }
 
@@ -182,8 +193,33 @@ static int part_merge_body(raw_owned *o, const uint8_t *p, size_t len)
 		o->objs[o->pub.nobjects++] = (mcz_code_raw_object){path, bid, file};
 	}
 	o->pub.objects = o->objs;
-	/* a cell is at least 5 bytes (dt, obj, off, no caller, count) */
-	uint64_t ncell = mcz_cur_count(&c, 5);
+	/* threads as objects: a thread takes at least 2 bytes; those of a
+	 * part left out stand as pid 0, tid 0 */
+	uint64_t tbase = mcz_cur_uv(&c), tnew = mcz_cur_count(&c, 2);
+	if (c.err || tbase > UINT32_MAX - 1u || tnew > UINT32_MAX - 1u - tbase)
+		return MCZ_E_CORRUPT;
+	uint64_t nthr = tbase + tnew;
+	if (part_grow((void **)&o->threads, &o->cap_threads, nthr > o->pub.nthreads ? nthr : 1,
+		      sizeof *o->threads))
+		return MCZ_E_NOMEM;
+	while (o->pub.nthreads < tbase)
+		o->threads[o->pub.nthreads++] = (mcz_code_thread){0, 0};
+	for (uint64_t i = tbase; i < nthr; i++) {
+		uint64_t pid = mcz_cur_uv(&c), tid = mcz_cur_uv(&c);
+		if (c.err || pid > UINT32_MAX || tid > UINT32_MAX)
+			return MCZ_E_CORRUPT;
+		mcz_code_thread th = {(uint32_t)pid, (uint32_t)tid};
+		if (i < o->pub.nthreads) {
+			const mcz_code_thread *e = &o->threads[i];
+			if ((e->pid || e->tid) && (e->pid != th.pid || e->tid != th.tid))
+				return MCZ_E_CORRUPT;
+			continue;
+		}
+		o->threads[o->pub.nthreads++] = th;
+	}
+	o->pub.threads = o->threads;
+	/* a cell is at least 6 bytes (dt, thr, obj, off, no caller, count) */
+	uint64_t ncell = mcz_cur_count(&c, 6);
 	if (c.err || part_grow((void **)&o->cells, &o->cap_cells, o->pub.ncells + ncell,
 			       sizeof *o->cells))
 		return c.err ? MCZ_E_CORRUPT : MCZ_E_NOMEM;
@@ -191,18 +227,19 @@ static int part_merge_body(raw_owned *o, const uint8_t *p, size_t len)
 	int64_t t = 0;
 	for (uint64_t i = 0; i < ncell; i++) {
 		int64_t dt = mcz_cur_sv(&c);
-		uint64_t obj = mcz_cur_uv(&c);
-		if ((dt > 0 && t > INT64_MAX - dt) || (dt < 0 && t < INT64_MIN - dt))
+		uint64_t thr = mcz_cur_uv(&c), obj = mcz_cur_uv(&c);
+		if ((dt > 0 && t > INT64_MAX - dt) || (dt < 0 && t < INT64_MIN - dt) || thr >= nthr)
 			return MCZ_E_CORRUPT;
 		t += dt;
 		const mcz_code_cell *q = i ? &o->cells[n - 1] : NULL;
-		uint64_t off = q && q->t == t && q->obj == obj ? q->off + (uint64_t)mcz_cur_sv(&c)
-							      : mcz_cur_uv(&c);
+		uint64_t off = q && q->t == t && q->thr == thr && q->obj == obj
+				       ? q->off + (uint64_t)mcz_cur_sv(&c)
+				       : mcz_cur_uv(&c);
 		uint64_t cobj1 = mcz_cur_uv(&c);
 		uint64_t coff = cobj1 ? mcz_cur_uv(&c) : 0, count1 = mcz_cur_uv(&c);
 		if (c.err || obj >= nobj || cobj1 > nobj || count1 >= UINT32_MAX)
 			return MCZ_E_CORRUPT;
-		o->cells[n++] = (mcz_code_cell){t, (uint32_t)obj, off,
+		o->cells[n++] = (mcz_code_cell){t, (uint32_t)thr, (uint32_t)obj, off,
 						cobj1 ? (uint32_t)(cobj1 - 1) : UINT32_MAX, coff,
 						(uint32_t)count1 + 1};
 	}
@@ -217,6 +254,8 @@ static int part_cell_cmp(const void *a, const void *b)
 	const mcz_code_cell *x = a, *y = b;
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
+	if (x->thr != y->thr)
+		return x->thr < y->thr ? -1 : 1;
 	if (x->obj != y->obj)
 		return x->obj < y->obj ? -1 : 1;
 	if (x->off != y->off)
@@ -285,7 +324,7 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw)
 		const uint8_t *body;
 		size_t blen;
 		int rc = mcz_block_unpack(&r->cx, r->part_p[i], r->part_len[i], &tmp, &body, &blen);
-		size_t ncells = o->pub.ncells, nobj = o->pub.nobjects;
+		size_t ncells = o->pub.ncells, nobj = o->pub.nobjects, nthr = o->pub.nthreads;
 		if (!rc)
 			rc = part_merge_body(o, body, blen);
 		if (rc == MCZ_E_NOMEM) {
@@ -298,12 +337,14 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw)
 			for (size_t k = nobj; k < o->pub.nobjects; k++)
 				free((char *)o->objs[k].path), free((char *)o->objs[k].build_id);
 			o->pub.nobjects = nobj;
+			o->pub.nthreads = nthr;
 			bad++;
 		}
 	}
 	mcz_buf_free(&tmp);
 	part_compact(o);
 	o->pub.objects = o->objs;
+	o->pub.threads = o->threads;
 	o->pub.nparts = r->nparts_code - bad;
 	o->pub.bad_parts = bad;
 	if (!o->event)
@@ -356,8 +397,19 @@ static int part_edge_cmp(const void *a, const void *b)
 }
 
 /* A CODE payload of raw's cells, each place named by its object and
- * 64-byte region (mcz_code_loc.how = MCZ_CODE_ADDR). */
-static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
+ * 64-byte region (mcz_code_loc.how = MCZ_CODE_ADDR), and into tout the
+ * CODETHREADS payload of the same hits by thread. */
+static int part_thit_cmp(const void *a, const void *b)
+{
+	const mcz_code_thit *x = a, *y = b;
+	if (x->interval != y->interval)
+		return x->interval < y->interval ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out, mcz_buf *tout,
 			mcz_codec_ctx *cx)
 {
 	size_t n = raw->ncells;
@@ -368,8 +420,9 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 	mcz_code_hit *hits = malloc((n + 1) * sizeof *hits);
 	mcz_code_edge *edges = malloc((n + 1) * sizeof *edges);
 	mcz_code_object *objs = calloc(raw->nobjects + 1, sizeof *objs);
+	mcz_code_thit *th = malloc((n + 1) * sizeof *th);
 	int rc = MCZ_E_NOMEM;
-	if (!pl || !t || !first || !hits || !edges || !objs)
+	if (!pl || !t || !first || !hits || !edges || !objs || !th)
 		goto out;
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -391,7 +444,7 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 		locs[i] = (mcz_code_loc){pl[i].obj, pl[i].off, MCZ_CODE_ADDR, "", "", "", 0};
 	for (size_t i = 0; i < raw->nobjects; i++)
 		objs[i] = (mcz_code_object){raw->objects[i].path, raw->objects[i].build_id, ""};
-	size_t niv = 0, nh = 0, ne = 0;
+	size_t niv = 0, nh = 0, ne = 0, nth = 0;
 	for (size_t i = 0; i < n;) {
 		int64_t cur = raw->cells[i].t;
 		size_t h0 = nh;
@@ -401,6 +454,7 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 			const mcz_code_cell *x = &raw->cells[i];
 			uint32_t loc = part_loc_of(pl, np, x->obj, part_binned(raw, x->obj, x->off));
 			hits[nh++] = (mcz_code_hit){loc, x->count};
+			th[nth++] = (mcz_code_thit){(uint32_t)niv, x->thr, loc, x->count};
 			if (x->cobj != UINT32_MAX)
 				edges[ne++] = (mcz_code_edge){
 					loc, part_loc_of(pl, np, x->cobj, part_binned(raw, x->cobj, x->coff)),
@@ -431,17 +485,45 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 			edges[me++] = edges[a];
 		}
 	}
+	/* by thread: (interval, thread, location) once each */
+	if (nth)
+		qsort(th, nth, sizeof *th, part_thit_cmp);
+	size_t mt = 0;
+	for (size_t a = 0; a < nth; a++) {
+		if (mt && !part_thit_cmp(&th[mt - 1], &th[a])) {
+			uint64_t sum = (uint64_t)th[mt - 1].count + th[a].count;
+			th[mt - 1].count = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		} else {
+			th[mt++] = th[a];
+		}
+	}
 	mcz_code c = {raw->event, raw->period, raw->interval_ns, note, raw->nobjects, objs,
-		      np, locs, niv, t, first, nh, hits, me, edges};
+		      np, locs, niv, t, first, nh, hits, me, edges,
+		      raw->nthreads, raw->threads, mt, th};
 	rc = mcz_code_payload(cx, &c, out);
+	if (!rc && tout && c.nthreads)
+		rc = mcz_code_threads_payload(cx, &c, tout);
 out:
-	free(pl), free(locs), free(t), free(first), free(hits), free(edges), free(objs);
+	free(pl), free(locs), free(t), free(first), free(hits), free(edges), free(objs), free(th);
 	return rc;
 }
 
 int mcz_code_from_parts(const mcz_reader *r)
 {
 	return r && !r->code_p && r->nparts_code > 0;
+}
+
+/* A CODE payload and its CODETHREADS payload (tp may be empty) decoded
+ * into one profile. */
+static int part_decode(const void *p, size_t len, const void *tp, size_t tlen, mcz_code **out)
+{
+	int rc = mcz_code_decode(p, len, out);
+	if (!rc && tp && tlen && mcz_code_decode_threads(*out, tp, tlen) == MCZ_E_NOMEM) {
+		mcz_code_free(*out);
+		*out = NULL;
+		rc = MCZ_E_NOMEM;
+	}
+	return rc;
 }
 
 int mcz_code_part_profile(mcz_reader *r, mcz_code **out)
@@ -451,25 +533,26 @@ int mcz_code_part_profile(mcz_reader *r, mcz_code **out)
 	if (rc)
 		return rc;
 	if (part_symbolizer) {
-		void *p = NULL;
-		size_t len = 0;
-		if (part_symbolizer(raw, &p, &len) == 0) {
-			rc = mcz_code_decode(p, len, out);
-			free(p);
+		void *p = NULL, *tp = NULL;
+		size_t len = 0, tlen = 0;
+		if (part_symbolizer(raw, &p, &len, &tp, &tlen) == 0) {
+			rc = part_decode(p, len, tp, tlen, out);
+			free(p), free(tp);
 			if (rc != MCZ_E_CORRUPT)
 				return rc;
 		} else {
-			free(p);
+			free(p), free(tp);
 		}
 	}
 	char note[200];
 	snprintf(note, sizeof note, "the recording was cut before its end: its code as written "
 		 "while it ran (%zu part%s%s), not symbolized", raw->nparts,
 		 raw->nparts == 1 ? "" : "s", raw->bad_parts ? ", damaged parts left out" : "");
-	mcz_buf pay = {0};
-	rc = part_unnamed(raw, note, &pay, &r->cx);
+	mcz_buf pay = {0}, tpay = {0};
+	rc = part_unnamed(raw, note, &pay, &tpay, &r->cx);
 	if (!rc)
-		rc = mcz_code_decode(pay.p, pay.len, out);
+		rc = part_decode(pay.p, pay.len, tpay.p, tpay.len, out);
 	mcz_buf_free(&pay);
+	mcz_buf_free(&tpay);
 	return rc;
 }

@@ -141,6 +141,7 @@ enum mcz_block_type {
 	MCZ_BT_BUNDLE = 13, /* since 1.4: several metadata bodies in one frame (bundle.c); critical */
 	MCZ_BT_REQUIRES = 14, /* since 1.5: the minor version the file's blocks need (block.c); critical */
 	MCZ_BT_CODEPART = 15, /* since 1.6: code samples written while recording (code-part.c) */
+	MCZ_BT_CODETHREADS = 16, /* since 1.6: the code profile's hits by thread (code-threads.c) */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -297,6 +298,31 @@ void mcz_codec_ctx_free(mcz_codec_ctx *cx);
 /* A batch writer's second thread's context (cx->peer, made at its first
  * use): the writer's settings, scratch of its own (chunk.c). */
 mcz_codec_ctx *mcz_codec_peer(mcz_codec_ctx *cx);
+/* code-block.c: a decoded profile and the arrays it owns (pub first:
+ * freed by its address, mcz_code_free); code-threads.c adds the threads. */
+typedef struct code_owned {
+	mcz_code pub;
+	mcz_code_object *objs;
+	mcz_code_loc *locs;
+	int64_t *t;
+	size_t *first;
+	mcz_code_hit *hits;
+	mcz_code_edge *callers;
+	char **strs; /* every string, for freeing */
+	size_t nstrs;
+	mcz_code_thread *threads;
+	mcz_code_thit *thits;
+} code_owned;
+
+/* code-block.c: the payload fn makes of c, into a malloc'd buffer (the
+ * public encoders). */
+int mcz_code_encode_with(int (*fn)(mcz_codec_ctx *, const mcz_code *, mcz_buf *),
+			 const mcz_code *c, void **buf, size_t *len);
+
+/* code-threads.c: a CODETHREADS payload (packed, SPEC.md 5.12) of c into
+ * out; MCZ_E_NOTFOUND when c has no threads. */
+int mcz_code_threads_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out);
+
 /* code-part.c: a CODEPART payload (packed, SPEC.md 5.11); a block's
  * payload kept by the reader (merged when asked for); the parts as a code
  * profile (mcz_code_get without a CODE block); the merged parts freed. */

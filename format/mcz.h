@@ -495,6 +495,19 @@ typedef struct mcz_code_edge {
 	uint32_t count; /* >= 1 */
 } mcz_code_edge;
 
+/* A thread of the recorded command (SPEC.md 5.12, since 1.6). */
+typedef struct mcz_code_thread {
+	uint32_t pid, tid;
+} mcz_code_thread;
+
+/* Samples of one thread at one location in one interval. */
+typedef struct mcz_code_thit {
+	uint32_t interval; /* index into t */
+	uint32_t thread;   /* index into threads */
+	uint32_t loc;      /* index into locs */
+	uint32_t count;    /* >= 1 */
+} mcz_code_thit;
+
 typedef struct mcz_code {
 	const char *event;   /* "cpu-clock" */
 	uint64_t period;     /* ns of CPU time per sample (1e9 / frequency for an event
@@ -513,6 +526,13 @@ typedef struct mcz_code {
 	const mcz_code_hit *hits;
 	size_t ncallers;     /* 0 without callchains */
 	const mcz_code_edge *callers; /* sorted by (loc, caller), each pair once */
+	/* The hits split by thread (a CODETHREADS block, since 1.6); 0 and
+	 * NULL when the file does not say (recorded before 1.6).  Sorted by
+	 * (interval, thread, loc), each triple once. */
+	size_t nthreads;
+	const mcz_code_thread *threads; /* in the order they were first sampled */
+	size_t nthits;
+	const mcz_code_thit *thits;
 } mcz_code;
 
 /* The name people read for a location's function (code-name.c): sym as
@@ -537,6 +557,11 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c);
  * buffer; decode into one allocation freed by mcz_code_free. */
 int mcz_code_encode(const mcz_code *c, void **buf, size_t *len);
 int mcz_code_decode(const void *buf, size_t len, mcz_code **c);
+/* The CODETHREADS payload of c's per-thread hits (MCZ_E_NOTFOUND when c
+ * has no threads), and its decoding into a profile mcz_code_decode made
+ * (checked against its intervals and locations). */
+int mcz_code_encode_threads(const mcz_code *c, void **buf, size_t *len);
+int mcz_code_decode_threads(mcz_code *c, const void *buf, size_t len);
 void mcz_code_free(mcz_code *c);
 
 /* The code samples as the recorder gathered them, unsymbolized: written
@@ -552,6 +577,7 @@ typedef struct mcz_code_raw_object {
 
 typedef struct mcz_code_cell {
 	int64_t t;     /* the interval's start, recording time */
+	uint32_t thr;  /* index into threads */
 	uint32_t obj;  /* index into objects */
 	uint64_t off;  /* file offset in the object (its address if not a file) */
 	uint32_t cobj; /* the caller's place (return address - 1); UINT32_MAX none */
@@ -567,6 +593,9 @@ typedef struct mcz_code_raw {
 	const mcz_code_raw_object *objects;
 	size_t obj_base;            /* writing: objects[0..obj_base) are in earlier parts
 				       (only the others are written); merged: 0 */
+	size_t nthreads;            /* the threads so far, as the objects */
+	const mcz_code_thread *threads;
+	size_t thr_base;            /* writing: threads[0..thr_base) are in earlier parts */
 	size_t ncells;
 	const mcz_code_cell *cells; /* merged: sorted by t, obj, off, cobj, coff */
 	size_t nparts;              /* CODEPART blocks merged */
@@ -585,9 +614,11 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw);
  * symbolizer set here (mcview and mcz set one that reads this host's
  * binaries, matched by build-id), or by object and offset alone.  The
  * symbolizer returns a CODE payload (mcz_code_encode's) in malloc'd
- * memory, or non-zero to leave the locations unnamed.  Process-wide; set
+ * memory (and the CODETHREADS payload in *tpayload, NULL when none), or
+ * non-zero to leave the locations unnamed.  Process-wide; set
  * it before opening files. */
-typedef int (*mcz_code_symbolizer)(const mcz_code_raw *raw, void **payload, size_t *len);
+typedef int (*mcz_code_symbolizer)(const mcz_code_raw *raw, void **payload, size_t *len,
+				   void **tpayload, size_t *tlen);
 void mcz_code_set_symbolizer(mcz_code_symbolizer fn);
 /* 1 when mcz_code_get's profile was made from CODEPART blocks (no CODE
  * block: the recording was cut before its end). */

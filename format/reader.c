@@ -74,6 +74,8 @@ void mcz_reader_reset(mcz_reader *r)
 	r->code_p = NULL;
 	r->code_len = 0;
 	r->code_bad = r->code_stale = 0;
+	r->thr_p = NULL;
+	r->thr_len = 0;
 	free(r->part_p), free(r->part_len);
 	r->part_p = NULL;
 	r->part_len = NULL;
@@ -210,6 +212,16 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		mcz_code_free(r->code);
 		r->code = NULL;
 		r->code_bad = r->code_stale = 0;
+		r->thr_p = NULL; /* "a CODETHREADS block splits the CODE block before it" */
+		r->thr_len = 0;
+		return 0;
+	case MCZ_BT_CODETHREADS:
+		if (r->code_p) {
+			r->thr_p = p;
+			r->thr_len = h->len;
+			if (r->code) /* decoded without it: again when next asked for */
+				r->code_stale = 1;
+		}
 		return 0;
 	case MCZ_BT_CODEPART:
 		/* "a reader merges every CODEPART block; a CODE block, where

@@ -133,6 +133,8 @@ struct mcz_reader {
 	mcz_code *code;        /* decoded on first mcz_code_get */
 	int code_bad;          /* its decoding failed: the error */
 	int code_stale;        /* code was made from fewer CODEPART blocks than now */
+	const uint8_t *thr_p;  /* the CODETHREADS block after the last CODE block */
+	size_t thr_len;
 	const uint8_t **part_p; /* CODEPART payloads in file order (code-part.c) */
 	size_t *part_len;
 	size_t nparts_code, cap_parts_code;

@@ -717,6 +717,12 @@ int mcz_writer_code(mcz_writer *w, const mcz_code *c)
 	int rc = mcz_code_payload(&w->cx, c, &p);
 	if (!rc)
 		rc = writer_block(w, MCZ_BT_CODE, &p);
+	/* the hits by thread, right after the CODE block they split */
+	if (!rc && c->nthreads) {
+		rc = mcz_code_threads_payload(&w->cx, c, &p);
+		if (!rc)
+			rc = writer_block_as(w, MCZ_BT_CODETHREADS, &p, 1);
+	}
 	mcz_buf_free(&p);
 	return rc;
 }

@@ -15,7 +15,9 @@
 
 #include "../format/mcz.h"
 
-/* A CODE payload (malloc'd) of raw's cells, symbolized; 0, or -1. */
-int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len);
+/* A CODE payload (malloc'd) of raw's cells, symbolized, and their
+ * CODETHREADS payload (NULL when raw has no threads); 0, or -1. */
+int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
+		       size_t *tlen);
 
 #endif

@@ -116,6 +116,8 @@ static int ring_cell_cmp(const void *a, const void *b)
 	const code_cell *x = a, *y = b;
 	if (x->iv != y->iv)
 		return x->iv < y->iv ? -1 : 1;
+	if (x->thr != y->thr)
+		return x->thr < y->thr ? -1 : 1;
 	if (x->obj != y->obj)
 		return x->obj < y->obj ? -1 : 1;
 	if (x->off != y->off)
@@ -166,8 +168,8 @@ static int ring_fresh(code_prof *p, const code_cell *x)
 {
 	if (p->nfresh > p->fresh_merged) {
 		code_cell *c = &p->fresh[p->nfresh - 1];
-		if (c->iv == x->iv && c->obj == x->obj && c->off == x->off && c->cobj == x->cobj &&
-		    c->coff == x->coff) {
+		if (c->iv == x->iv && c->thr == x->thr && c->obj == x->obj && c->off == x->off &&
+		    c->cobj == x->cobj && c->coff == x->coff) {
 			c->count++;
 			return 0;
 		}
@@ -202,9 +204,38 @@ static int ring_resolve(code_prof *p, uint32_t pid, uint64_t ip, uint32_t *obj, 
 	return 1;
 }
 
+/* The index of thread (pid, tid), added when new: the last sample's is
+ * tried first (a thread's samples come in runs), then the table. */
+static int ring_thread(code_prof *p, uint32_t pid, uint32_t tid, uint32_t *thr)
+{
+	const mcz_code_thread *t = p->threads;
+	if (p->thr_last < p->nthreads && t[p->thr_last].pid == pid && t[p->thr_last].tid == tid) {
+		*thr = p->thr_last;
+		return 0;
+	}
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (t[i].pid == pid && t[i].tid == tid) {
+			*thr = p->thr_last = (uint32_t)i;
+			return 0;
+		}
+	if (ring_grow((void **)&p->threads, &p->cap_threads, p->nthreads + 1, sizeof *p->threads))
+		return -1;
+	p->threads[p->nthreads] = (mcz_code_thread){pid, tid};
+	*thr = p->thr_last = (uint32_t)p->nthreads++;
+	return 0;
+}
+
 int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv)
 {
-	uint32_t obj, cobj = UINT32_MAX;
+	return code_prof_sample_tid(p, pid, pid, ip, caller, iv);
+}
+
+int code_prof_sample_tid(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
+			 int64_t iv)
+{
+	uint32_t obj, cobj = UINT32_MAX, thr;
+	if (ring_thread(p, pid, tid, &thr))
+		return -1;
 	uint64_t off, coff = 0;
 	int rc = ring_resolve(p, pid, ip, &obj, &off);
 	if (rc < 0)
@@ -214,13 +245,14 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 	if (caller > 1 && ring_resolve(p, pid, caller - 1, &cobj, &coff) != 0)
 		cobj = UINT32_MAX, coff = 0; /* an unmapped caller is no caller */
 	p->samples++;
-	code_cell one = {iv, obj, off, cobj, coff, 1};
+	code_cell one = {iv, thr, obj, off, cobj, coff, 1};
 	if (p->keep_fresh && ring_fresh(p, &one))
 		return -1;
 	/* the cell of the previous sample is the likeliest (a hot loop) */
 	if (p->ncells > p->merged) {
 		code_cell *c = &p->cells[p->ncells - 1];
-		if (c->iv == iv && c->obj == obj && c->off == off && c->cobj == cobj && c->coff == coff) {
+		if (c->iv == iv && c->thr == thr && c->obj == obj && c->off == off && c->cobj == cobj &&
+		    c->coff == coff) {
 			c->count++;
 			return 0;
 		}
@@ -229,7 +261,7 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 		code_prof_compact(p);
 	if (ring_grow((void **)&p->cells, &p->cap_cells, p->ncells + 1, sizeof *p->cells))
 		return -1;
-	p->cells[p->ncells++] = (code_cell){iv, obj, off, cobj, coff, 1};
+	p->cells[p->ncells++] = one;
 	return 0;
 }
 
@@ -273,7 +305,7 @@ void code_prof_free(code_prof *p)
 		if (p->objs[i].fd >= 0)
 			close(p->objs[i].fd);
 	}
-	free(p->objs), free(p->maps), free(p->cells), free(p->fresh);
+	free(p->objs), free(p->maps), free(p->cells), free(p->fresh), free(p->threads);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;
 }
@@ -309,7 +341,7 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		if (end - q < 24)
 			return 0;
 		uint64_t ip = ring_u64(q);
-		uint32_t pid = ring_u32(q + 8);
+		uint32_t pid = ring_u32(q + 8), tid = ring_u32(q + 12);
 		int64_t t = (int64_t)ring_u64(q + 16);
 		int64_t iv = t > t_start && interval_ns > 0 ? (t - t_start) / interval_ns : 0;
 		/* with CALLCHAIN: u64 nr, u64 ips[nr]: context markers, the
@@ -330,7 +362,7 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 				seen_ip = 1;
 			}
 		}
-		code_prof_sample(p, pid, ip, caller, iv);
+		code_prof_sample_tid(p, pid, tid, ip, caller, iv);
 		return 1;
 	}
 	case PERF_RECORD_MMAP2: {

@@ -9,6 +9,7 @@
  *     code_prof_sample(&p, pid, ip, caller_ret, interval);                     // SAMPLE
  *     mcz_code c;  code_sym_out out;
  *     code_sym_run(&p, t_of_interval0, interval_ns, &c, &out);   // libdwfl, per object
+ *                                         // (c's hits also by thread: c.thits)
  *     mcz_writer_code(w, &c);  code_sym_free(&out);  code_prof_free(&p);
  *
  * Only recorder/sources/code*.c and tests include this header.
@@ -41,6 +42,7 @@ typedef struct code_map {
 /* Samples at one place in one interval (merged by code_prof_compact). */
 typedef struct code_cell {
 	int64_t iv;    /* interval number since the start of sampling */
+	uint32_t thr;  /* index into the profile's threads */
 	uint32_t obj;
 	uint64_t off;  /* file offset (file objects), address otherwise */
 	uint32_t cobj; /* the caller's place (its return address - 1), with */
@@ -59,6 +61,9 @@ typedef struct code_prof {
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
 	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
+	mcz_code_thread *threads;         /* (pid, tid) in the order first sampled */
+	size_t nthreads, cap_threads;
+	uint32_t thr_last;                /* the last sample's thread (the likeliest next) */
 	/* With keep_fresh, each sample is counted in fresh too: the cells
 	 * since the last code_prof_take_fresh, written while recording as a
 	 * CODEPART block (a killed recorder keeps them). */
@@ -77,8 +82,11 @@ int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid);
 /* exec (or the process's exit): its maps are gone. */
 void code_prof_exec(code_prof *p, uint32_t pid);
 /* A sample of ip in process pid, in interval iv; caller: the return
- * address its caller will resume at (0: unknown). */
+ * address its caller will resume at (0: unknown).  code_prof_sample_tid
+ * counts it for thread tid of pid (code_prof_sample: its main thread). */
 int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv);
+int code_prof_sample_tid(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
+			 int64_t iv);
 /* Open the file objects not opened yet (after each batch of records: the
  * file is held from its first mapping on).  At most 256 are kept open. */
 void code_prof_open_files(code_prof *p);
@@ -105,6 +113,7 @@ typedef struct code_sym_out {
 	size_t *first;
 	mcz_code_hit *hits;
 	mcz_code_edge *callers;
+	mcz_code_thit *thits;
 	char **strs;
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */

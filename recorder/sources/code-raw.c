@@ -34,14 +34,16 @@ int code_part_make(const code_prof *p, const code_cell *cells, size_t n, int64_t
 	for (size_t i = 0; i < n; i++) {
 		const code_cell *c = &cells[i];
 		uint64_t cnt = c->count;
-		out[i] = (mcz_code_cell){t_origin + c->iv * interval_ns, c->obj, c->off, c->cobj,
-					 c->coff, cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
+		out[i] = (mcz_code_cell){t_origin + c->iv * interval_ns, c->thr, c->obj, c->off,
+					 c->cobj, c->coff, cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
 	}
 	part->nobjects = p->nobjs;
 	part->objects = objs;
 	part->ncells = n;
 	part->cells = out;
 	part->interval_ns = interval_ns;
+	part->nthreads = p->nthreads;
+	part->threads = p->threads; /* the profile's, written before they can change */
 	return 0;
 }
 
@@ -56,27 +58,34 @@ void code_part_free(mcz_code_raw *part)
  * (mcview reads a file on more than one thread). */
 static pthread_mutex_t raw_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len);
+static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
+			 size_t *tlen);
 
-int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len)
+int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
+		       size_t *tlen)
 {
-	*payload = NULL;
-	*len = 0;
+	*payload = *tpayload = NULL;
+	*len = *tlen = 0;
 	if (raw->interval_ns <= 0)
 		return -1;
 	pthread_mutex_lock(&raw_lock);
-	int rc = raw_symbolize(raw, payload, len);
+	int rc = raw_symbolize(raw, payload, len, tpayload, tlen);
 	pthread_mutex_unlock(&raw_lock);
 	return rc;
 }
 
-static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len)
+static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
+			 size_t *tlen)
 {
 	code_prof p = {0};
 	p.unknown_obj = UINT32_MAX;
 	p.objs = calloc(raw->nobjects ? raw->nobjects : 1, sizeof *p.objs);
 	p.cells = malloc((raw->ncells ? raw->ncells : 1) * sizeof *p.cells);
-	int rc = !p.objs || !p.cells ? -1 : 0;
+	p.threads = malloc((raw->nthreads ? raw->nthreads : 1) * sizeof *p.threads);
+	int rc = !p.objs || !p.cells || !p.threads ? -1 : 0;
+	if (!rc && raw->nthreads)
+		memcpy(p.threads, raw->threads, raw->nthreads * sizeof *p.threads);
+	p.nthreads = rc ? 0 : raw->nthreads;
 	for (size_t i = 0; !rc && i < raw->nobjects; i++) {
 		code_obj *o = &p.objs[p.nobjs];
 		if (!(o->path = strdup(raw->objects[i].path))) {
@@ -93,8 +102,8 @@ static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len)
 	int64_t t0 = raw->ncells ? raw->cells[0].t : 0;
 	for (size_t i = 0; !rc && i < raw->ncells; i++) {
 		const mcz_code_cell *c = &raw->cells[i];
-		p.cells[i] = (code_cell){(c->t - t0) / raw->interval_ns, c->obj, c->off, c->cobj,
-					 c->coff, c->count};
+		p.cells[i] = (code_cell){(c->t - t0) / raw->interval_ns, c->thr, c->obj, c->off,
+					 c->cobj, c->coff, c->count};
 		p.callchain |= c->cobj != UINT32_MAX;
 	}
 	p.ncells = rc ? 0 : raw->ncells;
@@ -113,6 +122,8 @@ static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len)
 		c.period = raw->period;
 		c.note = note;
 		rc = mcz_code_encode(&c, payload, len) == MCZ_OK ? 0 : -1;
+		if (!rc && c.nthreads && mcz_code_encode_threads(&c, tpayload, tlen) != MCZ_OK)
+			rc = -1;
 	} else {
 		rc = -1;
 	}

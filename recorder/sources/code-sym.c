@@ -575,6 +575,12 @@ static int sym_edge_cmp(const void *a, const void *b)
 	return x->caller < y->caller ? -1 : x->caller > y->caller;
 }
 
+static int sym_thit_cmp(const void *a, const void *b)
+{
+	const mcz_code_thit *x = a, *y = b;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
 static int sym_hit_cmp(const void *a, const void *b)
 {
 	const mcz_code_hit *x = a, *y = b;
@@ -749,6 +755,38 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		iv++;
 	}
 	out->first[iv] = nh;
+	/* the hits by thread: the cells are sorted by interval, then thread,
+	 * so each (interval, thread) run is sorted by location and merged */
+	out->thits = malloc((p->ncells ? p->ncells : 1) * sizeof *out->thits);
+	if (!out->thits) {
+		free(ad);
+		return -1;
+	}
+	size_t nt = 0;
+	for (size_t i = 0, ivx = 0; i < p->ncells; ivx++) {
+		int64_t cur = p->cells[i].iv;
+		for (; i < p->ncells && p->cells[i].iv == cur;) {
+			uint32_t thr = p->cells[i].thr;
+			size_t h0 = nt;
+			for (; i < p->ncells && p->cells[i].iv == cur && p->cells[i].thr == thr; i++) {
+				uint64_t cnt = p->cells[i].count;
+				out->thits[nt++] = (mcz_code_thit){
+					(uint32_t)ivx, thr, sym_find(ad, na, p->cells[i].obj, p->cells[i].off),
+					cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
+			}
+			qsort(out->thits + h0, nt - h0, sizeof *out->thits, sym_thit_cmp);
+			size_t m = h0;
+			for (size_t a = h0; a < nt; a++) {
+				if (m > h0 && out->thits[m - 1].loc == out->thits[a].loc) {
+					uint64_t s = (uint64_t)out->thits[m - 1].count + out->thits[a].count;
+					out->thits[m - 1].count = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+				} else {
+					out->thits[m++] = out->thits[a];
+				}
+			}
+			nt = m;
+		}
+	}
 	/* callers over the run: (location, its caller's location), merged */
 	size_t ne = 0;
 	out->callers = malloc((p->ncells + 1) * sizeof *out->callers);
@@ -791,6 +829,10 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	c->hits = out->hits;
 	c->ncallers = me;
 	c->callers = out->callers;
+	c->nthreads = p->nthreads;
+	c->threads = p->threads;
+	c->nthits = p->nthreads ? nt : 0;
+	c->thits = out->thits;
 	c->interval_ns = interval_ns;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -802,6 +844,6 @@ void code_sym_free(code_sym_out *out)
 	for (size_t i = 0; i < out->nstrs; i++)
 		free(out->strs[i]);
 	free(out->strs), free(out->objects), free(out->locs), free(out->t), free(out->first);
-	free(out->hits), free(out->callers);
+	free(out->hits), free(out->callers), free(out->thits);
 	memset(out, 0, sizeof *out);
 }

@@ -65,6 +65,7 @@ typedef struct code_priv {
 	pthread_mutex_t lock; /* prof: the drain thread's rounds against the writer's parts */
 	code_prof prof;
 	size_t objs_parted; /* objects written in CODEPART blocks */
+	size_t thr_parted;  /* threads written in CODEPART blocks */
 	int64_t t_start, interval_ns;
 	uint64_t samples;  /* for read(): written by the drain thread */
 	uint8_t *buf;      /* records of one drain round */
@@ -513,9 +514,12 @@ static int code_sync(rec_source *s, mcz_writer *w, int64_t t0_mono)
 		part.event = p->ev->name;
 		part.period = 1000000000ULL / p->hz;
 		part.obj_base = p->objs_parted;
+		part.thr_base = p->thr_parted;
 		rc = mcz_writer_code_part(w, &part);
-		if (!rc)
+		if (!rc) {
 			p->objs_parted = part.nobjects;
+			p->thr_parted = part.nthreads;
+		}
 		code_part_free(&part);
 	}
 	pthread_mutex_unlock(&p->lock);

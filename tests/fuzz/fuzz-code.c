@@ -5,7 +5,8 @@
  * lazily; without a CODE block, made from the parts); any other input is
  * decoded as a CODE payload.  Whatever decodes must hold tables whose
  * every index is in range, times that increase and counts of at least 1;
- * merged cells are sorted, each place of an interval once. */
+ * merged cells are sorted, each place of an interval once; the hits by
+ * thread (CODETHREADS, 5.12) in range and in order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,15 @@ static void fuzz_code_check(const mcz_code *c)
 			if (c->hits[h].loc >= c->nlocs || c->hits[h].count == 0 ||
 			    (h > c->first[i] && c->hits[h].loc <= c->hits[h - 1].loc))
 				abort();
+	}
+	for (size_t i = 0; i < c->nthits; i++) {
+		const mcz_code_thit *x = &c->thits[i], *p = i ? x - 1 : NULL;
+		if (x->interval >= c->nintervals || x->thread >= c->nthreads || x->loc >= c->nlocs ||
+		    x->count == 0 ||
+		    (p && (p->interval > x->interval ||
+			   (p->interval == x->interval &&
+			    (p->thread > x->thread || (p->thread == x->thread && p->loc >= x->loc))))))
+			abort();
 	}
 	for (size_t e = 0; e < c->ncallers; e++)
 		if (c->callers[e].loc >= c->nlocs || c->callers[e].caller >= c->nlocs ||

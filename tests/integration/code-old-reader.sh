@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # code-old-reader.sh: a real 1.1 reader (libmcz as it was before the CODE
 # block, built from git history) opens a file recorded with the code source:
-# it skips the CODE block and the CODEPART blocks (1.6) and reads the same streams,
+# it skips the CODE block and the CODEPART and CODETHREADS blocks (1.6) and reads the same streams,
 # rows, marks and values as this reader (SPEC.md 4: "A 1.0 or 1.1 reader
 # skips CODE blocks"), through the index and by scanning (no trailer).
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
@@ -68,19 +68,20 @@ MCZ_FORMAT=1.2 "$MCREC" -q -f -g code,os -o "$T/run.mcz" -- "$T/work" 0.3 2>/dev
 "$B/mcz" dump "$T/run.mcz" --code --csv | grep -q compute_kernel || fail "the file has no code profile"
 head -c $(($(stat -c %s "$T/run.mcz") - 24)) "$T/run.mcz" >"$T/cut.mcz"
 
-# the blocks a 1.1 reader does not know: the CODE block, and the CODEPART
-# blocks (1.6) the recorder wrote while it ran
+# the blocks a 1.1 reader does not know: the CODE block, the CODEPART
+# blocks (1.6) the recorder wrote while it ran, and the CODETHREADS block
+# (1.6) after the CODE block
 parts=$(python3 - "$T/run.mcz" <<'PY'
 import struct, sys
 b = open(sys.argv[1], 'rb').read()
 o, n = 20, 0
 while o + 16 <= len(b) and b[o:o + 4] == b'mczB':
-    n += struct.unpack_from('<H', b, o + 4)[0] == 15
+    n += struct.unpack_from('<H', b, o + 4)[0] in (15, 16)
     o += 20 + struct.unpack_from('<I', b, o + 8)[0]
 print(n)
 PY
 )
-[ "$parts" -ge 1 ] || fail "run.mcz holds no CODEPART block"
+[ "$parts" -ge 2 ] || fail "run.mcz holds no CODEPART or no CODETHREADS block"
 for f in run cut; do
 	"$T/rd-old" "$T/$f.mcz" >"$T/old.out" 2>"$T/old.err" || fail "1.1 reader on $f.mcz: $(cat "$T/old.out")"
 	"$T/rd-new" "$T/$f.mcz" >"$T/new.out" 2>"$T/new.err" || fail "this reader on $f.mcz"
@@ -88,7 +89,7 @@ for f in run cut; do
 		fail "1.1 reader on $f.mcz: $(cat "$T/old.err"), not $((parts + 1)) skipped blocks"
 	grep -q '^skipped 0$' "$T/new.err" || fail "this reader skipped a block of $f.mcz: $(cat "$T/new.err")"
 	diff "$T/old.out" "$T/new.out" >/dev/null || fail "readers differ on $f.mcz: $(diff "$T/old.out" "$T/new.out" | head -5)"
-	ok "$f.mcz: the 1.1 reader skips the CODE block and $parts CODEPART blocks, and reads $(head -1 "$T/old.out")"
+	ok "$f.mcz: the 1.1 reader skips the CODE block and $parts CODEPART and CODETHREADS blocks, and reads $(head -1 "$T/old.out")"
 done
 
 # A job file (1.4, mcz merge): its MEMBER blocks are critical, so an older

@@ -78,7 +78,7 @@ static int gj_code(mcz_writer *w, int64_t dt, const uint8_t *busy, size_t n)
 	}
 	first[n] = 2 * n;
 	mcz_code c = {"cpu-clock", 1000000, dt, "", 3, objs, 4, locs, n, t, first, 2 * n, hits, 0,
-		      NULL};
+		      NULL, 0, NULL, 0, NULL};
 	int rc = mcz_writer_code(w, &c);
 	free(t), free(first), free(hits);
 	return rc == MCZ_OK ? 0 : -1;

@@ -41,7 +41,8 @@ static const mcz_code_edge cd_callers[] = {{0, 2, 120}, {1, 2, 79}, {1, 3, 1}};
 static mcz_code cd_profile(void)
 {
 	mcz_code c = {"cpu-clock", 1000000, 100000000, "[vdso]: no file",
-		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits, 3, cd_callers};
+		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits, 3, cd_callers,
+		      0, NULL, 0, NULL};
 	return c;
 }
 
@@ -107,7 +108,7 @@ static void test_roundtrip(void **state)
 	free(buf);
 	/* an empty profile (no sample) is valid too */
 	mcz_code e = {"cpu-clock", 1000000, 100000000, "", 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL,
-		      0, NULL};
+		      0, NULL, 0, NULL, 0, NULL};
 	size_t zero = 0;
 	e.first = &zero;
 	assert_int_equal(mcz_code_encode(&e, &buf, &len), MCZ_OK);
@@ -334,6 +335,97 @@ static void test_file(void **state)
 	unlink(cd_path);
 }
 
+/* A profile split by thread (SPEC.md 5.12): written as CODE then
+ * CODETHREADS, read back whole through the index and by scanning; every
+ * byte of the CODETHREADS payload flipped (its CRC made good) leaves the
+ * profile's hits as they were, and the split either whole and consistent
+ * or gone; a reader that does not know the block skips it. */
+static const mcz_code_thread cd_threads[] = {{4242, 4242}, {4242, 4250}};
+static const mcz_code_thit cd_thits[] = {
+	{0, 0, 0, 20}, {0, 0, 2, 9}, {0, 1, 0, 3}, {1, 0, 0, 100}, {1, 1, 1, 80},
+	{2, 1, 3, 1}, {3, 0, 1, 4000000000u},
+};
+
+static void cd_assert_threads(const mcz_code *c)
+{
+	assert_int_equal(c->nthreads, 2);
+	assert_int_equal(c->threads[1].tid, 4250);
+	assert_int_equal(c->nthits, 7);
+	for (size_t i = 0; i < 7; i++) {
+		assert_int_equal(c->thits[i].interval, cd_thits[i].interval);
+		assert_int_equal(c->thits[i].thread, cd_thits[i].thread);
+		assert_int_equal(c->thits[i].loc, cd_thits[i].loc);
+		assert_int_equal(c->thits[i].count, cd_thits[i].count);
+	}
+}
+
+static void test_threads(void **state)
+{
+	(void)state;
+	snprintf(cd_path, sizeof cd_path, "/tmp/test-format-code-thr-%d.mcz", (int)getpid());
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, cd_path, NULL), MCZ_OK);
+	mcz_code c = cd_profile();
+	c.nthreads = 2, c.threads = cd_threads, c.nthits = 7, c.thits = cd_thits;
+	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
+	/* out of order, or past the tables: refused */
+	mcz_code_thit bad[2] = {cd_thits[1], cd_thits[0]};
+	mcz_code d = c;
+	d.thits = bad, d.nthits = 2;
+	void *p;
+	size_t n;
+	assert_int_equal(mcz_code_encode_threads(&d, &p, &n), MCZ_E_ARG);
+	bad[0] = (mcz_code_thit){4, 0, 0, 1};
+	d.nthits = 1;
+	assert_int_equal(mcz_code_encode_threads(&d, &p, &n), MCZ_E_ARG);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	mcz_reader *r;
+	const mcz_code *got;
+	assert_int_equal(mcz_open(&r, cd_path, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	cd_assert_same(&c, got);
+	cd_assert_threads(got);
+	mcz_close(r);
+	size_t len;
+	uint8_t *b = cd_slurp(&len);
+	assert_int_equal(mcz_open_mem(&r, b, len - 24, 0), MCZ_OK); /* by scanning */
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	cd_assert_threads(got);
+	mcz_close(r);
+	size_t off = cd_find_block(b, len, 16);
+	assert_true(off > 0);
+	uint32_t plen = (uint32_t)b[off + 8] | (uint32_t)b[off + 9] << 8 | (uint32_t)b[off + 10] << 16;
+	int gone = 0;
+	for (uint32_t at = 0; at < plen; at++) {
+		uint8_t *x = malloc(len);
+		memcpy(x, b, len);
+		x[off + 16 + at] ^= 0x21;
+		cd_recrc(x, off);
+		assert_int_equal(mcz_open_mem(&r, x, len, 0), MCZ_OK);
+		assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+		assert_int_equal(got->nhits, 6); /* the CODE block is untouched */
+		gone += got->nthreads == 0;
+		for (size_t i = 0; i < got->nthits; i++)
+			assert_true(got->thits[i].interval < got->nintervals &&
+				    got->thits[i].thread < got->nthreads &&
+				    got->thits[i].loc < got->nlocs && got->thits[i].count > 0);
+		mcz_close(r);
+		free(x);
+	}
+	assert_true(gone > 0);
+	/* the block under a type this reader does not know: skipped, the
+	 * profile whole but not split */
+	b[off + 4] = 201;
+	cd_recrc(b, off);
+	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	assert_int_equal(got->nthreads, 0);
+	assert_int_equal(got->nhits, 6);
+	mcz_close(r);
+	free(b);
+	unlink(cd_path);
+}
+
 static void test_file_without_code(void **state)
 {
 	(void)state;
@@ -410,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_encode_refuses_bad_tables),
 		cmocka_unit_test(test_hostile_payloads),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_file_without_code),
 		cmocka_unit_test(test_older_reader_skips),
 		cmocka_unit_test(test_bad_code_block_hides_nothing),

@@ -34,22 +34,24 @@ static const mcz_code_raw_object cp_objs[] = {
 	{"[unknown]", "", 0},
 };
 
-/* part 1 (objects 0-1), part 2 (all three): interval 100 ms */
+/* part 1 (objects 0-1, threads 0-1), part 2 (all three of each):
+ * interval 100 ms */
+static const mcz_code_thread cp_threads[] = {{100, 100}, {100, 101}, {100, 102}};
 static const mcz_code_cell cp_cells1[] = {
-	{0, 0, 0x1424, UINT32_MAX, 0, 23},
-	{0, 0, 0x1430, 0, 0x1180, 7}, /* same 64-byte region as 0x1424 */
-	{100000000, 1, 0x9000, 0, 0x1200, 5},
+	{0, 0, 0, 0x1424, UINT32_MAX, 0, 23},
+	{0, 1, 0, 0x1430, 0, 0x1180, 7}, /* same 64-byte region as 0x1424, another thread */
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 5},
 };
 static const mcz_code_cell cp_cells2[] = {
-	{100000000, 1, 0x9000, 0, 0x1200, 4}, /* adds up with part 1's */
-	{200000000, 2, 0x7ffd1234, UINT32_MAX, 0, 1},
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 4}, /* adds up with part 1's */
+	{200000000, 2, 2, 0x7ffd1234, UINT32_MAX, 0, 1},
 };
 
 static mcz_code_raw cp_part(int which)
 {
 	mcz_code_raw p = {"cpu-clock", 1000000, 100000000, which == 1 ? 2 : 3, cp_objs,
-			  which == 1 ? 0 : 2, which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2,
-			  0, 0};
+			  which == 1 ? 0 : 2, which == 1 ? 2 : 3, cp_threads, which == 1 ? 0 : 2,
+			  which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2, 0, 0};
 	return p;
 }
 
@@ -80,7 +82,7 @@ static void cp_write(const char *path, int code)
 		size_t first[2] = {0, 1};
 		mcz_code_hit h = {0, 40};
 		mcz_code c = {"cpu-clock", 1000000, 100000000, "", 1, &o, 1, &l, 1, &t, first, 1, &h,
-			      0, NULL};
+			      0, NULL, 0, NULL, 0, NULL};
 		assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
@@ -100,6 +102,9 @@ static void cp_assert_merged(const mcz_code_raw *m, size_t nparts)
 	assert_int_equal(m->cells[0].count, 23);
 	assert_int_equal(m->cells[0].cobj, UINT32_MAX);
 	assert_int_equal(m->cells[1].coff, 0x1180);
+	assert_int_equal(m->cells[1].thr, 1);
+	assert_int_equal(m->nthreads, nparts == 2 ? 3 : 2);
+	assert_int_equal(m->threads[1].tid, 101);
 	assert_int_equal(m->cells[2].t, 100000000);
 	assert_int_equal(m->cells[2].count, nparts == 2 ? 9 : 5);
 	if (nparts == 2) {
@@ -128,6 +133,16 @@ static void cp_assert_profile(const mcz_code *c)
 	assert_int_equal(c->locs[c->hits[0].loc].how, MCZ_CODE_ADDR);
 	assert_int_equal(c->ncallers, 2);
 	assert_int_equal(c->callers[0].count + c->callers[1].count, 7 + 9);
+	/* by thread: interval 0's location split 23 (thread 0) and 7 (thread 1) */
+	assert_int_equal(c->nthreads, 3);
+	assert_int_equal(c->threads[2].tid, 102);
+	assert_int_equal(c->nthits, 4);
+	assert_int_equal(c->thits[0].count, 23);
+	assert_int_equal(c->thits[1].thread, 1);
+	assert_int_equal(c->thits[1].count, 7);
+	assert_int_equal(c->thits[1].loc, c->thits[0].loc);
+	assert_int_equal(c->thits[3].interval, 2);
+	assert_int_equal(c->thits[3].thread, 2);
 }
 
 static void test_parts_merged(void **state)
@@ -173,7 +188,7 @@ static int cp_named;
 
 /* A symbolizer that names every location "named" (the one mcview and mcz
  * set reads binaries; this one shows the hook is what names them). */
-static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len)
+static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **tp, size_t *tlen)
 {
 	cp_named++;
 	mcz_code_object o = {raw->objects[0].path, raw->objects[0].build_id, ""};
@@ -184,7 +199,9 @@ static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len)
 		n += raw->cells[i].count;
 	mcz_code_hit h = {0, (uint32_t)n};
 	mcz_code c = {raw->event, raw->period, raw->interval_ns, "by the hook", 1, &o, 1, &l, 1,
-		      &raw->cells[0].t, first, 1, &h, 0, NULL};
+		      &raw->cells[0].t, first, 1, &h, 0, NULL, 0, NULL, 0, NULL};
+	*tp = NULL;
+	*tlen = 0;
 	return mcz_code_encode(&c, p, len);
 }
 
@@ -279,12 +296,15 @@ static void test_writer_refuses(void **state)
 	snprintf(path, sizeof path, "%s/refuse.mcz", dir);
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
-	mcz_code_cell badobj = {0, 3, 0, UINT32_MAX, 0, 1}, zero = {0, 0, 0, UINT32_MAX, 0, 0};
+	mcz_code_cell badobj = {0, 0, 3, 0, UINT32_MAX, 0, 1}, zero = {0, 0, 0, 0, UINT32_MAX, 0, 0};
+	mcz_code_cell badthr = {0, 3, 0, 0, UINT32_MAX, 0, 1};
 	mcz_code_raw p = cp_part(2);
 	p.cells = &badobj;
 	p.ncells = 1;
 	assert_int_equal(mcz_writer_code_part(w, &p), MCZ_E_ARG);
 	p.cells = &zero;
+	assert_int_equal(mcz_writer_code_part(w, &p), MCZ_E_ARG);
+	p.cells = &badthr;
 	assert_int_equal(mcz_writer_code_part(w, &p), MCZ_E_ARG);
 	mcz_writer_close(w);
 }
