@@ -96,6 +96,12 @@ SAMPLES = $(patsubst samples/%.c,$(B)/samples/%,$(SAMPLE_SRC))
 # mpicc they are left out with a line saying so.
 MPI_SAMPLES = $(patsubst samples/mpi/%.c,$(B)/samples/%,$(wildcard samples/mpi/*.c))
 SAMPLES += $(MPI_SAMPLES)
+# samples/omp/*.c are OpenMP programs: built with gcc's libgomp, and again
+# as NAME-clang with clang's libomp where clang links -fopenmp (Debian:
+# libomp-dev; without it the clang build is left out with a line saying so).
+OMP_SAMPLES = $(patsubst samples/omp/%.c,$(B)/samples/%,$(wildcard samples/omp/*.c))
+OMP_CLANG_SAMPLES = $(addsuffix -clang,$(OMP_SAMPLES))
+SAMPLES += $(OMP_SAMPLES) $(OMP_CLANG_SAMPLES)
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
 BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
@@ -155,6 +161,17 @@ $(MPI_SAMPLES): $(B)/samples/%: samples/mpi/%.c samples/kernels.c | deps-build
 	if [ -z "$$mpicc" ]; then echo "  SKIP    $@ (no mpicc: install libopenmpi-dev)"; \
 	else $(if $(Q),echo "  MPICC   $<";) OMPI_CC=$(CC) MPICH_CC=$(CC) $$mpicc $(MPI_CFLAGS) \
 		-MF $@.d -o $@ $< samples/kernels.c -lm; fi
+
+$(OMP_SAMPLES): $(B)/samples/%: samples/omp/%.c | deps-build
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC -fopenmp $<")
+	$(Q)$(CC) $(MPI_CFLAGS) -fopenmp -o $@ $<
+$(OMP_CLANG_SAMPLES): $(B)/samples/%-clang: samples/omp/%.c | deps-build
+	@mkdir -p $(dir $@)
+	$(Q)if command -v clang >/dev/null && \
+		clang $(filter-out -MMD -MP,$(MPI_CFLAGS)) -fopenmp -o $@ $< 2>/dev/null; then \
+		$(if $(Q),echo "  CLANG -fopenmp $<";) :; \
+	else rm -f $@; echo "  SKIP    $@ (clang cannot link -fopenmp: install libomp-dev)"; fi
 
 # ---- shared libraries: libmcz.so.1 and libmczpcp.so.1 ------------------------
 # For other languages (python/mcz loads them with ctypes) and programs of

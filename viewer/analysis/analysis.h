@@ -13,6 +13,8 @@
  *   - the code profile: hot functions of a span, the code row, code
  *     regions for phase detection (hotcode.h); functions named for people,
  *     and how to get missing names (codename.h);
+ * *   - the threads of a process: useful and sync time each, the OpenMP
+ *     load balance and efficiencies (threads.h);
  *   - numbers and times as people read them (fmt.h).
  * Nothing here draws or includes views or the terminal: the views draw what
  * these compute, `mcview --report` prints it, tests call it directly.
@@ -30,6 +32,7 @@
 #include "report.h"
 #include "roofline.h"
 #include "topo-metric.h"
+#include "threads.h"
 #include "topo.h"
 
 #endif

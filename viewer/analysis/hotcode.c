@@ -60,6 +60,7 @@ typedef struct hc_tab {
 	hc_group fn, reg;
 	double hz;                   /* samples per second per thread */
 	uint8_t *cls;                /* per location: its class (codeclass.h) */
+	uint32_t *fbase;             /* per file: its first location in loc, UINT32_MAX none */
 	uint8_t *fn_cls;             /* per function: its class */
 	char cls_note[256];          /* the rules' note ("" none) */
 } hc_tab;
@@ -81,7 +82,7 @@ static void hc_free(void *p)
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
-	free(t->byf), free(t->ffirst), free(t->cls), free(t->fn_cls);
+	free(t->byf), free(t->ffirst), free(t->cls), free(t->fn_cls), free(t->fbase);
 	free(t);
 }
 
@@ -248,8 +249,9 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	t->edges = malloc((ne + 1) * sizeof *t->edges);
 	t->byf = malloc((ni + 1) * sizeof *t->byf);
 	t->ffirst = calloc(m->nfiles + 2, sizeof *t->ffirst);
+	t->fbase = malloc((m->nfiles + 1) * sizeof *t->fbase);
 	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges || !t->byf ||
-	    !t->ffirst) {
+	    !t->ffirst || !t->fbase) {
 		free(e);
 		return -1;
 	}
@@ -257,9 +259,11 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	for (size_t f = 0; f < m->nfiles; f++) {
 		int64_t off = 0;
 		const mcz_code *c = vw_model_code_at(m, f, &off);
+		t->fbase[f] = UINT32_MAX;
 		if (!c || !c->nhits)
 			continue;
 		uint32_t base = (uint32_t)t->nlocs;
+		t->fbase[f] = base;
 		for (size_t l = 0; l < c->nlocs; l++) {
 			t->loc[t->nlocs] = &c->locs[l];
 			t->own[t->nlocs++] = c;
@@ -675,6 +679,37 @@ uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t
 			all += t->hits[h].count;
 		}
 	return all;
+}
+
+size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1, uint64_t *n,
+			       size_t max)
+{
+	hc_tab *t = hc_get(m);
+	int64_t off = 0;
+	const mcz_code *c = t && file < t->nfiles && t->fbase[file] != UINT32_MAX
+				    ? vw_model_code_at(m, file, &off)
+				    : NULL;
+	if (!c || !c->nthreads || t1 <= t0)
+		return 0;
+	size_t nt = c->nthreads < max ? c->nthreads : max;
+	memset(n, 0, nt * VW_CC_N * sizeof *n);
+	/* the thits are in interval order: the first interval whose middle is
+	 * at or after t0, then on to t1 */
+	size_t lo = 0, hi = c->nthits;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (hc_mid(c, c->thits[mid].interval, off) < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t base = t->fbase[file];
+	for (size_t h = lo; h < c->nthits && hc_mid(c, c->thits[h].interval, off) < t1; h++) {
+		const mcz_code_thit *x = &c->thits[h];
+		if (x->thread < nt)
+			n[x->thread * VW_CC_N + t->cls[base + x->loc]] += x->count;
+	}
+	return nt;
 }
 
 int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,

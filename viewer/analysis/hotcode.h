@@ -90,6 +90,12 @@ int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n
 double vw_hotcode_file_period(vw_model *m, size_t file);
 /* Samples of file (SIZE_MAX: every file) over [t0, t1) by class into
  * n[VW_CC_N]; returns them all. */
+/* File file's samples in [t0, t1) by thread and class: n[thread * VW_CC_N
+ * + class] for its first max threads (in the order they were first
+ * sampled); returns how many threads it filled, 0 when the file's profile
+ * is not split by thread (recorded before format 1.6). */
+size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1, uint64_t *n,
+			       size_t max);
 uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t1,
 				 uint64_t n[VW_CC_N]);
 /* The same in n columns: cnt[col * VW_CC_N + class] samples.  0, or -1

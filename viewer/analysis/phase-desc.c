@@ -27,6 +27,7 @@
 #include "../model/model.h"
 #include "phase.h"
 #include "roofline.h"
+#include "threads.h"
 
 enum { R_MEM, R_GPU, R_NET, R_CPU, R_COUNT };
 
@@ -271,4 +272,24 @@ void vw_phase_describe(vw_model *m, vw_phase *v, size_t n)
 		}
 	}
 	free(gm);
+	/* a process whose threads are uneven or wait: that leads, it is what
+	 * holds the phase back (a job's ranks are the job report's) */
+	for (size_t i = 0; m->nfiles == 1 && i < n; i++) {
+		vw_threads th;
+		char note[160], rest[sizeof v[i].desc];
+		if (vw_threads_of(m, 0, v[i].t0, v[i].t1, &th) || !vw_threads_note(&th, note, sizeof note))
+			continue;
+		snprintf(rest, sizeof rest, "%s", v[i].desc);
+		/* cut to fit, as every description is */
+		size_t k = strlen(note);
+		k = k < sizeof v[i].desc - 1 ? k : sizeof v[i].desc - 1;
+		memcpy(v[i].desc, note, k);
+		v[i].desc[k] = '\0';
+		if (strcmp(rest, "idle") && rest[0] && k + 2 < sizeof v[i].desc) {
+			memcpy(v[i].desc + k, "; ", 3);
+			size_t r = strlen(rest), room = sizeof v[i].desc - 1 - (k + 2);
+			memcpy(v[i].desc + k + 2, rest, r < room ? r : room);
+			v[i].desc[k + 2 + (r < room ? r : room)] = '\0';
+		}
+	}
 }

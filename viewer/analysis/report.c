@@ -19,6 +19,7 @@
 #include "hotcode.h"
 #include "../model/model.h"
 #include "phase.h"
+#include "threads.h"
 #include "report.h"
 #include "roofline.h"
 
@@ -388,6 +389,34 @@ static void json_kv_str(FILE *f, const char *key, const char *s)
 		fputs("null", f);
 }
 
+/* ,"threads":{...} of the one file's threads over [t0, t1) (null when its
+ * profile is not split by thread): each thread's useful, sync and MPI
+ * seconds and the OpenMP figures of threads.h. */
+static void report_json_threads(vw_model *m, int64_t t0, int64_t t1, FILE *f)
+{
+	vw_threads th;
+	if (m->nfiles != 1 || vw_threads_of(m, 0, t0, t1, &th)) {
+		fputs(",\"threads\":null", f);
+		return;
+	}
+	fprintf(f, ",\"threads\":{\"n\":%zu", th.n);
+	json_kv_num(f, "load_balance", th.load_balance);
+	json_kv_num(f, "comm_eff", th.comm_eff);
+	json_kv_num(f, "par_eff", th.par_eff);
+	json_kv_num(f, "sync_share", th.sync_share);
+	const double *col[3] = {th.useful_s, th.sync_s, th.mpi_s};
+	const char *name[3] = {"useful_s", "sync_s", "mpi_s"};
+	for (int k = 0; k < 3; k++) {
+		fprintf(f, ",\"%s\":[", name[k]);
+		for (size_t i = 0; i < th.n; i++) {
+			fputs(i ? "," : "", f);
+			json_num(f, col[k][i]);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
 static void report_json(vw_model *m, FILE *f)
 {
 	const struct vw_phases *ph = m->phases;
@@ -453,9 +482,12 @@ static void report_json(vw_model *m, FILE *f)
 		fputs(",\"description\":", f);
 		vw_fmt_json_str(f, p->desc);
 		report_json_code(m, p, f);
+		report_json_threads(m, p->t0, p->t1, f);
 		fputc('}', f);
 	}
-	fputs("\n]}\n", f);
+	fputs("\n]", f);
+	report_json_threads(m, m->t_min, m->t_max + 1, f);
+	fputs("}\n", f);
 }
 
 /* Why a phase's roofline figures are missing, where it is not the reason
@@ -522,6 +554,18 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	char hint[600];
 	if (vw_codename_hint(m, hint, sizeof hint))
 		fprintf(f, "# %s\n", vw_fmt_safe(hint));
+	vw_threads th;
+	if (m->nfiles == 1 && vw_threads_of(m, 0, m->t_min, m->t_max + 1, &th) == 0 && th.n > 1)
+	{
+		char mpi[48] = ""; /* said only where MPI ran */
+		if (th.mpi_sum_s > 0)
+			snprintf(mpi, sizeof mpi, ", MPI %.3f s", th.mpi_sum_s);
+		fprintf(f, "# threads: %zu; OpenMP parallel efficiency %.2f = load balance %.2f x "
+			"communication %.2f; useful %.3f s, sync %.3f s (%.0f %% of the samples)%s, "
+			"summed over the threads\n",
+			th.n, th.par_eff, th.load_balance, th.comm_eff, th.useful_sum_s, th.sync_sum_s,
+			100 * th.sync_share, mpi);
+	}
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)

@@ -38,6 +38,9 @@ int vw_wait_row_wanted(vw_model *m);
  * hosts, else 1; row g's host ("" for the job's one row).  Row -1 is the
  * whole job (where the screen has no room for a row per host). */
 int vw_wait_rows(vw_model *m);
+/* The rows' name for the waiting they show: "MPI", "sync" (an OpenMP
+ * runtime's, no MPI ran) or "wait" (both). */
+const char *vw_wait_row_label(vw_model *m);
 const char *vw_wait_row_host(vw_model *m, int g);
 int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w);
 int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len);

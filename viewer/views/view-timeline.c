@@ -561,13 +561,18 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	char code[160];
 	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
-	/* "MPI 35%", or per host "MPI node1 35% node2 80%" */
+	/* "MPI 35%", or per host "MPI node1 35% node2 80%" ("sync 35%" where
+	 * only an OpenMP runtime waited) */
+	const char *wl = s->wait_n ? vw_wait_row_label(m) : "";
 	for (int g = 0, said = 0; g < s->wait_n && n < (int)sizeof line; g++) {
 		int row = s->wait_all ? -1 : g;
 		const char *host = row < 0 ? "" : vw_wait_row_host(m, row);
-		if (vw_wait_row_at(m, row, m->cursor, code, sizeof code) == 0)
-			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s%.16s %s",
-				      said++ ? "" : "  MPI", *host ? " " : "", vw_fmt_safe(host), code);
+		if (vw_wait_row_at(m, row, m->cursor, code, sizeof code) == 0) {
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s%s%.16s %s",
+				      said ? "" : "  ", said ? "" : wl, *host ? " " : "",
+				      vw_fmt_safe(host), code);
+			said = 1;
+		}
 	}
 	int64_t tol = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	const vw_mark *k = vw_model_mark_near(m, m->cursor, tol);
@@ -609,8 +614,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		for (int g = 0; g < s->wait_n; g++) {
 			int row = s->wait_all ? -1 : g;
 			const char *host = row < 0 ? "" : vw_fmt_safe(vw_wait_row_host(m, row));
-			vw_canvas_printf(c, 0, s->wait_y + g, s->plot_x - 1, VW_C_LABEL, 0, "MPI %%%s%s",
-					 *host ? " " : "", host);
+			vw_canvas_printf(c, 0, s->wait_y + g, s->plot_x - 1, VW_C_LABEL, 0, "%s %%%s%s",
+					 vw_wait_row_label(m), *host ? " " : "", host);
 			vw_wait_row_draw(c, m, row, s->plot_x, s->wait_y + g, s->plot_w);
 		}
 		int cx = vw_model_time_col(m, m->cursor, s->plot_w);

@@ -1,4 +1,5 @@
-/* wait-row.c: the timeline's "MPI %" rows — for the files of a job whose
+/* wait-row.c: the timeline's "MPI %" rows ("sync %" where only an OpenMP
+ * runtime waited, "wait %" where both did) — for the files of a job whose
  * ranks wait in MPI (or in an OpenMP runtime), the share of the code
  * samples spent waiting there in each column (codeclass.h), as a
  * sparkline from 0 to 100 %, with the share at the cursor in the readout.
@@ -22,6 +23,16 @@ int vw_wait_row_wanted(vw_model *m)
 		return 0;
 	uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n);
 	return all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
+}
+
+const char *vw_wait_row_label(vw_model *m)
+{
+	uint64_t n[VW_CC_N];
+	if (!vw_hotcode_has(m) || !vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n))
+		return "MPI";
+	/* what the waiting is: MPI where only MPI ran, sync where only a
+	 * thread runtime (OpenMP) waited, wait where both did */
+	return !n[VW_CC_SYNC] ? "MPI" : !n[VW_CC_MPI] ? "sync" : "wait";
 }
 
 /* Each file's host group (the index of the first file of its host), and

@@ -1,0 +1,45 @@
+/* threads.h: the threads of one process over a span — each thread's
+ * useful, sync and MPI time from its own code samples, and the OpenMP
+ * figures POP defines from them (load balance = mean / max useful over the
+ * threads; communication efficiency = max useful / the span; parallel
+ * efficiency = their product = mean useful / the span).  Needs a profile
+ * split by thread (recorded with format 1.6 on); threads.c.
+ *
+ *     vw_threads th;
+ *     if (vw_threads_of(m, file, t0, t1, &th) == 0 && th.n > 1)
+ *         printf("%zu threads, load balance %.2f\n", th.n, th.load_balance);
+ */
+#ifndef VW_THREADS_H
+#define VW_THREADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+
+/* The threads a figure is made of: at most this many per process. */
+#define VW_THREADS_MAX 256
+
+typedef struct vw_threads {
+	size_t n;              /* threads that ran in the span (see threads.c) */
+	double span_s;         /* the span's length */
+	double useful_s[VW_THREADS_MAX]; /* per thread, in the order first sampled */
+	double sync_s[VW_THREADS_MAX];
+	double mpi_s[VW_THREADS_MAX];
+	double useful_sum_s, sync_sum_s, mpi_sum_s;
+	size_t busiest, idlest; /* the threads of most and least useful time */
+	double load_balance;   /* mean / max useful; NaN with fewer than 2 threads */
+	double comm_eff;       /* max useful / span (the runtime's overhead and waits) */
+	double par_eff;        /* load_balance * comm_eff */
+	double sync_share;     /* sync samples / all samples of the span's threads */
+} vw_threads;
+
+/* The threads of file over [t0, t1).  0, or -1 when its profile is not
+ * split by thread (or it has none). */
+int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *out);
+/* One line for people: "2 threads: thread 0 does 3.0x the work of thread
+ * 1; 33 % waiting at barriers (OpenMP efficiency 0.66)", "" when the
+ * threads are balanced and do not wait.  Returns its length. */
+size_t vw_threads_note(const vw_threads *th, char *buf, size_t len);
+
+#endif
