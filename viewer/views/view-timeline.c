@@ -41,6 +41,7 @@ typedef struct tl_state {
 	int wait_n;       /* "MPI %" rows: one per host (wait-row.c), or 1 */
 	int wait_all;     /* 1: one row for the whole job, though it has several */
 	int waits;        /* -1 not yet known; 1 the dataset waits in MPI (wait-row.c) */
+	const char *wait_label; /* "MPI", "sync" or "wait", known with waits */
 	int64_t anchor;   /* selection anchor (shift-arrows, drag) */
 	int selecting;
 	int dragging;
@@ -134,8 +135,10 @@ static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 	s->plot_w = w - s->plot_x - vw - 1;
 	/* the code row and its legend, when there is a profile and room */
 	s->code_y = h >= 10 && vw_hotcode_has(m) ? 2 : 0;
-	if (s->code_y && s->waits < 0)
+	if (s->code_y && s->waits < 0) {
 		s->waits = vw_wait_row_wanted(m);
+		s->wait_label = vw_wait_row_label(m); /* one pass over the profile, as waits */
+	}
 	s->wait_y = s->code_y && h >= 12 && s->waits > 0 ? 4 : 0;
 	s->wait_n = s->wait_y ? vw_wait_rows(m) : 0;
 	s->wait_all = 0;
@@ -563,7 +566,7 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
 	/* "MPI 35%", or per host "MPI node1 35% node2 80%" ("sync 35%" where
 	 * only an OpenMP runtime waited) */
-	const char *wl = s->wait_n ? vw_wait_row_label(m) : "";
+	const char *wl = s->wait_n && s->wait_label ? s->wait_label : "";
 	for (int g = 0, said = 0; g < s->wait_n && n < (int)sizeof line; g++) {
 		int row = s->wait_all ? -1 : g;
 		const char *host = row < 0 ? "" : vw_wait_row_host(m, row);
@@ -615,7 +618,7 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 			int row = s->wait_all ? -1 : g;
 			const char *host = row < 0 ? "" : vw_fmt_safe(vw_wait_row_host(m, row));
 			vw_canvas_printf(c, 0, s->wait_y + g, s->plot_x - 1, VW_C_LABEL, 0, "%s %%%s%s",
-					 vw_wait_row_label(m), *host ? " " : "", host);
+					 s->wait_label ? s->wait_label : "MPI", *host ? " " : "", host);
 			vw_wait_row_draw(c, m, row, s->plot_x, s->wait_y + g, s->plot_w);
 		}
 		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
