@@ -19,6 +19,10 @@
  * sleep S seconds before the middle step's work (nanosleep: off its CPU
  * while the others wait in MPI_Barrier), as a rank blocked on I/O or
  * whose CPU another process took; rank 0 prints the sleep's wall time.
+ * --setup S has every rank first spend S seconds of CPU in a setup function
+ * of its own (imbm_setup: a table of hashes, as FFTW's planning or an
+ * input reader would, other code than the steps'), then a barrier; rank 0
+ * prints when it ended (setup_end_s, seconds after MPI_Init returned).
  * No marks: the job is what an unmarked application gives mcz.
  *
  * Built only where mpicc exists (the Makefile's MPICC).
@@ -45,6 +49,22 @@ static double imbm_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Setup: S seconds of CPU in code of its own; the table's sum is returned
+ * so the work is kept. */
+__attribute__((noinline)) static unsigned long imbm_setup(double s)
+{
+	static unsigned long table[1 << 14];
+	unsigned long sum = 0, x = 88172645463325252UL;
+	double c0 = imbm_cpu();
+	while (imbm_cpu() - c0 < s)
+		for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			table[i] ^= x;
+			sum += table[(x >> 3) & (sizeof table / sizeof *table - 1)];
+		}
+	return sum;
+}
+
 static void imbm_usage(FILE *f)
 {
 	fprintf(f, "usage: imbalance-mpi [--steps N] [--reps N] [--slow RANK:FACTOR] [--nap RANK:S]\n"
@@ -53,6 +73,7 @@ static void imbm_usage(FILE *f)
 		   "  --reps N         GEMM repetitions per step of a normal rank (default 4)\n"
 		   "  --slow R:K       rank R does K times the repetitions (default none)\n"
 		   "  --nap R:S        rank R sleeps S seconds before the middle step (default none)\n"
+		   "  --setup S        every rank first spends S CPU seconds in a setup of its own\n"
 		   "  --scale S        multiply the steps by S (as the other samples' --scale)\n"
 		   "  -q, --quiet      print nothing\n");
 }
@@ -60,8 +81,9 @@ static void imbm_usage(FILE *f)
 int main(int argc, char **argv)
 {
 	int steps = 200, reps = 4, slow = -1, quiet = 0, napper = -1;
-	double k = 1, scale = 1, nap = 0, napped = 0;
+	double k = 1, scale = 1, nap = 0, napped = 0, setup = 0, setup_end = 0;
 	MPI_Init(&argc, &argv);
+	double tinit = MPI_Wtime();
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -75,6 +97,8 @@ int main(int argc, char **argv)
 			;
 		else if (!strcmp(argv[i], "--nap") && v && sscanf(argv[++i], "%d:%lf", &napper, &nap) == 2)
 			;
+		else if (!strcmp(argv[i], "--setup") && v)
+			setup = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--scale") && v)
 			scale = atof(argv[++i]);
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
@@ -92,7 +116,8 @@ int main(int argc, char **argv)
 		}
 	}
 	steps = scale > 0 && scale * steps >= 1 ? (int)(scale * steps) : steps;
-	if (steps < 1 || reps < 1 || k < 1 || k > 100 || nap < 0 || nap > 3600) {
+	if (steps < 1 || reps < 1 || k < 1 || k > 100 || nap < 0 || nap > 3600 || setup < 0 ||
+	    setup > 3600) {
 		if (rank == 0)
 			fprintf(stderr, "imbalance-mpi: --steps, --reps >= 1, 1 <= K <= 100 and "
 					"0 <= S <= 3600\n");
@@ -107,7 +132,9 @@ int main(int argc, char **argv)
 	}
 	/* K may be fractional: the slow rank's steps alternate floor and ceil */
 	double mine = rank == slow ? k * reps : reps, done = 0, cpu = 0;
+	unsigned long kept = setup > 0 ? imbm_setup(setup) : 0;
 	MPI_Barrier(MPI_COMM_WORLD);
+	setup_end = MPI_Wtime() - tinit;
 	double t0 = MPI_Wtime();
 	for (int s = 0; s < steps; s++) {
 		long n = (long)(mine * (s + 1) + 0.5) - (long)(done + 0.5);
@@ -144,6 +171,8 @@ int main(int argc, char **argv)
 			printf(" %.3f", all[r]);
 		if (napper >= 0 && napper < size)
 			printf(" nap_rank %d nap_s %.3f", napper, nap_all);
+		if (setup > 0)
+			printf(" setup_end_s %.3f setup_sum %lu", setup_end, kept % 10);
 		printf("\n");
 	}
 	free(all);

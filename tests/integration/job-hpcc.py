@@ -182,7 +182,8 @@ def main():
         return bool(w) and abs(x - min(w)) <= TOL
     def stalled(q):
         return (q["load_balance"] is not None and q["load_balance"] < 0.8) or \
-            (q["comm_eff"] is not None and q["comm_eff"] < 0.5)
+            (q["comm_eff"] is not None and q["comm_eff"] < 0.5) or \
+            (q.get("taken_mean_s") is not None and q["taken_mean_s"] >= 0.25 * q["duration_s"])
     def waited(q, width=0.25):
         """Over q, the ranks' own code samples show one rank waiting (80 %
         of its samples or more in MPI) while the other worked (under half
@@ -205,8 +206,10 @@ def main():
         this VM a CPU is taken from a rank for a second at times): at most
         three phases, the others short ones where one rank waited while the
         other computed (load balance below 0.8) or where the ranks hardly
-        computed at all (comm_eff below 0.5: the rank without its CPU has
-        no samples, the other waits for it in MPI), or of the same class as
+        computed at all (comm_eff below 0.5), or where other processes
+        took a rank's CPU (taken_mean_s a quarter of the phase or more: the
+        rank without its CPU has no samples, the other waits for it in MPI;
+        comm_eff leaves that time out), or of the same class as
         it (the rest of the section after the stall: only beside a stall),
         the outer edges within TOL.  A stall may last TOL or more, up to a
         third of the section, where the code samples show it (waited): in

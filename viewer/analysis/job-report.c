@@ -3,7 +3,7 @@
  * time and time in MPI, the imbalance, the slowest rank, the load balance,
  * communication and parallel efficiency, the time lost and what ran, as a
  * text table or JSON (see job.h for the figures and the JSON keys). */
-#include "job.h"
+#include "job-int.h"
 
 #include <math.h>
 #include <string.h>
@@ -55,6 +55,8 @@ static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_
 	job_num(f, "comm_eff", p->comm_eff, 1);
 	job_num(f, "par_eff", p->par_eff, 1);
 	job_num(f, "lost_s", p->lost_s, 1);
+	job_num(f, "off_cpu_mean_s", p->off_mean_s, 1);
+	job_num(f, "taken_mean_s", p->taken_mean_s, 1);
 	fprintf(f, "\"code\": ");
 	vw_fmt_json_str(f, p->code);
 	fprintf(f, ", \"per_rank\": [");
@@ -67,6 +69,7 @@ static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_
 		job_num(f, "mpi_s", c->mpi_s, 1);
 		job_num(f, "sync_s", c->sync_s, 1);
 		job_num(f, "off_cpu_s", c->off_s, 1);
+		job_num(f, "taken_s", c->taken_s, 1);
 		job_num(f, "threads", c->threads, 0);
 		fprintf(f, "}");
 	}
@@ -96,7 +99,22 @@ static void job_print_json(const vw_job *j, FILE *f)
 	}
 	fprintf(f, "],\n \"run\": ");
 	job_phase_json(j, &j->run, j->run_cell, f);
-	fprintf(f, "}");
+	fprintf(f, ",\n \"contention\": {");
+	job_num(f, "from_s", j->taken_from_s, 1);
+	job_num(f, "to_s", j->taken_to_s, 1);
+	fprintf(f, "\"hosts\": [");
+	for (size_t h = 0; h < j->nhosts; h++) {
+		const vw_job_load *l = &j->load[h];
+		fprintf(f, "%s{\"host\": ", h ? ", " : "");
+		vw_fmt_json_str(f, j->hosts[h]);
+		fprintf(f, ", \"cpus\": %d, ", l->ncpu);
+		job_num(f, "busy_cpu_s", l->busy_s, 1);
+		job_num(f, "job_cpu_s", l->ncpu ? l->job_s : NAN, 1);
+		job_num(f, "others_cpu_s", l->ncpu ? l->others_s : NAN, 1);
+		job_num(f, "taken_s", l->ncpu ? l->taken_s : NAN, 0);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}}");
 }
 
 /* "0.52!" (below 0.8 flagged), "-" unknown. */
@@ -122,6 +140,7 @@ static const char *job_cell(char *buf, size_t len, double v, int dec)
 static void job_phase_text(const vw_job_phase *p, FILE *f)
 {
 	char cls[8] = "", slow[16] = "-", lb[16], ce[16], pe[16], imb[16] = "-", mpi[16] = "-";
+	char off[24];
 	if (p->slowest_rank >= 0)
 		snprintf(slow, sizeof slow, "r%d", p->slowest_rank);
 	if (!isnan(p->imbalance))
@@ -131,15 +150,65 @@ static void job_phase_text(const vw_job_phase *p, FILE *f)
 	if (p->cls >= 0)
 		vw_phase_class_name(p->cls, cls, sizeof cls);
 	char um[24], ux[24], lost[24];
-	fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n",
+	fprintf(f, "%-16.16s %5s %9.3f %9.3f %5zu %9s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n",
 		p->label[0] ? vw_fmt_safe(p->label) : "-", cls[0] ? cls : "-", (double)p->t0 / 1e9,
 		(double)(p->t1 - p->t0) / 1e9, p->nranks, job_cell(um, sizeof um, p->useful_mean_s, 3),
-		job_cell(ux, sizeof ux, p->useful_max_s, 3), mpi, imb, slow,
+		job_cell(ux, sizeof ux, p->useful_max_s, 3), mpi,
+		job_cell(off, sizeof off, p->off_mean_s, 3), imb, slow,
 		job_frac(lb, sizeof lb, p->load_balance, 1), job_frac(ce, sizeof ce, p->comm_eff, 0),
 		job_frac(pe, sizeof pe, p->par_eff, 0), job_cell(lost, sizeof lost, p->lost_s, 3),
 		p->code[0] ? vw_fmt_safe(p->code) : "-");
 }
 
+/* The header's line on other processes: how much of each host's CPU time
+ * they had, when, and what they took from the ranks (the most first); none
+ * when they took under 2 % of every rank's time. */
+static void job_taken_text(const vw_job *j, FILE *f)
+{
+	const vw_job_cell *c = j->run_cell;
+	size_t ord[4], nord = 0, more = 0;
+	for (size_t r = 0; r < j->nranks; r++) {
+		double span = (double)(c[r].t1 - c[r].t0) / 1e9;
+		if (isnan(c[r].taken_s) || c[r].taken_s < 0.1 || c[r].taken_s < 0.02 * span)
+			continue;
+		size_t at = nord;
+		while (at > 0 && c[ord[at - 1]].taken_s < c[r].taken_s)
+			at--;
+		if (at >= 4) {
+			more++;
+			continue;
+		}
+		if (nord == 4)
+			more++;
+		else
+			nord++;
+		memmove(ord + at + 1, ord + at, (nord - 1 - at) * sizeof *ord);
+		ord[at] = r;
+	}
+	if (!nord)
+		return;
+	fprintf(f, "CPUs taken by other processes");
+	if (!isnan(j->taken_from_s))
+		fprintf(f, " from %.1f s to %.1f s", j->taken_from_s, j->taken_to_s);
+	fprintf(f, ":");
+	for (size_t h = 0, n = 0; h < j->nhosts && n < 3; h++) {
+		const vw_job_load *l = &j->load[h];
+		if (!l->ncpu || isnan(l->busy_s) || l->taken_s < 0.1)
+			continue;
+		fprintf(f, "%s %s's %d CPUs ran others %.1f of %.1f CPU-s (%.0f%%), the job %.1f",
+			n++ ? ";" : "", vw_fmt_safe(j->hosts[h]), l->ncpu, l->others_s,
+			l->ncpu * l->span_s, 100 * l->others_s / (l->ncpu * l->span_s), l->job_s);
+	}
+	fprintf(f, "; they took");
+	for (size_t i = 0; i < nord; i++) {
+		const vw_job_cell *x = &c[ord[i]];
+		fprintf(f, "%s rank %d %.2f s (%.0f%%)", i ? "," : "", j->ranks[ord[i]].rank,
+			x->taken_s, 100 * x->taken_s / ((double)(x->t1 - x->t0) / 1e9));
+	}
+	if (more)
+		fprintf(f, " and %zu more", more);
+	fprintf(f, ": left out of comm_eff and load_bal\n");
+}
 
 static void job_print_text(const vw_job *j, FILE *f)
 {
@@ -172,8 +241,9 @@ static void job_print_text(const vw_job *j, FILE *f)
 			   "(MPI waits count as work there%s)\n",
 			j->code_lost ? "; the others' recorders were killed before they wrote their "
 				       "code profile" : "");
-	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n", "phase",
-		"class", "start_s", "dur_s", "ranks", "useful_s", "max_s", "mpi_s", "imbalance",
+	job_taken_text(j, f);
+	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n", "phase",
+		"class", "start_s", "dur_s", "ranks", "useful_s", "max_s", "mpi_s", "off_s", "imbalance",
 		"slowest", "load_bal", "comm_eff", "par_eff", "lost_s", "code");
 	for (size_t k = 0; k < j->nph; k++)
 		job_phase_text(&j->ph[k], f);
@@ -199,8 +269,8 @@ static void job_print_text(const vw_job *j, FILE *f)
 			vw_fmt_safe(j->hosts[ihi]));
 	}
 	fprintf(f, "useful_s, max_s = mean, max over ranks of the useful time; mpi_s = mean time in "
-		   "MPI; imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max "
-		   "useful (! below 0.8); comm_eff = max useful / phase time; par_eff = load_bal x "
+		   "MPI; off_s = mean time off CPU (asleep, or taken by other processes); imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max "
+		   "useful (! below 0.8); comm_eff = max useful / (phase time - time others took); par_eff = load_bal x "
 		   "comm_eff; lost_s = max - mean useful\n");
 }
 

@@ -1,7 +1,7 @@
 /* job.c: rank files grouped into jobs, one phase structure per job, and
  * per phase how the ranks spent their time: useful, in MPI, balanced or
  * not (see job.h). */
-#include "job.h"
+#include "job-int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -230,7 +230,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 {
 	size_t file = j->ranks[r].file;
 	double per = vw_hotcode_file_period(m, file);
-	c->mpi_s = c->sync_s = c->off_s = NAN;
+	c->mpi_s = c->sync_s = c->off_s = c->cpu_s = c->taken_s = NAN;
 	c->threads = 1;
 	c->from_code = 0;
 	if (c->t1 <= c->t0) {
@@ -242,6 +242,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 		c->useful_s = NAN;
 		return;
 	}
+	c->cpu_s = cpu;
 	if (per > 0) {
 		uint64_t n[VW_CC_N];
 		uint64_t all = vw_hotcode_file_classes(m, file, c->t0, c->t1, n);
@@ -374,7 +375,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		goto out;
 	}
 	for (size_t i = 0; i < nkeys * j->nranks; i++)
-		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0, NAN};
+		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0, NAN, NAN, NAN};
 	for (size_t k = 0; k < nkeys; k++) {
 		vw_job_phase *p = &j->ph[k];
 		snprintf(p->label, sizeof p->label, "%s", ord[k]->label);
@@ -401,7 +402,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			if (at + 64 < sizeof cutlist)
 				snprintf(cutlist + at, sizeof cutlist - at, "%srank %d in %s",
 					 at ? ", " : "", j->ranks[x->rank].rank, keys[x->ph].label);
-			c->useful_s = c->mpi_s = c->sync_s = c->off_s = NAN;
+			c->useful_s = c->mpi_s = c->sync_s = c->off_s = c->cpu_s = NAN;
 			continue;
 		}
 		c->time_s = (double)(x->t1 - x->t0) / 1e9;
@@ -461,23 +462,28 @@ static int job_from_auto(vw_model *m, vw_job *j)
 	return 0;
 }
 
+/* The span of a phase's cells: the earliest start to the latest end. */
+static void job_span(const vw_job *j, const vw_job_cell *c, int64_t *t0, int64_t *t1)
+{
+	*t0 = INT64_MAX;
+	*t1 = INT64_MIN;
+	for (size_t r = 0; r < j->nranks; r++)
+		if (c[r].t1 > c[r].t0) {
+			*t0 = c[r].t0 < *t0 ? c[r].t0 : *t0;
+			*t1 = c[r].t1 > *t1 ? c[r].t1 : *t1;
+		}
+	if (*t1 < *t0)
+		*t0 = *t1 = 0;
+}
+
 /* The figures of phase p from its ranks' cells c[0 .. nranks); regions:
  * the cells are the ranks' own marked regions. */
 static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, int regions)
 {
-	double sum = 0, max = -1, usum = 0, umax = -1, msum = 0, ce = -1;
-	size_t n = 0, nu = 0, nm = 0;
+	double sum = 0, max = -1, usum = 0, umax = -1, msum = 0, ce = -1, osum = 0, tsum = 0;
+	size_t n = 0, nu = 0, nm = 0, no = 0, nt = 0;
 	p->slowest_rank = -1;
-	p->t0 = INT64_MAX;
-	p->t1 = INT64_MIN;
-	for (size_t r = 0; r < j->nranks; r++) {
-		if (c[r].t1 > c[r].t0) {
-			p->t0 = c[r].t0 < p->t0 ? c[r].t0 : p->t0;
-			p->t1 = c[r].t1 > p->t1 ? c[r].t1 : p->t1;
-		}
-	}
-	if (p->t1 < p->t0)
-		p->t0 = p->t1 = 0;
+	job_span(j, c, &p->t0, &p->t1);
 	double span = (double)(p->t1 - p->t0) / 1e9;
 	for (size_t r = 0; r < j->nranks; r++) {
 		if (!isnan(c[r].time_s)) {
@@ -491,12 +497,21 @@ static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, 
 			usum += c[r].useful_s;
 			if (c[r].useful_s > umax)
 				umax = c[r].useful_s;
-			double e = span > 0 ? c[r].useful_s / (span * c[r].threads) : NAN;
+			/* the time others had its CPU is no time it could have worked */
+			double taken = isnan(c[r].taken_s) ? 0 : c[r].taken_s;
+			double own = span - taken;
+			double e = own > 0 ? c[r].useful_s / (own * c[r].threads) : NAN;
 			ce = e > ce ? e : ce;
 		}
 		if (!isnan(c[r].mpi_s))
 			nm++, msum += c[r].mpi_s;
+		if (!isnan(c[r].off_s))
+			no++, osum += c[r].off_s;
+		if (!isnan(c[r].taken_s))
+			nt++, tsum += c[r].taken_s;
 	}
+	p->off_mean_s = no ? osum / (double)no : NAN;
+	p->taken_mean_s = nt ? tsum / (double)nt : NAN;
 	p->nranks = n;
 	p->mean_s = n ? sum / (double)n : NAN;
 	p->max_s = n ? max : NAN;
@@ -566,10 +581,16 @@ static void job_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
 	}
 }
 
+/* A rank's time off its CPU less what other processes took (the header
+ * says that): asleep, or taken where the node cannot tell. */
+static double job_asleep(const vw_job_cell *c)
+{
+	return isnan(c->off_s) ? NAN : isnan(c->taken_s) ? c->off_s : c->off_s - c->taken_s;
+}
+
 /* A note when a rank was off its CPU for a good part of a phase (0.25 s
- * and 30 % or more): its time there is neither work nor MPI, and the phase
- * reads as communication where the rank slept or another process had its
- * CPU.  The longest is named, with how many more there are. */
+ * and 30 % or more), not for other processes: its time there is neither
+ * work nor MPI.  The longest is named, with how many more there are. */
 static void job_off_note(vw_job *j)
 {
 	const vw_job_cell *worst = NULL;
@@ -578,10 +599,11 @@ static void job_off_note(vw_job *j)
 		for (size_t r = 0; r < j->nranks; r++) {
 			const vw_job_cell *c = &j->cell[k * j->nranks + r];
 			double span = (double)(c->t1 - c->t0) / 1e9;
-			if (isnan(c->off_s) || c->off_s < 0.25 || c->off_s < 0.3 * span)
+			double asleep = job_asleep(c);
+			if (isnan(asleep) || asleep < 0.25 || asleep < 0.3 * span)
 				continue;
 			more += worst != NULL;
-			if (!worst || c->off_s > worst->off_s)
+			if (!worst || asleep > job_asleep(worst))
 				worst = c, wk = k, wr = r;
 		}
 	if (!worst)
@@ -594,11 +616,11 @@ static void job_off_note(vw_job *j)
 	if (j->source == VW_PHASES_MARKS)
 		snprintf(buf, sizeof buf, "rank %d was off its CPU %.2f s of its %.2f s in %s%s: "
 			 "asleep, or its CPU taken by another process", j->ranks[wr].rank,
-			 worst->off_s, span, j->ph[wk].label, more_s);
+			 job_asleep(worst), span, j->ph[wk].label, more_s);
 	else
 		snprintf(buf, sizeof buf, "rank %d was off its CPU %.2f s of the %.2f s phase at "
 			 "%.2f s%s: asleep, or its CPU taken by another process", j->ranks[wr].rank,
-			 worst->off_s, span, (double)j->ph[wk].t0 / 1e9, more_s);
+			 job_asleep(worst), span, (double)j->ph[wk].t0 / 1e9, more_s);
 	job_note(j->notes, sizeof j->notes, buf);
 }
 
@@ -620,14 +642,33 @@ static int job_code_lost(vw_model *m, size_t file)
  * first sample to its last. */
 static int job_stats(vw_model *m, vw_job *j)
 {
-	for (size_t k = 0; k < j->nph; k++) {
-		job_figures(j, &j->ph[k], &j->cell[k * j->nranks], j->source == VW_PHASES_MARKS);
-		job_code(m, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
-	}
-	job_off_note(j);
+	vw_job_load *hl = calloc(j->nhosts ? j->nhosts : 1, sizeof *hl);
+	j->load = calloc(j->nhosts ? j->nhosts : 1, sizeof *j->load);
 	j->run_cell = calloc(j->nranks ? j->nranks : 1, sizeof *j->run_cell);
-	if (!j->run_cell)
+	if (!hl || !j->load || !j->run_cell) {
+		free(hl);
 		return -1;
+	}
+	j->taken_from_s = j->taken_to_s = NAN;
+	for (size_t k = 0; k < j->nph; k++) {
+		vw_job_cell *c = &j->cell[k * j->nranks];
+		int64_t t0, t1;
+		job_span(j, c, &t0, &t1);
+		job_taken_phase(m, j, c, t0, t1, hl);
+		job_figures(j, &j->ph[k], c, j->source == VW_PHASES_MARKS);
+		job_code(m, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
+		/* when others took the CPUs: the phases where they took 5 % of
+		 * the ranks' time or more */
+		const vw_job_phase *p = &j->ph[k];
+		double span = (double)(p->t1 - p->t0) / 1e9;
+		if (!isnan(p->taken_mean_s) && span > 0 && p->taken_mean_s >= 0.05 * span) {
+			if (isnan(j->taken_from_s))
+				j->taken_from_s = (double)p->t0 / 1e9;
+			j->taken_to_s = (double)p->t1 / 1e9;
+		}
+	}
+	free(hl);
+	job_off_note(j);
 	size_t ncode = 0;
 	char damlist[160] = "";
 	for (size_t r = 0; r < j->nranks; r++) {
@@ -641,6 +682,9 @@ static int job_stats(vw_model *m, vw_job *j)
 	}
 	if (!j->nph) /* else the phases named the damage */
 		job_damage_note(j, damlist);
+	int64_t t0, t1;
+	job_span(j, j->run_cell, &t0, &t1);
+	job_taken_phase(m, j, j->run_cell, t0, t1, j->load);
 	job_figures(j, &j->run, j->run_cell, 0);
 	job_code(m, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
 	snprintf(j->run.label, sizeof j->run.label, "(whole run)");
@@ -730,6 +774,7 @@ void vw_jobs_free(vw_jobs *js)
 		free(js->v[i].ph);
 		free(js->v[i].cell);
 		free(js->v[i].run_cell);
+		free(js->v[i].load);
 	}
 	free(js->v);
 	free(js);

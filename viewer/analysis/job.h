@@ -30,8 +30,11 @@
  *   useful_mean_s, useful_max_s  the ranks' useful time
  *   mpi_mean_s   the ranks' mean time in MPI (NaN without code samples)
  *   load_balance mean / max of the useful time; below 0.8 is worth a look
- *   comm_eff     max useful / the phase's time (per thread of a rank that
- *                ran several threads)
+ *   comm_eff     max over the ranks of useful / (the phase's time less
+ *                the time other processes took from the rank), per thread
+ *                of a rank that ran several threads: time a rank spent
+ *                waiting counts against it, time its CPU was taken does
+ *                not (job-taken.c)
  *   par_eff      load_balance x comm_eff
  *   slowest_rank the rank with the most useful time (the one the others
  *                wait for)
@@ -39,6 +42,12 @@
  *                waiting for the slowest
  *   imbalance    max / mean of the ranks' time in the phase: the region's
  *                length with marks, the useful time for detected phases
+ *   off_mean_s   the ranks' mean time off their CPUs (asleep, or taken)
+ *   taken_mean_s of it, the mean time other processes had their CPUs
+ *
+ * Time off CPU is a class of its own, beside work, MPI and sync: a rank
+ * off its CPU neither works nor waits, and time others took lowers
+ * neither the load balance (useful time is time on CPU) nor comm_eff.
  */
 #ifndef VW_JOB_H
 #define VW_JOB_H
@@ -69,7 +78,21 @@ typedef struct vw_job_cell {
 	double off_s;       /* time off any CPU in [t0, t1) (asleep, or its CPU taken
 			       by another process): the span less its CPU time, for a
 			       rank of one thread; NaN otherwise */
+	double cpu_s;       /* its CPU time in [t0, t1); NaN when unknown */
+	double taken_s;     /* of off_s, the time other processes had its CPU
+			       (job-taken.c); NaN when unknown */
 } vw_job_cell;
+
+/* A host's CPUs over a span: what the node ran, the job's part of it and
+ * what other processes took from the job's ranks (job-taken.c). */
+typedef struct vw_job_load {
+	int ncpu;           /* CPUs with os.cpu.busy; 0 when the files lack it */
+	double span_s;
+	double busy_s;      /* the node's busy CPU seconds; NaN when unknown */
+	double job_s;       /* the job's ranks' CPU seconds on it */
+	double others_s;    /* busy_s - job_s: other processes' */
+	double taken_s;     /* of that, time the job's ranks were off their CPUs for */
+} vw_job_load;
 
 typedef struct vw_job_phase {
 	char label[48];     /* the mark's text; auto: "" */
@@ -85,6 +108,7 @@ typedef struct vw_job_phase {
 	double load_balance; /* mean / max of useful time; NaN when unknown */
 	double comm_eff, par_eff; /* NaN when unknown */
 	double lost_s;      /* max - mean of useful time (of time in the phase without it) */
+	double off_mean_s, taken_mean_s; /* NaN when unknown */
 	char code[72];      /* what ran, the job's samples: "dgemm_ 62%, MPI 35%"; "" none */
 } vw_job_phase;
 
@@ -102,6 +126,9 @@ typedef struct vw_job {
 			       code profile (a recorder killed before it wrote any) */
 	vw_job_phase run;   /* the whole run: each rank from its first to its last sample */
 	vw_job_cell *run_cell; /* run_cell[r] */
+	vw_job_load *load;  /* per host, the whole run; load[h] for hosts[h] */
+	double taken_from_s, taken_to_s; /* the phases where others took 5 % or more
+					    of the ranks' time; NaN none */
 	/* hosts (2 or more): each host's median offset of its ranks' phase
 	 * starts from the job's (median over phases, ns) — the clock skew
 	 * between hosts where phases start at a barrier */
@@ -153,9 +180,12 @@ int vw_jobs_any_marked(const struct vw_model *m);
  * [{"label", "class", "start_s", "duration_s", "ranks", "mean_s", "max_s",
  * "imbalance", "slowest_rank", "slowest_host", "useful_mean_s", "useful_max_s",
  * "mpi_mean_s", "load_balance", "comm_eff", "par_eff", "lost_s", "code",
+ * "off_cpu_mean_s", "taken_mean_s",
  * "per_rank": [{"rank", "start_s", "time_s", "useful_s", "mpi_s", "sync_s",
- * "threads"}]}], "run": {the same for the whole run}, "useful_from": "code
- * samples" | "cpu time" | "mixed"}], "note"}.  0, or -1 on a write error. */
+ * "off_cpu_s", "taken_s", "threads"}]}], "run": {the same for the whole
+ * run}, "useful_from": "code samples" | "cpu time" | "mixed", "contention":
+ * {"from_s", "to_s", "hosts": [{"host", "cpus", "busy_cpu_s", "job_cpu_s",
+ * "others_cpu_s", "taken_s"}]}}], "note"}.  0, or -1 on a write error. */
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
 
 #endif

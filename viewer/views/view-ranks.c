@@ -39,7 +39,8 @@ enum { RK_SORT_RANK, RK_SORT_TIME, RK_SORT_VALUE, RK_SORT_COUNT };
  * profile: the hot function, and what the rank was doing — work, MPI,
  * sync or idle (codeclass.h; first when the job spends time in MPI). */
 static const char rk_code[] = "hot function";
-static const char rk_doing[] = "work/MPI/sync/idle";
+static const char rk_doing[] = "work/MPI/sync/off CPU";
+#define RK_OFF VW_CC_N /* rk_row_doing: off the CPU */
 
 /* A row: one rank, or one host (its ranks' mean). */
 typedef struct rk_row {
@@ -122,10 +123,11 @@ static const vw_job *rk_job(vw_model *m, size_t j)
 	return m->jobs && j < m->jobs->n ? &m->jobs->v[j] : NULL;
 }
 
-/* What a row's ranks did per column: st[k] the class most of their samples
- * were in (VW_CC_*), or -1 idle (samples for under a quarter of one
- * thread's time: sleeping, blocked, or not scheduled), share[k] the MPI
- * and sync share of the samples.  0, or -1 without a profile. */
+/* What a row's ranks did per column: st[k] the class that held most of
+ * their time, work, MPI or sync by the samples (VW_CC_*) or RK_OFF, off
+ * the CPU (the column's time the samples do not cover: asleep, or the CPU
+ * taken by another process), share[k] the MPI and sync share of the
+ * samples.  0, or -1 without a profile. */
 static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, int *st,
 			double *share)
 {
@@ -154,7 +156,7 @@ static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, i
 	for (size_t k = 0; k < n; k++) {
 		double *c = sum + k * VW_CC_N, all = c[0] + c[1] + c[2];
 		int best = c[1] > c[0] ? (c[2] > c[1] ? 2 : 1) : (c[2] > c[0] ? 2 : 0);
-		st[k] = rc || all < 0.25 * expect ? -1 : best;
+		st[k] = rc ? -1 : expect - all > c[best] ? RK_OFF : best;
 		share[k] = all > 0 ? (c[1] + c[2]) / all : NAN;
 	}
 out:
@@ -518,7 +520,10 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 				static const int role[VW_CC_N] = {VW_C_SERIES0 + 1, VW_C_SERIES0 + 5,
 								  VW_C_SERIES0 + 2};
 				int k = fns[(size_t)r * n + (size_t)x];
-				if (k < 0)
+				if (k == RK_OFF) /* its own colour: neither work nor waiting */
+					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? 'o' : 0x00B7,
+						      VW_C_WARN, attr);
+				else if (k < 0)
 					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7,
 						      VW_C_DIM, attr);
 				else
@@ -572,7 +577,7 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
 			k = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
 		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s", tb,
-				      k == -2 ? "-" : k < 0 ? "idle" : vw_codeclass_name(k));
+				      k == -2 || k == -1 ? "-" : k == RK_OFF ? "off CPU" : vw_codeclass_name(k));
 		if (!isnan(v))
 			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
 					      " (waiting %.0f%%)", 100 * v);
@@ -585,9 +590,14 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 					      " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s,
 					      cl->mpi_s);
 			/* asleep, or its CPU taken: neither work nor MPI (job.h) */
-			if (!isnan(cl->off_s))
+			double span = (double)(cl->t1 - cl->t0) / 1e9;
+			if (!isnan(cl->off_s) && span > 0)
+				x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+						      ", off CPU %.3fs (%.0f%%)", cl->off_s,
+						      100 * cl->off_s / span);
+			if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
 				vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-						 ", off CPU %.3fs", cl->off_s);
+						 ", taken by others %.3fs", cl->taken_s);
 		}
 	} else if (code) {
 		int f = -1;
@@ -669,7 +679,7 @@ static const char *const rk_help[] = {
 	"                 colouring stream's mean over it (largest first)",
 	"m                colour by the next stream (where the files hold a code",
 	"                 profile: what each rank did, \u2588 work \u2592 MPI \u2591 sync",
-	"                 \u00b7 idle, first when the job waits in MPI; the hot",
+	"                 \u00b7 off CPU (its own colour), first when the job waits in MPI; the hot",
 	"                 function; then busy CPUs)",
 	"L                one row per rank / per host (mean of its ranks)",
 	"\u25b2                more than 10 % over the mean time in the phase",

@@ -1,0 +1,89 @@
+/* job-taken.c: how much of a job's time other processes took — per host
+ * and phase, the node's busy CPU time (os.cpu.busy) against the job's own
+ * (its ranks' task clock), and each rank's share of it (see job.h).
+ *
+ *     vw_job_load hl;
+ *     job_taken_phase(m, j, cells, t0, t1, per_host);   (cells' cpu_s, off_s set)
+ *     ... cells[r].taken_s, per_host[h].others_s
+ *
+ * A rank off its CPU was asleep (waiting, blocked) or its CPU was taken by
+ * another process.  Samples alone cannot tell which; the node can: a CPU
+ * that stood idle while a rank was off its CPU would have run the rank had
+ * it been ready.  So on a host, over a span S with N CPUs busy B CPU-s,
+ * ranks on CPU J CPU-s and off it O s in all:
+ *   others  = B - J          what other processes (and the kernel) ran
+ *   idle    = N S - B        CPU time no one wanted
+ *   taken   = min(others, O - idle), at least 0
+ * and each rank's share of taken is its share of O.  With ranks that poll
+ * while they wait (MPI libraries do) off CPU means taken; a rank that
+ * sleeps beside a free CPU was asleep. */
+#include "job-int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../model/model.h"
+
+/* The busy CPU seconds of the host of `file` over [t0, t1) from its
+ * os.cpu.busy streams (per CPU, in %), and how many CPUs; NaN without. */
+static double job_taken_busy(vw_model *m, size_t file, int64_t t0, int64_t t1, int *ncpu)
+{
+	double s = NAN;
+	size_t first, end;
+	*ncpu = 0;
+	vw_model_file_streams(m, file, &first, &end);
+	for (size_t i = first; t1 > t0 && i < end; i++) {
+		const vw_stream *st = &m->streams[i];
+		vw_bucket b;
+		if (strcmp(st->desc->name, "os.cpu.busy") || strncmp(st->desc->instance, "cpu", 3))
+			continue;
+		if (vw_model_stream_buckets(m, i, t0, t1, 1, &b) != 0 || !b.count)
+			continue;
+		double v = b.mean / 100 * (double)(t1 - t0) / 1e9;
+		s = isnan(s) ? v : s + v;
+		(*ncpu)++;
+	}
+	return s;
+}
+
+void job_taken_phase(vw_model *m, const vw_job *j, vw_job_cell *c, int64_t t0, int64_t t1,
+		     vw_job_load *hl)
+{
+	for (size_t r = 0; r < j->nranks; r++)
+		c[r].taken_s = NAN;
+	for (size_t h = 0; h < j->nhosts; h++) {
+		vw_job_load *l = &hl[h];
+		memset(l, 0, sizeof *l);
+		l->busy_s = NAN;
+		double job = 0, off = 0;
+		int known = 1;
+		size_t first = SIZE_MAX;
+		for (size_t r = 0; r < j->nranks; r++) {
+			if (strcmp(j->ranks[r].host, j->hosts[h]) || c[r].t1 <= c[r].t0)
+				continue;
+			if (first == SIZE_MAX)
+				first = r;
+			/* a rank of several threads: its time off CPU is unknown */
+			known &= !isnan(c[r].cpu_s) && !isnan(c[r].off_s);
+			job += isnan(c[r].cpu_s) ? 0 : c[r].cpu_s;
+			off += isnan(c[r].off_s) ? 0 : c[r].off_s;
+		}
+		if (first == SIZE_MAX)
+			continue;
+		double span = (double)(t1 - t0) / 1e9;
+		/* every rank file of a host records the node's CPUs: the first's */
+		l->busy_s = job_taken_busy(m, j->ranks[first].file, t0, t1, &l->ncpu);
+		l->job_s = job;
+		l->span_s = span;
+		if (isnan(l->busy_s) || !known)
+			continue;
+		double idle = l->ncpu * span - l->busy_s;
+		l->others_s = l->busy_s > job ? l->busy_s - job : 0;
+		double taken = off - (idle > 0 ? idle : 0);
+		taken = taken < l->others_s ? taken : l->others_s;
+		l->taken_s = taken > 0 ? taken : 0;
+		for (size_t r = 0; r < j->nranks; r++)
+			if (!strcmp(j->ranks[r].host, j->hosts[h]) && c[r].t1 > c[r].t0)
+				c[r].taken_s = off > 0 ? c[r].off_s * l->taken_s / off : 0;
+	}
+}
