@@ -10,6 +10,7 @@
 #include "../model/model.h"
 #include "hotcode.h"
 #include "phase-int.h"
+#include "threads.h"
 
 int vw_jobs_applies(const vw_model *m)
 {
@@ -252,7 +253,12 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 		c->useful_s = all || isnan(cpu) ? (double)n[VW_CC_WORK] * scale : cpu;
 		c->mpi_s = (double)n[VW_CC_MPI] * scale;
 		c->sync_s = (double)n[VW_CC_SYNC] * scale;
-		double th = round((isnan(cpu) ? sampled : cpu) / span);
+		/* the threads that ran, where the profile is split by thread;
+		 * else as many as its CPU time fills the span */
+		vw_threads tt;
+		double th = vw_threads_of(m, file, c->t0, c->t1, &tt) == 0
+				    ? (double)tt.n
+				    : round((isnan(cpu) ? sampled : cpu) / span);
 		c->threads = th > 1 ? th : 1;
 		c->from_code = 1;
 		job_cell_off(c, cpu);
