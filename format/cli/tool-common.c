@@ -28,9 +28,49 @@ void tool_common_error(const char *cmd, const char *path, int err)
 			d);
 }
 
+/* 1 when path names a PCP archive: its base name (ARCHIVE.meta beside it)
+ * or one of its files (.meta, .index, .N, compressed or not); its base
+ * name into base. */
+static int common_is_pcp(const char *path, char *base, size_t len)
+{
+	static const char *const metas[] = {".meta", ".meta.xz", ".meta.zst", ".meta.gz"};
+	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path);
+	/* the name as given, then without one suffix, then without two
+	 * (20180102.0.xz) */
+	for (int cut = 0; cut < 3; cut++) {
+		for (size_t i = 0; i < sizeof metas / sizeof metas[0]; i++) {
+			char meta[4096];
+			if (n + strlen(metas[i]) >= sizeof meta)
+				continue;
+			snprintf(meta, sizeof meta, "%.*s%s", (int)n, path, metas[i]);
+			if (access(meta, F_OK) == 0) {
+				snprintf(base, len, "%.*s", (int)n, path);
+				return 1;
+			}
+		}
+		const char *dot = NULL;
+		for (const char *q = path; q < path + n; q++)
+			if (*q == '.' && (!slash || q > slash))
+				dot = q;
+		if (!dot)
+			break;
+		n = (size_t)(dot - path);
+	}
+	return 0;
+}
+
 int tool_common_open(const char *cmd, const char *path, unsigned flags, mcz_reader **r)
 {
 	int rc = mcz_open(r, path, flags); /* "JOB.mcz:NAME" too */
+	char base[4096];
+	if (rc && (rc == MCZ_E_IO || rc == MCZ_E_NOTMCZ) && common_is_pcp(path, base, sizeof base)) {
+		/* not "No such file": a PCP archive, and what reads it */
+		fprintf(stderr, "mcz %s: %s: a PCP archive, not an mcz recording: mcz import %s -o "
+			"FILE.mcz converts it, mcview %s shows it\n", cmd, tool_common_esc(path),
+			tool_common_esc(base), tool_common_esc(base));
+		return 1;
+	}
 	if (rc) {
 		tool_common_error(cmd, path, rc);
 		return 1;

@@ -133,6 +133,28 @@ int tool_split(int argc, char **argv)
 		mcz_close(r);
 		return 1;
 	}
+	/* the folder made as mkdir -p would, as mcz export makes an archive's;
+	 * one line when it cannot be, not one per rank */
+	char mk[4096];
+	snprintf(mk, sizeof mk, "%s", dir);
+	for (char *q = mk + 1; *q; q++)
+		if (*q == '/') {
+			*q = '\0';
+			mkdir(mk, 0777);
+			*q = '/';
+		}
+	struct stat ds;
+	if (mkdir(mk, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "mcz split: %s: cannot make the folder: %s\n", tool_common_esc(dir),
+			strerror(errno));
+		mcz_close(r);
+		return 1;
+	}
+	if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
+		fprintf(stderr, "mcz split: %s: not a folder\n", tool_common_esc(dir));
+		mcz_close(r);
+		return 1;
+	}
 	/* every name first: nothing is written when one cannot be */
 	struct stat job;
 	int stop = 0;

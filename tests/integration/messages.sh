@@ -59,3 +59,36 @@ echo "ok: one recording, one phase: said in the singular"
 grep -q 'phases from detection' "$T/job" || fail "not a job report: $(head -2 "$T/job")"
 grep -qi 'nan' "$T/job" && fail "the job report prints nan: $(grep -i nan "$T/job" | head -2)"
 echo "ok: MCZ_FORMAT named, no nan in the job report"
+
+# each message one line with its exit status (issue 46): $1 the exit status
+# wanted, $2 what must be said, then the command
+said() {
+	local rc=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	local got=$?
+	[ $got = "$rc" ] || fail "$*: exit $got, not $rc: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$*: not one line: $(cat "$T/err")"
+	grep -qF -- "$want" "$T/err" || fail "$*: said '$(cat "$T/err")', not '$want'"
+	return 0
+}
+A=/var/lib/pcp/testsuite/archives/20180102
+if [ -f "$A.meta" ]; then
+	for f in "$A" "$A.0" "$A.index"; do
+		said 1 "a PCP archive, not an mcz recording: mcz import $A -o FILE.mcz converts it" "$B"/mcz info "$f"
+		said 1 "mcview $A shows it" "$B"/mcz dump "$f"
+	done
+fi
+said 1 "No such file or directory" "$B"/mcz info "$T/none.mcz"
+said 2 "--at: not a time: 'nan'" "$B"/mcview --at nan --snapshot 80x24 "$T/r.0.mcz"
+said 2 "--at: not a time: '1e30'" "$B"/mcview --at 1e30 --snapshot 80x24 "$T/r.0.mcz"
+said 2 "--view ranks shows the ranks of a parallel job" "$B"/mcview --view ranks --snapshot 80x24 "$T/r.0.mcz"
+said 2 "--cache-size wants a size" "$B"/mcview --cache-size 300x --report "$T/r.0.mcz"
+for v in 300k 300K 300KiB 300KB; do
+	"$B"/mcview --cache-size $v --report "$T/r.0.mcz" >/dev/null 2>"$T/err" || fail "--cache-size $v refused: $(cat "$T/err")"
+done
+"$B"/mcz merge -q "$T/r.0.mcz" "$T/r.1.mcz" -o "$T/j.mcz" || fail "mcz merge"
+"$B"/mcz split "$T/j.mcz" -o "$T/new/sub" >/dev/null 2>"$T/err" || fail "split into a new folder: $(cat "$T/err")"
+[ -f "$T/new/sub/r.0.mcz" ] || fail "split made no $T/new/sub/r.0.mcz: $(ls -R "$T/new")"
+said 1 "cannot make the folder: Not a directory" "$B"/mcz split "$T/j.mcz" -o "$T/r.0.mcz/x"
+echo "ok: a PCP archive named with what reads it; --at nan, --view ranks of one file, a split into a bad folder: one line each; sizes as people type them"

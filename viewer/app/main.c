@@ -4,10 +4,12 @@
  * non-zero exit, before the terminal is touched), then either prints one
  * rendered screen (--snapshot WxH) or runs the interactive loop (app-run.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,14 +94,15 @@ static int parse_time(const char *s, int64_t *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (end == s || errno)
+	/* a finite time an int64 of ns holds (NaN, inf and 1e30 are none) */
+	if (end == s || errno || !(v > -9.2e9 && v < 9.2e9))
 		return -1;
 	static const struct {
 		const char *suf;
 		double mul;
 	} u[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"h", 3600e9}};
 	for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-		if (strcmp(end, u[i].suf) == 0) {
+		if (strcmp(end, u[i].suf) == 0 && fabs(v * u[i].mul) < 9.2e18) {
 			*out = (int64_t)(v * u[i].mul);
 			return 0;
 		}
@@ -214,9 +217,13 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			char *end;
 			errno = 0;
 			double v = strtod(optarg, &end);
-			const char *u = "KMGT", *k = *end ? strchr(u, *end) : NULL;
-			if (end == optarg || errno || !(v >= 0 && v < 1e15) || (*end && (!k || end[1])))
-				return fail("--cache-size wants a size (1G, 300M, 0), not '%s'", optarg);
+			/* sizes as people type them: 300K, 300k, 300KiB, 300KB, 2G */
+			const char *u = "KMGT", *k = *end ? strchr(u, toupper((unsigned char)*end)) : NULL;
+			const char *rest = k ? end + 1 : end;
+			if (end == optarg || errno || !(v >= 0 && v < 1e15) || (*end && !k) ||
+			    (*rest && strcmp(rest, "iB") && strcmp(rest, "B")))
+				return fail("--cache-size wants a size (1G, 300M, 300KiB, 0), not '%s'",
+					    optarg);
 			for (const char *p = u; k && p <= k; p++)
 				v *= 1024;
 			oo.cache_max = v >= 1 ? (long long)v : -1;
@@ -310,6 +317,15 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 				 &oo, err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 1;
+	}
+	/* the Ranks view asked for where there are no ranks: said, not an
+	 * empty screen */
+	if (view_name && !strcmp(view_name, "ranks") && !vw_jobs_applies(m)) {
+		fprintf(stderr, "mcview: --view ranks shows the ranks of a parallel job (rank files "
+			"of one job, or a job file); %s %s\n", m->nfiles == 1 ? "this is" : "these are",
+			m->nfiles == 1 ? "one recording" : "not the ranks of one job");
+		vw_model_free(m);
+		return 2;
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
 	 * file.  On the terminal it runs after the first screen (app-run.c). */
