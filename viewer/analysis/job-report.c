@@ -57,6 +57,13 @@ static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_
 	job_num(f, "lost_s", p->lost_s, 1);
 	job_num(f, "off_cpu_mean_s", p->off_mean_s, 1);
 	job_num(f, "taken_mean_s", p->taken_mean_s, 1);
+	/* POP's hybrid split (null where a rank's profile is not split by thread) */
+	fprintf(f, "\"threads_max\": %d, ", p->threads_max);
+	job_num(f, "mpi_par_eff", p->mpi_par_eff, 1);
+	job_num(f, "mpi_load_balance", p->mpi_lb, 1);
+	job_num(f, "mpi_comm_eff", p->mpi_comm_eff, 1);
+	job_num(f, "omp_par_eff", p->omp_par_eff, 1);
+	job_num(f, "thread_load_balance", p->thread_lb, 1);
 	fprintf(f, "\"code\": ");
 	vw_fmt_json_str(f, p->code);
 	fprintf(f, ", \"per_rank\": [");
@@ -70,6 +77,8 @@ static void job_phase_json(const vw_job *j, const vw_job_phase *p, const vw_job_
 		job_num(f, "sync_s", c->sync_s, 1);
 		job_num(f, "off_cpu_s", c->off_s, 1);
 		job_num(f, "taken_s", c->taken_s, 1);
+		job_num(f, "outside_mpi_s", c->outside_mpi_s, 1);
+		job_num(f, "thread_load_balance", c->thread_lb, 1);
 		job_num(f, "threads", c->threads, 0);
 		fprintf(f, "}");
 	}
@@ -242,6 +251,14 @@ static void job_print_text(const vw_job *j, FILE *f)
 			j->code_lost ? "; the others' recorders were killed before they wrote their "
 				       "code profile" : "");
 	job_taken_text(j, f);
+	/* ranks of several threads: POP's split of the run's efficiency */
+	const vw_job_phase *rp = &j->run;
+	if (rp->threads_max > 1 && !isnan(rp->mpi_par_eff))
+		fprintf(f, "hybrid (POP), the whole run: parallel efficiency %.2f = MPI %.2f (load "
+			   "balance %.2f x communication %.2f) x OpenMP %.2f (threads' load balance "
+			   "%.2f, up to %d threads a rank)\n",
+			rp->par_eff, rp->mpi_par_eff, rp->mpi_lb, rp->mpi_comm_eff, rp->omp_par_eff,
+			rp->thread_lb, rp->threads_max);
 	fprintf(f, "%-16s %5s %9s %9s %5s %9s %9s %9s %9s %9s %8s %8s %8s %7s %8s  %s\n", "phase",
 		"class", "start_s", "dur_s", "ranks", "useful_s", "max_s", "mpi_s", "off_s", "imbalance",
 		"slowest", "load_bal", "comm_eff", "par_eff", "lost_s", "code");

@@ -232,6 +232,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 	size_t file = j->ranks[r].file;
 	double per = vw_hotcode_file_period(m, file);
 	c->mpi_s = c->sync_s = c->off_s = c->cpu_s = c->taken_s = NAN;
+	c->outside_mpi_s = c->thread_lb = NAN;
 	c->threads = 1;
 	c->from_code = 0;
 	if (c->t1 <= c->t0) {
@@ -256,9 +257,12 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 		/* the threads that ran, where the profile is split by thread;
 		 * else as many as its CPU time fills the span */
 		vw_threads tt;
-		double th = vw_threads_of(m, file, c->t0, c->t1, &tt) == 0
-				    ? (double)tt.n
-				    : round((isnan(cpu) ? sampled : cpu) / span);
+		int split = vw_threads_of(m, file, c->t0, c->t1, &tt) == 0;
+		double th = split ? (double)tt.n : round((isnan(cpu) ? sampled : cpu) / span);
+		if (split) { /* thread 0 is the main thread, the one that calls MPI */
+			c->outside_mpi_s = span - tt.mpi_s[0] > 0 ? span - tt.mpi_s[0] : 0;
+			c->thread_lb = tt.n > 1 ? tt.load_balance : 1;
+		}
 		c->threads = th > 1 ? th : 1;
 		c->from_code = 1;
 		job_cell_off(c, cpu);
@@ -381,7 +385,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		goto out;
 	}
 	for (size_t i = 0; i < nkeys * j->nranks; i++)
-		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0, NAN, NAN, NAN};
+		j->cell[i] = (vw_job_cell){0, 0, NAN, NAN, NAN, NAN, 1, 0, NAN, NAN, NAN, NAN, NAN};
 	for (size_t k = 0; k < nkeys; k++) {
 		vw_job_phase *p = &j->ph[k];
 		snprintf(p->label, sizeof p->label, "%s", ord[k]->label);
@@ -484,6 +488,34 @@ static void job_span(const vw_job *j, const vw_job_cell *c, int64_t *t0, int64_t
 
 /* The figures of phase p from its ranks' cells c[0 .. nranks); regions:
  * the cells are the ranks' own marked regions. */
+/* POP's hybrid figures of a phase (job.h), from every rank whose profile
+ * is split by thread; NaN when one is not. */
+static void job_hybrid(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, double span)
+{
+	double osum = 0, omax = 0, lsum = 0;
+	size_t n = 0;
+	p->mpi_par_eff = p->mpi_lb = p->mpi_comm_eff = p->omp_par_eff = p->thread_lb = NAN;
+	p->threads_max = 1;
+	for (size_t r = 0; r < j->nranks; r++) {
+		if (isnan(c[r].useful_s))
+			continue;
+		if (isnan(c[r].outside_mpi_s))
+			return;
+		n++;
+		osum += c[r].outside_mpi_s;
+		omax = c[r].outside_mpi_s > omax ? c[r].outside_mpi_s : omax;
+		lsum += c[r].thread_lb;
+		p->threads_max = c[r].threads > p->threads_max ? (int)c[r].threads : p->threads_max;
+	}
+	if (!n || span <= 0 || omax <= 0)
+		return;
+	p->mpi_lb = osum / (double)n / omax;
+	p->mpi_comm_eff = omax / span < 1 ? omax / span : 1;
+	p->mpi_par_eff = p->mpi_lb * p->mpi_comm_eff;
+	p->omp_par_eff = p->mpi_par_eff > 0 ? p->par_eff / p->mpi_par_eff : NAN;
+	p->thread_lb = lsum / (double)n;
+}
+
 static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, int regions)
 {
 	double sum = 0, max = -1, usum = 0, umax = -1, msum = 0, ce = -1, osum = 0, tsum = 0;
@@ -528,6 +560,7 @@ static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, 
 	p->load_balance = nu && umax > 0 ? usum / (double)nu / umax : NAN;
 	p->comm_eff = nu && ce >= 0 ? (ce < 1 ? ce : 1) : NAN;
 	p->par_eff = p->load_balance * p->comm_eff;
+	job_hybrid(j, p, c, span);
 	/* The slowest rank, the one the others wait for: with marks, the one
 	 * longest in its region less its time waiting in MPI or OpenMP (a
 	 * region that ends with a collective lasts as long on every rank;

@@ -81,6 +81,11 @@ typedef struct vw_job_cell {
 	double cpu_s;       /* its CPU time in [t0, t1); NaN when unknown */
 	double taken_s;     /* of off_s, the time other processes had its CPU
 			       (job-taken.c); NaN when unknown */
+	/* The profile split by thread (format 1.6), NaN otherwise: the time
+	 * its main thread spent outside MPI (the span less its MPI time, as
+	 * POP's hybrid figures read a process), and its threads' load
+	 * balance (threads.h). */
+	double outside_mpi_s, thread_lb;
 } vw_job_cell;
 
 /* A host's CPUs over a span: what the node ran, the job's part of it and
@@ -109,6 +114,13 @@ typedef struct vw_job_phase {
 	double comm_eff, par_eff; /* NaN when unknown */
 	double lost_s;      /* max - mean of useful time (of time in the phase without it) */
 	double off_mean_s, taken_mean_s; /* NaN when unknown */
+	/* POP's hybrid split, where the ranks' profiles are split by thread
+	 * (NaN otherwise): par_eff = mpi_par_eff x omp_par_eff; the MPI part
+	 * from each rank's main thread outside MPI (mpi_lb = mean / max of
+	 * it, mpi_comm_eff = its max / the phase), the OpenMP part what is
+	 * left; thread_lb the mean over ranks of their threads' load balance. */
+	double mpi_par_eff, mpi_lb, mpi_comm_eff, omp_par_eff, thread_lb;
+	int threads_max;    /* the most threads a rank ran; 1 without the split */
 	char code[72];      /* what ran, the job's samples: "dgemm_ 62%, MPI 35%"; "" none */
 } vw_job_phase;
 
