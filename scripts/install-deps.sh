@@ -18,7 +18,7 @@ BUILD_PKGS="build-essential pkg-config libncurses-dev libzstd-dev libpapi-dev
   libopenmpi-dev"
 TEST_PKGS="pcp pcp-testsuite papi-tools hwloc openssh-server openssh-client tmux
   openmpi-bin hpcc stress-ng xz-utils zstd clang libclang-rt-14-dev linux-perf python3
-  locales time debuginfod lammps python3-numpy python3-pandas libomp-dev"
+  locales time debuginfod lammps python3-numpy python3-pandas libomp-dev cp2k"
 
 # mcz export --pcp's test loads its archive into pmseries, which needs a Redis
 TEST_PKGS="$TEST_PKGS redis-server"
