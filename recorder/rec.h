@@ -5,7 +5,7 @@
  *   spool.c    the ring between the sampling thread and the writer thread
  *   launch.c   fork / wait for the go / exec; exit status
  *   registry.c the source table, -e and -g distribution, rec_streams
- *   outname.c  -o patterns (%h %r %p %t) and the MPI rank from the launcher
+ *   outname.c  -o patterns (%h %r %j %p %t, Slurm's %A %a %s ...) and the MPI rank
  *   options.c  the command line
  *   sourceset.c the sources of one recording: select, probe, start, read, stop
  *   listing.c  --list
@@ -152,6 +152,8 @@ int rec_outname_local_rank(void);
  * the id is copied into buf (only [A-Za-z0-9._-@:], at most 64 bytes). */
 int rec_outname_size(void);
 int rec_outname_job(char *buf, size_t len);
+/* SLURM_JOB_ID (sbatch's %j), -1 outside Slurm */
+int rec_outname_slurm_job(char *buf, size_t len);
 /* Expand -o's pattern; NULL pattern = "<cmd>-<host>-<time>.mcz".  The time
  * is start_wall (s).  0, or -1 with err ("-o: unknown %x"). */
 int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
