@@ -109,6 +109,11 @@ typedef struct vw_job {
 	int64_t *host_offset;
 	size_t nhosts;
 	char notes[512];    /* missing or duplicate ranks, ranks lacking phases; "" */
+	/* the signal that ended it, as a rank's recorder noted it (its
+	 * `ended_by`, with Slurm's reason where that rank had one; else the
+	 * mark of a recorder killed before it closed its file); "" none */
+	char ended[192];
+	int ended_rank;
 } vw_job;
 
 enum { VW_USEFUL_CODE = 0, VW_USEFUL_CPU = 1, VW_USEFUL_MIXED = 2 };
@@ -155,7 +160,9 @@ int vw_jobs_any_marked(const struct vw_model *m);
  * "mpi_mean_s", "load_balance", "comm_eff", "par_eff", "lost_s", "code",
  * "per_rank": [{"rank", "start_s", "time_s", "useful_s", "mpi_s", "sync_s",
  * "threads"}]}], "run": {the same for the whole run}, "useful_from": "code
- * samples" | "cpu time" | "mixed"}], "note"}.  0, or -1 on a write error. */
+ * samples" | "cpu time" | "mixed", "ended_by": "SIGTERM at 61.2 s from
+ * slurmstepd (pid 42): Slurm time limit" | null, "ended_rank"}], "note"}.  0, or -1 on a write error. */
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
+
 
 #endif
