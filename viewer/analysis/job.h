@@ -164,5 +164,12 @@ int vw_jobs_any_marked(const struct vw_model *m);
  * slurmstepd (pid 42): Slurm time limit" | null, "ended_rank"}], "note"}.  0, or -1 on a write error. */
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
 
+/* The job's own summary (`mcview --report --brief`, job-brief.c): a few
+ * lines for the end of a batch job's output, every figure one of the
+ * report's (the whole run's row): ranks and nodes, wall time, how it
+ * ended, load balance and the slowest rank, MPI, sync and off-CPU shares,
+ * peak memory per node, the hottest code, the phases in one line, the
+ * files.  0, or -1 on a write error. */
+int vw_jobs_print_brief(struct vw_model *m, const vw_jobs *js, FILE *f);
 
 #endif
