@@ -83,14 +83,26 @@ void rec_endsig_ask(rec_endsig_query *q, int sender)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	/* Slurm signals the step's processes again (srun passes the batch
+	 * script's TERM on): scontrol has TERM, INT and HUP blocked, in a
+	 * process group of its own */
+	posix_spawnattr_t at;
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM), sigaddset(&block, SIGINT), sigaddset(&block, SIGHUP);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setsigmask(&at, &block);
+	posix_spawnattr_setpgroup(&at, 0);
 	char *argv[] = {"scontrol", "-o", "show", "job", job, NULL};
 	pid_t pid;
-	if (posix_spawnp(&pid, "scontrol", &fa, NULL, argv, environ) == 0) {
+	if (posix_spawnp(&pid, "scontrol", &fa, &at, argv, environ) == 0) {
 		q->pid = pid;
 		q->fd = p[0];
 	} else
 		close(p[0]);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
 	close(p[1]);
 }
 
