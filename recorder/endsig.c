@@ -19,6 +19,7 @@
  */
 #include "rec.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -137,9 +138,16 @@ void rec_endsig_why(rec_endsig_query *q, char *buf, size_t len)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		long left = 3000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
 		struct pollfd pf = {q->fd, POLLIN, 0};
-		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
+		/* a second TERM (srun passes the batch script's on) interrupts
+		 * the wait: it goes on */
+		int pr = left > 0 ? poll(&pf, 1, (int)left) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
 			break;
 		ssize_t k = read(q->fd, out + n, sizeof out - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
 		if (k <= 0)
 			break;
 		n += (size_t)k;
