@@ -12,7 +12,8 @@
 #     figures those of mcview --report=json;
 #   - scancel of such a job: both files whole (mcz check exit 0, or 3:
 #     INCOMPLETE), ended by SIGTERM from slurmstepd, "Slurm: scancel" (rank
-#     0 asked scontrol);
+#     0 asked scontrol); the summary appended to the job's output by
+#     scripts/slurm-epilog.sh as slurm.conf's Epilog, the report's figures;
 #   - srun --mpi=pmi2 and --mpi=none, and Open MPI's mpirun in the batch
 #     script, of mcrec on a program without MPI (Debian's Open MPI has no
 #     PMI-2 client: lmp under --mpi=pmi2 stops in MPI_Init): ranks 0 and 1
@@ -24,8 +25,8 @@
 #     job's output with the report's figures.
 # Slurm's time limits are in minutes, checked by slurmctld every 30 s from
 # its start: a 1-minute job started just after slurmctld would end at 90 s.
-# slurmctld is started again 31 s into that job so that its check comes at
-# 61 s; the other jobs run while the time-limited one sleeps before its
+# slurmctld is started again 33 s into that job so that its check comes at
+# 63 s; the other jobs run while the time-limited one sleeps before its
 # srun (the partition shares CPUs), so that the test takes little more
 # than the minute.
 set -u
@@ -36,9 +37,16 @@ MCVIEW=$(realpath "$B/mcview")
 REC=$(realpath "$MCREC")
 command -v lmp >/dev/null || { echo "no lmp (apt install lammps)"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 not installed: the JSON checks need it"; exit 77; }
+export XDG_CACHE_HOME=$T/cache # the jobs' and the epilog's mcview too
+# the site's epilog of mcrec.1 (SLURM), with this build's mcview
+printf '#!/bin/sh\nMCVIEW=%s exec %s\n' "$MCVIEW" "$(realpath "$(dirname "$0")/../../scripts/slurm-epilog.sh")" >"$T/epilog"
+chmod +x "$T/epilog"
+SLURM_EXTRA="Epilog=$T/epilog"
 slurm_start
 srun --mpi=list 2>&1 | grep -qw pmix || slurm_skip "this Slurm has no pmix plugin: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
 t_ctld=$(date +%s)
+# el: seconds since slurmctld started
+el() { echo "$(( $(date +%s) - t_ctld )) s"; }
 
 # melt RUN: the imbalanced LJ melt of RUN steps
 melt() {
@@ -119,11 +127,10 @@ whole() {
 cat >tl.sh <<EOF
 #!/bin/bash
 trap '$MCVIEW --report --brief tl.\$SLURM_JOB_ID.*.mcz; exit 0' TERM
-sleep 36
+sleep 40
 srun --mpi=pmix $REC -q -o tl.%j.%r.mcz -- lmp -in in.long -log none
 EOF
 tl=$(sbatch --parsable -n 2 -t 1 -o tl.%j.out tl.sh) || fail "sbatch -t 1: $tl"
-t_tl=$(date +%s)
 
 # 1. srun --mpi=pmix, the summary as the script's last line
 cat >m.sh <<EOF
@@ -154,7 +161,7 @@ awk -v a="$lb" -v b="$timers" 'BEGIN { d = a - b; exit !(d <= 0.08 && d >= -0.08
 [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["job"])' m.json)" = "$mj.0" ] ||
 	fail "the files' job is not $mj.0: $(head -c 300 m.json)"
 brief_check "m.$mj.out" m.json "srun --mpi=pmix" || fail "summary (above)"
-ok "sbatch + srun --mpi=pmix: m.$mj.{0,1}.mcz, load balance $lb against LAMMPS's $timers"
+ok "sbatch + srun --mpi=pmix: m.$mj.{0,1}.mcz, load balance $lb against LAMMPS's $timers (at $(el))"
 
 # 2. scancel
 cj=$(sbatch --parsable -n 2 -o c.%j.out --wrap "srun --mpi=pmix $REC -q -o c.%j.%r.mcz -- lmp -in in.long -log none") ||
@@ -168,7 +175,10 @@ for r in 0 1; do
 done
 "$MCZ" info "c.$cj.0.mcz" | grep -q '^meta *ended_by = ended by SIGTERM at [0-9.]* s from slurmstepd (pid [0-9]*): Slurm: scancel$' ||
 	fail "scancel: $("$MCZ" info "c.$cj.0.mcz" | grep -E 'ended|exit')"
-ok "scancel: both files whole, $("$MCZ" info "c.$cj.0.mcz" | sed -n 's/^meta *ended_by = //p')"
+"$MCVIEW" --report=json c.$cj.*.mcz >c.json 2>/dev/null || fail "report=json of job $cj"
+brief_check "c.$cj.out" c.json "scancel, the epilog's" || fail "summary (above)"
+[ "$(grep -c '^mcz job' "m.$mj.out")" = 1 ] || fail "the epilog wrote a second summary: $(grep '^mcz job' "m.$mj.out")"
+ok "scancel (at $(el)): both files whole, the epilog's summary in the job's output, $("$MCZ" info "c.$cj.0.mcz" | sed -n 's/^meta *ended_by = //p')"
 
 # 3. the other launchers: rank, size and one job id per launch
 ROOT=
@@ -197,21 +207,33 @@ for how in pmi2 none mpirun; do
 		fail "$how: the ranks' job ids $ids, not one id of job $lj"
 	echo "$how: ranks 0 and 1 of 2, job $1"
 done
-ok "srun --mpi=pmi2, --mpi=none, mpirun in the script: ranks and job ids"
+ok "srun --mpi=pmi2, --mpi=none, mpirun in the script: ranks and job ids (at $(el))"
 
-# 4. the time limit: slurmctld again, so that its 30 s check comes at 61 s
+# 4. the time limit: slurmctld again, so that its 30 s check comes at 63 s
 # into the job (above); its state and the running job are kept
-sleep $((t_tl + 31 - $(date +%s)))
+# (33 s after the job's start as slurmctld has it, to the second, so
+# that the check falls after its end time; at once if the other jobs took
+# longer on a loaded machine)
+start=$(scontrol -o show job "$tl" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')
+start=$(date -d "$start" +%s) || fail "job $tl's StartTime: $(scontrol -o show job "$tl")"
+left=$((start + 33 - $(date +%s)))
+[ "$left" -gt 0 ] && sleep "$left"
 kill "${slurm_daemons[1]}"
-for _ in $(seq 50); do kill -0 "${slurm_daemons[1]}" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 100); do kill -0 "${slurm_daemons[1]}" 2>/dev/null || break; sleep 0.1; done
+t_again=$(date +%s)
 slurmctld -f "$SLURM_CONF" 2>"$SL/log/slurmctld.err" || fail "slurmctld again: $(cat "$SL/log/slurmctld.err")"
+for _ in $(seq 50); do
+	[ "$(cat "$SL/slurmctld.pid" 2>/dev/null)" != "${slurm_daemons[1]}" ] && break
+	sleep 0.1
+done
 slurm_daemons[1]=$(slurm_pid "$SL/slurmctld.pid")
+for _ in $(seq 50); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.1; done
 slurm_wait "$tl" || fail "job $tl past its limit: $(squeue)"
 grep -q "CANCELLED AT .* DUE TO TIME LIMIT" "tl.$tl.out" || fail "job $tl: $(tail -5 "tl.$tl.out")"
-echo "time limit: job $tl ended $(( $(date +%s) - t_tl )) s after its start ($(( $(date +%s) - t_ctld )) s after slurmctld's)"
+echo "time limit: job $tl started at $((start - t_ctld)) s (slurmctld's start: 0 s, again at $((t_again - t_ctld)) s), left the queue at $(( $(date +%s) - t_ctld )) s; $(grep "Time limit exhausted" "$SL/log/slurmctld.log")"
 for r in 0 1; do
 	f=tl.$tl.$r.mcz
-	[ -f "$f" ] || fail "no $f"
+	[ -f "$f" ] || fail "no $f: $(grep -v '^ *[0-9]' "tl.$tl.out" | tail -5)"
 	whole "$f"
 	at=$(signal_at "$f")
 	lc=$(last_code "$f")
@@ -228,4 +250,5 @@ grep -q '^ended by SIGTERM at [0-9.]* s from slurmstepd (pid [0-9]*): Slurm time
 	fail "the report's header: $(head -3 tl.txt)"
 "$MCVIEW" --report=json tl.$tl.*.mcz >tl.json 2>/dev/null || fail "report=json of job $tl"
 brief_check "tl.$tl.out" tl.json "time limit" || fail "summary (above)"
-ok "time limit: both files whole, code to the signal, $(sed -n 1p tl.txt | cut -c 1-60); $(sed -n 2p tl.txt)"
+[ "$(grep -c '^mcz job' "tl.$tl.out")" = 1 ] || fail "job $tl's output has $(grep -c '^mcz job' "tl.$tl.out") summaries"
+ok "time limit (at $(el)): both files whole, code to the signal, $(sed -n 1p tl.txt | cut -c 1-60); $(sed -n 2p tl.txt)"
