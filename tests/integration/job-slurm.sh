@@ -9,7 +9,10 @@
 #     LAMMPS's own timers: avg / max of Pair + Neigh, the compute parts of
 #     its "MPI task timing breakdown"; the job's summary (mcview --report
 #     --brief, the last line of the script) in the job's output, its
-#     figures those of mcview --report=json;
+#     figures those of mcview --report=json, its peak memory the sum of
+#     the ranks' peak app.rss by mcz dump; one recorder of node-wide
+#     streams on the node (SLURM_LOCALID 0: rank 0 has os.mem.used, rank 1
+#     not);
 #   - scancel of such a job: both files whole (mcz check exit 0, or 3:
 #     INCOMPLETE), ended by SIGTERM from slurmstepd, "Slurm: scancel" (rank
 #     0 asked scontrol); the summary appended to the job's output by
@@ -161,6 +164,16 @@ awk -v a="$lb" -v b="$timers" 'BEGIN { d = a - b; exit !(d <= 0.08 && d >= -0.08
 [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["job"])' m.json)" = "$mj.0" ] ||
 	fail "the files' job is not $mj.0: $(head -c 300 m.json)"
 brief_check "m.$mj.out" m.json "srun --mpi=pmix" || fail "summary (above)"
+rss=0
+for r in 0 1; do
+	rss=$(( rss + $("$MCZ" dump --csv --streams app.rss "m.$mj.$r.mcz" | awk -F, 'NR > 1 && $2 > m { m = $2 } END { printf "%d", m }') ))
+done
+want=$(awk -v b="$rss" 'BEGIN { printf "%.1f MiB", b / 1048576 }')
+grep -q "^  memory:  peak $(hostname -s) $want\$" "m.$mj.out" ||
+	fail "summary's memory: $(grep '^  memory' "m.$mj.out"), the ranks' peak app.rss: $want"
+"$MCZ" info "m.$mj.0.mcz" | grep -q ' os\.mem\.used ' || fail "rank 0 (SLURM_LOCALID 0) records no node-wide streams"
+"$MCZ" info "m.$mj.1.mcz" | grep -q ' os\.mem\.used ' && fail "rank 1 records the node-wide streams too"
+echo "memory: peak $want, the ranks' app.rss; node-wide streams in rank 0's file only"
 ok "sbatch + srun --mpi=pmix: m.$mj.{0,1}.mcz, load balance $lb against LAMMPS's $timers (at $(el))"
 
 # 2. scancel
