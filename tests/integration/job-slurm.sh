@@ -29,7 +29,7 @@
 # Slurm's time limits are in minutes, checked by slurmctld every 30 s from
 # its start: a 1-minute job started just after slurmctld would end at 90 s.
 # slurmctld is started again 33 s into that job so that its check comes at
-# 63 s; the other jobs run while the time-limited one sleeps before its
+# 63 s; the other jobs run while the time-limited one waits before its
 # srun (the partition shares CPUs), so that the test takes little more
 # than the minute.
 set -u
@@ -126,11 +126,13 @@ whole() {
 	[ $rc = 0 ] || [ $rc = 3 ] || fail "$1: mcz check exit $rc: $(head -3 "$1.check")"
 }
 
-# The time-limited job first: it sleeps while the others run
+# The time-limited job first: it waits while the others run, until the
+# test lets it go (after slurmctld's restart: a restarting slurmctld, or a
+# node completing another job's epilog, refuses new steps for a while)
 cat >tl.sh <<EOF
 #!/bin/bash
 trap '$MCVIEW --report --brief tl.\$SLURM_JOB_ID.*.mcz; exit 0' TERM
-sleep 40
+while [ ! -e go ]; do sleep 0.2; done
 srun --mpi=pmix $REC -q -o tl.%j.%r.mcz -- lmp -in in.long -log none
 EOF
 tl=$(sbatch --parsable -n 2 -t 1 -o tl.%j.out tl.sh) || fail "sbatch -t 1: $tl"
@@ -241,6 +243,12 @@ for _ in $(seq 50); do
 done
 slurm_daemons[1]=$(slurm_pid "$SL/slurmctld.pid")
 for _ in $(seq 50); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.1; done
+# lmp from 15 s before the check on (slurmctld's 30 s after its start,
+# past the job's end time)
+go=$((start + 48 > t_again + 15 ? start + 48 : t_again + 15))
+left=$((go - $(date +%s)))
+[ "$left" -gt 0 ] && sleep "$left"
+touch go
 slurm_wait "$tl" || fail "job $tl past its limit: $(squeue)"
 grep -q "CANCELLED AT .* DUE TO TIME LIMIT" "tl.$tl.out" || fail "job $tl: $(tail -5 "tl.$tl.out")"
 echo "time limit: job $tl started at $((start - t_ctld)) s (slurmctld's start: 0 s, again at $((t_again - t_ctld)) s), left the queue at $(( $(date +%s) - t_ctld )) s; $(grep "Time limit exhausted" "$SL/log/slurmctld.log")"
