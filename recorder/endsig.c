@@ -111,12 +111,14 @@ void rec_endsig_ask(rec_endsig_query *q, int sender)
  * words; NULL for one that says nothing of why a job ended. */
 static const char *endsig_reason(const char *r)
 {
-	static const struct { const char *slurm, *words; } map[] = {
-		{"TimeLimit", "Slurm time limit"},
-		{"Preempted", "Slurm preemption"},
-		{"NodeDown", "Slurm: a node of the job went down"},
-		{"OutOfMemory", "Slurm: out of memory"},
-		{"Deadline", "Slurm deadline"},
+	static const struct {
+		const char *slurm, *words;
+	} map[] = {
+	    {"TimeLimit", "Slurm time limit"},
+	    {"Preempted", "Slurm preemption"},
+	    {"NodeDown", "Slurm: a node of the job went down"},
+	    {"OutOfMemory", "Slurm: out of memory"},
+	    {"Deadline", "Slurm deadline"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
 		if (!strncmp(r, map[i].slurm, strlen(map[i].slurm)) &&
@@ -136,7 +138,8 @@ void rec_endsig_why(rec_endsig_query *q, char *buf, size_t len)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		long left = 3000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		long left =
+		    3000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
 		struct pollfd pf = {q->fd, POLLIN, 0};
 		/* a second TERM (srun passes the batch script's on) interrupts
 		 * the wait: it goes on */

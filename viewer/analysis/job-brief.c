@@ -114,8 +114,9 @@ static void brief_phases(const vw_job *j, FILE *f)
 			fprintf(f, " | ... %zu more", j->nph - k);
 			break;
 		}
-		const char *name = p->label[0] ? p->label
-				   : p->cls >= 0 ? vw_phase_class_name(p->cls, cls, sizeof cls) : "-";
+		const char *name = p->label[0]	 ? p->label
+				   : p->cls >= 0 ? vw_phase_class_name(p->cls, cls, sizeof cls)
+						 : "-";
 		lb[0] = '\0';
 		if (!isnan(p->load_balance))
 			snprintf(lb, sizeof lb, " lb %.2f", p->load_balance);
@@ -128,8 +129,9 @@ static void brief_phases(const vw_job *j, FILE *f)
 static void brief_job(vw_model *m, const vw_job *j, FILE *f)
 {
 	const vw_job_phase *run = &j->run;
-	fprintf(f, "mcz job %s: %zu rank%s on %zu node%s", j->id[0] ? vw_fmt_safe(j->id) : "(no id)",
-		j->nranks, j->nranks == 1 ? "" : "s", j->nhosts, j->nhosts == 1 ? "" : "s");
+	fprintf(f, "mcz job %s: %zu rank%s on %zu node%s",
+		j->id[0] ? vw_fmt_safe(j->id) : "(no id)", j->nranks, j->nranks == 1 ? "" : "s",
+		j->nhosts, j->nhosts == 1 ? "" : "s");
 	if (j->nhosts == 1)
 		fprintf(f, " (%s)", vw_fmt_safe(j->hosts[0]));
 	fprintf(f, ", wall %.1f s\n", (double)(run->t1 - run->t0) / 1e9);
@@ -143,7 +145,9 @@ static void brief_job(vw_model *m, const vw_job *j, FILE *f)
 	if (run->slowest_rank >= 0)
 		fprintf(f, ", slowest rank %d (%s)", run->slowest_rank,
 			vw_fmt_safe(j->ranks[run->slowest].host));
-	fprintf(f, "%s\n", j->useful_from == VW_USEFUL_CODE ? "" : " (from CPU time: MPI waits count as work)");
+	fprintf(f, "%s\n",
+		j->useful_from == VW_USEFUL_CODE ? ""
+						 : " (from CPU time: MPI waits count as work)");
 	/* shares of the wall time: the mean over the ranks that have the
 	 * figure of their time in MPI, in OpenMP waits, off their CPU */
 	double wall = (double)(run->t1 - run->t0) / 1e9, mpi = 0, sync = 0, off = 0;
@@ -167,7 +171,8 @@ static void brief_job(vw_model *m, const vw_job *j, FILE *f)
 		fprintf(f, "off-CPU -");
 	fprintf(f, " of the wall time, mean of the ranks\n");
 	brief_memory(m, j, f);
-	fprintf(f, "  code:    %s\n", run->code[0] ? vw_fmt_safe(run->code) : "- (no code samples)");
+	fprintf(f, "  code:    %s\n",
+		run->code[0] ? vw_fmt_safe(run->code) : "- (no code samples)");
 	brief_phases(j, f);
 	brief_files(m, j, f);
 }
