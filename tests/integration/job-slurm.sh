@@ -248,6 +248,8 @@ for _ in $(seq 50); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.
 go=$((start + 48 > t_again + 15 ? start + 48 : t_again + 15))
 left=$((go - $(date +%s)))
 [ "$left" -gt 0 ] && sleep "$left"
+squeue -h -j "$tl" 2>/dev/null | grep -q ' R ' ||
+	fail "job $tl ended before its srun: the other jobs took until $(el) (a machine this loaded makes the first slurmctld's 90 s check come first)"
 touch go
 slurm_wait "$tl" || fail "job $tl past its limit: $(squeue)"
 grep -q "CANCELLED AT .* DUE TO TIME LIMIT" "tl.$tl.out" || fail "job $tl: $(tail -5 "tl.$tl.out")"
