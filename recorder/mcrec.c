@@ -10,7 +10,9 @@
  *
  * SIGINT/SIGTERM/SIGHUP sent to mcrec are forwarded to the command (a
  * terminal's Ctrl-C already reaches it through the process group, so those
- * are not sent twice), and recording goes on until it exits.  A full disk
+ * are not sent twice), and recording goes on until it exits.  The first
+ * such signal is noted in the file, a mark at once and the metadata
+ * ended_by at the end, with its sender and, under Slurm, why (endsig.c).  A full disk
  * stops the recording with one message while the command keeps running.
  */
 #include "rec.h"
@@ -35,6 +37,9 @@ static rec_spool *mcrec_spool;
 static volatile sig_atomic_t mcrec_child_pid;
 static volatile sig_atomic_t mcrec_forwarded; /* last signal passed on to the command */
 static volatile sig_atomic_t mcrec_chld;      /* a SIGCHLD came: time to waitpid */
+/* The first INT/TERM/HUP: its number (set last), sender and time */
+static volatile sig_atomic_t mcrec_endsig, mcrec_endsig_pid;
+static volatile int64_t mcrec_endsig_ns;
 
 static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 {
@@ -73,6 +78,13 @@ int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const cha
 static void mcrec_on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
+	if (!mcrec_endsig) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts); /* rec_clock_now's clock */
+		mcrec_endsig_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		mcrec_endsig_pid = si && si->si_code != SI_KERNEL ? si->si_pid : 0;
+		mcrec_endsig = sig;
+	}
 	/* Forward what another process sent; a terminal's signal (SI_KERNEL)
 	 * has reached the command already through the process group. */
 	if (mcrec_child_pid > 0 && si && si->si_code != SI_KERNEL) {
@@ -216,7 +228,24 @@ struct mcrec_run {
 	uint64_t missed;
 	int recording, wstatus, child_done, last_status_s;
 	int cut_short;         /* a write failed: the file holds less than was sampled */
+	int endsig_noted;      /* the ending signal's mark is posted */
+	char endsig[160];      /* its words, "ended by SIGTERM at ... (pid N)" */
+	rec_endsig_query why;  /* Slurm's reason for it, asked */
 };
+
+/* The signal that ends the recording, once, from the sampling loop: a
+ * mark at its time, and Slurm asked why. */
+static void mcrec_endsig_note(struct mcrec_run *r)
+{
+	if (!mcrec_endsig || r->endsig_noted)
+		return;
+	r->endsig_noted = 1;
+	int64_t t = mcrec_endsig_ns;
+	rec_endsig_from(mcrec_endsig, mcrec_endsig_pid, (double)(t - r->t0) * 1e-9, r->endsig,
+			sizeof r->endsig);
+	rec_spool_mark(r->sp, t, MCZ_MARK_POINT, (uint32_t)r->ch.pid, r->endsig);
+	rec_endsig_ask(&r->why, mcrec_endsig_pid);
+}
 
 /* One row: all = every source (the first and last rows), else the slow
  * sources only when due (sourceset.c). */
@@ -342,6 +371,7 @@ static void mcrec_loop(struct mcrec_run *r)
 			mcrec_sample(r, 0);
 			rec_sourceset_idle(&r->ss);
 		}
+		mcrec_endsig_note(r);
 		if (mcrec_reaped(r))
 			break;
 		mcrec_check_writer(r);
@@ -364,6 +394,7 @@ static void mcrec_loop(struct mcrec_run *r)
 	}
 	/* The last sample: final counts, the marks the command sent last;
 	 * then the command is reaped. */
+	mcrec_endsig_note(r);
 	if (r->recording)
 		mcrec_sample(r, 1);
 	while (waitpid(r->ch.pid, &r->wstatus, 0) < 0 && errno == EINTR)
@@ -434,6 +465,7 @@ int mcrec_run(const rec_options *o)
 	int64_t start = rec_clock_now();
 	r.o = o;
 	r.ch.pid = -1;
+	r.why.pid = r.why.fd = -1;
 
 	/* Streams are bound to the topology later, on the writer thread: the
 	 * command does not wait for hwloc (topobind.c). */
@@ -593,6 +625,12 @@ int mcrec_run(const rec_options *o)
 	snprintf(num, sizeof num, "%d", rec_launch_status(r.wstatus));
 	mcz_writer_meta(r.w, "exit_status", num);
 	mcz_writer_meta(r.w, "exit", how);
+	if (r.endsig_noted) {
+		char why[96], ended[sizeof r.endsig + sizeof why + 2];
+		rec_endsig_why(&r.why, why, sizeof why);
+		snprintf(ended, sizeof ended, "%s%s%s", r.endsig, why[0] ? ": " : "", why);
+		mcz_writer_meta(r.w, "ended_by", ended);
+	}
 	char finish_msg[2048];
 	rec_sourceset_finish(&r.ss, r.w, r.t0, finish_msg, sizeof finish_msg);
 	mcrec_costs(&r);

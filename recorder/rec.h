@@ -5,7 +5,8 @@
  *   spool.c    the ring between the sampling thread and the writer thread
  *   launch.c   fork / wait for the go / exec; exit status
  *   registry.c the source table, -e and -g distribution, rec_streams
- *   outname.c  -o patterns (%h %r %p %t) and the MPI rank from the launcher
+ *   outname.c  -o patterns (%h %r %j %p %t, Slurm's %A %a %s ...) and the MPI rank
+ *   endsig.c   the signal that ended a recording: its sender, Slurm's reason
  *   options.c  the command line
  *   sourceset.c the sources of one recording: select, probe, start, read, stop
  *   listing.c  --list
@@ -152,10 +153,27 @@ int rec_outname_local_rank(void);
  * the id is copied into buf (only [A-Za-z0-9._-@:], at most 64 bytes). */
 int rec_outname_size(void);
 int rec_outname_job(char *buf, size_t len);
+/* SLURM_JOB_ID (sbatch's %j), -1 outside Slurm */
+int rec_outname_slurm_job(char *buf, size_t len);
 /* Expand -o's pattern; NULL pattern = "<cmd>-<host>-<time>.mcz".  The time
  * is start_wall (s).  0, or -1 with err ("-o: unknown %x"). */
 int rec_outname_expand(const char *pattern, const char *cmd, int64_t start_wall_s,
 		       char *out, size_t outlen, char *err, size_t errlen);
+
+/* ---- endsig.c ------------------------------------------------------------ */
+
+/* "ended by SIGTERM at 61.2 s from slurmstepd (pid 4242)": sig sent by pid
+ * (0: the kernel) at_s into the recording. */
+void rec_endsig_from(int sig, int pid, double at_s, char *buf, size_t len);
+/* Why Slurm sent it, asked of scontrol without waiting, under Slurm by
+ * rank 0 alone and only when sender is a slurmstepd; rec_endsig_why
+ * collects the answer (3 s at most): "Slurm time limit", "Slurm: scancel",
+ * or "" unknown. */
+typedef struct rec_endsig_query {
+	int pid, fd;
+} rec_endsig_query;
+void rec_endsig_ask(rec_endsig_query *q, int sender);
+void rec_endsig_why(rec_endsig_query *q, char *buf, size_t len);
 
 /* ---- options.c ----------------------------------------------------------- */
 

@@ -22,6 +22,10 @@ TEST_PKGS="pcp pcp-testsuite papi-tools hwloc openssh-server openssh-client tmux
 
 # mcz export --pcp's test loads its archive into pmseries, which needs a Redis
 TEST_PKGS="$TEST_PKGS redis-server"
+# tests/integration/job-slurm.sh runs a one-node Slurm of its own (its
+# munged, slurmctld and slurmd, config and state in its temporary folder);
+# slurm-client (sbatch, srun) comes with them
+TEST_PKGS="$TEST_PKGS slurmctld slurmd munge"
 want="$BUILD_PKGS"
 case "${1:-all}" in
 build) ;;

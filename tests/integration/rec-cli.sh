@@ -26,7 +26,7 @@ expect 2 "unknown source 'bogus'" -e bogus:thing -- true
 expect 2 "no network interface 'nosuch0'" -e net:nosuch0 -- true
 expect 2 "unknown group 'cpu'" -g cpu -- true
 expect 2 "no command given"
-expect 2 "unknown '%x'" -o 'run-%x.mcz' -- true
+expect 2 "unknown '%q'" -o 'run-%q.mcz' -- true
 [ ! -e x.mcz ] || fail "a failed start left x.mcz behind"
 "$MCREC" --help | grep -q '^usage: mcrec' || fail "--help"
 "$MCREC" --list >list || fail "--list exit $?"

@@ -97,6 +97,45 @@ static void test_outname(void **state)
 	assert_non_null(strstr(err, "too long"));
 }
 
+/* Under Slurm: %j is SLURM_JOB_ID (not PMIx's namespace, "slurm.pmix.6.0"
+ * under srun --mpi=pmix), Slurm's own letters mean what sbatch(1) says,
+ * and the job's metadata id is job.step whatever the --mpi plugin. */
+static void test_outname_slurm(void **state)
+{
+	char out[256], err[200], job[80];
+	(void)state;
+	setenv("PMIX_NAMESPACE", "slurm.pmix.6.0", 1);
+	setenv("SLURM_JOB_ID", "6", 1);
+	setenv("SLURM_STEP_ID", "0", 1);
+	setenv("SLURM_NODEID", "1", 1);
+	setenv("SLURM_JOB_NAME", "lj", 1);
+	setenv("SLURM_JOB_USER", "ann", 1);
+	assert_int_equal(rec_outname_expand("s.%j.%s.%J.%n.%x.%u.%A_%a", "x", 0, out, sizeof out,
+					    err, sizeof err), 0);
+	assert_string_equal(out, "s.6.0.6.0.1.lj.ann.6_0");
+	assert_int_equal(rec_outname_job(job, sizeof job), 0);
+	assert_string_equal(job, "6.0");
+	setenv("SLURM_ARRAY_JOB_ID", "5", 1);
+	setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+	assert_int_equal(rec_outname_expand("%A_%a.%j", "x", 0, out, sizeof out, err, sizeof err), 0);
+	assert_string_equal(out, "5_3.6");
+	/* the batch script: Slurm's step "batch"; mpirun there: its own job */
+	unsetenv("SLURM_STEP_ID");
+	setenv("OMPI_MCA_ess_base_jobid", "1234", 1);
+	assert_int_equal(rec_outname_expand("%s", "x", 0, out, sizeof out, err, sizeof err), 0);
+	assert_string_equal(out, "batch");
+	assert_int_equal(rec_outname_job(job, sizeof job), 0);
+	assert_string_equal(job, "6.ompi1234");
+	const char *vars[] = {"PMIX_NAMESPACE", "SLURM_JOB_ID", "SLURM_NODEID", "SLURM_JOB_NAME",
+			      "SLURM_JOB_USER", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID",
+			      "OMPI_MCA_ess_base_jobid"};
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+		unsetenv(vars[i]);
+	/* outside Slurm: %j the pid, %s 0, %x the command */
+	assert_int_equal(rec_outname_expand("%s.%x", "/bin/lmp", 0, out, sizeof out, err, sizeof err), 0);
+	assert_string_equal(out, "0.lmp");
+}
+
 static void test_groups_and_events(void **state)
 {
 	unsigned m;
@@ -171,7 +210,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval), cmocka_unit_test(test_next_tick),
-		cmocka_unit_test(test_outname),  cmocka_unit_test(test_groups_and_events),
+		cmocka_unit_test(test_outname),
+		cmocka_unit_test(test_outname_slurm),
+		cmocka_unit_test(test_groups_and_events),
 		cmocka_unit_test(test_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

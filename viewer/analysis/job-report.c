@@ -123,7 +123,13 @@ static void job_print_json(const vw_job *j, FILE *f)
 		job_num(f, "taken_s", l->ncpu ? l->taken_s : NAN, 0);
 		fprintf(f, "}");
 	}
-	fprintf(f, "]}}");
+	fprintf(f, "]}");
+	fprintf(f, ", \"ended_by\": ");
+	if (j->ended[0]) {
+		vw_fmt_json_str(f, j->ended);
+		fprintf(f, ", \"ended_rank\": %d}", j->ended_rank);
+	} else
+		fprintf(f, "null, \"ended_rank\": null}");
 }
 
 /* "0.52!" (below 0.8 flagged), "-" unknown. */
@@ -233,6 +239,8 @@ static void job_print_text(const vw_job *j, FILE *f)
 		fprintf(f, " on %zu hosts (%s .. %s)", nh, h0, h1);
 	fprintf(f, ", phases from %s%s\n", j->source == VW_PHASES_MARKS ? "marks" : "detection",
 		j->source == VW_PHASES_MARKS ? " (each rank's own, matched by name and order)" : "");
+	if (j->ended[0])
+		fprintf(f, "ended by %s (rank %d's recorder)\n", vw_fmt_safe(j->ended), j->ended_rank);
 	if (j->useful_from == VW_USEFUL_CODE)
 		fprintf(f, "useful time from code samples: time in MPI and OpenMP runtimes is waiting, "
 			   "not work\n");

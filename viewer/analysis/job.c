@@ -30,12 +30,15 @@ const char *vw_file_host(const vw_model *m, size_t file)
 	return h ? h : "";
 }
 
-/* The recorder's exit mark ("exited with status 0"): a point mark whose
- * text is the file's `exit` metadata.  It ends the run; it marks no region. */
+/* The recorder's own marks: its exit mark ("exited with status 0"), a
+ * point mark whose text is the file's `exit` metadata, and the signal that
+ * ended it ("ended by SIGTERM at ...", mcrec's endsig.c).  They end the
+ * run; they mark no region. */
 static int job_exit_mark(const vw_model *m, const vw_mark *k)
 {
 	const char *e = k->file_index < m->nfiles ? mcz_meta(m->files[k->file_index], "exit") : NULL;
-	return k->kind == MCZ_MARK_POINT && e && k->text && !strcmp(e, k->text);
+	return k->kind == MCZ_MARK_POINT && k->text &&
+	       ((e && !strcmp(e, k->text)) || !strncmp(k->text, "ended by SIG", 12));
 }
 
 int vw_jobs_any_marked(const vw_model *m)
@@ -802,6 +805,27 @@ static int job_hosts(vw_job *j)
 	return 0;
 }
 
+/* How the job ended: the `ended_by` that gives a reason (rank 0 asked
+ * Slurm), else any rank's, else a killed recorder's mark. */
+static void job_ended(const vw_model *m, vw_job *j)
+{
+	int best = 0;
+	j->ended_rank = -1;
+	for (size_t r = 0; r < j->nranks; r++) {
+		const char *e = mcz_meta(m->files[j->ranks[r].file], "ended_by");
+		int score = e ? (strstr(e, "): ") ? 3 : 2) : 0;
+		for (size_t i = 0; !score && i < m->nmarks; i++)
+			if (m->marks[i].file_index == j->ranks[r].file && m->marks[i].text &&
+			    !strncmp(m->marks[i].text, "ended by SIG", 12))
+				e = m->marks[i].text, score = 1;
+		if (score > best) {
+			best = score;
+			snprintf(j->ended, sizeof j->ended, "%s", e + (strncmp(e, "ended by ", 9) ? 0 : 9));
+			j->ended_rank = j->ranks[r].rank;
+		}
+	}
+}
+
 void vw_jobs_free(vw_jobs *js)
 {
 	if (!js)
@@ -866,6 +890,7 @@ int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **o
 		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)) ||
 		    job_hosts(j) || job_stats(m, j))
 			goto oom;
+		job_ended(m, j);
 	}
 	free(grp);
 	free(files);

@@ -148,6 +148,11 @@ typedef struct vw_job {
 	int64_t *host_offset;
 	size_t nhosts;
 	char notes[512];    /* missing or duplicate ranks, ranks lacking phases; "" */
+	/* the signal that ended it, as a rank's recorder noted it (its
+	 * `ended_by`, with Slurm's reason where that rank had one; else the
+	 * mark of a recorder killed before it closed its file); "" none */
+	char ended[192];
+	int ended_rank;
 } vw_job;
 
 enum { VW_USEFUL_CODE = 0, VW_USEFUL_CPU = 1, VW_USEFUL_MIXED = 2 };
@@ -197,7 +202,17 @@ int vw_jobs_any_marked(const struct vw_model *m);
  * "off_cpu_s", "taken_s", "threads"}]}], "run": {the same for the whole
  * run}, "useful_from": "code samples" | "cpu time" | "mixed", "contention":
  * {"from_s", "to_s", "hosts": [{"host", "cpus", "busy_cpu_s", "job_cpu_s",
- * "others_cpu_s", "taken_s"}]}}], "note"}.  0, or -1 on a write error. */
+ * "others_cpu_s", "taken_s"}]}, "ended_by": "SIGTERM at 61.2 s from
+ * slurmstepd (pid 42): Slurm time limit" | null, "ended_rank"}], "note"}.
+ * 0, or -1 on a write error. */
 int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
+
+/* The job's own summary (`mcview --report --brief`, job-brief.c): a few
+ * lines for the end of a batch job's output, every figure one of the
+ * report's (the whole run's row): ranks and nodes, wall time, how it
+ * ended, load balance and the slowest rank, MPI, sync and off-CPU shares,
+ * peak memory per node, the hottest code, the phases in one line, the
+ * files.  0, or -1 on a write error. */
+int vw_jobs_print_brief(struct vw_model *m, const vw_jobs *js, FILE *f);
 
 #endif

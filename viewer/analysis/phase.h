@@ -247,13 +247,14 @@ enum vw_phase_cli_opt {
 	VW_CLI_MIN,     /* --phase-min TIME */
 	VW_CLI_STREAMS, /* --phase-streams WORD,... */
 	VW_CLI_LEVEL,   /* --phase-level coarse|fine */
+	VW_CLI_BRIEF,   /* --brief: the job's summary (report 3) */
 	VW_CLI_COUNT
 };
 
 typedef struct vw_phase_cli {
 	int mode;            /* -1 off, else vw_phases_source */
 	int mode_given;      /* --phases was given (else a job's marks are used when every rank has some) */
-	int report;          /* 0 none, 1 text, 2 json */
+	int report;          /* 0 none, 1 text, 2 json, 3 brief (the job's summary) */
 	vw_phase_params p;
 } vw_phase_cli;
 

@@ -145,6 +145,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"no-mouse", no_argument, 0, O_NOMOUSE},
 		{"phases", required_argument, 0, O_PHASE0 + VW_CLI_PHASES},
 		{"report", optional_argument, 0, O_PHASE0 + VW_CLI_REPORT},
+		{"brief", no_argument, 0, O_PHASE0 + VW_CLI_BRIEF},
 		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
 		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
 		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
@@ -208,6 +209,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		case O_PHASE0 + VW_CLI_MIN:
 		case O_PHASE0 + VW_CLI_STREAMS:
 		case O_PHASE0 + VW_CLI_LEVEL:
+		case O_PHASE0 + VW_CLI_BRIEF:
 			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
 				return fail("%s", perr);
 			break;

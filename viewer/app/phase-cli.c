@@ -3,6 +3,7 @@
  *     --phases auto|marks|off   detect phases (default), take the marks as
  *                               phases, or neither
  *     --report[=text|json]      print the phase table and exit (no terminal)
+ *     --brief                   with --report: the job's summary, a few lines
  *     --phase-penalty X         penalty factor: > 1 fewer boundaries, < 1 more
  *     --phase-min TIME          minimum phase length (default: 10 samples apart when
  *                               detected, 5 once placed where the levels change)
@@ -26,6 +27,9 @@ const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
 	"  --report[=json]    print the phase table (text or JSON) and exit; on the rank\n"
 	"                     files of a job: per phase imbalance, slowest rank, load balance\n"
+	"  --brief            with --report: the job's summary in a few lines (the end of a\n"
+	"                     batch job's output): wall time, how it ended, load balance,\n"
+	"                     MPI share, peak memory per node, hottest code, phases, files\n"
 	"  --phase-penalty X  boundary penalty factor: > 1 fewer phases, < 1 more (default 1)\n"
 	"  --phase-min TIME   shortest phase: 0.5, 500ms, 2s (default: detected 10 samples\n"
 	"                     apart, kept from 5 once placed where the levels change)\n"
@@ -71,7 +75,12 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 			return cli_err(err, len, "--phases wants auto, marks or off, not '%s'", arg);
 		c->mode_given = 1;
 		return 0;
+	case VW_CLI_BRIEF:
+		c->report = 3;
+		return 0;
 	case VW_CLI_REPORT:
+		if (c->report == 3 && (!arg || !strcmp(arg, "text")))
+			return 0; /* --brief --report */
 		if (!arg || !strcmp(arg, "text"))
 			c->report = 1;
 		else if (!strcmp(arg, "json"))
@@ -123,13 +132,15 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;
-	if (vw_jobs_applies(m)) { /* rank files of a parallel job: the job report */
+	/* --brief: a job of every file given, ranks or not (one srun task) */
+	if (vw_jobs_applies(m) || c->report == 3) { /* rank files of a parallel job: the job report */
 		int src = c->mode_given ? c->mode
 			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 		vw_jobs *js;
 		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
 			return -1;
-		int rc = vw_jobs_print(js, stdout, c->report == 2);
+		int rc = c->report == 3 ? vw_jobs_print_brief(m, js, stdout)
+				        : vw_jobs_print(js, stdout, c->report == 2);
 		vw_jobs_free(js);
 		if (rc != 0 || fflush(stdout) != 0)
 			return cli_err(err, len, "writing the report: %s", strerror(errno));
