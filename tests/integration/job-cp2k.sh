@@ -13,6 +13,8 @@
 # Where other processes took the CPUs (job-taken.c), MPI time measured as
 # CPU time and CP2K's wall-clock timers part: those checks are said, not
 # made.
+# mcz-test: parallel (the load balance is of CPU time; the MPI shares are
+# compared only where other processes did not take the CPUs)
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 command -v cp2k.psmp >/dev/null || { echo "cp2k not installed (apt install cp2k)"; exit 77; }

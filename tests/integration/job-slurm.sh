@@ -32,6 +32,9 @@
 # 63 s; the other jobs run while the time-limited one waits before its
 # srun (the partition shares CPUs), so that the test takes little more
 # than the minute.
+# mcz-test: parallel (its minute is mostly waiting for Slurm's time limit; its
+# checks held with the machine loaded by two other builds: the load balance is
+# of CPU time, the last code within a second of the signal)
 set -u
 . "$(dirname "$0")/rec-common.inc"
 . "$(dirname "$0")/slurm-common.inc"
