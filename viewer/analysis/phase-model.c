@@ -109,6 +109,35 @@ static int phase_row_default(const vw_model *m, const vw_row *r)
 	return phase_row_wanted(m, r, "");
 }
 
+/* Does the row read the whole node rather than the recorded process: the
+ * kernel's CPU and network figures (os.*, net.*), PCP's and RAPL's, perf's
+ * counters opened system-wide (uncore)?  Another process moves them. */
+static int phase_row_node(const vw_model *m, const vw_row *r)
+{
+	const mcz_stream_desc *d = m->streams[r->members[0]].desc;
+	if (!strncmp(d->name, "os.", 3) || !strncmp(d->name, "net.", 4))
+		return 1;
+	if (d->source && (!strcmp(d->source, "pcp") || !strcmp(d->source, "rapl")))
+		return 1;
+	return d->note && (strstr(d->note, "system-wide") || strstr(d->note, "uncore"));
+}
+
+/* On a job, the detector reads the job's own rows and code: a neighbour's
+ * load alone makes no boundary (issue 42: stress-ng beside LAMMPS moved
+ * os.cpu.busy and os.ctxt_switches and cut the MD loop in three).  The
+ * node's rows stay where nothing of the job's own is left to read. */
+static int phase_job_own(vw_model *m, const struct vw_phases *ph)
+{
+	if (ph->params.streams[0] || !vw_jobs_applies(m))
+		return 0;
+	if (vw_hotcode_regions(m, 1))
+		return 1;
+	for (size_t g = 0; g < m->ngroups; g++)
+		if (phase_row_default(m, &m->groups[g]) && !phase_row_node(m, &m->groups[g]))
+			return 1;
+	return 0;
+}
+
 /* Sampling interval of the dataset (ns): the recorder's interval_ns, else
  * the mean spacing of the first file's rows. */
 int64_t vw_phase_model_interval(const vw_model *m)
@@ -300,8 +329,11 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	size_t npick = ph->params.streams[0]
 			       ? 0
 			       : phase_pick_pcp(m, phase_row_default, f->rows, PHASE_MAX_STREAMS);
+	int own = !npick && phase_job_own(m, ph);
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
 		if (npick ? g >= npick : !phase_row_wanted(m, &m->groups[g], ph->params.streams))
+			continue;
+		if (own && phase_row_node(m, &m->groups[g]))
 			continue;
 		size_t row = npick ? f->rows[g] : g;
 		f->rows[f->d++] = row;
@@ -427,6 +459,26 @@ static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
 	}
 }
 
+/* phase_waits less the share of [t0, t1) another process took from some
+ * other rank (vw_job_taken_files), at least 0: a rank whose CPU is taken
+ * for a share s of a span makes those exchanging with it wait up to s
+ * longer, on their CPUs (MPI libraries poll).  LAMMPS's busier rank waited
+ * 1 % of its samples alone and 40 % while stress-ng took a third of the
+ * CPUs. */
+static void phase_waits_own(vw_model *m, int64_t t0, int64_t t1, double *w)
+{
+	size_t nf = m->nfiles < PHASE_RANK_WAITS ? m->nfiles : PHASE_RANK_WAITS;
+	double t[PHASE_RANK_WAITS];
+	phase_waits(m, t0, t1, w);
+	vw_job_taken_files(m, t0, t1, t, nf);
+	for (size_t fi = 0; fi < nf; fi++) {
+		double other = 0;
+		for (size_t q = 0; q < nf; q++)
+			other = q != fi && t[q] > other ? t[q] : other;
+		w[fi] = w[fi] > other ? w[fi] - other : 0;
+	}
+}
+
 /* On a job of a few ranks, how unevenly its ranks wait in [t0, t1): the
  * largest minus the smallest rank's share of samples in MPI or sync (hpcc's
  * SingleRandomAccess_LCG, one rank computing while the other waits: about
@@ -536,7 +588,13 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
  * span does not (phase_wait_spread_peak against phase_wait_spread,
  * PHASE_SPREAD_APART): a blend of two sections otherwise bridges the
  * sections on either side of it (hpcc's MPIRandomAccess and its _LCG
- * variant, 2 s apart, were one phase). */
+ * variant, 2 s apart, were one phase).
+ *
+ * The ranks' waits are compared as phase_waits_own gives them, less what
+ * other processes made them wait: a boundary is the job's doing, not its
+ * neighbours'.  The spread stays as sampled: a rank that computes alone
+ * while another's CPU is taken is still a section of its own (hpcc's
+ * SingleRandomAccess with a busy loop on one CPU). */
 #define PHASE_MIX_CODE 0.6
 #define PHASE_MIX_MEAN 0.15
 #define PHASE_MIX_RANK 0.35
@@ -550,8 +608,8 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
 		 phase_wait_spread(m, b->start, b->end)) >= PHASE_SPREAD_APART)
 		return 0;
 	double wa[PHASE_RANK_WAITS] = {0}, wb[PHASE_RANK_WAITS] = {0};
-	phase_waits(m, a->start, a->end, wa);
-	phase_waits(m, b->start, b->end, wb);
+	phase_waits_own(m, a->start, a->end, wa);
+	phase_waits_own(m, b->start, b->end, wb);
 	double ma = 0, mb = 0;
 	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
 		if (fabs(wa[fi] - wb[fi]) > PHASE_MIX_RANK)
