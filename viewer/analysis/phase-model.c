@@ -459,24 +459,25 @@ static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
 	}
 }
 
-/* phase_waits less the share of [t0, t1) another process took from some
- * other rank (vw_job_taken_files), at least 0: a rank whose CPU is taken
- * for a share s of a span makes those exchanging with it wait up to s
- * longer, on their CPUs (MPI libraries poll).  LAMMPS's busier rank waited
- * 1 % of its samples alone and 40 % while stress-ng took a third of the
- * CPUs. */
-static void phase_waits_own(vw_model *m, int64_t t0, int64_t t1, double *w)
+/* Whether other processes took a rank's CPU for a share of one span
+ * PHASE_TAKEN_APART or more above the other's (vw_job_taken_files).  A
+ * rank whose CPU is taken makes those exchanging with it wait longer, on
+ * their CPUs (MPI libraries poll), by an amount the samples cannot tell
+ * from the job's own: LAMMPS's busier rank waited 1 % of its samples
+ * alone and 40 % while stress-ng took 45 % of each CPU; its other rank 55
+ * % alone, 71 % with half of each CPU taken (the waits less the time
+ * taken, tried first, made that 18 %). */
+#define PHASE_TAKEN_APART 0.1
+static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
 {
 	size_t nf = m->nfiles < PHASE_RANK_WAITS ? m->nfiles : PHASE_RANK_WAITS;
-	double t[PHASE_RANK_WAITS];
-	phase_waits(m, t0, t1, w);
-	vw_job_taken_files(m, t0, t1, t, nf);
-	for (size_t fi = 0; fi < nf; fi++) {
-		double other = 0;
-		for (size_t q = 0; q < nf; q++)
-			other = q != fi && t[q] > other ? t[q] : other;
-		w[fi] = w[fi] > other ? w[fi] - other : 0;
-	}
+	double ta[PHASE_RANK_WAITS], tb[PHASE_RANK_WAITS];
+	vw_job_taken_files(m, a->start, a->end, ta, nf);
+	vw_job_taken_files(m, b->start, b->end, tb, nf);
+	for (size_t fi = 0; fi < nf; fi++)
+		if (fabs(ta[fi] - tb[fi]) >= PHASE_TAKEN_APART)
+			return 1;
+	return 0;
 }
 
 /* On a job of a few ranks, how unevenly its ranks wait in [t0, t1): the
@@ -590,11 +591,12 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
  * sections on either side of it (hpcc's MPIRandomAccess and its _LCG
  * variant, 2 s apart, were one phase).
  *
- * The ranks' waits are compared as phase_waits_own gives them, less what
- * other processes made them wait: a boundary is the job's doing, not its
- * neighbours'.  The spread stays as sampled: a rank that computes alone
- * while another's CPU is taken is still a section of its own (hpcc's
- * SingleRandomAccess with a busy loop on one CPU). */
+ * Where other processes took more of one span than of the other
+ * (phase_taken_apart) the ranks' waits are not compared, only the code and
+ * the spread: a boundary is the job's doing, not its neighbours'.  The
+ * spread still is: a rank that computes alone while another's CPU is
+ * taken is a section of its own (hpcc's SingleRandomAccess with a busy
+ * loop on one CPU). */
 #define PHASE_MIX_CODE 0.6
 #define PHASE_MIX_MEAN 0.15
 #define PHASE_MIX_RANK 0.35
@@ -607,9 +609,11 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
 	    fabs(phase_wait_spread_peak(m, a->start, a->end) -
 		 phase_wait_spread(m, b->start, b->end)) >= PHASE_SPREAD_APART)
 		return 0;
+	if (phase_taken_apart(m, a, b))
+		return 1;
 	double wa[PHASE_RANK_WAITS] = {0}, wb[PHASE_RANK_WAITS] = {0};
-	phase_waits_own(m, a->start, a->end, wa);
-	phase_waits_own(m, b->start, b->end, wb);
+	phase_waits(m, a->start, a->end, wa);
+	phase_waits(m, b->start, b->end, wb);
 	double ma = 0, mb = 0;
 	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
 		if (fabs(wa[fi] - wb[fi]) > PHASE_MIX_RANK)
