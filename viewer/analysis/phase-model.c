@@ -463,10 +463,10 @@ static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
  * PHASE_TAKEN_APART or more above the other's (vw_job_taken_files).  A
  * rank whose CPU is taken makes those exchanging with it wait longer, on
  * their CPUs (MPI libraries poll), by an amount the samples cannot tell
- * from the job's own: LAMMPS's busier rank waited 1 % of its samples
- * alone and 40 % while stress-ng took 45 % of each CPU; its other rank 55
- * % alone, 71 % with half of each CPU taken (the waits less the time
- * taken, tried first, made that 18 %). */
+ * from the job's own waiting: LAMMPS's busier rank waited 1 % of its
+ * samples alone and 40 % while stress-ng took 45 % of each CPU; its other
+ * rank, which waits for the busier one anyway, 55 % alone and 71 % (not
+ * 55 + 53) with half of each CPU taken. */
 #define PHASE_TAKEN_APART 0.1
 static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
 {
