@@ -16,7 +16,11 @@
 # while they wait, as MPI libraries do, so that only the code samples tell
 # work from waiting): the report and the Ranks view beside the job
 # without them, and whether the report names rank 517 with the load
-# balance injected.
+# balance injected.  And once more with 8 threads a rank (gen-job --code
+# --threads 8: each rank's profile split by thread, thread 0 computing or
+# waiting in MPI, the others partly in the outlined body and partly at
+# libgomp's barriers, sync): the report and the Ranks view of a hybrid
+# MPI + OpenMP job of 1,024 x 8 threads.
 # Bars: the report <= 2 s, RSS <= 1 GB, redraw p99 <= 16 ms (DESIGN.md's
 # frame budget).
 # BENCH_QUICK=1: 256 ranks.
@@ -32,6 +36,8 @@ slow=$((ranks / 2 + 5)) # 517 of 1,024
 	{ echo "gen-job failed"; exit 1; }
 "$B"/tests/tools/gen-job -d "$T/jobc" --ranks $ranks --phases 6 --phase-s 10 --slow $slow:3:1.3 --code ||
 	{ echo "gen-job --code failed"; exit 1; }
+"$B"/tests/tools/gen-job -d "$T/jobt" --ranks $ranks --phases 6 --phase-s 10 --slow $slow:3:1.3 --code --threads 8 ||
+	{ echo "gen-job --threads failed"; exit 1; }
 "$B"/tests/tools/gen-recording -o "$T/one.mcz" --streams $((ranks * 4)) --rows 630 --phases >/dev/null ||
 	{ echo "gen-recording failed"; exit 1; }
 /usr/bin/time -f "%e %M" -o "$T/merge.time" "$B"/mcz merge -q "$T"/job/run.*.mcz -o "$T/job.mcz" ||
@@ -55,6 +61,11 @@ for i in 1 2 3; do
 		{ echo "report on the job with code profiles failed"; exit 1; }
 done
 read -r crep_s crep_kb <<<"$(sort -n "$T"/ctime.* | sed -n 2p)"
+for i in 1 2 3; do
+	/usr/bin/time -f "%e %M" -o "$T/ttime.$i" "$B"/mcview --report=json "$T"/jobt/run.*.mcz >"$T/rt.json" ||
+		{ echo "report on the job of 8 threads a rank failed"; exit 1; }
+done
+read -r trep_s trep_kb <<<"$(sort -n "$T"/ttime.* | sed -n 2p)"
 cmp -s "$T/r.json" "$T/rj.json" && same="the same JSON as the rank files'" || same="JSON DIFFERS from the rank files'"
 verdict=$(python3 - "$T/r.json" $ranks $slow <<'EOF'
 import json, sys
@@ -76,6 +87,17 @@ ok = p["slowest_rank"] == slow and abs(p["load_balance"] - want) < 0.02 and j["u
 print("with code profiles (ranks poll while they wait): phase3 slowest r%d, load balance %.4f (injected %.4f), useful time from %s: %s"
       % (p["slowest_rank"], p["load_balance"], want, j["useful_from"], "ok" if ok else "WRONG"))
 EOF
+python3 - "$T/rt.json" $ranks $slow <<'EOF'
+import json, sys
+n, slow = int(sys.argv[2]), int(sys.argv[3])
+j = json.load(open(sys.argv[1]))["jobs"][0]
+p = j["phases"][2]
+want = (n - 1 + 1.3) / (n * 1.3)
+thr = sorted(set(r["threads"] for r in p["per_rank"]))
+ok = p["slowest_rank"] == slow and abs(p["load_balance"] - want) < 0.02 and thr == [8]
+print("8 threads a rank: phase3 slowest r%d, load balance %.4f (injected %.4f), threads %s: %s"
+      % (p["slowest_rank"], p["load_balance"], want, thr, "ok" if ok else "WRONG"))
+EOF
 echo
 printf '%-28s %9s %9s %9s %9s %9s %9s %8s\n' what open_ms first_ms p50_ms p99_ms max_ms settle99 rss_MB
 row() {
@@ -88,10 +110,12 @@ row "job: Ranks view" --view ranks --size 200x60 "$T"/job/run.*.mcz
 row "job: timeline (folded)" --view timeline --size 200x60 "$T"/job/run.*.mcz
 row "job+code: Ranks view" --view ranks --size 200x60 "$T"/jobc/run.*.mcz
 row "job+code: timeline" --view timeline --size 200x60 "$T"/jobc/run.*.mcz
+row "job x8 threads: Ranks view" --view ranks --size 200x60 "$T"/jobt/run.*.mcz
 row "job file: Ranks view" --view ranks --size 200x60 "$T/job.mcz"
 row "job file: timeline (folded)" --view timeline --size 200x60 "$T/job.mcz"
 row "one file: timeline" --view timeline --size 200x60 "$T/one.mcz"
 printf '%-28s %9s\n' "job: --report=json (median)" "$(awk -v s="$rep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
 printf '%-28s %9s\n' "job+code: --report=json" "$(awk -v s="$crep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
+printf '%-28s %9s\n' "job x8 threads: --report" "$(awk -v s="$trep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
 printf '%-28s %9s   %s\n' "job file: --report=json" "$(awk -v s="$jrep_s" 'BEGIN { printf "%.0f", s * 1000 }')" "$same"
-echo "report peak RSS $((rep_kb / 1024)) MB (job file: $((jrep_kb / 1024)) MB, with code profiles: $((crep_kb / 1024)) MB); bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"
+echo "report peak RSS $((rep_kb / 1024)) MB (job file: $((jrep_kb / 1024)) MB, with code profiles: $((crep_kb / 1024)) MB, 8 threads a rank: $((trep_kb / 1024)) MB); bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"

@@ -11,7 +11,7 @@
  *
  *   gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] [--interval-ms M]
  *           [--cpus C] [--per-host H] [--slow R:K:F] [--job ID] [--seed N]
- *           [--host-skew-ms S] [--code]
+ *           [--host-skew-ms S] [--code] [--threads T]
  *
  * --host-skew-ms S: host k's clock is k x S ms ahead (its ranks' wall-clock
  * anchors say they started that much later than they did): what the job
@@ -23,6 +23,15 @@
  * (two locations), its waiting in libmpi's opal_progress and
  * mca_btl_vader's component_progress, so that only the code samples tell
  * work from waiting.
+ *
+ * --threads T (with --code; T <= 62): each rank runs T threads and its
+ * profile is split by thread (a CODETHREADS block, SPEC.md 5.12), as a
+ * hybrid MPI + OpenMP code's: thread 0 as above; the others, while the
+ * rank works, 3/5 of their samples in the outlined body
+ * "solve_kernel._omp_fn.0" and the rest at libgomp's barriers (sync: the
+ * team waits for thread 0), and while thread 0 waits in MPI, all at the
+ * barrier.  Each thread has a CPU of its own: the rank has at least T
+ * task-clock counters, its CPU time T CPUs'.
  *
  * Same arguments, same files (bit for bit).
  */
@@ -47,46 +56,74 @@ static double gj_unit(void) /* [0, 1) */
 }
 
 /* The code profile of one rank: per interval its samples of work or of
- * waiting (busy[i]), 1 ms each. */
-static int gj_code(mcz_writer *w, int64_t dt, const uint8_t *busy, size_t n)
+ * waiting (busy[i]), 1 ms each, of nthr threads (1: not split by thread). */
+static int gj_code(mcz_writer *w, int64_t dt, const uint8_t *busy, size_t n, int rank, int nthr)
 {
 	static const mcz_code_object objs[] = {
 		{"/home/user/app/solver", "5a17", ""},
 		{"/usr/lib/x86_64-linux-gnu/libopen-pal.so.40.30.2", "", ""},
 		{"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_vader.so", "", ""},
+		{"/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0", "", ""},
 	};
 	static const mcz_code_loc locs[] = {
 		{0, 0x1400, MCZ_CODE_DWARF, "solve_kernel", "", "solver.c", 42},
 		{0, 0x1480, MCZ_CODE_DWARF, "solve_kernel", "", "solver.c", 44},
 		{1, 0x2fe00, MCZ_CODE_SYMTAB, "opal_progress", "", "", 0},
 		{2, 0x4e00, MCZ_CODE_ADDR, "", "", "", 0},
+		{0, 0x1600, MCZ_CODE_DWARF, "solve_kernel._omp_fn.0", "", "solver.c", 51},
+		{3, 0x1d2c0, MCZ_CODE_SYMTAB, "gomp_barrier_wait_end", "", "", 0},
 	};
+	/* per interval and thread at most two locations; each interval's hits
+	 * the threads' summed, by location */
+	size_t nt = (size_t)nthr, per_i = nt > 1 ? 4 : 2;
 	int64_t *t = malloc((n + 1) * sizeof *t);
 	size_t *first = malloc((n + 1) * sizeof *first);
-	mcz_code_hit *hits = malloc((2 * n + 1) * sizeof *hits);
-	if (!t || !first || !hits) {
-		free(t), free(first), free(hits);
+	mcz_code_hit *hits = malloc((per_i * n + 1) * sizeof *hits);
+	mcz_code_thit *th = nt > 1 ? malloc((2 * nt * n + 1) * sizeof *th) : NULL;
+	mcz_code_thread *thr = nt > 1 ? malloc(nt * sizeof *thr) : NULL;
+	if (!t || !first || !hits || (nt > 1 && (!th || !thr))) {
+		free(t), free(first), free(hits), free(th), free(thr);
 		return -1;
 	}
-	uint32_t per = (uint32_t)(dt / 1000000); /* samples an interval */
+	for (size_t k = 0; k < nt && thr; k++)
+		thr[k] = (mcz_code_thread){(uint32_t)(10000 + rank), (uint32_t)(10000 + rank) + (uint32_t)k};
+	uint32_t per = (uint32_t)(dt / 1000000); /* samples an interval, per thread */
+	size_t nh = 0, nth = 0;
 	for (size_t i = 0; i < n; i++) {
 		t[i] = (int64_t)i * dt;
-		first[i] = 2 * i;
-		uint32_t a = per * 3 / 5;
-		hits[2 * i] = (mcz_code_hit){busy[i] ? 0u : 2u, a};
-		hits[2 * i + 1] = (mcz_code_hit){busy[i] ? 1u : 3u, per - a};
+		first[i] = nh;
+		uint32_t a = per * 3 / 5, cnt[6] = {0};
+		cnt[busy[i] ? 0 : 2] = a;
+		cnt[busy[i] ? 1 : 3] = per - a;
+		/* thread 0's hits, then the team's: locations increasing in each */
+		if (nt > 1) {
+			for (uint32_t l = 0; l < 4; l++)
+				if (cnt[l])
+					th[nth++] = (mcz_code_thit){(uint32_t)i, 0, l, cnt[l]};
+			uint32_t work = busy[i] ? a : 0, sync = per - work;
+			for (size_t k = 1; k < nt; k++) {
+				if (work)
+					th[nth++] = (mcz_code_thit){(uint32_t)i, (uint32_t)k, 4, work};
+				th[nth++] = (mcz_code_thit){(uint32_t)i, (uint32_t)k, 5, sync};
+			}
+			cnt[4] = work * (uint32_t)(nt - 1);
+			cnt[5] = sync * (uint32_t)(nt - 1);
+		}
+		for (uint32_t l = 0; l < 6; l++)
+			if (cnt[l])
+				hits[nh++] = (mcz_code_hit){l, cnt[l]};
 	}
-	first[n] = 2 * n;
-	mcz_code c = {"cpu-clock", 1000000, dt, "", 3, objs, 4, locs, n, t, first, 2 * n, hits, 0,
-		      NULL, 0, NULL, 0, NULL};
+	first[n] = nh;
+	mcz_code c = {"cpu-clock", 1000000, dt, "", nt > 1 ? 4 : 3, objs, nt > 1 ? 6 : 4, locs, n,
+		      t, first, nh, hits, 0, NULL, nt > 1 ? nt : 0, thr, nth, th};
 	int rc = mcz_writer_code(w, &c);
-	free(t), free(first), free(hits);
+	free(t), free(first), free(hits), free(th), free(thr);
 	return rc == MCZ_OK ? 0 : -1;
 }
 
 static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_s,
 		   int64_t dt, int cpus, int per_host, int slow_r, int slow_k, double slow_f,
-		   const char *job, double skew_ms, int code)
+		   const char *job, double skew_ms, int code, int nthr)
 {
 	char path[4200], buf[64];
 	snprintf(path, sizeof path, "%s/run.%d.mcz", dir, rank);
@@ -171,7 +208,7 @@ static int gj_rank(const char *dir, int rank, int nranks, int nph, double phase_
 		}
 		t += all;
 	}
-	if (code && gj_code(w, dt, busyv, nb))
+	if (code && gj_code(w, dt, busyv, nb, rank, nthr))
 		return free(busyv), -1;
 	free(busyv);
 	return mcz_writer_close(w) == MCZ_OK ? 0 : -1;
@@ -186,9 +223,9 @@ int main(int argc, char **argv)
 		{"per-host", required_argument, 0, 'H'}, {"slow", required_argument, 0, 'w'},
 		{"job", required_argument, 0, 'j'}, {"seed", required_argument, 0, 's'},
 		{"host-skew-ms", required_argument, 0, 'K'}, {"code", no_argument, 0, 'C'},
-		{0, 0, 0, 0}};
+		{"threads", required_argument, 0, 'T'}, {0, 0, 0, 0}};
 	const char *dir = NULL, *job = "4242";
-	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c, code = 0;
+	int nranks = 8, nph = 4, cpus = 2, per_host = 64, slow_r = -1, slow_k = 0, c, code = 0, nthr = 1;
 	double phase_s = 1.0, interval_ms = 100, slow_f = 1, skew_ms = 0;
 	while ((c = getopt_long(argc, argv, "d:", lo, NULL)) != -1) {
 		switch (c) {
@@ -202,6 +239,7 @@ int main(int argc, char **argv)
 		case 'j': job = optarg; break;
 		case 'K': skew_ms = atof(optarg); break;
 		case 'C': code = 1; break;
+		case 'T': nthr = atoi(optarg); break;
 		case 's': gj_state ^= strtoull(optarg, NULL, 10) * 2654435761u; break;
 		case 'w':
 			if (sscanf(optarg, "%d:%d:%lf", &slow_r, &slow_k, &slow_f) != 3 || slow_f <= 0) {
@@ -213,18 +251,21 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!dir || nranks < 1 || nph < 1 || cpus < 1 || cpus > 62 || per_host < 1 ||
-	    !(phase_s > 0) || !(interval_ms >= 1)) {
+	    !(phase_s > 0) || !(interval_ms >= 1) || nthr < 1 || nthr > 62 || (nthr > 1 && !code)) {
 		fprintf(stderr, "usage: gen-job -d DIR [--ranks N] [--phases K] [--phase-s S] "
-				"[--interval-ms M] [--cpus C<=62] [--per-host H] [--slow R:K:F] [--job ID]\n");
+				"[--interval-ms M] [--cpus C<=62] [--per-host H] [--slow R:K:F] [--job ID] "
+				"[--code [--threads T<=62]]\n");
 		return 2;
 	}
+	if (nthr > cpus)
+		cpus = nthr;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "gen-job: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
 	for (int r = 0; r < nranks; r++)
 		if (gj_rank(dir, r, nranks, nph, phase_s, (int64_t)(interval_ms * 1e6), cpus, per_host,
-			    slow_r, slow_k, slow_f, job, skew_ms, code) != 0) {
+			    slow_r, slow_k, slow_f, job, skew_ms, code, nthr) != 0) {
 			fprintf(stderr, "gen-job: rank %d failed\n", r);
 			return 1;
 		}

@@ -16,13 +16,18 @@
  *   taken   = min(others, O - idle), at least 0
  * and each rank's share of taken is its share of O.  With ranks that poll
  * while they wait (MPI libraries do) off CPU means taken; a rank that
- * sleeps beside a free CPU was asleep. */
+ * sleeps beside a free CPU was asleep.
+ *
+ * vw_job_taken_files gives the same share per file for the phase detector,
+ * before any job is built: each file's CPU time from its code samples. */
 #include "job-int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../model/model.h"
+#include "hotcode.h"
 
 /* The busy CPU seconds of the host of `file` over [t0, t1) from its
  * os.cpu.busy streams (per CPU, in %), and how many CPUs; NaN without. */
@@ -86,4 +91,50 @@ void job_taken_phase(vw_model *m, const vw_job *j, vw_job_cell *c, int64_t t0, i
 			if (!strcmp(j->ranks[r].host, j->hosts[h]) && c[r].t1 > c[r].t0)
 				c[r].taken_s = off > 0 ? c[r].off_s * l->taken_s / off : 0;
 	}
+}
+
+void vw_job_taken_files(vw_model *m, int64_t t0, int64_t t1, double *share, size_t n)
+{
+	double span = (double)(t1 - t0) / 1e9;
+	for (size_t f = 0; f < n; f++)
+		share[f] = 0;
+	if (span <= 0 || n > m->nfiles)
+		return;
+	double *off = calloc(n, sizeof *off);
+	unsigned char *done = calloc(n, 1);
+	for (size_t f = 0; off && done && f < n; f++) {
+		if (done[f])
+			continue;
+		/* the files of f's host: their CPU time from the code samples
+		 * (one thread each; a rank of more threads makes the host's
+		 * shares unknown) */
+		const char *host = vw_file_host(m, f);
+		double job = 0, offs = 0;
+		int known = 1;
+		for (size_t g = f; g < n; g++) {
+			if (done[g] || strcmp(vw_file_host(m, g), host))
+				continue;
+			done[g] = 2;
+			uint64_t cn[VW_CC_N];
+			double per = vw_hotcode_file_period(m, g);
+			double cpu = per * (double)vw_hotcode_file_classes(m, g, t0, t1, cn);
+			known &= per > 0 && cpu <= span * 1.02;
+			off[g] = cpu < span ? span - cpu : 0;
+			job += cpu, offs += off[g];
+		}
+		int ncpu;
+		double busy = job_taken_busy(m, f, t0, t1, &ncpu);
+		double idle = ncpu * span - busy, others = busy > job ? busy - job : 0;
+		double taken = offs - (idle > 0 ? idle : 0);
+		taken = taken < others ? taken : others;
+		for (size_t g = f; g < n; g++) {
+			if (done[g] != 2)
+				continue;
+			done[g] = 1;
+			if (known && !isnan(busy) && taken > 0 && offs > 0)
+				share[g] = off[g] * taken / offs / span;
+		}
+	}
+	free(off);
+	free(done);
 }

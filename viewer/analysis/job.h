@@ -190,6 +190,11 @@ int vw_job_phase_at(const vw_job *j, int64_t t);
  * marks when some rank marks, else detection). */
 int vw_jobs_any_marked(const struct vw_model *m);
 
+/* For the first n files of m (n <= nfiles), the share of [t0, t1) other
+ * processes had each file's CPU (job-taken.c), from the files' code
+ * samples: 0 where unknown (no profile, no os.cpu.busy, several threads). */
+void vw_job_taken_files(struct vw_model *m, int64_t t0, int64_t t1, double *share, size_t n);
+
 /* The job report (`mcview --report` on rank files): per job a line of what
  * it is, a table of its phases and the notes; json = 1 gives one object
  * {"jobs": [{"job", "ranks", "size", "hosts", "source", "notes",

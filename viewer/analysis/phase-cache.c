@@ -102,7 +102,7 @@ void vw_phase_cache_key(const vw_model *m, const vw_phase_params *p, int source,
 	for (size_t g = 0; g < m->ngroups; g++)
 		h = fnv(fnv(h, m->groups[g].label), ";");
 	snprintf(key, len,
-		 "v12 %s pen=%.6g min=%lld tol=%.6g max=%zu eff=%.6g lvl=%d t=%lld,%lld rows=%zu "
+		 "v13 %s pen=%.6g min=%lld tol=%.6g max=%zu eff=%.6g lvl=%d t=%lld,%lld rows=%zu "
 		 "h=%08x streams=%.96s",
 		 source == VW_PHASES_MARKS ? "marks" : "auto", p->penalty, (long long)p->min_len,
 		 p->class_tol, p->max_phases, p->min_effect, p->level, (long long)m->t_min,

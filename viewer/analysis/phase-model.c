@@ -109,6 +109,35 @@ static int phase_row_default(const vw_model *m, const vw_row *r)
 	return phase_row_wanted(m, r, "");
 }
 
+/* Does the row read the whole node rather than the recorded process: the
+ * kernel's CPU and network figures (os.*, net.*), PCP's and RAPL's, perf's
+ * counters opened system-wide (uncore)?  Another process moves them. */
+static int phase_row_node(const vw_model *m, const vw_row *r)
+{
+	const mcz_stream_desc *d = m->streams[r->members[0]].desc;
+	if (!strncmp(d->name, "os.", 3) || !strncmp(d->name, "net.", 4))
+		return 1;
+	if (d->source && (!strcmp(d->source, "pcp") || !strcmp(d->source, "rapl")))
+		return 1;
+	return d->note && (strstr(d->note, "system-wide") || strstr(d->note, "uncore"));
+}
+
+/* On a job, the detector reads the job's own rows and code: a neighbour's
+ * load alone makes no boundary (issue 42: stress-ng beside LAMMPS moved
+ * os.cpu.busy and os.ctxt_switches and cut the MD loop in three).  The
+ * node's rows stay where nothing of the job's own is left to read. */
+static int phase_job_own(vw_model *m, const struct vw_phases *ph)
+{
+	if (ph->params.streams[0] || !vw_jobs_applies(m))
+		return 0;
+	if (vw_hotcode_regions(m, 1))
+		return 1;
+	for (size_t g = 0; g < m->ngroups; g++)
+		if (phase_row_default(m, &m->groups[g]) && !phase_row_node(m, &m->groups[g]))
+			return 1;
+	return 0;
+}
+
 /* Sampling interval of the dataset (ns): the recorder's interval_ns, else
  * the mean spacing of the first file's rows. */
 int64_t vw_phase_model_interval(const vw_model *m)
@@ -300,8 +329,11 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	size_t npick = ph->params.streams[0]
 			       ? 0
 			       : phase_pick_pcp(m, phase_row_default, f->rows, PHASE_MAX_STREAMS);
+	int own = !npick && phase_job_own(m, ph);
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
 		if (npick ? g >= npick : !phase_row_wanted(m, &m->groups[g], ph->params.streams))
+			continue;
+		if (own && phase_row_node(m, &m->groups[g]))
 			continue;
 		size_t row = npick ? f->rows[g] : g;
 		f->rows[f->d++] = row;
@@ -427,6 +459,27 @@ static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
 	}
 }
 
+/* Whether other processes took a rank's CPU for a share of one span
+ * PHASE_TAKEN_APART or more above the other's (vw_job_taken_files).  A
+ * rank whose CPU is taken makes those exchanging with it wait longer, on
+ * their CPUs (MPI libraries poll), by an amount the samples cannot tell
+ * from the job's own waiting: LAMMPS's busier rank waited 1 % of its
+ * samples alone and 40 % while stress-ng took 45 % of each CPU; its other
+ * rank, which waits for the busier one anyway, 55 % alone and 71 % (not
+ * 55 + 53) with half of each CPU taken. */
+#define PHASE_TAKEN_APART 0.1
+static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
+{
+	size_t nf = m->nfiles < PHASE_RANK_WAITS ? m->nfiles : PHASE_RANK_WAITS;
+	double ta[PHASE_RANK_WAITS], tb[PHASE_RANK_WAITS];
+	vw_job_taken_files(m, a->start, a->end, ta, nf);
+	vw_job_taken_files(m, b->start, b->end, tb, nf);
+	for (size_t fi = 0; fi < nf; fi++)
+		if (fabs(ta[fi] - tb[fi]) >= PHASE_TAKEN_APART)
+			return 1;
+	return 0;
+}
+
 /* On a job of a few ranks, how unevenly its ranks wait in [t0, t1): the
  * largest minus the smallest rank's share of samples in MPI or sync (hpcc's
  * SingleRandomAccess_LCG, one rank computing while the other waits: about
@@ -536,7 +589,14 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
  * span does not (phase_wait_spread_peak against phase_wait_spread,
  * PHASE_SPREAD_APART): a blend of two sections otherwise bridges the
  * sections on either side of it (hpcc's MPIRandomAccess and its _LCG
- * variant, 2 s apart, were one phase). */
+ * variant, 2 s apart, were one phase).
+ *
+ * Where other processes took more of one span than of the other
+ * (phase_taken_apart) the ranks' waits are not compared, only the code and
+ * the spread: a boundary is the job's doing, not its neighbours'.  The
+ * spread still is: a rank that computes alone while another's CPU is
+ * taken is a section of its own (hpcc's SingleRandomAccess with a busy
+ * loop on one CPU). */
 #define PHASE_MIX_CODE 0.6
 #define PHASE_MIX_MEAN 0.15
 #define PHASE_MIX_RANK 0.35
@@ -549,6 +609,8 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
 	    fabs(phase_wait_spread_peak(m, a->start, a->end) -
 		 phase_wait_spread(m, b->start, b->end)) >= PHASE_SPREAD_APART)
 		return 0;
+	if (phase_taken_apart(m, a, b))
+		return 1;
 	double wa[PHASE_RANK_WAITS] = {0}, wb[PHASE_RANK_WAITS] = {0};
 	phase_waits(m, a->start, a->end, wa);
 	phase_waits(m, b->start, b->end, wb);
