@@ -18,6 +18,7 @@
  * already gives the per-core counters, and defaults stay cheap.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,7 +241,48 @@ static int papi_can_attach(void)
 	return ok;
 }
 
+/* PAPI's components print on stderr as they load (ROCm SMI's "Failed to
+ * open drm root directory" and "Exception caught: rsmi_init.", where
+ * Slurm's packages brought it in, on the first event name looked up);
+ * mcrec says what PAPI can count in one line of its own.  Its calls that
+ * may load a component run with stderr on /dev/null: papi_mute gives the
+ * saved stderr to papi_unmute (-1: nothing was changed).  Done before
+ * mcrec starts its threads: no other output is lost. */
+static int papi_mute(void)
+{
+	fflush(stderr);
+	int keep = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (keep >= 0 && null >= 0 && dup2(null, STDERR_FILENO) >= 0) {
+		close(null);
+		return keep;
+	}
+	if (keep >= 0)
+		close(keep);
+	if (null >= 0)
+		close(null);
+	return -1;
+}
+
+static void papi_unmute(int keep)
+{
+	if (keep < 0)
+		return;
+	fflush(stderr);
+	dup2(keep, STDERR_FILENO);
+	close(keep);
+}
+
+static int papi_probe_muted(rec_source *s, const rec_ctx *c);
+
 static int papi_probe(rec_source *s, const rec_ctx *c)
+{
+	int keep = papi_mute(); /* its diagnosis looks events up: the components load */
+	int rc = papi_probe_muted(s, c);
+	papi_unmute(keep);
+	return rc;
+}
+
+static int papi_probe_muted(rec_source *s, const rec_ctx *c)
 {
 	int rc = PAPI_is_initialized() ? (int)PAPI_VER_CURRENT : PAPI_library_init(PAPI_VER_CURRENT);
 	char why[256];
@@ -410,10 +452,13 @@ static int papi_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 
 	s->on_request = "streams chosen with -e papi:EVENT "
 			"('papi_avail -a' and 'papi_native_avail' list the events)";
-	for (const char *const *e = c->events; e && *e; e++)
+	int keep = papi_mute(); /* the first name looked up loads the components */
+	int rc = 0;
+	for (const char *const *e = c->events; e && *e && !rc; e++)
 		if (papi_add(s, p, c, *e, out) != 0)
-			return -1;
-	return 0;
+			rc = -1;
+	papi_unmute(keep);
+	return rc;
 }
 
 static int papi_start(rec_source *s, const rec_ctx *c)

@@ -6,7 +6,8 @@
  *     mcview --report omp.mcz        # 2 threads, load balance 0.67
  *
  * --reps parallel regions of 2 threads (--threads T); in each, thread 0
- * does --k times the iterations of every other thread, then all meet at
+ * does --k times the iterations (--base, times --scale) of every other
+ * thread, then all meet at
  * the region's implicit barrier.  The work is counted, not timed: the load
  * balance injected (mean over the threads of the work / its max) is
  * (T - 1 + K) / (T K), and with active waiting the share of the threads'
@@ -44,11 +45,23 @@ static double thread_cpu(void)
 
 int main(int argc, char **argv)
 {
-	double k = 3;
-	int reps = 40, nt = 2;
+	double k = 3, scale = 1;
+	int reps = 40, nt = 2, quiet = 0;
 	long base = 10000000;
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--k"))
+	for (int i = 1; i < argc; i += 2) {
+		/* -q and --scale as every sample takes them (rec-samples.sh) */
+		if (!strcmp(argv[i], "-q")) {
+			quiet = 1;
+			i--;
+			continue;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "omp-imbalance: %s needs a value\n", argv[i]);
+			return 2;
+		}
+		if (!strcmp(argv[i], "--scale"))
+			scale = atof(argv[i + 1]);
+		else if (!strcmp(argv[i], "--k"))
 			k = atof(argv[i + 1]);
 		else if (!strcmp(argv[i], "--reps"))
 			reps = atoi(argv[i + 1]);
@@ -58,12 +71,13 @@ int main(int argc, char **argv)
 			base = atol(argv[i + 1]);
 		else {
 			fprintf(stderr, "usage: omp-imbalance [--k K] [--reps N] [--threads T] "
-				"[--base ITERATIONS]\n");
+				"[--base ITERATIONS] [--scale S] [-q]\n");
 			return 2;
 		}
 	}
+	base = (long)((double)base * scale);
 	if (k < 1 || reps < 1 || nt < 2 || nt > 64 || base < 1) {
-		fprintf(stderr, "omp-imbalance: --k >= 1, --reps >= 1, --threads 2..64\n");
+		fprintf(stderr, "omp-imbalance: --k >= 1, --reps >= 1, --threads 2..64, --scale > 0\n");
 		return 2;
 	}
 	double cpu[64] = {0};
@@ -82,7 +96,8 @@ int main(int argc, char **argv)
 		sum += cpu[t];
 		max = cpu[t] > max ? cpu[t] : max;
 	}
-	printf("omp-imbalance: %d threads, k %.2f, %d regions in %.3f s; injected load balance "
+	if (!quiet)
+		printf("omp-imbalance: %d threads, k %.2f, %d regions in %.3f s; injected load balance "
 	       "%.3f; by the threads' own CPU timers %.3f\n",
 	       nt, k, reps, wall, (nt - 1 + k) / (nt * k), max > 0 ? sum / nt / max : 0);
 	return 0;

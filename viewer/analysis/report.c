@@ -404,9 +404,9 @@ static void report_json_threads(vw_model *m, int64_t t0, int64_t t1, FILE *f)
 	json_kv_num(f, "comm_eff", th.comm_eff);
 	json_kv_num(f, "par_eff", th.par_eff);
 	json_kv_num(f, "sync_share", th.sync_share);
-	const double *col[3] = {th.useful_s, th.sync_s, th.mpi_s};
-	const char *name[3] = {"useful_s", "sync_s", "mpi_s"};
-	for (int k = 0; k < 3; k++) {
+	const double *col[4] = {th.useful_s, th.sync_s, th.mpi_s, th.off_s};
+	const char *name[4] = {"useful_s", "sync_s", "mpi_s", "off_cpu_s"};
+	for (int k = 0; k < 4; k++) {
 		fprintf(f, ",\"%s\":[", name[k]);
 		for (size_t i = 0; i < th.n; i++) {
 			fputs(i ? "," : "", f);
@@ -562,9 +562,9 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 			snprintf(mpi, sizeof mpi, ", MPI %.3f s", th.mpi_sum_s);
 		fprintf(f, "# threads: %zu; OpenMP parallel efficiency %.2f = load balance %.2f x "
 			"communication %.2f; useful %.3f s, sync %.3f s (%.0f %% of the samples)%s, "
-			"summed over the threads\n",
+			"off CPU %.3f s, summed over the threads\n",
 			th.n, th.par_eff, th.load_balance, th.comm_eff, th.useful_sum_s, th.sync_sum_s,
-			100 * th.sync_share, mpi);
+			100 * th.sync_share, mpi, th.off_sum_s);
 	}
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */

@@ -68,6 +68,9 @@ int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *
 		out->useful_s[i] = (double)c[VW_CC_WORK] * per;
 		out->sync_s[i] = (double)c[VW_CC_SYNC] * per;
 		out->mpi_s[i] = (double)c[VW_CC_MPI] * per;
+		double on = out->useful_s[i] + out->sync_s[i] + out->mpi_s[i];
+		out->off_s[i] = out->span_s > on ? out->span_s - on : 0;
+		out->off_sum_s += out->off_s[i];
 		out->useful_sum_s += out->useful_s[i];
 		out->sync_sum_s += out->sync_s[i];
 		out->mpi_sum_s += out->mpi_s[i];

@@ -26,7 +26,9 @@ typedef struct vw_threads {
 	double useful_s[VW_THREADS_MAX]; /* per thread, in the order first sampled */
 	double sync_s[VW_THREADS_MAX];
 	double mpi_s[VW_THREADS_MAX];
-	double useful_sum_s, sync_sum_s, mpi_sum_s;
+	double off_s[VW_THREADS_MAX]; /* the span less its samples' CPU time: asleep
+					 (a passive barrier), or its CPU taken */
+	double useful_sum_s, sync_sum_s, mpi_sum_s, off_sum_s;
 	size_t busiest, idlest; /* the threads of most and least useful time */
 	double load_balance;   /* mean / max useful; NaN with fewer than 2 threads */
 	double comm_eff;       /* max useful / span (the runtime's overhead and waits) */
