@@ -112,7 +112,10 @@ dt=$(( $(date +%s) - t0 ))
 [ "$dt" -le 25 ] || fail "silent server: mcrec took $dt s"
 grep -q 'debuginfod: no answer within 5 s' "$T/q.err" || fail "silent server: no note: $(grep code: "$T/q.err")"
 "$MCVIEW" --report "$T/q.mcz" >"$T/q.txt"
-grep -q 'cxx-a (no symbols) 100%' "$T/q.txt" && grep -q '^# code: .*debuginfod: no answer within 5 s' "$T/q.txt" ||
+# 99 % or 100 %: the dynamic loader's few samples at the start (libstdc++
+# relocated: 2 to 9 of the run's 900, by the clean clone's make check) are
+# named, the rest is the stripped binary's
+grep -Eq 'cxx-a \(no symbols\) (99|100)%' "$T/q.txt" && grep -q '^# code: .*debuginfod: no answer within 5 s' "$T/q.txt" ||
 	fail "silent server: report: $(cat "$T/q.txt")"
 ok "silent debuginfod server: mcrec in $dt s, $(grep -o 'symbolized in [0-9.]* s' "$T/q.err"), a note, named by object"
 
