@@ -107,6 +107,14 @@ static int refresh_to(mcz_reader *r, const uint8_t *base, size_t len, mcz_refres
 		 * decoded columns' directory */
 		for (size_t i = 0; i < r->naux; i++)
 			r->aux[i].data = base + (r->aux[i].data - r->base);
+		/* the code blocks' payloads too (their decoded copies own
+		 * their bytes): a recording followed while it writes parts */
+		if (r->code_p)
+			r->code_p = base + (r->code_p - r->base);
+		if (r->thr_p)
+			r->thr_p = base + (r->thr_p - r->base);
+		for (size_t i = 0; i < r->nparts_code; i++)
+			r->part_p[i] = base + (r->part_p[i] - r->base);
 		mcz_dcache_free(&r->dc);
 		r->base = base;
 	}
