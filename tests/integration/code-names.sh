@@ -18,6 +18,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
+. tests/integration/lammps-common.inc
 MCZ=$B/mcz
 MCVIEW=$B/mcview
 PH=${CXX_PHASE_S:-0.4}
@@ -121,23 +122,7 @@ ok "silent debuginfod server: mcrec in $dt s, $(grep -o 'symbolized in [0-9.]* s
 
 # LAMMPS from Debian: demangled names
 if command -v lmp >/dev/null; then
-	cat >"$T/in.melt" <<'IN'
-units lj
-atom_style atomic
-lattice fcc 0.8442
-region box block 0 12 0 12 0 12
-create_box 1 box
-create_atoms 1 box
-mass 1 1.0
-velocity all create 3.0 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify every 20 delay 0 check no
-fix 1 all nve
-thermo 100
-run 600
-IN
+	lammps_melt 12 100 600 >"$T/in.melt"
 	rec=$(realpath "$MCREC")
 	(cd "$T" && OMP_NUM_THREADS=1 "$rec" -o "$T/lmp.mcz" -- lmp -in in.melt -log none >/dev/null 2>"$T/lmp.err") ||
 		fail "mcrec lmp: $(tail -3 "$T/lmp.err")"

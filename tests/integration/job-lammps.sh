@@ -21,6 +21,7 @@
 # hog too: its timers are wall clock, and rank 0 is pushed aside in Pair.
 set -u
 . "$(dirname "$0")/rec-common.inc"
+. "$(dirname "$0")/lammps-common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (openmpi-bin)"; exit 77; }
 command -v lmp >/dev/null || { echo "lmp not installed (apt install lammps)"; exit 77; }
 command -v stress-ng >/dev/null || { echo "stress-ng not installed"; exit 77; }
@@ -32,25 +33,7 @@ ROOT=
 rec=$(realpath "$MCREC")
 
 # an LJ liquid filling x in [0, 18) of a [0, 24) box cut in two along x
-cat >"$T/in.lj" <<'IN'
-units lj
-atom_style atomic
-processors 2 1 1
-lattice fcc 0.8442
-region box block 0 24 0 12 0 12
-region fill block 0 18 0 12 0 12
-create_box 1 box
-create_atoms 1 region fill
-mass 1 1.0
-velocity all create 1.0 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify every 20 delay 0 check no
-fix 1 all nve
-thermo 1000
-run 3000
-IN
+lammps_melt_cut 24 18 12 3000 >"$T/in.lj"
 
 # run NAME: LAMMPS under mcrec, its log in $T/NAME.log, the report's JSON
 run() {

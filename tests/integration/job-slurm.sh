@@ -38,6 +38,7 @@
 set -u
 . "$(dirname "$0")/rec-common.inc"
 . "$(dirname "$0")/slurm-common.inc"
+. "$(dirname "$0")/lammps-common.inc"
 MCZ=$(realpath "$B/mcz")
 MCVIEW=$(realpath "$B/mcview")
 REC=$(realpath "$MCREC")
@@ -55,27 +56,7 @@ t_ctld=$(date +%s)
 el() { echo "$(( $(date +%s) - t_ctld )) s"; }
 
 # melt RUN: the imbalanced LJ melt of RUN steps
-melt() {
-	cat <<IN
-units lj
-atom_style atomic
-processors 2 1 1
-lattice fcc 0.8442
-region box block 0 20 0 10 0 10
-region left block 0 14 0 10 0 10
-create_box 1 box
-create_atoms 1 region left
-mass 1 1.0
-velocity all create 1.0 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify every 20 delay 0 check no
-fix 1 all nve
-thermo 1000
-run $1
-IN
-}
+melt() { lammps_melt_cut 20 14 10 "$1"; }
 melt 2000 >"$T/in.imb"
 melt 10000000 >"$T/in.long"
 cd "$T" || fail "cd $T"

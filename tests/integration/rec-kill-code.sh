@@ -17,6 +17,7 @@
 # The first two run side by side (one busy thread each, 2 cores).
 set -u
 . "$(dirname "$0")/rec-common.inc"
+. "$(dirname "$0")/lammps-common.inc"
 MCZ=$B/mcz
 MCVIEW=$B/mcview
 cat >"$T/spin.c" <<'C'
@@ -129,23 +130,7 @@ if ! command -v mpirun >/dev/null || ! command -v lmp >/dev/null; then
 fi
 ROOT=
 [ "$(id -u)" = 0 ] && ROOT=--allow-run-as-root
-cat >"$T/in.melt" <<'IN'
-units lj
-atom_style atomic
-lattice fcc 0.8442
-region box block 0 16 0 16 0 16
-create_box 1 box
-create_atoms 1 box
-mass 1 1.0
-velocity all create 3.0 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify every 20 delay 0 check no
-fix 1 all nve
-thermo 100
-run 100000
-IN
+lammps_melt 16 100 100000 >"$T/in.melt"
 rec=$(realpath "$MCREC")
 (cd "$T" && exec setsid mpirun $ROOT --oversubscribe -n 2 -x OMP_NUM_THREADS=1 "$rec" -q \
 	-o "$T/lmp.%r.mcz" -- lmp -in in.melt -log none >"$T/lmp.out" 2>&1) &
