@@ -499,7 +499,7 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 	}
 	mcz_code c = {raw->event, raw->period, raw->interval_ns, note, raw->nobjects, objs,
 		      np, locs, niv, t, first, nh, hits, me, edges,
-		      raw->nthreads, raw->threads, mt, th};
+		      raw->nthreads, raw->threads, mt, th, 0, NULL, 0, NULL};
 	rc = mcz_code_payload(cx, &c, out);
 	if (!rc && tout && c.nthreads)
 		rc = mcz_code_threads_payload(cx, &c, tout);

@@ -214,6 +214,16 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code_bad = r->code_stale = 0;
 		r->thr_p = NULL; /* "a CODETHREADS block splits the CODE block before it" */
 		r->thr_len = 0;
+		r->stk_p = NULL; /* "a CODESTACKS block gives the stacks of the CODE block before it" */
+		r->stk_len = 0;
+		return 0;
+	case MCZ_BT_CODESTACKS:
+		if (r->code_p) {
+			r->stk_p = p;
+			r->stk_len = h->len;
+			if (r->code)
+				r->code_stale = 1;
+		}
 		return 0;
 	case MCZ_BT_CODETHREADS:
 		if (r->code_p) {

@@ -138,6 +138,8 @@ typedef struct code_sym_out {
 	mcz_code_hit *hits;
 	mcz_code_edge *callers;
 	mcz_code_thit *thits;
+	mcz_code_frame *frames; /* the call stacks over locs (with callchains) */
+	mcz_code_stackhit *stackhits;
 	char **strs;
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */
