@@ -38,20 +38,20 @@ static const mcz_code_raw_object cp_objs[] = {
  * interval 100 ms */
 static const mcz_code_thread cp_threads[] = {{100, 100}, {100, 101}, {100, 102}};
 static const mcz_code_cell cp_cells1[] = {
-	{0, 0, 0, 0x1424, UINT32_MAX, 0, 23},
-	{0, 1, 0, 0x1430, 0, 0x1180, 7}, /* same 64-byte region as 0x1424, another thread */
-	{100000000, 0, 1, 0x9000, 0, 0x1200, 5},
+	{0, 0, 0, 0x1424, UINT32_MAX, 0, 23, MCZ_CODE_ROOT},
+	{0, 1, 0, 0x1430, 0, 0x1180, 7, MCZ_CODE_ROOT}, /* same 64-byte region as 0x1424, another thread */
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 5, MCZ_CODE_ROOT},
 };
 static const mcz_code_cell cp_cells2[] = {
-	{100000000, 0, 1, 0x9000, 0, 0x1200, 4}, /* adds up with part 1's */
-	{200000000, 2, 2, 0x7ffd1234, UINT32_MAX, 0, 1},
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 4, MCZ_CODE_ROOT}, /* adds up with part 1's */
+	{200000000, 2, 2, 0x7ffd1234, UINT32_MAX, 0, 1, MCZ_CODE_ROOT},
 };
 
 static mcz_code_raw cp_part(int which)
 {
 	mcz_code_raw p = {"cpu-clock", 1000000, 100000000, which == 1 ? 2 : 3, cp_objs,
 			  which == 1 ? 0 : 2, which == 1 ? 2 : 3, cp_threads, which == 1 ? 0 : 2,
-			  which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2, 0, 0};
+			  which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2, 0, 0, 0, NULL, 0};
 	return p;
 }
 
@@ -188,8 +188,10 @@ static int cp_named;
 
 /* A symbolizer that names every location "named" (the one mcview and mcz
  * set reads binaries; this one shows the hook is what names them). */
-static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **tp, size_t *tlen)
+static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **tp, size_t *tlen,
+			 void **sp, size_t *slen)
 {
+	(void)sp, (void)slen;
 	cp_named++;
 	mcz_code_object o = {raw->objects[0].path, raw->objects[0].build_id, ""};
 	mcz_code_loc l = {0, 0x1424, MCZ_CODE_DWARF, "named", "", "app.c", 3};
@@ -296,8 +298,8 @@ static void test_writer_refuses(void **state)
 	snprintf(path, sizeof path, "%s/refuse.mcz", dir);
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
-	mcz_code_cell badobj = {0, 0, 3, 0, UINT32_MAX, 0, 1}, zero = {0, 0, 0, 0, UINT32_MAX, 0, 0};
-	mcz_code_cell badthr = {0, 3, 0, 0, UINT32_MAX, 0, 1};
+	mcz_code_cell badobj = {0, 0, 3, 0, UINT32_MAX, 0, 1, MCZ_CODE_ROOT}, zero = {0, 0, 0, 0, UINT32_MAX, 0, 0, MCZ_CODE_ROOT};
+	mcz_code_cell badthr = {0, 3, 0, 0, UINT32_MAX, 0, 1, MCZ_CODE_ROOT};
 	mcz_code_raw p = cp_part(2);
 	p.cells = &badobj;
 	p.ncells = 1;
