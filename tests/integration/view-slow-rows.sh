@@ -133,3 +133,55 @@ cc -O2 -o "$T/spin" "$T/spin.c" || fail "cc spin.c"
 grep -q '^code ' "$T/spin.txt" || fail "no code row: $(head -5 "$T/spin.txt")"
 holes "$T/spin.txt" spin >"$T/spin.holes" || fail "the code row at 250 columns: $(head -3 "$T/spin.holes")"
 ok "the code row of a computing program at 250 columns of 2 s (100 ms intervals): no hole"
+
+# the code row's legend names every letter the row draws, or counts them
+cat >"$T/six.c" <<'C'
+#include <time.h>
+static volatile double x;
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+#define F(name, secs) \
+	__attribute__((noinline)) static void name(void) \
+	{ \
+		double e = now() + secs; \
+		while (now() < e) \
+			for (int i = 0; i < 10000; i++) \
+				x += i * 0.5; \
+	}
+F(first_function_of_six, 0.6) F(second_function_of_six, 0.5) F(third_function_of_six, 0.4)
+F(fourth_function_of_six, 0.3) F(fifth_function_of_six, 0.25) F(sixth_function_of_six, 0.2)
+int main(void)
+{
+	first_function_of_six(), second_function_of_six(), third_function_of_six();
+	fourth_function_of_six(), fifth_function_of_six(), sixth_function_of_six();
+	return 0;
+}
+C
+cc -O2 -g -o "$T/six" "$T/six.c" || fail "cc six.c"
+"$MCREC" -q -o "$T/six.mcz" -- "$T/six" || fail "mcrec of six: exit $?"
+for size in 80x24 150x42; do
+	"$MCVIEW" --snapshot $size "$T/six.mcz" >"$T/six.txt" 2>/dev/null || fail "snapshot $size of six.mcz"
+	python3 - "$T/six.txt" "$size" <<'PY' || fail "the code row's legend at $size (above)"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+k = next(i for i, l in enumerate(lines) if l.startswith("code "))
+row = set(re.findall(r"[A-Za-z]", lines[k][5:]))
+legend = lines[k + 1]
+named = set(re.findall(r"(?:^|\s{2})([A-Za-z]) \S", legend.strip()))
+more = re.search(r"\+(\d+) more", legend)
+missing = row - named
+if len(row) < 4:
+    sys.exit("%s: the row draws %s only" % (sys.argv[2], sorted(row)))
+if missing and (not more or int(more.group(1)) != len(missing)):
+    sys.exit("%s: the row draws %s, the legend names %s (%s)" % (sys.argv[2], sorted(row), sorted(named), legend.strip()))
+if named - row:
+    sys.exit("%s: the legend names %s, not drawn" % (sys.argv[2], sorted(named - row)))
+print("%s: row %s, legend %s%s" % (sys.argv[2], "".join(sorted(row)), "".join(sorted(named)),
+                                   " +%s more" % more.group(1) if more else ""))
+PY
+done
+ok "the code row's legend: every letter drawn named, or counted as more"

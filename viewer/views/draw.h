@@ -49,9 +49,10 @@ int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len);
  * columns over the window as its letter in its colour (A = hottest over
  * the run), at (x, y); returns 0, or -1 without a code profile. */
 int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
-/* The legend of the code row on one line: "A compute_kernel  B main ..."
- * for the functions seen in the window, hottest first. */
-void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w);
+/* The legend of the code row (of pw columns) on one line of w: "A
+ * compute_kernel 61%  B main 20%", every letter the row draws, hottest
+ * first; names cut to fit, then "+2 more" for those that do not. */
+void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw);
 /* "compute_kernel 99% (code-phases.c:27)": the hottest function at time t
  * (the profile's interval around it); 0, or -1 when none ran there. */
 int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
