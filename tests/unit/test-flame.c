@@ -6,12 +6,13 @@
  * libgomp's barrier, and one MPI sample's stack is cut (no application
  * frame).  Two threads, two intervals.  Asserted exactly: the waiting
  * classes' samples and each owner's (libc skipped, the cut stack "[no
- * caller]"), by span and by thread; the flame tree's totals and self
- * samples per node (inlined frames outermost first, names demangled as
- * the folded export's), the order of siblings, the layout of a zoomed
- * node across 100 columns, the search's matches and share (a match under
- * a match once); two files (ranks) added up into one tree; the report's
- * line ("MPI 17 %: caller_a 13 %, caller_b 2.8 %, …").
+ * application frame]"), by span and by thread; the report's line ("MPI
+ * 17 %: caller_a 13 %, caller_b 2.8 %, …") and JSON; the flame tree's
+ * totals and self samples per node (inlined frames outermost first, names
+ * demangled as the folded export's), the order of siblings, the layout of
+ * a zoomed node across 100 columns, the search's matches and share (a
+ * match under a match once); two files (ranks) added up into one tree;
+ * the view drawn into a canvas, zoomed, and its one line without stacks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include "../../format/mcz.h"
 #include "../../viewer/analysis/analysis.h"
 #include "../../viewer/model/model.h"
+#include "../../viewer/views/view.h"
 
 #define FL_IV 1000000000LL /* 1 s */
 
@@ -148,11 +150,13 @@ static void test_waitowner(void **state)
 	assert_int_equal(w.cls[VW_CC_SYNC].samples, 4);
 	owner_is(m, &w, VW_CC_SYNC, 0, "ns::Comm::reverse_comm", 4);
 	char line[256];
-	assert_true(vw_waitowner_line(m, &w, VW_CC_MPI, 2, line, sizeof line));
+	assert_true(vw_waitowner_line(m, &w, VW_CC_MPI, 2, 0, line, sizeof line));
 	assert_string_equal(line, "MPI 17 %: caller_a 13 %, caller_b 2.8 %, \u2026");
-	assert_true(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, line, sizeof line));
+	assert_true(vw_waitowner_line(m, &w, VW_CC_MPI, 2, 1, line, sizeof line));
+	assert_string_equal(line, "MPI 17 %: caller_a 13 %, caller_b 2.8 %, ...");
+	assert_true(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
 	assert_string_equal(line, "sync 5.6 %: ns::Comm::reverse_comm 5.6 %");
-	assert_false(vw_waitowner_line(m, &w, VW_CC_WORK, 3, line, sizeof line));
+	assert_false(vw_waitowner_line(m, &w, VW_CC_WORK, 3, 0, line, sizeof line));
 	char *js = NULL;
 	size_t jl = 0;
 	FILE *f = open_memstream(&js, &jl);
@@ -171,7 +175,7 @@ static void test_waitowner(void **state)
 	assert_int_equal(w.cls[VW_CC_MPI].samples, 3);
 	owner_is(m, &w, VW_CC_MPI, 0, "caller_a", 3);
 	assert_int_equal(w.cls[VW_CC_SYNC].samples, 0);
-	assert_false(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, line, sizeof line));
+	assert_false(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
 	assert_string_equal(line, "");
 	vw_waitowner_free(&w);
 	/* interval 1: no waiting */
@@ -287,6 +291,48 @@ static void test_flame_ranks(void **state)
 	unlink(fl_path);
 }
 
+/* The flame view drawn at 100x12 after keys (actions, VW_ACT_NONE ends). */
+static char *fl_render(vw_model *m, const vw_action *keys)
+{
+	void *st;
+	assert_int_equal(view_flame.init(m, &st), 0);
+	vw_canvas *c = vw_canvas_new(100, 12);
+	view_flame.draw(m, st, c);
+	for (size_t i = 0; keys && keys[i] != VW_ACT_NONE; i++) {
+		vw_input in = {.act = keys[i]};
+		view_flame.key(m, st, &in);
+		view_flame.draw(m, st, c);
+	}
+	char *txt = vw_canvas_to_text(c);
+	vw_canvas_free(c);
+	view_flame.free(st);
+	return txt;
+}
+
+/* The view on the whole run: the icicle's lines, the readout of the
+ * frame reached with Down Down Enter (caller_a zoomed: caller_b gone). */
+static void test_flame_view(void **state)
+{
+	(void)state;
+	vw_model *m = fl_model(1);
+	char *txt = fl_render(m, NULL);
+	assert_non_null(strstr(txt, "flame graph of whole run, all threads: 111 samples"));
+	assert_non_null(strstr(txt, "\nall "));
+	assert_non_null(strstr(txt, "\nmain "));
+	assert_non_null(strstr(txt, "\ncaller_a "));
+	assert_non_null(strstr(txt, "caller_b"));
+	assert_non_null(strstr(txt, "all  total 100.0 % (111 samples)  self 0.0 % (0)"));
+	free(txt);
+	static const vw_action keys[] = {VW_ACT_DOWN, VW_ACT_DOWN, VW_ACT_ENTER, VW_ACT_NONE};
+	txt = fl_render(m, keys);
+	assert_non_null(strstr(txt, "caller_a  total 75.7 % (84 samples)  self 0.0 % (0)"));
+	assert_null(strstr(txt, "caller_b"));
+	assert_non_null(strstr(txt, "\nhelper "));
+	free(txt);
+	vw_model_free(m);
+	unlink(fl_path);
+}
+
 /* A profile without stacks: nothing to say. */
 static void test_no_stacks(void **state)
 {
@@ -322,6 +368,11 @@ static void test_no_stacks(void **state)
 	assert_int_equal(vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &wt), -1);
 	vw_flame fl;
 	assert_int_equal(vw_flame_build(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), -1);
+	/* the view says how to record them, in one line */
+	char *txt = fl_render(m, NULL);
+	assert_non_null(strstr(txt, "no call stacks in this recording: record them with mcrec "
+				    "--call-graph fp|dwarf -- ./app"));
+	free(txt);
 	vw_model_free(m);
 	unlink(path);
 }
@@ -345,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_waitowner),
 		cmocka_unit_test(test_flame_tree),
 		cmocka_unit_test(test_flame_ranks),
+		cmocka_unit_test(test_flame_view),
 		cmocka_unit_test(test_no_stacks),
 		cmocka_unit_test(test_runtimes),
 	};

@@ -34,7 +34,7 @@ int vw_wait_report_text(vw_model *m, const vw_job *j, int64_t t0, int64_t t1, do
 	int n = 0;
 	for (int k = VW_CC_WORK + 1; k < VW_CC_N; k++) {
 		char line[600];
-		if (w.cls[k].share >= min_share && vw_waitowner_line(m, &w, k, 3, line, sizeof line)) {
+		if (w.cls[k].share >= min_share && vw_waitowner_line(m, &w, k, 3, 0, line, sizeof line)) {
 			fprintf(f, "%s: %s\n", prefix, vw_fmt_safe(line));
 			n++;
 		}

@@ -108,7 +108,7 @@ static void wo_pct(char *buf, size_t len, double share)
 	snprintf(buf, len, p < 9.95 ? "%.1f %%" : "%.0f %%", p);
 }
 
-int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, char *buf,
+int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, int ascii, char *buf,
 		      size_t len)
 {
 	buf[0] = 0;
@@ -124,7 +124,7 @@ int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, cha
 				       vw_waitowner_name(m, &c->owners[i]), p);
 	}
 	if (c->nowners > top && at < len)
-		snprintf(buf + at, len - at, ", \u2026");
+		snprintf(buf + at, len - at, ascii ? ", ..." : ", \u2026");
 	return 1;
 }
 

@@ -8,7 +8,7 @@
  *     vw_waiting w;
  *     if (vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, p->t0, p->t1, &w) == 0) {
  *         char line[256];
- *         if (vw_waitowner_line(m, &w, VW_CC_MPI, 3, line, sizeof line))
+ *         if (vw_waitowner_line(m, &w, VW_CC_MPI, 3, 0, line, sizeof line))
  *             puts(line);                  // "MPI 33 %: a 18 %, b 9 %, …"
  *         vw_waitowner_free(&w);
  *     }
@@ -60,8 +60,9 @@ void vw_waitowner_free(vw_waiting *w);
 /* Owner o's name as people read it. */
 const char *vw_waitowner_name(vw_model *m, const vw_wait_owner *o);
 /* "MPI 33 %: a 18 %, b 9 %, …" with the top owners (… when there are
- * more) into buf; 0 (buf "") when the class has no samples. */
-int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, char *buf,
+ * more; "..." when ascii) into buf; 0 (buf "") when the class has no
+ * samples. */
+int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, int ascii, char *buf,
 		      size_t len);
 /* {"MPI": {"samples": N, "share": x, "owners": [{"name": .., "samples": ..,
  * "share": ..}, ...]}, "sync": ...} with every class that has samples and

@@ -15,7 +15,8 @@
  * Left/Right (h/l) go to the nearest frame of the same depth on screen,
  * Up/Down (k/j) to the caller, the heaviest callee; Enter zooms into the
  * selected frame (its subtree fills the width), Backspace/Esc out one
- * level (at the top: leaves the phase, as the Topology view does).  The
+ * level (at the top: leaves the phase, as the Topology view does); a click
+ * selects a frame; PgUp/PgDn, + - 0 move the timeline's window.  The
  * tree is built again when the span or the rank changes, the selection
  * and zoom kept by their names' path.  Without stacks, one line says how
  * to record them.
@@ -163,6 +164,14 @@ static unsigned fl_key(vw_model *m, void *state, const vw_input *in)
 		s->code = NULL; /* built again, the selection kept */
 		return VW_R_REDRAW;
 	}
+	switch (in->act) { /* the timeline's window, as the Ranks view moves it */
+	case VW_ACT_PAGE_LEFT: vw_model_pan(m, -1.0); return VW_R_REDRAW;
+	case VW_ACT_PAGE_RIGHT: vw_model_pan(m, 1.0); return VW_R_REDRAW;
+	case VW_ACT_ZOOM_IN: vw_model_zoom(m, 0.5, m->cursor); return VW_R_REDRAW;
+	case VW_ACT_ZOOM_OUT: vw_model_zoom(m, 2.0, m->cursor); return VW_R_REDRAW;
+	case VW_ACT_RESET: vw_model_reset(m); return VW_R_REDRAW;
+	default: break;
+	}
 	if (!s->built)
 		return VW_R_NONE;
 	const vw_flame *fl = &s->fl;
@@ -189,6 +198,12 @@ static unsigned fl_key(vw_model *m, void *state, const vw_input *in)
 		break;
 	case VW_ACT_HOME:
 		to = s->zoom;
+		break;
+	case VW_ACT_MOUSE: /* a click selects the frame under it */
+		for (uint32_t k = 0; in->mouse_button == 1 && s->drawn && k < fl->n; k++)
+			if ((int)fl->v[k].depth == in->mouse_y - 1 + s->top && s->x0[k] <= in->mouse_x &&
+			    in->mouse_x < s->x1[k])
+				to = k;
 		break;
 	case VW_ACT_ENTER:
 		s->zoom = s->sel;
@@ -318,6 +333,7 @@ static const char *const fl_help[] = {
 	"/               search: matching frames highlighted, their share",
 	"r               one rank after another, then all",
 	"n/p             a phase's stacks (else the selection, else the window)",
+	"PgUp PgDn + - 0 pan, zoom the window; the whole run",
 	NULL,
 };
 

@@ -207,7 +207,7 @@ static int phases_waiting(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, int
 	int n = 0;
 	for (int k = VW_CC_WORK + 1; k < VW_CC_N && n < max; k++) {
 		char line[400];
-		if (vw_waitowner_line(m, &w, k, 3, line, sizeof line))
+		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
 			vw_canvas_printf(c, 0, y + n++, c->w, VW_C_LABEL, 0, "waiting in %s", line);
 	}
 	vw_waitowner_free(&w);

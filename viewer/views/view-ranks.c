@@ -403,7 +403,7 @@ static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell
 		return;
 	for (int k = VW_CC_WORK + 1; k < VW_CC_N && x < c->w; k++) {
 		char line[400];
-		if (vw_waitowner_line(m, &w, k, 3, line, sizeof line))
+		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
 			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | %s", line);
 	}
 	vw_waitowner_free(&w);
