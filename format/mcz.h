@@ -613,7 +613,18 @@ typedef struct mcz_code_cell {
 	uint32_t cobj; /* the caller's place (return address - 1); UINT32_MAX none */
 	uint64_t coff;
 	uint32_t count; /* >= 1 */
+	uint32_t stk;   /* since 1.7: the callers' frame (the innermost caller's;
+			   its path to a root is the whole chain), MCZ_CODE_ROOT none */
 } mcz_code_cell;
+
+/* A frame of the parts' call stacks (a CODEPARTSTACKS block, SPEC.md
+ * 5.14, since 1.7): a caller's place (its return address - 1) called from
+ * its parent frame (MCZ_CODE_ROOT: an outermost caller). */
+typedef struct mcz_code_rawframe {
+	uint32_t parent;
+	uint32_t obj;
+	uint64_t off;
+} mcz_code_rawframe;
 
 typedef struct mcz_code_raw {
 	const char *event;
@@ -630,6 +641,9 @@ typedef struct mcz_code_raw {
 	const mcz_code_cell *cells; /* merged: sorted by t, obj, off, cobj, coff */
 	size_t nparts;              /* CODEPART blocks merged */
 	size_t bad_parts;           /* CODEPART blocks that did not decode, left out */
+	size_t nframes;             /* the frames of the cells' stacks, as the objects */
+	const mcz_code_rawframe *frames;
+	size_t frame_base;          /* writing: frames[0..frame_base) are in earlier parts */
 } mcz_code_raw;
 
 /* Write the cells gathered since the last part as a CODEPART block; the
@@ -644,11 +658,12 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw);
  * symbolizer set here (mcview and mcz set one that reads this host's
  * binaries, matched by build-id), or by object and offset alone.  The
  * symbolizer returns a CODE payload (mcz_code_encode's) in malloc'd
- * memory (and the CODETHREADS payload in *tpayload, NULL when none), or
+ * memory (and the CODETHREADS payload in *tpayload, the CODESTACKS one in
+ * *spayload, NULL when none), or
  * non-zero to leave the locations unnamed.  Process-wide; set
  * it before opening files. */
 typedef int (*mcz_code_symbolizer)(const mcz_code_raw *raw, void **payload, size_t *len,
-				   void **tpayload, size_t *tlen);
+				   void **tpayload, size_t *tlen, void **spayload, size_t *slen);
 void mcz_code_set_symbolizer(mcz_code_symbolizer fn);
 /* 1 when mcz_code_get's profile was made from CODEPART blocks (no CODE
  * block: the recording was cut before its end). */

@@ -139,6 +139,8 @@ struct mcz_reader {
 	size_t stk_len;
 	const uint8_t **part_p; /* CODEPART payloads in file order (code-part.c) */
 	size_t *part_len;
+	const uint8_t **part_stk_p; /* each part's CODEPARTSTACKS payload, NULL none */
+	size_t *part_stk_len;
 	size_t nparts_code, cap_parts_code;
 	mcz_code_raw *raw;     /* the parts merged, on first use */
 	size_t raw_parts;      /* parts that raw holds */

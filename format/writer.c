@@ -743,6 +743,14 @@ int mcz_writer_code_part(mcz_writer *w, const mcz_code_raw *part)
 	int rc = mcz_code_part_payload(&w->cx, part, &p);
 	if (!rc)
 		rc = writer_block_as(w, MCZ_BT_CODEPART, &p, 1);
+	/* the part's stacks right after it, as 1.7 has them */
+	if (!rc && w->minor >= 7) {
+		rc = mcz_code_part_stacks_payload(&w->cx, part, &p);
+		if (!rc)
+			rc = writer_block_as(w, MCZ_BT_CODEPARTSTACKS, &p, 1);
+		else if (rc == MCZ_E_NOTFOUND)
+			rc = 0;
+	}
 	mcz_buf_free(&p);
 	return rc;
 }

@@ -66,6 +66,7 @@ typedef struct code_priv {
 	code_prof prof;
 	size_t objs_parted; /* objects written in CODEPART blocks */
 	size_t thr_parted;  /* threads written in CODEPART blocks */
+	size_t frames_parted; /* stack frames written in CODEPARTSTACKS blocks */
 	int64_t t_start, interval_ns;
 	uint64_t samples;  /* for read(): written by the drain thread */
 	uint8_t *buf;      /* records of one drain round */
@@ -514,10 +515,12 @@ static int code_sync(rec_source *s, mcz_writer *w, int64_t t0_mono)
 		part.period = 1000000000ULL / p->hz;
 		part.obj_base = p->objs_parted;
 		part.thr_base = p->thr_parted;
+		part.frame_base = p->frames_parted;
 		rc = mcz_writer_code_part(w, &part);
 		if (!rc) {
 			p->objs_parted = part.nobjects;
 			p->thr_parted = part.nthreads;
+			p->frames_parted = part.nframes;
 		}
 		code_part_free(&part);
 	}

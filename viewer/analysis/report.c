@@ -369,8 +369,9 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 	if (ph->source == VW_PHASES_MARKS)
 		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s%s)",
-			 ph->n, ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu stream%s, penalty %.3g%s%s)",
+			 ph->n, ps, ph->nclasses, cs, ph->nused, ph->nused == 1 ? "" : "s",
+			 ph->params.penalty,
 			 ph->params.level ? ", every step" : "", ph->from_cache ? ", cached" : "");
 }
 

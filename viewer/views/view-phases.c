@@ -185,12 +185,12 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
 			snprintf(m->status, sizeof m->status, "%s", err);
 		else if (in->key == 'c')
-			snprintf(m->status, sizeof m->status, "%s: %zu phases",
+			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
 				 p.level ? "every step a phase" : "cycles of steps merged",
-				 vw_phases_count(m->phases));
+				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
 		else
-			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phases", p.penalty,
-				 vw_phases_count(m->phases));
+			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phase%s", p.penalty,
+				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
 		s->seen = NULL;
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	}

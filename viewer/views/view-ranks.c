@@ -488,7 +488,8 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 			 code || doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
 			      : "%zu %s, by %s | colour %s (max %s) | job %s%s",
 			 s->by_host ? s->nrows : jsel->nranks,
-			 s->by_host ? "hosts" : "ranks",
+			 s->by_host ? (s->nrows == 1 ? "host" : "hosts")
+				    : (jsel->nranks == 1 ? "rank" : "ranks"),
 			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
 										 : "value in phase",
 			 s->names[s->metric], hib, jsel->id[0] ? jsel->id : "-",
