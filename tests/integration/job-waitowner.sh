@@ -10,6 +10,10 @@
 # text report says it in a line "waiting, the whole run: MPI ...: wait_a
 # ..., wait_b ...".
 #
+# Before that, whoever owns them, each rank's MPI share of its samples
+# with stacks is the job report's (mpi_s over its useful, MPI and sync
+# time) to 0.01.
+#
 # The stacks must get through Open MPI's libraries to reach the callers:
 # Debian builds them without frame pointers, so `--call-graph fp` stacks
 # stop inside libmpi ("[no application frame]").  The test records with
@@ -73,6 +77,20 @@ timeout 180 mpirun $ROOT --oversubscribe -n 2 "$MCREC" -q --call-graph $cg -o "$
 "$B/mcz" merge "$T"/r.0.mcz "$T"/r.1.mcz -o "$T/job.mcz" >/dev/null || fail "mcz merge"
 "$B/mcz" dump --code --folded --rank 1 "$T/job.mcz" >"$T/r1.folded" 2>"$T/err" ||
 	{ echo "no code profile (perf_event_paranoid?): $(head -1 "$T/err")"; exit 77; }
+# whoever owns them, the waiting samples are the job report's time in
+# MPI: each rank's MPI share of its samples with stacks is its mpi_s over
+# useful_s + mpi_s + sync_s (its samples, scaled to its CPU time), to 0.01
+"$MCVIEW" --report=json "$T/job.mcz" >"$T/job.json" 2>"$T/err" || fail "report: $(cat "$T/err")"
+python3 - "$T/job.json" <<'EOF' || fail "the waiting samples against mpi_s (above)"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+for r in j["run"]["per_rank"]:
+    w = r.get("waiting", {}).get("MPI", {}).get("share", 0)
+    want = r["mpi_s"] / (r["useful_s"] + r["mpi_s"] + (r["sync_s"] or 0))
+    if abs(w - want) > 0.01:
+        sys.exit("FAIL: rank %d: MPI %.4f of the samples with stacks, the report's mpi_s %.4f" % (r["rank"], w, want))
+    print("ok: rank %d: MPI %.4f of the samples with stacks, mpi_s %.3f s: %.4f" % (r["rank"], w, r["mpi_s"], want))
+EOF
 if ! grep -Eq ';wait_[ab];' "$T/r1.folded"; then
 	echo "--call-graph $cg: no stack of the waiting rank reaches wait_a or wait_b (the heaviest:" \
 		"$(sort -t' ' -k2 -nr "$T/r1.folded" | head -2 | tr '\n' ' '));" \
@@ -80,8 +98,6 @@ if ! grep -Eq ';wait_[ab];' "$T/r1.folded"; then
 	exit 77
 fi
 ok "--call-graph $cg stacks reach the callers"
-
-"$MCVIEW" --report=json "$T/job.mcz" >"$T/job.json" 2>"$T/err" || fail "report: $(cat "$T/err")"
 python3 - "$T/job.json" <<'EOF' || fail "the waiting owners (above)"
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]

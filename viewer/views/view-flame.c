@@ -240,6 +240,11 @@ static double fl_pct(uint64_t n, uint64_t of)
 	return of ? 100.0 * (double)n / (double)of : 0;
 }
 
+static const char *fl_s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void fl_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	fl_state *s = state;
@@ -268,8 +273,8 @@ static void fl_draw(vw_model *m, void *state, vw_canvas *c)
 	} else if (m->nfiles < 2) {
 		snprintf(who, sizeof who, "all threads");
 	}
-	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "flame graph of %s, %s: %llu samples",
-			 what, who, (unsigned long long)all);
+	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "flame graph of %s, %s: %llu sample%s",
+			 what, who, (unsigned long long)all, fl_s(all));
 	if (!all) {
 		vw_canvas_text(c, 1, 2, c->w - 2, VW_C_DIM, 0,
 			       "no stack was sampled in this span (n/p: a phase; 0: the whole run)");
@@ -304,15 +309,16 @@ static void fl_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	if (search)
 		vw_canvas_printf(c, 0, c->h - 2, c->w, VW_C_MARK, VW_A_BOLD,
-				 "search /%s: %.1f %% (%llu of %llu samples)", s->search,
+				 "search /%s: %.1f %% (%llu of %llu sample%s)", s->search,
 				 fl_pct(s->found, all), (unsigned long long)s->found,
-				 (unsigned long long)all);
+				 (unsigned long long)all, fl_s(all));
 	const vw_flame_node *n = &fl->v[s->sel];
 	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s",
 				 vw_flame_name(fl, s->sel));
 	vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-			 "  total %.1f %% (%llu samples)  self %.1f %% (%llu)%s%s",
-			 fl_pct(n->total, all), (unsigned long long)n->total, fl_pct(n->self, all),
+			 "  total %.1f %% (%llu sample%s)  self %.1f %% (%llu)%s%s",
+			 fl_pct(n->total, all), (unsigned long long)n->total, fl_s(n->total),
+			 fl_pct(n->self, all),
 			 (unsigned long long)n->self, n->cls != VW_CC_WORK ? "  " : "",
 			 n->cls != VW_CC_WORK ? vw_codeclass_name(n->cls) : "");
 }
