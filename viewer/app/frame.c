@@ -98,7 +98,9 @@ static void status_line(vw_app *a, vw_canvas *c)
 			       m->status_warn ? VW_A_BOLD : 0, m->status);
 	} else {
 		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0,
-			       "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
+			       vw_app_search(a)
+				       ? "?:help  q:quit  Tab:view  /:search  arrows:move  Enter:zoom  BS:out"
+				       : "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
 	}
 }
 
