@@ -556,6 +556,22 @@ static int hc_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n
 		}
 	}
 	free(cnt), free(touched);
+	/* an interval's samples stand for its whole length: zoomed in closer
+	 * than the intervals (100 ms of code at 50 ms a column), the columns
+	 * after the one it starts in show it too, not a blank as if no code
+	 * ran */
+	for (size_t col = 1, last = 0; col < n && t->interval_ns > 0; col++) {
+		if (fnout[col] >= 0) {
+			last = col;
+			continue;
+		}
+		/* the interval may start as late as the end of column last */
+		if (fnout[last] >= 0 && (double)(col - last - 1) * w < (double)t->interval_ns) {
+			fnout[col] = fnout[last];
+			if (share)
+				share[col] = share[last];
+		}
+	}
 	return 0;
 }
 
