@@ -30,7 +30,7 @@ for l in lines[top + 1:]:
 print(" ".join(out))
 PY
 }
-for v in timeline phases topology roofline ranks; do
+for v in timeline phases topology roofline ranks flame; do
 	wide=$(words $v 250x70)
 	[ -n "$wide" ] || fail "$v: no help at 250 columns"
 	for size in 80x70 150x70; do

@@ -17,6 +17,7 @@
 #include "fmt.h"
 #include "codename.h"
 #include "hotcode.h"
+#include "waitowner.h"
 #include "../model/model.h"
 #include "phase.h"
 #include "threads.h"
@@ -484,10 +485,12 @@ static void report_json(vw_model *m, FILE *f)
 		vw_fmt_json_str(f, p->desc);
 		report_json_code(m, p, f);
 		report_json_threads(m, p->t0, p->t1, f);
+		vw_wait_report_json(m, NULL, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
 		fputc('}', f);
 	}
 	fputs("\n]", f);
 	report_json_threads(m, m->t_min, m->t_max + 1, f);
+	vw_wait_report_json(m, NULL, SIZE_MAX, INT64_MIN, INT64_MAX, f); /* every sample */
 	fputs("}\n", f);
 }
 
@@ -588,5 +591,13 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 		fputc('\n', f);
 	}
 	report_roof_notes(m, f);
+	/* where the waiting comes from (with call stacks): the run, then the
+	 * phases where a class waits for 1 % of the samples or more */
+	if (vw_wait_report_text(m, NULL, INT64_MIN, INT64_MAX, 0, "# waiting, the whole run", f))
+		for (size_t i = 0; i < m->phases->n; i++) {
+			char pre[48];
+			snprintf(pre, sizeof pre, "# waiting in phase %zu", i + 1);
+			vw_wait_report_text(m, NULL, m->phases->v[i].t0, m->phases->v[i].t1, 0.01, pre, f);
+		}
 	return ferror(f) ? -1 : 0;
 }

@@ -20,6 +20,7 @@ static const char *const global_help[] = {
 	"?  F1            this help (any key closes it)",
 	"Tab  S-Tab       next/previous view",
 	"/                filter rows by name (Enter keeps, Esc restores)",
+	"f                the flame graph of the span (call stacks)",
 	NULL,
 };
 
@@ -79,7 +80,13 @@ static void status_line(vw_app *a, vw_canvas *c)
 	vw_model *m = a->m;
 	int y = c->h - 1;
 	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
-	if (a->prompt) {
+	const char *own = a->prompt ? vw_app_search(a) : NULL;
+	if (own) {
+		int x = vw_canvas_printf(c, 0, y, c->w, VW_C_STATUS, VW_A_BOLD, "search: /%s", own);
+		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
+		vw_canvas_printf(c, x + 2, y, c->w - x - 2, VW_C_DIM, 0,
+				 "(Enter keeps, Esc cancels)");
+	} else if (a->prompt) {
 		int x = vw_canvas_printf(c, 0, y, c->w, VW_C_STATUS, VW_A_BOLD, "filter: /%s",
 					 m->filter);
 		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
@@ -91,7 +98,9 @@ static void status_line(vw_app *a, vw_canvas *c)
 			       m->status_warn ? VW_A_BOLD : 0, m->status);
 	} else {
 		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0,
-			       "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
+			       vw_app_search(a)
+				       ? "?:help  q:quit  Tab:view  /:search  arrows:move  Enter:zoom  BS:out"
+				       : "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
 	}
 }
 

@@ -149,7 +149,7 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
 			return -1;
 		int rc = c->report == 3 ? vw_jobs_print_brief(m, js, stdout)
-				        : vw_jobs_print(js, stdout, c->report == 2);
+				        : vw_jobs_print(m, js, stdout, c->report == 2);
 		vw_jobs_free(js);
 		if (rc != 0 || fflush(stdout) != 0)
 			return cli_err(err, len, "writing the report: %s", strerror(errno));

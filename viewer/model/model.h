@@ -183,6 +183,10 @@ typedef struct vw_model {
 	 * followed file changes (the profile it points into is the reader's). */
 	void *code_cache;
 	void (*code_cache_free)(void *);
+	/* The call stacks' tables (viewer/analysis/stacktab.c: each frame's
+	 * class, names and owner), kept and dropped as the code tables are. */
+	void *stack_cache;
+	void (*stack_cache_free)(void *);
 	/* Which streams count work for the roofline, as the analysis
 	 * classified them once (viewer/analysis/roofline-work.c: 36,886
 	 * streams matched again for every phase took seconds), freed with

@@ -27,6 +27,11 @@ size_t vw_spark_buckets(const vw_canvas *c, int w);
 void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
 		   double lo, double hi, int role);
 
+/* span.c: the span a view summarises — the selected phase, else the
+ * selected range, else the window — and its name ("phase 2 (B) 1s-3s",
+ * "selection 1s-2s", "window 0s-5s", "whole run"). */
+void vw_span_of(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len);
+
 /* wait-row.c: the timeline's "MPI %" rows.  Whether the dataset waits in
  * MPI or OpenMP runtimes for 1 % of its code samples or more (the row is
  * then worth its line); the waiting share of each of w columns as a

@@ -11,7 +11,7 @@
  * host, the value under the cursor and the rank's time in the phase (with
  * code: the function under the cursor and the rank's top one in the phase;
  * coloured by what it did: its useful time, time in MPI and time off its
- * CPU there).
+ * CPU there, and with call stacks the functions its MPI time waits in).
  *
  *     line 0      title: the job, the colouring stream and its scale, the order
  *     line 1      time ruler;  line 2  job phases (class letters and colours)
@@ -394,6 +394,21 @@ static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, cha
 		snprintf(b, len, "f%zu %.8s", rk->file, rk->host);
 }
 
+/* With call stacks: where the rank's MPI and sync time in the phase
+ * comes from, after the readout's x cells ("| MPI 33 %: a 18 %, …"). */
+static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell *cl, int x)
+{
+	vw_waiting w;
+	if (cl->t1 <= cl->t0 || vw_waitowner_of(m, file, SIZE_MAX, cl->t0, cl->t1, &w))
+		return;
+	for (int k = VW_CC_WORK + 1; k < VW_CC_N && x < c->w; k++) {
+		char line[400];
+		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
+			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | %s", line);
+	}
+	vw_waitowner_free(&w);
+}
+
 static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	rk_state *s = state;
@@ -597,8 +612,9 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 						      ", off CPU %.3fs (%.0f%%)", cl->off_s,
 						      100 * cl->off_s / span);
 			if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
-				vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-						 ", taken by others %.3fs", cl->taken_s);
+				x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+						      ", taken by others %.3fs", cl->taken_s);
+			rk_waiting(c, m, jsel->ranks[s->order[row->first]].file, cl, x);
 		}
 	} else if (code) {
 		int f = -1;
