@@ -29,6 +29,14 @@ for d in "$D"/*/; do
 	rm -f "${TMPDIR:-/tmp}/job-lammps-rec.$$"
 	[ $rc -eq 0 ] || { echo "FAIL: $name: the report does not match LAMMPS's timers: $line"; exit 1; }
 	[ "$np" -le 2 ] || { echo "FAIL: $name: $np phases (the MD loop alone: 1, the hog at most 1 more)"; exit 1; }
+	# the Phases view's description of a job's phase leads with the job's
+	# balance and slowest rank, as the job report gives them
+	"$B/mcview" --report "$d"/lammps.*.mcz >"${TMPDIR:-/tmp}/job-lammps-txt.$$" 2>/dev/null
+	want=$(awk '$1 == "(whole" { print $13 }' "${TMPDIR:-/tmp}/job-lammps-txt.$$" | tr -d '!')
+	slow=$(awk '$1 == "(whole" { print $12 }' "${TMPDIR:-/tmp}/job-lammps-txt.$$")
+	rm -f "${TMPDIR:-/tmp}/job-lammps-txt.$$"
+	"$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | grep -q "balance $want, slowest $slow, MPI [0-9]*% of the time" ||
+		{ echo "FAIL: $name: the Phases view's description lacks 'balance $want, slowest $slow': $("$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | sed -n 5p)"; exit 1; }
 	echo "ok: $name: $line"
 	n=$((n + 1))
 done
