@@ -37,7 +37,29 @@ for d in "$D"/*/; do
 	rm -f "${TMPDIR:-/tmp}/job-lammps-txt.$$"
 	"$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | grep -q "balance $want, slowest $slow, MPI [0-9]*% of the time" ||
 		{ echo "FAIL: $name: the Phases view's description lacks 'balance $want, slowest $slow': $("$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | sed -n 5p)"; exit 1; }
-	echo "ok: $name: $line"
+	# the Ranks view coloured by hot function names every letter its rows draw
+	"$B/mcview" --snapshot 150x20 --view ranks --keys m "$d"/lammps.*.mcz 2>/dev/null >"${TMPDIR:-/tmp}/job-lammps-rk.$$"
+	legend=$(python3 - "${TMPDIR:-/tmp}/job-lammps-rk.$$" <<'PY2'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+title = lines[1]
+drawn = set()
+for l in lines[4:]:
+    seg = l[15:].strip()
+    # a rank's row: its label, then one cell a column (the read-out below
+    # starts alike, with words)
+    if re.match(r"r\d+ ", l) and seg and " " not in seg:
+        drawn |= set(re.sub(r"[^A-Za-z]", "", seg))
+named = set(re.findall(r"(?:\(|, )([A-Za-z]) = ", title))
+more = re.search(r"\+(\d+) more", title)
+if not drawn or not (drawn <= named or (more and len(drawn - named) == int(more.group(1)))):
+    print("drawn %s, named %s: %s" % ("".join(sorted(drawn)), "".join(sorted(named)), title.strip()))
+    sys.exit(1)
+print("".join(sorted(named)))
+PY2
+	) || { echo "FAIL: $name: the Ranks view's legend: $legend"; exit 1; }
+	rm -f "${TMPDIR:-/tmp}/job-lammps-rk.$$"
+	echo "ok: $name: $line; the Ranks view names the letters $legend"
 	n=$((n + 1))
 done
 [ $n -ge 2 ] || { echo "FAIL: $n runs in $D (2 kept)"; exit 1; }
