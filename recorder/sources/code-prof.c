@@ -20,6 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The deepest chain kept (perf's kernel.perf_event_max_stack default). */
+#define RING_MAX_STACK 127
+
 static int ring_grow(void **a, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
@@ -124,7 +127,9 @@ static int ring_cell_cmp(const void *a, const void *b)
 		return x->off < y->off ? -1 : 1;
 	if (x->cobj != y->cobj)
 		return x->cobj < y->cobj ? -1 : 1;
-	return x->coff < y->coff ? -1 : x->coff > y->coff;
+	if (x->coff != y->coff)
+		return x->coff < y->coff ? -1 : 1;
+	return x->stk < y->stk ? -1 : x->stk > y->stk;
 }
 
 /* Sort cells[0..*n) and add up those of one place in one interval. */
@@ -169,7 +174,7 @@ static int ring_fresh(code_prof *p, const code_cell *x)
 	if (p->nfresh > p->fresh_merged) {
 		code_cell *c = &p->fresh[p->nfresh - 1];
 		if (c->iv == x->iv && c->thr == x->thr && c->obj == x->obj && c->off == x->off &&
-		    c->cobj == x->cobj && c->coff == x->coff) {
+		    c->cobj == x->cobj && c->coff == x->coff && c->stk == x->stk) {
 			c->count++;
 			return 0;
 		}
@@ -230,8 +235,89 @@ int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, i
 	return code_prof_sample_tid(p, pid, pid, ip, caller, iv);
 }
 
+static uint64_t ring_frame_hash(uint32_t parent, uint32_t obj, uint64_t off)
+{
+	uint64_t h = ((uint64_t)parent << 32 | obj) * 0x9e3779b97f4a7c15ULL;
+	return (h ^ (off * 0xc2b2ae3d27d4eb4fULL)) >> 7;
+}
+
+/* The frame (parent, obj, off), added when new. */
+static int ring_frame(code_prof *p, uint32_t parent, uint32_t obj, uint64_t off, uint32_t *f)
+{
+	if (2 * (p->nframes + 1) > p->fhash_cap) {
+		size_t nc = p->fhash_cap ? 2 * p->fhash_cap : 1024;
+		uint32_t *nh = calloc(nc, sizeof *nh);
+		if (!nh)
+			return -1;
+		for (size_t i = 0; i < p->nframes; i++) {
+			const code_frame *x = &p->frames[i];
+			size_t k = ring_frame_hash(x->parent, x->obj, x->off) & (nc - 1);
+			while (nh[k])
+				k = (k + 1) & (nc - 1);
+			nh[k] = (uint32_t)i + 1;
+		}
+		free(p->fhash);
+		p->fhash = nh;
+		p->fhash_cap = nc;
+	}
+	size_t k = ring_frame_hash(parent, obj, off) & (p->fhash_cap - 1);
+	for (; p->fhash[k]; k = (k + 1) & (p->fhash_cap - 1)) {
+		const code_frame *x = &p->frames[p->fhash[k] - 1];
+		if (x->parent == parent && x->obj == obj && x->off == off) {
+			*f = p->fhash[k] - 1;
+			return 0;
+		}
+	}
+	if (p->nframes >= UINT32_MAX - 1u ||
+	    ring_grow((void **)&p->frames, &p->cap_frames, p->nframes + 1, sizeof *p->frames))
+		return -1;
+	p->frames[p->nframes] = (code_frame){parent, obj, off};
+	p->fhash[k] = (uint32_t)p->nframes + 1;
+	*f = (uint32_t)p->nframes++;
+	return 0;
+}
+
+size_t code_prof_chain(const code_prof *p, uint32_t f, code_frame *out, size_t max)
+{
+	size_t n = 0;
+	while (f < p->nframes && n < max) {
+		out[n++] = p->frames[f];
+		f = p->frames[f].parent;
+	}
+	return n;
+}
+
+static int ring_sample(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
+		       uint32_t stk, int64_t iv);
+
+int code_prof_sample_stack(code_prof *p, uint32_t pid, uint32_t tid, const uint64_t *ips, size_t n,
+			   int64_t iv)
+{
+	if (!n)
+		return 0;
+	size_t m = 1;
+	while (m < n && ips[m] > 1)
+		m++;
+	/* the callers from the outermost in; the call is the instruction
+	 * before each return address */
+	uint32_t stk = UINT32_MAX;
+	for (size_t k = m; k-- > 1;) {
+		uint32_t obj;
+		uint64_t off;
+		if (ring_resolve(p, pid, ips[k] - 1, &obj, &off) < 0 || ring_frame(p, stk, obj, off, &stk))
+			return -1;
+	}
+	return ring_sample(p, pid, tid, ips[0], m > 1 ? ips[1] : 0, stk, iv);
+}
+
 int code_prof_sample_tid(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
 			 int64_t iv)
+{
+	return ring_sample(p, pid, tid, ip, caller, UINT32_MAX, iv);
+}
+
+static int ring_sample(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
+		       uint32_t stk, int64_t iv)
 {
 	uint32_t obj, cobj = UINT32_MAX, thr;
 	if (ring_thread(p, pid, tid, &thr))
@@ -245,14 +331,14 @@ int code_prof_sample_tid(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, 
 	if (caller > 1 && ring_resolve(p, pid, caller - 1, &cobj, &coff) != 0)
 		cobj = UINT32_MAX, coff = 0; /* an unmapped caller is no caller */
 	p->samples++;
-	code_cell one = {iv, thr, obj, off, cobj, coff, 1};
+	code_cell one = {iv, thr, obj, off, cobj, coff, 1, stk};
 	if (p->keep_fresh && ring_fresh(p, &one))
 		return -1;
 	/* the cell of the previous sample is the likeliest (a hot loop) */
 	if (p->ncells > p->merged) {
 		code_cell *c = &p->cells[p->ncells - 1];
 		if (c->iv == iv && c->thr == thr && c->obj == obj && c->off == off && c->cobj == cobj &&
-		    c->coff == coff) {
+		    c->coff == coff && c->stk == stk) {
 			c->count++;
 			return 0;
 		}
@@ -306,6 +392,7 @@ void code_prof_free(code_prof *p)
 			close(p->objs[i].fd);
 	}
 	free(p->objs), free(p->maps), free(p->cells), free(p->fresh), free(p->threads);
+	free(p->frames), free(p->fhash);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;
 }
@@ -346,23 +433,25 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		int64_t iv = t > t_start && interval_ns > 0 ? (t - t_start) / interval_ns : 0;
 		/* with CALLCHAIN: u64 nr, u64 ips[nr]: context markers, the
 		 * sampled ip, then the return addresses of its callers */
-		uint64_t caller = 0;
 		if (p->callchain && end - q >= 32) {
-			uint64_t nr = ring_u64(q + 24);
+			uint64_t nr = ring_u64(q + 24), chain[RING_MAX_STACK];
 			const uint8_t *ips = q + 32;
+			size_t n = 1;
 			int seen_ip = 0;
-			for (uint64_t k = 0; k < nr && ips + 8 * (k + 1) <= end; k++) {
+			chain[0] = ip;
+			for (uint64_t k = 0; k < nr && ips + 8 * (k + 1) <= end && n < RING_MAX_STACK;
+			     k++) {
 				uint64_t a = ring_u64(ips + 8 * k);
 				if (a >= (uint64_t)PERF_CONTEXT_MAX)
 					continue; /* PERF_CONTEXT_USER and the like */
-				if (seen_ip) {
-					caller = a;
-					break;
-				}
+				if (seen_ip)
+					chain[n++] = a;
 				seen_ip = 1;
 			}
+			code_prof_sample_stack(p, pid, tid, chain, n, iv);
+			return 1;
 		}
-		code_prof_sample_tid(p, pid, tid, ip, caller, iv);
+		code_prof_sample_tid(p, pid, tid, ip, 0, iv);
 		return 1;
 	}
 	case PERF_RECORD_MMAP2: {

@@ -39,6 +39,16 @@ typedef struct code_map {
 	uint32_t obj;
 } code_map;
 
+/* A frame of the sampled call stacks: a place (the caller's return
+ * address - 1) called from its parent frame; the frames form a tree whose
+ * roots (parent UINT32_MAX) are the outermost callers, each (parent, obj,
+ * off) once. */
+typedef struct code_frame {
+	uint32_t parent;
+	uint32_t obj;
+	uint64_t off;
+} code_frame;
+
 /* Samples at one place in one interval (merged by code_prof_compact). */
 typedef struct code_cell {
 	int64_t iv;    /* interval number since the start of sampling */
@@ -48,6 +58,8 @@ typedef struct code_cell {
 	uint32_t cobj; /* the caller's place (its return address - 1), with */
 	uint64_t coff; /* callchains; cobj = UINT32_MAX none */
 	uint64_t count;
+	uint32_t stk;  /* the callers' frame (the innermost caller's, whose
+			  path to the root is the whole chain), UINT32_MAX none */
 } code_cell;
 
 typedef struct code_prof {
@@ -61,6 +73,10 @@ typedef struct code_prof {
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
 	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
+	code_frame *frames;               /* the callers' frames, in the order first met */
+	size_t nframes, cap_frames;
+	uint32_t *fhash;                  /* open addressing over frames: index + 1, 0 free */
+	size_t fhash_cap;
 	mcz_code_thread *threads;         /* (pid, tid) in the order first sampled */
 	size_t nthreads, cap_threads;
 	uint32_t thr_last;                /* the last sample's thread (the likeliest next) */
@@ -87,6 +103,14 @@ void code_prof_exec(code_prof *p, uint32_t pid);
 int code_prof_sample(code_prof *p, uint32_t pid, uint64_t ip, uint64_t caller, int64_t iv);
 int code_prof_sample_tid(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t caller,
 			 int64_t iv);
+/* A sample with its whole call chain, as frame pointers or an unwinder
+ * give it: ips[0] the sampled ip, ips[1..n) the return addresses of its
+ * callers, innermost first (0 ends the chain).  With n <= 1 it is
+ * code_prof_sample_tid's sample without a caller. */
+int code_prof_sample_stack(code_prof *p, uint32_t pid, uint32_t tid, const uint64_t *ips, size_t n,
+			   int64_t iv);
+/* The chain of frame f, innermost first, into out[0..max): its length. */
+size_t code_prof_chain(const code_prof *p, uint32_t f, code_frame *out, size_t max);
 /* Open the file objects not opened yet (after each batch of records: the
  * file is held from its first mapping on).  At most 256 are kept open. */
 void code_prof_open_files(code_prof *p);

@@ -103,7 +103,7 @@ static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, v
 	for (size_t i = 0; !rc && i < raw->ncells; i++) {
 		const mcz_code_cell *c = &raw->cells[i];
 		p.cells[i] = (code_cell){(c->t - t0) / raw->interval_ns, c->thr, c->obj, c->off,
-					 c->cobj, c->coff, c->count};
+					 c->cobj, c->coff, c->count, UINT32_MAX};
 		p.callchain |= c->cobj != UINT32_MAX;
 	}
 	p.ncells = rc ? 0 : raw->ncells;

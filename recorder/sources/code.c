@@ -126,11 +126,10 @@ static void code_attr(struct perf_event_attr *a, const struct code_event *ev, un
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	if (callchain) {
-		/* frame pointers: the caller is the one return address we keep,
-		 * so a short chain keeps the records small */
+		/* frame pointers: the whole user-space chain, for the stacks */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->exclude_callchain_kernel = 1;
-		a->sample_max_stack = 4;
+		a->sample_max_stack = 127; /* RING_MAX_STACK of code-prof.c */
 	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
