@@ -18,6 +18,8 @@
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
  *     mcrec --code-event cycles -- ./app     (where there is a PMU)
  *     mcrec --call-graph fp -- ./app         (callers, by frame pointers)
+ *     mcrec --call-graph dwarf -- ./app      (callers of code without them:
+ *                                             stacks copied, code-unwind.c)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
 #include "mcsrc.h"
@@ -42,6 +44,12 @@
  * CPUs stay within the default perf_event_mlock_kb of an unprivileged user
  * only with fewer pages, which code_start tries next. */
 #define CODE_PAGES 16
+/* With --call-graph dwarf each sample is ~8 KiB (its stack copy): a CPU
+ * at 1 kHz fills 8 MiB/s, and 128 pages (512 KiB, what
+ * perf_event_mlock_kb's default 516 gives an unprivileged user per CPU,
+ * and perf record's own rings) last 64 ms, drained each 16 ms at their
+ * watermark. */
+#define CODE_PAGES_DWARF 128
 /* How often the rings are looked at (and drained when they hold records). */
 #define CODE_LOOK_NS 100000000LL
 
@@ -67,6 +75,8 @@ typedef struct code_priv {
 	size_t objs_parted; /* objects written in CODEPART blocks */
 	size_t thr_parted;  /* threads written in CODEPART blocks */
 	int64_t t_start, interval_ns;
+	unsigned stack;    /* --call-graph dwarf: user stack bytes per sample */
+	int pages;         /* data pages of each ring */
 	uint64_t samples;  /* for read(): written by the drain thread */
 	uint8_t *buf;      /* records of one drain round */
 	size_t buflen, bufcap;
@@ -112,7 +122,7 @@ static const struct code_event *code_event_of(const char *name)
 }
 
 static void code_attr(struct perf_event_attr *a, const struct code_event *ev, unsigned hz,
-		      int task, size_t data_bytes, int callchain)
+		      int task, size_t data_bytes, int callgraph, unsigned stack)
 {
 	memset(a, 0, sizeof *a);
 	a->size = sizeof *a;
@@ -125,7 +135,13 @@ static void code_attr(struct perf_event_attr *a, const struct code_event *ev, un
 		a->sample_period = 1000000000ULL / (hz ? hz : 1); /* the clocks count ns */
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	if (callchain) {
+	if (callgraph == REC_CG_DWARF) {
+		/* the registers the call frame information names, and the top
+		 * of the user stack from sp: unwound by code-unwind.c */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = CODE_UNWIND_REGS;
+		a->sample_stack_user = stack;
+	} else if (callgraph) {
 		/* frame pointers: the whole user-space chain, for the stacks */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->exclude_callchain_kernel = 1;
@@ -165,7 +181,7 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 		return rec_unavailable(s, why, "cpu-clock, task-clock, cycles or instructions");
 	}
 	struct perf_event_attr a;
-	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph);
+	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph, c->code_stack);
 	int fd = code_open(&a, 0, -1);
 	if (fd < 0) {
 		int e = errno;
@@ -193,6 +209,12 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 				 strerror(e), par);
 			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
 		}
+		if (c->code_callgraph == REC_CG_DWARF && e == EINVAL) {
+			snprintf(why, sizeof why, "--call-graph dwarf: the kernel does not copy user "
+				 "registers and stacks (%s)", strerror(e));
+			return rec_unavailable(s, why, "--call-graph fp, on code built with "
+					       "-fno-omit-frame-pointer");
+		}
 		snprintf(why, sizeof why, "perf_event_open(%s): %s", ev->name, strerror(e));
 		return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
 	}
@@ -214,7 +236,9 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
 	p->ev = code_event_of(c->code_event);
-	p->prof.callchain = c->code_callgraph;
+	p->prof.callchain = c->code_callgraph == REC_CG_FP;
+	p->prof.dwarf = c->code_callgraph == REC_CG_DWARF;
+	p->stack = c->code_stack;
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
 	p->prof.keep_fresh = 1;
@@ -384,13 +408,15 @@ static int code_start(rec_source *s, const rec_ctx *c)
 	if (!p->rings)
 		return code_start_failed(s, "out of memory", "");
 	pid_t pid = c->child > 0 ? c->child : -1;
-	for (int pages = CODE_PAGES; pages >= 1 && p->nrings == 0; pages /= 2) {
+	int want = p->prof.dwarf ? CODE_PAGES_DWARF : CODE_PAGES;
+	for (int pages = want; pages >= 1 && p->nrings == 0; pages /= 2) {
+		p->pages = pages;
 		size_t len = (size_t)(pages + 1) * (size_t)page;
 		int err = 0;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
 			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page,
-				  p->prof.callchain);
+				  p->prof.dwarf ? REC_CG_DWARF : p->prof.callchain, p->stack);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
@@ -543,9 +569,14 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 		snprintf(msg, msglen, "code: out of memory while symbolizing");
 		return -1;
 	}
-	char note[700];
-	snprintf(note, sizeof note, "%s%s", out.note,
-		 p->prof.lost ? "; samples were lost (ring buffer full)" : "");
+	char note[700], lost[200] = "";
+	if (p->prof.lost && p->prof.dwarf && p->pages < CODE_PAGES_DWARF)
+		snprintf(lost, sizeof lost, "; samples were lost (ring buffer full: %d KiB per CPU, "
+			 "fewer than the %d KiB --call-graph dwarf wants; raise "
+			 "kernel.perf_event_mlock_kb)", p->pages * 4, CODE_PAGES_DWARF * 4);
+	else if (p->prof.lost)
+		snprintf(lost, sizeof lost, "; samples were lost (ring buffer full)");
+	snprintf(note, sizeof note, "%s%s", out.note, lost);
 	c.event = p->ev->name;
 	c.period = 1000000000ULL / p->hz; /* ns of CPU time per sample (SPEC.md 5.6) */
 	c.note = note[0] == ';' ? note + 2 : note;
@@ -566,9 +597,17 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	/* names come only now, from this host: say how, while it can be done */
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	int how = strstr(c.note, ": stripped") && !(urls && urls[0]);
+	/* how far the stacks went: a code without CFI stops them */
+	char unw[120] = "";
+	uint64_t un, deep, frames;
+	code_unwind_figures(p->prof.unwind, &un, &deep, &frames);
+	if (p->prof.dwarf && un)
+		snprintf(unw, sizeof unw, "; unwound: %.1f %% of the samples to a caller, %.1f "
+			 "callers each", 100.0 * (double)deep / (double)un,
+			 (double)frames / (double)un);
 	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
-		 "%.2f s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
-		 out.seconds, dbg, c.note[0] ? "; " : "", c.note,
+		 "%.2f s%s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, dbg, unw, c.note[0] ? "; " : "", c.note,
 		 how ? " (to name a stripped object's functions: its debug package, or "
 		       "DEBUGINFOD_URLS, see mcrec(1))" : "");
 	code_sym_free(&out);
