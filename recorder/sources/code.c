@@ -57,7 +57,14 @@ typedef struct code_ring {
 	int fd;
 	void *base;
 	size_t len;
+	uint64_t tail;     /* data_tail once the round's records are parsed */
 } code_ring;
+
+/* A record of a drain round: in its ring, or at off in the round's buf. */
+typedef struct code_rec {
+	const uint8_t *at;
+	size_t off;
+} code_rec;
 
 typedef struct code_priv {
 	unsigned hz;
@@ -78,9 +85,9 @@ typedef struct code_priv {
 	unsigned stack;    /* --call-graph dwarf: user stack bytes per sample */
 	int pages;         /* data pages of each ring */
 	uint64_t samples;  /* for read(): written by the drain thread */
-	uint8_t *buf;      /* records of one drain round */
+	uint8_t *buf;      /* the records of one drain round that wrapped */
 	size_t buflen, bufcap;
-	size_t *recs;      /* offsets of the records in buf */
+	code_rec *recs;    /* the records of one drain round */
 	size_t nrecs, caprecs;
 } code_priv;
 
@@ -263,7 +270,12 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
-/* Copy the records of one ring into p->buf (handling the wrap). */
+/* The records of one ring, read where they are: a record that wraps
+ * around the ring's end is copied into p->buf (as an offset until the
+ * round's copies are done), the others are parsed in place, and the ring's
+ * tail moves past them only after (code_drain): with --call-graph dwarf a
+ * sample is 8 KiB, and a copy of each cost the command 1 % more time at
+ * 1 kHz in its caches (phased, table 4 of bench-code.sh). */
 static void code_drain_ring(code_priv *p, code_ring *r)
 {
 	struct perf_event_mmap_page *mp = r->base;
@@ -277,35 +289,35 @@ static void code_drain_ring(code_priv *p, code_ring *r)
 			((uint8_t *)&h)[i] = data[(tail + i) % size];
 		if (h.size < sizeof h || h.size > head - tail)
 			break;
-		if (p->buflen + h.size > p->bufcap) {
-			size_t nc = p->bufcap ? p->bufcap * 2 : 65536;
-			while (nc < p->buflen + h.size)
-				nc *= 2;
-			uint8_t *nb = realloc(p->buf, nc);
-			if (!nb)
-				break;
-			p->buf = nb, p->bufcap = nc;
-		}
 		if (p->nrecs == p->caprecs) {
 			size_t nc = p->caprecs ? p->caprecs * 2 : 4096;
-			size_t *nr = realloc(p->recs, nc * sizeof *nr);
+			code_rec *nr = realloc(p->recs, nc * sizeof *nr);
 			if (!nr)
 				break;
 			p->recs = nr, p->caprecs = nc;
 		}
 		uint64_t at = tail % size;
 		if (at + h.size <= size) {
-			memcpy(p->buf + p->buflen, data + at, h.size);
+			p->recs[p->nrecs++] = (code_rec){data + at, 0};
 		} else {
+			if (p->buflen + h.size > p->bufcap) {
+				size_t nc = p->bufcap ? p->bufcap * 2 : 65536;
+				while (nc < p->buflen + h.size)
+					nc *= 2;
+				uint8_t *nb = realloc(p->buf, nc);
+				if (!nb)
+					break;
+				p->buf = nb, p->bufcap = nc;
+			}
 			size_t first = (size_t)(size - at);
 			memcpy(p->buf + p->buflen, data + at, first);
 			memcpy(p->buf + p->buflen + first, data, h.size - first);
+			p->recs[p->nrecs++] = (code_rec){NULL, p->buflen};
+			p->buflen += h.size;
 		}
-		p->recs[p->nrecs++] = p->buflen;
-		p->buflen += h.size;
 		tail += h.size;
 	}
-	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	r->tail = tail;
 }
 
 /* Time of a record: a sample's TIME field, else the sample_id's (last 8 bytes). */
@@ -321,25 +333,28 @@ static uint64_t code_rec_time(const uint8_t *r)
 	return t;
 }
 
-static int code_rec_cmp(const void *a, const void *b, void *buf)
+static int code_rec_cmp(const void *a, const void *b)
 {
-	uint64_t x = code_rec_time((const uint8_t *)buf + *(const size_t *)a);
-	uint64_t y = code_rec_time((const uint8_t *)buf + *(const size_t *)b);
+	uint64_t x = code_rec_time(((const code_rec *)a)->at);
+	uint64_t y = code_rec_time(((const code_rec *)b)->at);
 	return x < y ? -1 : x > y;
 }
 
 /* One round: every ring, records in time order (a mapping seen on one CPU
- * before a sample of it on another). */
+ * before a sample of it on another), then the rings' tails released. */
 static void code_drain(code_priv *p)
 {
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
-	if (p->nrecs) /* qsort_r with no records may be given a NULL array */
-		qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
+	for (size_t i = 0; i < p->nrecs; i++)
+		if (!p->recs[i].at)
+			p->recs[i].at = p->buf + p->recs[i].off;
+	if (p->nrecs) /* qsort with no records may be given a NULL array */
+		qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->nrecs; i++) {
-		const uint8_t *r = p->buf + p->recs[i];
+		const uint8_t *r = p->recs[i].at;
 		struct perf_event_header h;
 		memcpy(&h, r, sizeof h);
 		code_prof_record(&p->prof, r, h.size, p->t_start, p->interval_ns);
@@ -347,6 +362,10 @@ static void code_drain(code_priv *p)
 	code_prof_open_files(&p->prof);
 	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&p->lock);
+	for (int i = 0; i < p->nrings; i++) {
+		struct perf_event_mmap_page *mp = p->rings[i].base;
+		__atomic_store_n(&mp->data_tail, p->rings[i].tail, __ATOMIC_RELEASE);
+	}
 }
 
 /* Wake the drain thread (an eventfd's write fails only past 2^64 - 2). */
@@ -439,7 +458,7 @@ static int code_start(rec_source *s, const rec_ctx *c)
 				close(fd);
 				break;
 			}
-			p->rings[p->nrings++] = (code_ring){fd, m, len};
+			p->rings[p->nrings++] = (code_ring){fd, m, len, 0};
 		}
 		if (!err)
 			break;
