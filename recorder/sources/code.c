@@ -35,6 +35,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -427,6 +428,17 @@ static int code_start(rec_source *s, const rec_ctx *c)
 	if (!p->rings)
 		return code_start_failed(s, "out of memory", "");
 	pid_t pid = c->child > 0 ? c->child : -1;
+	/* the unwinder holds a descriptor per object per process (64
+	 * processes of 70 objects for Open MPI's): as perf record, the soft
+	 * limit up to the hard one, for mcrec only (the command is forked) */
+	struct rlimit nofile;
+	if (p->prof.dwarf && getrlimit(RLIMIT_NOFILE, &nofile) == 0) {
+		rlim_t up = nofile.rlim_max < 65536 ? nofile.rlim_max : 65536;
+		if (up > nofile.rlim_cur) {
+			nofile.rlim_cur = up;
+			setrlimit(RLIMIT_NOFILE, &nofile);
+		}
+	}
 	int want = p->prof.dwarf ? CODE_PAGES_DWARF : CODE_PAGES;
 	for (int pages = want; pages >= 1 && p->nrings == 0; pages /= 2) {
 		p->pages = pages;
