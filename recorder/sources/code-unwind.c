@@ -24,6 +24,7 @@
 #include "code-prof.h"
 
 #include <assert.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdbool.h>
@@ -34,6 +35,10 @@
 /* Processes whose Dwfl is kept (the least recently sampled goes first):
  * each holds a descriptor per reported object. */
 #define UNW_PROCS 64
+/* Rules kept (a table of 2 * UNW_RULES slots, emptied when full). */
+#define UNW_RULES 32768
+/* DWARF's x86_64 registers: rax..r15, then the return address (rip). */
+#define UNW_DREGS 17
 /* Executable PT_LOAD segments of an object looked at. */
 #define UNW_LOADS 4
 
@@ -74,12 +79,32 @@ typedef struct unw_proc {
 	size_t size;
 } unw_proc;
 
+/* How a caller's register comes from its callee's frame: as it is, lost,
+ * saved at CFA + off, or CFA + off itself. */
+enum { UNW_SAME, UNW_UNDEF, UNW_AT, UNW_VAL };
+
+/* The call frame information of one place (object, offset) in the simple
+ * form compilers emit (CFA = a register + offset; each register as it
+ * was, lost, or at/as CFA + offset): read once, it serves every process
+ * mapping the object.  cfa_reg -1: another form (an expression, as in
+ * PLT entries), or none: the sample goes to libdwfl's unwinder. */
+typedef struct unw_rule {
+	uint32_t obj; /* + 1; 0 an empty slot */
+	uint64_t off;
+	int cfa_reg;
+	int64_t cfa_off;
+	uint8_t kind[UNW_DREGS];
+	int64_t at[UNW_DREGS];
+} unw_rule;
+
 struct code_unwind {
 	unw_proc *procs[UNW_PROCS];
 	size_t nprocs;
 	uint64_t tick;
 	unw_obj *objs;
 	size_t nobjs;
+	unw_rule *rules; /* open addressing by (obj, off) */
+	size_t nrules, cap_rules;
 	uint64_t samples, deep, frames;
 };
 
@@ -144,16 +169,20 @@ static bool unw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, voi
 
 /* The sample's registers in DWARF's x86_64 numbering: rax, rdx, rcx, rbx,
  * rsi, rdi, rbp, rsp, r8-r15, then the return address column (rip). */
+static void unw_dwarf_regs(const uint64_t *r, Dwarf_Word *d)
+{
+	const int from[8] = {UNW_AX, UNW_DX, UNW_CX, UNW_BX, UNW_SI, UNW_DI, UNW_BP, UNW_SP};
+	for (int k = 0; k < 8; k++)
+		d[k] = r[from[k]], d[8 + k] = r[UNW_R8 + k];
+	d[16] = r[UNW_IP];
+}
+
 static bool unw_set_registers(Dwfl_Thread *thread, void *arg)
 {
 	const unw_proc *pr = arg;
-	const uint64_t *r = pr->regs;
-	Dwarf_Word d[17] = {r[UNW_AX], r[UNW_DX], r[UNW_CX], r[UNW_BX],
-			    r[UNW_SI], r[UNW_DI], r[UNW_BP], r[UNW_SP]};
-	for (int k = 0; k < 8; k++)
-		d[8 + k] = r[UNW_R8 + k];
-	d[16] = r[UNW_IP];
-	return dwfl_thread_state_registers(thread, 0, 17, d);
+	Dwarf_Word d[UNW_DREGS];
+	unw_dwarf_regs(pr->regs, d);
+	return dwfl_thread_state_registers(thread, 0, UNW_DREGS, d);
 }
 
 static const Dwfl_Thread_Callbacks unw_thread_callbacks = {
@@ -226,6 +255,11 @@ static int unw_bias(const unw_obj *o, const code_map *m, uint64_t *bias)
 		}
 	}
 	return -1;
+}
+
+static uint64_t unw_hash(uint32_t obj, uint64_t off)
+{
+	return ((uint64_t)obj * 0x9e3779b97f4a7c15ULL ^ off * 0xc2b2ae3d27d4eb4fULL) >> 7;
 }
 
 static int unw_grow_mods(unw_proc *pr)
@@ -301,9 +335,11 @@ static int unw_report(code_unwind *u, code_prof *p, unw_proc *pr, int again)
 			int fd = p->objs[m->obj].fd >= 0 ? dup(p->objs[m->obj].fd) : -1;
 			/* add_p_vaddr: base is the bias (the address of p_vaddr 0) */
 			Dwfl_Module *mod = dwfl_report_elf(pr->dwfl, path, path, fd, bias, true);
-			if (mod)
-				dwfl_module_info(mod, NULL, &x.mlo, &x.mhi, NULL, NULL, NULL, NULL);
-			else if (fd >= 0)
+			void **ud;
+			if (mod) {
+				dwfl_module_info(mod, &ud, &x.mlo, &x.mhi, NULL, NULL, NULL, NULL);
+				*ud = (void *)(uintptr_t)(m->obj + 1u); /* for unw_rule_of */
+			} else if (fd >= 0)
 				close(fd);
 			x.ok = mod != NULL;
 		}
@@ -383,6 +419,140 @@ void code_unwind_gone(code_unwind *u, uint32_t pid)
 
 /* ---- one sample ---------------------------------------------------------- */
 
+/* The rule of (obj, off), read from cfi when not kept yet. */
+static const unw_rule *unw_rule_read(code_unwind *u, uint32_t obj, uint64_t off, Dwarf_CFI *cfi)
+{
+	if (2 * (u->nrules + 1) > u->cap_rules) {
+		if (u->cap_rules >= 2 * UNW_RULES) {
+			memset(u->rules, 0, u->cap_rules * sizeof *u->rules); /* all read again */
+			u->nrules = 0;
+		} else {
+			size_t nc = u->cap_rules ? 2 * u->cap_rules : 1024;
+			unw_rule *n = calloc(nc, sizeof *n);
+			if (!n)
+				return NULL;
+			for (size_t i = 0; i < u->cap_rules; i++) {
+				if (!u->rules[i].obj)
+					continue;
+				size_t k = unw_hash(u->rules[i].obj, u->rules[i].off) & (nc - 1);
+				while (n[k].obj)
+					k = (k + 1) & (nc - 1);
+				n[k] = u->rules[i];
+			}
+			free(u->rules);
+			u->rules = n;
+			u->cap_rules = nc;
+		}
+	}
+	size_t k = unw_hash(obj + 1, off) & (u->cap_rules - 1);
+	for (; u->rules[k].obj; k = (k + 1) & (u->cap_rules - 1))
+		if (u->rules[k].obj == obj + 1 && u->rules[k].off == off)
+			return &u->rules[k];
+	unw_rule *r = &u->rules[k];
+	*r = (unw_rule){.obj = obj + 1, .off = off, .cfa_reg = -1};
+	u->nrules++;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	if (!cfi || dwarf_cfi_addrframe(cfi, off, &fr) != 0 || dwarf_frame_cfa(fr, &ops, &nops) ||
+	    nops != 1 || ops[0].atom != DW_OP_bregx || ops[0].number >= UNW_DREGS) {
+		free(fr);
+		return r;
+	}
+	int cfa_reg = (int)ops[0].number;
+	r->cfa_off = (int64_t)ops[0].number2;
+	for (int reg = 0; reg < UNW_DREGS; reg++) {
+		if (dwarf_frame_register(fr, reg, mem, &ops, &nops)) {
+			free(fr);
+			return r;
+		}
+		if (nops == 0) {
+			r->kind[reg] = ops ? UNW_UNDEF : UNW_SAME;
+			continue;
+		}
+		size_t i = 1;
+		if (ops[0].atom != DW_OP_call_frame_cfa) {
+			free(fr);
+			return r; /* another register, an expression */
+		}
+		if (i < nops && ops[i].atom == DW_OP_plus_uconst)
+			r->at[reg] = (int64_t)ops[i++].number;
+		r->kind[reg] = UNW_AT;
+		if (i < nops && ops[i].atom == DW_OP_stack_value)
+			r->kind[reg] = UNW_VAL, i++;
+		if (i != nops) {
+			free(fr);
+			return r;
+		}
+	}
+	free(fr);
+	r->cfa_reg = cfa_reg;
+	return r;
+}
+
+/* The rule at pc in process pr, NULL where no module is. */
+static const unw_rule *unw_rule_of(code_unwind *u, unw_proc *pr, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(pr->dwfl, pc);
+	void **ud;
+	if (!mod || !dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) || !*ud)
+		return NULL;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	return unw_rule_read(u, (uint32_t)((uintptr_t)*ud - 1), pc - bias, cfi);
+}
+
+/* Unwind by the rules kept, as libdwfl would by the same CFI: the sampled
+ * frame at its pc, each caller at its call (the return address - 1).  0
+ * when a frame's rule is not a simple one, or no module covers it: then
+ * libdwfl unwinds the sample, with its fallbacks. */
+static size_t unw_fast(code_unwind *u, unw_proc *pr, uint64_t *ips, size_t max)
+{
+	Dwarf_Word r[UNW_DREGS], nr[UNW_DREGS];
+	unw_dwarf_regs(pr->regs, r);
+	uint32_t valid = (1u << UNW_DREGS) - 1, nvalid;
+	uint64_t prev_cfa = 0;
+	size_t n = 0;
+	ips[n++] = r[16];
+	while (n < max) {
+		const unw_rule *ru = unw_rule_of(u, pr, n == 1 ? r[16] : r[16] - 1);
+		if (!ru || ru->cfa_reg < 0)
+			return 0;
+		if (!(valid >> ru->cfa_reg & 1))
+			break;
+		uint64_t cfa = r[ru->cfa_reg] + (uint64_t)ru->cfa_off;
+		if (n > 1 && cfa <= prev_cfa)
+			break; /* the stack grows down: a caller's CFA is above */
+		nvalid = 0;
+		for (int k = 0; k < UNW_DREGS; k++) {
+			uint64_t a = cfa + (uint64_t)ru->at[k];
+			switch (ru->kind[k]) {
+			case UNW_SAME:
+				nr[k] = r[k];
+				nvalid |= valid & 1u << k;
+				break;
+			case UNW_AT:
+				if (unw_memory_read(pr->dwfl, a, &nr[k], pr))
+					nvalid |= 1u << k;
+				break;
+			case UNW_VAL:
+				nr[k] = a;
+				nvalid |= 1u << k;
+				break;
+			}
+		}
+		if (!(nvalid >> 7 & 1)) /* the caller's sp is the CFA (x86_64's ABI) */
+			nr[7] = cfa, nvalid |= 1u << 7;
+		if (!(nvalid >> 16 & 1) || nr[16] <= 1)
+			break; /* the outermost frame (its return address undefined) */
+		ips[n++] = nr[16];
+		memcpy(r, nr, sizeof r);
+		valid = nvalid;
+		prev_cfa = cfa;
+	}
+	return n;
+}
+
 typedef struct unw_walk {
 	uint64_t *ips;
 	size_t n, max;
@@ -422,6 +592,13 @@ size_t code_unwind_sample(code_prof *p, uint32_t pid, uint32_t tid, const uint64
 	pr->regs = regs;
 	pr->stack = stack;
 	pr->size = size;
+	size_t fast = unw_fast(u, pr, ips, max);
+	if (fast) {
+		pr->regs = NULL, pr->stack = NULL;
+		u->deep += fast > 1;
+		u->frames += fast - 1;
+		return fast;
+	}
 	unw_walk w = {ips, 0, max};
 	/* its error (the outermost frame has no caller, a frame without CFI,
 	 * the stack copy's end) ends the chain: what came before is kept */
@@ -450,5 +627,6 @@ void code_unwind_free(code_unwind *u)
 	for (size_t i = 0; i < u->nprocs; i++)
 		unw_proc_free(u->procs[i]);
 	free(u->objs);
+	free(u->rules);
 	free(u);
 }
