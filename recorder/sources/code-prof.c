@@ -195,11 +195,18 @@ static int ring_fresh(code_prof *p, const code_cell *x)
  * then the address alone, in "[unknown]". */
 static int ring_resolve(code_prof *p, uint32_t pid, uint64_t ip, uint32_t *obj, uint64_t *off)
 {
-	for (size_t i = p->nmaps; i-- > 0;) {
-		const code_map *m = &p->maps[i];
+	/* the last map found first: a stack's frames are mostly in one
+	 * object, where an Open MPI process has 150 maps (a process's maps
+	 * do not overlap: any one that holds ip is the one) */
+	for (size_t j = 0, i = p->nmaps; j <= p->nmaps; j++) {
+		size_t k = j == 0 ? p->map_last : --i;
+		if (k >= p->nmaps)
+			continue;
+		const code_map *m = &p->maps[k];
 		if (m->pid == pid && ip >= m->start && ip < m->end) {
 			*obj = m->obj;
 			*off = ip - m->start + m->pgoff;
+			p->map_last = k;
 			return 0;
 		}
 	}

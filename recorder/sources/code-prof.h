@@ -86,6 +86,7 @@ typedef struct code_prof {
 	mcz_code_thread *threads;         /* (pid, tid) in the order first sampled */
 	size_t nthreads, cap_threads;
 	uint32_t thr_last;                /* the last sample's thread (the likeliest next) */
+	size_t map_last;                  /* the last map an address was found in */
 	/* With keep_fresh, each sample is counted in fresh too: the cells
 	 * since the last code_prof_take_fresh, written while recording as a
 	 * CODEPART block (a killed recorder keeps them). */
