@@ -16,6 +16,12 @@
  * parsed for the next samples.  Memory the unwinder reads comes from the
  * stack copy, else from the file of the mapping (as perf reads it).
  *
+ * libdwfl interprets a frame's CFI again at every frame of every sample
+ * (~1 us a frame); the rule of a place in the form compilers emit is read
+ * once through libdw, kept by (object, offset) for every process mapping
+ * the object, and applied here (unw_fast); a sample with a frame of any
+ * other form goes to dwfl_thread_getframes whole.
+ *
  *     size_t n = code_unwind_sample(p, pid, tid, regs, stack, size, ips, 127);
  *     code_prof_sample_stack(p, pid, tid, ips, n, iv);
  *     code_unwind_mapped(p->unwind, pid);   // MMAP2, fork
