@@ -129,7 +129,7 @@ void mcz_code_free(mcz_code *c)
 	for (size_t i = 0; i < o->nstrs; i++)
 		free(o->strs[i]);
 	free(o->strs), free(o->objs), free(o->locs), free(o->t), free(o->first), free(o->hits);
-	free(o->callers), free(o->threads), free(o->thits);
+	free(o->callers), free(o->threads), free(o->thits), free(o->frames), free(o->stackhits);
 	free(o);
 }
 
@@ -301,6 +301,9 @@ int mcz_code_get(mcz_reader *r, const mcz_code **c)
 		/* a bad CODETHREADS block loses the split by thread alone */
 		if (!rc && r->code_p && r->thr_p)
 			mcz_code_decode_threads(r->code, r->thr_p, r->thr_len);
+		/* and a bad CODESTACKS block the stacks alone */
+		if (!rc && r->code_p && r->stk_p)
+			mcz_code_decode_stacks(r->code, r->stk_p, r->stk_len);
 		if (rc) {
 			r->code_bad = rc;
 			return rc;

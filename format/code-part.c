@@ -76,6 +76,47 @@ static int part_encode_body(const mcz_code_raw *c, mcz_buf *b)
 	return b->err;
 }
 
+/* The CODEPARTSTACKS body of a part (SPEC.md 5.14): its new frames and
+ * each cell's stack, in the cells' order. */
+static int part_encode_stacks(const mcz_code_raw *c, mcz_buf *b)
+{
+	if (c->frame_base > c->nframes || (c->nframes && !c->frames))
+		return MCZ_E_ARG;
+	mcz_buf_uv(b, c->frame_base);
+	mcz_buf_uv(b, c->nframes - c->frame_base);
+	for (size_t i = c->frame_base; i < c->nframes; i++) {
+		const mcz_code_rawframe *f = &c->frames[i];
+		if (f->obj >= c->nobjects || (f->parent != MCZ_CODE_ROOT && f->parent >= i))
+			return MCZ_E_ARG;
+		mcz_buf_uv(b, f->parent == MCZ_CODE_ROOT ? 0 : i - f->parent);
+		mcz_buf_uv(b, f->obj);
+		mcz_buf_uv(b, f->off);
+	}
+	mcz_buf_uv(b, c->ncells);
+	for (size_t i = 0; i < c->ncells; i++) {
+		uint32_t k = c->cells[i].stk;
+		if (k != MCZ_CODE_ROOT && k >= c->nframes)
+			return MCZ_E_ARG;
+		mcz_buf_uv(b, k == MCZ_CODE_ROOT ? 0 : (uint64_t)k + 1);
+	}
+	return b->err;
+}
+
+int mcz_code_part_stacks_payload(mcz_codec_ctx *cx, const mcz_code_raw *part, mcz_buf *out)
+{
+	int any = part && part->nframes > part->frame_base;
+	for (size_t i = 0; part && !any && i < part->ncells; i++)
+		any = part->cells[i].stk != MCZ_CODE_ROOT;
+	if (!any)
+		return MCZ_E_NOTFOUND;
+	mcz_buf body = {0};
+	int rc = part_encode_stacks(part, &body);
+	if (!rc)
+		rc = mcz_block_pack(cx, &body, out);
+	mcz_buf_free(&body);
+	return rc;
+}
+
 int mcz_code_part_payload(mcz_codec_ctx *cx, const mcz_code_raw *part, mcz_buf *out)
 {
 	if (!part || (part->nobjects && !part->objects) || (part->ncells && !part->cells) ||
@@ -100,6 +141,9 @@ typedef struct raw_owned {
 	size_t cap_cells;
 	mcz_code_thread *threads;
 	size_t cap_threads;
+	mcz_code_rawframe *frames;
+	size_t cap_frames;
+	int frames_cut; /* a part's stacks were lost: later ones are not read */
 	char *event;
 } raw_owned;
 
@@ -110,7 +154,7 @@ void mcz_code_raw_free(mcz_code_raw *raw)
 		return;
 	for (size_t i = 0; i < o->pub.nobjects; i++)
 		free((char *)o->objs[i].path), free((char *)o->objs[i].build_id);
-	free(o->objs), free(o->cells), free(o->threads), free(o->event);
+	free(o->objs), free(o->cells), free(o->threads), free(o->frames), free(o->event);
 	free(o);
 }
 
@@ -241,11 +285,47 @@ static int part_merge_body(raw_owned *o, const uint8_t *p, size_t len)
 			return MCZ_E_CORRUPT;
 		o->cells[n++] = (mcz_code_cell){t, (uint32_t)thr, (uint32_t)obj, off,
 						cobj1 ? (uint32_t)(cobj1 - 1) : UINT32_MAX, coff,
-						(uint32_t)count1 + 1};
+						(uint32_t)count1 + 1, MCZ_CODE_ROOT};
 	}
 	if (mcz_cur_left(&c))
 		return MCZ_E_CORRUPT;
 	o->pub.ncells = n;
+	return 0;
+}
+
+/* The stacks of the part whose cells are o->cells[c0 ..): its new
+ * frames appended (they continue the table: "frame_base is the frames of
+ * the parts before"), each cell's stack set. */
+static int part_merge_stacks(raw_owned *o, size_t c0, const uint8_t *p, size_t len)
+{
+	mcz_cur c = mcz_cur_make(p, len);
+	/* a frame is at least 3 bytes */
+	uint64_t base = mcz_cur_uv(&c), nnew = mcz_cur_count(&c, 3);
+	if (c.err || base != o->pub.nframes || nnew >= UINT32_MAX - base)
+		return MCZ_E_CORRUPT;
+	if (part_grow((void **)&o->frames, &o->cap_frames, base + nnew + 1, sizeof *o->frames))
+		return MCZ_E_NOMEM;
+	for (uint64_t i = base; i < base + nnew; i++) {
+		uint64_t back = mcz_cur_uv(&c), obj = mcz_cur_uv(&c), off = mcz_cur_uv(&c);
+		if (c.err || back > i || obj >= o->pub.nobjects)
+			return MCZ_E_CORRUPT;
+		o->frames[i] = (mcz_code_rawframe){back ? (uint32_t)(i - back) : MCZ_CODE_ROOT,
+						   (uint32_t)obj, off};
+	}
+	uint64_t nc = mcz_cur_uv(&c);
+	if (c.err || nc != o->pub.ncells - c0)
+		return MCZ_E_CORRUPT;
+	uint64_t nf = base + nnew;
+	for (uint64_t i = 0; i < nc; i++) {
+		uint64_t k = mcz_cur_uv(&c);
+		if (c.err || k > nf)
+			return MCZ_E_CORRUPT;
+		o->cells[c0 + i].stk = k ? (uint32_t)(k - 1) : MCZ_CODE_ROOT;
+	}
+	if (mcz_cur_left(&c))
+		return MCZ_E_CORRUPT;
+	o->pub.nframes = nf;
+	o->pub.frames = o->frames;
 	return 0;
 }
 
@@ -262,7 +342,9 @@ static int part_cell_cmp(const void *a, const void *b)
 		return x->off < y->off ? -1 : 1;
 	if (x->cobj != y->cobj)
 		return x->cobj < y->cobj ? -1 : 1;
-	return x->coff < y->coff ? -1 : x->coff > y->coff;
+	if (x->coff != y->coff)
+		return x->coff < y->coff ? -1 : 1;
+	return x->stk < y->stk ? -1 : x->stk > y->stk;
 }
 
 /* Sort the cells and add up those of one place in one interval. */
@@ -293,12 +375,36 @@ int mcz_code_part_apply(mcz_reader *r, const uint8_t *p, size_t len)
 	if (!nl)
 		return MCZ_E_NOMEM;
 	r->part_len = nl;
+	const uint8_t **ns = realloc(r->part_stk_p, cap * sizeof *ns);
+	if (!ns)
+		return MCZ_E_NOMEM;
+	r->part_stk_p = ns;
+	size_t *nsl = realloc(r->part_stk_len, cap * sizeof *nsl);
+	if (!nsl)
+		return MCZ_E_NOMEM;
+	r->part_stk_len = nsl;
+	r->part_stk_p[r->nparts_code] = NULL;
+	r->part_stk_len[r->nparts_code] = 0;
 	r->part_p[r->nparts_code] = p;
 	r->part_len[r->nparts_code++] = len;
 	/* a profile made from fewer parts is made again when next asked for,
 	 * not freed here: what a caller holds of it stays valid until then */
 	if (!r->code_p && (r->code || r->code_bad))
 		r->code_stale = 1;
+	return 0;
+}
+
+int mcz_code_part_stacks_apply(mcz_reader *r, const uint8_t *p, size_t len)
+{
+	/* "a CODEPARTSTACKS block gives the stacks of the CODEPART block
+	 * right before it" */
+	if (!r->nparts_code || r->part_stk_p[r->nparts_code - 1])
+		return 0;
+	r->part_stk_p[r->nparts_code - 1] = p;
+	r->part_stk_len[r->nparts_code - 1] = len;
+	if (!r->code_p && (r->code || r->code_bad))
+		r->code_stale = 1;
+	r->raw_parts = 0; /* the merged parts, again */
 	return 0;
 }
 
@@ -339,12 +445,36 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw)
 			o->pub.nobjects = nobj;
 			o->pub.nthreads = nthr;
 			bad++;
+			o->frames_cut |= r->part_stk_p[i] != NULL;
+			continue;
+		}
+		/* its stacks: a part whose stacks are bad, or missing while
+		 * later parts have some, loses them and those after it (their
+		 * frames continue its table) */
+		if (r->part_stk_p[i] && !o->frames_cut) {
+			size_t nf = o->pub.nframes;
+			rc = mcz_block_unpack(&r->cx, r->part_stk_p[i], r->part_stk_len[i], &tmp, &body,
+					      &blen);
+			if (!rc)
+				rc = part_merge_stacks(o, ncells, body, blen);
+			if (rc == MCZ_E_NOMEM) {
+				mcz_buf_free(&tmp);
+				mcz_code_raw_free(&o->pub);
+				return rc;
+			}
+			if (rc) {
+				for (size_t k = ncells; k < o->pub.ncells; k++)
+					o->cells[k].stk = MCZ_CODE_ROOT;
+				o->pub.nframes = nf;
+				o->frames_cut = 1;
+			}
 		}
 	}
 	mcz_buf_free(&tmp);
 	part_compact(o);
 	o->pub.objects = o->objs;
 	o->pub.threads = o->threads;
+	o->pub.frames = o->frames;
 	o->pub.nparts = r->nparts_code - bad;
 	o->pub.bad_parts = bad;
 	if (!o->event)
@@ -409,11 +539,39 @@ static int part_thit_cmp(const void *a, const void *b)
 	return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
-static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out, mcz_buf *tout,
-			mcz_codec_ctx *cx)
+static int part_frame_cmp(const void *a, const void *b)
 {
+	const mcz_code_frame *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+static int part_stackhit_cmp(const void *a, const void *b)
+{
+	const mcz_code_stackhit *x = a, *y = b;
+	if (x->interval != y->interval)
+		return x->interval < y->interval ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static int part_any_stack(const mcz_code_raw *raw)
+{
+	for (size_t i = 0; i < raw->ncells; i++)
+		if (raw->cells[i].stk != MCZ_CODE_ROOT)
+			return 1;
+	return 0;
+}
+
+static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out, mcz_buf *tout,
+			mcz_buf *sout, mcz_codec_ctx *cx)
+{
+	mcz_code_frame *frames = NULL;
+	mcz_code_stackhit *sh = NULL;
 	size_t n = raw->ncells;
-	part_place *pl = malloc((2 * n + 1) * sizeof *pl);
+	part_place *pl = malloc((2 * n + raw->nframes + 1) * sizeof *pl);
 	mcz_code_loc *locs = NULL;
 	int64_t *t = malloc((n + 1) * sizeof *t);
 	size_t *first = malloc((n + 2) * sizeof *first);
@@ -431,6 +589,9 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 		if (x->cobj != UINT32_MAX)
 			pl[np++] = (part_place){x->cobj, part_binned(raw, x->cobj, x->coff)};
 	}
+	for (size_t i = 0; i < raw->nframes; i++)
+		pl[np++] = (part_place){raw->frames[i].obj,
+					part_binned(raw, raw->frames[i].obj, raw->frames[i].off)};
 	if (np)
 		qsort(pl, np, sizeof *pl, part_place_cmp);
 	size_t k = 0;
@@ -497,14 +658,68 @@ static int part_unnamed(const mcz_code_raw *raw, const char *note, mcz_buf *out,
 			th[mt++] = th[a];
 		}
 	}
+	/* the stacks: a frame per recorder frame, and one per (callers,
+	 * location) of the cells */
+	size_t nfr = 0, nsh = 0;
+	if (raw->nframes || part_any_stack(raw)) {
+		if (!(frames = malloc((raw->nframes + n + 1) * sizeof *frames)) ||
+		    !(sh = malloc((n + 1) * sizeof *sh))) {
+			rc = MCZ_E_NOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < raw->nframes; i++) {
+			const mcz_code_rawframe *f = &raw->frames[i];
+			frames[nfr++] = (mcz_code_frame){
+				f->parent, part_loc_of(pl, np, f->obj, part_binned(raw, f->obj, f->off))};
+		}
+		size_t base = nfr;
+		for (size_t i = 0; i < n; i++) {
+			const mcz_code_cell *x = &raw->cells[i];
+			frames[nfr++] = (mcz_code_frame){
+				x->stk, part_loc_of(pl, np, x->obj, part_binned(raw, x->obj, x->off))};
+		}
+		/* leaves once each: sorted, the cells' then looked up */
+		qsort(frames + base, nfr - base, sizeof *frames, part_frame_cmp);
+		size_t m = base;
+		for (size_t i = base; i < nfr; i++)
+			if (m == base || part_frame_cmp(&frames[m - 1], &frames[i]))
+				frames[m++] = frames[i];
+		nfr = m;
+		size_t ivx = 0;
+		for (size_t i = 0; i < n; i++) {
+			const mcz_code_cell *x = &raw->cells[i];
+			if (i && x->t != raw->cells[i - 1].t)
+				ivx++;
+			mcz_code_frame key = {
+				x->stk, part_loc_of(pl, np, x->obj, part_binned(raw, x->obj, x->off))};
+			const mcz_code_frame *f =
+				bsearch(&key, frames + base, nfr - base, sizeof *frames, part_frame_cmp);
+			sh[nsh++] = (mcz_code_stackhit){(uint32_t)ivx, x->thr,
+							(uint32_t)(f - frames), x->count};
+		}
+		qsort(sh, nsh, sizeof *sh, part_stackhit_cmp);
+		size_t ms = 0;
+		for (size_t a = 0; a < nsh; a++) {
+			if (ms && !part_stackhit_cmp(&sh[ms - 1], &sh[a])) {
+				uint64_t sum = (uint64_t)sh[ms - 1].count + sh[a].count;
+				sh[ms - 1].count = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+			} else {
+				sh[ms++] = sh[a];
+			}
+		}
+		nsh = ms;
+	}
 	mcz_code c = {raw->event, raw->period, raw->interval_ns, note, raw->nobjects, objs,
 		      np, locs, niv, t, first, nh, hits, me, edges,
-		      raw->nthreads, raw->threads, mt, th};
+		      raw->nthreads, raw->threads, mt, th, nfr, frames, nsh, sh};
 	rc = mcz_code_payload(cx, &c, out);
 	if (!rc && tout && c.nthreads)
 		rc = mcz_code_threads_payload(cx, &c, tout);
+	if (!rc && sout && c.nframes)
+		rc = mcz_code_stacks_payload(cx, &c, sout);
 out:
 	free(pl), free(locs), free(t), free(first), free(hits), free(edges), free(objs), free(th);
+	free(frames), free(sh);
 	return rc;
 }
 
@@ -513,12 +728,14 @@ int mcz_code_from_parts(const mcz_reader *r)
 	return r && !r->code_p && r->nparts_code > 0;
 }
 
-/* A CODE payload and its CODETHREADS payload (tp may be empty) decoded
- * into one profile. */
-static int part_decode(const void *p, size_t len, const void *tp, size_t tlen, mcz_code **out)
+/* A CODE payload and its CODETHREADS and CODESTACKS payloads (tp, sp may
+ * be empty) decoded into one profile. */
+static int part_decode(const void *p, size_t len, const void *tp, size_t tlen, const void *sp,
+		       size_t slen, mcz_code **out)
 {
 	int rc = mcz_code_decode(p, len, out);
-	if (!rc && tp && tlen && mcz_code_decode_threads(*out, tp, tlen) == MCZ_E_NOMEM) {
+	if (!rc && ((tp && tlen && mcz_code_decode_threads(*out, tp, tlen) == MCZ_E_NOMEM) ||
+		    (sp && slen && mcz_code_decode_stacks(*out, sp, slen) == MCZ_E_NOMEM))) {
 		mcz_code_free(*out);
 		*out = NULL;
 		rc = MCZ_E_NOMEM;
@@ -533,26 +750,27 @@ int mcz_code_part_profile(mcz_reader *r, mcz_code **out)
 	if (rc)
 		return rc;
 	if (part_symbolizer) {
-		void *p = NULL, *tp = NULL;
-		size_t len = 0, tlen = 0;
-		if (part_symbolizer(raw, &p, &len, &tp, &tlen) == 0) {
-			rc = part_decode(p, len, tp, tlen, out);
-			free(p), free(tp);
+		void *p = NULL, *tp = NULL, *sp = NULL;
+		size_t len = 0, tlen = 0, slen = 0;
+		if (part_symbolizer(raw, &p, &len, &tp, &tlen, &sp, &slen) == 0) {
+			rc = part_decode(p, len, tp, tlen, sp, slen, out);
+			free(p), free(tp), free(sp);
 			if (rc != MCZ_E_CORRUPT)
 				return rc;
 		} else {
-			free(p), free(tp);
+			free(p), free(tp), free(sp);
 		}
 	}
 	char note[200];
 	snprintf(note, sizeof note, "the recording was cut before its end: its code as written "
 		 "while it ran (%zu part%s%s), not symbolized", raw->nparts,
 		 raw->nparts == 1 ? "" : "s", raw->bad_parts ? ", damaged parts left out" : "");
-	mcz_buf pay = {0}, tpay = {0};
-	rc = part_unnamed(raw, note, &pay, &tpay, &r->cx);
+	mcz_buf pay = {0}, tpay = {0}, spay = {0};
+	rc = part_unnamed(raw, note, &pay, &tpay, &spay, &r->cx);
 	if (!rc)
-		rc = part_decode(pay.p, pay.len, tpay.p, tpay.len, out);
+		rc = part_decode(pay.p, pay.len, tpay.p, tpay.len, spay.p, spay.len, out);
 	mcz_buf_free(&pay);
 	mcz_buf_free(&tpay);
+	mcz_buf_free(&spay);
 	return rc;
 }

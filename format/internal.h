@@ -142,6 +142,8 @@ enum mcz_block_type {
 	MCZ_BT_REQUIRES = 14, /* since 1.5: the minor version the file's blocks need (block.c); critical */
 	MCZ_BT_CODEPART = 15, /* since 1.6: code samples written while recording (code-part.c) */
 	MCZ_BT_CODETHREADS = 16, /* since 1.6: the code profile's hits by thread (code-threads.c) */
+	MCZ_BT_CODESTACKS = 17, /* since 1.7: the code profile's call stacks (code-stacks.c) */
+	MCZ_BT_CODEPARTSTACKS = 18, /* since 1.7: the call stacks of a CODEPART block (code-part.c) */
 };
 /* A block of rows: CHUNK, PART or GCHUNK. */
 static inline int mcz_block_is_chunk(uint16_t type)
@@ -312,6 +314,8 @@ typedef struct code_owned {
 	size_t nstrs;
 	mcz_code_thread *threads;
 	mcz_code_thit *thits;
+	mcz_code_frame *frames;
+	mcz_code_stackhit *stackhits;
 } code_owned;
 
 /* code-block.c: the payload fn makes of c, into a malloc'd buffer (the
@@ -322,12 +326,19 @@ int mcz_code_encode_with(int (*fn)(mcz_codec_ctx *, const mcz_code *, mcz_buf *)
 /* code-threads.c: a CODETHREADS payload (packed, SPEC.md 5.12) of c into
  * out; MCZ_E_NOTFOUND when c has no threads. */
 int mcz_code_threads_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out);
+/* code-stacks.c: a CODESTACKS payload (packed, SPEC.md 5.13) of c into
+ * out; MCZ_E_NOTFOUND when c has no stacks. */
+int mcz_code_stacks_payload(mcz_codec_ctx *cx, const mcz_code *c, mcz_buf *out);
 
 /* code-part.c: a CODEPART payload (packed, SPEC.md 5.11); a block's
  * payload kept by the reader (merged when asked for); the parts as a code
  * profile (mcz_code_get without a CODE block); the merged parts freed. */
 int mcz_code_part_payload(mcz_codec_ctx *cx, const mcz_code_raw *part, mcz_buf *out);
 int mcz_code_part_apply(mcz_reader *r, const uint8_t *p, size_t len);
+/* The CODEPARTSTACKS payload of a part (MCZ_E_NOTFOUND when its cells
+ * have no stacks), and the block kept by the reader for the part before. */
+int mcz_code_part_stacks_payload(mcz_codec_ctx *cx, const mcz_code_raw *part, mcz_buf *out);
+int mcz_code_part_stacks_apply(mcz_reader *r, const uint8_t *p, size_t len);
 int mcz_code_part_profile(mcz_reader *r, mcz_code **out);
 void mcz_code_raw_free(mcz_code_raw *raw);
 /* code-block.c: the CODE block payload of c (packed, SPEC.md 5.6) into out. */

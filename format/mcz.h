@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MCZ_VERSION_MAJOR 1
-#define MCZ_VERSION_MINOR 6
+#define MCZ_VERSION_MINOR 7
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -508,6 +508,25 @@ typedef struct mcz_code_thit {
 	uint32_t count;    /* >= 1 */
 } mcz_code_thit;
 
+/* A frame of the call stacks (a CODESTACKS block, SPEC.md 5.13, since
+ * 1.7): a location called from its parent frame.  The frames form a tree
+ * whose roots (parent MCZ_CODE_ROOT) are the outermost callers; the path
+ * from a root to a frame is one call stack, its last frame the sampled
+ * location.  Parents come before their children. */
+#define MCZ_CODE_ROOT UINT32_MAX
+typedef struct mcz_code_frame {
+	uint32_t parent; /* index into frames, MCZ_CODE_ROOT: outermost */
+	uint32_t loc;    /* index into locs */
+} mcz_code_frame;
+
+/* Samples of one thread in one interval whose stack is the path to frame. */
+typedef struct mcz_code_stackhit {
+	uint32_t interval; /* index into t */
+	uint32_t thread;   /* index into threads (0 when the file names none) */
+	uint32_t frame;    /* index into frames */
+	uint32_t count;    /* >= 1 */
+} mcz_code_stackhit;
+
 typedef struct mcz_code {
 	const char *event;   /* "cpu-clock" */
 	uint64_t period;     /* ns of CPU time per sample (1e9 / frequency for an event
@@ -533,6 +552,13 @@ typedef struct mcz_code {
 	const mcz_code_thread *threads; /* in the order they were first sampled */
 	size_t nthits;
 	const mcz_code_thit *thits;
+	/* The call stacks (a CODESTACKS block, since 1.7; recorded with
+	 * --call-graph); 0 and NULL otherwise.  stackhits sorted by
+	 * (interval, thread, frame), each triple once. */
+	size_t nframes;
+	const mcz_code_frame *frames;
+	size_t nstackhits;
+	const mcz_code_stackhit *stackhits;
 } mcz_code;
 
 /* The name people read for a location's function (code-name.c): sym as
@@ -562,6 +588,10 @@ int mcz_code_decode(const void *buf, size_t len, mcz_code **c);
  * (checked against its intervals and locations). */
 int mcz_code_encode_threads(const mcz_code *c, void **buf, size_t *len);
 int mcz_code_decode_threads(mcz_code *c, const void *buf, size_t len);
+/* The same for the CODESTACKS payload of c's stacks (MCZ_E_NOTFOUND when
+ * c has none). */
+int mcz_code_encode_stacks(const mcz_code *c, void **buf, size_t *len);
+int mcz_code_decode_stacks(mcz_code *c, const void *buf, size_t len);
 void mcz_code_free(mcz_code *c);
 
 /* The code samples as the recorder gathered them, unsymbolized: written
@@ -583,7 +613,18 @@ typedef struct mcz_code_cell {
 	uint32_t cobj; /* the caller's place (return address - 1); UINT32_MAX none */
 	uint64_t coff;
 	uint32_t count; /* >= 1 */
+	uint32_t stk;   /* since 1.7: the callers' frame (the innermost caller's;
+			   its path to a root is the whole chain), MCZ_CODE_ROOT none */
 } mcz_code_cell;
+
+/* A frame of the parts' call stacks (a CODEPARTSTACKS block, SPEC.md
+ * 5.14, since 1.7): a caller's place (its return address - 1) called from
+ * its parent frame (MCZ_CODE_ROOT: an outermost caller). */
+typedef struct mcz_code_rawframe {
+	uint32_t parent;
+	uint32_t obj;
+	uint64_t off;
+} mcz_code_rawframe;
 
 typedef struct mcz_code_raw {
 	const char *event;
@@ -600,6 +641,9 @@ typedef struct mcz_code_raw {
 	const mcz_code_cell *cells; /* merged: sorted by t, obj, off, cobj, coff */
 	size_t nparts;              /* CODEPART blocks merged */
 	size_t bad_parts;           /* CODEPART blocks that did not decode, left out */
+	size_t nframes;             /* the frames of the cells' stacks, as the objects */
+	const mcz_code_rawframe *frames;
+	size_t frame_base;          /* writing: frames[0..frame_base) are in earlier parts */
 } mcz_code_raw;
 
 /* Write the cells gathered since the last part as a CODEPART block; the
@@ -614,11 +658,12 @@ int mcz_code_raw_get(mcz_reader *r, const mcz_code_raw **raw);
  * symbolizer set here (mcview and mcz set one that reads this host's
  * binaries, matched by build-id), or by object and offset alone.  The
  * symbolizer returns a CODE payload (mcz_code_encode's) in malloc'd
- * memory (and the CODETHREADS payload in *tpayload, NULL when none), or
+ * memory (and the CODETHREADS payload in *tpayload, the CODESTACKS one in
+ * *spayload, NULL when none), or
  * non-zero to leave the locations unnamed.  Process-wide; set
  * it before opening files. */
 typedef int (*mcz_code_symbolizer)(const mcz_code_raw *raw, void **payload, size_t *len,
-				   void **tpayload, size_t *tlen);
+				   void **tpayload, size_t *tlen, void **spayload, size_t *slen);
 void mcz_code_set_symbolizer(mcz_code_symbolizer fn);
 /* 1 when mcz_code_get's profile was made from CODEPART blocks (no CODE
  * block: the recording was cut before its end). */

@@ -76,9 +76,9 @@ void mcz_reader_reset(mcz_reader *r)
 	r->code_bad = r->code_stale = 0;
 	r->thr_p = NULL;
 	r->thr_len = 0;
-	free(r->part_p), free(r->part_len);
-	r->part_p = NULL;
-	r->part_len = NULL;
+	free(r->part_p), free(r->part_len), free(r->part_stk_p), free(r->part_stk_len);
+	r->part_p = r->part_stk_p = NULL;
+	r->part_len = r->part_stk_len = NULL;
 	r->nparts_code = r->cap_parts_code = 0;
 	mcz_code_raw_free(r->raw);
 	r->raw = NULL;
@@ -214,6 +214,16 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		r->code_bad = r->code_stale = 0;
 		r->thr_p = NULL; /* "a CODETHREADS block splits the CODE block before it" */
 		r->thr_len = 0;
+		r->stk_p = NULL; /* "a CODESTACKS block gives the stacks of the CODE block before it" */
+		r->stk_len = 0;
+		return 0;
+	case MCZ_BT_CODESTACKS:
+		if (r->code_p) {
+			r->stk_p = p;
+			r->stk_len = h->len;
+			if (r->code)
+				r->code_stale = 1;
+		}
 		return 0;
 	case MCZ_BT_CODETHREADS:
 		if (r->code_p) {
@@ -227,6 +237,8 @@ static int reader_apply(mcz_reader *r, const mcz_block_hdr *h, const uint8_t *p)
 		/* "a reader merges every CODEPART block; a CODE block, where
 		 * there is one, wins over them" */
 		return mcz_code_part_apply(r, p, h->len);
+	case MCZ_BT_CODEPARTSTACKS:
+		return mcz_code_part_stacks_apply(r, p, h->len);
 	case MCZ_BT_MEMBER:
 		return mcz_member_apply(r, p, h->len);
 	case MCZ_BT_REQUIRES: {

@@ -135,8 +135,12 @@ struct mcz_reader {
 	int code_stale;        /* code was made from fewer CODEPART blocks than now */
 	const uint8_t *thr_p;  /* the CODETHREADS block after the last CODE block */
 	size_t thr_len;
+	const uint8_t *stk_p;  /* the CODESTACKS block after the last CODE block */
+	size_t stk_len;
 	const uint8_t **part_p; /* CODEPART payloads in file order (code-part.c) */
 	size_t *part_len;
+	const uint8_t **part_stk_p; /* each part's CODEPARTSTACKS payload, NULL none */
+	size_t *part_stk_len;
 	size_t nparts_code, cap_parts_code;
 	mcz_code_raw *raw;     /* the parts merged, on first use */
 	size_t raw_parts;      /* parts that raw holds */

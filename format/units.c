@@ -11,6 +11,19 @@
 
 #include "mcz.h"
 
+/* 1 for a unit of a physical quantity, whose small values take milli,
+ * micro and nano (W, J, s, V, A, Hz and their rates, "mW", "us/op"); not
+ * for counts (processes, samples, packets, bytes). */
+static int units_takes_sub(const char *unit)
+{
+	static const char *const phys[] = {"W", "J", "s", "V", "A", "Hz", "Wh"};
+	size_t n = strcspn(unit, "/ ");
+	for (size_t i = 0; i < sizeof phys / sizeof *phys; i++)
+		if (strlen(phys[i]) == n && !strncmp(unit, phys[i], n))
+			return 1;
+	return 0;
+}
+
 size_t mcz_units_si(char *buf, size_t len, double v, const char *unit)
 {
 	static const char *const pre[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
@@ -33,6 +46,13 @@ size_t mcz_units_si(char *buf, size_t len, double v, const char *unit)
 	int e = (int)floor(log10(a) / 3);
 	if (e < -3)
 		e = -3;
+	/* milli, micro, nano only where people write them (950 mW, 250 us);
+	 * a mean of a count is "0.857 proc", not "857 mproc" */
+	if (e < 0 && !units_takes_sub(unit)) {
+		int dec = a >= 0.09995 ? 3 : a >= 0.009995 ? 4 : 5;
+		snprintf(buf, len, "%s%.*f%s%s", v < 0 ? "-" : "", dec, a, sp, unit);
+		return strlen(buf);
+	}
 	if (e > 6)
 		e = 6;
 	double x = a / pow(10, 3 * e);

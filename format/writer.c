@@ -183,20 +183,22 @@ static int writer_block(mcz_writer *w, uint16_t type, const mcz_buf *payload)
  * 1.3: without BUNDLE blocks and the 1.4 index; 1.4: without runs
  * transposed by metric (and their REQUIRES block); 1.5: a file that says
  * 1.5 (its CODEPART blocks, which readers before 1.6 skip, written as
- * ever); 1.6 (or unset) lets the writer choose what is smaller. */
+ * ever); 1.6: without CODESTACKS blocks; 1.7 (or unset) lets the writer
+ * choose what is smaller. */
 static int writer_format(int *minor)
 {
 	const char *fmt = getenv("MCZ_FORMAT");
 	*minor = MCZ_VERSION_MINOR;
-	if (!fmt || !*fmt || !strcmp(fmt, "1.6"))
+	if (!fmt || !*fmt || !strcmp(fmt, "1.7"))
 		return 0;
 	if (!strcmp(fmt, "1.2") || !strcmp(fmt, "1.3") || !strcmp(fmt, "1.4") ||
-	    !strcmp(fmt, "1.5")) {
+	    !strcmp(fmt, "1.5") || !strcmp(fmt, "1.6")) {
 		*minor = fmt[2] - '0';
 		return 0;
 	}
 	return mcz_error_set(MCZ_E_ARG,
-			     "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3, 1.4, 1.5 or 1.6", fmt);
+			     "MCZ_FORMAT=%.20s: this writer writes 1.2, 1.3, 1.4, 1.5, 1.6 or 1.7",
+			     fmt);
 }
 
 /* A writer on fd with its options, before any byte is written. */
@@ -312,10 +314,10 @@ int mcz_writer_resume(mcz_writer **wp, const char *path, const mcz_write_opts *o
 		rc = writer_new(&w, fd, opts);
 	/* its blocks are those of its version: a newer writer's would be
 	 * refused by the readers the file was made for (1.6 added only
-	 * CODEPART blocks, which 1.5 readers skip: a 1.5 file is continued
-	 * as 1.5) */
-	if (!rc && w->minor == 6 && rs.minor == 5)
-		w->minor = 5;
+	 * CODEPART blocks, which 1.5 readers skip, and 1.7 CODESTACKS blocks,
+	 * which 1.6 readers skip: a 1.5 or 1.6 file is continued as such) */
+	if (!rc && w->minor >= 6 && (rs.minor == 5 || rs.minor == 6))
+		w->minor = rs.minor;
 	if (!rc && w->minor != rs.minor)
 		rc = mcz_error_set(MCZ_E_VERSION, "%s: format 1.%d; this writer writes 1.%d", path,
 				   rs.minor, w->minor);
@@ -723,6 +725,12 @@ int mcz_writer_code(mcz_writer *w, const mcz_code *c)
 		if (!rc)
 			rc = writer_block_as(w, MCZ_BT_CODETHREADS, &p, 1);
 	}
+	/* the call stacks, as 1.7 has them */
+	if (!rc && c->nframes && w->minor >= 7) {
+		rc = mcz_code_stacks_payload(&w->cx, c, &p);
+		if (!rc)
+			rc = writer_block_as(w, MCZ_BT_CODESTACKS, &p, 1);
+	}
 	mcz_buf_free(&p);
 	return rc;
 }
@@ -735,6 +743,14 @@ int mcz_writer_code_part(mcz_writer *w, const mcz_code_raw *part)
 	int rc = mcz_code_part_payload(&w->cx, part, &p);
 	if (!rc)
 		rc = writer_block_as(w, MCZ_BT_CODEPART, &p, 1);
+	/* the part's stacks right after it, as 1.7 has them */
+	if (!rc && w->minor >= 7) {
+		rc = mcz_code_part_stacks_payload(&w->cx, part, &p);
+		if (!rc)
+			rc = writer_block_as(w, MCZ_BT_CODEPARTSTACKS, &p, 1);
+		else if (rc == MCZ_E_NOTFOUND)
+			rc = 0;
+	}
 	mcz_buf_free(&p);
 	return rc;
 }

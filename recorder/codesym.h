@@ -16,8 +16,9 @@
 #include "../format/mcz.h"
 
 /* A CODE payload (malloc'd) of raw's cells, symbolized, and their
- * CODETHREADS payload (NULL when raw has no threads); 0, or -1. */
+ * CODETHREADS and CODESTACKS payloads (NULL when raw has no threads, no
+ * stacks); 0, or -1. */
 int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
-		       size_t *tlen);
+		       size_t *tlen, void **spayload, size_t *slen);
 
 #endif

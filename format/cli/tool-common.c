@@ -162,7 +162,11 @@ const char *tool_common_usage(const char *cmd)
 		       "bit-identical; a missing value is '-' (text), empty (CSV) or null (JSON).\n"
 		       "With --code: the code profile instead, one row per interval and code\n"
 		       "location (function, inlined into, file:line, object+offset, samples); in\n"
-		       "JSON the location table and each interval's [location, samples] pairs.\n";
+		       "JSON the location table and each interval's [location, samples] pairs.\n"
+		       "With --code --folded [--rank R]: the call stacks as folded lines,\n"
+		       "'root;caller;...;leaf samples', as flamegraph.pl, inferno and speedscope\n"
+		       "read them (inlined functions as frames; a job file: its ranks added up,\n"
+		       "or rank R's).\n";
 	if (!strcmp(cmd, "merge"))
 		return "usage: mcz merge FILE... -o JOB.mcz [-q]\n"
 		       "Write the recordings of a parallel job (mcrec -o run.%r.mcz under mpirun)\n"

@@ -117,7 +117,8 @@ static int dump_window(mcz_reader *r, const uint32_t *sel, size_t nsel, int64_t 
 int tool_dump(int argc, char **argv)
 {
 	const char *path = NULL, *globs = NULL, *from = NULL, *to = NULL;
-	int fmt = DUMP_TEXT, code = 0;
+	const char *rank_s = NULL;
+	int fmt = DUMP_TEXT, code = 0, folded = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
@@ -129,13 +130,18 @@ int tool_dump(int argc, char **argv)
 		}
 		else if (!strcmp(a, "--code"))
 			code = 1;
+		else if (!strcmp(a, "--folded"))
+			folded = 1;
+		else if (!strcmp(a, "--rank") && i + 1 < argc)
+			rank_s = argv[++i];
 		else if (!strcmp(a, "--streams") && i + 1 < argc)
 			globs = argv[++i];
 		else if (!strcmp(a, "--from") && i + 1 < argc)
 			from = argv[++i];
 		else if (!strcmp(a, "--to") && i + 1 < argc)
 			to = argv[++i];
-		else if (!strcmp(a, "--streams") || !strcmp(a, "--from") || !strcmp(a, "--to"))
+		else if (!strcmp(a, "--streams") || !strcmp(a, "--from") || !strcmp(a, "--to") ||
+			 !strcmp(a, "--rank"))
 			return tool_common_usage_error("dump", "%s needs a value", a);
 		else if (a[0] == '-' && a[1])
 			return tool_common_usage_error("dump", "unknown option '%s'", a);
@@ -146,6 +152,19 @@ int tool_dump(int argc, char **argv)
 	}
 	if (!path)
 		return tool_common_usage_error("dump", "no file given");
+	if (folded && (!code || fmt != DUMP_TEXT))
+		return tool_common_usage_error("dump", "--folded is a form of --code, without "
+					       "--csv or --json");
+	if (rank_s && !folded)
+		return tool_common_usage_error("dump", "--rank goes with --code --folded (a rank's "
+					       "streams: mcz dump JOB.mcz:NAME)");
+	long rank = -1;
+	if (rank_s) {
+		char *e;
+		rank = strtol(rank_s, &e, 10);
+		if (e == rank_s || *e || rank < 0 || rank > 0x7fffffff)
+			return tool_common_usage_error("dump", "--rank '%s': a rank number", rank_s);
+	}
 	int64_t f = INT64_MIN, t = INT64_MAX;
 	if ((from && tool_common_time(from, &f)) || (to && tool_common_time(to, &t))) {
 		fprintf(stderr, "mcz dump: bad time '%s' (seconds, or with ms/us/ns)\n",
@@ -159,6 +178,11 @@ int tool_dump(int argc, char **argv)
 	mcz_reader *r;
 	if (tool_common_open("dump", path, 0, &r))
 		return 1;
+	if (folded) {
+		int frc = tool_dump_folded(r, path, from, to, f, t, rank);
+		mcz_close(r);
+		return frc;
+	}
 	if (mcz_member_count(r)) {
 		fprintf(stderr,
 			"mcz dump: %s is a job file of %zu recording%s: dump one as %s:%s (mcz info "

@@ -18,6 +18,23 @@
 #include "../pcp/pcp.h"
 #include "tool.h"
 
+/* An archive named by one of its files, "exp/rec1.0", "exp/rec1.meta" or
+ * "exp/rec1.index", is the archive "exp/rec1", as PCP's tools take such
+ * names (pmdumplog rec1.0 reads rec1): its base, into buf. */
+static const char *export_base(const char *out, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", out);
+	char *dot = strrchr(buf, '.'), *slash = strrchr(buf, '/');
+	if (!dot || (slash && dot < slash) || dot == buf || dot[-1] == '/')
+		return buf;
+	int digits = dot[1] != '\0';
+	for (const char *p = dot + 1; *p; p++)
+		digits &= *p >= '0' && *p <= '9';
+	if (digits || !strcmp(dot, ".meta") || !strcmp(dot, ".index"))
+		*dot = '\0';
+	return buf;
+}
+
 int tool_export(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
@@ -47,8 +64,8 @@ int tool_export(int argc, char **argv)
 	if (tool_common_open("export", path, 0, &r))
 		return 1;
 	pcp_export_stats st;
-	char err[1024];
-	int rc = pcp_export(r, out, &st, err, sizeof err);
+	char err[1024], base[4096];
+	int rc = pcp_export(r, export_base(out, base, sizeof base), &st, err, sizeof err);
 	int dam = rc ? 0 : mcz_damaged_blocks(r, NULL, 0) > 0;
 	if (dam && !st.damaged[0])
 		tool_common_damage("export", path, r);

@@ -19,6 +19,11 @@ int tool_dump(int argc, char **argv);
  * printed from origin; csv or json or text.  Returns the exit status. */
 int tool_dump_code(mcz_reader *r, const char *path, int csv, int json, int64_t a, int64_t b,
 		   int64_t origin);
+/* mcz dump --code --folded (tool-dump-folded.c): the code profile as
+ * folded stacks, of [from + f, to + t) of each recording (from/to NULL:
+ * unbounded), rank < 0: every rank of a job file.  The exit status. */
+int tool_dump_folded(mcz_reader *r, const char *path, const char *from, const char *to,
+		     int64_t f, int64_t t, long rank);
 /* mcz import: PCP archive -> .mcz (format/cli/tool-import.c, the PCP engineer's). */
 int tool_import(int argc, char **argv);
 /* mcz merge / mcz split: rank files into one job file and back (tool-merge.c). */

@@ -482,12 +482,70 @@ static void ex_free(ex_archive *x)
 	}
 }
 
+/* libpcp writes its own line on stderr when it fails ("__pmLogNewFile:
+ * failed to create ..."), before it returns the error we report: its
+ * stderr goes to a temporary file while it writes, its last line joins
+ * ours when it failed, and what it said is passed on when it did not. */
+typedef struct ex_quiet {
+	int saved; /* the real stderr, -1 none */
+	FILE *tmp;
+} ex_quiet;
+
+static void ex_quiet_on(ex_quiet *q)
+{
+	fflush(stderr);
+	q->tmp = tmpfile();
+	q->saved = q->tmp ? dup(2) : -1;
+	if (q->saved >= 0 && dup2(fileno(q->tmp), 2) < 0) {
+		close(q->saved);
+		q->saved = -1;
+	}
+}
+
+/* stderr back; with err, its last line added to it ("...: libpcp: LINE") */
+static void ex_quiet_off(ex_quiet *q, char *err, size_t errlen)
+{
+	if (q->saved < 0) {
+		if (q->tmp)
+			fclose(q->tmp);
+		return;
+	}
+	fflush(stderr);
+	dup2(q->saved, 2);
+	close(q->saved);
+	rewind(q->tmp);
+	char line[512], last[512] = "";
+	while (fgets(line, sizeof line, q->tmp)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!err)
+			fprintf(stderr, "%s\n", line);
+		else if (*line)
+			snprintf(last, sizeof last, "%s", line);
+	}
+	fclose(q->tmp);
+	size_t u = err ? strlen(err) : 0;
+	if (err && *last && !strstr(err, last) && u + 12 < errlen)
+		snprintf(err + u, errlen - u, " (libpcp: %s)", last);
+}
+
 /* One archive of the sources of one host. */
+static int ex_archive_write_pcp(ex_archive *x, pcp_export_stats *st);
+
 static int ex_archive_write(ex_archive *x, pcp_export_stats *st)
 {
 	int rc = ex_check_out(x->path, x->err, x->errlen);
 	if (rc)
 		return rc;
+	ex_quiet q;
+	ex_quiet_on(&q);
+	rc = ex_archive_write_pcp(x, st);
+	ex_quiet_off(&q, rc ? x->err : NULL, x->errlen);
+	return rc;
+}
+
+static int ex_archive_write_pcp(ex_archive *x, pcp_export_stats *st)
+{
+	int rc;
 	int ctx = pmiStart(x->path, 0);
 	if (ctx < 0)
 		return pcp_export_fail(x, ctx, "pmiStart");

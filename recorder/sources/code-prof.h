@@ -72,11 +72,13 @@ typedef struct code_prof {
 	uint64_t samples, unmapped, lost;
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
-	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
+	int callchain;                    /* samples come with their callers (the profile has
+					     stacks): a callchain (PERF_SAMPLE_CALLCHAIN), or
+					     with dwarf unwound */
 	int dwarf;                        /* samples carry the user registers and a copy of
 					     the user stack (PERF_SAMPLE_REGS_USER with
 					     CODE_UNWIND_REGS, PERF_SAMPLE_STACK_USER),
-					     unwound as they are parsed; not with callchain */
+					     unwound as they are parsed (callchain set too) */
 	struct code_unwind *unwind;       /* dwarf's unwinder (code-unwind.c), made at the
 					     first sample; freed by code_prof_free */
 	code_frame *frames;               /* the callers' frames, in the order first met */
@@ -172,6 +174,8 @@ typedef struct code_sym_out {
 	mcz_code_hit *hits;
 	mcz_code_edge *callers;
 	mcz_code_thit *thits;
+	mcz_code_frame *frames; /* the call stacks over locs (with callchains) */
+	mcz_code_stackhit *stackhits;
 	char **strs;
 	size_t nstrs, cap_strs;
 	size_t naddrs;       /* distinct (object, offset) symbolized */

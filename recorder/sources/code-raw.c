@@ -24,10 +24,14 @@ int code_part_make(const code_prof *p, const code_cell *cells, size_t n, int64_t
 	memset(part, 0, sizeof *part);
 	mcz_code_raw_object *objs = calloc(p->nobjs ? p->nobjs : 1, sizeof *objs);
 	mcz_code_cell *out = malloc((n ? n : 1) * sizeof *out);
-	if (!objs || !out) {
-		free(objs), free(out);
+	mcz_code_rawframe *fr = malloc((p->nframes ? p->nframes : 1) * sizeof *fr);
+	if (!objs || !out || !fr) {
+		free(objs), free(out), free(fr);
 		return -1;
 	}
+	/* the recorder's frames are the part's (UINT32_MAX is MCZ_CODE_ROOT) */
+	for (size_t i = 0; i < p->nframes; i++)
+		fr[i] = (mcz_code_rawframe){p->frames[i].parent, p->frames[i].obj, p->frames[i].off};
 	for (size_t i = 0; i < p->nobjs; i++)
 		objs[i] = (mcz_code_raw_object){p->objs[i].path, p->objs[i].build_id,
 						(uint8_t)(p->objs[i].file != 0)};
@@ -35,7 +39,8 @@ int code_part_make(const code_prof *p, const code_cell *cells, size_t n, int64_t
 		const code_cell *c = &cells[i];
 		uint64_t cnt = c->count;
 		out[i] = (mcz_code_cell){t_origin + c->iv * interval_ns, c->thr, c->obj, c->off,
-					 c->cobj, c->coff, cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt};
+					 c->cobj, c->coff, cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt,
+					 c->stk};
 	}
 	part->nobjects = p->nobjs;
 	part->objects = objs;
@@ -44,6 +49,8 @@ int code_part_make(const code_prof *p, const code_cell *cells, size_t n, int64_t
 	part->interval_ns = interval_ns;
 	part->nthreads = p->nthreads;
 	part->threads = p->threads; /* the profile's, written before they can change */
+	part->nframes = p->nframes;
+	part->frames = fr;
 	return 0;
 }
 
@@ -51,6 +58,7 @@ void code_part_free(mcz_code_raw *part)
 {
 	free((void *)part->objects);
 	free((void *)part->cells);
+	free((void *)part->frames);
 	memset(part, 0, sizeof *part);
 }
 
@@ -59,23 +67,23 @@ void code_part_free(mcz_code_raw *part)
 static pthread_mutex_t raw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
-			 size_t *tlen);
+			 size_t *tlen, void **spayload, size_t *slen);
 
 int rec_code_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
-		       size_t *tlen)
+		       size_t *tlen, void **spayload, size_t *slen)
 {
-	*payload = *tpayload = NULL;
-	*len = *tlen = 0;
+	*payload = *tpayload = *spayload = NULL;
+	*len = *tlen = *slen = 0;
 	if (raw->interval_ns <= 0)
 		return -1;
 	pthread_mutex_lock(&raw_lock);
-	int rc = raw_symbolize(raw, payload, len, tpayload, tlen);
+	int rc = raw_symbolize(raw, payload, len, tpayload, tlen, spayload, slen);
 	pthread_mutex_unlock(&raw_lock);
 	return rc;
 }
 
 static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, void **tpayload,
-			 size_t *tlen)
+			 size_t *tlen, void **spayload, size_t *slen)
 {
 	code_prof p = {0};
 	p.unknown_obj = UINT32_MAX;
@@ -103,8 +111,17 @@ static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, v
 	for (size_t i = 0; !rc && i < raw->ncells; i++) {
 		const mcz_code_cell *c = &raw->cells[i];
 		p.cells[i] = (code_cell){(c->t - t0) / raw->interval_ns, c->thr, c->obj, c->off,
-					 c->cobj, c->coff, c->count, UINT32_MAX};
-		p.callchain |= c->cobj != UINT32_MAX;
+					 c->cobj, c->coff, c->count, c->stk};
+		p.callchain |= c->cobj != UINT32_MAX || c->stk != MCZ_CODE_ROOT;
+	}
+	if (!rc && raw->nframes) {
+		p.frames = malloc(raw->nframes * sizeof *p.frames);
+		rc = p.frames ? 0 : -1;
+		for (size_t i = 0; !rc && i < raw->nframes; i++)
+			p.frames[i] = (code_frame){raw->frames[i].parent, raw->frames[i].obj,
+						   raw->frames[i].off};
+		p.nframes = rc ? 0 : raw->nframes;
+		p.callchain = 1;
 	}
 	p.ncells = rc ? 0 : raw->ncells;
 	p.merged = 0;
@@ -123,6 +140,8 @@ static int raw_symbolize(const mcz_code_raw *raw, void **payload, size_t *len, v
 		c.note = note;
 		rc = mcz_code_encode(&c, payload, len) == MCZ_OK ? 0 : -1;
 		if (!rc && c.nthreads && mcz_code_encode_threads(&c, tpayload, tlen) != MCZ_OK)
+			rc = -1;
+		if (!rc && c.nframes && mcz_code_encode_stacks(&c, spayload, slen) != MCZ_OK)
 			rc = -1;
 	} else {
 		rc = -1;

@@ -601,6 +601,117 @@ static uint32_t sym_find(const sym_addr *t, size_t n, uint32_t obj, uint64_t off
 	return t[lo].loc;
 }
 
+/* The stacks' frames over locations: each (parent, location) once, in an
+ * open-addressing table of size cap (a power of two, over twice the
+ * frames). */
+typedef struct sym_frames {
+	mcz_code_frame *v;
+	size_t n, cap_v;
+	uint32_t *slot; /* index + 1, 0 free */
+	size_t cap;
+} sym_frames;
+
+static int sym_frame(sym_frames *f, uint32_t parent, uint32_t loc, uint32_t *id)
+{
+	if (2 * (f->n + 1) > f->cap) {
+		size_t nc = f->cap ? 2 * f->cap : 1024;
+		uint32_t *ns = calloc(nc, sizeof *ns);
+		if (!ns)
+			return -1;
+		for (size_t i = 0; i < f->n; i++) {
+			uint64_t h = ((uint64_t)f->v[i].parent << 32 | f->v[i].loc) * 0x9e3779b97f4a7c15ULL;
+			size_t k = (h >> 7) & (nc - 1);
+			while (ns[k])
+				k = (k + 1) & (nc - 1);
+			ns[k] = (uint32_t)i + 1;
+		}
+		free(f->slot);
+		f->slot = ns;
+		f->cap = nc;
+	}
+	uint64_t h = ((uint64_t)parent << 32 | loc) * 0x9e3779b97f4a7c15ULL;
+	size_t k = (h >> 7) & (f->cap - 1);
+	for (; f->slot[k]; k = (k + 1) & (f->cap - 1)) {
+		const mcz_code_frame *x = &f->v[f->slot[k] - 1];
+		if (x->parent == parent && x->loc == loc) {
+			*id = f->slot[k] - 1;
+			return 0;
+		}
+	}
+	if (f->n + 1 > f->cap_v) {
+		size_t nc = f->cap_v ? 2 * f->cap_v : 256;
+		mcz_code_frame *nv = realloc(f->v, nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		f->v = nv;
+		f->cap_v = nc;
+	}
+	f->v[f->n] = (mcz_code_frame){parent, loc};
+	f->slot[k] = (uint32_t)f->n + 1;
+	*id = (uint32_t)f->n++;
+	return 0;
+}
+
+static int sym_stackhit_cmp(const void *a, const void *b)
+{
+	const mcz_code_stackhit *x = a, *y = b;
+	if (x->interval != y->interval)
+		return x->interval < y->interval ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* The call stacks of p's cells over the named locations: the recorder's
+ * frames (parents first) mapped to frames of locations, where two
+ * addresses of one line become one frame; each cell's sampled location a
+ * frame under its callers'. */
+static int sym_stacks(const code_prof *p, const sym_addr *ad, size_t na, code_sym_out *out,
+		      size_t *nframes, size_t *nhits)
+{
+	sym_frames f = {0};
+	uint32_t *map = malloc((p->nframes ? p->nframes : 1) * sizeof *map);
+	mcz_code_stackhit *h = malloc((p->ncells ? p->ncells : 1) * sizeof *h);
+	int rc = !map || !h;
+	for (size_t i = 0; i < p->nframes && !rc; i++) {
+		const code_frame *x = &p->frames[i];
+		uint32_t par = x->parent == UINT32_MAX ? MCZ_CODE_ROOT : map[x->parent];
+		rc = sym_frame(&f, par, sym_find(ad, na, x->obj, x->off), &map[i]);
+	}
+	size_t n = 0;
+	for (size_t i = 0, ivx = 0; i < p->ncells && !rc; i++) {
+		const code_cell *x = &p->cells[i];
+		if (i && x->iv != p->cells[i - 1].iv)
+			ivx++;
+		uint32_t leaf;
+		rc = sym_frame(&f, x->stk == UINT32_MAX ? MCZ_CODE_ROOT : map[x->stk],
+			       sym_find(ad, na, x->obj, x->off), &leaf);
+		h[n++] = (mcz_code_stackhit){(uint32_t)ivx, p->nthreads ? x->thr : 0, leaf,
+					     x->count > UINT32_MAX ? UINT32_MAX : (uint32_t)x->count};
+	}
+	if (!rc && n)
+		qsort(h, n, sizeof *h, sym_stackhit_cmp);
+	size_t m = 0;
+	for (size_t a = 0; a < n && !rc; a++) {
+		if (m && !sym_stackhit_cmp(&h[m - 1], &h[a])) {
+			uint64_t s = (uint64_t)h[m - 1].count + h[a].count;
+			h[m - 1].count = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+		} else {
+			h[m++] = h[a];
+		}
+	}
+	free(map), free(f.slot);
+	if (rc) {
+		free(f.v), free(h);
+		return -1;
+	}
+	out->frames = f.v;
+	out->stackhits = h;
+	*nframes = f.n;
+	*nhits = m;
+	return 0;
+}
+
 int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *c,
 		 code_sym_out *out)
 {
@@ -610,7 +721,7 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	code_prof_compact(p);
 	elf_version(EV_CURRENT);
 	/* the distinct (object, offset) pairs, samples' and callers' */
-	sym_addr *ad = malloc((2 * p->ncells + 1) * sizeof *ad);
+	sym_addr *ad = malloc((2 * p->ncells + p->nframes + 1) * sizeof *ad);
 	if (!ad)
 		return -1;
 	size_t na = 0;
@@ -619,6 +730,8 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 		if (p->cells[i].cobj != UINT32_MAX)
 			ad[na++] = (sym_addr){p->cells[i].cobj, p->cells[i].coff, 0};
 	}
+	for (size_t i = 0; i < p->nframes; i++)
+		ad[na++] = (sym_addr){p->frames[i].obj, p->frames[i].off, 0};
 	if (na) /* an empty array may be NULL */
 		qsort(ad, na, sizeof *ad, sym_addr_cmp);
 	size_t k = 0;
@@ -815,6 +928,11 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 			out->callers[me++] = *e;
 		}
 	}
+	size_t nf = 0, nsh = 0;
+	if (p->callchain && sym_stacks(p, ad, na, out, &nf, &nsh)) {
+		free(ad);
+		return -1;
+	}
 	free(ad);
 
 	memset(c, 0, sizeof *c);
@@ -833,6 +951,10 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	c->threads = p->threads;
 	c->nthits = p->nthreads ? nt : 0;
 	c->thits = out->thits;
+	c->nframes = nf;
+	c->frames = out->frames;
+	c->nstackhits = nsh;
+	c->stackhits = out->stackhits;
 	c->interval_ns = interval_ns;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -844,6 +966,7 @@ void code_sym_free(code_sym_out *out)
 	for (size_t i = 0; i < out->nstrs; i++)
 		free(out->strs[i]);
 	free(out->strs), free(out->objects), free(out->locs), free(out->t), free(out->first);
-	free(out->hits), free(out->callers), free(out->thits);
+	free(out->hits), free(out->callers), free(out->thits), free(out->frames);
+	free(out->stackhits);
 	memset(out, 0, sizeof *out);
 }

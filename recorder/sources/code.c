@@ -82,6 +82,7 @@ typedef struct code_priv {
 	code_prof prof;
 	size_t objs_parted; /* objects written in CODEPART blocks */
 	size_t thr_parted;  /* threads written in CODEPART blocks */
+	size_t frames_parted; /* stack frames written in CODEPARTSTACKS blocks */
 	int64_t t_start, interval_ns;
 	unsigned stack;    /* --call-graph dwarf: user stack bytes per sample */
 	int pages;         /* data pages of each ring */
@@ -244,7 +245,8 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
 	p->ev = code_event_of(c->code_event);
-	p->prof.callchain = c->code_callgraph == REC_CG_FP;
+	/* callchain: the profile has stacks, from the kernel's chain or unwound */
+	p->prof.callchain = c->code_callgraph != 0;
 	p->prof.dwarf = c->code_callgraph == REC_CG_DWARF;
 	p->stack = c->code_stack;
 	p->interval_ns = c->interval_ns;
@@ -447,7 +449,8 @@ static int code_start(rec_source *s, const rec_ctx *c)
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
 			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page,
-				  p->prof.dwarf ? REC_CG_DWARF : p->prof.callchain, p->stack);
+				  p->prof.dwarf ? REC_CG_DWARF : p->prof.callchain ? REC_CG_FP : 0,
+				  p->stack);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
@@ -571,10 +574,12 @@ static int code_sync(rec_source *s, mcz_writer *w, int64_t t0_mono)
 		part.period = 1000000000ULL / p->hz;
 		part.obj_base = p->objs_parted;
 		part.thr_base = p->thr_parted;
+		part.frame_base = p->frames_parted;
 		rc = mcz_writer_code_part(w, &part);
 		if (!rc) {
 			p->objs_parted = part.nobjects;
 			p->thr_parted = part.nthreads;
+			p->frames_parted = part.nframes;
 		}
 		code_part_free(&part);
 	}

@@ -83,7 +83,7 @@ case "$first" in "r2 "*) ;; *) tmux_fail "s: first row is '$first', not rank 2" 
 echo "$first" | grep -q '▲' || tmux_fail "rank 2 not marked: '$first'"
 tmux_screen | grep -q '^r2 vm solve .*slowest r2)' || tmux_fail "readout: $(tmux_screen | sed -n 23p)"
 tmux_keys L
-tmux_wait_for '1 hosts, by'
+tmux_wait_for '1 host, by'
 n=$(tmux_screen | sed -n '4,22p' | grep -c ' x4 ')
 [ "$n" = 1 ] || tmux_fail "L: $n host rows for 4 ranks on one host"
 tmux_keys m

@@ -48,7 +48,7 @@ one_line "too small" --snapshot 30x10 "$D/run.mcz"
 one_line "WxH" --snapshot big "$D/run.mcz"
 one_line "no theme named" --theme nosuch --snapshot 80x24 "$D/run.mcz"
 one_line "not a time" --at soon --snapshot 80x24 "$D/run.mcz"
-one_line "no view named 'nosuch' (views: timeline, phases, topology, roofline, compare, ranks)" --view nosuch --snapshot 80x24 "$D/run.mcz"
+one_line "no view named 'nosuch' (views: timeline, phases, topology, roofline, compare, ranks, flame)" --view nosuch --snapshot 80x24 "$D/run.mcz"
 one_line "no recording given" --snapshot 80x24
 one_line "not a terminal" "$D/run.mcz"
 if command -v runuser >/dev/null && [ "$(id -u)" = 0 ]; then

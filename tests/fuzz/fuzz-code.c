@@ -6,7 +6,8 @@
  * decoded as a CODE payload.  Whatever decodes must hold tables whose
  * every index is in range, times that increase and counts of at least 1;
  * merged cells are sorted, each place of an interval once; the hits by
- * thread (CODETHREADS, 5.12) in range and in order. */
+ * thread (CODETHREADS, 5.12) and the stacks (CODESTACKS, CODEPARTSTACKS,
+ * 5.13, 5.14) in range and in order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,21 @@ static void fuzz_code_check(const mcz_code *c)
 		if (c->callers[e].loc >= c->nlocs || c->callers[e].caller >= c->nlocs ||
 		    c->callers[e].count == 0)
 			abort();
+	/* the stacks (CODESTACKS, 5.13): parents first, in range, in order */
+	for (size_t i = 0; i < c->nframes; i++)
+		if (c->frames[i].loc >= c->nlocs ||
+		    (c->frames[i].parent != MCZ_CODE_ROOT && c->frames[i].parent >= i))
+			abort();
+	for (size_t i = 0; i < c->nstackhits; i++) {
+		const mcz_code_stackhit *x = &c->stackhits[i], *p = i ? x - 1 : NULL;
+		if (x->interval >= c->nintervals || x->thread >= (c->nthreads ? c->nthreads : 1) ||
+		    x->frame >= c->nframes || x->count == 0 ||
+		    (p && (p->interval > x->interval ||
+			   (p->interval == x->interval &&
+			    (p->thread > x->thread ||
+			     (p->thread == x->thread && p->frame >= x->frame))))))
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -58,11 +74,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				const mcz_code_cell *x = &raw->cells[i], *p = i ? x - 1 : NULL;
 				if (x->obj >= raw->nobjects || x->count == 0 ||
 				    (x->cobj != UINT32_MAX && x->cobj >= raw->nobjects) ||
-				    (p && (p->t > x->t || (p->t == x->t && p->obj == x->obj &&
-							   p->off == x->off && p->cobj == x->cobj &&
-							   p->coff == x->coff))))
+				    (x->stk != MCZ_CODE_ROOT && x->stk >= raw->nframes) ||
+				    (p && (p->t > x->t ||
+					   (p->t == x->t && p->thr == x->thr && p->obj == x->obj &&
+					    p->off == x->off && p->cobj == x->cobj &&
+					    p->coff == x->coff && p->stk == x->stk))))
 					abort();
 			}
+		for (size_t i = 0; raw && i < raw->nframes; i++)
+			if (raw->frames[i].obj >= raw->nobjects ||
+			    (raw->frames[i].parent != MCZ_CODE_ROOT && raw->frames[i].parent >= i))
+				abort();
 		const mcz_code *c;
 		if (mcz_code_get(r, &c) == MCZ_OK)
 			fuzz_code_check(c);

@@ -61,8 +61,8 @@ if ! "$T/rd-old" "$T/new.mcz" >"$T/old.out" 2>"$T/old.err"; then
 	grep -q '^open: unsupported format version' "$T/old.out" || fail "1.1 reader on a 1.3 file: $(cat "$T/old.out")"
 	ok "a file with 1.3 blocks: the 1.1 reader refuses it ($(head -1 "$T/old.out"))"
 fi
-MCZ_FORMAT=1.7 "$MCREC" -q -f -g os -o "$T/bad.mcz" -- true 2>"$T/bad.err" && fail "MCZ_FORMAT=1.7 accepted"
-grep -q 'MCZ_FORMAT=1.7' "$T/bad.err" || fail "MCZ_FORMAT=1.7: $(cat "$T/bad.err")"
+MCZ_FORMAT=1.8 "$MCREC" -q -f -g os -o "$T/bad.mcz" -- true 2>"$T/bad.err" && fail "MCZ_FORMAT=1.8 accepted"
+grep -q 'MCZ_FORMAT=1.8' "$T/bad.err" || fail "MCZ_FORMAT=1.8: $(cat "$T/bad.err")"
 MCZ_FORMAT=1.2 "$MCREC" -q -f -g code,os -o "$T/run.mcz" -- "$T/work" 0.3 2>/dev/null || fail "mcrec exit $?"
 "$B/mcz" info "$T/run.mcz" | grep -q 'format 1.2)' || fail "MCZ_FORMAT=1.2: $("$B/mcz" info "$T/run.mcz" | head -1)"
 "$B/mcz" dump "$T/run.mcz" --code --csv | grep -q compute_kernel || fail "the file has no code profile"

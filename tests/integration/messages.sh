@@ -92,3 +92,21 @@ done
 [ -f "$T/new/sub/r.0.mcz" ] || fail "split made no $T/new/sub/r.0.mcz: $(ls -R "$T/new")"
 said 1 "cannot make the folder: Not a directory" "$B"/mcz split "$T/j.mcz" -o "$T/r.0.mcz/x"
 echo "ok: a PCP archive named with what reads it; --at nan, --view ranks of one file, a split into a bad folder: one line each; sizes as people type them"
+
+# libpcp's own line folded into mcz's: one line, the archive's files gone
+said 1 '(libpcp: __pmLogNewFile: failed to create "/proc/x.index"' "$B"/mcz export --pcp /proc/x "$T/r.0.mcz"
+ls /proc/x.* >/dev/null 2>&1 && fail "export left /proc/x.*"
+# an archive named by one of its files is that archive, as PCP's tools read it
+"$B"/mcz export -q --pcp "$T/exp/rec1.0" "$T/r.0.mcz" || fail "export --pcp exp/rec1.0"
+[ -f "$T/exp/rec1.0" ] && [ -f "$T/exp/rec1.meta" ] && [ ! -e "$T/exp/rec1.0.0" ] ||
+	fail "export --pcp exp/rec1.0 wrote $(ls "$T/exp")"
+"$B"/mcz export -q --pcp "$T/exp/rec2.meta" "$T/r.0.mcz" && [ -f "$T/exp/rec2.index" ] ||
+	fail "export --pcp exp/rec2.meta wrote $(ls "$T/exp")"
+# a report of a file that holds no row, and a theme that is no theme
+head -c 300 "$T/r.0.mcz" >"$T/cut.mcz"
+said 1 "mcview: nothing to report: cut.mcz holds nothing readable" "$B"/mcview --report "$T/cut.mcz"
+said 2 "theme /etc/passwd: not a theme" "$B"/mcview --theme /etc/passwd --report "$T/r.0.mcz"
+printf '# a comment only\n\n' >"$T/empty.theme"
+"$B"/mcview --theme "$T/empty.theme" --report "$T/r.0.mcz" >/dev/null 2>"$T/err" ||
+	fail "a theme of comments refused: $(cat "$T/err")"
+echo "ok: export's libpcp line folded into one, an archive named by its volume, a report of nothing, a theme that is not one: one line each"

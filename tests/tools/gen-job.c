@@ -115,7 +115,7 @@ static int gj_code(mcz_writer *w, int64_t dt, const uint8_t *busy, size_t n, int
 	}
 	first[n] = nh;
 	mcz_code c = {"cpu-clock", 1000000, dt, "", nt > 1 ? 4 : 3, objs, nt > 1 ? 6 : 4, locs, n,
-		      t, first, nh, hits, 0, NULL, nt > 1 ? nt : 0, thr, nth, th};
+		      t, first, nh, hits, 0, NULL, nt > 1 ? nt : 0, thr, nth, th, 0, NULL, 0, NULL};
 	int rc = mcz_writer_code(w, &c);
 	free(t), free(first), free(hits), free(th), free(thr);
 	return rc == MCZ_OK ? 0 : -1;

@@ -7,6 +7,7 @@
  *                 [--phases] [--counters] [--seed N] [--chunk-rows N]
  *                 [--truth FILE] [--sync-rows N [--killed]] [--entropy]
  *                 [--metric-major] [--meta KEY=VALUE]... [--mark-text TEXT]
+ *                 [--slow-every K]
  *
  * --phases   the workload goes through phases (else one steady phase) and
  *            a BEGIN mark "phase:NAME" is written at each boundary;
@@ -30,6 +31,9 @@
  * --meta     adds (or replaces) a metadata key, --mark-text puts TEXT before
  *            each phase mark's name and each per-CPU stream's instance:
  *            hostile strings for the terminal tests.
+ * --slow-every  the second half of the streams has a value every K rows
+ *            only, as a source read less often than the others (mcrec's
+ *            proc and net sources at 500 ms in a 20 ms recording).
  * Same seed, same file (bit for bit).
  */
 #include <getopt.h>
@@ -76,7 +80,7 @@ static void usage(FILE *f)
 	fputs("usage: gen-recording -o FILE [--streams N] [--rows N] [--interval-ms N]\n"
 	      "                     [--phases] [--counters] [--seed N] [--chunk-rows N]\n"
 	      "                     [--truth FILE] [--sync-rows N [--killed]] [--entropy]\n"
-	      "                     [--metric-major]\n",
+	      "                     [--metric-major] [--slow-every K]\n",
 	      f);
 }
 
@@ -89,7 +93,7 @@ static double noise_bits(double w)
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *truth = NULL;
-	long nstreams = 16, rows = 10000, chunk_rows = 1024, sync_rows = 0;
+	long nstreams = 16, rows = 10000, chunk_rows = 1024, sync_rows = 0, slow_every = 0;
 	int killed = 0, entropy = 0;
 	double interval_ms = 10, bits = 0;
 	int phases = 0, counters = 0, metric_major = 0;
@@ -99,7 +103,7 @@ int main(int argc, char **argv)
 		{"chunk-rows", 1, 0, 'C'}, {"truth", 1, 0, 'T'}, {"help", 0, 0, 'h'},
 		{"sync-rows", 1, 0, 'Y'}, {"killed", 0, 0, 'K'}, {"entropy", 0, 0, 'E'},
 		{"metric-major", 0, 0, 'M'}, {"meta", 1, 0, 'm'}, {"mark-text", 1, 0, 'x'},
-		{0, 0, 0, 0}};
+		{"slow-every", 1, 0, 'L'}, {0, 0, 0, 0}};
 	const char *meta[16], *mark_text = NULL;
 	int nmeta = 0;
 	int c;
@@ -123,6 +127,7 @@ int main(int argc, char **argv)
 				meta[nmeta++] = optarg;
 			break;
 		case 'x': mark_text = optarg; break;
+		case 'L': slow_every = atol(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -213,6 +218,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	mcz_value *v = calloc((size_t)nstreams + 1, sizeof *v);
+	uint8_t *present = calloc((size_t)nstreams + 1, 1);
 	int64_t dt = (int64_t)(interval_ms * 1e6);
 	long phase_rows = rows / 10 > 0 ? rows / 10 : 1;
 	int phase = phases ? -1 : 0;
@@ -258,7 +264,9 @@ int main(int argc, char **argv)
 			bits += noise_bits(2 * noise[g->what] * x);
 			v[s].u = g->acc;
 		}
-		rc = mcz_writer_append(w, t, v, NULL);
+		for (long s = 0; s < nstreams; s++)
+			present[s] = slow_every <= 1 || s < nstreams / 2 || r % slow_every == 0;
+		rc = mcz_writer_append(w, t, v, present);
 		if (!rc && sync_rows > 0 && (r + 1) % sync_rows == 0)
 			rc = mcz_writer_sync(w);
 	}
@@ -274,6 +282,7 @@ int main(int argc, char **argv)
 	if (tf)
 		fclose(tf);
 	free(v);
+	free(present);
 	free(gs);
 	free(by);
 	free(topo);

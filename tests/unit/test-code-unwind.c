@@ -157,7 +157,7 @@ static void test_unwinds_own_stack(void **state)
 {
 	code_prof p = {0};
 	p.unknown_obj = UINT32_MAX;
-	p.dwarf = 1;
+	p.callchain = p.dwarf = 1; /* as code.c sets them */
 	un_maps(&p);
 	assert_true(p.nmaps > 0);
 	static uint8_t rec[UN_STACK + 512];
@@ -205,7 +205,7 @@ static void test_without_registers(void **state)
 {
 	code_prof p = {0};
 	p.unknown_obj = UINT32_MAX;
-	p.dwarf = 1;
+	p.callchain = p.dwarf = 1; /* as code.c sets them */
 	un_maps(&p);
 	static uint8_t rec[UN_STACK + 512];
 	un_caller_a();

@@ -70,7 +70,7 @@ static vw_model *cn_model(void)
 		      "/usr/bin/hpcc: stripped; debuginfod: no answer within 5 s (DEBUGINFOD_TIMEOUT): "
 		      "not asked for the other objects, named by their object; [anon]: no file",
 		      3, objs, 5, locs, CN_N, t, first, 5 * CN_N, hits, 0, NULL,
-		      0, NULL, 0, NULL};
+		      0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	vw_model *m;

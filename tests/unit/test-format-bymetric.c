@@ -254,25 +254,25 @@ static uint8_t *bm_requires(char *bad, size_t cap, const char *name, size_t *len
 	return b;
 }
 
-/* A REQUIRES of a later minor: "the file needs format 1.7", one line,
+/* A REQUIRES of a later minor: "the file needs format 1.8", one line,
  * whether the reader opens the file by its index or by scanning it. */
 static void test_newer_minor(void **state)
 {
 	(void)state;
 	char bad[96];
 	size_t len, o;
-	uint8_t *b = bm_requires(bad, sizeof bad, "needs-1.7.mcz", &len, &o);
-	b[o + 16] = 7;
+	uint8_t *b = bm_requires(bad, sizeof bad, "needs-1.8.mcz", &len, &o);
+	b[o + 16] = 8;
 	file_block_fix_crc(b, o);
 	bm_put(bad, b, len);
 	mcz_reader *r;
 	assert_int_equal(mcz_open(&r, bad, 0), MCZ_E_VERSION);
-	assert_non_null(strstr(mcz_errdetail(), "needs format 1.7"));
+	assert_non_null(strstr(mcz_errdetail(), "needs format 1.8"));
 	assert_null(strchr(mcz_errdetail(), '\n'));
 	/* without its trailer, by scanning */
 	bm_put(bad, b, len - 24);
 	assert_int_equal(mcz_open(&r, bad, 0), MCZ_E_VERSION);
-	assert_non_null(strstr(mcz_errdetail(), "needs format 1.7"));
+	assert_non_null(strstr(mcz_errdetail(), "needs format 1.8"));
 	/* a REQUIRES of this minor or an older one is read */
 	b[o + 16] = 4;
 	file_block_fix_crc(b, o);

@@ -42,7 +42,7 @@ static mcz_code cd_profile(void)
 {
 	mcz_code c = {"cpu-clock", 1000000, 100000000, "[vdso]: no file",
 		      2, cd_objs, 4, cd_locs, 4, cd_t, cd_first, 6, cd_hits, 3, cd_callers,
-		      0, NULL, 0, NULL};
+		      0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	return c;
 }
 
@@ -108,7 +108,7 @@ static void test_roundtrip(void **state)
 	free(buf);
 	/* an empty profile (no sample) is valid too */
 	mcz_code e = {"cpu-clock", 1000000, 100000000, "", 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL,
-		      0, NULL, 0, NULL, 0, NULL};
+		      0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	size_t zero = 0;
 	e.first = &zero;
 	assert_int_equal(mcz_code_encode(&e, &buf, &len), MCZ_OK);
@@ -426,6 +426,121 @@ static void test_threads(void **state)
 	unlink(cd_path);
 }
 
+/* Stacks over cd_profile's 4 locations: main(0) -> a(1) -> leaf(3),
+ * main -> b(2) -> leaf, and main alone. */
+static const mcz_code_frame cd_frames[] = {
+	{MCZ_CODE_ROOT, 0}, {0, 1}, {1, 3}, {0, 2}, {3, 3},
+};
+static const mcz_code_stackhit cd_shits[] = {
+	{0, 0, 2, 30}, {0, 0, 4, 10}, {0, 1, 0, 1}, {2, 0, 2, 3}, {3, 1, 4, 1},
+};
+
+static void cd_assert_stacks(const mcz_code *c)
+{
+	assert_int_equal(c->nframes, 5);
+	assert_int_equal(c->nstackhits, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(c->frames[i].parent, cd_frames[i].parent);
+		assert_int_equal(c->frames[i].loc, cd_frames[i].loc);
+		assert_memory_equal(&c->stackhits[i], &cd_shits[i], sizeof cd_shits[i]);
+	}
+}
+
+static void test_stacks(void **state)
+{
+	(void)state;
+	snprintf(cd_path, sizeof cd_path, "/tmp/test-format-code-stk-%d.mcz", (int)getpid());
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, cd_path, NULL), MCZ_OK);
+	mcz_code c = cd_profile();
+	c.nthreads = 2, c.threads = cd_threads, c.nthits = 7, c.thits = cd_thits;
+	c.nframes = 5, c.frames = cd_frames, c.nstackhits = 5, c.stackhits = cd_shits;
+	/* a parent after its child, a frame past the locations, hits out of
+	 * order or past the tables: refused */
+	mcz_code d = c;
+	void *p;
+	size_t n;
+	mcz_code_frame bf[2] = {{1, 0}, {MCZ_CODE_ROOT, 0}};
+	d.frames = bf, d.nframes = 2, d.nstackhits = 0;
+	assert_int_equal(mcz_code_encode_stacks(&d, &p, &n), MCZ_E_ARG);
+	bf[0] = (mcz_code_frame){MCZ_CODE_ROOT, 4};
+	assert_int_equal(mcz_code_encode_stacks(&d, &p, &n), MCZ_E_ARG);
+	d = c;
+	mcz_code_stackhit bh[2] = {cd_shits[1], cd_shits[0]};
+	d.stackhits = bh, d.nstackhits = 2;
+	assert_int_equal(mcz_code_encode_stacks(&d, &p, &n), MCZ_E_ARG);
+	bh[0] = (mcz_code_stackhit){0, 2, 0, 1};
+	d.nstackhits = 1;
+	assert_int_equal(mcz_code_encode_stacks(&d, &p, &n), MCZ_E_ARG);
+	bh[0] = (mcz_code_stackhit){0, 0, 5, 1};
+	assert_int_equal(mcz_code_encode_stacks(&d, &p, &n), MCZ_E_ARG);
+	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	mcz_reader *r;
+	const mcz_code *got;
+	assert_int_equal(mcz_open(&r, cd_path, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	cd_assert_same(&c, got);
+	cd_assert_threads(got);
+	cd_assert_stacks(got);
+	mcz_close(r);
+	size_t len;
+	uint8_t *b = cd_slurp(&len);
+	assert_int_equal(mcz_open_mem(&r, b, len - 24, 0), MCZ_OK); /* by scanning */
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	cd_assert_stacks(got);
+	mcz_close(r);
+	/* any byte of the block changed: the stacks whole and in range, or
+	 * gone; the rest of the profile untouched */
+	size_t off = cd_find_block(b, len, 17);
+	assert_true(off > 0);
+	uint32_t plen = (uint32_t)b[off + 8] | (uint32_t)b[off + 9] << 8 | (uint32_t)b[off + 10] << 16;
+	int gone = 0;
+	for (uint32_t at = 0; at < plen; at++) {
+		uint8_t *x = malloc(len);
+		memcpy(x, b, len);
+		x[off + 16 + at] ^= 0x21;
+		cd_recrc(x, off);
+		assert_int_equal(mcz_open_mem(&r, x, len, 0), MCZ_OK);
+		assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+		assert_int_equal(got->nhits, 6);
+		assert_int_equal(got->nthreads, 2);
+		gone += got->nframes == 0;
+		for (size_t i = 0; i < got->nframes; i++)
+			assert_true(got->frames[i].loc < got->nlocs &&
+				    (got->frames[i].parent == MCZ_CODE_ROOT || got->frames[i].parent < i));
+		for (size_t i = 0; i < got->nstackhits; i++)
+			assert_true(got->stackhits[i].interval < got->nintervals &&
+				    got->stackhits[i].thread < got->nthreads &&
+				    got->stackhits[i].frame < got->nframes && got->stackhits[i].count > 0);
+		mcz_close(r);
+		free(x);
+	}
+	assert_true(gone > 0);
+	/* a reader that does not know the type (as 1.6): the profile whole,
+	 * without stacks */
+	b[off + 4] = 201;
+	cd_recrc(b, off);
+	assert_int_equal(mcz_open_mem(&r, b, len, 0), MCZ_OK);
+	assert_int_equal(mcz_code_get(r, &got), MCZ_OK);
+	assert_int_equal(got->nframes, 0);
+	assert_int_equal(got->nthreads, 2);
+	mcz_close(r);
+	free(b);
+	unlink(cd_path);
+	/* MCZ_FORMAT=1.6: no CODESTACKS block */
+	setenv("MCZ_FORMAT", "1.6", 1);
+	assert_int_equal(mcz_writer_open(&w, cd_path, NULL), MCZ_OK);
+	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+	unsetenv("MCZ_FORMAT");
+	b = cd_slurp(&len);
+	assert_int_equal(cd_find_block(b, len, 17), 0);
+	assert_true(cd_find_block(b, len, 16) > 0);
+	free(b);
+	unlink(cd_path);
+}
+
 static void test_file_without_code(void **state)
 {
 	(void)state;
@@ -503,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_payloads),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_file_without_code),
 		cmocka_unit_test(test_older_reader_skips),
 		cmocka_unit_test(test_bad_code_block_hides_nothing),

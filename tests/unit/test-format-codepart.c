@@ -38,20 +38,20 @@ static const mcz_code_raw_object cp_objs[] = {
  * interval 100 ms */
 static const mcz_code_thread cp_threads[] = {{100, 100}, {100, 101}, {100, 102}};
 static const mcz_code_cell cp_cells1[] = {
-	{0, 0, 0, 0x1424, UINT32_MAX, 0, 23},
-	{0, 1, 0, 0x1430, 0, 0x1180, 7}, /* same 64-byte region as 0x1424, another thread */
-	{100000000, 0, 1, 0x9000, 0, 0x1200, 5},
+	{0, 0, 0, 0x1424, UINT32_MAX, 0, 23, MCZ_CODE_ROOT},
+	{0, 1, 0, 0x1430, 0, 0x1180, 7, MCZ_CODE_ROOT}, /* same 64-byte region as 0x1424, another thread */
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 5, MCZ_CODE_ROOT},
 };
 static const mcz_code_cell cp_cells2[] = {
-	{100000000, 0, 1, 0x9000, 0, 0x1200, 4}, /* adds up with part 1's */
-	{200000000, 2, 2, 0x7ffd1234, UINT32_MAX, 0, 1},
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 4, MCZ_CODE_ROOT}, /* adds up with part 1's */
+	{200000000, 2, 2, 0x7ffd1234, UINT32_MAX, 0, 1, MCZ_CODE_ROOT},
 };
 
 static mcz_code_raw cp_part(int which)
 {
 	mcz_code_raw p = {"cpu-clock", 1000000, 100000000, which == 1 ? 2 : 3, cp_objs,
 			  which == 1 ? 0 : 2, which == 1 ? 2 : 3, cp_threads, which == 1 ? 0 : 2,
-			  which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2, 0, 0};
+			  which == 1 ? 3 : 2, which == 1 ? cp_cells1 : cp_cells2, 0, 0, 0, NULL, 0};
 	return p;
 }
 
@@ -82,7 +82,7 @@ static void cp_write(const char *path, int code)
 		size_t first[2] = {0, 1};
 		mcz_code_hit h = {0, 40};
 		mcz_code c = {"cpu-clock", 1000000, 100000000, "", 1, &o, 1, &l, 1, &t, first, 1, &h,
-			      0, NULL, 0, NULL, 0, NULL};
+			      0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 		assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
@@ -155,7 +155,7 @@ static void test_parts_merged(void **state)
 	const mcz_code_raw *raw;
 	const mcz_code *c;
 	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
-	assert_int_equal(mcz_info(r)->version_minor, 6);
+	assert_int_equal(mcz_info(r)->version_minor, MCZ_VERSION_MINOR);
 	assert_int_equal(mcz_code_raw_get(r, &raw), MCZ_OK);
 	cp_assert_merged(raw, 2);
 	assert_true(mcz_code_from_parts(r));
@@ -188,8 +188,10 @@ static int cp_named;
 
 /* A symbolizer that names every location "named" (the one mcview and mcz
  * set reads binaries; this one shows the hook is what names them). */
-static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **tp, size_t *tlen)
+static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **tp, size_t *tlen,
+			 void **sp, size_t *slen)
 {
+	(void)sp, (void)slen;
 	cp_named++;
 	mcz_code_object o = {raw->objects[0].path, raw->objects[0].build_id, ""};
 	mcz_code_loc l = {0, 0x1424, MCZ_CODE_DWARF, "named", "", "app.c", 3};
@@ -199,7 +201,7 @@ static int cp_symbolizer(const mcz_code_raw *raw, void **p, size_t *len, void **
 		n += raw->cells[i].count;
 	mcz_code_hit h = {0, (uint32_t)n};
 	mcz_code c = {raw->event, raw->period, raw->interval_ns, "by the hook", 1, &o, 1, &l, 1,
-		      &raw->cells[0].t, first, 1, &h, 0, NULL, 0, NULL, 0, NULL};
+		      &raw->cells[0].t, first, 1, &h, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	*tp = NULL;
 	*tlen = 0;
 	return mcz_code_encode(&c, p, len);
@@ -235,6 +237,108 @@ static void test_symbolizer_and_code_wins(void **state)
 /* A flipped byte in the second part's payload, its CRC made good again:
  * the part is left out and counted; the first still reads.  A second
  * part whose object 0 differs from the first's is damaged the same way. */
+/* Parts with stacks: part 1's cells have callers main (frame 0) <- a
+ * (frame 1), part 2 adds main <- b (frame 2).  Merged, the cells keep
+ * their stacks; two cells of one place with different stacks stay apart;
+ * the profile's stacks are those paths.  A damaged stacks block of part 1
+ * loses the stacks of both parts, never a cell. */
+static const mcz_code_rawframe cp_frames[] = {
+	{MCZ_CODE_ROOT, 0, 0x1000}, {0, 0, 0x1100}, {0, 0, 0x1200},
+};
+static const mcz_code_cell cp_scells1[] = {
+	{0, 0, 1, 0x9000, 0, 0x1100, 30, 1},
+	{0, 0, 1, 0x9000, 0, 0x1100, 10, 0}, /* the same place, another stack */
+};
+static const mcz_code_cell cp_scells2[] = {
+	{100000000, 0, 1, 0x9000, 0, 0x1200, 10, 2},
+};
+
+static void cp_write_stacks(const char *path)
+{
+	mcz_writer *w;
+	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
+	for (int k = 1; k <= 2; k++) {
+		mcz_code_raw p = cp_part(1);
+		p.nobjects = 2, p.obj_base = k == 1 ? 0 : 2;
+		p.thr_base = k == 1 ? 0 : 2;
+		p.cells = k == 1 ? cp_scells1 : cp_scells2, p.ncells = k == 1 ? 2 : 1;
+		p.frames = cp_frames, p.nframes = k == 1 ? 2 : 3, p.frame_base = k == 1 ? 0 : 2;
+		assert_int_equal(mcz_writer_code_part(w, &p), MCZ_OK);
+		assert_int_equal(mcz_writer_sync(w), MCZ_OK);
+	}
+	assert_int_equal(mcz_writer_close(w), MCZ_OK);
+}
+
+static void test_part_stacks(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof path, "%s/stk.mcz", dir);
+	cp_write_stacks(path);
+	mcz_reader *r;
+	const mcz_code_raw *raw;
+	const mcz_code *c;
+	assert_int_equal(mcz_open(&r, path, 0), MCZ_OK);
+	assert_int_equal(mcz_code_raw_get(r, &raw), MCZ_OK);
+	assert_int_equal(raw->nframes, 3);
+	assert_int_equal(raw->frames[2].parent, 0);
+	assert_int_equal(raw->frames[2].off, 0x1200);
+	assert_int_equal(raw->ncells, 3);
+	assert_int_equal(raw->cells[0].stk, 0);
+	assert_int_equal(raw->cells[0].count, 10);
+	assert_int_equal(raw->cells[1].stk, 1);
+	assert_int_equal(raw->cells[1].count, 30);
+	assert_int_equal(raw->cells[2].stk, 2);
+	assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
+	/* frames main, a, b (recorder's), then the leaves under a, main, b */
+	assert_int_equal(c->nstackhits, 3);
+	uint64_t through_a = 0, total = 0;
+	for (size_t i = 0; i < c->nstackhits; i++) {
+		const mcz_code_frame *f = &c->frames[c->stackhits[i].frame];
+		assert_int_equal(c->locs[f->loc].offset, 0x9000);
+		assert_true(f->parent != MCZ_CODE_ROOT);
+		if (c->locs[c->frames[f->parent].loc].offset == 0x1100)
+			through_a += c->stackhits[i].count;
+		total += c->stackhits[i].count;
+	}
+	assert_int_equal(through_a, 30);
+	assert_int_equal(total, 50);
+	mcz_close(r);
+	/* part 1's stacks block damaged, byte by byte */
+	size_t len, off[2];
+	uint8_t *b = file_bytes(path, &len);
+	assert_int_equal(file_blocks(b, len, 18, off, 2, NULL), 2);
+	uint32_t plen = file_le32(b + off[0] + 8);
+	int lost = 0;
+	for (uint32_t at = 0; at < plen; at++) {
+		uint8_t *d = malloc(len);
+		memcpy(d, b, len);
+		d[off[0] + 16 + at] ^= 0x5a;
+		file_block_fix_crc(d, off[0]);
+		if (mcz_open_mem(&r, d, len, 0) == MCZ_OK) {
+			assert_int_equal(mcz_code_raw_get(r, &raw), MCZ_OK);
+			uint64_t cells = 0;
+			for (size_t i = 0; i < raw->ncells; i++)
+				cells += raw->cells[i].count;
+			assert_int_equal(cells, 50);
+			if (!raw->nframes) {
+				lost++;
+				for (size_t i = 0; i < raw->ncells; i++)
+					assert_int_equal(raw->cells[i].stk, MCZ_CODE_ROOT);
+			}
+			for (size_t i = 0; i < raw->ncells; i++)
+				assert_true(raw->cells[i].stk == MCZ_CODE_ROOT ||
+					    raw->cells[i].stk < raw->nframes);
+			assert_int_equal(mcz_code_get(r, &c), MCZ_OK);
+			mcz_close(r);
+		}
+		free(d);
+	}
+	assert_true(lost > 0);
+	free(b);
+	unlink(path);
+}
+
 static void test_damaged_part(void **state)
 {
 	(void)state;
@@ -296,8 +400,8 @@ static void test_writer_refuses(void **state)
 	snprintf(path, sizeof path, "%s/refuse.mcz", dir);
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
-	mcz_code_cell badobj = {0, 0, 3, 0, UINT32_MAX, 0, 1}, zero = {0, 0, 0, 0, UINT32_MAX, 0, 0};
-	mcz_code_cell badthr = {0, 3, 0, 0, UINT32_MAX, 0, 1};
+	mcz_code_cell badobj = {0, 0, 3, 0, UINT32_MAX, 0, 1, MCZ_CODE_ROOT}, zero = {0, 0, 0, 0, UINT32_MAX, 0, 0, MCZ_CODE_ROOT};
+	mcz_code_cell badthr = {0, 3, 0, 0, UINT32_MAX, 0, 1, MCZ_CODE_ROOT};
 	mcz_code_raw p = cp_part(2);
 	p.cells = &badobj;
 	p.ncells = 1;
@@ -315,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_parts_merged),
 		cmocka_unit_test(test_symbolizer_and_code_wins),
 		cmocka_unit_test(test_damaged_part),
+		cmocka_unit_test(test_part_stacks),
 		cmocka_unit_test(test_writer_refuses),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

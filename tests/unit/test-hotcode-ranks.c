@@ -72,7 +72,7 @@ static void hr_write(int rank)
 	}
 	first[HR_N] = HR_N;
 	mcz_code c = {"cpu-clock", 1000000, HR_IV, "", 1, objs, 2, locs, HR_N, t, first,
-		      HR_N, hits, 0, NULL, 0, NULL, 0, NULL};
+		      HR_N, hits, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 }

@@ -65,7 +65,7 @@ static void hc_write(void)
 	first[HC_N] = 2 * HC_N;
 	static const mcz_code_edge callers[] = {{0, 1, 2000}, {2, 1, 1500}, {2, 3, 1200}};
 	mcz_code c = {"cpu-clock", 1000000, HC_IV, "", 1, objs, 4, locs, HC_N, t, first,
-		      2 * HC_N, hits, 3, callers, 0, NULL, 0, NULL};
+		      2 * HC_N, hits, 3, callers, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 	assert_int_equal(mcz_writer_code(w, &c), MCZ_OK);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 }

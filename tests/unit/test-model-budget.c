@@ -157,9 +157,16 @@ static void deep_zoom_coarse_then_exact(void **st)
 	assert_int_equal(stream_row(m, 3, 100, ex), 0);
 	assert_int_equal(m->refining, 0);
 	int coarser = 0;
+	/* the columns with a sample of their own (96 samples over 100
+	 * columns): the 4 others are drawn with the sample that covers them,
+	 * the next one (a counter's delta covers the time before it), which
+	 * may lie in the next chunk */
+	int own[100] = {0};
+	for (long r = 1000; r < 1096; r++)
+		own[(r - 1000) * 100 / 96] = 1;
 	for (size_t i = 0; i < 100; i++) {
 		/* the coarse column covers whole chunks: it holds the exact one */
-		if (ex[i].count == 0)
+		if (ex[i].count == 0 || !own[i])
 			continue;
 		assert_true(b[i].count >= ex[i].count);
 		assert_true(b[i].min <= ex[i].min && b[i].max >= ex[i].max);

@@ -57,6 +57,12 @@ static void fmt_si(void **st)
 	assert_string_equal(vw_fmt_si(b, sizeof b, 0, "W"), "0 W");
 	assert_string_equal(vw_fmt_si(b, sizeof b, NAN, "W"), "-");
 	assert_string_equal(vw_fmt_si(b, sizeof b, 57.25, "%"), "57.2%");
+	/* counts take no milli: a mean of 0.857 processes, as a person writes it */
+	assert_string_equal(vw_fmt_si(b, sizeof b, 0.857, "proc"), "0.857 proc");
+	assert_string_equal(vw_fmt_si(b, sizeof b, 0.0123, "B/s"), "0.0123 B/s");
+	assert_string_equal(vw_fmt_si(b, sizeof b, -0.5, ""), "-0.500");
+	assert_string_equal(vw_fmt_si(b, sizeof b, 2.5e-4, "s"), "250 us");
+	assert_string_equal(vw_fmt_si(b, sizeof b, 0.004, "W/core"), "4.00 mW/core");
 }
 
 static void fmt_time(void **st)

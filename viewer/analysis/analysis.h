@@ -12,7 +12,9 @@
  *     imbalance and the slowest rank, the job report (job.h);
  *   - the code profile: hot functions of a span, the code row, code
  *     regions for phase detection (hotcode.h); functions named for people,
- *     and how to get missing names (codename.h);
+ *     and how to get missing names (codename.h); the call stacks
+ *     (stacktab.h): waiting charged to its caller (waitowner.h), a span's
+ *     stacks as a tree for the flame graph (flame.h);
  * *   - the threads of a process: useful and sync time each, the OpenMP
  *     load balance and efficiencies (threads.h);
  *   - numbers and times as people read them (fmt.h).
@@ -25,14 +27,17 @@
 
 #include "codename.h"
 #include "compare.h"
+#include "flame.h"
 #include "fmt.h"
 #include "hotcode.h"
 #include "job.h"
 #include "phase.h"
 #include "report.h"
 #include "roofline.h"
+#include "stacktab.h"
 #include "topo-metric.h"
 #include "threads.h"
 #include "topo.h"
+#include "waitowner.h"
 
 #endif

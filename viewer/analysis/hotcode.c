@@ -211,9 +211,7 @@ static int hc_by_mid(const void *a, const void *b)
 	return x->mid < y->mid ? -1 : x->mid > y->mid;
 }
 
-/* The middle of interval i of c on the dataset axis.  A file's times may
- * lie anywhere in int64 (a hostile one too): it saturates, never wraps. */
-static int64_t hc_mid(const mcz_code *c, size_t i, int64_t off)
+int64_t vw_hotcode_mid(const mcz_code *c, size_t i, int64_t off)
 {
 	int64_t a, r;
 	if (__builtin_add_overflow(c->t[i], c->interval_ns / 2, &a) ||
@@ -269,7 +267,7 @@ static int hc_merge(vw_model *m, hc_tab *t)
 			t->own[t->nlocs++] = c;
 		}
 		for (size_t i = 0; i < c->nintervals; i++)
-			e[k++] = (hc_ent){hc_mid(c, i, off), c, i, base, f};
+			e[k++] = (hc_ent){vw_hotcode_mid(c, i, off), c, i, base, f};
 		for (size_t x = 0; x < c->ncallers; x++)
 			t->edges[t->nedges++] = (mcz_code_edge){base + c->callers[x].loc,
 								base + c->callers[x].caller,
@@ -558,6 +556,22 @@ static int hc_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n
 		}
 	}
 	free(cnt), free(touched);
+	/* an interval's samples stand for its whole length: zoomed in closer
+	 * than the intervals (100 ms of code at 50 ms a column), the columns
+	 * after the one it starts in show it too, not a blank as if no code
+	 * ran */
+	for (size_t col = 1, last = 0; col < n && t->interval_ns > 0; col++) {
+		if (fnout[col] >= 0) {
+			last = col;
+			continue;
+		}
+		/* the interval may start as late as the end of column last */
+		if (fnout[last] >= 0 && (double)(col - last - 1) * w < (double)t->interval_ns) {
+			fnout[col] = fnout[last];
+			if (share)
+				share[col] = share[last];
+		}
+	}
 	return 0;
 }
 
@@ -698,13 +712,13 @@ size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1,
 	size_t lo = 0, hi = c->nthits;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (hc_mid(c, c->thits[mid].interval, off) < t0)
+		if (vw_hotcode_mid(c, c->thits[mid].interval, off) < t0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	uint32_t base = t->fbase[file];
-	for (size_t h = lo; h < c->nthits && hc_mid(c, c->thits[h].interval, off) < t1; h++) {
+	for (size_t h = lo; h < c->nthits && vw_hotcode_mid(c, c->thits[h].interval, off) < t1; h++) {
 		const mcz_code_thit *x = &c->thits[h];
 		if (x->thread < nt)
 			n[x->thread * VW_CC_N + t->cls[base + x->loc]] += x->count;

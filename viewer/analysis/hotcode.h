@@ -33,6 +33,11 @@ typedef struct vw_hot {
 	const char *inlined; /* that place's inline chain ("main"), "" none */
 } vw_hot;
 
+/* The middle of interval i of profile c on the dataset axis (off: its
+ * file's offset, vw_model_code_at's): where an interval counts in a span.
+ * A file's times may lie anywhere in int64 (a hostile one too): it
+ * saturates, never wraps. */
+int64_t vw_hotcode_mid(const mcz_code *c, size_t i, int64_t off);
 /* 1 when the dataset has a code profile with samples. */
 int vw_hotcode_has(vw_model *m);
 /* Functions over the whole run (ranked by samples). */

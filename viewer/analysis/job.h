@@ -209,8 +209,11 @@ void vw_job_taken_files(struct vw_model *m, int64_t t0, int64_t t1, double *shar
  * {"from_s", "to_s", "hosts": [{"host", "cpus", "busy_cpu_s", "job_cpu_s",
  * "others_cpu_s", "taken_s"}]}, "ended_by": "SIGTERM at 61.2 s from
  * slurmstepd (pid 42): Slurm time limit" | null, "ended_rank"}], "note"}.
- * 0, or -1 on a write error. */
-int vw_jobs_print(const vw_jobs *js, FILE *f, int json);
+ * With call stacks (mcrec --call-graph) each phase, the run and each rank
+ * there also have "waiting" (waitowner.h: the MPI and sync samples by the
+ * application function that waited), and the text report a line per
+ * waiting class.  0, or -1 on a write error. */
+int vw_jobs_print(struct vw_model *m, const vw_jobs *js, FILE *f, int json);
 
 /* The job's own summary (`mcview --report --brief`, job-brief.c): a few
  * lines for the end of a batch job's output, every figure one of the

@@ -17,6 +17,8 @@
 #include "fmt.h"
 #include "codename.h"
 #include "hotcode.h"
+#include "job.h"
+#include "waitowner.h"
 #include "../model/model.h"
 #include "phase.h"
 #include "threads.h"
@@ -310,6 +312,30 @@ static void report_time(char *buf, size_t len, int64_t ns, int width)
 			return;
 }
 
+/* A phase's description; of a parallel job's phase, what the job analysis
+ * found leads it ("balance 0.73, slowest r0, MPI 33%"): that, not the
+ * network rate, is what holds a job's phase back. */
+static void report_desc(vw_model *m, const vw_phase *p, char *buf, size_t len)
+{
+	char err[160];
+	const vw_job *j = NULL;
+	if (vw_jobs_applies(m) && vw_jobs_ensure(m, err, sizeof err) == 0 && m->jobs && m->jobs->n)
+		j = &m->jobs->v[0];
+	int k = j ? vw_job_phase_at(j, p->t0 + (p->t1 - p->t0) / 2) : -1;
+	if (k < 0 || isnan(j->ph[k].load_balance)) {
+		snprintf(buf, len, "%s", p->desc);
+		return;
+	}
+	const vw_job_phase *q = &j->ph[k];
+	int n = snprintf(buf, len, "balance %.2f, slowest r%d", q->load_balance, q->slowest_rank);
+	double dur = (double)(q->t1 - q->t0) / 1e9;
+	if (n > 0 && (size_t)n < len && !isnan(q->mpi_mean_s) && dur > 0)
+		n += snprintf(buf + n, len - (size_t)n, ", MPI %.0f%% of the time",
+			      100 * q->mpi_mean_s / dur);
+	if (n > 0 && (size_t)n < len && p->desc[0] && strcmp(p->desc, "steady"))
+		snprintf(buf + n, len - (size_t)n, "; %s", p->desc);
+}
+
 void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
 {
 	const vw_phase *p = vw_phases_at(m->phases, i);
@@ -352,7 +378,7 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 	}
 	case VW_PCOL_CODE: report_code(m, p, buf, len); break;
 	case VW_PCOL_MARK: report_mark(m, i, buf, len); break;
-	case VW_PCOL_DESC: snprintf(buf, len, "%s", p->desc); break;
+	case VW_PCOL_DESC: report_desc(m, p, buf, len); break;
 	default: break;
 	}
 }
@@ -368,8 +394,9 @@ void vw_report_title(vw_model *m, char *buf, size_t len)
 	if (ph->source == VW_PHASES_MARKS)
 		snprintf(buf, len, "%zu phase%s, %d class%s (from marks)", ph->n, ps, ph->nclasses, cs);
 	else
-		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu streams, penalty %.3g%s%s)",
-			 ph->n, ps, ph->nclasses, cs, ph->nused, ph->params.penalty,
+		snprintf(buf, len, "%zu phase%s, %d class%s (auto: %zu stream%s, penalty %.3g%s%s)",
+			 ph->n, ps, ph->nclasses, cs, ph->nused, ph->nused == 1 ? "" : "s",
+			 ph->params.penalty,
 			 ph->params.level ? ", every step" : "", ph->from_cache ? ", cached" : "");
 }
 
@@ -483,10 +510,12 @@ static void report_json(vw_model *m, FILE *f)
 		vw_fmt_json_str(f, p->desc);
 		report_json_code(m, p, f);
 		report_json_threads(m, p->t0, p->t1, f);
+		vw_wait_report_json(m, NULL, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
 		fputc('}', f);
 	}
 	fputs("\n]", f);
 	report_json_threads(m, m->t_min, m->t_max + 1, f);
+	vw_wait_report_json(m, NULL, SIZE_MAX, INT64_MIN, INT64_MAX, f); /* every sample */
 	fputs("}\n", f);
 }
 
@@ -587,5 +616,13 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 		fputc('\n', f);
 	}
 	report_roof_notes(m, f);
+	/* where the waiting comes from (with call stacks): the run, then the
+	 * phases where a class waits for 1 % of the samples or more */
+	if (vw_wait_report_text(m, NULL, INT64_MIN, INT64_MAX, 0, "# waiting, the whole run", f))
+		for (size_t i = 0; i < m->phases->n; i++) {
+			char pre[48];
+			snprintf(pre, sizeof pre, "# waiting in phase %zu", i + 1);
+			vw_wait_report_text(m, NULL, m->phases->v[i].t0, m->phases->v[i].t1, 0.01, pre, f);
+		}
 	return ferror(f) ? -1 : 0;
 }

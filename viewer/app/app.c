@@ -1,12 +1,14 @@
 /* app.c: what the viewer does with input, apart from any terminal.
  *
  * Global actions (quit, help, next view, the '/' filter prompt) are handled
- * here; the rest goes to the current view's key().  While the filter prompt
+ * here (the prompt edits the view's own search where it has one: the
+ * flame graph's); the rest goes to the current view's key().  While the filter prompt
  * is open, keys edit the pattern and the rows follow as it is typed; Enter
  * keeps it, Esc restores the previous one.  Mouse rows are given to the
  * view relative to its canvas (the tab bar is line 0 of the screen).
  * Nothing here draws: the result bits tell the loop to redraw once.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,28 +76,44 @@ int vw_app_swap(vw_app *a, vw_model *n)
 	return 0;
 }
 
+char *vw_app_search(vw_app *a)
+{
+	const vw_view *v = vw_views[a->m->view];
+	return v->search ? v->search(a->states[a->m->view]) : NULL;
+}
+
+/* The pattern the prompt edits: the view's own search, or the rows' filter. */
+static void prompt_set(vw_app *a, const char *s)
+{
+	char *own = vw_app_search(a);
+	if (own)
+		snprintf(own, VW_SEARCH_LEN, "%s", s);
+	else
+		vw_model_set_filter(a->m, s);
+}
+
 static unsigned prompt_key(vw_app *a, int key)
 {
 	vw_model *m = a->m;
-	char f[64];
-	size_t n = strlen(m->filter);
-	memcpy(f, m->filter, n + 1);
+	char f[64], *own = vw_app_search(a);
+	size_t n = strlen(own ? own : m->filter);
+	memcpy(f, own ? own : m->filter, n + 1);
 	if (key == VW_KEY_ENTER) {
 		a->prompt = 0;
 	} else if (key == VW_KEY_ESC) {
 		a->prompt = 0;
-		vw_model_set_filter(m, a->before);
+		prompt_set(a, a->before);
 	} else if (key == VW_KEY_BACKSPACE || key == 0x7f || key == 8) {
 		if (n == 0)
 			return VW_R_NONE;
 		f[n - 1] = '\0';
-		vw_model_set_filter(m, f);
+		prompt_set(a, f);
 	} else if (key == VW_CTRL('u')) {
-		vw_model_set_filter(m, "");
+		prompt_set(a, "");
 	} else if (key >= 0x20 && key < 0x7f && n + 1 < sizeof f) {
 		f[n] = (char)key;
 		f[n + 1] = '\0';
-		vw_model_set_filter(m, f);
+		prompt_set(a, f);
 	} else {
 		return VW_R_NONE;
 	}
@@ -119,13 +137,22 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	case VW_ACT_HELP: a->help = 1; return VW_R_REDRAW;
 	case VW_ACT_NEXT_VIEW: m->view = vw_views_step(m, m->view, 1); return VW_R_REDRAW;
 	case VW_ACT_PREV_VIEW: m->view = vw_views_step(m, m->view, -1); return VW_R_REDRAW;
+	case VW_ACT_FLAME: { /* every view */
+		int fl = vw_views_find("flame");
+		if (fl < 0 || fl == m->view)
+			return VW_R_NONE;
+		m->view = fl;
+		return VW_R_REDRAW;
+	}
 	case VW_ACT_NEXT_PHASE: /* every view: viewer/phase.h */
 	case VW_ACT_PREV_PHASE:
 		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW : VW_R_NONE;
-	case VW_ACT_FILTER:
+	case VW_ACT_FILTER: {
+		char *own = vw_app_search(a);
 		a->prompt = 1;
-		memcpy(a->before, m->filter, sizeof a->before);
+		snprintf(a->before, sizeof a->before, "%s", own ? own : m->filter);
 		return VW_R_REDRAW;
+	}
 	default: break;
 	}
 	const vw_view *v = vw_views[m->view];

@@ -32,7 +32,7 @@ typedef struct vw_app {
 	void **states;     /* one per view in vw_views[] */
 	int nviews;
 	int help;          /* the help overlay is shown */
-	int prompt;        /* the '/' filter prompt is open */
+	int prompt;        /* the '/' filter (or the view's search) prompt is open */
 	char before[64];   /* filter before the prompt opened (Esc restores it) */
 	int quit;
 	vw_canvas *body;   /* the current view's canvas (frame.c) */
@@ -53,6 +53,9 @@ int vw_app_swap(vw_app *a, vw_model *n);
 unsigned vw_app_input(vw_app *a, const vw_input *in);
 /* Feed a raw key (VW_KEY_* or a character) through the key table. */
 unsigned vw_app_key(vw_app *a, int key);
+/* The current view's own search pattern the '/' prompt edits (its
+ * vw_view.search), or NULL: the prompt edits the rows' filter. */
+char *vw_app_search(vw_app *a);
 
 /* frame.c: draw the whole screen (tab bar, view, status line, overlays)
  * into c; a canvas under VW_MIN_W x VW_MIN_H gets a "too small" line.

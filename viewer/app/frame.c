@@ -20,6 +20,7 @@ static const char *const global_help[] = {
 	"?  F1            this help (any key closes it)",
 	"Tab  S-Tab       next/previous view",
 	"/                filter rows by name (Enter keeps, Esc restores)",
+	"f                the flame graph of the span (call stacks)",
 	NULL,
 };
 
@@ -79,7 +80,13 @@ static void status_line(vw_app *a, vw_canvas *c)
 	vw_model *m = a->m;
 	int y = c->h - 1;
 	vw_canvas_fill(c, 0, y, c->w, 1, ' ', VW_C_STATUS, 0);
-	if (a->prompt) {
+	const char *own = a->prompt ? vw_app_search(a) : NULL;
+	if (own) {
+		int x = vw_canvas_printf(c, 0, y, c->w, VW_C_STATUS, VW_A_BOLD, "search: /%s", own);
+		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
+		vw_canvas_printf(c, x + 2, y, c->w - x - 2, VW_C_DIM, 0,
+				 "(Enter keeps, Esc cancels)");
+	} else if (a->prompt) {
 		int x = vw_canvas_printf(c, 0, y, c->w, VW_C_STATUS, VW_A_BOLD, "filter: /%s",
 					 m->filter);
 		vw_canvas_put(c, x, y, '_', VW_C_CURSOR, VW_A_BOLD);
@@ -91,23 +98,68 @@ static void status_line(vw_app *a, vw_canvas *c)
 			       m->status_warn ? VW_A_BOLD : 0, m->status);
 	} else {
 		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0,
-			       "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
+			       vw_app_search(a)
+				       ? "?:help  q:quit  Tab:view  /:search  arrows:move  Enter:zoom  BS:out"
+				       : "?:help  q:quit  Tab:view  /:filter  +/-:zoom  arrows:pan  0:reset");
 	}
 }
 
-static int lines(const char *const *l)
+/* The help's lines cut to width columns at spaces, a long line going on
+ * under its text (past the 17 columns of keys), into out[0..max): how
+ * many.  A line's style: 1 the view's title, 0 the others. */
+enum { HELP_KEYS = 17, HELP_MAX = 160 };
+typedef struct help_line {
+	char text[256];
+	int title;
+} help_line;
+
+static int help_wrap(const char *line, int width, int title, help_line *out, int n, int max)
 {
-	int n = 0;
-	while (l && l[n])
-		n++;
+	const char *p = line;
+	int first = 1;
+	while (n < max) {
+		int ind = first ? 0 : HELP_KEYS, room = width - ind;
+		size_t len = strlen(p);
+		if (room < 8)
+			room = 8;
+		size_t cut = len;
+		if ((int)len > room) {
+			cut = (size_t)room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)room;
+		}
+		snprintf(out[n].text, sizeof out[n].text, "%*s%.*s", ind, "", (int)cut, p);
+		out[n++].title = title;
+		p += cut;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		first = 0;
+	}
 	return n;
 }
 
 static void help_overlay(vw_app *a, vw_canvas *c)
 {
 	const vw_view *v = vw_views[a->m->view];
-	int n = lines(global_help) + lines(v->help) + 3;
-	int w = c->w - 4 < 72 ? c->w - 4 : 72, h = n + 2 < c->h - 2 ? n + 2 : c->h - 2;
+	/* as wide as the longest line, within the screen */
+	int want = 0;
+	for (int i = 0; global_help[i]; i++)
+		want = (int)strlen(global_help[i]) > want ? (int)strlen(global_help[i]) : want;
+	for (int i = 0; v->help && v->help[i]; i++)
+		want = (int)strlen(v->help[i]) > want ? (int)strlen(v->help[i]) : want;
+	int w = want + 4 < c->w - 4 ? want + 4 : c->w - 4;
+	static help_line hl[HELP_MAX];
+	int n = 0;
+	for (int i = 0; global_help[i]; i++)
+		n = help_wrap(global_help[i], w - 4, 0, hl, n, HELP_MAX);
+	n = help_wrap(v->title, w - 4, 1, hl, n, HELP_MAX);
+	for (int i = 0; v->help && v->help[i]; i++)
+		n = help_wrap(v->help[i], w - 4, 0, hl, n, HELP_MAX);
+	int h = n + 2 < c->h - 2 ? n + 2 : c->h - 2;
 	int x0 = (c->w - w) / 2, y0 = (c->h - h) / 2;
 	vw_canvas_fill(c, x0, y0, w, h, ' ', VW_C_NORMAL, 0);
 	uint32_t hz = c->ascii ? '-' : 0x2500, vt = c->ascii ? '|' : 0x2502;
@@ -126,13 +178,9 @@ static void help_overlay(vw_app *a, vw_canvas *c)
 	vw_canvas_put(c, x0, y0 + h - 1, k[2], VW_C_AXIS, 0);
 	vw_canvas_put(c, x0 + w - 1, y0 + h - 1, k[3], VW_C_AXIS, 0);
 	vw_canvas_text(c, x0 + 2, y0, w - 4, VW_C_TITLE, VW_A_BOLD, " mcview keys ");
-	int y = y0 + 1;
-	for (int i = 0; global_help[i] && y < y0 + h - 1; i++)
-		vw_canvas_text(c, x0 + 2, y++, w - 4, VW_C_NORMAL, 0, global_help[i]);
-	if (y < y0 + h - 1)
-		vw_canvas_printf(c, x0 + 2, y++, w - 4, VW_C_LABEL, VW_A_BOLD, "%s", v->title);
-	for (int i = 0; v->help && v->help[i] && y < y0 + h - 1; i++)
-		vw_canvas_text(c, x0 + 2, y++, w - 4, VW_C_NORMAL, 0, v->help[i]);
+	for (int i = 0; i < n && y0 + 1 + i < y0 + h - 1; i++)
+		vw_canvas_text(c, x0 + 2, y0 + 1 + i, w - 4, hl[i].title ? VW_C_LABEL : VW_C_NORMAL,
+			       hl[i].title ? VW_A_BOLD : 0, hl[i].text);
 }
 
 void vw_frame_draw(vw_app *a, vw_canvas *c)

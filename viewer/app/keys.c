@@ -54,6 +54,7 @@ const vw_binding vw_keys_table[] = {
 	{'m', VW_ACT_METRIC},
 	{'L', VW_ACT_LAYOUT},
 	{'R', VW_ACT_FOLD},
+	{'f', VW_ACT_FLAME},
 	{VW_KEY_MOUSE, VW_ACT_MOUSE},
 };
 const size_t vw_keys_count = sizeof vw_keys_table / sizeof vw_keys_table[0];

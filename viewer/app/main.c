@@ -73,7 +73,8 @@ static void usage(FILE *f)
 		"  -V, --version      version\n"
 		"\n"
 		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter,\n"
-		"s order the rows (activity, name, source).\n"
+		"s order the rows (activity, name, source), f the flame graph of the span\n"
+		"(recorded with mcrec --call-graph fp|dwarf).\n"
 		"See mcview(1).\n", view_names(), vw_phase_cli_help);
 }
 

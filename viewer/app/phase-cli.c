@@ -126,6 +126,15 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 			return cli_err(err, len, "--report needs phases (not --phases off)");
 		return 0;
 	}
+	/* a report of nothing would print a phase "steady" of no data: the
+	 * file holds no row (cut before its first sample, or not readable) */
+	if (c->report && !m->nrows) {
+		vw_model_damage(m);
+		const char *why = m->status_warn ? m->status : "the recording holds no samples";
+		if (!strncmp(why, "warning: ", 9))
+			why += 9;
+		return cli_err(err, len, "nothing to report: %s", why);
+	}
 	if (vw_phases_detect(m, &c->p, c->mode, err, len) != 0)
 		return -1;
 	if (c->p.streams[0] && m->phases->nused == 0 && c->mode == VW_PHASES_AUTO)
@@ -140,7 +149,7 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
 			return -1;
 		int rc = c->report == 3 ? vw_jobs_print_brief(m, js, stdout)
-				        : vw_jobs_print(js, stdout, c->report == 2);
+				        : vw_jobs_print(m, js, stdout, c->report == 2);
 		vw_jobs_free(js);
 		if (rc != 0 || fflush(stdout) != 0)
 			return cli_err(err, len, "writing the report: %s", strerror(errno));

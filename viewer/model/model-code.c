@@ -21,6 +21,10 @@ void vw_model_code_drop(vw_model *m)
 		m->code_cache_free(m->code_cache);
 	m->code_cache = NULL;
 	m->code_cache_free = NULL;
+	if (m->stack_cache && m->stack_cache_free)
+		m->stack_cache_free(m->stack_cache);
+	m->stack_cache = NULL;
+	m->stack_cache_free = NULL;
 	if (m->roof_cache && m->roof_cache_free)
 		m->roof_cache_free(m->roof_cache);
 	m->roof_cache = NULL;

@@ -28,6 +28,8 @@ typedef struct cache_ent {
 	int vset, vrc;    /* the last vw_model_sample_at of this stream */
 	int64_t vt, vts;
 	double vv;
+	int64_t per;      /* vw_model_stream_interval, for the file's rows... */
+	size_t per_rows;  /* ...when it had this many (0: not known yet) */
 } cache_ent;
 
 struct vw_model_cache {
@@ -235,26 +237,57 @@ int64_t vw_model_interval(const vw_model *m, size_t stream)
 	return fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
 }
 
-/* Zoomed in closer than the sampling, most columns hold no sample: draw each
+int64_t vw_model_stream_interval(const vw_model *m, size_t stream)
+{
+	if (stream >= m->nstreams)
+		return 0;
+	const vw_stream *s = &m->streams[stream];
+	const mcz_file_info *fi = mcz_info(s->file);
+	cache_ent *e = m->cache ? &m->cache->e[stream] : NULL;
+	if (e && e->per_rows == fi->nrows && fi->nrows)
+		return e->per;
+	/* the stream's own samples over the file's span: a source read every
+	 * 500 ms in a recording of 100 ms rows has a sample every 5th row */
+	int64_t per = vw_model_interval(m, stream);
+	mcz_bucket b;
+	if (fi->nrows > 1 &&
+	    mcz_summary(s->file, s->id, fi->t_first, fi->t_last + 1, 1, &b) == MCZ_OK &&
+	    b.count > 1) {
+		int64_t own = (fi->t_last - fi->t_first) / (int64_t)(b.count - 1);
+		if (own > per)
+			per = own;
+	}
+	if (e) {
+		e->per = per;
+		e->per_rows = fi->nrows;
+	}
+	return per;
+}
+
+/* Zoomed in closer than the sampling, columns hold no sample: draw each
  * sample over the time it stands for (a counter's rate over the interval
  * before it, a gauge's value until the next sample), so the row reads as a
- * line.  Only gaps shorter than 1.5 sample intervals are filled; longer
- * ones are missing data and stay blank. */
+ * line, at any zoom and for a stream read less often than the file's rows
+ * (a 500 ms source in a 20 ms recording).  Gaps up to 2.5 of the stream's
+ * mean intervals are filled for a gauge (a tick late by a whole interval
+ * is no missing data), 4 for a counter (its delta covers the time since
+ * the sample before, however late it comes); longer ones are missing
+ * data and stay blank. */
 int vw_model_needs_fill(const vw_model *m, size_t stream, size_t nb)
 {
-	int64_t per = vw_model_interval(m, stream);
+	int64_t per = vw_model_stream_interval(m, stream);
 	double colw = (double)(m->t1 - m->t0) / (double)nb;
-	return per > 0 && (double)per >= 2 * colw;
+	return per > 0 && 4 * (double)per >= colw;
 }
 
 void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t nb)
 {
 	if (!vw_model_needs_fill(m, stream, nb))
 		return;
-	int64_t per = vw_model_interval(m, stream);
+	int64_t per = vw_model_stream_interval(m, stream);
 	double colw = (double)(m->t1 - m->t0) / (double)nb;
-	size_t maxrun = (size_t)(1.5 * (double)per / colw);
 	int counter = m->streams[stream].desc->kind == MCZ_COUNTER;
+	size_t maxrun = (size_t)((counter ? 4 : 2.5) * (double)per / colw);
 	for (size_t i = 0; i < nb;) {
 		if (b[i].count) {
 			i++;

@@ -183,6 +183,10 @@ typedef struct vw_model {
 	 * followed file changes (the profile it points into is the reader's). */
 	void *code_cache;
 	void (*code_cache_free)(void *);
+	/* The call stacks' tables (viewer/analysis/stacktab.c: each frame's
+	 * class, names and owner), kept and dropped as the code tables are. */
+	void *stack_cache;
+	void (*stack_cache_free)(void *);
 	/* Which streams count work for the roofline, as the analysis
 	 * classified them once (viewer/analysis/roofline-work.c: 36,886
 	 * streams matched again for every phase took seconds), freed with
@@ -361,6 +365,9 @@ const char *vw_model_unit(const vw_model *m, size_t stream, char *buf, size_t le
 void vw_model_file_streams(const vw_model *m, size_t file, size_t *first, size_t *end);
 /* Mean sample interval (ns) of the file a stream belongs to; 0 if unknown. */
 int64_t vw_model_interval(const vw_model *m, size_t stream);
+/* The interval of the stream's own samples: the file's rows' interval, or
+ * longer for a stream read less often (its samples over the file's span). */
+int64_t vw_model_stream_interval(const vw_model *m, size_t stream);
 /* model-code.c.  The code profile (SPEC.md 5.6) of file i, owned by its
  * reader (NULL when it has none or its block is bad), with
  * its time offset on the dataset axis in *offset. */

@@ -167,16 +167,20 @@ static void parse_line(vw_theme *t, char *line)
 	char *k = trim(s), *v = trim(eq + 1);
 	if (strcasecmp(k, "name") == 0) {
 		snprintf(t->name, sizeof t->name, "%s", v);
+		t->set++;
 		return;
 	}
 	if (strcasecmp(k, "mono") == 0) {
 		t->mono = strcasecmp(v, "yes") == 0 || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0;
+		t->set++;
 		return;
 	}
 	for (int r = 0; r < VW_C_COUNT; r++)
 		if (strcasecmp(k, role_names[r]) == 0) {
 			if (!*v || parse_style(v, &t->role[r]) != 0)
 				t->ignored++;
+			else
+				t->set++;
 			return;
 		}
 	t->ignored++;
@@ -266,8 +270,17 @@ int vw_theme_load(vw_theme *t, const char *name, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* a file of which no line is a theme's (--theme /etc/passwd, a
+	 * recording given by mistake) is refused, not shown as the default */
+	int before = t->set, ign = t->ignored;
 	vw_theme_parse(t, buf, len);
 	free(buf);
+	if (t->set == before && t->ignored > ign) {
+		snprintf(err, errlen, "theme %s: not a theme (none of its %d line%s sets a colour: "
+			 "'role = colour' lines, as in themes/default.theme)", name, t->ignored - ign,
+			 t->ignored - ign == 1 ? "" : "s");
+		return -1;
+	}
 	return 0;
 }
 

@@ -46,6 +46,7 @@ typedef struct vw_theme {
 	char name[64];
 	vw_style role[VW_C_COUNT];
 	int ignored;   /* lines not understood */
+	int set;       /* lines understood (a role, name or mono) */
 	int mono;      /* a theme of attributes only (monochrome) */
 } vw_theme;
 

@@ -41,23 +41,61 @@ int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
 	return 0;
 }
 
-void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w)
+/* The legend names every letter the row draws (pw columns of plot): the
+ * functions on top in some column, by their share of the window; when
+ * they do not all fit in w, the names are cut, then the last that do not
+ * fit are counted ("+2 more: the Phases view lists them"). */
+void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw)
 {
-	vw_hot top[16];
-	size_t n = vw_hotcode_top(m, m->t0, m->t1, top, 16, NULL);
-	int at = x;
-	for (size_t k = 0; k < n && at < x + w; k++) {
-		char item[128];
-		snprintf(item, sizeof item, "%c %s %.0f%%", vw_hotcode_letter(top[k].fn),
-			 vw_hotcode_brief(m, top[k].fn), 100 * top[k].share);
-		int len = (int)strlen(item);
-		if (at + len > x + w)
+	vw_hot top[64];
+	size_t n = vw_hotcode_top(m, m->t0, m->t1, top, 64, NULL);
+	if (!n) {
+		vw_canvas_text(c, x, y, w, VW_C_DIM, 0, "no code ran in this window");
+		return;
+	}
+	/* the letters drawn: those on top in a column */
+	int *fn = pw > 0 ? malloc((size_t)pw * sizeof *fn) : NULL;
+	size_t drawn = 0;
+	if (fn && vw_hotcode_columns(m, m->t0, m->t1, (size_t)pw, fn, NULL) == 0) {
+		for (size_t k = 0; k < n; k++) {
+			int on = 0;
+			for (int i = 0; i < pw && !on; i++)
+				on = fn[i] == (int)top[k].fn;
+			if (on)
+				top[drawn++] = top[k];
+		}
+	}
+	free(fn);
+	if (!drawn) /* the row could not be read: the window's top functions */
+		drawn = n < 8 ? n : 8;
+	/* the longest names that let every letter fit, down to 12 columns */
+	char item[160];
+	int cut = 40;
+	for (; cut > 12; cut -= 4) {
+		int need = 0;
+		for (size_t k = 0; k < drawn; k++)
+			need += snprintf(item, sizeof item, "%c %.*s %.0f%%", vw_hotcode_letter(top[k].fn),
+					 cut, vw_hotcode_brief(m, top[k].fn), 100 * top[k].share) + 2;
+		if (need <= w)
 			break;
+	}
+	int at = x;
+	for (size_t k = 0; k < drawn; k++) {
+		int len = snprintf(item, sizeof item, "%c %.*s %.0f%%", vw_hotcode_letter(top[k].fn),
+				   cut, vw_hotcode_brief(m, top[k].fn), 100 * top[k].share);
+		/* room for this one, and for the count of those after it */
+		int after = k + 1 < drawn ? (int)strlen("  +99 more") : 0;
+		if (at + len + after > x + w) {
+			char more[64];
+			snprintf(more, sizeof more, "+%zu more: the Phases view lists them", drawn - k);
+			if ((int)strlen(more) > x + w - at)
+				snprintf(more, sizeof more, "+%zu more", drawn - k);
+			vw_canvas_text(c, at, y, x + w - at, VW_C_DIM, 0, more);
+			return;
+		}
 		vw_canvas_text(c, at, y, x + w - at, code_row_role(top[k].fn), 0, item);
 		at += len + 2;
 	}
-	if (!n)
-		vw_canvas_text(c, x, y, w, VW_C_DIM, 0, "no code ran in this window");
 }
 
 int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)

@@ -27,6 +27,11 @@ size_t vw_spark_buckets(const vw_canvas *c, int w);
 void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b, size_t nb,
 		   double lo, double hi, int role);
 
+/* span.c: the span a view summarises — the selected phase, else the
+ * selected range, else the window — and its name ("phase 2 (B) 1s-3s",
+ * "selection 1s-2s", "window 0s-5s", "whole run"). */
+void vw_span_of(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len);
+
 /* wait-row.c: the timeline's "MPI %" rows.  Whether the dataset waits in
  * MPI or OpenMP runtimes for 1 % of its code samples or more (the row is
  * then worth its line); the waiting share of each of w columns as a
@@ -49,9 +54,10 @@ int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len);
  * columns over the window as its letter in its colour (A = hottest over
  * the run), at (x, y); returns 0, or -1 without a code profile. */
 int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
-/* The legend of the code row on one line: "A compute_kernel  B main ..."
- * for the functions seen in the window, hottest first. */
-void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w);
+/* The legend of the code row (of pw columns) on one line of w: "A
+ * compute_kernel 61%  B main 20%", every letter the row draws, hottest
+ * first; names cut to fit, then "+2 more" for those that do not. */
+void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw);
 /* "compute_kernel 99% (code-phases.c:27)": the hottest function at time t
  * (the profile's interval around it); 0, or -1 when none ran there. */
 int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);

@@ -10,7 +10,9 @@
  * ask for fewer or more phases (penalty x1.5, /1.5; re-detected at once).  Columns
  * that no phase has a value for are left out, and a line says which
  * streams were missing.  With a code profile, a panel below the table
- * lists the selected phase's hottest functions (code-row.c).  Drawing is a pure function of the model and this
+ * lists the selected phase's hottest functions (code-row.c), and with
+ * call stacks, above it, which functions its MPI and sync time wait in
+ * (waitowner.h).  Drawing is a pure function of the model and this
  * view's state; the table's text is also what `mcview --report` prints
  * (report.c: vw_report_layout, vw_report_cell).
  */
@@ -183,16 +185,33 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
 			snprintf(m->status, sizeof m->status, "%s", err);
 		else if (in->key == 'c')
-			snprintf(m->status, sizeof m->status, "%s: %zu phases",
+			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
 				 p.level ? "every step a phase" : "cycles of steps merged",
-				 vw_phases_count(m->phases));
+				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
 		else
-			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phases", p.penalty,
-				 vw_phases_count(m->phases));
+			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phase%s", p.penalty,
+				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
 		s->seen = NULL;
 		return VW_R_REDRAW | VW_R_RECOMPUTE;
 	}
 	return VW_R_NONE;
+}
+
+/* "MPI 33 %: a 18 %, b 9 %, …" per waiting class of [t0, t1) at line y,
+ * at most max lines (call stacks: waitowner.h); how many were drawn. */
+static int phases_waiting(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, int y, int max)
+{
+	vw_waiting w;
+	if (max <= 0 || vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, t0, t1, &w))
+		return 0;
+	int n = 0;
+	for (int k = VW_CC_WORK + 1; k < VW_CC_N && n < max; k++) {
+		char line[400];
+		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
+			vw_canvas_printf(c, 0, y + n++, c->w, VW_C_LABEL, 0, "waiting in %s", line);
+	}
+	vw_waitowner_free(&w);
+	return n;
 }
 
 static void phases_draw(vw_model *m, void *state, vw_canvas *c)
@@ -242,8 +261,10 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 				 (size_t)m->phase_sel + 1, vw_phase_class_name(p->cls, cls, sizeof cls));
 		else
 			snprintf(ptitle, sizeof ptitle, "code of the run");
-		vw_code_row_panel(c, m, p ? p->t0 : m->t_min, p ? p->t1 : m->t_max + 1, ptitle, 0,
-				   c->h - panel, c->w, panel);
+		int64_t t0 = p ? p->t0 : m->t_min, t1 = p ? p->t1 : m->t_max + 1;
+		/* with call stacks: who waits, a line per class, above the panel */
+		int wl = phases_waiting(c, m, t0, t1, c->h - panel, panel - 3);
+		vw_code_row_panel(c, m, t0, t1, ptitle, 0, c->h - panel + wl, c->w, panel - wl);
 	}
 	int rows = c->h - y - (panel ? panel + 1 : 0);
 	int sel = m->phase_sel >= 0 ? phases_line_of(s, m->phase_sel) : -1;

@@ -11,7 +11,7 @@
  * host, the value under the cursor and the rank's time in the phase (with
  * code: the function under the cursor and the rank's top one in the phase;
  * coloured by what it did: its useful time, time in MPI and time off its
- * CPU there).
+ * CPU there, and with call stacks the functions its MPI time waits in).
  *
  *     line 0      title: the job, the colouring stream and its scale, the order
  *     line 1      time ruler;  line 2  job phases (class letters and colours)
@@ -394,6 +394,60 @@ static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, cha
 		snprintf(b, len, "f%zu %.8s", rk->file, rk->host);
 }
 
+/* With call stacks: where the rank's MPI and sync time in the phase
+ * comes from, after the readout's x cells ("| MPI 33 %: a 18 %, …"). */
+static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell *cl, int x)
+{
+	vw_waiting w;
+	if (cl->t1 <= cl->t0 || vw_waitowner_of(m, file, SIZE_MAX, cl->t0, cl->t1, &w))
+		return;
+	for (int k = VW_CC_WORK + 1; k < VW_CC_N && x < c->w; k++) {
+		char line[400];
+		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
+			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | %s", line);
+	}
+	vw_waitowner_free(&w);
+}
+
+/* "A = f, B = g, C = h" for every letter in fn[0..n) (-1: none), in letter
+ * order, within w columns: names cut, then "+2 more" for the last ones. */
+static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *out, size_t len)
+{
+	int seen[52] = {0}, max = -1;
+	for (size_t i = 0; i < n; i++)
+		if (fn[i] >= 0 && fn[i] < 52 && !seen[fn[i]]++ && fn[i] > max)
+			max = fn[i];
+	int cut = 24, total = 0;
+	for (; cut >= 8; cut -= 4) {
+		total = 0;
+		for (int f = 0; f <= max; f++)
+			if (seen[f])
+				total += 6 + (int)strnlen(vw_hotcode_brief(m, (size_t)f), (size_t)cut);
+		if (total <= w)
+			break;
+	}
+	size_t u = 0;
+	out[0] = '\0';
+	int left = 0;
+	for (int f = 0; f <= max; f++)
+		left += seen[f] != 0;
+	for (int f = 0; f <= max && u + 1 < len; f++) {
+		if (!seen[f])
+			continue;
+		char item[64];
+		int k = snprintf(item, sizeof item, "%s%c = %.*s", u ? ", " : "",
+				 vw_hotcode_letter((size_t)f), cut, vw_hotcode_brief(m, (size_t)f));
+		if ((int)u + k + (left > 1 ? 10 : 0) > w) {
+			snprintf(out + u, len - u, "%s+%d more", u ? ", " : "", left);
+			return;
+		}
+		u += (size_t)snprintf(out + u, len - u, "%s", item);
+		left--;
+	}
+	if (!u)
+		snprintf(out, len, "no code ran");
+}
+
 static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	rk_state *s = state;
@@ -458,22 +512,23 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 				hi = val[(size_t)r * n + k];
 	}
 	/* the unit of the colouring stream, from the first rank that has it */
-	char unit[32] = "", hib[32];
+	char unit[32] = "", hib[512];
 	for (size_t i = 0; i < m->nstreams; i++)
 		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
 			vw_model_unit(m, i, unit, sizeof unit);
 			break;
 		}
 	vw_fmt_si(hib, sizeof hib, hi, unit);
-	if (code) /* letters as on the timeline's code row */
-		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_brief(m, 0));
+	if (code) /* the letters the rows draw, as on the timeline's code row */
+		rk_code_legend(m, fns, (size_t)(nshow > 0 ? nshow : 0) * n, c->w / 2, hib, sizeof hib);
 	if (doing)
 		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
 			 code || doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
 			      : "%zu %s, by %s | colour %s (max %s) | job %s%s",
 			 s->by_host ? s->nrows : jsel->nranks,
-			 s->by_host ? "hosts" : "ranks",
+			 s->by_host ? (s->nrows == 1 ? "host" : "hosts")
+				    : (jsel->nranks == 1 ? "rank" : "ranks"),
 			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
 										 : "value in phase",
 			 s->names[s->metric], hib, jsel->id[0] ? jsel->id : "-",
@@ -596,8 +651,9 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 						      ", off CPU %.3fs (%.0f%%)", cl->off_s,
 						      100 * cl->off_s / span);
 			if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
-				vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-						 ", taken by others %.3fs", cl->taken_s);
+				x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+						      ", taken by others %.3fs", cl->taken_s);
+			rk_waiting(c, m, jsel->ranks[s->order[row->first]].file, cl, x);
 		}
 	} else if (code) {
 		int f = -1;

@@ -156,7 +156,8 @@ static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
 	char a[32], b[32], work[200];
 	if (rc.known)
 		vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
-				 "Roofline: %zu phases; ceilings %s, %s (%s), ridge %.3g flop/B", n,
+				 "Roofline: %zu phase%s; ceilings %s, %s (%s), ridge %.3g flop/B", n,
+				 n == 1 ? "" : "s",
 				 vw_fmt_si(a, sizeof a, rc.bw, "B/s"), vw_fmt_si(b, sizeof b, rc.flops, "FLOP/s"),
 				 rc.simd, vw_roof_ridge(&rc));
 	else

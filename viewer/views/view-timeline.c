@@ -613,7 +613,7 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	if (s->code_y) {
 		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
 		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
-		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x);
+		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x, s->plot_w);
 		for (int g = 0; g < s->wait_n; g++) {
 			int row = s->wait_all ? -1 : g;
 			const char *host = row < 0 ? "" : vw_fmt_safe(vw_wait_row_host(m, row));

@@ -147,35 +147,6 @@ static void tv_resize(void *state, int w, int h)
 	(void)state, (void)w, (void)h;
 }
 
-/* The time range the colours are over, and its name: the selected phase
- * (n/p, viewer/phase.h), else the selected range, else the window. */
-static void tv_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
-{
-	char a[32], b[32], cls[8];
-	const struct vw_phases *ph = m->phases;
-	if (ph && m->phase_sel >= 0 && (size_t)m->phase_sel < ph->n) {
-		const vw_phase *p = &ph->v[m->phase_sel];
-		*t0 = p->t0, *t1 = p->t1;
-		vw_phase_class_name(p->cls, cls, sizeof cls);
-		snprintf(what, len, "phase %d (%s%s%s) %s-%s", m->phase_sel + 1, cls,
-			 p->label[0] ? " " : "", p->label,
-			 vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
-			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
-	} else if (m->sel1 > m->sel0) {
-		*t0 = m->sel0, *t1 = m->sel1;
-		snprintf(what, len, "selection %s-%s", vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
-			 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
-	} else {
-		*t0 = m->t0, *t1 = m->t1;
-		if (m->t0 <= m->t_min && m->t1 >= m->t_max)
-			snprintf(what, len, "whole run");
-		else
-			snprintf(what, len, "window %s-%s",
-				 vw_fmt_time(a, sizeof a, *t0 - m->t_min, 0),
-				 vw_fmt_time(b, sizeof b, *t1 - m->t_min, 0));
-	}
-}
-
 /* Metric k over the current range, everywhere (under < 0 or the machine) or
  * at under and below.  Reading the file's summaries is the costly part of a
  * redraw after the range changed (every stream's edge chunks are decoded),
@@ -301,7 +272,7 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 		tv_draw_message(c, s->why);
 		return;
 	}
-	tv_range(m, &t0, &t1, range, sizeof range);
+	vw_span_of(m, &t0, &t1, range, sizeof range);
 	s->updating = 0;
 	tv_values(m, s, t0, t1);
 	tv_layout(s);

@@ -134,6 +134,7 @@ typedef enum vw_action {
 	VW_ACT_MOUSE,         /* details in vw_input */
 	VW_ACT_CURSOR_LEFT, VW_ACT_CURSOR_RIGHT, /* ',' '.': move the time cursor one column */
 	VW_ACT_FOLD,          /* 'R': rank files: fold the ranks into one row per stream, or not */
+	VW_ACT_FLAME,         /* 'f': the flame graph (every view) */
 	VW_ACT_COUNT
 } vw_action;
 
@@ -157,10 +158,16 @@ typedef struct vw_view {
 	/* NULL, or whether the view has something to show for this model (the
 	 * Compare view only with --compare): Tab and the tab bar skip it. */
 	int (*shown)(struct vw_model *m);
+	/* NULL, or the view's own '/' search pattern (a buffer of
+	 * VW_SEARCH_LEN bytes, "" none): the prompt edits it instead of the
+	 * rows' filter (the flame graph's search). */
+	char *(*search)(void *state);
 } vw_view;
 
+#define VW_SEARCH_LEN 64
+
 extern const vw_view view_timeline, view_phases, view_topology, view_roofline, view_compare,
-	view_ranks;
+	view_ranks, view_flame;
 
 /* Every view, in Tab order, NULL-terminated (viewer/views.c: add one line). */
 extern const vw_view *const vw_views[];

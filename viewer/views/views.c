@@ -12,6 +12,7 @@ const vw_view *const vw_views[] = {
 	&view_roofline,
 	&view_compare,
 	&view_ranks,
+	&view_flame,
 	NULL,
 };
 
