@@ -2,18 +2,19 @@
 # code-unwind.sh: `mcrec --call-graph dwarf` on code built as distributions
 # build it, without frame pointers (-O2 -g -fomit-frame-pointer): the
 # workload tests/tools/unwind-split.c calls its leaf, in a shared library
-# of its own, three times as often from caller_a as from caller_b, the same
-# work per call.  Through the real mcrec and the file (mcz dump --code
-# --json, its callers): the leaf's samples under caller_a and under
-# caller_b are 3:1 within 10 %, and nearly all of them (95 %) have one of
-# the two above them; the same with -g0 (only .eh_frame to unwind by).
-# --call-graph fp on the same build finds neither caller for the leaf
-# (under 5 % of its samples): why dwarf is needed.  --call-graph dwarf,SIZE
-# asks the kernel for SIZE bytes; a bad SIZE is one line, exit 2.  On
-# Debian's LAMMPS (lmp, where installed: a distribution's C++ build, Open
-# MPI's components loaded and unloaded over each other at its start), the
-# pair force's samples are called from Verlet::run (95 %), and 95 % of all
-# samples reach a caller.
+# of its own, through mid three times as often from caller_a as from
+# caller_b, the same work per call.  Through the real mcrec and the file's
+# stacks (mcz dump --code --folded): the leaf's samples whose chain goes
+# through caller_a and through caller_b are 3:1 within 10 %, and 95 % of
+# them have one of the two in their chain (main above it); the same with
+# -g0 (only .eh_frame to unwind by).  --call-graph fp on the same build
+# finds neither caller above the leaf (under 5 % of its samples): why
+# dwarf is needed.  --call-graph dwarf,SIZE asks the kernel for SIZE bytes;
+# a bad SIZE is one line, exit 2.  On Debian's LAMMPS (lmp, where
+# installed: a distribution's C++ build, Open MPI's components loaded and
+# unloaded over each other at its start), 95 % of the samples reach its
+# start (__libc_start_main), and the pair force's run under Run::command
+# and Verlet::run.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc
@@ -27,20 +28,16 @@ build() { # name, cflags...: lib<name>.so (the leaf) and <name> linked to it
 		cc "$@" -DSPLIT_MAIN -o "$T/$n" tests/tools/unwind-split.c -L"$T" -l"$n" \
 			-Wl,-rpath,"$T" || fail "cc $*"
 }
-# the leaf's samples: under caller_a, under caller_b, in all
+# the leaf's samples (folded lines "root;...;leaf count"): with
+# main;caller_a;mid above it, with main;caller_b;mid, in all
 leaf_split() {
-	"$MCZ" dump "$1" --code --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-L = d["locations"]
-leaf = {l["id"] for l in L if l["function"] == "split_leaf"}
-tot = sum(n for iv in d["intervals"] for loc, n in iv["hits"] if loc in leaf)
-by = {"split_caller_a": 0, "split_caller_b": 0}
-for loc, caller, n in d["callers"]:
-    f = L[caller]["function"]
-    if loc in leaf and f in by:
-        by[f] += n
-print(by["split_caller_a"], by["split_caller_b"], tot)'
+	"$MCZ" dump --code --folded "$1" | awk '{
+		n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
+		if (s !~ /(^|;)split_leaf$/) next
+		t += n
+		if (s ~ /;main;split_caller_a;split_mid;split_leaf$/) a += n
+		else if (s ~ /;main;split_caller_b;split_mid;split_leaf$/) b += n
+	} END { print a + 0, b + 0, t + 0 }'
 }
 # record: name, file, mcrec options...: asserts the 3:1 split
 check_split() {
@@ -54,7 +51,7 @@ check_split() {
 	[ "$b" -gt 0 ] && awk -v a="$a" -v b="$b" 'BEGIN { exit !(a / b >= 2.7 && a / b <= 3.3) }' ||
 		fail "$n: caller_a:caller_b = $a:$b, not 3:1 within 10 %"
 	awk -v a="$a" -v b="$b" -v t="$tot" 'BEGIN { exit !(a + b >= 0.95 * t) }' ||
-		fail "$n: only $((a + b)) of the leaf's $tot samples have a caller"
+		fail "$n: only $((a + b)) of the leaf's $tot samples have caller_a or caller_b in their chain"
 }
 
 build split -O2 -g -fomit-frame-pointer
@@ -83,22 +80,19 @@ if command -v lmp >/dev/null; then
 	lammps_melt 10 100 400 >"$T/in.melt"
 	(cd "$T" && "$MCREC" -f -g code --call-graph dwarf -o "$T/lmp.mcz" -- lmp -in in.melt -log none \
 		-screen none >/dev/null 2>"$T/lmp.err") || fail "lmp: mcrec exit $?: $(tail -3 "$T/lmp.err")"
-	"$MCZ" dump "$T/lmp.mcz" --code --json | python3 -c '
-import collections, json, sys
-d = json.load(sys.stdin)
-L = d["locations"]
-tot = sum(n for iv in d["intervals"] for loc, n in iv["hits"])
-deep = sum(n for _, _, n in d["callers"])
-pair = collections.Counter()
-for loc, caller, n in d["callers"]:
-    if "PairLJCut7compute" in L[loc]["function"]:
-        pair[L[caller]["function"]] += n
-own = sum(n for iv in d["intervals"] for loc, n in iv["hits"] if "PairLJCut7compute" in L[loc]["function"])
-top, n = pair.most_common(1)[0] if pair else ("-", 0)
-print(f"lmp: {tot} samples, {deep} with a caller; PairLJCut::compute {own}, from {top} {n}")
-sys.exit(not (deep >= 0.95 * tot and "Verlet3run" in top and n >= 0.95 * own and own > 0.3 * tot))' ||
-		fail "lmp: callers not found (see above)"
-	ok "lmp (Debian's LAMMPS): PairLJCut::compute called from Verlet::run"
+	"$MCZ" dump --code --folded "$T/lmp.mcz" >"$T/lmp.folded" || fail "lmp: dump --folded"
+	read -r tot deep pair pairrun < <(awk '{
+		n = $NF; t += n
+		if ($0 ~ /;main;|\[lmp\];__libc_start_main/) d += n
+		if ($0 ~ /PairLJCut::compute [0-9]+$/) {
+			p += n
+			if ($0 ~ /Run::command;LAMMPS_NS::Verlet::run;LAMMPS_NS::PairLJCut::compute /) r += n
+		}
+	} END { print t + 0, d + 0, p + 0, r + 0 }' "$T/lmp.folded")
+	echo "lmp: $tot samples, $deep from the program's start; PairLJCut::compute $pair, $pairrun under Run::command;Verlet::run"
+	[ "$tot" -gt 300 ] && [ "$deep" -ge $((tot * 95 / 100)) ] && [ "$pair" -gt $((tot * 3 / 10)) ] &&
+		[ "$pairrun" -ge $((pair * 95 / 100)) ] || fail "lmp: stacks not whole: $(sort -t' ' -k2 -n "$T/lmp.folded" | tail -3)"
+	ok "lmp (Debian's LAMMPS): PairLJCut::compute under Run::command;Verlet::run, $deep of $tot samples from the start"
 else
 	echo "note: no lmp (Debian's lammps package): LAMMPS left out"
 fi

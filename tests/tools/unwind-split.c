@@ -1,8 +1,8 @@
-/* unwind-split.c: the workload of tests/integration/code-unwind.sh (and of
- * tests/bench/bench-code.sh's --call-graph dwarf rows): leaf() does the
- * same work at every call, and is called three times as often from
- * caller_a() as from caller_b(), so that 3/4 of its samples have caller_a
- * above them and 1/4 caller_b.  The test builds it as distributions build
+/* unwind-split.c: the workload of tests/integration/code-unwind.sh: leaf()
+ * does the same work at every call, and is called through mid() three
+ * times as often from caller_a() as from caller_b(), so that 3/4 of its
+ * samples have caller_a above them and 1/4 caller_b, and only a whole
+ * chain tells them apart (leaf's caller is always mid).  The test builds it as distributions build
  * (-O2 -g -fomit-frame-pointer), leaf() in a shared library of its own
  * (-DSPLIT_LEAF -shared), the rest against it (-DSPLIT_MAIN): only the
  * call frame information says who called leaf().  Built whole (the
@@ -33,17 +33,24 @@ double split_leaf(double x);
 #ifndef SPLIT_LEAF
 static volatile double split_sink;
 
+SPLIT_FN static double split_mid(double x)
+{
+	double s = split_leaf(x);
+	split_sink += 1;
+	return s;
+}
+
 SPLIT_FN static void split_caller_a(double x)
 {
 	double s = 0;
 	for (int k = 0; k < 3; k++)
-		s += split_leaf(x + k);
+		s += split_mid(x + k);
 	split_sink += s;
 }
 
 SPLIT_FN static void split_caller_b(double x)
 {
-	split_sink += split_leaf(x);
+	split_sink += split_mid(x);
 }
 
 static double split_now(void)
