@@ -55,6 +55,7 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->code_hz = o->code_hz;
 	c->code_event = o->code_event;
 	c->code_callgraph = o->code_callgraph;
+	c->code_stack = o->code_stack;
 	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
 }
