@@ -5,7 +5,8 @@
 # wait_a, 1 unit then MPI_Allreduce from wait_b; rank 1 only waits, so its
 # time in MPI is charged 3:1 to wait_a and wait_b.  The job report's
 # "waiting" (JSON, the whole run) names wait_a and wait_b as the owners of
-# the MPI samples, 3:1 within 10 %, together most of them (80 %), their
+# the MPI samples in the ratio of rank 1's own MPI_Wtime timers of the two
+# waits (3:1 on a quiet machine) within 10 %, together most of them (80 %), their
 # samples and shares adding up to the class's; rank 1's own the same; the
 # text report says it in a line "waiting, the whole run: MPI ...: wait_a
 # ..., wait_b ...".
@@ -29,6 +30,7 @@ ROOT=
 [ "$(id -u)" = 0 ] && ROOT=--allow-run-as-root
 cat >"$T/wait31.c" <<'EOF'
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static volatile double sink;
@@ -60,14 +62,22 @@ int main(int argc, char **argv)
 	int rank, n = argc > 1 ? atoi(argv[1]) : 20;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	/* the waiting rank's own timers: the split mcz must find */
+	double ta = 0, tb = 0, t;
 	for (int i = 0; i < n; i++) {
 		if (rank == 0)
 			work(3);
+		t = MPI_Wtime();
 		wait_a();
+		ta += MPI_Wtime() - t;
 		if (rank == 0)
 			work(1);
+		t = MPI_Wtime();
 		wait_b();
+		tb += MPI_Wtime() - t;
 	}
+	if (rank == 1)
+		printf("timers wait_a %.6f wait_b %.6f\n", ta, tb);
 	MPI_Finalize();
 	return 0;
 }
@@ -101,9 +111,14 @@ if ! grep -Eq ';wait_[ab];' "$T/r1.folded"; then
 	exit 77
 fi
 ok "--call-graph $cg stacks reach the callers"
-python3 - "$T/job.json" <<'EOF' || fail "the waiting owners (above)"
-import json, sys
+python3 - "$T/job.json" "$T/mpirun.out" <<'EOF' || fail "the waiting owners (above)"
+import json, re, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
+# rank 1's own timers: 3:1 on a quiet machine; on a loaded one rank 0's
+# three units of work take from 2.85 to 3.55 times its one (seen beside
+# other tests), and the split to find is the one rank 1 waited
+m = re.search(r"timers wait_a ([0-9.]+) wait_b ([0-9.]+)", open(sys.argv[2]).read())
+want = float(m.group(1)) / float(m.group(2)) if m else 3.0
 def check(w, what):
     mpi = w["MPI"]
     own = {o["name"]: o for o in mpi["owners"]}
@@ -111,16 +126,17 @@ def check(w, what):
     if not a or not b:
         sys.exit("FAIL: %s: wait_a and wait_b are not both owners: %s" % (what, mpi["owners"]))
     r = a["samples"] / b["samples"]
-    if not 2.7 <= r <= 3.3:
-        sys.exit("FAIL: %s: wait_a %d : wait_b %d samples, not 3:1 within 10 %%" % (what, a["samples"], b["samples"]))
+    if not 0.9 * want <= r <= 1.1 * want:
+        sys.exit("FAIL: %s: wait_a %d : wait_b %d samples, not the timers' %.2f:1 within 10 %%" %
+                 (what, a["samples"], b["samples"], want))
     if a["samples"] + b["samples"] < 0.8 * mpi["samples"]:
         sys.exit("FAIL: %s: wait_a and wait_b own %d of %d MPI samples" % (what, a["samples"] + b["samples"], mpi["samples"]))
     if sum(o["samples"] for o in mpi["owners"]) > mpi["samples"]:
         sys.exit("FAIL: %s: the owners hold more than the class" % what)
     if abs(sum(o["share"] for o in mpi["owners"]) - mpi["share"]) > 1e-4 * max(1, len(mpi["owners"])):
         sys.exit("FAIL: %s: the owners' shares do not add up to the class's" % what)
-    print("ok: %s: MPI %.1f %% of the samples: wait_a %.1f %%, wait_b %.1f %% (%.2f:1)" %
-          (what, 100 * mpi["share"], 100 * a["share"], 100 * b["share"], r))
+    print("ok: %s: MPI %.1f %% of the samples: wait_a %.1f %%, wait_b %.1f %% (%.2f:1, its timers %.2f:1)" %
+          (what, 100 * mpi["share"], 100 * a["share"], 100 * b["share"], r, want))
 check(j["run"]["waiting"], "the job")
 r1 = [r for r in j["run"]["per_rank"] if r["rank"] == 1][0]
 check(r1["waiting"], "rank 1")
