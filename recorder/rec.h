@@ -215,6 +215,8 @@ typedef struct rec_options {
 	int calibrate;           /* --calibrate: measure the roofline's ceilings first */
 	const char *code_event;  /* --code-event, NULL = cpu-clock */
 	int code_callgraph;      /* --call-graph fp */
+	unsigned no_regions;     /* --no-kokkos, --no-ompt: REC_NO_KOKKOS | REC_NO_OMPT */
+	double region_rate;      /* --region-rate N: marks per second from a connector */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

@@ -51,6 +51,11 @@ enum rec_group {
 	REC_G_ALL = 0x7f,
 };
 
+/* The connectors the regions source would load (rec_ctx.no_regions). */
+enum { REC_NO_KOKKOS = 1u << 0, REC_NO_OMPT = 1u << 1 };
+/* --region-rate's default: marks per second a connector sends at most */
+#define REC_REGION_RATE_DEFAULT 1000.0
+
 /* What the recorder tells every source. */
 typedef struct rec_ctx {
 	pid_t child;           /* the child (stopped before exec at start()); 0 with -a */
@@ -88,6 +93,9 @@ typedef struct rec_ctx {
 	int code_callgraph;    /* --call-graph fp: the code source records callers */
 	int listing;           /* mcrec --list: say what each source could give, even
 				  where a recording would not ask (pcp) */
+	unsigned no_regions;   /* --no-kokkos (REC_NO_KOKKOS), --no-ompt (REC_NO_OMPT) */
+	double region_rate;    /* --region-rate: marks per second from a connector */
+	int quiet;             /* -q: a source says nothing at start */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -98,7 +106,7 @@ int rec_streams_add(rec_streams *out, const mcz_stream_desc *d);
 typedef struct rec_source rec_source;
 
 typedef struct rec_source_ops {
-	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl", "code" */
+	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl", "code", "regions" */
 	const char *groups; /* human list for --list: "core,mem" */
 	/* 0 = available; else call rec_unavailable() and return -1. */
 	int (*probe)(rec_source *s, const rec_ctx *c);
@@ -167,6 +175,6 @@ int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const cha
 
 /* The sources compiled in, in the order they are probed. */
 extern const rec_source_ops src_perf_ops, src_proc_ops, src_net_ops, src_mark_ops,
-	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops, src_code_ops;
+	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops, src_code_ops, src_regions_ops;
 
 #endif
