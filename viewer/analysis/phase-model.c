@@ -708,6 +708,37 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
 	return 0;
 }
 
+/* Regions that nest (an application's own, through Kokkos Tools or
+ * mcmark.h: every BEGIN closed by an END, the innermost first, one left
+ * open at the end at most), at the default level: only the outermost, the
+ * marks of the inner ones left out, into *out (the count; 0 when the
+ * regions do not nest, or on several files: then every region as below). */
+static size_t phase_marks_outer(const vw_model *m, vw_mark **out)
+{
+	size_t nb = 0, ne = 0, deep = 0;
+	int depth = 0;
+	for (size_t i = 0; m->nfiles == 1 && i < m->nmarks; i++) {
+		int k = m->marks[i].kind;
+		if (k == MCZ_MARK_BEGIN)
+			nb++, deep += depth++ > 0;
+		else if (k == MCZ_MARK_END)
+			ne++, depth -= depth > 0;
+	}
+	if (!deep || ne + 1 < nb || !(*out = malloc(m->nmarks * sizeof **out)))
+		return 0;
+	size_t n = 0;
+	depth = 0;
+	for (size_t i = 0; i < m->nmarks; i++) {
+		const vw_mark *k = &m->marks[i];
+		if (k->kind == MCZ_MARK_BEGIN && depth++ > 0)
+			continue;
+		if (k->kind == MCZ_MARK_END && depth > 0 && --depth > 0)
+			continue;
+		(*out)[n++] = *k;
+	}
+	return n;
+}
+
 /* Begin/end regions become phases — a region ends at the next END or BEGIN
  * mark, so begin-only marks cut the run and nested regions come out flat;
  * what lies between regions is a phase too, unlabelled, when longer than
@@ -717,8 +748,12 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
  * named by the mark that opens it.  Same text, same class. */
 int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 {
-	return vw_phase_marks_cut(m->marks, m->nmarks, m->t_min, m->t_max,
-				  vw_phase_model_interval(m), ph);
+	vw_mark *outer = NULL;
+	size_t n = ph->params.level == 0 ? phase_marks_outer(m, &outer) : 0;
+	int rc = vw_phase_marks_cut(n ? outer : m->marks, n ? n : m->nmarks, m->t_min, m->t_max,
+				    vw_phase_model_interval(m), ph);
+	free(outer);
+	return rc;
 }
 
 int vw_phase_marks_cut(const vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
