@@ -29,7 +29,37 @@ for d in "$D"/*/; do
 	rm -f "${TMPDIR:-/tmp}/job-lammps-rec.$$"
 	[ $rc -eq 0 ] || { echo "FAIL: $name: the report does not match LAMMPS's timers: $line"; exit 1; }
 	[ "$np" -le 2 ] || { echo "FAIL: $name: $np phases (the MD loop alone: 1, the hog at most 1 more)"; exit 1; }
-	echo "ok: $name: $line"
+	# the Phases view's description of a job's phase leads with the job's
+	# balance and slowest rank, as the job report gives them
+	"$B/mcview" --report "$d"/lammps.*.mcz >"${TMPDIR:-/tmp}/job-lammps-txt.$$" 2>/dev/null
+	want=$(awk '$1 == "(whole" { print $13 }' "${TMPDIR:-/tmp}/job-lammps-txt.$$" | tr -d '!')
+	slow=$(awk '$1 == "(whole" { print $12 }' "${TMPDIR:-/tmp}/job-lammps-txt.$$")
+	rm -f "${TMPDIR:-/tmp}/job-lammps-txt.$$"
+	"$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | grep -q "balance $want, slowest $slow, MPI [0-9]*% of the time" ||
+		{ echo "FAIL: $name: the Phases view's description lacks 'balance $want, slowest $slow': $("$B/mcview" --snapshot 250x30 --view phases "$d"/lammps.*.mcz 2>/dev/null | sed -n 5p)"; exit 1; }
+	# the Ranks view coloured by hot function names every letter its rows draw
+	"$B/mcview" --snapshot 150x20 --view ranks --keys m "$d"/lammps.*.mcz 2>/dev/null >"${TMPDIR:-/tmp}/job-lammps-rk.$$"
+	legend=$(python3 - "${TMPDIR:-/tmp}/job-lammps-rk.$$" <<'PY2'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+title = lines[1]
+drawn = set()
+for l in lines[4:]:
+    seg = l[15:].strip()
+    # a rank's row: its label, then one cell a column (the read-out below
+    # starts alike, with words)
+    if re.match(r"r\d+ ", l) and seg and " " not in seg:
+        drawn |= set(re.sub(r"[^A-Za-z]", "", seg))
+named = set(re.findall(r"(?:\(|, )([A-Za-z]) = ", title))
+more = re.search(r"\+(\d+) more", title)
+if not drawn or not (drawn <= named or (more and len(drawn - named) == int(more.group(1)))):
+    print("drawn %s, named %s: %s" % ("".join(sorted(drawn)), "".join(sorted(named)), title.strip()))
+    sys.exit(1)
+print("".join(sorted(named)))
+PY2
+	) || { echo "FAIL: $name: the Ranks view's legend: $legend"; exit 1; }
+	rm -f "${TMPDIR:-/tmp}/job-lammps-rk.$$"
+	echo "ok: $name: $line; the Ranks view names the letters $legend"
 	n=$((n + 1))
 done
 [ $n -ge 2 ] || { echo "FAIL: $n runs in $D (2 kept)"; exit 1; }

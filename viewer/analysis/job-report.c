@@ -310,7 +310,8 @@ static void job_print_text(vw_model *m, const vw_job *j, FILE *f)
 	fprintf(f, "useful_s, max_s = mean, max over ranks of the useful time; mpi_s = mean time in "
 		   "MPI; off_s = mean time off CPU (asleep, or taken by other processes); imbalance = max/mean of the ranks' time in the phase; load_bal = mean/max "
 		   "useful (! below 0.8); comm_eff = max useful / (phase time - time others took); par_eff = load_bal x "
-		   "comm_eff; lost_s = max - mean useful\n");
+		   "comm_eff; lost_s = max - mean useful; code = the phase's hottest functions and "
+		   "MPI as shares of its code samples (mpi_s is time)\n");
 }
 
 int vw_jobs_print(vw_model *m, const vw_jobs *js, FILE *f, int json)

@@ -17,6 +17,7 @@
 #include "fmt.h"
 #include "codename.h"
 #include "hotcode.h"
+#include "job.h"
 #include "waitowner.h"
 #include "../model/model.h"
 #include "phase.h"
@@ -312,6 +313,30 @@ static void report_time(char *buf, size_t len, int64_t ns, int width)
 			return;
 }
 
+/* A phase's description; of a parallel job's phase, what the job analysis
+ * found leads it ("balance 0.73, slowest r0, MPI 33%"): that, not the
+ * network rate, is what holds a job's phase back. */
+static void report_desc(vw_model *m, const vw_phase *p, char *buf, size_t len)
+{
+	char err[160];
+	const vw_job *j = NULL;
+	if (vw_jobs_applies(m) && vw_jobs_ensure(m, err, sizeof err) == 0 && m->jobs && m->jobs->n)
+		j = &m->jobs->v[0];
+	int k = j ? vw_job_phase_at(j, p->t0 + (p->t1 - p->t0) / 2) : -1;
+	if (k < 0 || isnan(j->ph[k].load_balance)) {
+		snprintf(buf, len, "%s", p->desc);
+		return;
+	}
+	const vw_job_phase *q = &j->ph[k];
+	int n = snprintf(buf, len, "balance %.2f, slowest r%d", q->load_balance, q->slowest_rank);
+	double dur = (double)(q->t1 - q->t0) / 1e9;
+	if (n > 0 && (size_t)n < len && !isnan(q->mpi_mean_s) && dur > 0)
+		n += snprintf(buf + n, len - (size_t)n, ", MPI %.0f%% of the time",
+			      100 * q->mpi_mean_s / dur);
+	if (n > 0 && (size_t)n < len && p->desc[0] && strcmp(p->desc, "steady"))
+		snprintf(buf + n, len - (size_t)n, "; %s", p->desc);
+}
+
 void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
 {
 	const vw_phase *p = vw_phases_at(m->phases, i);
@@ -354,7 +379,7 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 	}
 	case VW_PCOL_CODE: report_code(m, p, buf, len); break;
 	case VW_PCOL_MARK: report_mark(m, i, buf, len); break;
-	case VW_PCOL_DESC: snprintf(buf, len, "%s", p->desc); break;
+	case VW_PCOL_DESC: report_desc(m, p, buf, len); break;
 	default: break;
 	}
 }

@@ -409,6 +409,45 @@ static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell
 	vw_waitowner_free(&w);
 }
 
+/* "A = f, B = g, C = h" for every letter in fn[0..n) (-1: none), in letter
+ * order, within w columns: names cut, then "+2 more" for the last ones. */
+static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *out, size_t len)
+{
+	int seen[52] = {0}, max = -1;
+	for (size_t i = 0; i < n; i++)
+		if (fn[i] >= 0 && fn[i] < 52 && !seen[fn[i]]++ && fn[i] > max)
+			max = fn[i];
+	int cut = 24, total = 0;
+	for (; cut >= 8; cut -= 4) {
+		total = 0;
+		for (int f = 0; f <= max; f++)
+			if (seen[f])
+				total += 6 + (int)strnlen(vw_hotcode_brief(m, (size_t)f), (size_t)cut);
+		if (total <= w)
+			break;
+	}
+	size_t u = 0;
+	out[0] = '\0';
+	int left = 0;
+	for (int f = 0; f <= max; f++)
+		left += seen[f] != 0;
+	for (int f = 0; f <= max && u + 1 < len; f++) {
+		if (!seen[f])
+			continue;
+		char item[64];
+		int k = snprintf(item, sizeof item, "%s%c = %.*s", u ? ", " : "",
+				 vw_hotcode_letter((size_t)f), cut, vw_hotcode_brief(m, (size_t)f));
+		if ((int)u + k + (left > 1 ? 10 : 0) > w) {
+			snprintf(out + u, len - u, "%s+%d more", u ? ", " : "", left);
+			return;
+		}
+		u += (size_t)snprintf(out + u, len - u, "%s", item);
+		left--;
+	}
+	if (!u)
+		snprintf(out, len, "no code ran");
+}
+
 static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	rk_state *s = state;
@@ -473,15 +512,15 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 				hi = val[(size_t)r * n + k];
 	}
 	/* the unit of the colouring stream, from the first rank that has it */
-	char unit[32] = "", hib[32];
+	char unit[32] = "", hib[512];
 	for (size_t i = 0; i < m->nstreams; i++)
 		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
 			vw_model_unit(m, i, unit, sizeof unit);
 			break;
 		}
 	vw_fmt_si(hib, sizeof hib, hi, unit);
-	if (code) /* letters as on the timeline's code row */
-		snprintf(hib, sizeof hib, "A = %.20s", vw_hotcode_brief(m, 0));
+	if (code) /* the letters the rows draw, as on the timeline's code row */
+		rk_code_legend(m, fns, (size_t)(nshow > 0 ? nshow : 0) * n, c->w / 2, hib, sizeof hib);
 	if (doing)
 		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
