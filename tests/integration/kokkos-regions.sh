@@ -19,6 +19,8 @@
 #   - `mcview --compare` of two runs matches every phase by region name
 #     (assemble#1 ... solve#3), none unmatched but the time before the
 #     first region;
+#   - --region-rate 5: marks dropped and counted (regions.dropped), as
+#     many ENDs as BEGINs kept;
 #   - mcrec --no-kokkos: no region marks, the phases detected.
 set -u
 . "$(dirname "$0")/tmp-common.inc"
@@ -98,6 +100,16 @@ left = [u["label"] for u in c["unmatched_a"] + c["unmatched_b"] if u["label"] !=
 assert not left, left
 print("ok: compare matched %s" % " ".join(got))
 PY
+
+# a rate of 5 marks a second: most regions dropped, counted, whole pairs
+"$B"/mcrec -q --region-rate 5 -o "$T/rate.mcz" -- "$K" --steps 3 --region-ms 100 >/dev/null 2>&1 ||
+	fail "mcrec --region-rate 5"
+dropped=$("$B"/mcz info "$T/rate.mcz" | sed -n 's/^meta *regions.dropped = //p')
+"$RR" "$T/rate.mcz" marks >"$T/rate.marks"
+nb=$(grep -c ' begin ' "$T/rate.marks"); ne=$(grep -c ' end ' "$T/rate.marks")
+[ -n "$dropped" ] && [ "$dropped" -gt 0 ] || fail "--region-rate 5: dropped '$dropped'"
+[ "$nb" = "$ne" ] && [ "$nb" -gt 0 ] && [ "$nb" -lt 9 ] || fail "--region-rate 5: $nb begins, $ne ends"
+echo "ok: --region-rate 5: $dropped marks dropped (regions.dropped), $nb regions kept whole"
 
 "$B"/mcrec -q --no-kokkos -o "$T/off.mcz" -- "$K" --steps 1 >/dev/null 2>&1 || fail "mcrec --no-kokkos"
 "$B"/mcz info "$T/off.mcz" | grep -q 'regions.kokkos' && fail "--no-kokkos still loaded the connector"
