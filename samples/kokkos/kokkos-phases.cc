@@ -12,9 +12,12 @@
 // (CLOCK_REALTIME ns, the clock of a recording's wall_epoch_ns):
 //     region assemble 0 1733312345000000000 1733312345300000000
 //
-// --kernel-us US --seconds S instead runs one kernel "bench_kernel" of
-// about US microseconds again and again for S seconds and prints
-//     kernels: N of US us in T s (P us each)
+// --kernel-us US --seconds S instead runs one kernel "bench_kernel" (64
+// multiply-adds per element, in registers) of about US microseconds again and again for S seconds and prints
+//     kernels: N of US us (E elements) in T s (P us each), CPU C s (Q us each)
+// (the CPU time: the process's, one thread with Kokkos's Serial space);
+// --elements E gives the kernel's size instead of calibrating it, so that
+// runs to be compared run the same kernel.
 // (the benchmark tests/bench/bench-regions.sh: the cost per kernel).
 //
 // Built against Debian's Trilinos Kokkos (Serial) where it is installed.
@@ -32,6 +35,13 @@ static long long wall_ns()
 	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+static double cpu_s()
+{
+	timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static double mono_s()
 {
 	timespec t;
@@ -47,6 +57,19 @@ static void axpy(const char *label, vec y, vec x, int n)
 	Kokkos::parallel_for(label, n, KOKKOS_LAMBDA(const int i) { y(i) = 0.999 * y(i) + x(i); });
 }
 
+// the benchmark's kernel: 64 dependent multiply-adds per element, in
+// registers, so that its time is the CPU's, not the memory's (which other
+// processes share)
+static void compute(const char *label, vec y, vec x, int n)
+{
+	Kokkos::parallel_for(label, n, KOKKOS_LAMBDA(const int i) {
+		double v = x(i);
+		for (int k = 0; k < 64; k++)
+			v = v * 0.999999 + 1e-9;
+		y(i) = v;
+	});
+}
+
 static double norm(const char *label, vec y, int n)
 {
 	double s = 0;
@@ -54,15 +77,17 @@ static double norm(const char *label, vec y, int n)
 	return s;
 }
 
+typedef void (*kernel_fn)(const char *, vec, vec, int);
+
 // elements of a kernel that lasts about us microseconds on this machine
-static int calibrate(vec y, vec x, double us)
+static int calibrate(kernel_fn kern, vec y, vec x, double us)
 {
-	int n = 1 << 14;
+	int n = 1 << 10;
 	for (;;) {
 		double each = 1e30; // the fastest of 20: a descheduled one says nothing of the kernel
 		for (int r = 0; r < 20; r++) {
 			double t0 = mono_s();
-			axpy("calibrate", y, x, n);
+			kern("calibrate", y, x, n);
 			double t = (mono_s() - t0) * 1e6;
 			each = t < each ? t : each;
 		}
@@ -78,6 +103,7 @@ int main(int argc, char **argv)
 {
 	int steps = 4;
 	double region_ms = 300, kernel_us = 0, seconds = 2;
+	int elements = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--steps") && i + 1 < argc)
 			steps = atoi(argv[++i]);
@@ -87,11 +113,13 @@ int main(int argc, char **argv)
 			kernel_us = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			seconds = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--elements") && i + 1 < argc)
+			elements = atoi(argv[++i]);
 		else if (!strncmp(argv[i], "--kokkos", 8))
 			continue; // Kokkos's own
 		else {
 			fprintf(stderr, "usage: kokkos-phases [--steps N] [--region-ms MS] "
-					"[--kernel-us US --seconds S]\n");
+					"[--kernel-us US --seconds S [--elements N]]\n");
 			return 2;
 		}
 	}
@@ -102,19 +130,20 @@ int main(int argc, char **argv)
 		Kokkos::deep_copy(x, 1e-3);
 		Kokkos::deep_copy(y, 1.0);
 		if (kernel_us > 0) {
-			int n = calibrate(y, x, kernel_us);
+			int n = elements > 0 && elements <= nmax ? elements : calibrate(compute, y, x, kernel_us);
 			long k = 0;
-			double t0 = mono_s(), t;
+			double t0 = mono_s(), c0 = cpu_s(), t;
 			while ((t = mono_s() - t0) < seconds) {
 				for (int r = 0; r < 16; r++)
-					axpy("bench_kernel", y, x, n);
+					compute("bench_kernel", y, x, n);
 				k += 16;
 			}
-			printf("kernels: %ld of %.0f us in %.3f s (%.2f us each)\n", k, kernel_us, t,
-			       t / (double)k * 1e6);
+			double c = cpu_s() - c0;
+			printf("kernels: %ld of %.0f us (%d elements) in %.3f s (%.2f us each), CPU %.3f s "
+			       "(%.2f us each)\n", k, kernel_us, n, t, t / (double)k * 1e6, c, c / (double)k * 1e6);
 			steps = 0; // the views go before Kokkos::finalize
 		}
-		int n = steps ? calibrate(y, x, 500) : 0; // kernels of about 0.5 ms
+		int n = steps ? calibrate(axpy, y, x, 500) : 0; // kernels of about 0.5 ms
 		double sink = 0;
 		for (int s = 0; s < steps; s++) {
 			long long a0 = wall_ns();
