@@ -211,7 +211,7 @@ int mcz_block_unpack_as(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf
 		return MCZ_E_CORRUPT;
 	if (ZSTD_getFrameContentSize(c.p, cl) != rl || ZSTD_getDictID_fromFrame(c.p, cl) != 0)
 		return MCZ_E_CORRUPT;
-	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+	if (!(cx->zd = mcz_codec_dctx()))
 		return MCZ_E_NOMEM;
 	tmp->len = 0;
 	if (mcz_buf_reserve(tmp, (size_t)rl + 1))

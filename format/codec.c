@@ -25,6 +25,7 @@
  *     mcz_codec_ctx_free(&cx);
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -33,12 +34,44 @@
 
 static const double codec_p10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 
+/* One zstd decompression context per thread, for every reader on it: a
+ * context is 95 KB, and the 16,384 readers of a job's report held 1.5 GB
+ * of them.  Every decompression here is one frame in one call, so a
+ * context carries nothing from one reader to the next; a reader is used
+ * by one thread at a time (mcz.h), and takes its thread's context at each
+ * use.  Freed when its thread ends. */
+static pthread_key_t codec_dctx_key;
+static pthread_once_t codec_dctx_once = PTHREAD_ONCE_INIT;
+static int codec_dctx_ok;
+
+static void codec_dctx_free(void *p)
+{
+	ZSTD_freeDCtx(p);
+}
+
+static void codec_dctx_init(void)
+{
+	codec_dctx_ok = pthread_key_create(&codec_dctx_key, codec_dctx_free) == 0;
+}
+
+void *mcz_codec_dctx(void)
+{
+	pthread_once(&codec_dctx_once, codec_dctx_init);
+	if (!codec_dctx_ok)
+		return NULL;
+	ZSTD_DCtx *d = pthread_getspecific(codec_dctx_key);
+	if (!d && (d = ZSTD_createDCtx()) && pthread_setspecific(codec_dctx_key, d) != 0) {
+		ZSTD_freeDCtx(d);
+		d = NULL;
+	}
+	return d;
+}
+
 void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 {
 	mcz_bundle_prep_free(cx);
 	ZSTD_freeCCtx(cx->zc);
-	ZSTD_freeDCtx(cx->zd);
-	cx->zc = cx->zd = NULL;
+	cx->zc = cx->zd = NULL; /* zd: the thread's (mcz_codec_dctx) */
 	mcz_buf_free(&cx->tmp);
 	mcz_buf_free(&cx->tmp2);
 	mcz_buf_free(&cx->best);
@@ -152,7 +185,7 @@ static void codec_repack(mcz_codec_ctx *cx, mcz_buf *b, uint64_t from)
 	const uint8_t *raw = c.p;
 	if (flags & MCZ_COL_ZSTD) { /* ranked at level 3: its bytes again */
 		mcz_buf *r = &cx->tmp;
-		if ((!cx->zd && !(cx->zd = ZSTD_createDCtx())) || mcz_buf_reserve(r, (size_t)rl))
+		if (!(cx->zd = mcz_codec_dctx()) || mcz_buf_reserve(r, (size_t)rl))
 			return;
 		size_t z = ZSTD_decompressDCtx(cx->zd, r->p, (size_t)rl, c.p, mcz_cur_left(&c));
 		if (ZSTD_isError(z) || z != rl)
@@ -477,7 +510,7 @@ static int codec_open(mcz_codec_ctx *cx, const uint8_t *p, size_t len, size_t ma
 		*rawlen = (size_t)rl;
 		return 0;
 	}
-	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+	if (!(cx->zd = mcz_codec_dctx()))
 		return MCZ_E_NOMEM;
 	cx->tmp.len = 0;
 	if (mcz_buf_reserve(&cx->tmp, (size_t)rl + 1))

@@ -54,7 +54,7 @@ static int gchunk_unframe(mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_b
 	mcz_buf_u8(out, p[0]);
 	mcz_buf_u8(out, p[1] & (uint8_t)~MCZ_COL_ZSTD);
 	mcz_buf_uv(out, rl);
-	if (mcz_buf_reserve(out, (size_t)rl) || (!cx->zd && !(cx->zd = ZSTD_createDCtx())))
+	if (mcz_buf_reserve(out, (size_t)rl) || !(cx->zd = mcz_codec_dctx()))
 		return MCZ_E_NOMEM;
 	size_t z = ZSTD_decompressDCtx(cx->zd, out->p + out->len, (size_t)rl, c.p, mcz_cur_left(&c));
 	if (ZSTD_isError(z) || z != rl)
@@ -636,7 +636,7 @@ int mcz_gchunk_dir(mcz_codec_ctx *cx, const mcz_chunk_info *ci, uint64_t *off)
 		return mcz_chunk_dir(ci, off);
 	size_t rl = (size_t)ZSTD_getFrameContentSize(ci->dir, ci->dir_len);
 	mcz_buf d = {0};
-	int rc = mcz_buf_reserve(&d, rl + 1) || (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+	int rc = mcz_buf_reserve(&d, rl + 1) || !(cx->zd = mcz_codec_dctx())
 			 ? MCZ_E_NOMEM
 			 : 0;
 	size_t z = rc ? 0 : ZSTD_decompressDCtx(cx->zd, d.p, rl, ci->dir, ci->dir_len);

@@ -261,7 +261,7 @@ int mcz_index_encode(mcz_index *ix, mcz_codec_ctx *cx, mcz_buf *out)
 
 static int index_unz(mcz_codec_ctx *cx, const uint8_t *p, size_t clen, size_t rlen, mcz_buf *out)
 {
-	if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+	if (!(cx->zd = mcz_codec_dctx()))
 		return MCZ_E_NOMEM;
 	/* RFC 8878 3.1.1: magic 28 B5 2F FD, then the frame header
 	 * descriptor, whose bit 2 is the content checksum flag */

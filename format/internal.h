@@ -269,7 +269,8 @@ typedef struct mcz_codec_prev {
 #define GCHUNK_NARROW 4096u
 
 typedef struct mcz_codec_ctx {
-	void *zc, *zd; /* ZSTD_CCtx, ZSTD_DCtx */
+	void *zc, *zd; /* ZSTD_CCtx; the ZSTD_DCtx of the thread that last decoded
+			  (mcz_codec_dctx: shared by a thread's readers) */
 	int level;
 	int fast;      /* PART blocks: no zstd, the codecs alone */
 	int v14;       /* codecs of 1.4 allowed (a file that holds a BUNDLE block) */
@@ -295,6 +296,10 @@ typedef struct mcz_codec_ctx {
 	size_t xcap;
 	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */
 } mcz_codec_ctx;
+/* codec.c: the calling thread's zstd decompression context (ZSTD_DCtx *),
+ * made at its first use, shared by every reader on that thread; NULL when
+ * out of memory. */
+void *mcz_codec_dctx(void);
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx);
 /* A batch writer's second thread's context (cx->peer, made at its first

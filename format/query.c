@@ -191,7 +191,7 @@ static int query_col_bytes(mcz_reader *r, size_t ci, const mcz_dcache_ent *ch, u
 		if (ZSTD_getFrameContentSize(f, fl) != (unsigned long long)rl)
 			return MCZ_E_CORRUPT;
 		if (!(g = mcz_dcache_put(&r->dc, ci, MCZ_DCACHE_RUN | k, rl + 1)) ||
-		    (!r->cx.zd && !(r->cx.zd = ZSTD_createDCtx()))) {
+		    !(r->cx.zd = mcz_codec_dctx())) {
 			if (g)
 				mcz_dcache_drop(&r->dc, g);
 			return MCZ_E_NOMEM;

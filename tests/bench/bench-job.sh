@@ -23,7 +23,12 @@
 # MPI + OpenMP job of 1,024 x 8 threads.
 # Bars: the report <= 2 s, RSS <= 1 GB, redraw p99 <= 16 ms (DESIGN.md's
 # frame budget).
-# BENCH_QUICK=1: 256 ranks.
+# Then the report's growth with ranks: gen-job --code at 1,024, 4,096 and
+# 16,384 ranks (BENCH_JOB_RANKS to choose; 65536 where memory allows),
+# each report's time, peak RSS, its time over the one 4x smaller, and
+# whether it names the slow rank.  Bars at 16,384: <= 4 s, <= 2 GB, <= 5x
+# the 4,096-rank report.
+# BENCH_QUICK=1: 256 ranks, and the growth at 256 and 1,024.
 set -u
 B=${MCZ_BUILD:-build}
 T=$(mktemp -d /tmp/mcz-bench-job.XXXXXX)
@@ -119,3 +124,24 @@ printf '%-28s %9s\n' "job+code: --report=json" "$(awk -v s="$crep_s" 'BEGIN { pr
 printf '%-28s %9s\n' "job x8 threads: --report" "$(awk -v s="$trep_s" 'BEGIN { printf "%.0f", s * 1000 }')"
 printf '%-28s %9s   %s\n' "job file: --report=json" "$(awk -v s="$jrep_s" 'BEGIN { printf "%.0f", s * 1000 }')" "$same"
 echo "report peak RSS $((rep_kb / 1024)) MB (job file: $((jrep_kb / 1024)) MB, with code profiles: $((crep_kb / 1024)) MB, 8 threads a rank: $((trep_kb / 1024)) MB); bars: open <= 2000 ms, RSS <= 1024 MB, redraw p99 <= 16 ms"
+
+# the report's growth with ranks
+echo
+printf '%-10s %10s %10s %8s  %s\n' ranks report_ms rss_MB growth "slow rank (phase 3)"
+prev=
+for n in ${BENCH_JOB_RANKS:-$([ -n "${BENCH_QUICK:-}" ] && echo 256 1024 || echo 1024 4096 16384)}; do
+	d=$T/grow.$n
+	sl=$((n / 2 + 5))
+	"$B"/tests/tools/gen-job -d "$d" --ranks $n --phases 6 --phase-s 10 --slow $sl:3:1.3 --code >/dev/null ||
+		{ echo "gen-job --ranks $n failed"; break; }
+	/usr/bin/time -f "%e %M" -o "$T/grow.time" "$B"/mcview --report=json "$d"/run.*.mcz >"$T/grow.json" ||
+		{ echo "report of $n ranks failed"; break; }
+	read -r gs gkb <"$T/grow.time"
+	named=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["jobs"][0]["phases"][2]; print("r%d %s" % (p["slowest_rank"], "ok" if p["slowest_rank"] == int(sys.argv[2]) else "WRONG"))' "$T/grow.json" $sl)
+	growth=-
+	[ -n "$prev" ] && growth=$(awk -v a="$gs" -v b="$prev" 'BEGIN { printf "%.1fx", a / b }')
+	printf '%-10s %10s %10s %8s  %s\n' "$n" "$(awk -v s="$gs" 'BEGIN { printf "%.0f", s * 1000 }')" $((gkb / 1024)) "$growth" "$named"
+	prev=$gs
+	rm -rf "$d"
+done
+echo "bars at 16,384 ranks: report <= 4000 ms, RSS <= 2048 MB, growth over 4,096 <= 5x"

@@ -157,7 +157,8 @@ static void test_ranks_view_code(void **state)
 	vw_model_set_cursor(m, m->t_min + (m->t_max - m->t_min) * 3 / 4);
 	vw_frame_draw(&a, c);
 	char *t = vw_canvas_to_text(c);
-	assert_non_null(strstr(t, "colour hot function (A = alpha)"));
+	/* every letter the rows draw: rank 2 in beta for its second half */
+	assert_non_null(strstr(t, "colour hot function (A = alpha, B = beta)"));
 	int seen = 0;
 	for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		if (line[0] != 'r' || line[1] < '0' || line[1] > '3' || strncmp(line + 2, " node0      ", 12))

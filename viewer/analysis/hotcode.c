@@ -205,12 +205,6 @@ typedef struct hc_ent {
 	size_t file;
 } hc_ent;
 
-static int hc_by_mid(const void *a, const void *b)
-{
-	const hc_ent *x = a, *y = b;
-	return x->mid < y->mid ? -1 : x->mid > y->mid;
-}
-
 int64_t vw_hotcode_mid(const mcz_code *c, size_t i, int64_t off)
 {
 	int64_t a, r;
@@ -221,6 +215,50 @@ int64_t vw_hotcode_mid(const mcz_code *c, size_t i, int64_t off)
 }
 
 /* Every file's profile merged into t. */
+/* The order of e[0..n) by middle, ties in e's order, into a malloc'd
+ * array: a stable LSD radix sort of the middles (from the earliest, 16
+ * bits a pass, the passes whose digit never changes skipped).  A qsort of
+ * the entries (2.4 million of a 4,096-rank job) spent 14 % of its report
+ * copying them, a merge of the files' runs 12 % comparing them. */
+typedef struct hc_mkey {
+	uint64_t k;
+	size_t i;
+} hc_mkey;
+
+static size_t *hc_merge_order(const hc_ent *e, size_t n)
+{
+	size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+	hc_mkey *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+	size_t *cnt = malloc(65537 * sizeof *cnt);
+	if (!ord || !a || !b || !cnt) {
+		free(ord), free(a), free(b), free(cnt);
+		return NULL;
+	}
+	int64_t lo = n ? e[0].mid : 0;
+	for (size_t i = 0; i < n; i++)
+		lo = e[i].mid < lo ? e[i].mid : lo;
+	uint64_t all = 0;
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (hc_mkey){(uint64_t)e[i].mid - (uint64_t)lo, i};
+		all |= a[i].k;
+	}
+	for (int shift = 0; shift < 64 && (all >> shift); shift += 16) {
+		memset(cnt, 0, 65537 * sizeof *cnt);
+		for (size_t i = 0; i < n; i++)
+			cnt[((a[i].k >> shift) & 0xffff) + 1]++;
+		for (size_t d = 0; d < 65536; d++)
+			cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++)
+			b[cnt[(a[i].k >> shift) & 0xffff]++] = a[i];
+		hc_mkey *t = a;
+		a = b, b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		ord[i] = a[i].i;
+	free(a), free(b), free(cnt);
+	return ord;
+}
+
 static int hc_merge(vw_model *m, hc_tab *t)
 {
 	size_t nl = 0, ni = 0, nh = 0, ne = 0;
@@ -273,26 +311,31 @@ static int hc_merge(vw_model *m, hc_tab *t)
 								base + c->callers[x].caller,
 								c->callers[x].count};
 	}
-	if (k) /* an empty array may be NULL */
-		qsort(e, k, sizeof *e, hc_by_mid);
+	size_t *ord = hc_merge_order(e, k);
+	if (!ord) {
+		free(e);
+		return -1;
+	}
 	size_t h = 0;
 	for (size_t i = 0; i < k; i++) {
-		const mcz_code *c = e[i].c;
-		t->mid[i] = e[i].mid;
+		const hc_ent *x = &e[ord[i]];
+		const mcz_code *c = x->c;
+		t->mid[i] = x->mid;
 		t->first[i] = h;
-		for (size_t x = c->first[e[i].i]; x < c->first[e[i].i + 1]; x++)
-			t->hits[h++] = (hc_hit){e[i].base + c->hits[x].loc, c->hits[x].count};
+		for (size_t y = c->first[x->i]; y < c->first[x->i + 1]; y++)
+			t->hits[h++] = (hc_hit){x->base + c->hits[y].loc, c->hits[y].count};
 	}
 	t->first[k] = h;
 	t->niv = k;
 	t->nfiles = m->nfiles;
 	/* by file, each file's in time order: counted, then placed */
 	for (size_t i = 0; i < k; i++)
-		t->ffirst[e[i].file + 2]++;
+		t->ffirst[e[ord[i]].file + 2]++;
 	for (size_t f = 0; f < m->nfiles; f++)
 		t->ffirst[f + 2] += t->ffirst[f + 1];
 	for (size_t i = 0; i < k; i++)
-		t->byf[t->ffirst[e[i].file + 1]++] = i;
+		t->byf[t->ffirst[e[ord[i]].file + 1]++] = i;
+	free(ord);
 	free(e);
 	return 0;
 }

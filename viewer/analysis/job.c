@@ -316,19 +316,37 @@ static int job_from_marks(vw_model *m, vw_job *j)
 	vw_mark *mk = malloc((m->nmarks ? m->nmarks : 1) * sizeof *mk);
 	int *nolabel = calloc(j->nranks + 1, sizeof *nolabel), rc = -1;
 	size_t nnolabel = 0;
-	if (!mk || !nolabel)
+	/* the marks by file, counted then placed: a look at every mark for
+	 * each rank made the report quadratic in ranks */
+	size_t *mfirst = calloc(m->nfiles + 2, sizeof *mfirst);
+	size_t *mby = malloc((m->nmarks ? m->nmarks : 1) * sizeof *mby);
+	if (!mk || !nolabel || !mfirst || !mby) {
+		free(mfirst), free(mby);
 		goto out;
+	}
+	for (size_t i = 0; i < m->nmarks; i++)
+		if (m->marks[i].file_index < m->nfiles)
+			mfirst[m->marks[i].file_index + 2]++;
+	for (size_t f = 0; f < m->nfiles; f++)
+		mfirst[f + 2] += mfirst[f + 1];
+	for (size_t i = 0; i < m->nmarks; i++) /* in file order: each file's in time order */
+		if (m->marks[i].file_index < m->nfiles)
+			mby[mfirst[m->marks[i].file_index + 1]++] = i;
 	for (size_t r = 0; r < j->nranks; r++) {
 		const vw_job_rank *rk = &j->ranks[r];
-		size_t n = 0;
-		for (size_t i = 0; i < m->nmarks; i++)
-			if (m->marks[i].file_index == rk->file && !job_exit_mark(m, &m->marks[i]))
-				mk[n++] = m->marks[i];
+		size_t n = 0, h0 = nhits;
+		for (size_t x = rk->file < m->nfiles ? mfirst[rk->file] : 0;
+		     rk->file < m->nfiles && x < mfirst[rk->file + 1]; x++) {
+			const vw_mark *q = &m->marks[mby[x]];
+			if (!job_exit_mark(m, q))
+				mk[n++] = *q;
+		}
 		struct vw_phases ph = {0};
 		const mcz_file_info *fi = mcz_info(m->files[rk->file]);
 		int64_t dt = fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
 		if (vw_phase_marks_cut(mk, n, rk->t_first, rk->t_last, dt, &ph) != 0) {
 			free(ph.v);
+			free(mfirst), free(mby);
 			goto out;
 		}
 		size_t labelled = 0;
@@ -337,15 +355,16 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			if (!p->label[0])
 				continue;
 			labelled++;
-			int occ = 0;
-			for (size_t h = 0; h < nhits; h++)
-				occ += hits[h].rank == r && !strcmp(keys[hits[h].ph].label, p->label);
+			int occ = 0; /* this rank's earlier phases of that name (its hits are the last) */
+			for (size_t h = h0; h < nhits; h++)
+				occ += !strcmp(keys[hits[h].ph].label, p->label);
 			size_t k = 0;
 			while (k < nkeys && !(keys[k].occ == occ && !strcmp(keys[k].label, p->label)))
 				k++;
 			if (k == nkeys) {
 				if (job_grow((void **)&keys, &capk, nkeys, sizeof *keys)) {
 					free(ph.v);
+					free(mfirst), free(mby);
 					goto out;
 				}
 				job_key *nk = &keys[nkeys++];
@@ -357,6 +376,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			}
 			if (job_grow((void **)&hits, &caph, nhits, sizeof *hits)) {
 				free(ph.v);
+				free(mfirst), free(mby);
 				goto out;
 			}
 			int cut = fi->recovered && p->t1 >= rk->t_last + 1;
@@ -366,6 +386,7 @@ static int job_from_marks(vw_model *m, vw_job *j)
 		if (!labelled)
 			nolabel[nnolabel++] = rk->rank;
 	}
+	free(mfirst), free(mby);
 	/* phases in order of their earliest start */
 	job_key **ord = malloc((nkeys ? nkeys : 1) * sizeof *ord);
 	size_t *pos = malloc((nkeys ? nkeys : 1) * sizeof *pos);
@@ -762,47 +783,80 @@ static int64_t job_median(int64_t *v, size_t n)
  * on their wall clocks; ranks that leave a barrier together start the next
  * phase together, so a host whose ranks start late on every phase has a
  * clock that is behind by about that much. */
+static uint64_t job_str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 static int job_hosts(vw_job *j)
 {
-	size_t nr = j->nranks;
+	size_t nr = j->nranks, cap = 16;
+	while (cap < 2 * nr)
+		cap *= 2;
 	j->hosts = calloc(nr ? nr : 1, sizeof *j->hosts);
 	j->host_offset = calloc(nr ? nr : 1, sizeof *j->host_offset);
 	int64_t *all = malloc((nr ? nr : 1) * sizeof *all), *mine = malloc((nr ? nr : 1) * sizeof *mine);
-	int64_t *per = malloc((j->nph ? j->nph : 1) * sizeof *per);
-	if (!j->hosts || !j->host_offset || !all || !mine || !per) {
-		free(all);
-		free(mine);
-		free(per);
-		return -1;
-	}
+	int64_t *per = malloc((j->nph ? j->nph : 1) * (nr ? nr : 1) * sizeof *per);
+	size_t *hof = malloc((nr ? nr : 1) * sizeof *hof), *slot = calloc(cap, sizeof *slot);
+	size_t *np = calloc(nr ? nr : 1, sizeof *np);
+	int rc = -1;
+	if (!j->hosts || !j->host_offset || !all || !mine || !per || !hof || !slot || !np)
+		goto out;
+	/* each rank's host, by a hash of the names (index + 1 in slot): a
+	 * search of the hosts for each rank was quadratic at 16k ranks */
 	for (size_t r = 0; r < nr; r++) {
-		size_t h = 0;
-		while (h < j->nhosts && strcmp(j->hosts[h], j->ranks[r].host))
-			h++;
-		if (h == j->nhosts)
-			j->hosts[j->nhosts++] = j->ranks[r].host;
-	}
-	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++) {
-		size_t np = 0;
-		for (size_t k = 0; k < j->nph; k++) {
-			size_t na = 0, nm = 0;
-			for (size_t r = 0; r < nr; r++) {
-				const vw_job_cell *c = &j->cell[k * nr + r];
-				if (c->t1 <= c->t0)
-					continue;
-				all[na++] = c->t0;
-				if (!strcmp(j->ranks[r].host, j->hosts[h]))
-					mine[nm++] = c->t0;
-			}
-			if (nm && na)
-				per[np++] = job_median(mine, nm) - job_median(all, na);
+		size_t k = job_str_hash(j->ranks[r].host) & (cap - 1);
+		while (slot[k] && strcmp(j->hosts[slot[k] - 1], j->ranks[r].host))
+			k = (k + 1) & (cap - 1);
+		if (!slot[k]) {
+			j->hosts[j->nhosts] = j->ranks[r].host;
+			slot[k] = ++j->nhosts;
 		}
-		j->host_offset[h] = job_median(per, np);
+		hof[r] = slot[k] - 1;
 	}
-	free(all);
-	free(mine);
-	free(per);
-	return 0;
+	/* per phase: each host's median start minus the job's, the job's
+	 * median taken once; per[h * nph + k] */
+	for (size_t k = 0; j->nhosts > 1 && k < j->nph; k++) {
+		size_t na = 0;
+		for (size_t r = 0; r < nr; r++) {
+			const vw_job_cell *c = &j->cell[k * nr + r];
+			if (c->t1 > c->t0)
+				all[na++] = c->t0;
+		}
+		if (!na)
+			continue;
+		int64_t med = job_median(all, na);
+		/* the ranks' starts grouped by host: counted, then placed */
+		size_t *first = slot; /* reused: nhosts + 1 <= cap */
+		memset(first, 0, (j->nhosts + 1) * sizeof *first);
+		for (size_t r = 0; r < nr; r++) {
+			const vw_job_cell *c = &j->cell[k * nr + r];
+			if (c->t1 > c->t0)
+				first[hof[r] + 1]++;
+		}
+		for (size_t h = 0; h < j->nhosts; h++)
+			first[h + 1] += first[h];
+		for (size_t r = 0; r < nr; r++) {
+			const vw_job_cell *c = &j->cell[k * nr + r];
+			if (c->t1 > c->t0)
+				mine[first[hof[r]]++] = c->t0;
+		}
+		for (size_t h = 0, from = 0; h < j->nhosts; h++) {
+			size_t to = first[h];
+			if (to > from)
+				per[h * j->nph + np[h]++] = job_median(mine + from, to - from) - med;
+			from = to;
+		}
+	}
+	for (size_t h = 0; j->nhosts > 1 && h < j->nhosts; h++)
+		j->host_offset[h] = job_median(per + h * j->nph, np[h]);
+	rc = 0;
+out:
+	free(all), free(mine), free(per), free(hof), free(slot), free(np);
+	return rc;
 }
 
 /* How the job ended: the `ended_by` that gives a reason (rank 0 asked
@@ -811,19 +865,25 @@ static void job_ended(const vw_model *m, vw_job *j)
 {
 	int best = 0;
 	j->ended_rank = -1;
+	/* each file's first "ended by SIG..." mark, in one pass over the marks
+	 * (a pass for each rank was quadratic: 16 % of a 16k-rank report) */
+	const char **killed = calloc(m->nfiles + 1, sizeof *killed);
+	for (size_t i = 0; killed && i < m->nmarks; i++)
+		if (m->marks[i].file_index < m->nfiles && !killed[m->marks[i].file_index] &&
+		    m->marks[i].text && !strncmp(m->marks[i].text, "ended by SIG", 12))
+			killed[m->marks[i].file_index] = m->marks[i].text;
 	for (size_t r = 0; r < j->nranks; r++) {
 		const char *e = mcz_meta(m->files[j->ranks[r].file], "ended_by");
 		int score = e ? (strstr(e, "): ") ? 3 : 2) : 0;
-		for (size_t i = 0; !score && i < m->nmarks; i++)
-			if (m->marks[i].file_index == j->ranks[r].file && m->marks[i].text &&
-			    !strncmp(m->marks[i].text, "ended by SIG", 12))
-				e = m->marks[i].text, score = 1;
+		if (!score && killed && j->ranks[r].file < m->nfiles && killed[j->ranks[r].file])
+			e = killed[j->ranks[r].file], score = 1;
 		if (score > best) {
 			best = score;
 			snprintf(j->ended, sizeof j->ended, "%s", e + (strncmp(e, "ended by ", 9) ? 0 : 9));
 			j->ended_rank = j->ranks[r].rank;
 		}
 	}
+	free(killed);
 }
 
 void vw_jobs_free(vw_jobs *js)
