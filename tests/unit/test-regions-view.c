@@ -7,7 +7,7 @@
  * the fine one; the kernel marks are kept out of the marks, and the kernel
  * row's columns, legend and readout come from them; OMPT's thread figures
  * from the metadata; regions that only begin (mcmark.h's old habit) still
- * cut the run flat.
+ * cut the run flat; a parallel job's ranks cut by their outermost regions.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -35,11 +35,19 @@ TMPDIR_FIXTURE("mcz-test-regions")
 /* 3 s of one gauge; regions assemble [0.2, 1.2) with boundary [0.9, 1.2)
  * inside, solve [1.2, 2.5); kernels: fill 0.2-0.9, bc 0.9-1.2, spmv
  * 1.2-2.5, none after.  ends = 0: the regions only begin. */
-static void write_run(const char *path, int ends, int kokkos)
+static void write_run(const char *path, int ends, int kokkos, int rank)
 {
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, path, NULL), MCZ_OK);
 	mcz_writer_meta(w, "interval_ns", "100000000");
+	if (rank >= 0) { /* a rank of a parallel job of 2 */
+		char r[8];
+		snprintf(r, sizeof r, "%d", rank);
+		mcz_writer_meta(w, "rank", r);
+		mcz_writer_meta(w, "nranks", "2");
+		mcz_writer_meta(w, "job", "42");
+		mcz_writer_meta(w, "host", "n1");
+	}
 	if (kokkos) {
 		mcz_writer_meta(w, "regions.kokkos", "Kokkos Tools interface 20210225");
 		mcz_writer_meta(w, "regions.kernel_marks", KM);
@@ -80,7 +88,7 @@ static vw_model *open_run(const char *name, int ends, int kokkos)
 {
 	char path[128], err[256];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	write_run(path, ends, kokkos);
+	write_run(path, ends, kokkos, -1);
 	vw_model *m;
 	const char *p[1] = {path};
 	vw_open_opts o = {0};
@@ -170,6 +178,43 @@ static void test_kernels(void **st)
 	vw_model_free(m);
 }
 
+/* A parallel job's ranks, each with the nested regions: the job's phases
+ * are the outermost regions, every region at the fine level. */
+static void test_job_nested(void **st)
+{
+	char path[2][128], err[256];
+	const char *p[2] = {path[0], path[1]};
+	for (int r = 0; r < 2; r++) {
+		snprintf(path[r], sizeof path[r], "%s/rank%d.mcz", dir, r);
+		write_run(path[r], 1, 1, r);
+	}
+	vw_model *m;
+	vw_open_opts o = {0};
+	o.quiet = 1;
+	assert_int_equal(vw_model_open(&m, p, 2, &o, err, sizeof err), 0);
+	assert_true(vw_jobs_applies(m));
+	vw_phase_params par = VW_PHASE_PARAMS_INIT;
+	vw_jobs *js;
+	assert_int_equal(vw_jobs_build(m, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
+	assert_int_equal(js->n, 1);
+	size_t named = 0;
+	for (size_t k = 0; k < js->v[0].nph; k++)
+		if (js->v[0].ph[k].label[0]) {
+			assert_string_not_equal(js->v[0].ph[k].label, "boundary");
+			named++;
+		}
+	assert_int_equal(named, 2); /* assemble, solve */
+	vw_jobs_free(js);
+	par.level = 1;
+	assert_int_equal(vw_jobs_build(m, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
+	int boundary = 0;
+	for (size_t k = 0; k < js->v[0].nph; k++)
+		boundary += !strcmp(js->v[0].ph[k].label, "boundary");
+	assert_int_equal(boundary, 1);
+	vw_jobs_free(js);
+	vw_model_free(m);
+}
+
 static void test_ompt_threads(void **st)
 {
 	vw_model *m = open_run("ompt.mcz", 1, 1);
@@ -193,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_phases_nested),
 		cmocka_unit_test(test_phases_begin_only),
 		cmocka_unit_test(test_kernels),
+		cmocka_unit_test(test_job_nested),
 		cmocka_unit_test(test_ompt_threads),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

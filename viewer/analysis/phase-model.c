@@ -708,35 +708,40 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
 	return 0;
 }
 
-/* Regions that nest (an application's own, through Kokkos Tools or
- * mcmark.h: every BEGIN closed by an END, the innermost first, one left
- * open at the end at most), at the default level: only the outermost, the
- * marks of the inner ones left out, into *out (the count; 0 when the
- * regions do not nest, or on several files: then every region as below). */
-static size_t phase_marks_outer(const vw_model *m, vw_mark **out)
+size_t vw_phase_marks_outer(vw_mark *marks, size_t nmarks)
 {
 	size_t nb = 0, ne = 0, deep = 0;
 	int depth = 0;
-	for (size_t i = 0; m->nfiles == 1 && i < m->nmarks; i++) {
-		int k = m->marks[i].kind;
+	for (size_t i = 0; i < nmarks; i++) {
+		int k = marks[i].kind;
 		if (k == MCZ_MARK_BEGIN)
 			nb++, deep += depth++ > 0;
 		else if (k == MCZ_MARK_END)
 			ne++, depth -= depth > 0;
 	}
-	if (!deep || ne + 1 < nb || !(*out = malloc(m->nmarks * sizeof **out)))
-		return 0;
+	if (!deep || ne + 1 < nb)
+		return nmarks;
 	size_t n = 0;
 	depth = 0;
-	for (size_t i = 0; i < m->nmarks; i++) {
-		const vw_mark *k = &m->marks[i];
-		if (k->kind == MCZ_MARK_BEGIN && depth++ > 0)
+	for (size_t i = 0; i < nmarks; i++) {
+		const vw_mark k = marks[i];
+		if (k.kind == MCZ_MARK_BEGIN && depth++ > 0)
 			continue;
-		if (k->kind == MCZ_MARK_END && depth > 0 && --depth > 0)
+		if (k.kind == MCZ_MARK_END && depth > 0 && --depth > 0)
 			continue;
-		(*out)[n++] = *k;
+		marks[n++] = k;
 	}
 	return n;
+}
+
+/* At the default level, the outermost regions of one file's marks (a
+ * copy in *out, its count; 0: take the marks as they are). */
+static size_t phase_marks_outer(const vw_model *m, vw_mark **out)
+{
+	if (m->nfiles != 1 || !m->nmarks || !(*out = malloc(m->nmarks * sizeof **out)))
+		return 0;
+	memcpy(*out, m->marks, m->nmarks * sizeof **out);
+	return vw_phase_marks_outer(*out, m->nmarks);
 }
 
 /* Begin/end regions become phases — a region ends at the next END or BEGIN
