@@ -14,7 +14,9 @@
 #     program's own timers, its sync share within 0.05 of the samples';
 #   - the text report has both lines and says which figures are OMPT's;
 #   - with gcc's libgomp (no OMPT) and with mcrec --no-ompt: no OMPT
-#     figures ("threads_ompt": null), the sampled ones still there.
+#     figures ("threads_ompt": null), the sampled ones still there;
+#   - a user's OMP_TOOL_LIBRARIES: mcrec says so and puts its tool after
+#     theirs, which runs when theirs declines.
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 OMP=$B/samples/omp-imbalance
@@ -76,6 +78,16 @@ assert d['threads_ompt'] is None and d['threads']['n'] == 2, (d['threads_ompt'],
 		fail "$how: OMPT figures where there is no OMPT"
 	echo "ok: $how: no OMPT figures, the sampled ones"
 done
+# the user's own OMP_TOOL_LIBRARIES: said, kept first; a tool of theirs
+# that declines (no ompt_start_tool) leaves the runtime to mcrec's
+printf 'int not_a_tool;\n' >"$T/decline.c"
+cc -shared -fPIC -o "$T/decline.so" "$T/decline.c" || fail "building the declining tool"
+OMP_TOOL_LIBRARIES=$T/decline.so "$B"/mcrec -o "$T/user.mcz" -- "$OMP-clang" --k $k --reps 2 >/dev/null 2>"$T/user.err" ||
+	fail "mcrec with OMP_TOOL_LIBRARIES"
+grep -q "^mcrec: regions: OMP_TOOL_LIBRARIES is yours ($T/decline.so): mcrec's OMPT tool .*libmcz-ompt.so comes after it" "$T/user.err" ||
+	fail "OMP_TOOL_LIBRARIES not said: $(cat "$T/user.err")"
+"$B"/mcz info "$T/user.mcz" | grep -q '^meta *ompt.threads = 2$' || fail "mcrec's tool did not run after the user's"
+echo "ok: the user's OMP_TOOL_LIBRARIES said and kept first; it declined, mcrec's tool ran"
 if [ $checked = 0 ]; then
 	echo "skip: the threads never had both CPUs in 3 runs (a busy machine): OMPT's figures not compared"
 	exit 77
