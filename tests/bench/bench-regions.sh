@@ -9,15 +9,18 @@
 #    10 us, 100 us and 1 ms.  Other processes on the machine do not move it.
 # 1. Kokkos Tools (libmcz-kokkos.so): samples/kokkos/kokkos-phases
 #    --kernel-us US runs one labelled kernel of about US microseconds over
-#    and over for a few seconds and prints the time per kernel; under
-#    `mcrec` (the connector loaded) and `mcrec --no-kokkos`, runs
+#    and over for a few seconds and prints the time per kernel; alone and
+#    with the connectors loaded and a page of their own, as mcrec loads
+#    them but without mcrec's sampling (connect-cost --run: on 2 cores,
+#    mcrec's threads move the command's times by more than the connectors
+#    do); runs
 #    interleaved (the order swapped every round), medians of the program's
 #    CPU time per kernel (Serial: one thread; its wall time too is
 #    printed); kernels of 10 us, 100 us and 1 ms.
 # 2. OMPT (libmcz-ompt.so): samples/omp/omp-imbalance-clang (libomp), 2
 #    threads of even work (--k 1), parallel regions of 10 us, 100 us and
 #    1 ms (the work per region calibrated first), the time per region from
-#    its own wall clock; under `mcrec` and `mcrec --no-ompt`.
+#    its own wall clock; alone and with the connectors (connect-cost --run).
 # Tables 1 and 2: kernel or region length, the time per kernel (region)
 # without and with the connector, the difference in us and in % of it: on a
 # machine others use, these move by a few % from run to run either way,
@@ -59,8 +62,8 @@ fi
 echo
 
 K=$B/samples/kokkos-phases
-echo "1. Kokkos Tools connector: CPU time per kernel, mcrec --no-kokkos vs mcrec ($R rounds of $S s, medians)"
-if [ -x "$K" ]; then
+echo "1. Kokkos Tools connector: CPU time per kernel, alone vs with it ($R rounds of $S s, medians)"
+if [ -x "$K" ] && [ -x "$C" ]; then
 	heading "kernel"
 	for us in 10 100 1000; do
 		# one size for every run: the fastest of 3 calibrations, alone
@@ -70,9 +73,9 @@ if [ -x "$K" ]; then
 			order="off on"
 			[ $((r % 2)) = 0 ] && order="on off"
 			for c in $order; do
-				opt=--no-kokkos
-				[ $c = on ] && opt=
-				"$B"/mcrec -q $opt -o "$T/k.mcz" -- "$K" --kernel-us $us --seconds "$S" --elements "$n" >"$T/k.out" 2>/dev/null
+				with=()
+				[ $c = on ] && with=("$C" --run "$B" --)
+				"${with[@]}" "$K" --kernel-us $us --seconds "$S" --elements "$n" >"$T/k.out" 2>/dev/null
 				sed -n 's/.*CPU [0-9.]* s (\([0-9.]*\) us each)$/\1/p' "$T/k.out" >>"$T/k$us.$c"
 				sed -n 's/.* s (\([0-9.]*\) us each), CPU.*/\1/p' "$T/k.out" >>"$T/k$us.$c.wall"
 			done
@@ -86,8 +89,8 @@ fi
 echo
 
 O=$B/samples/omp-imbalance-clang
-echo "2. OMPT tool: time per parallel region of 2 threads, mcrec --no-ompt vs mcrec ($R rounds, medians)"
-if [ -x "$O" ]; then
+echo "2. OMPT tool: time per parallel region of 2 threads, alone vs with it ($R rounds, medians)"
+if [ -x "$O" ] && [ -x "$C" ]; then
 	# iterations of work() per microsecond, alone
 	per=$("$O" --k 1 --reps 20 --base 1000000 | awk '{ for (i = 1; i <= NF; i++) if ($i == "in") print 20 * 1e6 / ($(i + 1) * 1e6) }')
 	heading "region"
@@ -98,9 +101,9 @@ if [ -x "$O" ]; then
 			order="off on"
 			[ $((r % 2)) = 0 ] && order="on off"
 			for c in $order; do
-				opt=--no-ompt
-				[ $c = on ] && opt=
-				"$B"/mcrec -q $opt -o "$T/o.mcz" -- "$O" --k 1 --reps "$reps" --base "$base" >"$T/o.out" 2>/dev/null
+				with=()
+				[ $c = on ] && with=("$C" --run "$B" --)
+				"${with[@]}" "$O" --k 1 --reps "$reps" --base "$base" >"$T/o.out" 2>/dev/null
 				awk -v n="$reps" '{ for (i = 1; i <= NF; i++) if ($i == "in") printf "%.4f\n", $(i + 1) * 1e6 / n }' "$T/o.out" >>"$T/o$us.$c"
 			done
 		done

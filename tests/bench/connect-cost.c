@@ -14,11 +14,19 @@
  *
  * The fastest of 7 batches of N (default 200000): the cost when nothing
  * else takes the CPU, which is what a kernel pays.
+ *
+ *     connect-cost --run BUILD_DIR -- COMMAND [ARGS]
+ *
+ * runs the command with both connectors loaded and a page of its own, as
+ * under mcrec but without mcrec's other work (its sampling threads take
+ * CPU time the command's threads then wait for): the connectors' cost
+ * end to end, beside the command run alone.
  */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,24 +76,50 @@ static void *cost_open(const char *dir, const char *name)
 	return h;
 }
 
-int main(int argc, char **argv)
+/* A page as mcrec's regions source makes one, named in the environment. */
+static regions_page *cost_page(void)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: connect-cost BUILD_DIR [N]\n");
-		return 2;
-	}
-	long n = argc > 2 ? atol(argv[2]) : 200000;
 	int fd = memfd_create("cost", 0);
 	if (fd < 0 || ftruncate(fd, sizeof(regions_page)))
-		return 1;
+		return NULL;
 	regions_page *p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		return 1;
+		return NULL;
 	p->magic = REGIONS_PAGE_MAGIC;
 	p->version = REGIONS_PAGE_VERSION;
 	char num[16];
 	snprintf(num, sizeof num, "%d", fd);
 	setenv(REGIONS_PAGE_ENV, num, 1);
+	return p;
+}
+
+static int cost_run(const char *dir, char **cmd)
+{
+	char k[4096], o[4096];
+	snprintf(k, sizeof k, "%s/libmcz-kokkos.so", dir);
+	snprintf(o, sizeof o, "%s/libmcz-ompt.so", dir);
+	if (!cost_page())
+		return 1;
+	setenv("KOKKOS_TOOLS_LIBS", k, 1);
+	setenv("KOKKOS_PROFILE_LIBRARY", k, 1);
+	setenv("OMP_TOOL_LIBRARIES", o, 1);
+	execvp(cmd[0], cmd);
+	perror(cmd[0]);
+	return 127;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "--run") && !strcmp(argv[3], "--"))
+		return cost_run(argv[2], argv + 4);
+	if (argc < 2) {
+		fprintf(stderr, "usage: connect-cost BUILD_DIR [N] | --run BUILD_DIR -- COMMAND...\n");
+		return 2;
+	}
+	long n = argc > 2 ? atol(argv[2]) : 200000;
+	regions_page *p = cost_page();
+	if (!p)
+		return 1;
 
 	void *k = cost_open(argv[1], "libmcz-kokkos.so");
 	init_fn init = k ? (init_fn)dlsym(k, "kokkosp_init_library") : NULL;
