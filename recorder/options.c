@@ -44,8 +44,12 @@ void rec_options_usage(FILE *f)
 		"                        per thread (default 1000; -g without code: none)\n"
 		"      --code-event EV   what samples it: cpu-clock (default, no PMU needed),\n"
 		"                        task-clock, cycles, instructions (these need a PMU)\n"
-		"      --call-graph fp   code source: record each sample's caller (frame\n"
-		"                        pointers: build with -fno-omit-frame-pointer)\n"
+		"      --call-graph fp   code source: record each sample's callers (frame\n"
+		"                        pointers: code built with -fno-omit-frame-pointer)\n"
+		"      --call-graph dwarf[,SIZE]  the callers of code without frame pointers\n"
+		"                        (distributions' builds): SIZE bytes of user stack\n"
+		"                        copied per sample (default 8192), unwound by its\n"
+		"                        objects' call frame information (x86_64)\n"
 		"      --no-kokkos       do not load mcrec's Kokkos Tools connector (regions,\n"
 		"                        kernels, fences of a Kokkos program: KOKKOS_TOOLS_LIBS)\n"
 		"      --no-ompt         do not load mcrec's OMPT tool (OpenMP threads' barrier\n"
@@ -68,6 +72,41 @@ void rec_options_usage(FILE *f)
 		"Applications add marks with mcmark.h, shell scripts with mcmark(1); work\n"
 		"counts with mcmark_count() (app.flops, app.bytes; -e mark:NAME for others).\n"
 		"See mcrec(1).\n");
+}
+
+/* --call-graph fp | dwarf[,SIZE], as perf record takes it: SIZE bytes of
+ * user stack per sample, rounded up to 8 (the kernel copies words), at
+ * most 65528 (a record's size is 16 bits). */
+static int options_callgraph(rec_options *o, const char *arg, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "fp")) {
+		o->code_callgraph = REC_CG_FP;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ',')) {
+		snprintf(err, errlen, "--call-graph %s: fp (frame pointers) or dwarf[,SIZE] (a copy "
+			 "of the stack, unwound)", arg);
+		return -1;
+	}
+#ifndef __x86_64__
+	snprintf(err, errlen, "--call-graph %s: unwinding is supported on x86_64 only (here: "
+		 "--call-graph fp, on code built with -fno-omit-frame-pointer)", arg);
+	return -1;
+#endif
+	unsigned long size = REC_CG_STACK;
+	if (arg[5]) {
+		char *end;
+		size = strtoul(arg + 6, &end, 0);
+		size = (size + 7) & ~7ul;
+		if (end == arg + 6 || *end || arg[6] == '-' || size == 0 || size > 65528) {
+			snprintf(err, errlen, "--call-graph %s: SIZE is the bytes of user stack "
+				 "copied per sample, 8 to 65528 (default %d)", arg, REC_CG_STACK);
+			return -1;
+		}
+	}
+	o->code_callgraph = REC_CG_DWARF;
+	o->code_stack = (unsigned)size;
+	return 0;
 }
 
 static int options_add_events(rec_options *o, const char *list)
@@ -214,12 +253,8 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 			o->code_event = optarg;
 			break;
 		case 'G':
-			if (strcmp(optarg, "fp")) {
-				snprintf(err, errlen, "--call-graph %s: only fp (frame pointers) is supported",
-					 optarg);
+			if (options_callgraph(o, optarg, err, errlen))
 				return 2;
-			}
-			o->code_callgraph = 1;
 			break;
 		case 'C':
 		case 'S':

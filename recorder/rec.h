@@ -214,7 +214,8 @@ typedef struct rec_options {
 	unsigned code_hz;        /* --code-hz, 0 = default (1000) */
 	int calibrate;           /* --calibrate: measure the roofline's ceilings first */
 	const char *code_event;  /* --code-event, NULL = cpu-clock */
-	int code_callgraph;      /* --call-graph fp */
+	int code_callgraph;      /* --call-graph: 0 none, REC_CG_FP, REC_CG_DWARF */
+	unsigned code_stack;      /* --call-graph dwarf,SIZE: user stack bytes per sample */
 	unsigned no_regions;     /* --no-kokkos, --no-ompt: REC_NO_KOKKOS | REC_NO_OMPT */
 	double region_rate;      /* --region-rate N: marks per second from a connector */
 	char **argv;             /* the command (points into main's argv) */

@@ -51,6 +51,13 @@ enum rec_group {
 	REC_G_ALL = 0x7f,
 };
 
+/* --call-graph: how the code source finds each sample's callers. */
+enum rec_callgraph {
+	REC_CG_FP = 1,    /* frame pointers: the kernel's chain */
+	REC_CG_DWARF = 2, /* registers and user stack copied, unwound by CFI */
+};
+/* --call-graph dwarf's stack bytes per sample when SIZE is not given. */
+#define REC_CG_STACK 8192
 /* The connectors the regions source would load (rec_ctx.no_regions). */
 enum { REC_NO_KOKKOS = 1u << 0, REC_NO_OMPT = 1u << 1 };
 /* --region-rate's default: marks per second a connector sends at most */
@@ -90,7 +97,9 @@ typedef struct rec_ctx {
 	int papi_multiplex;    /* --papi-multiplex: PAPI event sets are multiplexed */
 	unsigned code_hz;      /* --code-hz: code samples per second per thread, 0 default */
 	const char *code_event; /* --code-event: "cpu-clock" (NULL: default), "cycles"... */
-	int code_callgraph;    /* --call-graph fp: the code source records callers */
+	int code_callgraph;    /* --call-graph: REC_CG_FP (frame pointers), REC_CG_DWARF (the
+				  registers and a copy of the user stack, unwound), 0 none */
+	unsigned code_stack;   /* REC_CG_DWARF: bytes of user stack per sample */
 	int listing;           /* mcrec --list: say what each source could give, even
 				  where a recording would not ask (pcp) */
 	unsigned no_regions;   /* --no-kokkos (REC_NO_KOKKOS), --no-ompt (REC_NO_OMPT) */

@@ -86,6 +86,7 @@ int code_prof_map(code_prof *p, uint32_t pid, uint64_t start, uint64_t len, uint
 	if (ring_grow((void **)&p->maps, &p->cap_maps, p->nmaps + 1, sizeof *p->maps))
 		return -1;
 	p->maps[p->nmaps++] = (code_map){pid, start, end, file ? pgoff : start, obj};
+	code_unwind_mapped(p->unwind, pid);
 	return 0;
 }
 
@@ -102,11 +103,13 @@ int code_prof_fork(code_prof *p, uint32_t pid, uint32_t ppid)
 		m.pid = pid;
 		p->maps[p->nmaps++] = m;
 	}
+	code_unwind_mapped(p->unwind, pid);
 	return 0;
 }
 
 void code_prof_exec(code_prof *p, uint32_t pid)
 {
+	code_unwind_gone(p->unwind, pid);
 	size_t k = 0;
 	for (size_t i = 0; i < p->nmaps; i++)
 		if (p->maps[i].pid != pid)
@@ -192,11 +195,18 @@ static int ring_fresh(code_prof *p, const code_cell *x)
  * then the address alone, in "[unknown]". */
 static int ring_resolve(code_prof *p, uint32_t pid, uint64_t ip, uint32_t *obj, uint64_t *off)
 {
-	for (size_t i = p->nmaps; i-- > 0;) {
-		const code_map *m = &p->maps[i];
+	/* the last map found first: a stack's frames are mostly in one
+	 * object, where an Open MPI process has 150 maps (a process's maps
+	 * do not overlap: any one that holds ip is the one) */
+	for (size_t j = 0, i = p->nmaps; j <= p->nmaps; j++) {
+		size_t k = j == 0 ? p->map_last : --i;
+		if (k >= p->nmaps)
+			continue;
+		const code_map *m = &p->maps[k];
 		if (m->pid == pid && ip >= m->start && ip < m->end) {
 			*obj = m->obj;
 			*off = ip - m->start + m->pgoff;
+			p->map_last = k;
 			return 0;
 		}
 	}
@@ -393,6 +403,7 @@ void code_prof_free(code_prof *p)
 	}
 	free(p->objs), free(p->maps), free(p->cells), free(p->fresh), free(p->threads);
 	free(p->frames), free(p->fhash);
+	code_unwind_free(p->unwind);
 	memset(p, 0, sizeof *p);
 	p->unknown_obj = UINT32_MAX;
 }
@@ -411,6 +422,32 @@ static uint64_t ring_u64(const uint8_t *b)
 	return v;
 }
 
+/* A sample's user registers and stack (after IP, TID and TIME):
+ * REGS_USER: u64 abi; u64 regs[popcount(mask)] when abi != 0;
+ * STACK_USER: u64 size; char data[size]; u64 dyn_size when size != 0 (the
+ * bytes copied).  Unwound into its chain; the ip alone when a part is
+ * missing (a 32-bit process, a thread with no user stack). */
+static int prof_sample_dwarf(code_prof *p, uint32_t pid, uint32_t tid, uint64_t ip,
+			     const uint8_t *q, const uint8_t *end, int64_t iv)
+{
+	uint64_t regs[CODE_UNWIND_NREGS], abi = 0, size = 0, dyn = 0;
+	if (end - q >= 8)
+		abi = ring_u64(q), q += 8;
+	if (abi == PERF_SAMPLE_REGS_ABI_64 && end - q >= (ptrdiff_t)sizeof regs + 8) {
+		memcpy(regs, q, sizeof regs);
+		q += sizeof regs;
+		size = ring_u64(q), q += 8;
+		if (size && (uint64_t)(end - q) >= size + 8)
+			dyn = ring_u64(q + size);
+	}
+	if (!dyn)
+		return code_prof_sample_tid(p, pid, tid, ip, 0, iv);
+	uint64_t ips[RING_MAX_STACK];
+	size_t n = code_unwind_sample(p, pid, tid, regs, q, dyn < size ? dyn : size, ips,
+				      RING_MAX_STACK);
+	return code_prof_sample_stack(p, pid, tid, ips, n, iv);
+}
+
 int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		     int64_t interval_ns)
 {
@@ -424,13 +461,18 @@ int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 	const uint8_t *q = b + sizeof h, *end = b + h.size;
 	switch (h.type) {
 	case PERF_RECORD_SAMPLE: {
-		/* sample_type IP | TID | TIME: u64 ip; u32 pid, tid; u64 time */
+		/* sample_type IP | TID | TIME: u64 ip; u32 pid, tid; u64 time;
+		 * then CALLCHAIN or REGS_USER | STACK_USER (perf_event.h's order) */
 		if (end - q < 24)
 			return 0;
 		uint64_t ip = ring_u64(q);
 		uint32_t pid = ring_u32(q + 8), tid = ring_u32(q + 12);
 		int64_t t = (int64_t)ring_u64(q + 16);
 		int64_t iv = t > t_start && interval_ns > 0 ? (t - t_start) / interval_ns : 0;
+		if (p->dwarf) {
+			prof_sample_dwarf(p, pid, tid, ip, q + 24, end, iv);
+			return 1;
+		}
 		/* with CALLCHAIN: u64 nr, u64 ips[nr]: context markers, the
 		 * sampled ip, then the return addresses of its callers */
 		if (p->callchain && end - q >= 32) {

@@ -72,7 +72,15 @@ typedef struct code_prof {
 	uint64_t samples, unmapped, lost;
 	size_t nopened;                   /* objs[0..nopened) were given a chance to open */
 	uint32_t unknown_obj;             /* "[unknown]" once needed, else UINT32_MAX */
-	int callchain;                    /* samples carry a callchain (PERF_SAMPLE_CALLCHAIN) */
+	int callchain;                    /* samples come with their callers (the profile has
+					     stacks): a callchain (PERF_SAMPLE_CALLCHAIN), or
+					     with dwarf unwound */
+	int dwarf;                        /* samples carry the user registers and a copy of
+					     the user stack (PERF_SAMPLE_REGS_USER with
+					     CODE_UNWIND_REGS, PERF_SAMPLE_STACK_USER),
+					     unwound as they are parsed (callchain set too) */
+	struct code_unwind *unwind;       /* dwarf's unwinder (code-unwind.c), made at the
+					     first sample; freed by code_prof_free */
 	code_frame *frames;               /* the callers' frames, in the order first met */
 	size_t nframes, cap_frames;
 	uint32_t *fhash;                  /* open addressing over frames: index + 1, 0 free */
@@ -80,6 +88,7 @@ typedef struct code_prof {
 	mcz_code_thread *threads;         /* (pid, tid) in the order first sampled */
 	size_t nthreads, cap_threads;
 	uint32_t thr_last;                /* the last sample's thread (the likeliest next) */
+	size_t map_last;                  /* the last map an address was found in */
 	/* With keep_fresh, each sample is counted in fresh too: the cells
 	 * since the last code_prof_take_fresh, written while recording as a
 	 * CODEPART block (a killed recorder keeps them). */
@@ -122,10 +131,37 @@ code_cell *code_prof_take_fresh(code_prof *p, size_t *n);
 void code_prof_free(code_prof *p);
 
 /* Parse one perf record (a copy of it, hdr first) into p: SAMPLE (ip, tid,
- * time), MMAP2, FORK, COMM (exec), EXIT (a process's maps go), LOST.  t_start and interval_ns turn
+ * time; with callchain its chain, with dwarf its registers and stack), MMAP2, FORK, COMM (exec), EXIT (a process's maps go), LOST.  t_start and interval_ns turn
  * sample times into interval numbers.  Returns 1 for a sample, 0 else. */
 int code_prof_record(code_prof *p, const void *rec, size_t len, int64_t t_start,
 		     int64_t interval_ns);
+
+/* ---- code-unwind.c: a sample's callers from its stack (libdwfl) ------- */
+
+/* The user registers each sample carries with dwarf (perf's x86_64 order:
+ * ax, bx, cx, dx, si, di, bp, sp, ip, r8-r15; the record holds them in
+ * that order): the 17 that DWARF's call frame information can name. */
+#define CODE_UNWIND_REGS 0xff01ffULL
+#define CODE_UNWIND_NREGS 17
+
+typedef struct code_unwind code_unwind;
+
+/* The call stack of a sample of thread tid of process pid, from its
+ * registers regs[CODE_UNWIND_NREGS] and stack[0..size), the bytes of its
+ * user stack from its sp up, into ips[0..max) as code_prof_sample_stack
+ * takes it (the sampled ip, then its callers' return addresses): its
+ * length, at least 1.  Makes p->unwind at the first call. */
+size_t code_unwind_sample(code_prof *p, uint32_t pid, uint32_t tid, const uint64_t *regs,
+			  const uint8_t *stack, size_t size, uint64_t *ips, size_t max);
+/* Process pid mapped code (MMAP2, fork): its modules are reported again
+ * at its next sample; exec or exit: what the unwinder held for it goes. */
+void code_unwind_mapped(code_unwind *u, uint32_t pid);
+void code_unwind_gone(code_unwind *u, uint32_t pid);
+/* What unwinding did: samples unwound, those that reached a caller, and
+ * the frames found past the sampled ip. */
+void code_unwind_figures(const code_unwind *u, uint64_t *samples, uint64_t *deep,
+			 uint64_t *frames);
+void code_unwind_free(code_unwind *u);
 
 /* ---- code-sym.c: symbolization (elfutils libdwfl) --------------------- */
 

@@ -18,6 +18,8 @@
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
  *     mcrec --code-event cycles -- ./app     (where there is a PMU)
  *     mcrec --call-graph fp -- ./app         (callers, by frame pointers)
+ *     mcrec --call-graph dwarf -- ./app      (callers of code without them:
+ *                                             stacks copied, code-unwind.c)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
 #include "mcsrc.h"
@@ -33,6 +35,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +45,12 @@
  * CPUs stay within the default perf_event_mlock_kb of an unprivileged user
  * only with fewer pages, which code_start tries next. */
 #define CODE_PAGES 16
+/* With --call-graph dwarf each sample is ~8 KiB (its stack copy): a CPU
+ * at 1 kHz fills 8 MiB/s, and 128 pages (512 KiB, what
+ * perf_event_mlock_kb's default 516 gives an unprivileged user per CPU,
+ * and perf record's own rings) last 64 ms, drained each 16 ms at their
+ * watermark. */
+#define CODE_PAGES_DWARF 128
 /* How often the rings are looked at (and drained when they hold records). */
 #define CODE_LOOK_NS 100000000LL
 
@@ -49,7 +58,14 @@ typedef struct code_ring {
 	int fd;
 	void *base;
 	size_t len;
+	uint64_t tail;     /* data_tail once the round's records are parsed */
 } code_ring;
+
+/* A record of a drain round: in its ring, or at off in the round's buf. */
+typedef struct code_rec {
+	const uint8_t *at;
+	size_t off;
+} code_rec;
 
 typedef struct code_priv {
 	unsigned hz;
@@ -68,10 +84,12 @@ typedef struct code_priv {
 	size_t thr_parted;  /* threads written in CODEPART blocks */
 	size_t frames_parted; /* stack frames written in CODEPARTSTACKS blocks */
 	int64_t t_start, interval_ns;
+	unsigned stack;    /* --call-graph dwarf: user stack bytes per sample */
+	int pages;         /* data pages of each ring */
 	uint64_t samples;  /* for read(): written by the drain thread */
-	uint8_t *buf;      /* records of one drain round */
+	uint8_t *buf;      /* the records of one drain round that wrapped */
 	size_t buflen, bufcap;
-	size_t *recs;      /* offsets of the records in buf */
+	code_rec *recs;    /* the records of one drain round */
 	size_t nrecs, caprecs;
 } code_priv;
 
@@ -113,7 +131,7 @@ static const struct code_event *code_event_of(const char *name)
 }
 
 static void code_attr(struct perf_event_attr *a, const struct code_event *ev, unsigned hz,
-		      int task, size_t data_bytes, int callchain)
+		      int task, size_t data_bytes, int callgraph, unsigned stack)
 {
 	memset(a, 0, sizeof *a);
 	a->size = sizeof *a;
@@ -126,7 +144,13 @@ static void code_attr(struct perf_event_attr *a, const struct code_event *ev, un
 		a->sample_period = 1000000000ULL / (hz ? hz : 1); /* the clocks count ns */
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	if (callchain) {
+	if (callgraph == REC_CG_DWARF) {
+		/* the registers the call frame information names, and the top
+		 * of the user stack from sp: unwound by code-unwind.c */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = CODE_UNWIND_REGS;
+		a->sample_stack_user = stack;
+	} else if (callgraph) {
 		/* frame pointers: the whole user-space chain, for the stacks */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->exclude_callchain_kernel = 1;
@@ -166,7 +190,7 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 		return rec_unavailable(s, why, "cpu-clock, task-clock, cycles or instructions");
 	}
 	struct perf_event_attr a;
-	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph);
+	code_attr(&a, ev, hz, 0, 4096, c->code_callgraph, c->code_stack);
 	int fd = code_open(&a, 0, -1);
 	if (fd < 0) {
 		int e = errno;
@@ -194,6 +218,12 @@ static int code_probe(rec_source *s, const rec_ctx *c)
 				 strerror(e), par);
 			return rec_unavailable(s, why, "run 'sysctl kernel.perf_event_paranoid=2' as root");
 		}
+		if (c->code_callgraph == REC_CG_DWARF && e == EINVAL) {
+			snprintf(why, sizeof why, "--call-graph dwarf: the kernel does not copy user "
+				 "registers and stacks (%s)", strerror(e));
+			return rec_unavailable(s, why, "--call-graph fp, on code built with "
+					       "-fno-omit-frame-pointer");
+		}
 		snprintf(why, sizeof why, "perf_event_open(%s): %s", ev->name, strerror(e));
 		return rec_unavailable(s, why, "see 'perf record -e cpu-clock true'");
 	}
@@ -215,7 +245,10 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 		return rec_unavailable(s, "out of memory", "");
 	p->hz = hz;
 	p->ev = code_event_of(c->code_event);
-	p->prof.callchain = c->code_callgraph;
+	/* callchain: the profile has stacks, from the kernel's chain or unwound */
+	p->prof.callchain = c->code_callgraph != 0;
+	p->prof.dwarf = c->code_callgraph == REC_CG_DWARF;
+	p->stack = c->code_stack;
 	p->interval_ns = c->interval_ns;
 	p->prof.unknown_obj = UINT32_MAX;
 	p->prof.keep_fresh = 1;
@@ -240,7 +273,12 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	return 0;
 }
 
-/* Copy the records of one ring into p->buf (handling the wrap). */
+/* The records of one ring, read where they are: a record that wraps
+ * around the ring's end is copied into p->buf (as an offset until the
+ * round's copies are done), the others are parsed in place, and the ring's
+ * tail moves past them only after (code_drain): with --call-graph dwarf a
+ * sample is 8 KiB, and a copy of each cost the command 1 % more time at
+ * 1 kHz in its caches (phased, table 4 of bench-code.sh). */
 static void code_drain_ring(code_priv *p, code_ring *r)
 {
 	struct perf_event_mmap_page *mp = r->base;
@@ -254,35 +292,35 @@ static void code_drain_ring(code_priv *p, code_ring *r)
 			((uint8_t *)&h)[i] = data[(tail + i) % size];
 		if (h.size < sizeof h || h.size > head - tail)
 			break;
-		if (p->buflen + h.size > p->bufcap) {
-			size_t nc = p->bufcap ? p->bufcap * 2 : 65536;
-			while (nc < p->buflen + h.size)
-				nc *= 2;
-			uint8_t *nb = realloc(p->buf, nc);
-			if (!nb)
-				break;
-			p->buf = nb, p->bufcap = nc;
-		}
 		if (p->nrecs == p->caprecs) {
 			size_t nc = p->caprecs ? p->caprecs * 2 : 4096;
-			size_t *nr = realloc(p->recs, nc * sizeof *nr);
+			code_rec *nr = realloc(p->recs, nc * sizeof *nr);
 			if (!nr)
 				break;
 			p->recs = nr, p->caprecs = nc;
 		}
 		uint64_t at = tail % size;
 		if (at + h.size <= size) {
-			memcpy(p->buf + p->buflen, data + at, h.size);
+			p->recs[p->nrecs++] = (code_rec){data + at, 0};
 		} else {
+			if (p->buflen + h.size > p->bufcap) {
+				size_t nc = p->bufcap ? p->bufcap * 2 : 65536;
+				while (nc < p->buflen + h.size)
+					nc *= 2;
+				uint8_t *nb = realloc(p->buf, nc);
+				if (!nb)
+					break;
+				p->buf = nb, p->bufcap = nc;
+			}
 			size_t first = (size_t)(size - at);
 			memcpy(p->buf + p->buflen, data + at, first);
 			memcpy(p->buf + p->buflen + first, data, h.size - first);
+			p->recs[p->nrecs++] = (code_rec){NULL, p->buflen};
+			p->buflen += h.size;
 		}
-		p->recs[p->nrecs++] = p->buflen;
-		p->buflen += h.size;
 		tail += h.size;
 	}
-	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	r->tail = tail;
 }
 
 /* Time of a record: a sample's TIME field, else the sample_id's (last 8 bytes). */
@@ -298,25 +336,28 @@ static uint64_t code_rec_time(const uint8_t *r)
 	return t;
 }
 
-static int code_rec_cmp(const void *a, const void *b, void *buf)
+static int code_rec_cmp(const void *a, const void *b)
 {
-	uint64_t x = code_rec_time((const uint8_t *)buf + *(const size_t *)a);
-	uint64_t y = code_rec_time((const uint8_t *)buf + *(const size_t *)b);
+	uint64_t x = code_rec_time(((const code_rec *)a)->at);
+	uint64_t y = code_rec_time(((const code_rec *)b)->at);
 	return x < y ? -1 : x > y;
 }
 
 /* One round: every ring, records in time order (a mapping seen on one CPU
- * before a sample of it on another). */
+ * before a sample of it on another), then the rings' tails released. */
 static void code_drain(code_priv *p)
 {
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
-	if (p->nrecs) /* qsort_r with no records may be given a NULL array */
-		qsort_r(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp, p->buf);
+	for (size_t i = 0; i < p->nrecs; i++)
+		if (!p->recs[i].at)
+			p->recs[i].at = p->buf + p->recs[i].off;
+	if (p->nrecs) /* qsort with no records may be given a NULL array */
+		qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->nrecs; i++) {
-		const uint8_t *r = p->buf + p->recs[i];
+		const uint8_t *r = p->recs[i].at;
 		struct perf_event_header h;
 		memcpy(&h, r, sizeof h);
 		code_prof_record(&p->prof, r, h.size, p->t_start, p->interval_ns);
@@ -324,6 +365,10 @@ static void code_drain(code_priv *p)
 	code_prof_open_files(&p->prof);
 	__atomic_store_n(&p->samples, p->prof.samples, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&p->lock);
+	for (int i = 0; i < p->nrings; i++) {
+		struct perf_event_mmap_page *mp = p->rings[i].base;
+		__atomic_store_n(&mp->data_tail, p->rings[i].tail, __ATOMIC_RELEASE);
+	}
 }
 
 /* Wake the drain thread (an eventfd's write fails only past 2^64 - 2). */
@@ -385,13 +430,27 @@ static int code_start(rec_source *s, const rec_ctx *c)
 	if (!p->rings)
 		return code_start_failed(s, "out of memory", "");
 	pid_t pid = c->child > 0 ? c->child : -1;
-	for (int pages = CODE_PAGES; pages >= 1 && p->nrings == 0; pages /= 2) {
+	/* the unwinder holds a descriptor per object per process (64
+	 * processes of 70 objects for Open MPI's): as perf record, the soft
+	 * limit up to the hard one, for mcrec only (the command is forked) */
+	struct rlimit nofile;
+	if (p->prof.dwarf && getrlimit(RLIMIT_NOFILE, &nofile) == 0) {
+		rlim_t up = nofile.rlim_max < 65536 ? nofile.rlim_max : 65536;
+		if (up > nofile.rlim_cur) {
+			nofile.rlim_cur = up;
+			setrlimit(RLIMIT_NOFILE, &nofile);
+		}
+	}
+	int want = p->prof.dwarf ? CODE_PAGES_DWARF : CODE_PAGES;
+	for (int pages = want; pages >= 1 && p->nrings == 0; pages /= 2) {
+		p->pages = pages;
 		size_t len = (size_t)(pages + 1) * (size_t)page;
 		int err = 0;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			struct perf_event_attr a;
 			code_attr(&a, p->ev, p->hz, pid > 0, (size_t)pages * (size_t)page,
-				  p->prof.callchain);
+				  p->prof.dwarf ? REC_CG_DWARF : p->prof.callchain ? REC_CG_FP : 0,
+				  p->stack);
 			a.build_id = 1;
 			int fd = code_open(&a, pid, cpu);
 			if (fd < 0 && errno == EINVAL) {
@@ -414,7 +473,7 @@ static int code_start(rec_source *s, const rec_ctx *c)
 				close(fd);
 				break;
 			}
-			p->rings[p->nrings++] = (code_ring){fd, m, len};
+			p->rings[p->nrings++] = (code_ring){fd, m, len, 0};
 		}
 		if (!err)
 			break;
@@ -546,9 +605,14 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 		snprintf(msg, msglen, "code: out of memory while symbolizing");
 		return -1;
 	}
-	char note[700];
-	snprintf(note, sizeof note, "%s%s", out.note,
-		 p->prof.lost ? "; samples were lost (ring buffer full)" : "");
+	char note[700], lost[200] = "";
+	if (p->prof.lost && p->prof.dwarf && p->pages < CODE_PAGES_DWARF)
+		snprintf(lost, sizeof lost, "; samples were lost (ring buffer full: %d KiB per CPU, "
+			 "fewer than the %d KiB --call-graph dwarf wants; raise "
+			 "kernel.perf_event_mlock_kb)", p->pages * 4, CODE_PAGES_DWARF * 4);
+	else if (p->prof.lost)
+		snprintf(lost, sizeof lost, "; samples were lost (ring buffer full)");
+	snprintf(note, sizeof note, "%s%s", out.note, lost);
 	c.event = p->ev->name;
 	c.period = 1000000000ULL / p->hz; /* ns of CPU time per sample (SPEC.md 5.6) */
 	c.note = note[0] == ';' ? note + 2 : note;
@@ -569,9 +633,17 @@ static int code_finish(rec_source *s, mcz_writer *w, int64_t t0_mono, char *msg,
 	/* names come only now, from this host: say how, while it can be done */
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	int how = strstr(c.note, ": stripped") && !(urls && urls[0]);
+	/* how far the stacks went: a code without CFI stops them */
+	char unw[120] = "";
+	uint64_t un, deep, frames;
+	code_unwind_figures(p->prof.unwind, &un, &deep, &frames);
+	if (p->prof.dwarf && un)
+		snprintf(unw, sizeof unw, "; unwound: %.1f %% of the samples to a caller, %.1f "
+			 "callers each", 100.0 * (double)deep / (double)un,
+			 (double)frames / (double)un);
 	snprintf(msg, msglen, "code: %llu samples, %zu addresses, %zu locations, symbolized in "
-		 "%.2f s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
-		 out.seconds, dbg, c.note[0] ? "; " : "", c.note,
+		 "%.2f s%s%s%s%s%s", (unsigned long long)p->prof.samples, out.naddrs, c.nlocs,
+		 out.seconds, dbg, unw, c.note[0] ? "; " : "", c.note,
 		 how ? " (to name a stripped object's functions: its debug package, or "
 		       "DEBUGINFOD_URLS, see mcrec(1))" : "");
 	code_sym_free(&out);

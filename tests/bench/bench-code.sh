@@ -19,7 +19,22 @@
 #    mcz and from perf record + perf script over the same program; the bar
 #    is 5 points.
 #
-# BENCH_QUICK=1: fewer rounds.  CODE_ROUNDS, CODE_STEPS, CODE_PHASE_S override.
+# 4. --call-graph dwarf: `mcrec -g code --call-graph dwarf` beside `perf
+#    record -e cpu-clock:u -c 1000000 --call-graph dwarf` (8 KiB of stack
+#    per sample both; -c, not -F 1000, for the same samples: on cpu-clock
+#    -F 1000 takes 4 % fewer), on phased (as in 1) and, where Debian's
+#    LAMMPS is installed, lmp on a 12^3 LJ melt (a distribution's build,
+#    no frame pointers, stacks 8 deep); `mcrec --call-graph fp` for what
+#    dwarf costs more (fp's chains are wrong on such code).  The command's
+#    CPU time and its slowdown, the recorder's own CPU (the tree's,
+#    tests/tools/cpu-of, less the command's), the file's bytes per sample;
+#    medians of interleaved rounds, the ratio mcrec/perf last (the bar:
+#    <= 1.0 on each); the same at 10 kHz, where the costs per sample show
+#    above the noise.  perf script's CPU to unwind its file afterwards is
+#    beside it: mcrec has done that already.
+#
+# BENCH_QUICK=1: fewer rounds.  CODE_ROUNDS, CODE_STEPS, CODE_PHASE_S override;
+# CODE_ONLY=4: only table 4.
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}
@@ -49,6 +64,106 @@ run() {
 	echo "$t" | awk '{ print $2 + $3 }' >>"$T/$1.cpu"
 }
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { if (!NR) print "-"; else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# pct A B: A over B, in % more
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { print 100 * (a - b) / b }'; }
+# 4. as a function, so that CODE_ONLY=4 runs it alone
+dwarf_rows() {
+	echo "4. --call-graph dwarf (8 KiB stacks), mcrec vs perf record, $R interleaved rounds, medians"
+	CPUOF=$B/tests/tools/cpu-of
+	ratio() { # workload, mcrec's config, perf's, label: slowdown, own CPU, bytes
+		local cb
+		cb=$(median "$T/$1.none.cpu")
+		awk -v a="$(median "$T/$1.$2.cpu")" -v p="$(median "$T/$1.$3.cpu")" -v b="$cb" \
+			-v oa="$(median "$T/$1.$2.own")" -v op="$(median "$T/$1.$3.own")" \
+			-v ba="$(median "$T/$1.$2.bps")" -v bp="$(median "$T/$1.$3.bps")" -v l="$4" 'BEGIN {
+			sa = a - b; sp = p - b; if (sa < 0) sa = 0
+			printf "%-36s %9s %8s  %10s %8s %12s (bar: <= 1.0 each)\n", l, "",
+				(sp > 0 ? sprintf("%.2fx", sa / sp) : "-"), sprintf("%.2fx", oa / op), "",
+				sprintf("%.4fx", ba / bp) }'
+	}
+	if [ $have_perf = 1 ] && [ -x "$CPUOF" ] && perf record -q -e cpu-clock:u --call-graph dwarf -o "$T/p.data" -- true 2>/dev/null; then
+		works=(phased)
+		. tests/integration/lammps-common.inc
+		if command -v lmp >/dev/null; then
+			lammps_melt 12 100 600 >"$T/in.melt"
+			works+=(lmp)
+		fi
+		wrun() { # workload config
+			local w c=$2
+			case $1 in
+			phased) w=("${W[@]}") ;;
+			lmp) w=(bash -c 'TIMEFORMAT="%R %U %S"; cd "$1" && time lmp -in in.melt -log none -screen none' timed "$T") ;;
+			esac
+			rm -f "$T/cpu"
+			case $c in
+			none) "$CPUOF" "$T/cpu" "${w[@]}" ;;
+			fp) "$CPUOF" "$T/cpu" "$B/mcrec" -q -f -g code --call-graph fp -o "$T/d.mcz" -- "${w[@]}" ;;
+			mcrec) "$CPUOF" "$T/cpu" "$B/mcrec" -q -f -g code --call-graph dwarf -o "$T/d.mcz" -- "${w[@]}" ;;
+			perf) "$CPUOF" "$T/cpu" perf record -q -e cpu-clock:u -c 1000000 --call-graph dwarf -o "$T/p.data" -- "${w[@]}" ;;
+			mcrec10k) "$CPUOF" "$T/cpu" "$B/mcrec" -q -f -g code --code-hz 10000 --call-graph dwarf -o "$T/d.mcz" -- "${w[@]}" ;;
+			perf10k) "$CPUOF" "$T/cpu" perf record -q -e cpu-clock:u -c 100000 --call-graph dwarf -o "$T/p.data" -- "${w[@]}" ;;
+			esac >/dev/null 2>"$T/err"
+			local t k=$1.$c
+			t=$(grep -E '^[0-9.]+ [0-9.]+ [0-9.]+$' "$T/err" | tail -1)
+			echo "$t" | awk '{ print $2 + $3 }' >>"$T/$k.cpu"
+			awk -v c="$(echo "$t" | awk '{ print $2 + $3 }')" '{ print $1 / 1e6 - c }' "$T/cpu" >>"$T/$k.own"
+			case $c in
+			fp | mcrec*)
+				n=$("$B/mcz" info "$T/d.mcz" | awk '$2 == "code_samples" { print $4 }')
+				echo "$(stat -c %s "$T/d.mcz") $n" | awk '{ print $1 / $2 }' >>"$T/$k.bps"
+				echo "$n" >>"$T/$k.n" ;;
+			perf*)
+				n=$(perf report -i "$T/p.data" --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
+				echo "$(stat -c %s "$T/p.data") $n" | awk '{ print $1 / $2 }' >>"$T/$k.bps"
+				echo "$n" >>"$T/$k.n"
+				[ $c = perf ] || return 0 # perf script once, at 1 kHz
+				rm -f "$T/cpu"
+				"$CPUOF" "$T/cpu" perf script -i "$T/p.data" -F ip,sym >/dev/null 2>&1
+				awk '{ print $1 / 1e6 }' "$T/cpu" >>"$T/$k.script" ;;
+			esac
+		}
+		for ((r = 0; r < R; r++)); do
+			for w in "${works[@]}"; do
+				for c in none fp mcrec perf mcrec10k perf10k; do
+					wrun "$w" "$c"
+				done
+			done
+		done
+		printf '%-36s %9s %9s %10s %8s %12s %8s %10s\n' run "cmd CPU s" slowdown "own CPU s" "own %" "bytes/sample" samples "unwind s"
+		for w in "${works[@]}"; do
+			cb=$(median "$T/$w.none.cpu")
+			for c in none fp mcrec perf mcrec10k perf10k; do
+				k=$w.$c
+				mc=$(median "$T/$k.cpu")
+				own=$(median "$T/$k.own")
+				bps=- n=- sc=-
+				[ -f "$T/$k.bps" ] && bps=$(median "$T/$k.bps") && n=$(median "$T/$k.n")
+				[ -f "$T/$k.script" ] && sc=$(median "$T/$k.script")
+				case $c in mcrec*) sc="(done)" ;; esac
+				case $c in
+				none) l="$w alone" ;;
+				fp) l="$w: mcrec --call-graph fp" ;;
+				mcrec) l="$w: mcrec --call-graph dwarf" ;;
+				perf) l="$w: perf record --call-graph dwarf" ;;
+				mcrec10k) l="$w: mcrec dwarf --code-hz 10000" ;;
+				perf10k) l="$w: perf record dwarf -c 100us" ;;
+				esac
+				printf '%-36s %9.3f %8.2f%% %10.3f %7.2f%% %12s %8s %10s\n' "$l" "$mc" \
+					"$(pct "$mc" "$cb")" "$own" \
+					"$(awk -v a="$own" -v b="$mc" 'BEGIN { print 100 * a / b }')" \
+					"$(awk -v x="$bps" 'BEGIN { if (x == "-") print "-"; else printf "%.0f", x }')" "$n" "$sc"
+			done
+			ratio "$w" mcrec perf "  mcrec/perf, 1 kHz"
+			ratio "$w" mcrec10k perf10k "  mcrec/perf, 10 kHz"
+		done
+	else
+		echo "perf record --call-graph dwarf not usable here (or no $CPUOF: make units)"
+	fi
+}
+if [ "${CODE_ONLY:-}" = 4 ]; then
+	dwarf_rows
+	exit
+fi
 for ((r = 0; r < R; r++)); do
 	for c in "${configs[@]}"; do
 		a=$(date +%s.%N)
@@ -78,9 +193,9 @@ for c in "${configs[@]}"; do
 	perf10k) l="perf record -e cpu-clock:u -c 100us" ;;
 	esac
 	printf '%-36s %10.3f %8.2f%% %9.3f %8.2f%% %9.3f %8.2f%% %12s\n' "$l" "$mi" \
-		"$(awk -v a="$mi" -v b="$inbase" 'BEGIN { print 100 * (a - b) / b }')" "$mc" \
-		"$(awk -v a="$mc" -v b="$cpubase" 'BEGIN { print 100 * (a - b) / b }')" "$m" \
-		"$(awk -v a="$m" -v b="$base" 'BEGIN { print 100 * (a - b) / b }')" "$sym"
+		"$(pct "$mi" "$inbase")" "$mc" \
+		"$(pct "$mc" "$cpubase")" "$m" \
+		"$(pct "$m" "$base")" "$sym"
 done
 echo
 
@@ -110,3 +225,5 @@ while read -r name _ f sh n _ pf psh pn; do
 	[ -n "${psh:-}" ] && d=$(awk -v a="$sh" -v b="$psh" 'BEGIN { d = 100 * (a - b); printf "%+.1f pt", d }')
 	printf '%-8s %-16s %7s %7s   %-16s %7s %7s %7s\n' "$name" "$f" "$sh" "$n" "${pf:--}" "${psh:--}" "${pn:--}" "$d"
 done <"$T/cmp"
+echo
+dwarf_rows

@@ -27,10 +27,10 @@ for bad in 0 -5 abc 1e9; do
 	[ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--code-hz $bad: samples per second, 1 to 100000" "$T/out" ||
 		fail "--code-hz $bad: $(cat "$T/out")"
 done
-"$MCREC" --call-graph dwarf -- true >"$T/out" 2>&1
+"$MCREC" --call-graph lbr -- true >"$T/out" 2>&1
 rc=$?
-[ $rc = 2 ] && [ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--call-graph dwarf: only fp (frame pointers) is supported" "$T/out" ||
-	fail "--call-graph dwarf: exit $rc: $(cat "$T/out")"
+[ $rc = 2 ] && [ "$(wc -l <"$T/out")" = 1 ] && grep -qF -- "--call-graph lbr: fp (frame pointers) or dwarf[,SIZE]" "$T/out" ||
+	fail "--call-graph lbr: exit $rc: $(cat "$T/out")"
 "$MCREC" --code-event foo -- true >"$T/out" 2>&1
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$T/out")" = 1 ] && grep -q -- "--code-event foo: cpu-clock (default), task-clock, cycles or instructions" "$T/out" ||

@@ -36,7 +36,13 @@ struct vw_model_cache {
 	cache_ent *e;  /* one per stream */
 	mcz_bucket *raw;
 	size_t rawcap;
+	size_t kept;   /* bytes of the streams' last queries */
 };
+
+/* The last queries kept, at most: a redraw that changed nothing costs no
+ * file access for the rows on screen, but the 65,536 streams of a 16k-rank
+ * job's report kept 1 GB of buckets that nothing asked for again. */
+#define CACHE_KEPT_MAX (96u << 20)
 
 int vw_model_cache_init(vw_model *m)
 {
@@ -95,10 +101,16 @@ void vw_model_bucket_convert(const mcz_stream_desc *d, const mcz_bucket *in, vw_
 		out->mean = out->min; /* one sample: its rate (NaN for the first) */
 }
 
-/* Keep stream's buckets of [t0, t1) as its last query. */
-static void cache_keep(cache_ent *e, int64_t t0, int64_t t1, size_t n, const vw_bucket *b)
+/* Keep stream's buckets of [t0, t1) as its last query, within
+ * CACHE_KEPT_MAX of them all. */
+static void cache_keep(struct vw_model_cache *c, cache_ent *e, int64_t t0, int64_t t1, size_t n,
+		       const vw_bucket *b)
 {
+	size_t had = e->cap * sizeof *e->b;
+	if (n > e->cap && c->kept - had + n * sizeof *b > CACHE_KEPT_MAX)
+		return;
 	if (vw_model_grow((void **)&e->b, &e->cap, n, sizeof *e->b) == 0) {
+		c->kept = c->kept - had + e->cap * sizeof *e->b;
 		memcpy(e->b, b, n * sizeof *b);
 		e->n = n;
 		e->t0 = t0;
@@ -116,6 +128,7 @@ void vw_model_stream_cache_drop(vw_model *m, size_t stream)
 	if (stream >= m->nstreams)
 		return;
 	cache_ent *e = &m->cache->e[stream];
+	m->cache->kept -= e->cap * sizeof *e->b;
 	free(e->b);
 	e->b = NULL;
 	e->cap = e->n = 0;
@@ -141,7 +154,7 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		vw_model_bucket_convert(s->desc, &c->raw[i], &out[i]);
-	cache_keep(e, t0, t1, n, out);
+	cache_keep(c, e, t0, t1, n, out);
 	return 0;
 }
 
@@ -170,7 +183,7 @@ static void streams_of_file(vw_model *m, const size_t *streams, size_t ns, size_
 			for (size_t i = 0; i < n; i++)
 				vw_model_bucket_convert(m->streams[which[j]].desc, &raw[j * n + i],
 							&conv[i]);
-			cache_keep(&m->cache->e[which[j]], t0, t1, n, conv);
+			cache_keep(m->cache, &m->cache->e[which[j]], t0, t1, n, conv);
 		}
 	free(ids), free(which), free(raw), free(conv);
 }

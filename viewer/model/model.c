@@ -227,6 +227,10 @@ static void damaged_status(vw_model *m)
 
 /* The model over files already open (m->files[0 .. n), m->paths set):
  * the time axis, streams, rows, window and status line. */
+/* The decoded chunk columns all the readers of a model keep (a file
+ * alone keeps its reader's default, 8 MB). */
+#define MODEL_DCACHE_ALL (256u << 20)
+
 static int model_build(vw_model *m)
 {
 	set_axis(m);
@@ -234,6 +238,13 @@ static int model_build(vw_model *m)
 	for (size_t f = 0; f < m->nfiles; f++)
 		ranked += mcz_meta(m->files[f], "rank") != NULL;
 	m->fold_ranks = ranked >= 2;
+	/* decoded chunks: the readers' caches share one budget, so that the
+	 * 16,384 files of a job do not each keep their 8 MB's worth */
+	if (m->nfiles > 8)
+		for (size_t f = 0; f < m->nfiles; f++)
+			mcz_cache_limit(m->files[f], MODEL_DCACHE_ALL / m->nfiles > (256u << 10)
+							     ? MODEL_DCACHE_ALL / m->nfiles
+							     : (256u << 10));
 	if (collect(m) != 0 || vw_model_rows_build(m) != 0 || vw_model_cache_init(m) != 0)
 		return -1;
 	m->phase_sel = -1;
