@@ -238,14 +238,17 @@ static void regions_meta_ompt(mcz_writer *w, regions_page *g)
 	if (!t1)
 		t1 = regions_now();
 	double span = (double)(t1 - t0) * 1e-9, par = (double)atomic_load(&g->parallel_ns) * 1e-9;
-	char useful[REGIONS_THREADS * 16 + 1] = "", wait[REGIONS_THREADS * 16 + 1] = "";
+	char useful[REGIONS_THREADS * 18 + 40] = "", wait[REGIONS_THREADS * 18 + 40] = "";
 	size_t au = 0, aw = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n && au + 32 < sizeof useful && aw + 32 < sizeof wait; i++) {
 		double task = (double)atomic_load(&g->thread[i].task_ns) * 1e-9;
 		double wt = (double)atomic_load(&g->thread[i].wait_ns) * 1e-9;
 		double u = task - wt + (i == 0 && span > par ? span - par : 0);
-		au += (size_t)snprintf(useful + au, sizeof useful - au, "%s%.6f", i ? " " : "", u > 0 ? u : 0);
-		aw += (size_t)snprintf(wait + aw, sizeof wait - aw, "%s%.6f", i ? " " : "", wt);
+		/* under 1e9 s: at most 17 bytes each, 64 of them fit */
+		au += (size_t)snprintf(useful + au, sizeof useful - au, "%s%.6f", i ? " " : "",
+				       u > 0 && u < 1e9 ? u : 0);
+		aw += (size_t)snprintf(wait + aw, sizeof wait - aw, "%s%.6f", i ? " " : "",
+				       wt < 1e9 ? wt : 0);
 	}
 	regions_meta_u64(w, "ompt.threads", n);
 	mcz_writer_meta(w, "ompt.useful_s", useful);
