@@ -90,6 +90,10 @@ LIBREC  = $(B)/librec.a
 LIBVIEW = $(B)/libview.a
 
 PROGS = $(B)/mcz $(B)/mcrec $(B)/mcmark $(B)/mcview
+# recorder/connect/NAME-connect.c: libraries mcrec loads into the command
+# (Kokkos Tools, OMPT), one shared object each, beside mcrec
+CONNECT_SRC = $(wildcard recorder/connect/*.c)
+CONNECTORS = $(patsubst recorder/connect/%-connect.c,$(B)/libmcz-%.so,$(CONNECT_SRC))
 SAMPLES = $(patsubst samples/%.c,$(B)/samples/%,$(SAMPLE_SRC))
 # samples/mpi/*.c are real MPI programs, built with mpicc (Debian:
 # libopenmpi-dev, a build package of install-deps.sh); where there is no
@@ -102,6 +106,10 @@ SAMPLES += $(MPI_SAMPLES)
 OMP_SAMPLES = $(patsubst samples/omp/%.c,$(B)/samples/%,$(wildcard samples/omp/*.c))
 OMP_CLANG_SAMPLES = $(addsuffix -clang,$(OMP_SAMPLES))
 SAMPLES += $(OMP_SAMPLES) $(OMP_CLANG_SAMPLES)
+# samples/kokkos/*.cc: Kokkos programs (rule below)
+KOKKOS_INC = /usr/include/trilinos
+KOKKOS_SAMPLES = $(patsubst samples/kokkos/%.cc,$(B)/samples/%,$(wildcard samples/kokkos/*.cc))
+SAMPLES += $(KOKKOS_SAMPLES)
 UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
 BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
@@ -110,7 +118,7 @@ TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
 .PHONY: all check bench fuzz demo install deps deps-build clean units shlib
 # Keep objects of pattern-built programs (no rebuild on every make).
 .SECONDARY:
-all: $(PROGS) $(SAMPLES) bin shlib
+all: $(PROGS) $(SAMPLES) $(CONNECTORS) bin shlib
 
 # bin/ holds links to the current build so scripts and users find the programs.
 bin: $(PROGS) $(SAMPLES)
@@ -172,6 +180,24 @@ $(OMP_CLANG_SAMPLES): $(B)/samples/%-clang: samples/omp/%.c | deps-build
 		clang $(filter-out -MMD -MP,$(MPI_CFLAGS)) -fopenmp -o $@ $< 2>/dev/null; then \
 		$(if $(Q),echo "  CLANG -fopenmp $<";) :; \
 	else rm -f $@; echo "  SKIP    $@ (clang cannot link -fopenmp: install libomp-dev)"; fi
+
+# The connectors run inside the recorded command, which is not built with
+# the sanitizers: they are not either (an ASan library in a program without
+# ASan stops it).
+$(CONNECTORS): $(B)/libmcz-%.so: recorder/connect/%-connect.c | deps-build
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD -shared $@")
+	$(Q)$(CC) $(MPI_CFLAGS) -fPIC -shared -fvisibility=hidden -MF $@.d -o $@ $< -ldl
+
+# A Kokkos program (samples/kokkos/*.cc) against Debian's Trilinos Kokkos
+# (libtrilinos-kokkos-dev, a test package of install-deps.sh); where it is
+# not installed the sample is left out with a line saying so.
+$(KOKKOS_SAMPLES): $(B)/samples/%: samples/kokkos/%.cc | deps-build
+	@mkdir -p $(dir $@)
+	$(Q)if [ -f $(KOKKOS_INC)/Kokkos_Core.hpp ]; then \
+		$(if $(Q),echo "  CXX     $<";) $(CXX) -O2 -g -std=c++14 -I$(KOKKOS_INC) -o $@ $< \
+		-ltrilinos_kokkoscore -ldl; \
+	else rm -f $@; echo "  SKIP    $@ (no Kokkos: install libtrilinos-kokkos-dev)"; fi
 
 # ---- shared libraries: libmcz.so.1 and libmczpcp.so.1 ------------------------
 # For other languages (python/mcz loads them with ctypes) and programs of
@@ -290,6 +316,8 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR)/themes
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(LIBDIR)/mcz
+	install -m 755 $(CONNECTORS) $(DESTDIR)$(LIBDIR)/mcz/
 	install -m 644 format/mcz.h recorder/mcmark.h $(DESTDIR)$(INCDIR)/
 	for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for t in $(wildcard themes/*.theme); do install -m 644 $$t $(DESTDIR)$(DATADIR)/themes/; done

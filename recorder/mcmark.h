@@ -76,38 +76,40 @@ static inline int mcmark_fd_(void)
 	return fd;
 }
 
-static inline void mcmark_send_(char kind, const char *text)
+/* 0 sent, -1 not (not under mcrec, or the recorder's queue full). */
+static inline int mcmark_send_(char kind, const char *text)
 {
 	int fd = mcmark_fd_();
 	if (fd < 0)
-		return;
+		return -1;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	char buf[MCMARK_TEXT_MAX + 64];
 	int n = snprintf(buf, sizeof buf, "%c %lld %ld %.*s", kind,
 			 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid(),
 			 MCMARK_TEXT_MAX, text ? text : "");
-	if (n > 0)
-		(void)send(fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
-			   MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n <= 0)
+		return -1;
+	return send(fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1,
+		    MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ? -1 : 0;
 }
 
 /* A point mark. */
 static inline void mcmark(const char *text)
 {
-	mcmark_send_('P', text);
+	(void)mcmark_send_('P', text);
 }
 
 /* Start of a region named text. */
 static inline void mcmark_begin(const char *text)
 {
-	mcmark_send_('B', text);
+	(void)mcmark_send_('B', text);
 }
 
 /* End of the innermost open region. */
 static inline void mcmark_end(void)
 {
-	mcmark_send_('E', "");
+	(void)mcmark_send_('E', "");
 }
 
 #define MCMARK_COUNT_NAME_MAX 48

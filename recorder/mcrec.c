@@ -56,6 +56,9 @@ static void mcrec_base_ctx(const rec_options *o, rec_ctx *c)
 	c->code_event = o->code_event;
 	c->code_callgraph = o->code_callgraph;
 	c->code_stack = o->code_stack;
+	c->no_regions = o->no_regions;
+	c->region_rate = o->region_rate;
+	c->quiet = o->quiet;
 	rec_topobind_ctx(c);
 	c->node_streams = rec_outname_local_rank() <= 0;
 }

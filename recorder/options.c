@@ -50,6 +50,12 @@ void rec_options_usage(FILE *f)
 		"                        (distributions' builds): SIZE bytes of user stack\n"
 		"                        copied per sample (default 8192), unwound by its\n"
 		"                        objects' call frame information (x86_64)\n"
+		"      --no-kokkos       do not load mcrec's Kokkos Tools connector (regions,\n"
+		"                        kernels, fences of a Kokkos program: KOKKOS_TOOLS_LIBS)\n"
+		"      --no-ompt         do not load mcrec's OMPT tool (OpenMP threads' barrier\n"
+		"                        waits, exact, with libomp: OMP_TOOL_LIBRARIES)\n"
+		"      --region-rate N   marks per second a connector sends at most (default\n"
+		"                        1000; the others are counted: metadata regions.dropped)\n"
 		"  -l, --list            list sources and streams, and why any are unavailable\n"
 		"      --calibrate       measure this machine's memory bandwidth and peak FLOP/s\n"
 		"                        (under 30 s) and cache them: every later recording\n"
@@ -163,6 +169,9 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		{"view", no_argument, 0, 'W'},
 		{"calibrate", no_argument, 0, 'K'},
 		{"force", no_argument, 0, 'f'},
+		{"no-kokkos", no_argument, 0, 'k'},
+		{"no-ompt", no_argument, 0, 'O'},
+		{"region-rate", required_argument, 0, 'R'},
 		{"help", no_argument, 0, 'h'},         {"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0}};
 	int c;
@@ -171,6 +180,7 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 	o->chunk_ns = REC_CHUNK_NS_DEFAULT;
 	o->slow_ns = REC_SLOW_NS_DEFAULT;
 	o->groups = REC_G_ALL;
+	o->region_rate = REC_REGION_RATE_DEFAULT;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:o:i:e:g:aqlhVrf", lo, NULL)) != -1) {
@@ -208,6 +218,18 @@ int rec_options_parse(int argc, char **argv, rec_options *o, char *err, size_t e
 		case 'W': o->view = 1; break;
 		case 'K': o->calibrate = 1; break;
 		case 'f': o->force = 1; break;
+		case 'k': o->no_regions |= REC_NO_KOKKOS; break;
+		case 'O': o->no_regions |= REC_NO_OMPT; break;
+		case 'R': {
+			char *end;
+			double r = strtod(optarg, &end);
+			if (end == optarg || *end || !(r >= 0 && r <= 1e6)) {
+				snprintf(err, errlen, "--region-rate %s: marks per second, 0 to 1000000", optarg);
+				return 2;
+			}
+			o->region_rate = r;
+			break;
+		}
 		case 'l': o->list = 1; break;
 		case 'P': o->pcp_host = optarg; break;
 		case 'M': o->papi_multiplex = 1; break;

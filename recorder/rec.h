@@ -216,6 +216,8 @@ typedef struct rec_options {
 	const char *code_event;  /* --code-event, NULL = cpu-clock */
 	int code_callgraph;      /* --call-graph: 0 none, REC_CG_FP, REC_CG_DWARF */
 	unsigned code_stack;      /* --call-graph dwarf,SIZE: user stack bytes per sample */
+	unsigned no_regions;     /* --no-kokkos, --no-ompt: REC_NO_KOKKOS | REC_NO_OMPT */
+	double region_rate;      /* --region-rate N: marks per second from a connector */
 	char **argv;             /* the command (points into main's argv) */
 } rec_options;
 

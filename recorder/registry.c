@@ -24,6 +24,7 @@ const rec_source_ops *const rec_registry[] = {
 	&src_nvml_ops,
 	&src_rapl_ops,
 	&src_code_ops,
+	&src_regions_ops,
 	NULL,
 };
 

@@ -58,6 +58,10 @@ enum rec_callgraph {
 };
 /* --call-graph dwarf's stack bytes per sample when SIZE is not given. */
 #define REC_CG_STACK 8192
+/* The connectors the regions source would load (rec_ctx.no_regions). */
+enum { REC_NO_KOKKOS = 1u << 0, REC_NO_OMPT = 1u << 1 };
+/* --region-rate's default: marks per second a connector sends at most */
+#define REC_REGION_RATE_DEFAULT 1000.0
 
 /* What the recorder tells every source. */
 typedef struct rec_ctx {
@@ -98,6 +102,9 @@ typedef struct rec_ctx {
 	unsigned code_stack;   /* REC_CG_DWARF: bytes of user stack per sample */
 	int listing;           /* mcrec --list: say what each source could give, even
 				  where a recording would not ask (pcp) */
+	unsigned no_regions;   /* --no-kokkos (REC_NO_KOKKOS), --no-ompt (REC_NO_OMPT) */
+	double region_rate;    /* --region-rate: marks per second from a connector */
+	int quiet;             /* -q: a source says nothing at start */
 } rec_ctx;
 
 typedef struct rec_streams rec_streams; /* owned by the recorder */
@@ -108,7 +115,7 @@ int rec_streams_add(rec_streams *out, const mcz_stream_desc *d);
 typedef struct rec_source rec_source;
 
 typedef struct rec_source_ops {
-	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl", "code" */
+	const char *name;   /* "perf", "proc", "net", "mark", "papi", "pcp", "nvml", "rapl", "code", "regions" */
 	const char *groups; /* human list for --list: "core,mem" */
 	/* 0 = available; else call rec_unavailable() and return -1. */
 	int (*probe)(rec_source *s, const rec_ctx *c);
@@ -177,6 +184,6 @@ int rec_mark_post(int64_t t_mono, mcz_mark_kind kind, uint32_t source, const cha
 
 /* The sources compiled in, in the order they are probed. */
 extern const rec_source_ops src_perf_ops, src_proc_ops, src_net_ops, src_mark_ops,
-	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops, src_code_ops;
+	src_papi_ops, src_pcp_ops, src_nvml_ops, src_rapl_ops, src_code_ops, src_regions_ops;
 
 #endif

@@ -61,7 +61,7 @@ int rec_sourceset_open(rec_sourceset *ss, const rec_options *o, const rec_ctx *b
 		rec_registry_groups(ops->groups, &mask, gerr, sizeof gerr);
 		int named = ss->events[i] != NULL;
 		int by_group = (mask & o->groups) && (!o->nevents || o->groups_given);
-		int always = strcmp(ops->name, "mark") == 0;
+		int always = !strcmp(ops->name, "mark") || !strcmp(ops->name, "regions");
 		if (!named && !by_group && !always && !everything)
 			continue;
 		s->fatal = named;

@@ -26,6 +26,9 @@ TEST_PKGS="$TEST_PKGS redis-server"
 # munged, slurmctld and slurmd, config and state in its temporary folder);
 # slurm-client (sbatch, srun) comes with them
 TEST_PKGS="$TEST_PKGS slurmctld slurmd munge"
+# samples/kokkos (mcrec's Kokkos Tools connector: tests/integration/kokkos-*.sh,
+# tests/bench/bench-regions.sh) builds against Debian's Trilinos Kokkos
+TEST_PKGS="$TEST_PKGS libtrilinos-kokkos-dev"
 want="$BUILD_PKGS"
 case "${1:-all}" in
 build) ;;

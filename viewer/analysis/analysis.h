@@ -31,6 +31,7 @@
 #include "fmt.h"
 #include "hotcode.h"
 #include "job.h"
+#include "kernels.h"
 #include "phase.h"
 #include "report.h"
 #include "roofline.h"

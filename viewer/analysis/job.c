@@ -307,8 +307,9 @@ static int job_cmp_t0(const void *a, const void *b)
 	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
 }
 
-/* Job phases from each rank's own marks, matched by (label, occurrence). */
-static int job_from_marks(vw_model *m, vw_job *j)
+/* Job phases from each rank's own marks, matched by (label, occurrence); of
+ * nested regions the outermost, unless fine (--phase-level fine). */
+static int job_from_marks(vw_model *m, vw_job *j, int fine)
 {
 	job_key *keys = NULL;
 	job_hit *hits = NULL;
@@ -341,6 +342,8 @@ static int job_from_marks(vw_model *m, vw_job *j)
 			if (!job_exit_mark(m, q))
 				mk[n++] = *q;
 		}
+		if (!fine)
+			n = vw_phase_marks_outer(mk, n); /* nested regions: the outermost */
 		struct vw_phases ph = {0};
 		const mcz_file_info *fi = mcz_info(m->files[rk->file]);
 		int64_t dt = fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
@@ -947,7 +950,7 @@ int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **o
 		snprintf(j->id, sizeof j->id, "%s", id ? id : "");
 		j->source = source;
 		if (job_ranks(m, j, files, nf) ||
-		    (source == VW_PHASES_MARKS ? job_from_marks(m, j) : job_from_auto(m, j)) ||
+		    (source == VW_PHASES_MARKS ? job_from_marks(m, j, p && p->level) : job_from_auto(m, j)) ||
 		    job_hosts(j) || job_stats(m, j))
 			goto oom;
 		job_ended(m, j);

@@ -70,6 +70,12 @@ int vw_phase_model_marks(struct vw_model *m, struct vw_phases *ph);
 struct vw_mark;
 int vw_phase_marks_cut(const struct vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,
 		       int64_t dt, struct vw_phases *ph);
+/* Regions that nest (an application's own, through Kokkos Tools or
+ * mcmark.h: every BEGIN closed by an END, the innermost first, one left
+ * open at the end at most): the marks of all but the outermost left out,
+ * in place, for the default level; the new count (nmarks as it was when
+ * the regions do not nest: then every region cuts the run). */
+size_t vw_phase_marks_outer(struct vw_mark *marks, size_t nmarks);
 void vw_phase_model_fine_free(void *fine);
 /* The refinement context reads model m from now on (phases adopted from a
  * clone of m: the same files, streams and groups). */

@@ -708,6 +708,42 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
 	return 0;
 }
 
+size_t vw_phase_marks_outer(vw_mark *marks, size_t nmarks)
+{
+	size_t nb = 0, ne = 0, deep = 0;
+	int depth = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		int k = marks[i].kind;
+		if (k == MCZ_MARK_BEGIN)
+			nb++, deep += depth++ > 0;
+		else if (k == MCZ_MARK_END)
+			ne++, depth -= depth > 0;
+	}
+	if (!deep || ne + 1 < nb)
+		return nmarks;
+	size_t n = 0;
+	depth = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		const vw_mark k = marks[i];
+		if (k.kind == MCZ_MARK_BEGIN && depth++ > 0)
+			continue;
+		if (k.kind == MCZ_MARK_END && depth > 0 && --depth > 0)
+			continue;
+		marks[n++] = k;
+	}
+	return n;
+}
+
+/* At the default level, the outermost regions of one file's marks (a
+ * copy in *out, its count; 0: take the marks as they are). */
+static size_t phase_marks_outer(const vw_model *m, vw_mark **out)
+{
+	if (m->nfiles != 1 || !m->nmarks || !(*out = malloc(m->nmarks * sizeof **out)))
+		return 0;
+	memcpy(*out, m->marks, m->nmarks * sizeof **out);
+	return vw_phase_marks_outer(*out, m->nmarks);
+}
+
 /* Begin/end regions become phases — a region ends at the next END or BEGIN
  * mark, so begin-only marks cut the run and nested regions come out flat;
  * what lies between regions is a phase too, unlabelled, when longer than
@@ -717,8 +753,12 @@ static int phase_add(struct vw_phases *ph, size_t *cap, int64_t t0, int64_t t1, 
  * named by the mark that opens it.  Same text, same class. */
 int vw_phase_model_marks(vw_model *m, struct vw_phases *ph)
 {
-	return vw_phase_marks_cut(m->marks, m->nmarks, m->t_min, m->t_max,
-				  vw_phase_model_interval(m), ph);
+	vw_mark *outer = NULL;
+	size_t n = ph->params.level == 0 ? phase_marks_outer(m, &outer) : 0;
+	int rc = vw_phase_marks_cut(n ? outer : m->marks, n ? n : m->nmarks, m->t_min, m->t_max,
+				    vw_phase_model_interval(m), ph);
+	free(outer);
+	return rc;
 }
 
 int vw_phase_marks_cut(const vw_mark *marks, size_t nmarks, int64_t t_min, int64_t t_max,

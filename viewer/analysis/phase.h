@@ -228,6 +228,11 @@ int vw_phases_find(const struct vw_phases *ph, int64_t t);
 /* Phase colour: VW_C_PHASE0 + vw_phases_color(cls) (8 colours, view.h). */
 int vw_phases_color(int cls);
 
+/* 1 when every file's regions came from the application's runtime (a
+ * Kokkos program under mcrec: metadata regions.kokkos) and it has some:
+ * then its phases are its regions by default. */
+int vw_phases_app_regions(const struct vw_model *m);
+
 /* Select phase i (clamped) and put the cursor at its start; for n/p. */
 void vw_phases_select(struct vw_model *m, int i);
 /* n/p from any view: next/previous phase after/before the selected one (or

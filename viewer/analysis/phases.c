@@ -80,6 +80,17 @@ int vw_phases_color(int cls)
 	return cls < 0 ? 0 : cls % 8;
 }
 
+int vw_phases_app_regions(const vw_model *m)
+{
+	int regions = 0;
+	for (size_t f = 0; f < m->nfiles; f++)
+		if (!mcz_meta(m->files[f], "regions.kokkos"))
+			return 0;
+	for (size_t i = 0; i < m->nmarks && !regions; i++)
+		regions = m->marks[i].kind == MCZ_MARK_BEGIN;
+	return regions;
+}
+
 /* ---- the door ----------------------------------------------------------------------- */
 
 /* The marks in each phase (the first named one after its start: a mark

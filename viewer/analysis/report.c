@@ -21,6 +21,7 @@
 #include "waitowner.h"
 #include "../model/model.h"
 #include "phase.h"
+#include "kernels.h"
 #include "threads.h"
 #include "report.h"
 #include "roofline.h"
@@ -419,29 +420,65 @@ static void json_kv_str(FILE *f, const char *key, const char *s)
 /* ,"threads":{...} of the one file's threads over [t0, t1) (null when its
  * profile is not split by thread): each thread's useful, sync and MPI
  * seconds and the OpenMP figures of threads.h. */
-static void report_json_threads(vw_model *m, int64_t t0, int64_t t1, FILE *f)
+static void report_json_thread_figures(const vw_threads *th, const char *key, const char *source,
+				       FILE *f)
 {
-	vw_threads th;
-	if (m->nfiles != 1 || vw_threads_of(m, 0, t0, t1, &th)) {
-		fputs(",\"threads\":null", f);
-		return;
-	}
-	fprintf(f, ",\"threads\":{\"n\":%zu", th.n);
-	json_kv_num(f, "load_balance", th.load_balance);
-	json_kv_num(f, "comm_eff", th.comm_eff);
-	json_kv_num(f, "par_eff", th.par_eff);
-	json_kv_num(f, "sync_share", th.sync_share);
-	const double *col[4] = {th.useful_s, th.sync_s, th.mpi_s, th.off_s};
+	fprintf(f, ",\"%s\":{\"source\":\"%s\",\"n\":%zu", key, source, th->n);
+	json_kv_num(f, "load_balance", th->load_balance);
+	json_kv_num(f, "comm_eff", th->comm_eff);
+	json_kv_num(f, "par_eff", th->par_eff);
+	json_kv_num(f, "sync_share", th->sync_share);
+	const double *col[4] = {th->useful_s, th->sync_s, th->mpi_s, th->off_s};
 	const char *name[4] = {"useful_s", "sync_s", "mpi_s", "off_cpu_s"};
 	for (int k = 0; k < 4; k++) {
 		fprintf(f, ",\"%s\":[", name[k]);
-		for (size_t i = 0; i < th.n; i++) {
+		for (size_t i = 0; i < th->n; i++) {
 			fputs(i ? "," : "", f);
 			json_num(f, col[k][i]);
 		}
 		fputc(']', f);
 	}
 	fputc('}', f);
+}
+
+static void report_json_threads(vw_model *m, int64_t t0, int64_t t1, FILE *f)
+{
+	vw_threads th;
+	if (m->nfiles != 1 || vw_threads_of(m, 0, t0, t1, &th))
+		fputs(",\"threads\":null", f);
+	else
+		report_json_thread_figures(&th, "threads", "samples", f);
+}
+
+/* ,"threads_ompt":{...}: the whole run's, exact, from OMPT (null without) */
+static void report_json_threads_ompt(vw_model *m, FILE *f)
+{
+	vw_threads th;
+	if (m->nfiles != 1 || vw_threads_ompt(m, 0, &th))
+		fputs(",\"threads_ompt\":null", f);
+	else
+		report_json_thread_figures(&th, "threads_ompt", "ompt", f);
+}
+
+/* ,"kernels":[{"label":..,"share":..,"seconds":..}]: a Kokkos program's
+ * kernels over the run, the longest first (null without) */
+static void report_json_kernels(vw_model *m, FILE *f)
+{
+	vw_kernel_top top[VW_KERNELS_MAX];
+	size_t n = vw_kernels_top(m, m->t_min, m->t_max + 1, top, VW_KERNELS_MAX);
+	if (!n) {
+		fputs(",\"kernels\":null", f);
+		return;
+	}
+	fputs(",\"kernels\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"label\":" : "{\"label\":", f);
+		vw_fmt_json_str(f, top[i].label);
+		json_kv_num(f, "share", top[i].share);
+		json_kv_num(f, "seconds", (double)top[i].ns * 1e-9);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
 static void report_json(vw_model *m, FILE *f)
@@ -515,6 +552,8 @@ static void report_json(vw_model *m, FILE *f)
 	}
 	fputs("\n]", f);
 	report_json_threads(m, m->t_min, m->t_max + 1, f);
+	report_json_threads_ompt(m, f);
+	report_json_kernels(m, f);
 	vw_wait_report_json(m, NULL, SIZE_MAX, INT64_MIN, INT64_MAX, f); /* every sample */
 	fputs("}\n", f);
 }
@@ -595,6 +634,13 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 			th.n, th.par_eff, th.load_balance, th.comm_eff, th.useful_sum_s, th.sync_sum_s,
 			100 * th.sync_share, mpi, th.off_sum_s);
 	}
+	vw_threads ot;
+	if (m->nfiles == 1 && vw_threads_ompt(m, 0, &ot) == 0 && ot.n > 1)
+		fprintf(f, "# threads by OMPT (exact, the runtime's callbacks; the figures above and "
+			"per phase are from code samples): %zu; load balance %.2f, communication %.2f; "
+			"useful %.3f s, sync %.3f s (%.0f %% of their time), summed over the threads\n",
+			ot.n, ot.load_balance, ot.comm_eff, ot.useful_sum_s, ot.sync_sum_s,
+			100 * ot.sync_share);
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)

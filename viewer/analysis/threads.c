@@ -30,6 +30,19 @@ static int thr_cmp(const void *a, const void *b, void *code)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/* POP's figures from the useful times (umax: the busiest thread's) */
+static void thr_figures(vw_threads *out, double umax)
+{
+	if (out->n > 1 && umax > 0)
+		out->load_balance = out->useful_sum_s / (double)out->n / umax;
+	if (out->span_s > 0) {
+		double ce = umax / out->span_s;
+		out->comm_eff = ce < 1 ? ce : 1;
+		if (!isnan(out->load_balance))
+			out->par_eff = out->load_balance * out->comm_eff;
+	}
+}
+
 int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *out)
 {
 	memset(out, 0, sizeof *out);
@@ -85,14 +98,50 @@ int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *
 	if (!out->n)
 		return -1;
 	out->sync_share = all ? (double)sync / (double)all : NAN;
-	if (out->n > 1 && umax > 0)
-		out->load_balance = out->useful_sum_s / (double)out->n / umax;
-	if (out->span_s > 0) {
-		double ce = umax / out->span_s;
-		out->comm_eff = ce < 1 ? ce : 1;
-		if (!isnan(out->load_balance))
-			out->par_eff = out->load_balance * out->comm_eff;
+	thr_figures(out, umax);
+	return 0;
+}
+
+/* "a b c" into v[0..max): the count, 0 when any is not a number >= 0 */
+static size_t thr_list(const char *s, double *v, size_t max)
+{
+	size_t n = 0;
+	while (s && *s && n < max) {
+		char *end;
+		double x = strtod(s, &end);
+		if (end == s || !(x >= 0 && x < 1e9))
+			return 0;
+		v[n++] = x;
+		s = end + strspn(end, " ");
 	}
+	return n;
+}
+
+int vw_threads_ompt(vw_model *m, size_t file, vw_threads *out)
+{
+	memset(out, 0, sizeof *out);
+	out->load_balance = out->comm_eff = out->par_eff = out->sync_share = NAN;
+	if (file >= m->nfiles)
+		return -1;
+	mcz_reader *r = m->files[file];
+	const char *span = mcz_meta(r, "ompt.span_s");
+	size_t n = thr_list(mcz_meta(r, "ompt.useful_s"), out->useful_s, VW_THREADS_MAX);
+	if (!span || !n || thr_list(mcz_meta(r, "ompt.sync_s"), out->sync_s, VW_THREADS_MAX) != n)
+		return -1;
+	out->n = n;
+	out->span_s = strtod(span, NULL);
+	double umax = 0, umin = INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		out->useful_sum_s += out->useful_s[i];
+		out->sync_sum_s += out->sync_s[i];
+		if (out->useful_s[i] > umax)
+			umax = out->useful_s[i], out->busiest = i;
+		if (out->useful_s[i] < umin)
+			umin = out->useful_s[i], out->idlest = i;
+	}
+	double all = out->useful_sum_s + out->sync_sum_s;
+	out->sync_share = all > 0 ? out->sync_sum_s / all : NAN;
+	thr_figures(out, umax);
 	return 0;
 }
 

@@ -39,6 +39,15 @@ typedef struct vw_threads {
 /* The threads of file over [t0, t1).  0, or -1 when its profile is not
  * split by thread (or it has none). */
 int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *out);
+/* The same figures for the whole run, exact, from the OpenMP runtime's
+ * own callbacks (mcrec's OMPT tool, recorder/connect/ompt-connect.c: the
+ * metadata ompt.*): each thread's useful time (in parallel regions less its
+ * waits; the initial thread's time outside them too) and its waits at
+ * barriers, by the wall clock — a passive wait, asleep, is sync here and
+ * off CPU in the samples.  mpi_s and off_s are 0.  0, or -1 when the file
+ * has no such figures (GCC's libgomp has no OMPT; mcrec --no-ompt). */
+int vw_threads_ompt(vw_model *m, size_t file, vw_threads *out);
+
 /* One line for people: "2 threads: thread 0 does 3.0x the work of thread
  * 1; 33 % waiting at barriers (OpenMP efficiency 0.66)", "" when the
  * threads are balanced and do not wait.  Returns its length. */

@@ -35,7 +35,8 @@ const char vw_phase_cli_help[] =
 	"                     apart, kept from 5 once placed where the levels change)\n"
 	"  --phase-streams W  detect on the rows whose name contains W (comma list)\n"
 	"  --phase-level L    coarse (default: a cycle of short alternating steps is one\n"
-	"                     phase) or fine (every step a phase)\n";
+	"                     phase; of nested regions, the outermost) or fine (every\n"
+	"                     step, every region a phase)\n";
 
 __attribute__((format(printf, 3, 4))) static int cli_err(char *err, size_t len, const char *fmt,
 								 ...)
@@ -135,9 +136,13 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 			why += 9;
 		return cli_err(err, len, "nothing to report: %s", why);
 	}
-	if (vw_phases_detect(m, &c->p, c->mode, err, len) != 0)
+	/* the application's own regions (Kokkos Tools) are its phases, unless
+	 * --phases says otherwise */
+	int mode = !c->mode_given && c->mode == VW_PHASES_AUTO && vw_phases_app_regions(m)
+			   ? VW_PHASES_MARKS : c->mode;
+	if (vw_phases_detect(m, &c->p, mode, err, len) != 0)
 		return -1;
-	if (c->p.streams[0] && m->phases->nused == 0 && c->mode == VW_PHASES_AUTO)
+	if (c->p.streams[0] && m->phases->nused == 0 && mode == VW_PHASES_AUTO)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;

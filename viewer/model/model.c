@@ -79,7 +79,8 @@ static int collect(vw_model *m)
 	}
 	m->streams = calloc(ns ? ns : 1, sizeof *m->streams);
 	m->marks = calloc(nk ? nk : 1, sizeof *m->marks);
-	if (!m->streams || !m->marks)
+	m->kmarks = calloc(nk ? nk : 1, sizeof *m->kmarks);
+	if (!m->streams || !m->marks || !m->kmarks)
 		return -1;
 	/* files of several hosts without ranks (PCP archives of a cluster):
 	 * each file's rows under its host's name */
@@ -116,13 +117,19 @@ static int collect(vw_model *m)
 			else
 				snprintf(s->label, sizeof s->label, "%s%s", pre, s->desc->name);
 		}
+		const char *kpre = mcz_meta(r, "regions.kernel_marks");
+		size_t kl = kpre ? strlen(kpre) : 0;
 		for (size_t i = 0; i < mcz_mark_count(r); i++) {
 			const mcz_mark *k = mcz_mark_at(r, i);
-			m->marks[m->nmarks++] =
-				(vw_mark){k->t + m->offsets[f], k->kind, k->text ? k->text : "", f};
+			const char *text = k->text ? k->text : "";
+			if (kl && k->kind == MCZ_MARK_POINT && !strncmp(text, kpre, kl))
+				m->kmarks[m->nkmarks++] = (vw_mark){k->t + m->offsets[f], k->kind, text + kl, f};
+			else
+				m->marks[m->nmarks++] = (vw_mark){k->t + m->offsets[f], k->kind, text, f};
 		}
 	}
 	qsort(m->marks, m->nmarks, sizeof *m->marks, cmp_mark);
+	qsort(m->kmarks, m->nkmarks, sizeof *m->kmarks, cmp_mark);
 	return unique_labels(m);
 }
 
@@ -620,6 +627,7 @@ void vw_model_free(vw_model *m)
 	free(m->host_folded);
 	free(m->streams);
 	free(m->marks);
+	free(m->kmarks);
 	free(m);
 }
 
@@ -763,9 +771,10 @@ int vw_model_follow(vw_model *m)
 	vw_model_bands_free(m);
 	free(m->streams);
 	free(m->marks);
+	free(m->kmarks);
 	m->streams = NULL;
-	m->marks = NULL;
-	m->nstreams = m->nmarks = 0;
+	m->marks = m->kmarks = NULL;
+	m->nstreams = m->nmarks = m->nkmarks = 0;
 	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
 		return -1;
 	set_axis(m);

@@ -210,6 +210,12 @@ typedef struct vw_model {
 				       (vw_model_peek): "the first 1h 5m of 3h
 				       14m" */
 	long long peeked;           /* the bytes they had written then */
+	/* the kernel running, from a Kokkos program's connector (mcrec's
+	 * regions source): the point marks whose text starts with the file's
+	 * metadata regions.kernel_marks, that prefix cut off ("" = none ran),
+	 * kept out of m->marks (no phase, no mark band), sorted */
+	vw_mark *kmarks;
+	size_t nkmarks;
 } vw_model;
 
 /* vw_model_row_buckets' answer for a row not computed within the budget. */

@@ -62,6 +62,15 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw);
  * (the profile's interval around it); 0, or -1 when none ran there. */
 int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
 
+/* kernel-row.c: the timeline's kernel row, a Kokkos program's kernels (the
+ * model's kernel marks).  The label that ran longest in each of w columns
+ * as its letter (a = the longest over the run), at (x, y): 0, or -1
+ * without kernels; the legend on one line of w ("a spmv 40%  b dot 20%");
+ * the kernel at time t: 0, or -1 where none ran. */
+int vw_kernel_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
+void vw_kernel_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w);
+int vw_kernel_row_at(vw_model *m, int64_t t, char *buf, size_t len);
+
 /* The hot-code panel: title on line y, then the top functions of [t0, t1)
  * one per line (share, samples, file:line, what it is inlined into) on the
  * h - 1 lines below; nothing without a code profile.  Returns lines used. */

@@ -172,6 +172,20 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 	default:
 		break;
 	}
+	if (in->key == 'c' && m->phases->source == VW_PHASES_MARKS) {
+		/* nested regions: the outermost, or every region */
+		vw_phase_params p = m->phases->params;
+		char err[128];
+		p.level = !p.level;
+		if (vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err) != 0)
+			snprintf(m->status, sizeof m->status, "%s", err);
+		else
+			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
+				 p.level ? "every region a phase" : "outermost regions",
+				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
+		s->seen = NULL;
+		return VW_R_REDRAW | VW_R_RECOMPUTE;
+	}
 	if ((in->key == '[' || in->key == ']' || in->key == 'c') &&
 	    m->phases->source == VW_PHASES_AUTO) {
 		/* fewer / more boundaries, or cycles of steps merged or cut:

@@ -37,6 +37,7 @@ typedef struct tl_state {
 	/* geometry of the last draw, for keys and the mouse */
 	int plot_x, plot_w, rows_y, row_h, nvis;
 	int code_y;       /* line of the code row, 0 when there is none */
+	int kernel_y;     /* line of the kernel row (kernel-row.c), 0 when there is none */
 	int wait_y;       /* line of the first "MPI %" row, 0 when there is none */
 	int wait_n;       /* "MPI %" rows: one per host (wait-row.c), or 1 */
 	int wait_all;     /* 1: one row for the whole job, though it has several */
@@ -145,6 +146,9 @@ static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 	if (s->wait_n > 1 && h < 12 + 2 * s->wait_n) /* a row per host where rows still show */
 		s->wait_n = 1, s->wait_all = 1;
 	s->rows_y = s->wait_y ? s->wait_y + s->wait_n : s->code_y ? 4 : 2;
+	/* the kernel row and its legend under them, for a Kokkos program */
+	s->kernel_y = h >= 12 && vw_kernels_has(m) ? s->rows_y : 0;
+	s->rows_y += s->kernel_y ? 2 : 0;
 	int avail = h - 1 - s->rows_y;
 	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
@@ -564,6 +568,8 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	char code[160];
 	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
+	if (s->kernel_y && n < (int)sizeof line && vw_kernel_row_at(m, m->cursor, code, sizeof code) == 0)
+		n += snprintf(line + n, sizeof line - (size_t)n, "  kernel: %s", code);
 	/* "MPI 35%", or per host "MPI node1 35% node2 80%" ("sync 35%" where
 	 * only an OpenMP runtime waited) */
 	const char *wl = s->wait_n && s->wait_label ? s->wait_label : "";
@@ -628,6 +634,11 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 				cell->ch = c->ascii ? ':' : 0x2502;
 			cell->attr |= VW_A_REVERSE;
 		}
+	}
+	if (s->kernel_y) {
+		vw_canvas_text(c, 0, s->kernel_y, s->plot_x - 1, VW_C_LABEL, 0, "kernel");
+		vw_kernel_row_draw(c, m, s->plot_x, s->kernel_y, s->plot_w);
+		vw_kernel_row_legend(c, m, s->plot_x, s->kernel_y + 1, w - s->plot_x);
 	}
 	scroll_to_sel(m, s);
 	if (m->nrows == 0)
