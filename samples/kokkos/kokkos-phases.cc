@@ -17,7 +17,8 @@
 //     kernels: N of US us (E elements) in T s (P us each), CPU C s (Q us each)
 // (the CPU time: the process's, one thread with Kokkos's Serial space);
 // --elements E gives the kernel's size instead of calibrating it, so that
-// runs to be compared run the same kernel.
+// runs to be compared run the same kernel.  -q prints nothing, --scale F
+// makes each region F times as long.
 // (the benchmark tests/bench/bench-regions.sh: the cost per kernel).
 //
 // Built against Debian's Trilinos Kokkos (Serial) where it is installed.
@@ -103,9 +104,14 @@ int main(int argc, char **argv)
 {
 	int steps = 4;
 	double region_ms = 300, kernel_us = 0, seconds = 2;
-	int elements = 0;
+	int elements = 0, quiet = 0;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--steps") && i + 1 < argc)
+		// -q and --scale F as every sample takes them (rec-samples.sh)
+		if (!strcmp(argv[i], "-q"))
+			quiet = 1;
+		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+			region_ms *= atof(argv[++i]);
+		else if (!strcmp(argv[i], "--steps") && i + 1 < argc)
 			steps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--region-ms") && i + 1 < argc)
 			region_ms = atof(argv[++i]);
@@ -118,7 +124,7 @@ int main(int argc, char **argv)
 		else if (!strncmp(argv[i], "--kokkos", 8))
 			continue; // Kokkos's own
 		else {
-			fprintf(stderr, "usage: kokkos-phases [--steps N] [--region-ms MS] "
+			fprintf(stderr, "usage: kokkos-phases [-q] [--scale F] [--steps N] [--region-ms MS] "
 					"[--kernel-us US --seconds S [--elements N]]\n");
 			return 2;
 		}
@@ -169,10 +175,12 @@ int main(int argc, char **argv)
 			Kokkos::deep_copy(y, z);
 			Kokkos::Profiling::popRegion();
 			long long s1 = wall_ns();
-			printf("region assemble %d %lld %lld\n", s, a0, a1);
-			printf("region solve %d %lld %lld\n", s, a1, s1);
+			if (!quiet) {
+				printf("region assemble %d %lld %lld\n", s, a0, a1);
+				printf("region solve %d %lld %lld\n", s, a1, s1);
+			}
 		}
-		if (steps)
+		if (steps && !quiet)
 			printf("kokkos-phases: %d steps, checksum %.3g\n", steps, sink);
 	}
 	Kokkos::finalize();
