@@ -113,8 +113,13 @@ static int refresh_to(mcz_reader *r, const uint8_t *base, size_t len, mcz_refres
 			r->code_p = base + (r->code_p - r->base);
 		if (r->thr_p)
 			r->thr_p = base + (r->thr_p - r->base);
-		for (size_t i = 0; i < r->nparts_code; i++)
+		if (r->stk_p)
+			r->stk_p = base + (r->stk_p - r->base);
+		for (size_t i = 0; i < r->nparts_code; i++) {
 			r->part_p[i] = base + (r->part_p[i] - r->base);
+			if (r->part_stk_p[i])
+				r->part_stk_p[i] = base + (r->part_stk_p[i] - r->base);
+		}
 		mcz_dcache_free(&r->dc);
 		r->base = base;
 	}
