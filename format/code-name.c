@@ -21,6 +21,7 @@
 #include <assert.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,4 +162,53 @@ int mcz_code_name(const char *sym, char *full, size_t fullsz, char *brief, size_
 			name_copy(brief, briefsz, full, strlen(full));
 	}
 	return demangled;
+}
+
+/* One frame's name appended to buf (u bytes used): ';' between frames, so
+ * none inside a name, and no line break. */
+static void frame_put(char *buf, size_t len, size_t *u, const char *name)
+{
+	if (*u && *u + 1 < len)
+		buf[(*u)++] = ';';
+	for (const char *p = name; *p && *u + 1 < len; p++)
+		buf[(*u)++] = *p == ';' ? ':' : (*p == '\n' || *p == '\r') ? ' ' : *p;
+	buf[*u] = '\0';
+}
+
+size_t mcz_code_loc_frames(const mcz_code *c, size_t loc, char *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!c || loc >= c->nlocs)
+		return 0;
+	const mcz_code_loc *l = &c->locs[loc];
+	char full[512], brief[512];
+	size_t u = 0, n = 0;
+	if (!l->function[0]) {
+		const char *obj = l->object < c->nobjects ? c->objects[l->object].path : "?";
+		const char *base = strrchr(obj, '/');
+		snprintf(brief, sizeof brief, "[%s]", base ? base + 1 : obj);
+		frame_put(buf, len, &u, brief);
+		return 1;
+	}
+	/* "the functions it is inlined into, innermost first": outermost first here */
+	const char *part[64];
+	size_t plen[64], nin = 0;
+	for (const char *in = l->inlined; in && *in && nin < 64;) {
+		const char *e = strchr(in, ';');
+		part[nin] = in;
+		plen[nin++] = e ? (size_t)(e - in) : strlen(in);
+		in = e ? e + 1 : NULL;
+	}
+	while (nin-- > 0) {
+		char sym[512];
+		snprintf(sym, sizeof sym, "%.*s", (int)plen[nin], part[nin]);
+		mcz_code_name(sym, full, sizeof full, brief, sizeof brief);
+		frame_put(buf, len, &u, brief);
+		n++;
+	}
+	mcz_code_name(l->function, full, sizeof full, brief, sizeof brief);
+	frame_put(buf, len, &u, brief);
+	return n + 1;
 }

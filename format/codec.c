@@ -35,8 +35,7 @@
 static const double codec_p10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 
 /* One zstd decompression context per thread, for every reader on it: a
- * context is 95 KB, and the 16,384 readers of a job's report held 1.5 GB
- * of them.  Every decompression here is one frame in one call, so a
+ * context is about 95 KB, and a job's report opens a reader per rank.  Every decompression here is one frame in one call, so a
  * context carries nothing from one reader to the next; a reader is used
  * by one thread at a time (mcz.h), and takes its thread's context at each
  * use.  Freed when its thread ends. */

@@ -573,6 +573,15 @@ int mcz_code_name(const char *sym, char *full, size_t fullsz, char *brief, size_
  * parameter list dropped.  1 when something was dropped. */
 int mcz_code_name_brief(const char *full, char *out, size_t len);
 
+/* The frames location loc of c stands for in a call stack, as folded
+ * stacks write them (mcz dump --code --folded, the flame view): outermost
+ * first, ';' between them, each a function's brief name (mcz_code_name);
+ * a location inlined into others is one frame per function, one without a
+ * function its object's base name in brackets ("[libfoo.so]"); ';' inside
+ * a name becomes ':', a line break a space.  Into buf (always terminated,
+ * cut to fit); returns how many frames. */
+size_t mcz_code_loc_frames(const mcz_code *c, size_t loc, char *buf, size_t len);
+
 /* Write c as a CODE block now (the recorder does it once, at the end). */
 int mcz_writer_code(mcz_writer *w, const mcz_code *c);
 /* The file's code profile (decoded on first call, owned by the reader);

@@ -44,48 +44,6 @@ static int fold_add(fold_set *s, const char *line, uint64_t count)
 	return 0;
 }
 
-/* One function name as a frame: no ';' (the separator) and no line break,
- * which would cut the line. */
-static void fold_put(char *buf, size_t cap, size_t *len, const char *name)
-{
-	if (*len && *len + 1 < cap)
-		buf[(*len)++] = ';';
-	for (const char *p = name; *p && *len + 1 < cap; p++)
-		buf[(*len)++] = *p == ';' ? ':' : (*p == '\n' || *p == '\r') ? ' ' : *p;
-	buf[*len] = 0;
-}
-
-/* The frames of location l, outermost first, appended to buf. */
-static void fold_loc(const mcz_code *c, const mcz_code_loc *l, char *buf, size_t cap, size_t *len)
-{
-	char full[512], brief[512];
-	if (!l->function[0]) {
-		const char *obj = c->objects[l->object].path, *base = strrchr(obj, '/');
-		snprintf(brief, sizeof brief, "[%s]", base ? base + 1 : obj);
-		fold_put(buf, cap, len, brief);
-		return;
-	}
-	/* inlined: "the functions it is inlined into, innermost first" */
-	const char *in = l->inlined;
-	size_t nin = 0;
-	const char *part[64];
-	size_t plen[64];
-	while (in && *in && nin < 64) {
-		const char *e = strchr(in, ';');
-		part[nin] = in;
-		plen[nin++] = e ? (size_t)(e - in) : strlen(in);
-		in = e ? e + 1 : NULL;
-	}
-	for (size_t k = nin; k-- > 0;) {
-		char sym[512];
-		snprintf(sym, sizeof sym, "%.*s", (int)plen[k], part[k]);
-		mcz_code_name(sym, full, sizeof full, brief, sizeof brief);
-		fold_put(buf, cap, len, brief);
-	}
-	mcz_code_name(l->function, full, sizeof full, brief, sizeof brief);
-	fold_put(buf, cap, len, brief);
-}
-
 /* The stack of frame f, root first, into buf. */
 static void fold_stack(const mcz_code *c, uint32_t f, char *buf, size_t cap)
 {
@@ -94,8 +52,12 @@ static void fold_stack(const mcz_code *c, uint32_t f, char *buf, size_t cap)
 	for (uint32_t x = f; x != MCZ_CODE_ROOT && x < c->nframes && n < 512; x = c->frames[x].parent)
 		path[n++] = x;
 	buf[0] = 0;
-	while (n-- > 0)
-		fold_loc(c, &c->locs[c->frames[path[n]].loc], buf, cap, &len);
+	while (n-- > 0 && len + 2 < cap) {
+		if (len)
+			buf[len++] = ';';
+		mcz_code_loc_frames(c, c->frames[path[n]].loc, buf + len, cap - len);
+		len += strlen(buf + len);
+	}
 }
 
 /* The stacks of one recording's intervals in [a, b) added to s. */
@@ -121,11 +83,10 @@ static int fold_file(const mcz_code *c, int64_t a, int64_t b, fold_set *s)
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!sum[i])
 			continue;
-		size_t len = 0;
 		if (stacks)
 			fold_stack(c, (uint32_t)i, buf, 65536);
 		else
-			buf[0] = 0, fold_loc(c, &c->locs[i], buf, 65536, &len);
+			mcz_code_loc_frames(c, i, buf, 65536);
 		rc = fold_add(s, buf, sum[i]);
 	}
 	free(sum), free(buf);

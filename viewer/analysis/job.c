@@ -317,8 +317,8 @@ static int job_from_marks(vw_model *m, vw_job *j, int fine)
 	vw_mark *mk = malloc((m->nmarks ? m->nmarks : 1) * sizeof *mk);
 	int *nolabel = calloc(j->nranks + 1, sizeof *nolabel), rc = -1;
 	size_t nnolabel = 0;
-	/* the marks by file, counted then placed: a look at every mark for
-	 * each rank made the report quadratic in ranks */
+	/* the marks by file, counted then placed: the report stays linear in
+	 * ranks (no look at every mark for each rank) */
 	size_t *mfirst = calloc(m->nfiles + 2, sizeof *mfirst);
 	size_t *mby = malloc((m->nmarks ? m->nmarks : 1) * sizeof *mby);
 	if (!mk || !nolabel || !mfirst || !mby) {
@@ -808,8 +808,8 @@ static int job_hosts(vw_job *j)
 	int rc = -1;
 	if (!j->hosts || !j->host_offset || !all || !mine || !per || !hof || !slot || !np)
 		goto out;
-	/* each rank's host, by a hash of the names (index + 1 in slot): a
-	 * search of the hosts for each rank was quadratic at 16k ranks */
+	/* each rank's host, by a hash of the names (index + 1 in slot), so
+	 * that finding them is linear in ranks */
 	for (size_t r = 0; r < nr; r++) {
 		size_t k = job_str_hash(j->ranks[r].host) & (cap - 1);
 		while (slot[k] && strcmp(j->hosts[slot[k] - 1], j->ranks[r].host))
@@ -869,7 +869,7 @@ static void job_ended(const vw_model *m, vw_job *j)
 	int best = 0;
 	j->ended_rank = -1;
 	/* each file's first "ended by SIG..." mark, in one pass over the marks
-	 * (a pass for each rank was quadratic: 16 % of a 16k-rank report) */
+	 * (not one pass for each rank) */
 	const char **killed = calloc(m->nfiles + 1, sizeof *killed);
 	for (size_t i = 0; killed && i < m->nmarks; i++)
 		if (m->marks[i].file_index < m->nfiles && !killed[m->marks[i].file_index] &&

@@ -83,46 +83,17 @@ static uint32_t stk_intern(vw_stacktab *t, const char *s)
 	return (uint32_t)t->nnames++;
 }
 
-/* One function's frame name as the folded export writes it: no ';' (its
- * separator), no line break. */
-static uint32_t stk_name(vw_stacktab *t, const char *sym)
+/* Location l's names, outermost first, appended to f->lnames: the frames
+ * mcz_code_loc_frames gives, as the folded export writes them. */
+static int stk_loc(vw_stacktab *t, vw_stk_file *f, size_t l, size_t *n, size_t *cap)
 {
-	char full[512], brief[512];
-	mcz_code_name(sym, full, sizeof full, brief, sizeof brief);
-	for (char *p = brief; *p; p++)
-		*p = *p == ';' ? ':' : (*p == '\n' || *p == '\r') ? ' ' : *p;
-	return stk_intern(t, brief);
-}
-
-/* Location l's names, outermost first, appended to f->lnames. */
-static int stk_loc(vw_stacktab *t, vw_stk_file *f, const mcz_code_loc *l, size_t *n, size_t *cap)
-{
-	uint32_t ids[65];
-	size_t k = 0;
-	if (!l->function[0]) {
-		char b[512];
-		const char *obj = f->c->objects[l->object].path, *base = strrchr(obj, '/');
-		snprintf(b, sizeof b, "[%s]", base ? base + 1 : obj);
-		ids[k++] = stk_intern(t, b);
-	} else {
-		/* inlined: "the functions it is inlined into, innermost first" */
-		const char *part[64];
-		size_t plen[64], nin = 0;
-		for (const char *in = l->inlined; in && *in && nin < 64;) {
-			const char *e = strchr(in, ';');
-			part[nin] = in;
-			plen[nin++] = e ? (size_t)(e - in) : strlen(in);
-			in = e ? e + 1 : NULL;
-		}
-		while (nin-- > 0) {
-			char sym[512];
-			snprintf(sym, sizeof sym, "%.*s", (int)plen[nin], part[nin]);
-			ids[k++] = stk_name(t, sym);
-		}
-		ids[k++] = stk_name(t, l->function);
-	}
-	for (size_t i = 0; i < k; i++) {
-		if (ids[i] == VW_STK_NONE)
+	char buf[8192];
+	mcz_code_loc_frames(f->c, l, buf, sizeof buf);
+	for (char *p = buf, *e; p; p = e ? e + 1 : NULL) {
+		if ((e = strchr(p, ';')))
+			*e = '\0';
+		uint32_t id = stk_intern(t, p);
+		if (id == VW_STK_NONE)
 			return -1;
 		if (*n == *cap) {
 			size_t nc = *cap ? 2 * *cap : 256;
@@ -131,7 +102,7 @@ static int stk_loc(vw_stacktab *t, vw_stk_file *f, const mcz_code_loc *l, size_t
 				return -1;
 			f->lnames = nv, *cap = nc;
 		}
-		f->lnames[(*n)++] = ids[i];
+		f->lnames[(*n)++] = id;
 	}
 	return 0;
 }
@@ -152,7 +123,7 @@ static int stk_file(vw_stacktab *t, vw_stk_file *f, const vw_codeclass *cc)
 		lcls[l] = (uint8_t)vw_codeclass_of(cc, obj, c->locs[l].function);
 		lown[l] = lcls[l] == VW_CC_WORK && !vw_stacktab_runtime(obj);
 		f->lfirst[l] = (uint32_t)n;
-		if (stk_loc(t, f, &c->locs[l], &n, &cap))
+		if (stk_loc(t, f, l, &n, &cap))
 			goto out;
 	}
 	f->lfirst[c->nlocs] = (uint32_t)n;
@@ -169,9 +140,8 @@ out:
 	return rc;
 }
 
-/* The answer "no file holds stacks", kept as the tables are: asked once
- * per rank and phase, it cost a look at every file each time (a 4,096-rank
- * job's report spent 37 % of its time here). */
+/* The answer "no file holds stacks", kept as the tables are: it is asked
+ * once per rank and phase, and finding it looks at every file. */
 static void stk_none_free(void *p)
 {
 	(void)p;

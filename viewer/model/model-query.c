@@ -40,8 +40,8 @@ struct vw_model_cache {
 };
 
 /* The last queries kept, at most: a redraw that changed nothing costs no
- * file access for the rows on screen, but the 65,536 streams of a 16k-rank
- * job's report kept 1 GB of buckets that nothing asked for again. */
+ * file access for the rows on screen, while a job of thousands of ranks
+ * queries tens of thousands of streams once each. */
 #define CACHE_KEPT_MAX (96u << 20)
 
 int vw_model_cache_init(vw_model *m)

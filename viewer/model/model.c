@@ -239,7 +239,7 @@ static int model_build(vw_model *m)
 		ranked += mcz_meta(m->files[f], "rank") != NULL;
 	m->fold_ranks = ranked >= 2;
 	/* decoded chunks: the readers' caches share one budget, so that the
-	 * 16,384 files of a job do not each keep their 8 MB's worth */
+	 * files of a large job do not each keep a reader's default */
 	if (m->nfiles > 8)
 		for (size_t f = 0; f < m->nfiles; f++)
 			mcz_cache_limit(m->files[f], MODEL_DCACHE_ALL / m->nfiles > (256u << 10)
