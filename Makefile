@@ -51,7 +51,7 @@ override LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKGS_FORMAT = libzstd zlib
-# libstdc++ (the demangler of code names) is dlopened: format/code-name.c
+# libstdc++ (the demangler of code names) is dlopened: format/code/code-name.c
 LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
 # mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
@@ -70,7 +70,9 @@ Q = @
 endif
 
 # ---- sources ----------------------------------------------------------------
-FORMAT_LIB_SRC = $(wildcard format/*.c)
+# libmcz's rooms (format/pcp is libmczpcp, format/cli the mcz program)
+FORMAT_ROOMS   = format/container format/codecs format/meta format/code format/job format/cache
+FORMAT_LIB_SRC = $(wildcard format/*.c $(addsuffix /*.c,$(FORMAT_ROOMS)))
 PCP_SRC        = $(wildcard format/pcp/*.c)
 TOOL_SRC       = $(wildcard format/cli/*.c)
 REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c recorder/calibrate/*.c))
@@ -296,7 +298,7 @@ build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/codeclass
 # Targets that compile another module's .c file in (#include) rebuild with it,
 # and every target with a header (the recipes take only the .c files).
 $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC)): \
-	$(wildcard format/*.h format/pcp/*.h viewer/*/*.h recorder/*.h recorder/sources/*.h)
+	$(wildcard format/*.h format/*/*.h viewer/*/*.h recorder/*.h recorder/sources/*.h)
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c
 build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c

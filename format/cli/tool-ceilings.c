@@ -12,7 +12,7 @@
 #include "tool.h"
 
 /* roof.KEY of r as the viewer shows it ("15.2 GB/s"), "-" when absent
- * or not plausible (format/roof.c). */
+ * or not plausible (format/meta/roof.c). */
 static void ceil_si(char *buf, size_t len, mcz_reader *r, const char *key, const char *unit)
 {
 	double v;

@@ -138,7 +138,7 @@ static void merge_notes(const merge_in *in, size_t n)
 /* Write the job file to a new name beside out, then rename it into place
  * (an earlier regular file kept as out.old); a device is written into and
  * never renamed; a folder or a pipe (the writer seeks) is refused
- * (format/outpath.c). */
+ * (format/container/outpath.c). */
 static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
 {
 	mcz_outpath op;

@@ -48,7 +48,7 @@ static int split_put(int fd, const uint8_t *b, size_t len)
 
 /* Write len bytes at b into DIR/NAME (p) whole or not at all; 0 or errno.
  * A new name is linked into place (link refuses a name taken since the
- * check); --force writes through format/outpath.c: a file replaced by
+ * check); --force writes through format/container/outpath.c: a file replaced by
  * rename once whole (a symlink's target, not the link), a device written
  * into, never removed. */
 static int split_write(const char *p, const uint8_t *b, size_t len, int force)

@@ -1,5 +1,5 @@
 /* pcp-cache.c: the recordings mcview converted from PCP archives, kept in
- * the user's cache folder (format/cachedir.c) so that a second open of the
+ * the user's cache folder (format/cache/cachedir.c) so that a second open of the
  * same archive skips the conversion (SPEC-PCP.md, "The viewer's cache").
  *
  *     char *key, *id;

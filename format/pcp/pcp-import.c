@@ -199,7 +199,7 @@ static void name_as_given(char *err, size_t errlen, const char *tmp, const char 
 }
 
 /* Written beside out_path and renamed over it only once whole
- * (format/outpath.c): an earlier file survives every failure, a device is
+ * (format/container/outpath.c): an earlier file survives every failure, a device is
  * written into and never removed. */
 int pcp_import(const char *src, const char *out_path, const pcp_import_opts *o,
 	       pcp_import_stats *stats, char *err, size_t errlen)

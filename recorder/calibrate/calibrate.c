@@ -115,7 +115,7 @@ int rec_calibrate_run(FILE *out, int quiet)
 	c.flops_scalar = rec_calibrate_flops(cpus, n, REC_SIMD_SCALAR, 0.6);
 	/* All CPUs do at least what one does (the others idle): on a machine
 	 * shared while measuring, the all-CPU run may come out below the
-	 * one-core run, which a reader refuses (format/roof.c) */
+	 * one-core run, which a reader refuses (format/meta/roof.c) */
 	if (c.flops < c.flops_1core)
 		c.flops = c.flops_1core;
 	if (c.flops_scalar < c.flops_scalar_1core)

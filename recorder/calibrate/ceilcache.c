@@ -157,7 +157,7 @@ static int ceil_line(char *line, rec_ceilings *c, unsigned *seen, char *why, siz
 			memcpy((char *)c + ceil_strs[i - nn].off, val, strlen(val) + 1);
 			return 0;
 		}
-		double v; /* the same rule as every reader of the metadata (format/roof.c) */
+		double v; /* the same rule as every reader of the metadata (format/meta/roof.c) */
 		if (mcz_roof_parse(line, val, &v) != MCZ_OK) {
 			snprintf(why, len, "%s", mcz_errdetail());
 			return -1;

@@ -485,7 +485,7 @@ static GElf_Addr sym_vaddr(Elf *elf, uint64_t off, int *ok)
 /* The name of a function DIE (following abstract_origin / specification):
  * its linkage name where it has one (C++, Rust: "_ZN3qmc6WalkerIdE5driftEv",
  * as the symbol table says it, where DW_AT_name says only "drift"), kept
- * mangled and demangled by readers (format/code-name.c); else its name. */
+ * mangled and demangled by readers (format/code/code-name.c); else its name. */
 static const char *sym_die_name(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;

@@ -1,5 +1,5 @@
-/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code-block.c)
- * and CODEPART blocks (5.11, format/code-part.c).  An input that starts
+/* fuzz-code.c: libFuzzer target for the CODE block (SPEC.md 5.6, format/code/code-block.c)
+ * and CODEPART blocks (5.11, format/code/code-part.c).  An input that starts
  * with the mcz magic is opened as a whole file, its parts merged and its
  * code profile asked for (the block found by index or scan, decoded
  * lazily; without a CODE block, made from the parts); any other input is

@@ -1,5 +1,5 @@
 /* fuzz-codename.c: libFuzzer target for the names of code
- * (format/code-name.c): any bytes, as a stored function name, demangled
+ * (format/code/code-name.c): any bytes, as a stored function name, demangled
  * and folded into full and brief names, and any full name's brief form;
  * every output terminated within its buffer, the brief one no longer than
  * the full one it comes from. */

@@ -1,5 +1,5 @@
-/* fuzz-resume.c: libFuzzer target for mcz_writer_resume (format/resume.c,
- * format/writer.c; SPEC.md 4.1, "Writer rules"): a closed file continued
+/* fuzz-resume.c: libFuzzer target for mcz_writer_resume (format/container/resume.c,
+ * format/container/writer.c; SPEC.md 4.1, "Writer rules"): a closed file continued
  * with new blocks, a new INDEX block and trailer after the old trailer.
  * mcview continues its cache entries with it, and an entry may be damaged:
  * any input must give a negative error code or a file that reads whole,
@@ -97,7 +97,7 @@ static uint32_t fuzz_get32(const uint8_t *p)
 }
 
 /* p[0, 4) = the CRC of q[0, n): zlib's crc32, which is the format's
- * (SPEC.md 1; mcz_block_crc in format/block.c calls it). */
+ * (SPEC.md 1; mcz_block_crc in format/container/block.c calls it). */
 static void fuzz_put_crc(uint8_t *p, const uint8_t *q, size_t n)
 {
 	uint32_t c = (uint32_t)crc32(0L, q, (uInt)n);

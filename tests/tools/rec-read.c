@@ -18,7 +18,7 @@
  * Exit 1 with one line on any error (unreadable file, unknown stream).
  */
 #include "../../format/mcz.h"
-#include "../../format/reader.h" /* chunks: the index (a test may look inside) */
+#include "../../format/container/reader.h" /* chunks: the index (a test may look inside) */
 
 #include <stdio.h>
 #include <stdlib.h>

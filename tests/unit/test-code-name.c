@@ -1,4 +1,4 @@
-/* test-code-name.c: the names of code (format/code-name.c): C++ and Rust
+/* test-code-name.c: the names of code (format/code/code-name.c): C++ and Rust
  * legacy symbols demangled to perf report's full signature and a brief
  * name without return type and parameters, compiler clones folded into
  * their function, plain C names untouched, and any input (garbage, huge,

@@ -338,7 +338,7 @@ static void test_sparse_same_bytes(void **state)
 }
 
 /* A batch writer (mcz import) encodes the second half of a wide chunk's
- * columns on a second thread (format/chunk.c): every value comes back,
+ * columns on a second thread (format/codecs/chunk.c): every value comes back,
  * the columns of the second half equal to one of the first (integer
  * gauges, s % 4 == 1) included. */
 static void test_batch_round_trip(void **state)

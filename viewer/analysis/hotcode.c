@@ -93,7 +93,7 @@ static const char *hc_base(const char *path)
 }
 
 /* The key of location l: by function (region = 0) or by region.  A
- * function is keyed by its name as people read it (format/code-name.c:
+ * function is keyed by its name as people read it (format/code/code-name.c:
  * demangled, clones folded into their function); code without symbols by
  * its object alone ("hpcc (no symbols)"), one row for all of it, while its
  * regions stay 256-byte ones for the detector.  A region of class cls

@@ -1,5 +1,5 @@
 /* phase-cache.c: the bytes of detected phases, kept so that a second open
- * is instant: in the user's cache folder (phases.c, format/cachedir.c), and
+ * is instant: in the user's cache folder (phases.c, format/cache/cachedir.c), and
  * read from the aux block "phases" that files of earlier versions may hold
  * (readers no longer write one).  The bytes start with a key naming
  * everything the result depends on — the file's identity, parameters,

@@ -3,7 +3,7 @@
  * zoom every view uses.  The work is in phase-model.c (streams, coarse level,
  * refinement, marks), phase-desc.c (figures, descriptions) and
  * phase-cache.c (the cache's bytes; kept in the user's cache folder,
- * format/cachedir.c, never in the recording).
+ * format/cache/cachedir.c, never in the recording).
  *
  *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
  *     if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
@@ -119,7 +119,7 @@ static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *
 }
 
 /* The phases of one file under one set of parameters live in the user's
- * cache folder (format/cachedir.c), named by a hash of the file's identity
+ * cache folder (format/cache/cachedir.c), named by a hash of the file's identity
  * (device, inode, size, mtime) and the key; the blob repeats the identity
  * and the key, both checked before it is trusted.  Never in the file:
  * readers do not write. */

@@ -2,7 +2,7 @@
  * from the metadata keys roof.* that mcrec writes from its calibration
  * (mcrec --calibrate; format/SPEC.md section 5.1).  Only measured figures
  * are there: without them the roofline has no roofs and says how to get
- * them.  A value that is not a plausible figure (format/roof.c, the rule
+ * them.  A value that is not a plausible figure (format/meta/roof.c, the rule
  * mcrec and mcz info follow too) counts as absent, and all of them when
  * all CPUs' FLOP/s are below one core's.
  */

@@ -13,7 +13,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 uint32_t mcz_block_crc(const void *p, size_t n)
 {

@@ -8,7 +8,7 @@
 # 6.0.3 installs (pminfo -n /var/lib/pcp/pmns/root), in the PMNS's order,
 # then the vocabulary of descriptors and metadata, most common last (zstd
 # reaches the end of a dictionary with the shortest offsets).
-#   sh format/mdict-gen.sh > format/mdict.c
+#   sh format/meta/mdict-gen.sh > format/meta/mdict.c
 set -eu
 words() {
 	pminfo -n /var/lib/pcp/pmns/root

@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 #define BLOB_MAGIC "MCZCACH1"
 #define BLOB_HEAD 20 /* magic 8, length 8, CRC32 4 (little-endian) */

@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /* A new file beside target, made O_EXCL (never one that was there). */
 static int outpath_temp(mcz_outpath *o, const char *target, mode_t mode, int keep_mode)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 #include "meta.h"
 
 static char *meta_strdup(const char *s)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "../container/reader.h"
 
 /* Bytes of code a location stands for when only an address is known
  * (SPEC.md 5.6), as the recorder's symbolizer bins them. */

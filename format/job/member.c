@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "reader.h"
+#include "../container/reader.h"
 
 /* "string name, then the member's bytes to the end of the payload"; the
  * member's bytes are not looked at here: a member is checked as a file of

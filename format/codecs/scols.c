@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "meta.h"
+#include "../internal.h"
+#include "../meta/meta.h"
 
 #define SCOLS_NSTR 6
 

@@ -2,7 +2,7 @@
 #ifndef MCZ_META_H
 #define MCZ_META_H
 
-#include "internal.h"
+#include "../internal.h"
 
 typedef struct mcz_meta_kv {
 	char **keys, **vals;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 int mcz_buf_reserve(mcz_buf *b, size_t more)
 {

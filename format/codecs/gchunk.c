@@ -25,7 +25,7 @@
 #include <zstd.h>
 
 #include "chunk.h"
-#include "internal.h"
+#include "../internal.h"
 
 /* A column narrower than GCHUNK_NARROW (internal.h) may join a shared
  * frame. */

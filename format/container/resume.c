@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 #include "reader.h"
 
 static int resume_fail(mcz_resume *rs, int rc)

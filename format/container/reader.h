@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "internal.h"
-#include "meta.h"
+#include "../internal.h"
+#include "../meta/meta.h"
 
 /* A MEMBER block: a whole recording at base[off, off + len). */
 typedef struct reader_member {

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 static const double codec_p10[10] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 

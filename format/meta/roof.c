@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 /* "1 MB/s to 1 PB/s, 1 MFLOP/s to 1 EFLOP/s": one node's, by a wide margin */
 #define ROOF_MIN 1e6

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "../container/reader.h"
 
 static int stk_encode_body(const mcz_code *c, mcz_buf *b)
 {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "../container/reader.h"
 
 
 /* The body, unpacked (SPEC.md 5.6). */

@@ -10,7 +10,7 @@
  *     mcz_pack_put(&out, MCZ_PACK_SHUFFLE, x, m);
  *     mcz_pack_get(&cur, MCZ_PACK_SHUFFLE, x, m);
  */
-#include "internal.h"
+#include "../internal.h"
 
 void mcz_pack_put(mcz_buf *out, int packing, const uint64_t *x, size_t m)
 {

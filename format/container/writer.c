@@ -30,9 +30,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "chunk.h"
-#include "internal.h"
-#include "meta.h"
+#include "../codecs/chunk.h"
+#include "../internal.h"
+#include "../meta/meta.h"
 
 typedef struct writer_col {
 	mcz_value *v;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 int mcz_index_add_block(mcz_index *ix, uint16_t type, uint64_t off, uint64_t size)
 {

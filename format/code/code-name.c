@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcz.h"
+#include "../mcz.h"
 
 /* libstdc++'s demangler (extern "C" in cxxabi.h, which C cannot include),
  * loaded when the first mangled name is read, not linked: libstdc++ was

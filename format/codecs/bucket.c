@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 void mcz_bucket_init(mcz_bucket *b)
 {

@@ -18,7 +18,7 @@
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createCDict_advanced */
 #include <zstd.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 {

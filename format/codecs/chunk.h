@@ -2,7 +2,7 @@
 #ifndef MCZ_CHUNK_H
 #define MCZ_CHUNK_H
 
-#include "internal.h"
+#include "../internal.h"
 
 typedef struct mcz_chunk_col {
 	const mcz_value *v;

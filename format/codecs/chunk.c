@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 #include "chunk.h"
 
 /* A chunk's columns being gathered: their bytes back to back, with the

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "../container/reader.h"
 
 static int thr_encode_body(const mcz_code *c, mcz_buf *b)
 {
