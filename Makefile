@@ -76,7 +76,7 @@ FORMAT_LIB_SRC = $(wildcard format/*.c $(addsuffix /*.c,$(FORMAT_ROOMS)))
 PCP_SRC        = $(wildcard format/pcp/*.c)
 TOOL_SRC       = $(wildcard format/cli/*.c)
 REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c recorder/calibrate/*.c))
-VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c))
+VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c viewer/*/*/*.c))
 SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
 UNIT_SRC       = $(wildcard tests/unit/test-*.c)
 FUZZ_SRC       = $(wildcard tests/fuzz/fuzz-*.c)
@@ -278,7 +278,7 @@ build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/term/theme.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $(filter %.c,$^)
 # The topology view's tree, layout and raster are viewer code too.
-build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topo-tree.c viewer/analysis/topo-layout.c \
+build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topology/topo-tree.c viewer/analysis/topology/topo-layout.c \
 		viewer/views/topo-render.c viewer/views/canvas.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
@@ -292,15 +292,15 @@ build/fuzz/fuzz-view: tests/fuzz/fuzz-view.c $(VIEW_SRC) $(PCP_SRC) $(FORMAT_LIB
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $(filter %.c,$^) $(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT)
 # The code-class rules are viewer code; their target takes only codeclass.c.
-build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/codeclass.c | deps
+build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/code/codeclass.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 # Targets that compile another module's .c file in (#include) rebuild with it,
 # and every target with a header (the recipes take only the .c files).
 $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC)): \
-	$(wildcard format/*.h format/*/*.h viewer/*/*.h recorder/*.h recorder/sources/*.h)
+	$(wildcard format/*.h format/*/*.h viewer/*/*.h viewer/*/*/*.h recorder/*.h recorder/sources/*.h)
 build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
-build/fuzz/fuzz-phasecache: viewer/analysis/phase-cache.c
+build/fuzz/fuzz-phasecache: viewer/analysis/phases/phase-cache.c
 build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)

@@ -13,7 +13,7 @@
  * all added to the page mcrec reads (regions-page.h), no system call in
  * any callback.  A thread's useful time is its task time less its waits,
  * and for the initial thread also the time outside parallel regions, as a
- * thread's code samples count it (viewer/analysis/threads.c).
+ * thread's code samples count it (viewer/analysis/code/threads.c).
  *
  * The OMPT types are declared here from the OpenMP 5.0 specification
  * (section 4), not taken from a runtime's omp-tools.h: the tool builds with

@@ -1,4 +1,4 @@
-/* phase-bench.c: speed and accuracy of the phase detector (viewer/analysis/phase.c)
+/* phase-bench.c: speed and accuracy of the phase detector (viewer/analysis/phases/phase.c)
  * beside two plain baselines run on the same data in the same process:
  * binary segmentation and PELT at full resolution, with the same scaling,
  * cost (multivariate Gaussian change in mean) and penalty.
@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/phases/phase.h"
 #include "../unit/phase-synth.h"
 
 static int quick;

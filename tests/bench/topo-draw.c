@@ -26,7 +26,7 @@
 #include "../../recorder/topology.h"
 #include "../../viewer/model/model.h"
 #include "../../viewer/views/topo-draw.h"
-#include "../../viewer/analysis/topo.h"
+#include "../../viewer/analysis/topology/topo.h"
 #include "../../viewer/views/view.h"
 #include "bench-clock.h"
 

@@ -1,12 +1,12 @@
 /* fuzz-codeclass.c: libFuzzer target for the code-class rules parser
- * (viewer/analysis/codeclass.c).  Any bytes must parse without a crash;
+ * (viewer/analysis/code/codeclass.c).  Any bytes must parse without a crash;
  * the input is then matched as an object and as a function name, and
  * every answer must be one of the classes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/analysis/codeclass.h"
+#include "../../viewer/analysis/code/codeclass.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

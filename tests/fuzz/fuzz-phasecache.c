@@ -1,5 +1,5 @@
 /* fuzz-phasecache.c: libFuzzer target for the decoder of the "phases" aux
- * block (viewer/analysis/phase-cache.c), whose bytes come from a file.  The key is
+ * block (viewer/analysis/phases/phase-cache.c), whose bytes come from a file.  The key is
  * taken from the input's own first bytes half of the time so that the
  * fuzzer reaches the phase records.  The decoder is compiled in (the fuzz
  * build links only libmcz). */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/analysis/phase-cache.c"
+#include "../../viewer/analysis/phases/phase-cache.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* fuzz-topo.c: libFuzzer target for the topology view's handling of a
- * topology table read from a file (viewer/analysis/topo-tree.c, topo-layout.c,
+ * topology table read from a file (viewer/analysis/topology/topo-tree.c, topo-layout.c,
  * topo-render.c): any table must be refused or laid out, drawn, hit-tested
  * and walked without a crash, and a layout must stay consistent (arcs inside
  * [0, 1], in their ring, the object-to-segment map both ways).
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "../../viewer/views/topo-draw.h"
-#include "../../viewer/analysis/topo.h"
+#include "../../viewer/analysis/topology/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # job-imbalance.sh: the files of a parallel job read as one job
-# (`mcview --report` on rank files, viewer/analysis/job.c):
+# (`mcview --report` on rank files, viewer/analysis/jobs/job.c):
 #   - samples/imbalance under a real `mpirun --oversubscribe -n 8 mcrec`,
 #     rank 3 given 2x the work in phase 2 ("solve"): the JSON report
 #     names rank 3 as solve's slowest rank, its imbalance within 10 % of

@@ -2,7 +2,7 @@
 # ompt-threads.sh: OpenMP threads' time at barriers, exact, from the
 # runtime's own OMPT callbacks (mcrec's tool recorder/connect/ompt-connect.c
 # in OMP_TOOL_LIBRARIES), beside the same figures from each thread's code
-# samples (viewer/analysis/threads.c).  samples/omp/omp-imbalance-clang
+# samples (viewer/analysis/code/threads.c).  samples/omp/omp-imbalance-clang
 # (clang, libomp) gives thread 0 three times the work of thread 1 in each
 # parallel region; active waiting.  Asserted, on `mcview --report=json`:
 #   - "threads_ompt": 2 threads, from OMPT, and "threads" from samples;

@@ -8,7 +8,7 @@
 # was the same test at twice the time).  `mcview --report` with no option
 # must find the start and the end of the busy period within 2 s each, with
 # at most 2 other boundaries, and say in its header that it chose the
-# host's streams that change (viewer/analysis/phase-pick.c), none of the
+# host's streams that change (viewer/analysis/phases/phase-pick.c), none of the
 # constants pmlogger logs (pmcd.pid, pmcd.pmlogger.port, hinv.ntape).
 set -u
 cd "$(dirname "$0")/../.."

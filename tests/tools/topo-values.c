@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/topo-metric.h"
+#include "../../viewer/analysis/topology/topo-metric.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* test-codeclass.c: the rules that tell work from waiting in a code sample
- * (viewer/analysis/codeclass.c): the built-in table on the objects real MPI
+ * (viewer/analysis/code/codeclass.c): the built-in table on the objects real MPI
  * libraries install (Open MPI, MPICH, Intel MPI, UCX, libfabric, verbs
  * providers, PMIx) and on OpenMP runtimes; functions of a statically linked
  * MPI; the user's rules first, with lines that do not parse left out and
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/analysis/codeclass.h"
+#include "../../viewer/analysis/code/codeclass.h"
 
 static void test_defaults(void **state)
 {

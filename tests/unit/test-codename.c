@@ -1,4 +1,4 @@
-/* test-codename.c: the viewer's names of code (viewer/analysis/codename.c,
+/* test-codename.c: the viewer's names of code (viewer/analysis/code/codelabel.c,
  * hotcode.c's keys) on a recording written with a code profile: a stripped
  * binary's code at two far offsets is one function, "hpcc (no symbols)",
  * while phase detection still sees two regions; a C++ member and its

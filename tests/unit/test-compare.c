@@ -1,4 +1,4 @@
-/* test-compare.c: two runs compared (viewer/analysis/compare.c) — marked
+/* test-compare.c: two runs compared (viewer/analysis/compare/compare.c) — marked
  * phases matched by text and occurrence, detected ones by figures and order,
  * a slowed phase found, ranked first (slower phases before faster ones)
  * and judged beyond noise, a run against
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/compare.h"
+#include "../../viewer/analysis/compare/compare.h"
 #include "../../viewer/views/view.h"
 #include "golden.h"
 

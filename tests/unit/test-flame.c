@@ -1,5 +1,5 @@
 /* test-flame.c: the call stacks of a recording as the viewer reads them
- * (viewer/analysis/stacktab.c, waitowner.c, flame.c), on a profile written
+ * (viewer/analysis/code/stacktab.c, waitowner.c, flame.c), on a profile written
  * with stacks: main calls caller_a (a leaf inlined into helper, and
  * MPI_Barrier spinning in opal_progress) and caller_b (the leaf, and
  * MPI_Barrier through an unnamed libc frame), a C++ function waits in

@@ -1,4 +1,4 @@
-/* test-phase-cache.c: the "phases" aux block (viewer/analysis/phase-cache.c) — a
+/* test-phase-cache.c: the "phases" aux block (viewer/analysis/phases/phase-cache.c) — a
  * round trip, a changed key refused, and hostile bytes (truncated at every
  * length, counts that lie, phases out of order) refused without a crash.
  */
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/phases/phase.h"
 
 static struct vw_phases *sample_phases(void)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/phases/phase.h"
 
 /* Segments from lengths and class letters: "A5 B1 A1" ... */
 static size_t segs(vw_phase_seg *s, const char *spec)

@@ -25,8 +25,8 @@
 
 #include "../../format/mcz.h"
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/phase.h"
-#include "../../viewer/analysis/report.h"
+#include "../../viewer/analysis/phases/phase.h"
+#include "../../viewer/analysis/phases/report.h"
 #include "../../viewer/views/view.h"
 
 #define DT 10000000LL /* 10 ms */

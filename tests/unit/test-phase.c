@@ -1,4 +1,4 @@
-/* test-phase.c: the phase detector (viewer/analysis/phase.c, phase-class.c) on
+/* test-phase.c: the phase detector (viewer/analysis/phases/phase.c, phase-class.c) on
  * synthetic streams with known change points, noise, outliers and NaN, and
  * on degenerate input (no sample, one sample, constant, all NaN, no stream);
  * a stream read far less often than the others (its readings no phases).
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/analysis/phase.h"
+#include "../../viewer/analysis/phases/phase.h"
 #include "phase-synth.h"
 
 /* Detect on s; boundaries into det (starts of segments 1..), returns count. */

@@ -1,5 +1,5 @@
 /* test-topo-layout.c: the topology view's tree, aggregation and geometry
- * (viewer/analysis/topo-tree.c, viewer/analysis/topo-layout.c)
+ * (viewer/analysis/topology/topo-tree.c, viewer/analysis/topology/topo-layout.c)
  * on real hwloc topologies built by recorder/topology.c from synthetic
  * descriptions and the GPU-node XML fixture, and on hand-made tables.
  *
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/analysis/topo.h"
+#include "../../viewer/analysis/topology/topo.h"
 #include "topo-fixture.h"
 
 static const topo_seg *seg(const fix *f, int32_t obj)

@@ -30,8 +30,8 @@
 
 #include "../../recorder/topology.h"
 #include "../../viewer/model/model.h"
-#include "../../viewer/analysis/phase.h"
-#include "../../viewer/analysis/topo-metric.h"
+#include "../../viewer/analysis/phases/phase.h"
+#include "../../viewer/analysis/topology/topo-metric.h"
 #include "../../viewer/views/view.h"
 
 #define ROWS 1000

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/analysis/topo.h"
+#include "../../viewer/analysis/topology/topo.h"
 
 #define EPS 1e-12
 #define PI 3.14159265358979323846

@@ -17,7 +17,7 @@
 #define VW_APP_H
 
 #include "../model/model.h"
-#include "../analysis/compare.h"
+#include "../analysis/compare/compare.h"
 #include "../views/view.h"
 
 /* How long a large PCP archive is read before its first screen (ms; the

@@ -1,6 +1,6 @@
 /* compare-cli.c: `mcview --compare A B` — two runs (or two lists of
  * repeated runs, A1,A2,A3 B1,B2,B3) opened one model per file, their phases
- * matched and compared (viewer/analysis/compare.h); then either the report
+ * matched and compared (viewer/analysis/compare/compare.h); then either the report
  * (--report[=json], --fail-above PCT for CI) or the screen, run A's first
  * file as the model with the comparison beside it (the Compare view).
  *

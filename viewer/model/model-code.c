@@ -1,7 +1,7 @@
 /* model-code.c: the model's door to the code profiles of its files (the
  * CODE block, SPEC.md 5.6, read by libmcz): each file's, and how its times
  * sit on the dataset's axis.  What the profile means (hot functions,
- * the code row, phase boundaries) is viewer/analysis/hotcode.c.
+ * the code row, phase boundaries) is viewer/analysis/code/hotcode.c.
  */
 #include "model.h"
 

@@ -25,8 +25,8 @@
 
 #include "../../format/mcz.h"
 
-struct vw_phases; /* viewer/analysis/phase.h */
-struct vw_jobs;   /* viewer/analysis/job.h */
+struct vw_phases; /* viewer/analysis/phases/phase.h */
+struct vw_jobs;   /* viewer/analysis/jobs/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 struct vw_band_cache;  /* model-band.c: group rows' bands */
@@ -122,7 +122,7 @@ typedef struct vw_model {
 	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
 	size_t row_sel;             /* selected row (timeline) */
 	size_t row_top;             /* first row shown */
-	/* phases (viewer/analysis/phase.h), NULL until detected; the analysis
+	/* phases (viewer/analysis/phases/phase.h), NULL until detected; the analysis
 	 * that sets them also sets how they are freed (the model knows nothing
 	 * of phases: arrows run analysis -> model) */
 	struct vw_phases *phases;
@@ -163,7 +163,7 @@ typedef struct vw_model {
 	size_t act_next;
 	int act_applied;            /* the rows have the scores (folded, ordered) */
 	/* mcview --compare: this model is run A's first file; the comparison
-	 * (viewer/analysis/compare.h) is owned by the app, NULL otherwise */
+	 * (viewer/analysis/compare/compare.h) is owned by the app, NULL otherwise */
 	struct vw_compare *compare;
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 	int fold_ranks;             /* rank files: one row per stream name across files
@@ -174,21 +174,21 @@ typedef struct vw_model {
 	size_t keep_budget;         /* bytes of per-stream samples and columns kept
 				       (model-chunks.c); 0: 96 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
-	/* rank files of parallel jobs (viewer/analysis/job.h), NULL until an
+	/* rank files of parallel jobs (viewer/analysis/jobs/job.h), NULL until an
 	 * analysis builds them; freed as set by it (as the phases) */
 	struct vw_jobs *jobs;
 	void (*jobs_free)(struct vw_jobs *);
 	/* The hot-code tables an analysis built from the code profile
-	 * (viewer/analysis/hotcode.c), and how they are freed: dropped when a
+	 * (viewer/analysis/code/hotcode.c), and how they are freed: dropped when a
 	 * followed file changes (the profile it points into is the reader's). */
 	void *code_cache;
 	void (*code_cache_free)(void *);
-	/* The call stacks' tables (viewer/analysis/stacktab.c: each frame's
+	/* The call stacks' tables (viewer/analysis/code/stacktab.c: each frame's
 	 * class, names and owner), kept and dropped as the code tables are. */
 	void *stack_cache;
 	void (*stack_cache_free)(void *);
 	/* Which streams count work for the roofline, as the analysis
-	 * classified them once (viewer/analysis/roofline-work.c: 36,886
+	 * classified them once (viewer/analysis/roofline/roofline-work.c: 36,886
 	 * streams matched again for every phase took seconds), freed with
 	 * the streams as the code tables are. */
 	void *roof_cache;

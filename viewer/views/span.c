@@ -1,6 +1,6 @@
 /* span.c: the time span a view shows figures of, as every view that
  * summarises a span picks it (Topology, Flame): the selected phase (n/p,
- * viewer/analysis/phase.h), else the selected time range, else the
+ * viewer/analysis/phases/phase.h), else the selected time range, else the
  * timeline's window, with its name for the view's title. */
 #include <stdio.h>
 

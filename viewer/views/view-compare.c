@@ -7,7 +7,7 @@
  * (host, CPU, kernel, interval...) and any run cut short.
  *
  * Up/Down select a phase, Enter zooms the timeline (run A) to it.  Drawing
- * is a pure function of m->compare (viewer/analysis/compare.h) and this
+ * is a pure function of m->compare (viewer/analysis/compare/compare.h) and this
  * view's state; without a comparison the view says how to get one.
  */
 #include <math.h>

@@ -3,7 +3,7 @@
  * else the timeline's window, as an icicle: the callers on top, each
  * frame as wide as its share of the span's samples, its name cut to fit;
  * frames of MPI and of OpenMP runtimes coloured as the Ranks view colours
- * them.  The tree is viewer/analysis/flame.c's; names are those of `mcz
+ * them.  The tree is viewer/analysis/code/flame.c's; names are those of `mcz
  * dump --code --folded`, so the shares read here are the export's.
  *
  *     line 0      the span, the rank (r: all ranks, one after another), samples

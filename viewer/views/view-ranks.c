@@ -20,7 +20,7 @@
  *     last line   readout
  *
  * Zoom, pan and the cursor are the model's, shared with the timeline.  The
- * figures come from viewer/analysis/job.h (m->jobs); values from the model.
+ * figures come from viewer/analysis/jobs/job.h (m->jobs); values from the model.
  */
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * ceiling, the bound and where the counts come from.  A recording without
  * ceilings says "no ceilings: run mcrec --calibrate"; one without work
  * counts says which are missing.  The figures are the analysis's
- * (viewer/analysis/roofline.h); this file only draws them.
+ * (viewer/analysis/roofline/roofline.h); this file only draws them.
  */
 #include <math.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "roofline.h"
 
 static const char prov_hw_fp[] = "hardware FP events";

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codename.h"
+#include "codelabel.h"
 
 void vw_codename_object(const char *base, char *buf, size_t len)
 {

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
-#include "hotcode.h"
-#include "phase-int.h"
-#include "threads.h"
+#include "../../model/model.h"
+#include "../code/hotcode.h"
+#include "../phases/phase-int.h"
+#include "../code/threads.h"
 
 int vw_jobs_applies(const vw_model *m)
 {

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
-#include "hotcode.h"
+#include "../../model/model.h"
+#include "../code/hotcode.h"
 
 /* The busy CPU seconds of the host of `file` over [t0, t1) from its
  * os.cpu.busy streams (per CPU, in %), and how many CPUs; NaN without. */

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "codeclass.h"
-#include "codename.h"
+#include "codelabel.h"
 #include "hotcode.h"
 
 #define HC_REGION 256

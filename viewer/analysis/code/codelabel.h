@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 /* The name of all of an object's code without symbols: "hpcc (no symbols)". */
 void vw_codename_object(const char *base, char *buf, size_t len);

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "phase.h"
 
 static const char phase_magic[8] = "MCZPHS1";

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "phase-int.h"
 
 static int phase_err(char *err, size_t len, const char *msg)

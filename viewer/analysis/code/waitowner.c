@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "../fmt.h"
 #include "stacktab.h"
 #include "waitowner.h"
 

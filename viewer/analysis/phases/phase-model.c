@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
-#include "hotcode.h"
-#include "job.h"
+#include "../../model/model.h"
+#include "../code/hotcode.h"
+#include "../jobs/job.h"
 #include "phase-int.h"
 
 #define PHASE_MAX_STREAMS 64

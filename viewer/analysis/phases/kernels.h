@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 /* Labels told apart (by their time over the whole run); the others are one. */
 #define VW_KERNELS_MAX 64

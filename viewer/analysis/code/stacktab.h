@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 #define VW_STK_NONE UINT32_MAX
 

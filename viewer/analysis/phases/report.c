@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "codename.h"
-#include "hotcode.h"
-#include "job.h"
-#include "waitowner.h"
-#include "../model/model.h"
+#include "../fmt.h"
+#include "../code/codelabel.h"
+#include "../code/hotcode.h"
+#include "../jobs/job.h"
+#include "../code/waitowner.h"
+#include "../../model/model.h"
 #include "phase.h"
 #include "kernels.h"
-#include "threads.h"
+#include "../code/threads.h"
 #include "report.h"
-#include "roofline.h"
+#include "../roofline/roofline.h"
 
 static const struct {
 	const char *head, *json;

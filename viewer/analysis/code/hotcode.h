@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "codeclass.h"
 
 /* One function of the top list of a span. */

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "codeclass.h"
 
 /* An owner: an application function (a name of stacktab.h), or the

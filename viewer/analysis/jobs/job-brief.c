@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
-#include "fmt.h"
-#include "phase.h"
+#include "../../model/model.h"
+#include "../fmt.h"
+#include "../phases/phase.h"
 
 /* The peak of a file's stream `name`, NaN when it has none. */
 static double brief_peak(mcz_reader *r, const char *name)

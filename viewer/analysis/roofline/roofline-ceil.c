@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "roofline.h"
 
 static double ceil_num(mcz_reader *r, const char *key)

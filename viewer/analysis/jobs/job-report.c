@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "phase.h"
-#include "waitowner.h"
+#include "../fmt.h"
+#include "../phases/phase.h"
+#include "../code/waitowner.h"
 
 static void job_num(FILE *f, const char *key, double v, int comma)
 {

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 #define VW_FLAME_NONE UINT32_MAX
 

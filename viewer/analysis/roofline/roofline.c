@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "phase.h"
+#include "../phases/phase.h"
 #include "roofline.h"
 
 double vw_roof_ridge(const vw_roof_ceil *c)

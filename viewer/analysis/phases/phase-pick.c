@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "phase-int.h"
 
 /* What the host did: prefixes of PCP metric names. */

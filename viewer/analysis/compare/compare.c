@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "phase.h"
+#include "../phases/phase.h"
 
 /* Detected phases: largest difference of any figure, as a fraction of its
  * range over both runs, for two phases to be the same work. */

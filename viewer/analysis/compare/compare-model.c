@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 #include "compare.h"
-#include "fmt.h"
-#include "hotcode.h"
-#include "phase.h"
+#include "../fmt.h"
+#include "../code/hotcode.h"
+#include "../phases/phase.h"
 
 static double cmp_add(double x, double y)
 {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../format/mcz.h"
+#include "../../../format/mcz.h"
 
 /* ---- topo-tree.c: the display tree and aggregation ---------------------- */
 

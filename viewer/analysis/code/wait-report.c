@@ -4,8 +4,8 @@
  * stacks, so that a report without them reads as before. */
 #include <stdlib.h>
 
-#include "fmt.h"
-#include "job.h"
+#include "../fmt.h"
+#include "../jobs/job.h"
 #include "stacktab.h"
 #include "waitowner.h"
 

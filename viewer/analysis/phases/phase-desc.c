@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "../model/model.h"
+#include "../fmt.h"
+#include "../../model/model.h"
 #include "phase.h"
-#include "roofline.h"
-#include "threads.h"
+#include "../roofline/roofline.h"
+#include "../code/threads.h"
 
 enum { R_MEM, R_GPU, R_NET, R_CPU, R_COUNT };
 

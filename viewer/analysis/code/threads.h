@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 /* The threads a figure is made of: at most this many per process. */
 #define VW_THREADS_MAX 256
