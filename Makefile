@@ -279,7 +279,7 @@ build/fuzz/fuzz-theme: tests/fuzz/fuzz-theme.c viewer/term/theme.c | deps
 	$(Q)clang $(FUZZ_CFLAGS) -DMCZ_DATADIR='"$(DATADIR)"' -o $@ $(filter %.c,$^)
 # The topology view's tree, layout and raster are viewer code too.
 build/fuzz/fuzz-topo: tests/fuzz/fuzz-topo.c viewer/analysis/topology/topo-tree.c viewer/analysis/topology/topo-layout.c \
-		viewer/views/topo-render.c viewer/views/canvas.c | deps
+		viewer/views/draw/topo-render.c viewer/views/draw/canvas.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 # The PCP importer's parsers (folio, ssh URL, remote stream) need libpcp.

@@ -16,7 +16,7 @@
  * Kernels are added up in the page; at each tick (idle()) the label that
  * ran longest since the last becomes a point mark "kokkos kernel: LABEL"
  * at the tick's start, when it changed ("kokkos kernel:" alone: none ran),
- * so the kernel row (viewer/views/kernel-row.c) has one mark per change
+ * so the kernel row (viewer/views/draw/kernel-row.c) has one mark per change
  * and interval at most, whatever the kernel rate.  sync() writes what the
  * page holds as metadata (regions.*, ompt.*: mcrec(1), THE FILE; keys
  * a reader need not know, SPEC.md 5.1).  No streams.

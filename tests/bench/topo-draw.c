@@ -25,7 +25,7 @@
 
 #include "../../recorder/topology.h"
 #include "../../viewer/model/model.h"
-#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/views/draw/topo-draw.h"
 #include "../../viewer/analysis/topology/topo.h"
 #include "../../viewer/views/view.h"
 #include "bench-clock.h"

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/views/draw/topo-draw.h"
 #include "../../viewer/analysis/topology/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,4 @@
-/* test-topo-render.c: viewer/views/topo-render.c and topo-panel.c on real hwloc
+/* test-topo-render.c: viewer/views/draw/topo-render.c and topo-panel.c on real hwloc
  * topologies: picking the pixel at a computed angle and radius finds the
  * object laid out there (circles round in every glyph mode), the cell under
  * each PU's computed position carries the colour
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "../../recorder/topology.h"
-#include "../../viewer/views/topo-draw.h"
+#include "../../viewer/views/draw/topo-draw.h"
 #include "golden.h"
 #include "topo-fixture.h"
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../viewer/views/draw.h"
+#include "../../viewer/views/draw/draw.h"
 #include "../../viewer/app/keys.h"
 #include "../../viewer/views/view.h"
 

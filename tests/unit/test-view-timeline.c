@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "../../viewer/app/app.h"
-#include "../../viewer/views/draw.h"
+#include "../../viewer/views/draw/draw.h"
 #include "../../viewer/app/keys.h"
 #include "view-fixture.h"
 #include "golden.h"

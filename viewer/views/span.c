@@ -4,7 +4,7 @@
  * timeline's window, with its name for the view's title. */
 #include <stdio.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 
 void vw_span_of(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 #include "view.h"
 
 typedef struct compare_state {

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 #include "view.h"
 
 #define FL_MAXPATH 256

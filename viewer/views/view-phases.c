@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 #include "../model/model.h"
 #include "../analysis/analysis.h"
 #include "view.h"

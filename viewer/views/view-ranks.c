@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 #include "view.h"
 
 #define RK_LABEL 14     /* cells of a row's label */

@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "draw/draw.h"
 #include "../model/model.h"
 #include "../analysis/analysis.h"
-#include "topo-draw.h"
+#include "draw/topo-draw.h"
 #include "view.h"
 
 typedef struct tv_state {

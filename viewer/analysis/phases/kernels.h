@@ -1,7 +1,7 @@
 /* kernels.h: the kernels of a Kokkos program over time — which label ran
  * longest in each interval, from the kernel marks mcrec's regions source
  * wrote (the model's kmarks: each says what ran from its time to the
- * next's; "" none).  kernels.c; drawn by viewer/views/kernel-row.c, listed
+ * next's; "" none).  kernels.c; drawn by viewer/views/draw/kernel-row.c, listed
  * by the report (JSON "kernels").
  *
  *     vw_kernel_top top[8];

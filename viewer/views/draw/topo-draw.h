@@ -9,8 +9,8 @@
 #ifndef VW_TOPO_DRAW_H
 #define VW_TOPO_DRAW_H
 
-#include "../analysis/analysis.h"
-#include "view.h"
+#include "../../analysis/analysis.h"
+#include "../view.h"
 
 /* ---- topo-render.c: pixels and cells ------------------------------------ */
 

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../analysis/analysis.h"
-#include "../model/model.h"
-#include "view.h"
+#include "../../analysis/analysis.h"
+#include "../../model/model.h"
+#include "../view.h"
 
 /* How many buckets a sparkline w cells wide wants (braille: 2 per cell). */
 size_t vw_spark_buckets(const vw_canvas *c, int w);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view.h"
+#include "../view.h"
 
 vw_canvas *vw_canvas_new(int w, int h)
 {
