@@ -54,7 +54,7 @@ PKGS_FORMAT = libzstd zlib
 # libstdc++ (the demangler of code names) is dlopened: format/code/code-name.c
 LIBS_FORMAT = $(shell pkg-config --libs $(PKGS_FORMAT)) -lm
 LIBS_PCP = -lpcp -lpcp_import
-# mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp-lib.c,
+# mcrec loads libpcp and libpapi with dlopen (recorder/sources/pcp/pcp-lib.c,
 # papi-lib.c): not linked with them
 LIBS_REC = -lhwloc -ldl -lm $(shell pkg-config --libs libdw)
 # mcz and mcview name a cut recording's code with the recorder's symbolizer
@@ -75,7 +75,7 @@ FORMAT_ROOMS   = format/container format/codecs format/meta format/code format/j
 FORMAT_LIB_SRC = $(wildcard format/*.c $(addsuffix /*.c,$(FORMAT_ROOMS)))
 PCP_SRC        = $(wildcard format/pcp/*.c)
 TOOL_SRC       = $(wildcard format/cli/*.c)
-REC_SRC        = $(filter-out recorder/main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/sources/*.c recorder/calibrate/*.c))
+REC_SRC        = $(filter-out recorder/mcrec-main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/topo/*.c recorder/sources/*.c recorder/sources/*/*.c recorder/calibrate/*.c))
 VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c viewer/*/*/*.c))
 SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
 UNIT_SRC       = $(wildcard tests/unit/test-*.c)
@@ -151,7 +151,7 @@ endef
 
 $(B)/mcz: $(call obj,$(TOOL_SRC)) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_SYM) $(LIBS_PCP) $(LIBS_FORMAT))
-$(B)/mcrec: $(call obj,recorder/main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+$(B)/mcrec: $(call obj,recorder/mcrec-main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
@@ -298,10 +298,10 @@ build/fuzz/fuzz-codeclass: tests/fuzz/fuzz-codeclass.c viewer/analysis/code/code
 # Targets that compile another module's .c file in (#include) rebuild with it,
 # and every target with a header (the recipes take only the .c files).
 $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(FUZZ_SRC)): \
-	$(wildcard format/*.h format/*/*.h viewer/*/*.h viewer/*/*/*.h recorder/*.h recorder/sources/*.h)
-build/fuzz/fuzz-memspec: recorder/memtraffic-spec.c
+	$(wildcard format/*.h format/*/*.h viewer/*/*.h viewer/*/*/*.h recorder/*.h recorder/*/*.h recorder/sources/*/*.h)
+build/fuzz/fuzz-memspec: recorder/sources/memtraffic-spec.c
 build/fuzz/fuzz-phasecache: viewer/analysis/phases/phase-cache.c
-build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf-event.c
+build/fuzz/fuzz-rec-parse: recorder/clock.c recorder/sources/mark-wire.c recorder/sources/perf/perf-event.c
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FORMAT_LIB_SRC) | deps
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(FORMAT_LIB_SRC) $(LIBS_FORMAT)

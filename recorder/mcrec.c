@@ -1,6 +1,6 @@
 /* mcrec.c: one recording from start to end (mcrec_run).
  *
- *  1. topology (hwloc, recorder/topology.h) and the sources: probe, streams
+ *  1. topology (hwloc, recorder/topo/topology.h) and the sources: probe, streams
  *  2. fork the command, stopped before exec; start the sources on its pid
  *  3. open the .mcz file: metadata, topology, stream descriptors
  *  4. let the command exec; sample at t0 + k*interval on the main thread;

@@ -79,9 +79,9 @@ typedef struct rec_ctx {
 	 * NULL when the user named none (use defaults for the groups). */
 	const char *const *events;
 	const char *pcp_host;  /* --pcp-host, NULL = local */
-	/* Topology object ids (see recorder/topology.h), -1 when unknown.  In a
+	/* Topology object ids (see recorder/topo/topology.h), -1 when unknown.  In a
 	 * recording these are late ids that the recorder resolves once hwloc
-	 * has run, after the command started (recorder/topobind.c): store them
+	 * has run, after the command started (recorder/topo/topobind.c): store them
 	 * in mcz_stream_desc.topo, do not compute with them.  A NIC, NUMA node
 	 * or package that turns out not to exist becomes the machine. */
 	int32_t (*topo_pu)(int cpu);

@@ -1,7 +1,7 @@
 /* kokkos-connect.c: libmcz-kokkos.so, mcrec's Kokkos Tools library — the
  * application's own regions and kernels, from a Kokkos program that was not
  * rebuilt.  mcrec names it in KOKKOS_TOOLS_LIBS and KOKKOS_PROFILE_LIBRARY
- * (recorder/sources/regions.c); Kokkos dlopens it and calls the kokkosp_*
+ * (recorder/sources/code/regions.c); Kokkos dlopens it and calls the kokkosp_*
  * functions below (the C interface of Kokkos_Profiling_C_Interface.h,
  * versions 20150628 to this day's 2021xxxx).
  *

@@ -2,7 +2,7 @@
  * time in parallel regions and at barriers, exact, from a runtime that
  * implements OMPT (LLVM's libomp, Intel's; GCC's libgomp does not, and
  * there the sampled figures stay alone).  mcrec names it in
- * OMP_TOOL_LIBRARIES (recorder/sources/regions.c); the runtime calls
+ * OMP_TOOL_LIBRARIES (recorder/sources/code/regions.c); the runtime calls
  * ompt_start_tool, then the callbacks below:
  *
  *   thread_begin          the thread's number, in the order threads began

@@ -5,7 +5,7 @@
  * Regions and point events travel as marks (recorder/mcmark.h, a datagram
  * each); what happens too often for a system call each — kernels of 10 us,
  * the waits of every thread at every barrier — is added up here with plain
- * stores, and mcrec's regions source (recorder/sources/regions.c) reads it
+ * stores, and mcrec's regions source (recorder/sources/code/regions.c) reads it
  * at every tick.  The page is a memfd the recorder maps and passes down by
  * number (REGIONS_PAGE_ENV); the first process of the command tree that
  * loads a connector owns it (`owner`, taken by compare-and-swap), others

@@ -27,7 +27,7 @@
 #include <papi.h>
 
 #include "mcsrc.h"
-#include "perf-event.h"
+#include "perf/perf-event.h"
 
 #define PAPI_MAX_SETS 64
 #define PAPI_MAX_EVENTS 64

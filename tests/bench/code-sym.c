@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../recorder/sources/code-prof.h"
+#include "../../recorder/sources/code/code-prof.h"
 
 static double cs_now(void)
 {

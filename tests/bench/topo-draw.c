@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 #include "../../viewer/model/model.h"
 #include "../../viewer/views/draw/topo-draw.h"
 #include "../../viewer/analysis/topology/topo.h"

@@ -1,5 +1,5 @@
 /* fuzz-memspec.c: libFuzzer target for the MCREC_PCP_MEM_METRICS parser
- * (recorder/memtraffic-spec.c, compiled in here since fuzz builds take no
+ * (recorder/sources/memtraffic-spec.c, compiled in here since fuzz builds take no
  * recorder library): any bytes give at most `max` well-formed metrics with
  * a finite positive byte factor, and never a crash or an overrun. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../recorder/memtraffic-spec.c"
+#include "../../recorder/sources/memtraffic-spec.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

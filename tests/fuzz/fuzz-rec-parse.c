@@ -10,7 +10,7 @@
 
 #include "../../recorder/clock.c"
 #include "../../recorder/sources/mark-wire.c"
-#include "../../recorder/sources/perf-event.c"
+#include "../../recorder/sources/perf/perf-event.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rec-env.sh: the recorded command gets the environment it was given.
 # mcrec tunes its own hwloc through the environment (which plugins it
-# loads: recorder/topology.c, rec_topology_env); those variables are left
+# loads: recorder/topo/topology.c, rec_topology_env); those variables are left
 # out of the command's environment, a value the user set goes through
 # unchanged, and mcrec's own start does not load hwloc's X11, libxml2 or
 # OpenCL plugins once the topology is cached.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# src-memtraffic.sh: the memory-traffic path decision (recorder/memtraffic.c)
+# src-memtraffic.sh: the memory-traffic path decision (recorder/sources/memtraffic.c)
 # as mcrec --list and the recording show it.
 #  - On this machine as it is: the path found (on a VM without uncore PMU,
 #    perfevent PMDA or LLC counter: "none", with the reason for each path).

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 
 int main(int argc, char **argv)
 {

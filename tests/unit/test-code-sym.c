@@ -1,5 +1,5 @@
 /* test-code-sym.c: when the code source's symbolization reads debug info
- * (recorder/sources/code-sym.c): samples of this test binary, mapped as
+ * (recorder/sources/code/code-sym.c): samples of this test binary, mapped as
  * perf's MMAP2 record maps it (its executable mapping from
  * /proc/self/maps), at a function of its own.  An object with 50 samples,
  * or 10 and 0.5 % of all, is read with its DWARF (function, file:line);
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/sources/code-prof.h"
+#include "../../recorder/sources/code/code-prof.h"
 
 __attribute__((noinline)) int cs_probe_function(int x);
 __attribute__((noinline)) int cs_probe_function(int x)

@@ -1,5 +1,5 @@
 /* test-code-unwind.c: `--call-graph dwarf`'s records through
- * code_prof_record (recorder/sources/code-prof.c) into the unwinder
+ * code_prof_record (recorder/sources/code/code-prof.c) into the unwinder
  * (code-unwind.c), on this test's own stack: its executable mappings from
  * /proc/self/maps as MMAP2 records, and a SAMPLE record made as the kernel
  * makes it (PERF_SAMPLE_REGS_USER with CODE_UNWIND_REGS, then
@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
-#include "../../recorder/sources/code-prof.h"
+#include "../../recorder/sources/code/code-prof.h"
 
 #define UN_STACK 8192
 

@@ -1,5 +1,5 @@
 /* test-rec-perf-event.c: perf event names -> perf_event_attr fields
- * (recorder/sources/perf-event.c): perf's generic names and aliases, raw
+ * (recorder/sources/perf/perf-event.c): perf's generic names and aliases, raw
  * rNNNN, and PMU events described in sysfs, on a fixture tree
  * (tests/data/rec-sysfs: two Intel-style uncore_imc boxes with cpumask,
  * scale and unit, and a core PMU with multi-range formats); bad names each
@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 
 #include "../../recorder/source.h"
-#include "../../recorder/sources/perf-event.h"
+#include "../../recorder/sources/perf/perf-event.h"
 
 #define FIX "tests/data/rec-sysfs"
 

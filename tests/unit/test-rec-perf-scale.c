@@ -1,4 +1,4 @@
-/* test-rec-perf-scale.c: perf reads -> counts (recorder/sources/perf-scale.c):
+/* test-rec-perf-scale.c: perf reads -> counts (recorder/sources/perf/perf-scale.c):
  * perf stat's multiplexing correction, a task counted on several CPUs, and
  * reads that failed or estimates that do not fit, which are no reading
  * rather than a wrapped count (UBSan caught one in make check SAN=1: a failed
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/sources/perf-scale.h"
+#include "../../recorder/sources/perf/perf-scale.h"
 
 #define NONE UINT64_MAX
 

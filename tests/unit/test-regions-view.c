@@ -1,5 +1,5 @@
 /* test-regions-view.c: what the viewer makes of an application's own
- * regions and kernels (mcrec's regions source, recorder/sources/regions.c):
+ * regions and kernels (mcrec's regions source, recorder/sources/code/regions.c):
  * a recording written here as the source writes one — nested BEGIN/END
  * marks, "kokkos kernel: LABEL" point marks, the metadata regions.* and
  * ompt.* — opened with the model.  The application's regions are its

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 #include <pcp/pmapi.h>
 
-#include "../../recorder/memtraffic.h"
+#include "../../recorder/sources/memtraffic.h"
 #include "../../recorder/sources/mcsrc.h"
-#include "../../recorder/sources/pcp-metrics.h"
+#include "../../recorder/sources/pcp/pcp-metrics.h"
 
 static int32_t pu(int cpu) { return 100 + cpu; }
 static int32_t numa(int n) { return 50 + n; }

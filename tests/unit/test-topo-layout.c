@@ -1,6 +1,6 @@
 /* test-topo-layout.c: the topology view's tree, aggregation and geometry
  * (viewer/analysis/topology/topo-tree.c, viewer/analysis/topology/topo-layout.c)
- * on real hwloc topologies built by recorder/topology.c from synthetic
+ * on real hwloc topologies built by recorder/topo/topology.c from synthetic
  * descriptions and the GPU-node XML fixture, and on hand-made tables.
  *
  * Angles and rings are checked by computation: every PU's arc against
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 #include "../../viewer/analysis/topology/topo.h"
 #include "topo-fixture.h"
 

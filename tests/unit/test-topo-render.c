@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 #include "../../viewer/views/draw/topo-draw.h"
 #include "golden.h"
 #include "topo-fixture.h"

@@ -1,6 +1,6 @@
 /* test-topo-view.c: the topology view (viewer/views/view-topology.c, topo-metric.c)
  * on recordings written here with libmcz and a real hwloc topology
- * (recorder/topology.c): 2 packages x (NUMA, L3, 2 cores x 2 PUs) = 8 PUs,
+ * (recorder/topo/topology.c): 2 packages x (NUMA, L3, 2 cores x 2 PUs) = 8 PUs,
  * plus the GPU-node fixture's devices in a second recording.
  *
  * Streams, 1000 rows every 10 ms (10 s):
@@ -28,7 +28,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 #include "../../viewer/model/model.h"
 #include "../../viewer/analysis/phases/phase.h"
 #include "../../viewer/analysis/topology/topo-metric.h"

@@ -1,4 +1,4 @@
-/* test-topology.c: recorder/topology.c on real hwloc topologies: synthetic
+/* test-topology.c: recorder/topo/topology.c on real hwloc topologies: synthetic
  * machines of several shapes (hwloc_topology_set_synthetic), an hwloc XML
  * fixture of a GPU node (tests/data/topo/gpu-node.xml, 8 GPUs, a BMC VGA that
  * must not count, InfiniBand and Ethernet NICs), this machine, and bad input.
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 
 #ifndef TOPO_DATA
 #define TOPO_DATA "tests/data/topo"

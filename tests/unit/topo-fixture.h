@@ -1,5 +1,5 @@
 /* topo-fixture.h: for the topology view's unit tests (test-topo-layout.c,
- * test-topo-render.c): a real hwloc topology (recorder/topology.c: an hwloc
+ * test-topo-render.c): a real hwloc topology (recorder/topo/topology.c: an hwloc
  * synthetic description or XML file), its display tree and layout, and a
  * colour level per object (PUs by CPU number, others by type, devices none).
  * Include after cmocka.h.
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../recorder/topology.h"
+#include "../../recorder/topo/topology.h"
 #include "../../viewer/analysis/topology/topo.h"
 
 #define EPS 1e-12

@@ -11,7 +11,7 @@
  *     mcz_writer_code_part(w, &part);  code_part_free(&part);
  */
 #include "code-prof.h"
-#include "../codesym.h"
+#include "../../codesym.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* topology.c: the machine's hardware tree, captured with hwloc, as the flat
- * mcz topology table that a recording carries (format/mcz.h, recorder/topology.h).
+ * mcz topology table that a recording carries (format/mcz.h, recorder/topo/topology.h).
  *
  * hwloc already knows how to discover packages, NUMA nodes, caches, cores,
  * PUs and the PCI devices behind them on every platform we care about, read
@@ -29,7 +29,7 @@
  */
 #include "topology.h"
 
-#include "rec.h"
+#include "../rec.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
  * Streams: core.<event> per CPU (instance "cpuN", bound to PU N), and
  * mem.read_bytes / mem.write_bytes for the machine.
  */
-#include "mcsrc.h"
+#include "../mcsrc.h"
 #include "../memtraffic.h"
 #include "perf-event.h"
 #include "perf-scale.h"
@@ -248,7 +248,7 @@ static int src_perf_probe(rec_source *s, const rec_ctx *c)
 static void perf_want_mem(rec_source *s, struct perf_priv *p, const rec_ctx *c)
 {
 	static src_perf_ev rd[PERF_MAX_IMC], wr[PERF_MAX_IMC];
-	/* recorder/memtraffic.c decides the path for every source */
+	/* recorder/sources/memtraffic.c decides the path for every source */
 	const rec_mem_choice *mc = rec_memtraffic_choose(c);
 	if (mc->path == REC_MEM_PCP || (mc->path == REC_MEM_NONE && getenv("MCREC_MEM_PATH"))) {
 		perf_note(s->why, sizeof s->why, "mem.read_bytes/mem.write_bytes: not from perf (%s)", mc->why);

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../format/mcz.h"
+#include "../../../format/mcz.h"
 
 /* An object the command mapped executable (one per path and build-id). */
 typedef struct code_obj {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcsrc.h"
+#include "../mcsrc.h"
 
 /* "cpu12" -> 12 for prefix "cpu"; -1 when inst is not prefix + digits. */
 static int desc_numbered(const char *inst, const char *prefix)

@@ -14,7 +14,7 @@
  * PAPI, and the perf source must work without PAPI.
  */
 #include "perf-event.h"
-#include "../source.h"
+#include "../../source.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* perf-event.h: perf event names -> perf_event_attr fields, for the perf
- * source (recorder/sources/perf.c) and its tests.  Knows perf's generic
+ * source (recorder/sources/perf/perf.c) and its tests.  Knows perf's generic
  * names (instructions, cycles, task-clock, LLC-load-misses...) and any PMU
  * event the kernel describes in sysfs ("uncore_imc_0/cas_count_read/",
  * "msr/tsc/", "cpu/event=0x3c,umask=0x00/"), as `perf stat -e` does.

@@ -17,7 +17,7 @@
 #ifndef REC_MEMTRAFFIC_H
 #define REC_MEMTRAFFIC_H
 
-#include "source.h"
+#include "../source.h"
 
 typedef enum rec_mem_path {
 	REC_MEM_NONE = 0,

@@ -25,8 +25,8 @@
 #include <pcp/pmapi.h>
 
 #include "memtraffic.h"
-#include "sources/pcp-metrics.h"
-#include "sources/perf-event.h"
+#include "pcp/pcp-metrics.h"
+#include "perf/perf-event.h"
 
 /* snprintf that may truncate on purpose (long reasons are cut, not lost). */
 __attribute__((format(printf, 3, 4))) static void mem_fmt(char *out, size_t len, const char *fmt, ...)

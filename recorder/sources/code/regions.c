@@ -21,8 +21,8 @@
  * page holds as metadata (regions.*, ompt.*: mcrec(1), THE FILE; keys
  * a reader need not know, SPEC.md 5.1).  No streams.
  */
-#include "../connect/regions-page.h"
-#include "../source.h"
+#include "../../connect/regions-page.h"
+#include "../../source.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* topobind.c: binding streams to topology objects (recorder/topology.h),
+/* topobind.c: binding streams to topology objects (recorder/topo/topology.h),
  * for the rec_ctx.topo_* lookups that sources call while they declare
  * their streams.
  *
@@ -16,7 +16,7 @@
  * GPU that is not in the topology stays unbound (-1), as perf, papi and nvml
  * want.  --list loads the topology at once (rec_topobind_load).
  */
-#include "rec.h"
+#include "../rec.h"
 #include "topology.h"
 
 #include <stdlib.h>

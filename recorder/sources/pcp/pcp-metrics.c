@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../../format/pcp/pcp.h"
-#include "mcsrc.h"
+#include "../../../format/pcp/pcp.h"
+#include "../mcsrc.h"
 #include "pcp-metrics.h"
 
 const char *src_pcp_metrics_default_host(const rec_ctx *c)

@@ -22,7 +22,7 @@
  *                                             stacks copied, code-unwind.c)
  *     mcrec -g core,mem -- ./app             (no code: not in the groups)
  */
-#include "mcsrc.h"
+#include "../mcsrc.h"
 #include "code-prof.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * and recorder/mcrec.c).  This file only turns the command line into a run. */
 #include "rec.h"
 #include "calibrate/calibrate.h"
-#include "topology.h"
+#include "topo/topology.h"
 
 int main(int argc, char **argv)
 {

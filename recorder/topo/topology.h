@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../format/mcz.h"
+#include "../../format/mcz.h"
 
 typedef struct rec_topology {
 	mcz_topo_obj *objs;  /* parent before children; names owned here */

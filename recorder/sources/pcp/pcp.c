@@ -35,9 +35,9 @@
 
 #include <pcp/pmapi.h>
 
-#include "../../format/pcp/pcp.h"
+#include "../../../format/pcp/pcp.h"
 #include "../memtraffic.h"
-#include "mcsrc.h"
+#include "../mcsrc.h"
 #include "pcp-fetch.h"
 #include "pcp-metrics.h"
 
