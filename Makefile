@@ -16,9 +16,9 @@
 #
 # Layout (see ../shared/DESIGN.md): every .c file of a folder is part of that
 # folder's module; the program's main lives in the file named below, so new
-# files need no Makefile change.  Unit tests are tests/unit/test-*.c (cmocka),
+# files need no Makefile change.  Unit tests are tests/unit/*/test-*.c (cmocka),
 # shell tests tests/{integration,e2e}/*.sh, fuzz targets tests/fuzz/fuzz-*.c,
-# benchmark programs tests/bench/*.c, test helper programs tests/tools/*.c.
+# benchmark programs tests/bench/*.c, test helper programs tests/tools/{,*/}*.c.
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -76,12 +76,12 @@ FORMAT_LIB_SRC = $(wildcard format/*.c $(addsuffix /*.c,$(FORMAT_ROOMS)))
 PCP_SRC        = $(wildcard format/pcp/*.c)
 TOOL_SRC       = $(wildcard format/cli/*.c)
 REC_SRC        = $(filter-out recorder/mcrec-main.c recorder/mcmark-cli.c,$(wildcard recorder/*.c recorder/topo/*.c recorder/sources/*.c recorder/sources/*/*.c recorder/calibrate/*.c))
-VIEW_SRC       = $(filter-out viewer/app/main.c,$(wildcard viewer/*/*.c viewer/*/*/*.c))
-SAMPLE_SRC     = $(filter-out samples/kernels.c,$(wildcard samples/*.c))
-UNIT_SRC       = $(wildcard tests/unit/test-*.c)
+VIEW_SRC       = $(filter-out viewer/app/mcview-main.c,$(wildcard viewer/*/*.c viewer/*/*/*.c))
+SAMPLE_SRC     = $(filter-out samples/sample-kernels.c,$(wildcard samples/*.c))
+UNIT_SRC       = $(wildcard tests/unit/*/test-*.c)
 FUZZ_SRC       = $(wildcard tests/fuzz/fuzz-*.c)
 BENCH_SRC      = $(wildcard tests/bench/*.c)
-TOOLS_SRC      = $(wildcard tests/tools/*.c)
+TOOLS_SRC      = $(wildcard tests/tools/*.c tests/tools/*/*.c)
 MANPAGES       = $(wildcard format/cli/*.1 recorder/*.1 viewer/app/*.1)
 
 obj = $(patsubst %.c,$(B)/%.o,$(1))
@@ -112,10 +112,10 @@ SAMPLES += $(OMP_SAMPLES) $(OMP_CLANG_SAMPLES)
 KOKKOS_INC = /usr/include/trilinos
 KOKKOS_SAMPLES = $(patsubst samples/kokkos/%.cc,$(B)/samples/%,$(wildcard samples/kokkos/*.cc))
 SAMPLES += $(KOKKOS_SAMPLES)
-UNITS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+UNITS = $(addprefix $(B)/tests/,$(basename $(notdir $(UNIT_SRC))))
 FUZZ_REPLAY = $(patsubst tests/fuzz/fuzz-%.c,$(B)/tests/replay-%,$(FUZZ_SRC))
 BENCHES = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
-TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(TOOLS_SRC))
+TOOLS = $(addprefix $(B)/tests/tools/,$(basename $(notdir $(TOOLS_SRC))))
 
 .PHONY: all check bench fuzz demo install deps deps-build clean units shlib
 # Keep objects of pattern-built programs (no rebuild on every make).
@@ -155,9 +155,9 @@ $(B)/mcrec: $(call obj,recorder/mcrec-main.c) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_REC) $(LIBS_FORMAT))
 $(B)/mcmark: $(call obj,recorder/mcmark-cli.c)
 	$(call link,)
-$(B)/mcview: $(call obj,viewer/app/main.c) $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
+$(B)/mcview: $(call obj,viewer/app/mcview-main.c) $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_VIEW) $(LIBS_SYM) $(LIBS_PCP) $(LIBS_FORMAT))
-$(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
+$(B)/samples/%: $(call obj,samples/%.c samples/sample-kernels.c)
 	$(call link,-lm)
 # mpicc compiles and links with the MPI library's flags around $(CC)'s; it is
 # looked for when the rule runs, after deps-build may have installed it.
@@ -165,12 +165,12 @@ $(B)/samples/%: $(call obj,samples/%.c samples/kernels.c)
 # allocations, kept until exit, as leaks; the sample is a workload, not code
 # under test.
 MPI_CFLAGS = $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS))
-$(MPI_SAMPLES): $(B)/samples/%: samples/mpi/%.c samples/kernels.c | deps-build
+$(MPI_SAMPLES): $(B)/samples/%: samples/mpi/%.c samples/sample-kernels.c | deps-build
 	@mkdir -p $(dir $@)
 	$(Q)mpicc=$$(command -v mpicc || true); \
 	if [ -z "$$mpicc" ]; then echo "  SKIP    $@ (no mpicc: install libopenmpi-dev)"; \
 	else $(if $(Q),echo "  MPICC   $<";) OMPI_CC=$(CC) MPICH_CC=$(CC) $$mpicc $(MPI_CFLAGS) \
-		-MF $@.d -o $@ $< samples/kernels.c -lm; fi
+		-MF $@.d -o $@ $< samples/sample-kernels.c -lm; fi
 
 $(OMP_SAMPLES): $(B)/samples/%: samples/omp/%.c | deps-build
 	@mkdir -p $(dir $@)
@@ -237,16 +237,24 @@ $(SHLIB_PCP): $(call pic,$(PCP_SRC)) format/pcp/libmczpcp.map $(SHLIB_MCZ)
 ALL_LIBS = $(LIBVIEW) $(LIBREC) $(LIBPCPI) $(LIBMCZ)
 ALL_LDLIBS = $(LIBS_VIEW) $(LIBS_REC) $(LIBS_PCP) $(LIBS_FORMAT)
 # Unit tests link every module library; the linker takes only what they use.
-$(B)/tests/test-%: $(B)/tests/unit/test-%.o $(ALL_LIBS)
-	$(call link,$(LIBS_TEST) $(ALL_LDLIBS))
+# A unit test's source sits in its layer's folder (tests/unit/LAYER/test-X.c);
+# its program is $(B)/tests/test-X, the name tests/run.sh runs.
+define unit_rule
+$(B)/tests/$(basename $(notdir $(1))): $(call obj,$(1)) $$(ALL_LIBS)
+	$$(call link,$$(LIBS_TEST) $$(ALL_LDLIBS))
+endef
+$(foreach u,$(UNIT_SRC),$(eval $(call unit_rule,$(u))))
 # Fuzz targets replayed over their corpus by a plain driver (make check).
 $(B)/tests/replay-%: $(B)/tests/fuzz/fuzz-%.o $(B)/tests/fuzz/replay.o $(LIBVIEW) $(LIBPCPI) $(LIBMCZ)
 	$(call link,$(LIBS_VIEW) $(LIBS_PCP) $(LIBS_FORMAT))
 # Benchmark programs (tests/bench/X.c) and test helper programs (tests/tools/X.c).
 $(B)/bench/%: $(B)/tests/bench/%.o $(ALL_LIBS)
 	$(call link,$(ALL_LDLIBS))
-$(B)/tests/tools/%: $(B)/tests/tools/%.o $(ALL_LIBS)
-	$(call link,$(ALL_LDLIBS))
+define tool_rule
+$(B)/tests/tools/$(basename $(notdir $(1))): $(call obj,$(1)) $$(ALL_LIBS)
+	$$(call link,$$(ALL_LDLIBS))
+endef
+$(foreach t,$(filter %.c,$(TOOLS_SRC)),$(eval $(call tool_rule,$(t))))
 $(B)/tests/fuzz/replay.o: tests/fuzz/replay.c | deps-build
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
@@ -267,7 +275,7 @@ check: deps
 	$(Q)MCZ_BUILD=$(B) tests/run.sh
 
 bench: deps all $(BENCHES) $(TOOLS)
-	$(Q)MCZ_BUILD=$(B) tests/bench/run.sh
+	$(Q)MCZ_BUILD=$(B) tests/bench/run-benches.sh
 
 # libFuzzer builds: clang only, separate objects.  UBSan findings abort (as in
 # SAN=1), so that the fuzzer reports them as crashes instead of printing on.

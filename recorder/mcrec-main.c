@@ -1,4 +1,4 @@
-/* main.c: mcrec, the recorder: `mcrec [options] -- command [args]` runs the
+/* mcrec-main.c: mcrec, the recorder: `mcrec [options] -- command [args]` runs the
  * command and records what the machine does into a .mcz file (see mcrec(1)
  * and recorder/mcrec.c).  This file only turns the command line into a run. */
 #include "rec.h"

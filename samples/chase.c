@@ -1,6 +1,6 @@
 /* chase.c: Pointer chase through a random cycle: memory latency bound.
- * Runs "chase:3" by default; see --help (kernels.c holds the kernels and options). */
-#include "kernels.h"
+ * Runs "chase:3" by default; see --help (sample-kernels.c holds the kernels and options). */
+#include "sample-kernels.h"
 
 int main(int argc, char **argv)
 {

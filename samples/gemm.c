@@ -1,6 +1,6 @@
 /* gemm.c: Batched reference GEMM (Listings 3-4): cache resident, compute bound.
- * Runs "gemm:3" by default; see --help (kernels.c holds the kernels and options). */
-#include "kernels.h"
+ * Runs "gemm:3" by default; see --help (sample-kernels.c holds the kernels and options). */
+#include "sample-kernels.h"
 
 int main(int argc, char **argv)
 {

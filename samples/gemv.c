@@ -1,6 +1,6 @@
 /* gemv.c: Batched, capped GEMV (Listing 2 of the paper): streams a capped matrix.
- * Runs "gemv:3" by default; see --help (kernels.c holds the kernels and options). */
-#include "kernels.h"
+ * Runs "gemv:3" by default; see --help (sample-kernels.c holds the kernels and options). */
+#include "sample-kernels.h"
 
 int main(int argc, char **argv)
 {

@@ -18,7 +18,7 @@
  * steps keep every rank's time in a phase proportional to its work even
  * when the ranks outnumber the cores (mpirun --oversubscribe on a laptop).
  */
-#include "kernels.h"
+#include "sample-kernels.h"
 
 #include "../recorder/mcmark.h"
 

@@ -2,7 +2,7 @@
  * detection: memory bandwidth (triad), compute (gemm), the same two again,
  * idle (sleep), then memory latency (pointer chase) — A B A B C D, each phase
  * a marked region of 1.5 s x --scale.  The marks are the ground truth. */
-#include "kernels.h"
+#include "sample-kernels.h"
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 /* triad.c: STREAM triad: memory bandwidth bound.
- * Runs "triad:3" by default; see --help (kernels.c holds the kernels and options). */
-#include "kernels.h"
+ * Runs "triad:3" by default; see --help (sample-kernels.c holds the kernels and options). */
+#include "sample-kernels.h"
 
 int main(int argc, char **argv)
 {

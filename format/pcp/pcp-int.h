@@ -151,7 +151,7 @@ int pcp_ssh_fetch(const char *url, const pcp_import_opts *o, char **tmpdir, char
 /* Remove the folder made by pcp_ssh_fetch and everything in it; frees tmpdir. */
 void pcp_ssh_cleanup(char *tmpdir);
 
-/* ---- pcp-fetch.c: one ssh transfer ---------------------------------------- */
+/* ---- pcp-pull.c: one ssh transfer ------------------------------------------ */
 
 /* s single-quoted for a POSIX shell ("it's" -> 'it'\''s'); malloc'd.  The
  * only way a user's name enters the remote command line. */

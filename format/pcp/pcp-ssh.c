@@ -14,7 +14,7 @@
  * become an option).  ssh hands its command to the remote login shell as one
  * string, so that string is fixed — `sh -c SCRIPT mcz-fetch DIR BASE MODE`
  * — and the user's folder and base name enter it only as single-quoted
- * arguments (pcp_fetch_quote in pcp-fetch.c; names with control characters are
+ * arguments (pcp_fetch_quote in pcp-pull.c; names with control characters are
  * refused).  The
  * script never evaluates them: it cd's into DIR and lists "$BASE".meta*,
  * "$BASE".index*, "$BASE".[0-9]* (quoted, so only the '*' globs).  The

@@ -6,7 +6,7 @@
  *     mcview --report run.*.mcz       # load_bal of the run: 0.75
  *
  * Every rank does --steps steps, each a fixed count of GEMM repetitions
- * (samples/kernels.c) then MPI_Barrier; --slow R:K gives rank R K times the
+ * (samples/sample-kernels.c) then MPI_Barrier; --slow R:K gives rank R K times the
  * repetitions of the others.  The work is counted, not timed: the load
  * balance injected (mean over ranks of the work / its max) is
  * (N - 1 + K) / (N K).  Each rank also times its own compute steps in CPU
@@ -27,7 +27,7 @@
  *
  * Built only where mpicc exists (the Makefile's MPICC).
  */
-#include "../kernels.h"
+#include "../sample-kernels.h"
 
 #include <mpi.h>
 #include <stdio.h>

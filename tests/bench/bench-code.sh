@@ -12,7 +12,7 @@
 #    it, and mcrec's own figure for symbolization (code_symbolize_s).
 # 2. Symbolization: 10^6 samples at 100 000 distinct addresses of a binary
 #    with debug info (mcview, -O2 -g) through the code source's libdwfl
-#    path, beside addr2line one process per address (tests/bench/code-sym.c);
+#    path, beside addr2line one process per address (tests/bench/bench-code-sym.c);
 #    the bar is 1 s.
 # 3. Agreement: per phase of tests/tools/code-phases.c (-O2 -g; compute,
 #    stream, idle, stream, compute), the top function and its share from
@@ -200,10 +200,10 @@ done
 echo
 
 echo "2. symbolization (bar: 10^6 samples, 10^5 addresses in <= 1 s)"
-if [ -x "$B/bench/code-sym" ]; then
-	"$B/bench/code-sym" "$B/mcview" 1000000 100000 $([ "${BENCH_QUICK:-}" = 1 ] && echo 20 || echo 100)
+if [ -x "$B/bench/bench-code-sym" ]; then
+	"$B/bench/bench-code-sym" "$B/mcview" 1000000 100000 $([ "${BENCH_QUICK:-}" = 1 ] && echo 20 || echo 100)
 else
-	echo "no $B/bench/code-sym (make $B/bench/code-sym)"
+	echo "no $B/bench/bench-code-sym (make $B/bench/bench-code-sym)"
 fi
 echo
 

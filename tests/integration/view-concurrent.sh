@@ -8,7 +8,7 @@
 # Also: a damaged cache file is not trusted, and a cache folder read-only,
 # absent, or with a FIFO in a cache file's place costs the cache only (no
 # message, the same report, no blocking).  (A phase cache inside a file of
-# an earlier version: tests/unit/test-phase-cache.c.)
+# an earlier version: tests/unit/analysis/test-phase-cache.c.)
 # mcz-test: parallel (measures no time: tests/run.sh may run it beside another)
 set -u
 . "$(dirname "$0")/tmp-common.inc"

@@ -5,8 +5,8 @@
  * 256B packed and scalar double, uncore IMC CAS read and write, a duty
  * cycle that is not a count) and/or the application's app.flops/app.bytes
  * (7e9 per second each), and/or the ceilings (10 GB/s, 100 GFLOP/s
- * avx512, scalar 25 GFLOP/s).  Used by tests/unit/test-roofline.c and by
- * tests/tools/gen-roof.c (for the PCP path of tests/integration/roofline.sh).
+ * avx512, scalar 25 GFLOP/s).  Used by tests/unit/analysis/test-roofline.c and by
+ * tests/tools/gen/gen-roof.c (for the PCP path of tests/integration/roofline.sh).
  *
  *     roof_fixture_write("hw.mcz", ROOF_FX_HW | ROOF_FX_CEIL);
  */
