@@ -155,14 +155,14 @@ void pcp_ssh_cleanup(char *tmpdir);
 
 /* s single-quoted for a POSIX shell ("it's" -> 'it'\''s'); malloc'd.  The
  * only way a user's name enters the remote command line. */
-char *pcp_fetch_quote(const char *s);
+char *pcp_pull_quote(const char *s);
 
 /* Run ssh to u's host and copy into the local folder localdir the files of
  * the archive in remote folder DIR named alt (the name as the user gave it)
  * if alt.meta exists there, else base (alt without its volume suffix);
  * the base name used goes to chosen.  alt NULL: copy the one file DIR/BASE.
  * what names the source in progress lines and errors. */
-int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+int pcp_pull_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen);
 
@@ -170,7 +170,7 @@ int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *di
  * PCP_FETCH_ARCHIVE (as above), PCP_FETCH_GLOB (every regular file of DIR
  * that the shell pattern BASE matches, e.g. "run.*.mcz"). */
 enum { PCP_FETCH_EXACT, PCP_FETCH_ARCHIVE, PCP_FETCH_GLOB };
-int pcp_fetch_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+int pcp_pull_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		       const char *base, const char *alt, int mode, const char *localdir,
 		       const char *what, char *chosen, size_t chosenlen, char *err, size_t errlen);
 
@@ -186,9 +186,9 @@ int pcp_ssh_is_mcz(const char *url);
 /* The same reading of the remote stream, over a buffer (tests, fuzzing):
  * files go to localdir; returns MCZ_OK when the stream is complete and
  * well-formed, else MCZ_E_CORRUPT with the reason in err. */
-int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+int pcp_pull_parse(const char *data, size_t len, const char *base, const char *alt,
 		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen);
-int pcp_fetch_parse_mode(const char *data, size_t len, const char *base, const char *alt,
+int pcp_pull_parse_mode(const char *data, size_t len, const char *base, const char *alt,
 			 int mode, const char *localdir, char *chosen, size_t chosenlen,
 			 char *err, size_t errlen);
 

@@ -2,7 +2,7 @@
  * for the safety rules and the stream format).
  *
  *     char base[1024];
- *     pcp_fetch_run(&url, &opts, "/var/log/pcp/pmlogger/node7", "20261122", "20261122.0",
+ *     pcp_pull_run(&url, &opts, "/var/log/pcp/pmlogger/node7", "20261122", "20261122.0",
  *                   "/tmp/mcz-ssh-XXXX/a0", "node7:/var/...", base, sizeof base,
  *                   err, sizeof err);
  *
@@ -281,8 +281,8 @@ static int build_argv(const pcp_ssh_url *u, const pcp_import_opts *o, const char
 
 static char *remote_command(const char *dir, const char *base, const char *alt, int glob)
 {
-	char *qs = pcp_fetch_quote(fetch_script), *qd = pcp_fetch_quote(dir),
-	     *qb = pcp_fetch_quote(base), *qa = pcp_fetch_quote(alt ? alt : "");
+	char *qs = pcp_pull_quote(fetch_script), *qd = pcp_pull_quote(dir),
+	     *qb = pcp_pull_quote(base), *qa = pcp_pull_quote(alt ? alt : "");
 	char *cmd = NULL;
 	if (qs && qd && qb && qa) {
 		size_t n = strlen(qs) + strlen(qd) + strlen(qb) + strlen(qa) + 40;
@@ -331,15 +331,15 @@ static pid_t spawn(const char **argv, int *out, int *errfd)
 	return pid;
 }
 
-int pcp_fetch_parse(const char *data, size_t len, const char *base, const char *alt,
+int pcp_pull_parse(const char *data, size_t len, const char *base, const char *alt,
 		    const char *localdir, char *chosen, size_t chosenlen, char *err, size_t errlen)
 {
-	return pcp_fetch_parse_mode(data, len, base, alt,
+	return pcp_pull_parse_mode(data, len, base, alt,
 				    alt ? PCP_FETCH_ARCHIVE : PCP_FETCH_EXACT, localdir, chosen,
 				    chosenlen, err, errlen);
 }
 
-int pcp_fetch_parse_mode(const char *data, size_t len, const char *base, const char *alt,
+int pcp_pull_parse_mode(const char *data, size_t len, const char *base, const char *alt,
 			 int mode, const char *localdir, char *chosen, size_t chosenlen,
 			 char *err, size_t errlen)
 {
@@ -358,7 +358,7 @@ int pcp_fetch_parse_mode(const char *data, size_t len, const char *base, const c
 	return MCZ_OK;
 }
 
-char *pcp_fetch_quote(const char *s)
+char *pcp_pull_quote(const char *s)
 {
 	size_t n = 3;
 	for (const char *p = s; *p; p++)
@@ -379,15 +379,15 @@ char *pcp_fetch_quote(const char *s)
 	return q;
 }
 
-int pcp_fetch_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+int pcp_pull_run(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		  const char *base, const char *alt, const char *localdir, const char *what,
 		  char *chosen, size_t chosenlen, char *err, size_t errlen)
 {
-	return pcp_fetch_run_mode(u, o, dir, base, alt, alt ? PCP_FETCH_ARCHIVE : PCP_FETCH_EXACT,
+	return pcp_pull_run_mode(u, o, dir, base, alt, alt ? PCP_FETCH_ARCHIVE : PCP_FETCH_EXACT,
 				  localdir, what, chosen, chosenlen, err, errlen);
 }
 
-int pcp_fetch_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
+int pcp_pull_run_mode(const pcp_ssh_url *u, const pcp_import_opts *o, const char *dir,
 		       const char *base, const char *alt, int mode, const char *localdir,
 		       const char *what, char *chosen, size_t chosenlen, char *err, size_t errlen)
 {

@@ -14,7 +14,7 @@
  * become an option).  ssh hands its command to the remote login shell as one
  * string, so that string is fixed — `sh -c SCRIPT mcz-fetch DIR BASE MODE`
  * — and the user's folder and base name enter it only as single-quoted
- * arguments (pcp_fetch_quote in pcp-pull.c; names with control characters are
+ * arguments (pcp_pull_quote in pcp-pull.c; names with control characters are
  * refused).  The
  * script never evaluates them: it cd's into DIR and lists "$BASE".meta*,
  * "$BASE".index*, "$BASE".[0-9]* (quoted, so only the '*' globs).  The
@@ -193,7 +193,7 @@ static int fetch_archive(const pcp_ssh_url *u, const pcp_import_opts *o, const c
 	snprintf(sub, sizeof sub, "a%zu", k);
 	char *local = subdir(tmp, sub), chosen[1024];
 	const char *slash = strrchr(rpath, '/');
-	int rc = local ? pcp_fetch_run(u, o, dir, base, slash ? slash + 1 : rpath, local, what,
+	int rc = local ? pcp_pull_run(u, o, dir, base, slash ? slash + 1 : rpath, local, what,
 				       chosen, sizeof chosen, err, errlen)
 		       : MCZ_E_IO;
 	if (!local)
@@ -219,7 +219,7 @@ static int fetch_folio(const pcp_ssh_url *u, const pcp_import_opts *o, const cha
 		return MCZ_E_NOMEM;
 	char *local = subdir(tmp, "folio");
 	char chosen[1024];
-	int rc = local ? pcp_fetch_run(u, o, dir, base, NULL, local, url, chosen, sizeof chosen,
+	int rc = local ? pcp_pull_run(u, o, dir, base, NULL, local, url, chosen, sizeof chosen,
 				       err, errlen)
 		       : MCZ_E_IO;
 	char **remote = NULL;
@@ -321,7 +321,7 @@ int pcp_ssh_fetch_files(const char *url, const pcp_import_opts *o, char **tmpdir
 	}
 	*tmpdir = tmp;
 	char chosen[1024];
-	rc = pcp_fetch_run_mode(&u, o, dir, base, NULL, PCP_FETCH_GLOB, tmp, url, chosen,
+	rc = pcp_pull_run_mode(&u, o, dir, base, NULL, PCP_FETCH_GLOB, tmp, url, chosen,
 				sizeof chosen, err, errlen);
 	if (rc != MCZ_OK)
 		return rc;

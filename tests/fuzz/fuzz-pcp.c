@@ -1,6 +1,6 @@
 /* fuzz-pcp.c: libFuzzer target for libmczpcp's own parsers — the pmafm
  * folio text, ssh:// URLs, archive names (suffixes, folder/base split) and
- * the stream a remote host sends back over ssh (pcp_fetch_parse, for an
+ * the stream a remote host sends back over ssh (pcp_pull_parse, for an
  * archive, or for a pattern of recordings with bit 2 of the first byte; it
  * writes files into a private folder emptied after each input), and, with
  * bit 6 of the first byte, an entry of mcview's cache of converted
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pcp_ssh_url u;
 		if (pcp_ssh_parse(s, &u, err, sizeof err) == 0 && (u.host[0] == '-' || !u.path[0]))
 			abort(); /* a host like an option or an empty path must be refused */
-		char *q = pcp_fetch_quote(s);
+		char *q = pcp_pull_quote(s);
 		free(q);
 		break;
 	}
@@ -159,11 +159,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			fuzz_empty_dir();
 		} else if (data[0] & 4) /* a pattern of recordings: only names it matches are written */
-			(void)pcp_fetch_parse_mode((const char *)data + 1, size - 1, "run.*.mcz", NULL,
+			(void)pcp_pull_parse_mode((const char *)data + 1, size - 1, "run.*.mcz", NULL,
 						   PCP_FETCH_GLOB, fuzz_dir, chosen, sizeof chosen,
 						   err, sizeof err);
 		else
-			(void)pcp_fetch_parse((const char *)data + 1, size - 1, "x", "x.10", fuzz_dir,
+			(void)pcp_pull_parse((const char *)data + 1, size - 1, "x", "x.10", fuzz_dir,
 					      chosen, sizeof chosen, err, sizeof err);
 		fuzz_empty_dir();
 		break;

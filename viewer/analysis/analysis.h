@@ -12,7 +12,7 @@
  *     imbalance and the slowest rank, the job report (job.h);
  *   - the code profile: hot functions of a span, the code row, code
  *     regions for phase detection (hotcode.h); functions named for people,
- *     and how to get missing names (codename.h); the call stacks
+ *     and how to get missing names (codelabel.h); the call stacks
  *     (stacktab.h): waiting charged to its caller (waitowner.h), a span's
  *     stacks as a tree for the flame graph (flame.h);
  * *   - the threads of a process: useful and sync time each, the OpenMP

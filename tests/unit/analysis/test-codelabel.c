@@ -1,4 +1,4 @@
-/* test-codename.c: the viewer's names of code (viewer/analysis/code/codelabel.c,
+/* test-codelabel.c: the viewer's names of code (viewer/analysis/code/codelabel.c,
  * hotcode.c's keys) on a recording written with a code profile: a stripped
  * binary's code at two far offsets is one function, "hpcc (no symbols)",
  * while phase detection still sees two regions; a C++ member and its
@@ -30,7 +30,7 @@ static char cn_path[64];
 
 static vw_model *cn_model(void)
 {
-	snprintf(cn_path, sizeof cn_path, "/tmp/test-codename-%d.mcz", (int)getpid());
+	snprintf(cn_path, sizeof cn_path, "/tmp/test-codelabel-%d.mcz", (int)getpid());
 	mcz_write_opts o = MCZ_WRITE_OPTS_INIT;
 	mcz_writer *w;
 	assert_int_equal(mcz_writer_open(&w, cn_path, &o), MCZ_OK);
@@ -111,14 +111,14 @@ static void test_hint(void **state)
 	(void)state;
 	vw_model *m = cn_model();
 	char hint[600];
-	assert_int_equal(vw_codename_hint(m, hint, sizeof hint), 1);
+	assert_int_equal(vw_codelabel_hint(m, hint, sizeof hint), 1);
 	assert_string_equal(hint, "code: no symbols for hpcc (70 %): install the debug package "
 				  "(Debian: -dbgsym), or record again with DEBUGINFOD_URLS set "
 				  "(mcrec(1)); debuginfod: no answer within 5 s (DEBUGINFOD_TIMEOUT): "
 				  "not asked for the other objects, named by their object");
 	/* a short buffer: cut, terminated */
 	char small[24];
-	assert_int_equal(vw_codename_hint(m, small, sizeof small), 1);
+	assert_int_equal(vw_codelabel_hint(m, small, sizeof small), 1);
 	assert_true(strlen(small) < sizeof small);
 	vw_model_free(m);
 	unlink(cn_path);
@@ -128,12 +128,12 @@ static void test_chain(void **state)
 {
 	(void)state;
 	char b[64];
-	vw_codename_chain("_ZN3qmc6WalkerIdE5driftEd;main", b, sizeof b);
+	vw_codelabel_chain("_ZN3qmc6WalkerIdE5driftEd;main", b, sizeof b);
 	assert_string_equal(b, "qmc::Walker<double>::drift, main");
-	vw_codename_chain("", b, sizeof b);
+	vw_codelabel_chain("", b, sizeof b);
 	assert_string_equal(b, "");
 	char s[8];
-	vw_codename_chain("alpha;beta;gamma", s, sizeof s);
+	vw_codelabel_chain("alpha;beta;gamma", s, sizeof s);
 	assert_true(strlen(s) < sizeof s);
 }
 

@@ -134,13 +134,13 @@ static void test_ssh_parse(void **state)
 static void test_ssh_quote(void **state)
 {
 	(void)state;
-	char *q = pcp_fetch_quote("it's");
+	char *q = pcp_pull_quote("it's");
 	assert_string_equal(q, "'it'\\''s'");
 	free(q);
 	const char *tricky[] = { "a b", "it's", "''", "\"x\"", ";touch /tmp/x", "$(id)`id`",
 				 "\\n\\", "*?[a]", "-n", "" };
 	for (size_t i = 0; i < sizeof tricky / sizeof tricky[0]; i++) {
-		char *qq = pcp_fetch_quote(tricky[i]);
+		char *qq = pcp_pull_quote(tricky[i]);
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "printf '%%s|' %s", qq);
 		FILE *p = popen(cmd, "r");
@@ -178,19 +178,19 @@ static void test_fetch_stream(void **state)
 	char dir[] = "/tmp/test-pcp-fetch-XXXXXX", chosen[64], err[300];
 	assert_non_null(mkdtemp(dir));
 	const char good[] = "Welcome to node7\nMCZ-FETCH 1 2 7 x\nF 3 x.0\nabcF 4 x.meta\ndefgEND\n";
-	assert_int_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen, sizeof chosen,
+	assert_int_equal(pcp_pull_parse(good, sizeof good - 1, "x", "x", dir, chosen, sizeof chosen,
 					 err, sizeof err),
 			 0);
 	assert_string_equal(chosen, "x");
 	assert_string_equal(slurp(dir, "x.0"), "abc");
 	assert_string_equal(slurp(dir, "x.meta"), "defg");
 	/* the same again: files exist, O_EXCL refuses to overwrite */
-	assert_int_not_equal(pcp_fetch_parse(good, sizeof good - 1, "x", "x", dir, chosen,
+	assert_int_not_equal(pcp_pull_parse(good, sizeof good - 1, "x", "x", dir, chosen,
 					     sizeof chosen, err, sizeof err),
 			     0);
 	/* the base name as given (it looks like a volume) when the remote chose it */
 	const char alt[] = "MCZ-FETCH 1 1 2 a.10\nF 2 a.10.meta\nhiEND\n";
-	assert_int_equal(pcp_fetch_parse(alt, sizeof alt - 1, "a", "a.10", dir, chosen,
+	assert_int_equal(pcp_pull_parse(alt, sizeof alt - 1, "a", "a.10", dir, chosen,
 					 sizeof chosen, err, sizeof err),
 			 0);
 	assert_string_equal(chosen, "a.10");
@@ -207,7 +207,7 @@ static void test_fetch_stream(void **state)
 		{ "no header at all\n", "ended early" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		int rc = pcp_fetch_parse(bad[i].s, strlen(bad[i].s), "y", "y", dir, chosen,
+		int rc = pcp_pull_parse(bad[i].s, strlen(bad[i].s), "y", "y", dir, chosen,
 					 sizeof chosen, err, sizeof err);
 		assert_int_not_equal(rc, 0);
 		if (!strstr(err, bad[i].why))
@@ -216,7 +216,7 @@ static void test_fetch_stream(void **state)
 	assert_null(slurp("/tmp", "y.0")); /* nothing escaped the folder */
 	/* exact mode (a folio): only that one name */
 	const char folio[] = "MCZ-FETCH 1 1 2 f.folio\nF 2 f.folio\nokEND\n";
-	assert_int_equal(pcp_fetch_parse(folio, sizeof folio - 1, "f.folio", NULL, dir, chosen,
+	assert_int_equal(pcp_pull_parse(folio, sizeof folio - 1, "f.folio", NULL, dir, chosen,
 					 sizeof chosen, err, sizeof err),
 			 0);
 	assert_string_equal(slurp(dir, "f.folio"), "ok");

@@ -1,4 +1,4 @@
-/* codename.c: the names of code for people (codename.h).  Code without
+/* codelabel.c: the names of code for people (codelabel.h).  Code without
  * symbols is named by its object, one row for all of it ("hpcc (no
  * symbols)"), not one per address: an address says nothing to a reader,
  * and a stripped distribution binary's time spread over a hundred offsets
@@ -13,12 +13,12 @@
 
 #include "codelabel.h"
 
-void vw_codename_object(const char *base, char *buf, size_t len)
+void vw_codelabel_object(const char *base, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s (no symbols)", base);
 }
 
-int vw_codename_briefs(char *const *names, size_t n, char ***brief)
+int vw_codelabel_briefs(char *const *names, size_t n, char ***brief)
 {
 	char **b = calloc(n + 1, sizeof *b);
 	if (!b)
@@ -37,7 +37,7 @@ int vw_codename_briefs(char *const *names, size_t n, char ***brief)
 	return 0;
 }
 
-void vw_codename_chain(const char *inlined, char *buf, size_t len)
+void vw_codelabel_chain(const char *inlined, char *buf, size_t len)
 {
 	size_t at = 0;
 	buf[0] = '\0';
@@ -93,7 +93,7 @@ static int cn_by_samples(const void *a, const void *b)
 	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
 
-int vw_codename_hint(vw_model *m, char *buf, size_t len)
+int vw_codelabel_hint(vw_model *m, char *buf, size_t len)
 {
 	cn_obj o[16];
 	size_t n = 0;

@@ -4,7 +4,7 @@
  *
  * Two groupings of the profile's locations are built once: by function
  * (its name as people read it, demangled with clones folded, or its
- * object alone without symbols: codename.c) for what people read, and
+ * object alone without symbols: codelabel.c) for what people read, and
  * by region (the function where DWARF named it — inlined code has its own
  * name there — else a 256-byte region of the object) for what the phase
  * detector compares: at -O2 without -g every kernel is "main", but its
@@ -114,7 +114,7 @@ static char *hc_key(const mcz_code *c, const mcz_code_loc *l, int region, int cl
 	else if (l->function[0])
 		snprintf(buf, sizeof buf, "%s", name);
 	else
-		vw_codename_object(obj, buf, sizeof buf);
+		vw_codelabel_object(obj, buf, sizeof buf);
 	return strdup(buf);
 }
 
@@ -186,7 +186,7 @@ static int hc_group_build(const hc_tab *t, const uint64_t *loc_total, int region
 	for (size_t i = 0; i < n; i++)
 		g->of_loc[i] = rank[gid[i]];
 	free(rank);
-	if (!region && vw_codename_briefs(g->name, k, &g->brief))
+	if (!region && vw_codelabel_briefs(g->name, k, &g->brief))
 		goto out;
 	rc = 0;
 out:

@@ -511,7 +511,7 @@ static void report_json(vw_model *m, FILE *f)
 	json_kv_str(f, "calibrated", rc.when);
 	json_kv_str(f, "text", rl);
 	char hint[600] = "";
-	vw_codename_hint(m, hint, sizeof hint);
+	vw_codelabel_hint(m, hint, sizeof hint);
 	fputs("},\"code_hint\":", f);
 	vw_fmt_json_str(f, hint);
 	fputs(",\"phases\":[", f);
@@ -620,7 +620,7 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	if (t.roof[0])
 		fprintf(f, "# %s\n", vw_fmt_safe(t.roof));
 	char hint[600];
-	if (vw_codename_hint(m, hint, sizeof hint))
+	if (vw_codelabel_hint(m, hint, sizeof hint))
 		fprintf(f, "# %s\n", vw_fmt_safe(hint));
 	vw_threads th;
 	if (m->nfiles == 1 && vw_threads_of(m, 0, m->t_min, m->t_max + 1, &th) == 0 && th.n > 1)

@@ -143,7 +143,7 @@ int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const c
 			snprintf(from, sizeof from, "  called from %s (%.0f%%)",
 				 vw_hotcode_brief(m, caller.fn), 100 * caller.share);
 		char chain[200];
-		vw_codename_chain(top[k].inlined, chain, sizeof chain);
+		vw_codelabel_chain(top[k].inlined, chain, sizeof chain);
 		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s%s",
 			 vw_hotcode_letter(top[k].fn), vw_hotcode_brief(m, top[k].fn), 100 * top[k].share,
 			 (unsigned long long)top[k].samples, where, chain[0] ? " inlined into " : "",
