@@ -182,28 +182,25 @@ int mcz_block_pack(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out);
 int mcz_block_pack_at(struct mcz_codec_ctx *cx, const mcz_buf *body, mcz_buf *out, int level);
 /* The zstd level of a metadata block (STREAMS, COLSTREAMS, BUNDLE) of len
  * bytes: the packing level (mcz_pack_level) for a batch writer or from
- * 32 KiB on (10,000 streams' descriptors: 25 KB less), the writer's own
- * level below that (a live writer's few KB: level 19 costs ~1.5 ms of CPU
- * a recording for ~70 B); a batch writer's own level from 512 KiB on, and
+ * 32 KiB on (where a hard level saves kilobytes), the writer's own level
+ * below that (a live writer's few KB: level 19 saves tens of bytes for
+ * more CPU than the rest of its metadata); a batch writer's own level from 512 KiB on, and
  * MCZ_PACK_SMALL below MCZ_PACK_SMALL_BYTES. */
 int mcz_meta_level(const struct mcz_codec_ctx *cx, size_t len);
 /* A batch writer's metadata bodies under MCZ_PACK_SMALL_BYTES are packed at
- * MCZ_PACK_SMALL: its strategy (lazy2) loads the built-in dictionary in
- * 0.36 ms (less with bundle.c's smaller tables), the binary trees of
- * MCZ_PACK_BATCH in 3.8 ms, more than the whole of `pmdumplog -a` on a
- * small archive.  Over pcp-testsuite the archives whose metadata is that
- * small grew by a median of 0.8 % (at most 16 bytes; with bundle.c's
- * smaller tables for such bodies, 162 of the 195 by a median of 1.0 %, at
- * most 139 bytes), none nearer xz -9 than the worst (0.992). */
+ * MCZ_PACK_SMALL: its strategy (lazy2) loads the built-in dictionary ten
+ * times faster than the binary trees of MCZ_PACK_BATCH, whose loading
+ * alone outlasts `pmdumplog -a` on a small archive.  The archives whose
+ * metadata is that small grow by about a percent (tens of bytes), none
+ * nearer xz -9 than the worst of pcp-testsuite (bench-pcp-all.sh,
+ * bench-storage.sh). */
 #define MCZ_PACK_SMALL 9
 #define MCZ_PACK_SMALL_BYTES (8u << 10)
 /* The level frames and large metadata are packed at: 19, or
  * MCZ_PACK_BATCH for a batch writer (mcz import).  Over pcp-testsuite's
- * 195 archives level 15 gives the same median size against xz -9 (0.586,
- * 0.586 at 19), the worst 0.992 (0.988), for 0.6 of the import's CPU:
- * level 19 took 2.4 ms on 8 KB of descriptors, 39 ms on 37 KB, 207 ms on
- * 256 KB (archive 20180102), on repetitive text its optimal parser's
- * cost. */
+ * archives level 15 gives the same median size against xz -9 as 19 and
+ * nearly the same worst, for much less of the import's CPU: on
+ * repetitive text 19's optimal parser costs far more than it saves. */
 #define MCZ_PACK_BATCH 15
 int mcz_pack_level(const struct mcz_codec_ctx *cx);
 int mcz_block_unpack(struct mcz_codec_ctx *cx, const uint8_t *p, size_t len, mcz_buf *tmp,
@@ -284,8 +281,8 @@ typedef struct mcz_codec_ctx {
 			  level 19 and GCHUNK runs tried transposed; a live one
 			  (mcrec) does so only for large metadata and runs of many
 			  columns (wide data): on a recorder's few dozen streams
-			  the trials cost 12 ms of CPU per 2 s recording for a
-			  few bytes (mcz_meta_level) */
+			  the trials would cost more CPU than they save bytes
+			  (mcz_meta_level) */
 	int quick;     /* a viewer's conversion (mcz_write_opts.quick): every
 			  frame at `level`, one layout, no second grouping */
 	mcz_buf tmp, tmp2, best, bm;

@@ -28,9 +28,9 @@
 #include "../mcz.h"
 
 /* libstdc++'s demangler (extern "C" in cxxabi.h, which C cannot include),
- * loaded when the first mangled name is read, not linked: libstdc++ was
- * the largest library every mcz, mcview and mcrec relocated at start
- * (0.6 to 1 ms of `mcz --version`'s 5), for names most runs never show.
+ * loaded when the first mangled name is read, not linked: libstdc++ is
+ * the largest library every mcz, mcview and mcrec would relocate at
+ * start (a fifth of `mcz --version`), for names most runs never show.
  * Without libstdc++ the names stay as the object gave them. */
 typedef char *(*name_demangle_fn)(const char *mangled, char *out, size_t *len, int *status);
 static name_demangle_fn name_demangle;

@@ -119,8 +119,8 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	mcz_buf_uv(f, raw->len);
 	size_t z = 0;
 	/* Small columns gain from a harder level, but not from the hardest:
-	 * importing PCP archive 20201109 (20 615 streams) took 7.1 s at 19 and
-	 * 2.2 s at 9, for a file 1.4 % larger (and equal sizes at 3 to 9).  A
+	 * level 9 packs them as well as 3 to 8 do and nearly as well as 19,
+	 * at a fraction of 19's time on a wide archive (bench-pcp.sh).  A
 	 * batch writer (mcz import) packs its narrow columns together in
 	 * shared runs (gchunk.c), so a column's own frame only ranks its
 	 * codecs: level 3 there, and a wide column's winner compressed again
@@ -132,9 +132,9 @@ static void codec_try(mcz_codec_ctx *cx, uint8_t codec, uint8_t flags, const mcz
 	/* fast (PART blocks, replaced seconds later): zstd only where it pays;
 	 * quick (a viewer's conversion): the candidates compared raw, the
 	 * chosen one compressed once (codec_repack); thorough: candidates of
-	 * under 64 bytes compared raw, as their bytes go into a shared run
-	 * (pcp-zeroconf: 111,763 level-3 passes over 28 B on average, 0.23 s
-	 * of its 0.62 s of CPU, for 0.3 % of its size) */
+	 * under 64 bytes compared raw, as their bytes go into a shared run,
+	 * where a zstd pass per candidate of a few bytes would cost more
+	 * than the size it tells apart */
 	unsigned least = cx->fast ? 256u : cx->thorough ? 64u : 16u;
 	if (!cx->quick && raw->len >= least &&
 	    (cx->zc || (cx->zc = ZSTD_createCCtx())))

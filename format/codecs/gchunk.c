@@ -139,13 +139,11 @@ static size_t gchunk_run_frame(mcz_codec_ctx *cx, const mcz_buf *raw, const uint
 	if (!mixed)
 		mask &= 3;
 	/* A live writer compares the layouts at level 3 and packs the one
-	 * that wins at its level: a pass at that level per layout tried took
-	 * 1.9 times the CPU of a wide recording (256 streams, chunks of 64
-	 * rows).  A batch writer compares them at level 9 and packs the
-	 * winner: every layout at the writer's level took half the import of
-	 * PCP archive 20180102, and those within an eighth of the best still
-	 * 40 ms of pcp-zeroconf's 300 (five passes of 20 ms on two threads,
-	 * not two), for 0.04 % of the bytes over pcp-testsuite's archives. */
+	 * that wins at its level: a pass at its level per layout would cost
+	 * more CPU than the recording itself.  A batch writer compares them
+	 * at level 9 and packs the winner: the layouts rank the same at 9 as
+	 * at the writer's level, within a few hundredths of a percent of the
+	 * bytes over pcp-testsuite's archives (bench-pcp-all.sh). */
 	int single = mask == 1 || mask == 2 || mask == 4;
 	int trial = single ? level : cx->thorough ? 9 : 3;
 	size_t sz[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, n = 0;
@@ -251,9 +249,9 @@ static void *gchunk_frames_run(void *arg)
 	return NULL;
 }
 
-/* Every shared run's frame: a batch writer packs them on two threads (a
- * run of 256 KiB at level 15, its layouts compared at 9, takes 20 to 40
- * ms: pcp-zeroconf's nine runs were 0.27 s of its import on one). */
+/* Every shared run's frame: a batch writer packs them on two threads, as
+ * a run of 256 KiB at level 15 is the longest single piece of an import's
+ * work (bench-pcp.sh, speed). */
 static int gchunk_frames(mcz_codec_ctx *cx, gchunk_shared *sh, size_t nsh, const gchunk_run *rt,
 			 const uint64_t *len, int zdir_ok, const mcz_stream_desc *descs,
 			 unsigned mask)

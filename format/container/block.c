@@ -147,9 +147,9 @@ int mcz_meta_level(const mcz_codec_ctx *cx, size_t len)
 	if (cx->thorough && len < MCZ_PACK_SMALL_BYTES)
 		return MCZ_PACK_SMALL;
 	/* a batch writer's descriptors of 512 KiB and more at its own level:
-	 * pcp-zeroconf's 733 KB of COLSTREAMS took 34 ms at 15 for 128 bytes
-	 * less than at 9 (its file's size the same; over pcp-testsuite, two
-	 * archives of 195 0.2 % larger; from 256 KiB on, pcp-atop's 1.3 %) */
+	 * at that size the packing level saves a few bytes for the longest
+	 * pass of the metadata (over pcp-testsuite, two archives of 195 grow
+	 * by a fraction of a percent; from 256 KiB on, one grows by more) */
 	if (cx->thorough && len >= (512u << 10) && cx->level < pl)
 		return cx->level;
 	return cx->thorough || cx->level > pl || len >= (32u << 10) ? pl : cx->level;

@@ -41,11 +41,11 @@ typedef struct writer_col {
 
 /* The descriptors' strings are kept in blocks of a string pool, not
  * strdup'ed one by one, and every column lives in one slab (cv, cp: a
- * stride of cap_rows values per stream): a PCP archive of 28,287 streams
- * made 170,000 strings and 57,000 column arrays, and freeing them took
- * 20 ms of its 300 ms import, growing the columns another 20.  The pool is
- * not glibc's obstack, which exits the process when malloc fails: a
- * library's caller gets MCZ_E_NOMEM. */
+ * stride of cap_rows values per stream): a wide archive has hundreds of
+ * thousands of strings and column arrays, and allocating and freeing them
+ * one by one is a visible share of its import (bench-pcp.sh, speed).  The
+ * pool is not glibc's obstack, which exits the process when malloc fails:
+ * a library's caller gets MCZ_E_NOMEM. */
 typedef struct writer_strs {
 	struct writer_strs *prev;
 	size_t used, cap;
@@ -506,9 +506,9 @@ int mcz_writer_add_stream(mcz_writer *w, const mcz_stream_desc *d, uint32_t *id)
 	size_t i = w->nstreams;
 	if (w->cap_rows && i == w->cap_cols) {
 		/* a file that turns out very wide keeps fewer rows' room, down
-		 * to 8, for a slab of about WRITER_SLAB0 values (pcp-free-tera:
-		 * 149,902 streams of 17 rows, 10,000 of its import's 70,000 page
-		 * faults, 57 of its 683 ms of CPU) */
+		 * to 8, for a slab of about WRITER_SLAB0 values: the slab's
+		 * pages are faulted in as the columns grow, and a wide archive
+		 * of few rows would fault in room it never fills */
 		size_t ns = w->cap_cols ? 2 * w->cap_cols : 16, rows = w->cap_rows;
 		while (rows > 8 && rows / 2 > w->nrows && ns * rows > WRITER_SLAB0)
 			rows /= 2;
@@ -890,11 +890,11 @@ static size_t pending_items(mcz_buf *items, const mcz_buf *mb, const mcz_buf *tb
  * choose between the layouts of one kind (COLSTREAMS with value numbers or
  * not; a BUNDLE with STREAMS or COLSTREAMS, with the dictionary or not),
  * and only the ones chosen at the writer's metadata level, where STREAMS,
- * COLSTREAMS, a BUNDLE and the blocks apart are compared as before: seven
- * level-19 passes over the 600 KB of 8,369 streams' descriptors (PCP
- * archive 20180102) took 0.9 s of its 2.1 s import, three do now.  From
- * 4 KB, not 64: a few hundred streams' descriptors took 20 ms at level 15
- * (pcp-testsuite's `proc`: 46 -> 23 ms of CPU), for the same files. */
+ * COLSTREAMS, a BUNDLE and the blocks apart are compared as before: a
+ * pass at the metadata level costs many at the trial level, and the
+ * choice is the same.  The threshold is set where a few hundred streams'
+ * descriptors begin to cost more to try than to pack (bench-pcp-all.sh's
+ * small archives), with the same files either way. */
 enum { META_TRIAL_BYTES = 4 << 10, META_TRIAL_LEVEL = 9 };
 /* a and b within an eighth of each other */
 #define META_CLOSE(a, b) ((a) * 8 >= (b) * 7 && (b) * 8 >= (a) * 7)
@@ -902,11 +902,9 @@ enum { META_TRIAL_BYTES = 4 << 10, META_TRIAL_LEVEL = 9 };
 /* STREAMS of META_SCREEN_BYTES and more that pack at zstd level 1 to
  * META_SCREEN_RATIO times the smaller COLSTREAMS (ct bytes, at the trial
  * level) or more are packed no further: to be tried in a BUNDLE they would
- * have to come within half again of COLSTREAMS, a level 15 that packs
- * them 2.7 times smaller than level 1 (on pcp-testsuite none did: its 195
- * files are the same with and without this screen).  Such STREAMS took
- * pcp-pidstat_missing_one_metric 12 ms at level 9, 518 KB to 20.5 KB
- * against COLSTREAMS' 3.2 KB. */
+ * have to come within half again of COLSTREAMS, which no zstd level does
+ * (over pcp-testsuite, every file is the same with and without this
+ * screen); packing them at the trial level is all the screen saves. */
 enum { META_SCREEN_BYTES = 64 << 10, META_SCREEN_RATIO = 4 };
 static int streams_lose(mcz_writer *w, const mcz_buf *sb, size_t ct)
 {
@@ -967,11 +965,9 @@ static int writer_pending(mcz_writer *w)
 		 * never in a BUNDLE, where the dictionary can make up for their
 		 * text), when COLSTREAMS is for the file (within the readers'
 		 * bounds, with room for a harder level): their size is their
-		 * bytes, which lose to it (vldb-disks' 52 KB against 2 KB: 34
-		 * ms at level 15, 935 against 122 B; pcp-atop's 1 MB against 304
-		 * KB: 16 ms at level 9, 40 KB against 7 KB).  Over pcp-testsuite
-		 * no file changed; at five times, mirage-1 was 1.2 % larger (its
-		 * STREAMS, 5.6 times, won in a BUNDLE with the dictionary). */
+		 * bytes, which lose to it.  Over pcp-testsuite no file changes
+		 * with this rule; at five times instead of eight, STREAMS that
+		 * win in a BUNDLE with the dictionary would be lost. */
 		int rows_final = !lt;
 		size_t cmax = cb.len > c2.len ? cb.len : c2.len;
 		if (!rc && w->minor >= 3 && cb.len <= 128 * (uint64_t)cols.len &&
@@ -1064,9 +1060,9 @@ static int writer_pending(mcz_writer *w)
 		if (v && (!nb || !cb.len))
 			continue;
 		/* a BUNDLE of STREAMS where COLSTREAMS packed half as small
-		 * again on its own is not tried: the dictionary never made up
-		 * that much (on pcp-testsuite, it cost 7 ms of 20041125's
-		 * 20 ms, of 72 KB of descriptors) */
+		 * again on its own is not tried: the dictionary never makes up
+		 * that much over pcp-testsuite, and the trial is a pass over
+		 * every descriptor */
 		if (!v && nb && c && cb.len && rows.len > cols.len + cols.len / 2)
 			continue;
 		mcz_buf items = {0};
@@ -1147,9 +1143,8 @@ static int writer_marks(mcz_writer *w)
 
 /* A batch writer's chunk that brings new streams is encoded on a thread
  * of its own while their descriptors are packed (writer_pending): on a
- * small archive those trials at the packing level are half of an import
- * (pcp-testsuite's `small`: 32 ms of metadata beside an 11 ms chunk).
- * The chunk is encoded as if the metadata became a BUNDLE, which a batch
+ * small archive those trials at the packing level are as long as the
+ * chunk or longer.  The chunk is encoded as if the metadata became a BUNDLE, which a batch
  * writer's nearly always does; where it did not, it is encoded again from
  * the counters' state before it (w->pprev).  The bytes are those of
  * writer_pending then writer_chunk. */

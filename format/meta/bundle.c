@@ -30,8 +30,8 @@ void mcz_bundle_add(mcz_buf *items, uint16_t type, const mcz_buf *body)
 }
 
 /* The dictionary loaded (ZSTD_CDict).  Loading 58 KB of dictionary at
- * level 15 costs 4 ms, as much as packing an import's metadata with it,
- * every time it is used: a batch writer has it loaded once, on a thread of
+ * level 15 costs as much as packing an import's metadata with it, every
+ * time it is used: a batch writer has it loaded once, on a thread of
  * its own while it reads its first chunk, and every BUNDLE at that level
  * is packed against it.  A small body's level (MCZ_PACK_SMALL) loads it in
  * a tenth of that: loaded when first used, kept for the next. */
@@ -45,10 +45,10 @@ typedef struct mcz_mdict_prep {
 /* The dictionary loaded for bodies of up to body bytes.  A small body's
  * tables are a quarter of their size at MCZ_PACK_SMALL (2^15 and 2^16
  * entries for 58 KB of dictionary and 8 KiB of body, not 2^17): loading
- * them took a third of a small archive's import, half of it their pages
- * first touched (rattle's import 14.2 -> 13.3 ms; over pcp-testsuite 84
- * archives grew, by a mean of 0.2 %, at most 15 bytes, none nearer xz -9
- * than the worst). */
+ * full-size tables, half of it their pages first touched, is a large
+ * share of a small archive's import, and the smaller tables cost a
+ * fraction of a percent of its size, none nearer xz -9 than the worst of
+ * pcp-testsuite (bench-pcp-all.sh). */
 static ZSTD_CDict *bundle_load(int level, size_t body)
 {
 	size_t dl;
@@ -132,8 +132,8 @@ void mcz_bundle_prep_free(mcz_codec_ctx *cx)
 static size_t bundle_z(mcz_codec_ctx *cx, const mcz_buf *body, int dict, int level, mcz_buf *out)
 {
 	size_t bound = ZSTD_compressBound(body->len);
-	/* level 19 with the dictionary loaded costs ~5 ms a flush: a live
-	 * writer packs a few KB at its own level (mcz_meta_level) */
+	/* level 19 with the dictionary loaded is too slow for every flush:
+	 * a live writer packs a few KB at its own level (mcz_meta_level) */
 	if (!level)
 		level = mcz_meta_level(cx, body->len);
 	out->len = 0;

@@ -92,9 +92,8 @@ static void id_add(idbuf *b, const char *fmt, ...)
  * was made from: path, size and mtime are not enough (a byte changed and
  * the mtime set back, touch -r, passes them), nor is PCP's label (the same
  * in every copy and every extract of an archive).  The whole-content CRC
- * costs one read of the archive (zlib's crc32, about 2.5 GB/s): for the
- * 9 MB pcp-testsuite archive 20180102 an open from the cache takes 30 ms
- * instead of 25, a conversion 160 ms.  The head CRC finds an entry whose
+ * costs one read of the archive (zlib's crc32), a fraction of an open
+ * from the cache and far less than a conversion.  The head CRC finds an entry whose
  * archive has grown (id_grown).
  * The stamp a viewer compares every 2 s to see growth does without it. */
 static void id_file(idbuf *id, idbuf *names, const char *path)

@@ -103,8 +103,8 @@ void pcp_import_progress_tty(void *arg, const char *line, int final);
 /* For a program whose only PCP contexts are the archives it reads through
  * this header (mcz import, mcview): sets PCP_DERIVED_CONFIG to "" unless it
  * is set.  libpcp otherwise loads the derived metrics of its default
- * configuration at the first pmNewContext (five files on Debian, 1.4 ms of
- * a small archive's 4 ms), and records read as logged never hold one.
+ * configuration at the first pmNewContext (five files on Debian, a third
+ * of a small archive's import), and records read as logged never hold one.
  * Call before any thread starts (setenv). */
 void pcp_no_derived(void);
 

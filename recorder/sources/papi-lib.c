@@ -2,7 +2,7 @@
  * first call.
  *
  * Why dlopen: libpapi brings libpfm4, whose event tables need ~41 000
- * relocations: with it linked, every start of mcrec spent ~2 ms of CPU in
+ * relocations: with it linked, every start of mcrec would spend CPU in
  * the dynamic loader and its page faults, while the papi source runs only
  * when -e names papi: events (or for --list).  So mcrec is not linked with
  * libpapi: the PAPI functions the papi source calls are defined here, with

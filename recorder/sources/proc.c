@@ -18,7 +18,7 @@
  * stores the tree's sums in the same row: the figures of a row were all
  * measured at that row.  The pass runs on the sampling thread while the
  * tree is small and a pass short, as waking a thread of its own costs more
- * than the pass on a VM (~50 us of CPU per wake-up); a helper thread takes
+ * than the pass on a VM (bench-sources.sh); a helper thread takes
  * it over, every --slow-interval, from the moment the tree outgrows the
  * kept descriptors, a pass takes over a tenth of the interval twice in a
  * row, or on the fallback scan below; a read then stores the sums of the

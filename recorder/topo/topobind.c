@@ -2,7 +2,7 @@
  * for the rec_ctx.topo_* lookups that sources call while they declare
  * their streams.
  *
- * Loading the topology with hwloc costs ~15 ms (sysfs walks, plugins),
+ * Loading the topology with hwloc costs milliseconds (sysfs walks, plugins),
  * which mcrec would otherwise spend before the command may exec.  So a
  * recording defers it: rec_topobind_defer() makes every lookup hand out a
  * late id (REC_TOPO_LATE + k, remembering what was asked), the command

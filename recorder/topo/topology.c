@@ -393,8 +393,8 @@ static int topo_load(rec_topology *t, const char *synthetic, const char *export_
 	 * program that records).  GPU names come from the GPU's own OS device
 	 * (NVML, CUDA, RSMI) when hwloc has it, else from the vendor id. */
 	hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-	/* The "gl" component opens X displays :0 to :9 to name GPUs (10 ms
-	 * here, and over `ssh -X` it would talk to the user's own X server);
+	/* The "gl" component opens X displays :0 to :9 to name GPUs (slow,
+	 * and over `ssh -X` it would talk to the user's own X server);
 	 * the GPU objects come from sysfs and NVML without it. */
 	hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	if (synthetic && topo_is_xml(synthetic)) {
@@ -522,8 +522,8 @@ void rec_topology_env(void)
 	/* hwloc dlopens every plugin of its plugin directory at its first
 	 * topology, whatever components are then used: Debian's gl plugin
 	 * brings libX11 and xcb, xml_libxml brings libxml2, ICU and libstdc++,
-	 * opencl the OpenCL loader.  Relocating them was most of mcrec's fixed
-	 * CPU cost (a 1 s recording: ~10 of ~28 ms).  The gl and pci
+	 * opencl the OpenCL loader.  Relocating them would be most of mcrec's
+	 * fixed CPU cost (bench-rec-overhead.sh).  The gl and pci
 	 * components are left out anyway (topo_load) and hwloc's own XML
 	 * parser reads and writes the cache, so those plugins are not loaded;
 	 * opencl (GPUs as co-processors) only for a discovery, when no cached
@@ -542,7 +542,7 @@ int rec_topology_load(rec_topology *t, const char *synthetic, char *err, size_t 
 	if (synthetic)
 		return topo_load(t, synthetic, NULL, err, errlen);
 	/* hwloc's discovery reads sysfs and every PCI function's config space
-	 * (20 ms of system time here); the same tree exported once loads from
+	 * (milliseconds of system time); the same tree exported once loads from
 	 * XML in a fraction of it.  hwloc is the one that reads and writes
 	 * the XML (hwloc_topology_export_xml / set_xml). */
 	char cache[4200];

@@ -29,7 +29,7 @@
 #define SYM_REGION 64
 /* Debug info is read for an object with SYM_DWARF_MIN samples, or with
  * SYM_DWARF_FEW and 0.5 % of them: libdw decompresses every .debug_*
- * section of an object it opens (libc's: ~60 ms of zlib), which a sample
+ * section of an object it opens (libc's is a large zlib job), which a sample
  * or two of `sleep` in libc is not worth; their functions come from the
  * symbol table, as `perf report` gives them without --inline. */
 #define SYM_DWARF_MIN 50
@@ -135,8 +135,8 @@ static int sym_loc(code_sym_out *o, size_t *nlocs, size_t *cap, sym_tab *tab,
 /* The function scopes of one compile unit, read once: every subprogram
  * and inlined_subroutine DIE with its enclosing one, and their address
  * ranges sorted by start, each with the nearest range that contains it.
- * dwarf_getscopes walks the unit from its root for every address (7 s for
- * 10^5 addresses of a 1.5 MB binary); this walks it once, and an address
+ * dwarf_getscopes walks the unit from its root for every address, which is
+ * quadratic over a large binary (bench-code.sh); this walks it once, and an address
  * then climbs from the last range starting at or before it. */
 typedef struct sym_node {
 	Dwarf_Die die;
@@ -178,7 +178,7 @@ typedef struct sym_obj {
  * (through libdebuginfod) for the debug file of an object that has none
  * on this host.  libdebuginfod waits DEBUGINFOD_TIMEOUT seconds (90 by
  * default) for a server that does not answer, per query, and an object
- * makes several (symbols, DWARF): 31 s for one object at 5 s here.  So
+ * makes several (symbols, DWARF), so one object waits a multiple of it.  So
  * mcrec sets DEBUGINFOD_TIMEOUT when the user did not, and its own
  * progress callback ends an object's search that has received nothing
  * within that time, and every search after it (the objects are named by
@@ -759,7 +759,7 @@ int code_sym_run(code_prof *p, int64_t t_origin, int64_t interval_ns, mcz_code *
 	}
 	/* Debug info only where the samples are: libdw decompresses every
 	 * .debug_* section of an object when it opens it (libc's debug file:
-	 * ~60 ms of zlib here), which a library hit by 1 sample of a sleeping
+	 * a large zlib job), which a library hit by 1 sample of a sleeping
 	 * command does not repay; its functions come from the symbol table,
 	 * as perf report gives them without --inline or srcline.  An object
 	 * counts the samples it was the caller's place of too. */

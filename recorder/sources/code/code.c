@@ -13,7 +13,7 @@
  * while the rings hold records: the sampling thread looks at their heads
  * after its row (idle(), memory reads) and wakes the thread through an
  * eventfd, so a command that runs no code (sleep, a wait on I/O) costs no
- * wake-up at all, where a 100 ms poll timeout cost ~50 us of CPU each.
+ * wake-up at all, where a poll timeout would wake it ten times a second.
  *
  *     mcrec --code-hz 1000 -- ./app          (default 1000 Hz per thread)
  *     mcrec --code-event cycles -- ./app     (where there is a PMU)

@@ -6,8 +6,8 @@
  * three agents give: perfevent (memory traffic an ordinary user may not
  * count through perf), nvidia and denki (GPU and power where the local
  * sources cannot read them).  Asking pmcd costs libpcp's loading (eight
- * more shared libraries) and two contexts: about 8 ms of CPU and 10 ms
- * before the command starts, at every mcrec run on a host whose pmcd runs
+ * more shared libraries) and two contexts, CPU and time before the command
+ * starts (bench-rec-overhead.sh), at every mcrec run on a host whose pmcd runs
  * none of them (the default install: root, pmcd, proc, linux, xfs, mmv...).
  * pmcd.conf says which agents pmcd runs: one line per agent, its name
  * first, up to the access control section ("[access]"), comments from

@@ -1,8 +1,8 @@
 /* pcp-lib.c: libpcp for mcrec, loaded with dlopen when a pmcd may answer.
  *
  * Why dlopen: libpcp brings eight more shared libraries (ssl, crypto, sasl,
- * systemd, gcrypt...), about 3 ms of CPU at every start of mcrec for their
- * mapping and relocation, while the pcp source records only where a pmcd
+ * systemd, gcrypt...), whose mapping and relocation would cost CPU at every
+ * start of mcrec (bench-rec-overhead.sh), while the pcp source records only where a pmcd
  * answers, which on most hosts it does not.  So mcrec is not linked with
  * libpcp: the PMAPI functions that the recorder and libmczpcp's unit
  * mapping call are defined here, with libpcp's own names and prototypes

@@ -400,8 +400,8 @@ static int cmp_by_delta(const void *x, const void *y)
 	const vw_cmp_match *a = &cmp_sort_ctx->m[*(const size_t *)x];
 	const vw_cmp_match *b = &cmp_sort_ctx->m[*(const size_t *)y];
 	/* "what got slower": the phases that lost time first, most seconds
-	 * lost first, then those that gained, most gained first (a phase 0.13 s
-	 * faster by noise was ranked above one 0.12 s slower) */
+	 * lost first, then those that gained, most gained first: a phase
+	 * faster by noise never ranks above one that got slower */
 	int sa = a->delta_s > 0, sb = b->delta_s > 0;
 	if (sa != sb)
 		return sa ? -1 : 1;

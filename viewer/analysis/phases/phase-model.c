@@ -34,7 +34,9 @@
 #define PHASE_RANK_WAITS 8   /* a job of up to this many ranks: each rank's MPI rate too */
 #define PHASE_COARSE 8192
 #define PHASE_FINE_MAX (1 << 20)
-#define PHASE_DECODE_BUDGET 100000 /* chunk columns: ~2 s at ~20 us each */
+/* chunk columns an exact coarse level may decode: a couple of seconds'
+ * work at most (bench-phase.sh's large recording) */
+#define PHASE_DECODE_BUDGET 100000
 
 typedef struct phase_fine_ctx {
 	vw_model *m;
@@ -284,8 +286,8 @@ fail:
 
 /* Samples per coarse bucket so that every bucket holds whole chunks, when
  * an exact coarse level would decode more than PHASE_DECODE_BUDGET chunk
- * columns (a large recording: 10^9 values would take 20 s and map the whole
- * 2 GB file); else 0.  mcz_summary then answers from the index alone (a
+ * columns (a large recording: 10^9 values would take tens of seconds and
+ * map the whole file); else 0.  mcz_summary then answers from the index alone (a
  * chunk counts in the bucket of its first sample), the coarse level is at
  * chunk resolution, and the refinement still places each boundary on a
  * sample, decoding only the chunks around it. */

@@ -147,7 +147,7 @@ oom:
 
 /* Streams read per pass over the file: each pass decodes the chunks at the
  * range's edges once for all its streams; between passes the frame budget
- * is checked (1024 PUs x 3 metrics take ~30 ms in one pass). */
+ * is checked (one pass over a thousand PUs' metrics outlasts a frame). */
 #define TOPO_METRIC_BATCH 128
 
 /* Read the streams bound to objects with in[o] set (all when in is NULL)
