@@ -31,6 +31,7 @@
 #include <zlib.h>
 
 #include "../codecs/chunk.h"
+#include "metapolicy.h"
 #include "../internal.h"
 #include "../meta/meta.h"
 
@@ -886,33 +887,14 @@ static size_t pending_items(mcz_buf *items, const mcz_buf *mb, const mcz_buf *tb
 	return k;
 }
 
-/* Descriptors from this size on are packed at level META_TRIAL_LEVEL to
- * choose between the layouts of one kind (COLSTREAMS with value numbers or
- * not; a BUNDLE with STREAMS or COLSTREAMS, with the dictionary or not),
- * and only the ones chosen at the writer's metadata level, where STREAMS,
- * COLSTREAMS, a BUNDLE and the blocks apart are compared as before: a
- * pass at the metadata level costs many at the trial level, and the
- * choice is the same.  The threshold is set where a few hundred streams'
- * descriptors begin to cost more to try than to pack (bench-pcp-all.sh's
- * small archives), with the same files either way. */
-enum { META_TRIAL_BYTES = 4 << 10, META_TRIAL_LEVEL = 9 };
-/* a and b within an eighth of each other */
-#define META_CLOSE(a, b) ((a) * 8 >= (b) * 7 && (b) * 8 >= (a) * 7)
-
-/* STREAMS of META_SCREEN_BYTES and more that pack at zstd level 1 to
- * META_SCREEN_RATIO times the smaller COLSTREAMS (ct bytes, at the trial
- * level) or more are packed no further: to be tried in a BUNDLE they would
- * have to come within half again of COLSTREAMS, which no zstd level does
- * (over pcp-testsuite, every file is the same with and without this
- * screen); packing them at the trial level is all the screen saves. */
-enum { META_SCREEN_BYTES = 64 << 10, META_SCREEN_RATIO = 4 };
+/* Whether STREAMS lose to COLSTREAMS of ct bytes at level 1 already
+ * (mcz_metapol_screen_tries, mcz_metapol_screen_loses). */
 static int streams_lose(mcz_writer *w, const mcz_buf *sb, size_t ct)
 {
-	if (sb->len < META_SCREEN_BYTES)
+	if (!mcz_metapol_screen_tries(sb->len))
 		return 0;
 	mcz_buf z = {0};
-	int lose = !mcz_block_pack_at(&w->cx, sb, &z, 1) &&
-		   z.len >= META_SCREEN_RATIO * (uint64_t)ct;
+	int lose = !mcz_block_pack_at(&w->cx, sb, &z, 1) && mcz_metapol_screen_loses(z.len, ct);
 	mcz_buf_free(&z);
 	return lose;
 }
@@ -935,190 +917,211 @@ static int meta_copy(const mcz_buf *in, mcz_buf *out)
  * TOPO blocks are written before the chunk"), as blocks of their own or,
  * when that is smaller (1.4), as one BUNDLE block, with the pending marks
  * too in a batch writer. */
-static int writer_pending(mcz_writer *w)
+/* The pending metadata of writer_pending: the bodies, the packed blocks
+ * and what was chosen. */
+typedef struct pending {
+	mcz_buf sb, cb, mb, tb, kb; /* bodies: STREAMS, COLSTREAMS, META, TOPO, MARKS */
+	mcz_buf rows, cols, alt;    /* packed STREAMS, packed COLSTREAMS, scratch */
+	uint32_t first;             /* the first new stream */
+	size_t n;                   /* new streams */
+	int c;                      /* COLSTREAMS rather than STREAMS */
+	int lt;                     /* the trial level, or 0 (metapolicy.h) */
+} pending;
+
+static void pending_free(pending *pd)
 {
-	mcz_buf sb = {0}, cb = {0}, mb = {0}, tb = {0}, kb = {0};
-	mcz_buf rows = {0}, cols = {0}, alt = {0};
-	int rc = 0, c = 0, lt = 0; /* lt: the trial level, or 0 */
-	uint32_t first = (uint32_t)w->streams_written;
-	size_t n = w->nstreams - w->streams_written;
-	if (n) {
-		/* COLSTREAMS (1.3, 5.7) when it saves 1 KiB or more: a file of a
-		 * few streams stays readable by readers before 1.3 */
-		mcz_buf c2 = {0};
-		mcz_meta_encode_streams(&sb, first, w->streams + first, n);
-		lt = sb.len >= META_TRIAL_BYTES && mcz_meta_level(&w->cx, sb.len) > META_TRIAL_LEVEL
-			     ? META_TRIAL_LEVEL
-			     : 0;
-		/* value numbers or not, whichever packs smaller; STREAMS beside
-		 * (large descriptors: first at the trial level, see above) */
-		mcz_scols_encode(&c2, first, w->streams + first, n, 1);
-		mcz_scols_encode(&cb, first, w->streams + first, n, 0);
-		/* no value repeated apart from its neighbours: the same bytes,
-		 * packed once (a small archive's import: 2 passes of its 10) */
-		int same = c2.len == cb.len && !memcmp(c2.p, cb.p, cb.len);
-		rc = meta_pack(w, &cb, &cols, lt);
-		if (!rc)
-			rc = same ? meta_copy(&cols, &alt) : meta_pack(w, &c2, &alt, lt);
-		/* STREAMS of eight times COLSTREAMS' bytes and more are not
-		 * packed, nor large ones (a MiB and more: a block of their own,
-		 * never in a BUNDLE, where the dictionary can make up for their
-		 * text), when COLSTREAMS is for the file (within the readers'
-		 * bounds, with room for a harder level): their size is their
-		 * bytes, which lose to it.  Over pcp-testsuite no file changes
-		 * with this rule; at five times instead of eight, STREAMS that
-		 * win in a BUNDLE with the dictionary would be lost. */
-		int rows_final = !lt;
-		size_t cmax = cb.len > c2.len ? cb.len : c2.len;
-		if (!rc && w->minor >= 3 && cb.len <= 128 * (uint64_t)cols.len &&
-		    c2.len <= 128 * (uint64_t)alt.len &&
-		    mcz_scols_fits(&cb, w->streams + first, n) &&
-		    mcz_scols_fits(&c2, w->streams + first, n) &&
-		    (sb.len >= (1u << 20) || sb.len / 8 >= cmax ||
-		     streams_lose(w, &sb, alt.len < cols.len ? alt.len : cols.len))) {
-			mcz_buf_u8(&rows, 0);
-			mcz_buf_put(&rows, sb.p, sb.len);
-			rc = rows.err;
-			rows_final = 1;
-		} else if (!rc) {
-			rc = meta_pack(w, &sb, &rows, lt);
-		}
-		/* of large descriptors, the sizes at the trial level; what is
-		 * at the metadata level already */
-		size_t ct = alt.len < cols.len ? alt.len : cols.len, rt = rows.len;
-		int cols_final = !lt;
-		/* within an eighth of each other: both at the metadata level */
-		if (lt && !rc && META_CLOSE(alt.len, cols.len)) {
-			rc = meta_pack(w, &cb, &cols, 0);
-			if (!rc)
-				rc = same ? meta_copy(&cols, &alt) : meta_pack(w, &c2, &alt, 0);
-			cols_final = 1;
-		}
-		if (!rc && alt.len < cols.len) {
-			mcz_buf t = cols;
-			cols = alt;
-			alt = t;
-			t = cb;
-			cb = c2;
-			c2 = t;
-		}
-		mcz_buf_free(&c2);
-		/* STREAMS or COLSTREAMS: where neither is an eighth smaller at the
-		 * trial level, both at the metadata level to compare */
-		if (!rc && !cols_final && rt * 8 >= ct * 7) {
-			rc = meta_pack(w, &cb, &cols, 0);
-			cols_final = 1;
-		}
-		if (!rc && !rows_final && ct * 8 >= rt * 7) {
-			rc = meta_pack(w, &sb, &rows, 0);
-			rows_final = 1;
-		}
-		/* within the bounds readers check: the streams and strings for
-		 * the body's length, the body for the packed length */
-		int fits = mcz_scols_fits(&cb, w->streams + first, n);
-		c = w->minor >= 3 && cols.len + 1024 <= rows.len && fits &&
-		    cb.len <= 256 * (uint64_t)cols.len + 65536;
-		/* the one written at the metadata level */
-		if (!rc && c && !cols_final)
-			rc = meta_pack(w, &cb, &cols, 0);
-		if (!rc && !c && !rows_final)
-			rc = meta_pack(w, &sb, &rows, 0);
-		if (!fits)
-			mcz_buf_free(&cb); /* not for a BUNDLE either */
+	mcz_buf *b[] = {&pd->sb, &pd->cb, &pd->mb, &pd->tb, &pd->kb, &pd->rows, &pd->cols, &pd->alt};
+	for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+		mcz_buf_free(b[i]);
+}
+
+/* The new streams' descriptors: STREAMS (rows) and COLSTREAMS (cols, its
+ * body cb) packed as the policy says, and which of the two is for the
+ * file (pd->c). */
+static int pending_streams(mcz_writer *w, pending *pd)
+{
+	const mcz_stream_desc *sd = w->streams + pd->first;
+	size_t n = pd->n;
+	mcz_buf *sb = &pd->sb, *cb = &pd->cb, *rows = &pd->rows, *cols = &pd->cols, *alt = &pd->alt;
+	mcz_buf c2 = {0};
+	int rc, lt;
+	mcz_meta_encode_streams(sb, pd->first, sd, n);
+	lt = pd->lt = mcz_metapol_trial_level(sb->len, mcz_meta_level(&w->cx, sb->len));
+	/* value numbers or not, whichever packs smaller; STREAMS beside
+	 * (large descriptors: first at the trial level) */
+	mcz_scols_encode(&c2, pd->first, sd, n, 1);
+	mcz_scols_encode(cb, pd->first, sd, n, 0);
+	int fit_cb = mcz_scols_fits(cb, sd, n), fit_c2 = mcz_scols_fits(&c2, sd, n);
+	/* no value repeated apart from its neighbours: the same bytes,
+	 * packed once (a small archive's import: 2 passes of its 10) */
+	int same = c2.len == cb->len && !memcmp(c2.p, cb->p, cb->len);
+	rc = meta_pack(w, cb, cols, lt);
+	if (!rc)
+		rc = same ? meta_copy(cols, alt) : meta_pack(w, &c2, alt, lt);
+	int rows_final = !lt;
+	if (!rc && mcz_metapol_raw_ok(w->minor, cb->len, cols->len, c2.len, alt->len, fit_cb && fit_c2) &&
+	    (mcz_metapol_raw_sure(sb->len, cb->len, c2.len) ||
+	     streams_lose(w, sb, alt->len < cols->len ? alt->len : cols->len))) {
+		mcz_buf_u8(rows, 0);
+		mcz_buf_put(rows, sb->p, sb->len);
+		rc = rows->err;
+		rows_final = 1;
+	} else if (!rc) {
+		rc = meta_pack(w, sb, rows, lt);
 	}
+	/* of large descriptors, the sizes at the trial level; what is at the
+	 * metadata level already */
+	size_t ct = alt->len < cols->len ? alt->len : cols->len, rt = rows->len;
+	int cols_final = !lt;
+	if (lt && !rc && mcz_metapol_close(alt->len, cols->len)) {
+		rc = meta_pack(w, cb, cols, 0);
+		if (!rc)
+			rc = same ? meta_copy(cols, alt) : meta_pack(w, &c2, alt, 0);
+		cols_final = 1;
+	}
+	int fits = fit_cb;
+	if (!rc && alt->len < cols->len) {
+		mcz_buf t = *cols;
+		*cols = *alt;
+		*alt = t;
+		t = *cb;
+		*cb = c2;
+		c2 = t;
+		fits = fit_c2;
+	}
+	mcz_buf_free(&c2);
+	if (!rc && !cols_final && mcz_metapol_again(ct, rt)) {
+		rc = meta_pack(w, cb, cols, 0);
+		cols_final = 1;
+	}
+	if (!rc && !rows_final && mcz_metapol_again(rt, ct)) {
+		rc = meta_pack(w, sb, rows, 0);
+		rows_final = 1;
+	}
+	pd->c = mcz_metapol_cols(w->minor, cols->len, rows->len, cb->len, fits);
+	/* the one written at the metadata level */
+	if (!rc && pd->c && !cols_final)
+		rc = meta_pack(w, cb, cols, 0);
+	if (!rc && !pd->c && !rows_final)
+		rc = meta_pack(w, sb, rows, 0);
+	if (!fits)
+		mcz_buf_free(cb); /* not for a BUNDLE either */
+	return rc;
+}
+
+/* The blocks of their own: META, TOPO and (a batch writer's) MARKS
+ * encoded; their bytes and the streams' block's, as written apart
+ * (marks: written after the chunk then, counted alike). */
+static int pending_apart(mcz_writer *w, pending *pd, uint64_t *apart)
+{
+	int rc = 0;
 	if (w->meta.n)
-		mcz_meta_encode_kv(&mb, (const char *const *)w->meta.keys,
+		mcz_meta_encode_kv(&pd->mb, (const char *const *)w->meta.keys,
 				   (const char *const *)w->meta.vals, w->meta.n);
 	if (w->topo_dirty)
-		mcz_meta_encode_topo(&tb, w->topo, w->ntopo);
+		mcz_meta_encode_topo(&pd->tb, w->topo, w->ntopo);
 	if (w->o.batch && w->nmarks)
-		mcz_meta_encode_marks(&kb, w->marks, w->nmarks);
-	/* the blocks on their own: their bytes (marks: written after the
-	 * chunk then, counted alike) */
-	uint64_t apart = n ? (c ? cols.len : rows.len) + MCZ_BLOCK_OVERHEAD : 0;
-	const mcz_buf *own[3] = {&mb, &tb, &kb};
+		mcz_meta_encode_marks(&pd->kb, w->marks, w->nmarks);
+	*apart = pd->n ? (pd->c ? pd->cols.len : pd->rows.len) + MCZ_BLOCK_OVERHEAD : 0;
+	const mcz_buf *own[3] = {&pd->mb, &pd->tb, &pd->kb};
 	for (int i = 0; i < 3 && !rc; i++)
-		if (own[i]->len && !(rc = mcz_block_pack(&w->cx, own[i], &alt)))
-			apart += alt.len + MCZ_BLOCK_OVERHEAD;
-	/* BUNDLE (1.4, 5.8): with the STREAMS or the COLSTREAMS body, whichever
-	 * is smaller; large descriptors (a MiB and more) stay a block of their
-	 * own: the dictionary gains little on them and packing them twice more
-	 * costs seconds */
-	int bundle = 0, won = 0;
+		if (own[i]->len && !(rc = mcz_block_pack(&w->cx, own[i], &pd->alt)))
+			*apart += pd->alt.len + MCZ_BLOCK_OVERHEAD;
+	return rc;
+}
+
+/* BUNDLE (1.4, 5.8) into w->payload, with the STREAMS or the COLSTREAMS
+ * body, whichever is smaller, where it beats the blocks apart (*bundle);
+ * large descriptors stay a block of their own (mcz_metapol_large). */
+static int pending_bundle(mcz_writer *w, pending *pd, uint64_t apart, int large, int *bundle)
+{
+	int rc = 0, won = 0;
 	mcz_buf *p = &w->payload;
+	size_t nb = large ? 0 : pd->n;
+	*bundle = 0;
 	p->len = 0;
-	int large = sb.len >= (1u << 20);
-	uint64_t sblock = n ? (c ? cols.len : rows.len) + MCZ_BLOCK_OVERHEAD : 0;
-	if (large)
-		apart -= sblock;
-	size_t nb = large ? 0 : n;
 	/* (large descriptors: the bundles compared at the trial level, with
 	 * no regard to apart, and the smallest packed again at the metadata
 	 * level to be compared with apart) */
 	for (int v = 0; v < 2 && !rc && w->minor >= 4; v++) {
-		const mcz_buf *sv = v ? &cb : &sb;
-		if (v && (!nb || !cb.len))
+		const mcz_buf *sv = v ? &pd->cb : &pd->sb;
+		if (v && (!nb || !pd->cb.len))
 			continue;
-		/* a BUNDLE of STREAMS where COLSTREAMS packed half as small
-		 * again on its own is not tried: the dictionary never makes up
-		 * that much over pcp-testsuite, and the trial is a pass over
-		 * every descriptor */
-		if (!v && nb && c && cb.len && rows.len > cols.len + cols.len / 2)
+		if (!v && mcz_metapol_bundle_skip_rows(nb != 0, pd->c, pd->cb.len, pd->rows.len,
+						       pd->cols.len))
 			continue;
 		mcz_buf items = {0};
-		size_t k = pending_items(&items, &mb, &tb, sv, v, nb != 0, &kb);
+		size_t k = pending_items(&items, &pd->mb, &pd->tb, sv, v, nb != 0, &pd->kb);
 		if (k)
-			rc = mcz_bundle_pack(&w->cx, &items, k, 1, lt, &alt);
+			rc = mcz_bundle_pack(&w->cx, &items, k, 1, pd->lt, &pd->alt);
 		mcz_buf_free(&items);
-		if (k && !rc && (lt || alt.len + MCZ_BLOCK_OVERHEAD < apart) &&
-		    (!bundle || alt.len < p->len)) {
+		if (k && !rc && mcz_metapol_bundle_keeps(pd->lt, pd->alt.len, apart, *bundle, p->len)) {
 			mcz_buf t = *p;
-			*p = alt;
-			alt = t;
-			bundle = 1;
+			*p = pd->alt;
+			pd->alt = t;
+			*bundle = 1;
 			won = v;
 		}
 	}
-	if (lt && bundle && !rc) {
+	if (pd->lt && *bundle && !rc) {
 		mcz_buf items = {0};
-		size_t k = pending_items(&items, &mb, &tb, won ? &cb : &sb, won, nb != 0, &kb);
+		size_t k = pending_items(&items, &pd->mb, &pd->tb, won ? &pd->cb : &pd->sb, won, nb != 0,
+					 &pd->kb);
 		/* with the dictionary or not, as chosen */
-		rc = mcz_bundle_pack(&w->cx, &items, k, p->p[0] == 2 ? 2 : 0, 0, &alt);
+		rc = mcz_bundle_pack(&w->cx, &items, k, p->p[0] == 2 ? 2 : 0, 0, &pd->alt);
 		mcz_buf_free(&items);
-		bundle = !rc && alt.len + MCZ_BLOCK_OVERHEAD < apart;
-		if (bundle) {
+		*bundle = !rc && mcz_metapol_bundle_wins(pd->alt.len, apart);
+		if (*bundle) {
 			mcz_buf t = *p;
-			*p = alt;
-			alt = t;
+			*p = pd->alt;
+			pd->alt = t;
 		}
 	}
-	if (rc) {
-		writer_fail(w, rc);
-	} else if (bundle) {
-		if (!writer_block_as(w, MCZ_BT_BUNDLE, p, 1)) {
+	return rc;
+}
+
+/* The pending blocks written: the BUNDLE in w->payload (and large
+ * descriptors beside it), else each block of its own. */
+static void pending_emit(mcz_writer *w, pending *pd, int bundle, int large)
+{
+	const mcz_buf *sblk = pd->c ? &pd->cols : &pd->rows;
+	uint16_t stype = pd->c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS;
+	if (bundle) {
+		if (!writer_block_as(w, MCZ_BT_BUNDLE, &w->payload, 1)) {
 			w->ix.bundled = 1;
 			w->cx.v14 = 1; /* readers before 1.4 refuse the file now */
-			if (kb.len)
+			if (pd->kb.len)
 				writer_marks_done(w);
 		}
 		if (large)
-			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
+			writer_block_as(w, stype, sblk, 1);
 	} else {
-		if (mb.len)
-			writer_block(w, MCZ_BT_META, &mb);
-		if (n)
-			writer_block_as(w, c ? MCZ_BT_COLSTREAMS : MCZ_BT_STREAMS, c ? &cols : &rows, 1);
-		if (tb.len)
-			writer_block(w, MCZ_BT_TOPO, &tb);
+		if (pd->mb.len)
+			writer_block(w, MCZ_BT_META, &pd->mb);
+		if (pd->n)
+			writer_block_as(w, stype, sblk, 1);
+		if (pd->tb.len)
+			writer_block(w, MCZ_BT_TOPO, &pd->tb);
 	}
-	mcz_buf_free(&sb);
-	mcz_buf_free(&cb);
-	mcz_buf_free(&mb);
-	mcz_buf_free(&tb);
-	mcz_buf_free(&kb);
-	mcz_buf_free(&rows);
-	mcz_buf_free(&cols);
-	mcz_buf_free(&alt);
+}
+
+static int writer_pending(mcz_writer *w)
+{
+	pending pd = {.first = (uint32_t)w->streams_written, .n = w->nstreams - w->streams_written};
+	uint64_t apart = 0;
+	int rc = pd.n ? pending_streams(w, &pd) : 0, bundle = 0;
+	int large = mcz_metapol_large(pd.sb.len);
+	if (!rc)
+		rc = pending_apart(w, &pd, &apart);
+	if (large)
+		apart -= pd.n ? (pd.c ? pd.cols.len : pd.rows.len) + MCZ_BLOCK_OVERHEAD : 0;
+	if (!rc)
+		rc = pending_bundle(w, &pd, apart, large, &bundle);
+	if (rc)
+		writer_fail(w, rc);
+	else
+		pending_emit(w, &pd, bundle, large);
+	pending_free(&pd);
 	if (w->err)
 		return w->err;
 	w->streams_written = w->nstreams;
