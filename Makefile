@@ -348,4 +348,6 @@ install: all
 clean:
 	rm -rf build build-san bin
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+# the dependencies of the build this make runs (B: build, build-san, or the
+# user's own B=DIR)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
