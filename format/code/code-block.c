@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../container/reader.h"
+#include "../internal.h"
 
 
 /* The body, unpacked (SPEC.md 5.6). */
@@ -280,37 +280,5 @@ int mcz_code_decode(const void *buf, size_t len, mcz_code **out)
 		return rc == MCZ_E_CORRUPT ? mcz_error_set(rc, "code block: malformed") : rc;
 	}
 	*out = &o->pub;
-	return MCZ_OK;
-}
-
-int mcz_code_get(mcz_reader *r, const mcz_code **c)
-{
-	*c = NULL;
-	if (!r)
-		return MCZ_E_ARG;
-	if (!r->code_p && !r->nparts_code)
-		return MCZ_E_NOTFOUND;
-	if (r->code_stale) {
-		mcz_code_free(r->code);
-		r->code = NULL;
-		r->code_bad = r->code_stale = 0;
-	}
-	if (!r->code && !r->code_bad) {
-		int rc = r->code_p ? mcz_code_decode(r->code_p, r->code_len, &r->code)
-				   : mcz_code_part_profile(r, &r->code);
-		/* a bad CODETHREADS block loses the split by thread alone */
-		if (!rc && r->code_p && r->thr_p)
-			mcz_code_decode_threads(r->code, r->thr_p, r->thr_len);
-		/* and a bad CODESTACKS block the stacks alone */
-		if (!rc && r->code_p && r->stk_p)
-			mcz_code_decode_stacks(r->code, r->stk_p, r->stk_len);
-		if (rc) {
-			r->code_bad = rc;
-			return rc;
-		}
-	}
-	if (r->code_bad)
-		return r->code_bad;
-	*c = r->code;
 	return MCZ_OK;
 }
