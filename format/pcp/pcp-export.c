@@ -225,13 +225,6 @@ static int ex_plan(ex_archive *x)
 	return ex_leaves(x);
 }
 
-int pcp_export_fail(ex_archive *x, int pmierr, const char *what)
-{
-	char eb[PMI_MAXERRMSGLEN];
-	snprintf(x->err, x->errlen, "%s: %s: %s", x->path, what, pmiErrStr_r(pmierr, eb, sizeof eb));
-	return MCZ_E_IO;
-}
-
 /* A label's value: libpcp_import puts it between quotes as it is (no
  * escaping), so a quote, backslash or control byte would break the JSON:
  * they become ', / and space. */

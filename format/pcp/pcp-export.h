@@ -4,6 +4,11 @@
 #ifndef MCZ_PCP_EXPORT_H
 #define MCZ_PCP_EXPORT_H
 
+#include <stdio.h>
+
+#include <pcp/pmapi.h>
+#include <pcp/import.h>
+
 #include "pcp-int.h"
 
 typedef struct ex_metric {
@@ -68,7 +73,13 @@ typedef struct ex_archive {
 int pcp_export_rows(ex_archive *x, pcp_export_stats *st);
 void pcp_export_rows_free(ex_src *s);
 void pcp_export_rows_free_record(ex_archive *x);
-/* "PATH: what: libpcp_import's reason" into x->err; returns MCZ_E_IO. */
-int pcp_export_fail(ex_archive *x, int pmierr, const char *what);
+/* "PATH: what: libpcp_import's reason" into x->err; returns MCZ_E_IO.
+ * Inline: both files of the export fail through it. */
+static inline int pcp_export_fail(ex_archive *x, int pmierr, const char *what)
+{
+	char eb[PMI_MAXERRMSGLEN];
+	snprintf(x->err, x->errlen, "%s: %s: %s", x->path, what, pmiErrStr_r(pmierr, eb, sizeof eb));
+	return MCZ_E_IO;
+}
 
 #endif
