@@ -227,7 +227,6 @@ const uint8_t *mcz_mdict(size_t *len);
  * descriptors pass MCZ_PACK_SMALL_BYTES); once per cx, freed with cx
  * (mcz_codec_ctx_free).  At MCZ_PACK_SMALL it is loaded when first used. */
 void mcz_bundle_prepare(struct mcz_codec_ctx *cx, int level);
-void mcz_bundle_prep_free(struct mcz_codec_ctx *cx);
 
 /* ---- codec.c: one column of a chunk ------------------------------------- */
 enum mcz_codec_id {
@@ -289,6 +288,9 @@ typedef struct mcz_codec_ctx {
 	struct mcz_codec_ctx *peer; /* a batch writer's second thread's own
 				       (mcz_chunk_encode2), made at its first chunk */
 	struct mcz_mdict_prep *prep; /* the dictionary prepared (bundle.c) */
+	/* frees prep: set by bundle.c with it, so that the codecs, below the
+	 * metadata blocks, never call up into them */
+	void (*prep_free)(struct mcz_codec_ctx *cx);
 	uint64_t *x, *y; /* scratch values */
 	size_t xcap;
 	unsigned long long tried[MCZ_CODEC_MAX + 1]; /* columns won per codec (stats) */

@@ -68,7 +68,8 @@ void *mcz_codec_dctx(void)
 
 void mcz_codec_ctx_free(mcz_codec_ctx *cx)
 {
-	mcz_bundle_prep_free(cx);
+	if (cx->prep_free)
+		cx->prep_free(cx);
 	ZSTD_freeCCtx(cx->zc);
 	cx->zc = cx->zd = NULL; /* zd: the thread's (mcz_codec_dctx) */
 	mcz_buf_free(&cx->tmp);

@@ -72,10 +72,14 @@ static void *bundle_prep_run(void *arg)
 	return NULL;
 }
 
+static void bundle_prep_free(mcz_codec_ctx *cx);
+
 static mcz_mdict_prep *bundle_q(mcz_codec_ctx *cx)
 {
-	if (!cx->prep)
+	if (!cx->prep) {
 		cx->prep = calloc(1, sizeof *cx->prep);
+		cx->prep_free = bundle_prep_free;
+	}
 	return cx->prep;
 }
 
@@ -114,7 +118,7 @@ static ZSTD_CDict *bundle_cdict(mcz_codec_ctx *cx, int level, size_t len)
 	return q->cd;
 }
 
-void mcz_bundle_prep_free(mcz_codec_ctx *cx)
+static void bundle_prep_free(mcz_codec_ctx *cx)
 {
 	mcz_mdict_prep *q = cx->prep;
 	if (!q)
