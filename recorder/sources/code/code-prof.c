@@ -443,6 +443,9 @@ static int prof_sample_dwarf(code_prof *p, uint32_t pid, uint32_t tid, uint64_t 
 	if (!dyn)
 		return code_prof_sample_tid(p, pid, tid, ip, 0, iv);
 	uint64_t ips[RING_MAX_STACK];
+	/* the unwinder reads the objects of this round's MMAP2 records too */
+	if (p->nopened < p->nobjs)
+		code_prof_open_files(p);
 	size_t n = code_unwind_sample(p, pid, tid, regs, q, dyn < size ? dyn : size, ips,
 				      RING_MAX_STACK);
 	return code_prof_sample_stack(p, pid, tid, ips, n, iv);

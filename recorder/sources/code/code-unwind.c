@@ -298,8 +298,6 @@ static int unw_any_module(Dwfl_Module *mod, void **userdata, const char *name, D
  * again is needed. */
 static int unw_report(code_unwind *u, code_prof *p, unw_proc *pr, int again)
 {
-	if (p->nopened < p->nobjs)
-		code_prof_open_files(p); /* a sample in the round of its MMAP2 */
 	unw_mod *old = NULL;
 	size_t nold = 0;
 	if (again) {
