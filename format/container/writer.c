@@ -959,7 +959,9 @@ static int pending_streams(mcz_writer *w, pending *pd)
 	if (!rc)
 		rc = same ? meta_copy(cols, alt) : meta_pack(w, &c2, alt, lt);
 	int rows_final = !lt;
-	if (!rc && mcz_metapol_raw_ok(w->minor, cb->len, cols->len, c2.len, alt->len, fit_cb && fit_c2) &&
+	int raw_ok = mcz_metapol_raw_ok(w->minor, cb->len, cols->len, c2.len, alt->len,
+					fit_cb && fit_c2);
+	if (!rc && raw_ok &&
 	    (mcz_metapol_raw_sure(sb->len, cb->len, c2.len) ||
 	     streams_lose(w, sb, alt->len < cols->len ? alt->len : cols->len))) {
 		mcz_buf_u8(rows, 0);
