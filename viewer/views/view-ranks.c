@@ -448,6 +448,244 @@ static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *ou
 		snprintf(out, len, "no code ran");
 }
 
+/* One frame of the Ranks view: what rk_draw works out once for its parts
+ * (title, phase strip, rows, readout). */
+typedef struct rk_frame {
+	const vw_job *jsel; /* the selected row's job */
+	size_t n;           /* columns of the plot */
+	int nshow;          /* rows shown, from s->top */
+	int cur_col;        /* the cursor's column, or out of the plot */
+	int cph;            /* the job phase at the cursor, or -1 */
+	int code, doing;    /* colouring by hot function, or by work and waiting */
+	double *val;        /* per row shown and column: the value */
+	int *fns;           /* per row shown and column: function or class */
+	double hi;          /* the values' common maximum */
+	char unit[32];      /* the colouring stream's unit */
+} rk_frame;
+
+/* The values of the rows shown (f->val, f->fns) and their common scale;
+ * -1 when memory runs out. */
+static int rk_frame_values(vw_model *m, rk_state *s, rk_frame *f)
+{
+	size_t n = f->n, rows = (size_t)(f->nshow > 0 ? f->nshow : 1);
+	f->val = malloc(rows * n * sizeof *f->val);
+	f->fns = f->code || f->doing ? malloc(rows * n * sizeof *f->fns) : NULL;
+	double *one = malloc(n * sizeof *one);
+	vw_bucket *tmp = malloc(n * sizeof *tmp);
+	int rc = !f->val || !one || !tmp || ((f->code || f->doing) && !f->fns) ? -1 : 0;
+	f->hi = 0;
+	for (int r = 0; r < f->nshow && !rc; r++) {
+		const rk_row *row = &s->rows[s->top + r];
+		double *v = f->val + (size_t)r * n;
+		if (f->doing) /* fns: the class, val: the share of waiting */
+			rk_row_doing(m, s, row, n, f->fns + (size_t)r * n, v);
+		else if (f->code) /* val: the function's share there */
+			rk_row_code(m, s, row, n, f->fns + (size_t)r * n, v);
+		else {
+			rk_row_values(m, s, row, n, v, one, tmp);
+			for (size_t k = 0; k < n; k++)
+				if (v[k] > f->hi)
+					f->hi = v[k];
+		}
+	}
+	free(one);
+	free(tmp);
+	/* the unit of the colouring stream, from the first rank that has it */
+	for (size_t i = 0; i < m->nstreams && !rc; i++)
+		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
+			vw_model_unit(m, i, f->unit, sizeof f->unit);
+			break;
+		}
+	return rc;
+}
+
+/* Line 0, the title: what the rows are, sorted how, coloured by what and
+ * its scale or legend; line 1, the time ruler. */
+static void rk_draw_title(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c)
+{
+	char hib[512];
+	vw_fmt_si(hib, sizeof hib, f->hi, f->unit);
+	if (f->code) /* the letters the rows draw, as on the timeline's code row */
+		rk_code_legend(m, f->fns, (size_t)(f->nshow > 0 ? f->nshow : 0) * f->n, c->w / 2, hib,
+			       sizeof hib);
+	if (f->doing)
+		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
+	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
+			 f->code || f->doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
+					     : "%zu %s, by %s | colour %s (max %s) | job %s%s",
+			 s->by_host ? s->nrows : f->jsel->nranks,
+			 s->by_host ? (s->nrows == 1 ? "host" : "hosts")
+				    : (f->jsel->nranks == 1 ? "rank" : "ranks"),
+			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
+										 : "value in phase",
+			 s->names[s->metric], hib, f->jsel->id[0] ? f->jsel->id : "-",
+			 m->jobs->n > 1 ? " (of several)" : "");
+	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
+}
+
+/* Line 2: the job phases of the selected row's job. */
+static void rk_draw_phases(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c)
+{
+	int prev = -2;
+	vw_canvas_text(c, 0, 2, RK_LABEL, VW_C_LABEL, 0, "phases");
+	for (int x = 0; x < s->plot_w; x++) {
+		int ph = vw_job_phase_at(f->jsel, vw_model_col_time(m, x, s->plot_w));
+		char cls[8];
+		uint32_t g = ' ';
+		int role = VW_C_DIM;
+		if (ph >= 0) {
+			role = VW_C_PHASE0 + vw_phases_color(f->jsel->ph[ph].cls);
+			g = ph != prev ? (uint32_t)vw_phase_class_name(f->jsel->ph[ph].cls, cls, sizeof cls)[0]
+				       : (c->ascii ? '=' : 0x2500);
+		}
+		vw_canvas_put(c, s->plot_x + x, 2, g, role, x == f->cur_col ? VW_A_REVERSE : 0);
+		prev = ph;
+	}
+}
+
+/* The cell of column x at (px, y): the class (work, MPI, sync, off CPU),
+ * the hot function's letter, or the value on the frame's scale. */
+static void rk_draw_cell(const rk_frame *f, vw_canvas *c, int x, int px, int y, size_t at)
+{
+	double v = f->val[at];
+	int attr = x == f->cur_col ? VW_A_REVERSE : 0;
+	uint32_t dot = c->ascii ? '.' : 0x00B7;
+	if (f->doing) { /* work, MPI, sync: three shades, three colours */
+		static const uint32_t g[2][VW_CC_N] = {{'#', 'm', 's'}, {0x2588, 0x2592, 0x2591}};
+		static const int role[VW_CC_N] = {VW_C_SERIES0 + 1, VW_C_SERIES0 + 5,
+						  VW_C_SERIES0 + 2};
+		int k = f->fns[at];
+		if (k == RK_OFF) /* its own colour: neither work nor waiting */
+			vw_canvas_put(c, px, y, c->ascii ? 'o' : 0x00B7, VW_C_WARN, attr);
+		else if (k < 0)
+			vw_canvas_put(c, px, y, dot, VW_C_DIM, attr);
+		else
+			vw_canvas_put(c, px, y, g[!c->ascii][k], role[k], attr);
+	} else if (f->code) { /* the hot function's letter; dim under half the samples */
+		int fn = f->fns[at];
+		if (fn < 0)
+			vw_canvas_put(c, px, y, dot, VW_C_DIM, attr);
+		else
+			vw_canvas_put(c, px, y, (uint32_t)vw_hotcode_letter((size_t)fn),
+				      VW_C_SERIES0 + fn % 8, attr | (v >= 0.5 ? VW_A_BOLD : 0));
+	} else if (isnan(v)) {
+		vw_canvas_put(c, px, y, dot, VW_C_DIM, attr);
+	} else {
+		int k = f->hi > 0 ? (int)(v / f->hi * 9.999) : 0;
+		k = k < 0 ? 0 : k > 9 ? 9 : k;
+		vw_canvas_put(c, px, y, c->ascii ? " .:-=+*#%@"[k] : 0x2588, VW_C_SCALE0 + k, attr);
+	}
+}
+
+/* The rows shown, from line y0: label (marked when slow in the phase at
+ * the cursor), then a cell per column. */
+static void rk_draw_rows(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int y0)
+{
+	for (int r = 0; r < f->nshow; r++) {
+		const rk_row *row = &s->rows[s->top + r];
+		const vw_job *jb = rk_job(m, row->job);
+		int y = y0 + r, on = s->top + r == s->sel;
+		char lab[32];
+		rk_label(jb, s, row, lab, sizeof lab);
+		int ph = vw_job_phase_at(jb, m->cursor);
+		int slow = ph >= 0 && !isnan(row->phase_s) && row->phase_s > 1.1 * jb->ph[ph].mean_s;
+		vw_canvas_printf(c, 0, y, RK_LABEL, on ? VW_C_SELECT : VW_C_LABEL,
+				 on ? VW_A_REVERSE : 0, "%-*s", RK_LABEL, lab);
+		if (slow)
+			vw_canvas_put(c, RK_LABEL - 1, y, c->ascii ? '!' : 0x25B2, VW_C_WARN, VW_A_BOLD);
+		for (int x = 0; x < s->plot_w; x++)
+			rk_draw_cell(f, c, x, s->plot_x + x, y, (size_t)r * f->n + (size_t)x);
+	}
+}
+
+/* The selected rank's cell of the phase at the cursor, or NULL (a host's
+ * row, or no phase there). */
+static const vw_job_cell *rk_sel_cell(const rk_state *s, const rk_frame *f, const rk_row *row)
+{
+	return f->cph >= 0 && row->n == 1
+		       ? &f->jsel->cell[(size_t)f->cph * f->jsel->nranks + s->order[row->first]]
+		       : NULL;
+}
+
+/* The readout's tail when colouring by work and waiting: the class at the
+ * cursor, the share of waiting, and the rank's figures in the phase. */
+static void rk_readout_doing(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
+			     const char *tb, int at, double v)
+{
+	const rk_row *row = &s->rows[s->sel];
+	int k = at >= 0 ? f->fns[at] : -2;
+	x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s", tb,
+			      k == -2 || k == -1 ? "-" : k == RK_OFF ? "off CPU" : vw_codeclass_name(k));
+	if (!isnan(v))
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " (waiting %.0f%%)",
+				      100 * v);
+	const vw_job_cell *cl = rk_sel_cell(s, f, row);
+	if (!cl || isnan(cl->mpi_s))
+		return;
+	x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+			      " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s, cl->mpi_s);
+	/* asleep, or its CPU taken: neither work nor MPI (job.h) */
+	double span = (double)(cl->t1 - cl->t0) / 1e9;
+	if (!isnan(cl->off_s) && span > 0)
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+				      ", off CPU %.3fs (%.0f%%)", cl->off_s, 100 * cl->off_s / span);
+	if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+				      ", taken by others %.3fs", cl->taken_s);
+	rk_waiting(c, m, f->jsel->ranks[s->order[row->first]].file, cl, x);
+}
+
+/* The readout's tail when colouring by hot function: the function at the
+ * cursor and the rank's top function in the phase. */
+static void rk_readout_code(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
+			    const char *tb, int at)
+{
+	const rk_row *row = &s->rows[s->sel];
+	int fn = at >= 0 ? f->fns[at] : -1;
+	x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s code %s", tb,
+			      fn >= 0 ? vw_hotcode_brief(m, (size_t)fn) : "-");
+	vw_hot h;
+	const vw_job_cell *cl = rk_sel_cell(s, f, row);
+	if (cl && cl->t1 > cl->t0 &&
+	    vw_hotcode_file_top(m, f->jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1, &h, 1,
+				NULL))
+		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | phase top %s %.0f%%",
+				 vw_hotcode_brief(m, h.fn), 100 * h.share);
+}
+
+/* The last line: the selected row at the cursor, its phase's figures, and
+ * what the colouring says there. */
+static void rk_draw_readout(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c)
+{
+	const rk_row *row = &s->rows[s->sel];
+	char lab[32], vb[32], tb[32];
+	rk_label(f->jsel, s, row, lab, sizeof lab);
+	/* the selected row's cell at the cursor, where both are shown */
+	int at = f->cur_col >= 0 && f->cur_col < s->plot_w && s->sel >= s->top &&
+			 s->sel < s->top + f->nshow
+		     ? (s->sel - s->top) * (int)f->n + f->cur_col
+		     : -1;
+	double v = at >= 0 ? f->val[at] : NAN;
+	vw_fmt_si(vb, sizeof vb, v, f->unit);
+	vw_fmt_time(tb, sizeof tb, m->cursor - m->t_min, 0);
+	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s ", lab);
+	if (f->cph >= 0) {
+		const vw_job_phase *p = &f->jsel->ph[f->cph];
+		char cls[8];
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+				      "%s %.3fs (LB %.2f, CE %.2f, slowest r%d) | ",
+				      p->label[0] ? p->label : vw_phase_class_name(p->cls, cls, sizeof cls),
+				      row->phase_s, p->load_balance, p->comm_eff, p->slowest_rank);
+	}
+	if (f->doing)
+		rk_readout_doing(m, s, f, c, x, tb, at, v);
+	else if (f->code)
+		rk_readout_code(m, s, f, c, x, tb, at);
+	else
+		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
+				 s->names[s->metric], vb);
+}
+
 static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 {
 	rk_state *s = state;
@@ -465,221 +703,32 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	s->plot_x = RK_LABEL + 1;
 	s->plot_w = c->w - s->plot_x;
-	size_t n = (size_t)s->plot_w;
 	if (s->sel >= (int)s->nrows)
 		s->sel = (int)s->nrows - 1;
-	const vw_job *jsel = rk_job(m, s->rows[s->sel].job);
+	rk_frame f = {.jsel = rk_job(m, s->rows[s->sel].job), .n = (size_t)s->plot_w};
 	/* the report's notes (ranks missing, cut, off their CPU) on the line
 	 * above the readout, where the screen has room for them */
-	int note = jsel->notes[0] && c->h >= 8;
+	int note = f.jsel->notes[0] && c->h >= 8;
 	int y0 = 3, nvis = c->h - y0 - 1 - note;
 	if (s->sel < s->top)
 		s->top = s->sel;
 	if (s->sel >= s->top + nvis)
 		s->top = s->sel - nvis + 1;
 	if (note)
-		vw_canvas_printf(c, 0, c->h - 2, c->w, VW_C_WARN, 0, "note: %s", jsel->notes);
-
-	/* values of the rows shown, and their common scale */
-	int nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
-	int code = s->names[s->metric] == rk_code, doing = s->names[s->metric] == rk_doing;
-	double *val = malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *val);
-	int *fns = code || doing ? malloc((size_t)(nshow > 0 ? nshow : 1) * n * sizeof *fns) : NULL;
-	double *one = malloc(n * sizeof *one);
-	vw_bucket *tmp = malloc(n * sizeof *tmp);
-	if (!val || !one || !tmp || ((code || doing) && !fns)) {
-		free(val);
-		free(fns);
-		free(one);
-		free(tmp);
-		return;
+		vw_canvas_printf(c, 0, c->h - 2, c->w, VW_C_WARN, 0, "note: %s", f.jsel->notes);
+	f.nshow = (int)s->nrows - s->top < nvis ? (int)s->nrows - s->top : nvis;
+	f.code = s->names[s->metric] == rk_code;
+	f.doing = s->names[s->metric] == rk_doing;
+	f.cur_col = vw_model_time_col(m, m->cursor, s->plot_w);
+	f.cph = vw_job_phase_at(f.jsel, m->cursor);
+	if (rk_frame_values(m, s, &f) == 0) {
+		rk_draw_title(m, s, &f, c);
+		rk_draw_phases(m, s, &f, c);
+		rk_draw_rows(m, s, &f, c, y0);
+		rk_draw_readout(m, s, &f, c);
 	}
-	double hi = 0;
-	for (int r = 0; r < nshow; r++) {
-		if (doing) { /* fns: the class, val: the share of waiting */
-			rk_row_doing(m, s, &s->rows[s->top + r], n, fns + (size_t)r * n,
-				     val + (size_t)r * n);
-			continue;
-		}
-		if (code) { /* val: the function's share there */
-			rk_row_code(m, s, &s->rows[s->top + r], n, fns + (size_t)r * n,
-				    val + (size_t)r * n);
-			continue;
-		}
-		rk_row_values(m, s, &s->rows[s->top + r], n, val + (size_t)r * n, one, tmp);
-		for (size_t k = 0; k < n; k++)
-			if (val[(size_t)r * n + k] > hi)
-				hi = val[(size_t)r * n + k];
-	}
-	/* the unit of the colouring stream, from the first rank that has it */
-	char unit[32] = "", hib[512];
-	for (size_t i = 0; i < m->nstreams; i++)
-		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
-			vw_model_unit(m, i, unit, sizeof unit);
-			break;
-		}
-	vw_fmt_si(hib, sizeof hib, hi, unit);
-	if (code) /* the letters the rows draw, as on the timeline's code row */
-		rk_code_legend(m, fns, (size_t)(nshow > 0 ? nshow : 0) * n, c->w / 2, hib, sizeof hib);
-	if (doing)
-		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
-	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
-			 code || doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
-			      : "%zu %s, by %s | colour %s (max %s) | job %s%s",
-			 s->by_host ? s->nrows : jsel->nranks,
-			 s->by_host ? (s->nrows == 1 ? "host" : "hosts")
-				    : (jsel->nranks == 1 ? "rank" : "ranks"),
-			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
-										 : "value in phase",
-			 s->names[s->metric], hib, jsel->id[0] ? jsel->id : "-",
-			 m->jobs->n > 1 ? " (of several)" : "");
-	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
-
-	/* the job phases of the selected row's job */
-	int prev = -2, cur_col = vw_model_time_col(m, m->cursor, s->plot_w);
-	vw_canvas_text(c, 0, 2, RK_LABEL, VW_C_LABEL, 0, "phases");
-	for (int x = 0; x < s->plot_w; x++) {
-		int ph = vw_job_phase_at(jsel, vw_model_col_time(m, x, s->plot_w));
-		char cls[8];
-		uint32_t g = ' ';
-		int role = VW_C_DIM;
-		if (ph >= 0) {
-			role = VW_C_PHASE0 + vw_phases_color(jsel->ph[ph].cls);
-			g = ph != prev ? (uint32_t)vw_phase_class_name(jsel->ph[ph].cls, cls, sizeof cls)[0]
-				       : (c->ascii ? '=' : 0x2500);
-		}
-		vw_canvas_put(c, s->plot_x + x, 2, g, role, x == cur_col ? VW_A_REVERSE : 0);
-		prev = ph;
-	}
-
-	/* the rows */
-	int cph = vw_job_phase_at(jsel, m->cursor);
-	for (int r = 0; r < nshow; r++) {
-		const rk_row *row = &s->rows[s->top + r];
-		const vw_job *jb = rk_job(m, row->job);
-		int y = y0 + r, on = s->top + r == s->sel;
-		char lab[32];
-		rk_label(jb, s, row, lab, sizeof lab);
-		int ph = vw_job_phase_at(jb, m->cursor);
-		int slow = ph >= 0 && !isnan(row->phase_s) && row->phase_s > 1.1 * jb->ph[ph].mean_s;
-		vw_canvas_printf(c, 0, y, RK_LABEL, on ? VW_C_SELECT : VW_C_LABEL,
-				 on ? VW_A_REVERSE : 0, "%-*s", RK_LABEL, lab);
-		if (slow)
-			vw_canvas_put(c, RK_LABEL - 1, y, c->ascii ? '!' : 0x25B2, VW_C_WARN, VW_A_BOLD);
-		for (int x = 0; x < s->plot_w; x++) {
-			double v = val[(size_t)r * n + (size_t)x];
-			int attr = x == cur_col ? VW_A_REVERSE : 0;
-			if (doing) { /* work, MPI, sync: three shades, three colours */
-				static const uint32_t g[2][VW_CC_N] = {{'#', 'm', 's'},
-								      {0x2588, 0x2592, 0x2591}};
-				static const int role[VW_CC_N] = {VW_C_SERIES0 + 1, VW_C_SERIES0 + 5,
-								  VW_C_SERIES0 + 2};
-				int k = fns[(size_t)r * n + (size_t)x];
-				if (k == RK_OFF) /* its own colour: neither work nor waiting */
-					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? 'o' : 0x00B7,
-						      VW_C_WARN, attr);
-				else if (k < 0)
-					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7,
-						      VW_C_DIM, attr);
-				else
-					vw_canvas_put(c, s->plot_x + x, y, g[!c->ascii][k], role[k], attr);
-				continue;
-			}
-			if (code) { /* the hot function's letter; dim under half the samples */
-				int f = fns[(size_t)r * n + (size_t)x];
-				if (f < 0)
-					vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7,
-						      VW_C_DIM, attr);
-				else
-					vw_canvas_put(c, s->plot_x + x, y,
-						      (uint32_t)vw_hotcode_letter((size_t)f),
-						      VW_C_SERIES0 + f % 8, attr | (v >= 0.5 ? VW_A_BOLD : 0));
-				continue;
-			}
-			if (isnan(v)) {
-				vw_canvas_put(c, s->plot_x + x, y, c->ascii ? '.' : 0x00B7, VW_C_DIM, attr);
-				continue;
-			}
-			int k = hi > 0 ? (int)(v / hi * 9.999) : 0;
-			k = k < 0 ? 0 : k > 9 ? 9 : k;
-			vw_canvas_put(c, s->plot_x + x, y, c->ascii ? " .:-=+*#%@"[k] : 0x2588,
-				      VW_C_SCALE0 + k, attr);
-		}
-	}
-
-	/* readout: the selected row at the cursor */
-	const rk_row *row = &s->rows[s->sel];
-	char lab[32], vb[32], tb[32];
-	rk_label(jsel, s, row, lab, sizeof lab);
-	double v = NAN;
-	if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
-		v = val[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
-	vw_fmt_si(vb, sizeof vb, v, unit);
-	vw_fmt_time(tb, sizeof tb, m->cursor - m->t_min, 0);
-	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s ", lab);
-	if (cph >= 0) {
-		const vw_job_phase *p = &jsel->ph[cph];
-		char cls[8];
-		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-				      "%s %.3fs (LB %.2f, CE %.2f, slowest r%d) | ",
-				      p->label[0] ? p->label
-						  : vw_phase_class_name(p->cls, cls, sizeof cls),
-				      row->phase_s,
-				      p->load_balance, p->comm_eff, p->slowest_rank);
-	}
-	if (doing) {
-		int k = -2;
-		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
-			k = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
-		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s", tb,
-				      k == -2 || k == -1 ? "-" : k == RK_OFF ? "off CPU" : vw_codeclass_name(k));
-		if (!isnan(v))
-			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-					      " (waiting %.0f%%)", 100 * v);
-		const vw_job_cell *cl =
-			cph >= 0 && row->n == 1
-				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
-				: NULL;
-		if (cl && !isnan(cl->mpi_s)) {
-			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-					      " | in phase: useful %.3fs, MPI %.3fs", cl->useful_s,
-					      cl->mpi_s);
-			/* asleep, or its CPU taken: neither work nor MPI (job.h) */
-			double span = (double)(cl->t1 - cl->t0) / 1e9;
-			if (!isnan(cl->off_s) && span > 0)
-				x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-						      ", off CPU %.3fs (%.0f%%)", cl->off_s,
-						      100 * cl->off_s / span);
-			if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
-				x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-						      ", taken by others %.3fs", cl->taken_s);
-			rk_waiting(c, m, jsel->ranks[s->order[row->first]].file, cl, x);
-		}
-	} else if (code) {
-		int f = -1;
-		if (cur_col >= 0 && cur_col < s->plot_w && s->sel >= s->top && s->sel < s->top + nshow)
-			f = fns[(size_t)(s->sel - s->top) * n + (size_t)cur_col];
-		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s code %s", tb,
-				      f >= 0 ? vw_hotcode_brief(m, (size_t)f) : "-");
-		vw_hot h;
-		const vw_job_cell *cl =
-			cph >= 0 && row->n == 1
-				? &jsel->cell[(size_t)cph * jsel->nranks + s->order[row->first]]
-				: NULL;
-		if (cl && cl->t1 > cl->t0 &&
-		    vw_hotcode_file_top(m, jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1,
-					&h, 1, NULL))
-			vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
-					 " | phase top %s %.0f%%", vw_hotcode_brief(m, h.fn),
-					 100 * h.share);
-	} else {
-		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
-				 s->names[s->metric], vb);
-	}
-	free(fns);
-	free(val);
-	free(one);
-	free(tmp);
+	free(f.fns);
+	free(f.val);
 }
 
 static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
