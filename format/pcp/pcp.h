@@ -46,7 +46,7 @@
 typedef void pcp_import_progress_fn(void *arg, const char *line, int final);
 
 /* Mirrored field for field by python/mcz/_lib.py (PcpImportOpts): a field
- * added here is added there. */
+ * added here is added there (tests/integration/py-abi.sh checks it). */
 typedef struct pcp_import_opts {
 	const char *metrics;                /* comma-separated globs on metric names; a
 					       plain name also matches its subtree; NULL = all */
