@@ -51,6 +51,10 @@
  *
  * Threads: one writer or reader object per thread at a time; distinct
  * objects are independent.
+ *
+ * Python: python/mcz/_lib.py mirrors the structures and constants the
+ * package reads with ctypes; a field added here is added there
+ * (tests/integration/py-abi.sh fails until it is).
  */
 #ifndef MCZ_H
 #define MCZ_H

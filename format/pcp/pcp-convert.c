@@ -77,6 +77,9 @@ typedef struct imp {
 	mcz_writer *w;
 	mcz_topo_obj topo[1 + 4096];
 	size_t ntopo;
+	char *nic[256]; /* interfaces the archive says are devices (physical_nic) */
+	size_t nnic;
+	int nic_read;
 	char skipped[SKIPPED_LIST];
 	int64_t t_lo, t_hi;
 	struct timespec last_progress; /* at most one line per 250 ms (the first at once) */
@@ -119,35 +122,78 @@ static int grow_streams(imp *im, size_t need)
 	return MCZ_OK;
 }
 
-/* Topology object for a per-CPU instance "cpuN" (PU#N under the machine). */
-static int32_t topo_for(imp *im, const char *inst, uint16_t *flags)
+static struct timespec ns_time(int64_t ns)
 {
-	/* "cpu" and digits, parsed here: sscanf took 40 ms of an archive of
-	 * 149,902 streams (pcp-free-tera), each stream asked once */
-	if (im->multihost || strncmp(inst, "cpu", 3) != 0 || inst[3] < '0' || inst[3] > '9')
+	return (struct timespec){ (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+}
+
+/* Whether the archive says interface name is a device, not a virtual
+ * interface (its network.interface.virtual is 0).  mcrec's NICs are the
+ * devices hwloc lists; a PCP archive says no more of them than this, so
+ * an interface it does not say so of is the machine's.  The values are
+ * read once, at the first NIC, from the records around the one being
+ * read, by a context of their own (pmDupContext): the import's context
+ * keeps its place. */
+static int physical_nic(imp *im, size_t ai, const char *name)
+{
+	if (!im->nic_read) {
+		im->nic_read = 1;
+		const char *metric = "network.interface.virtual";
+		pmID pmid;
+		pmDesc d = { .indom = PM_INDOM_NULL };
+		pmHighResResult *r = NULL;
+		pmUseContext(im->a[ai].ctx);
+		int c = pmLookupName(1, &metric, &pmid) == 1 && pmLookupDesc(pmid, &d) >= 0 &&
+				d.indom != PM_INDOM_NULL ? pmDupContext() : -1;
+		if (c >= 0) {
+			/* the first values after the record before this one, else
+			 * the last at or before it */
+			struct timespec before = ns_time(im->row_t - 1), at = ns_time(im->row_t);
+			struct timespec zero = { 0, 0 };
+			if (pmSetModeHighRes(PM_MODE_FORW, &before, &zero) < 0 ||
+			    pmFetchHighRes(1, &pmid, &r) < 0) {
+				r = NULL;
+				if (pmSetModeHighRes(PM_MODE_BACK, &at, &zero) < 0 ||
+				    pmFetchHighRes(1, &pmid, &r) < 0)
+					r = NULL;
+			}
+			pmDestroyContext(c);
+			pmUseContext(im->a[ai].ctx);
+		}
+		const pmValueSet *vs = r && r->numpmid == 1 ? r->vset[0] : NULL;
+		for (int j = 0; vs && j < vs->numval && im->nnic < sizeof im->nic / sizeof *im->nic; j++) {
+			pmAtomValue a;
+			const char *iname = pcp_indom_name(&im->indoms[ai], d.indom, vs->vlist[j].inst);
+			if (iname && pmExtractValue(vs->valfmt, &vs->vlist[j], d.type, &a, PM_TYPE_U32) >= 0 &&
+			    !a.ul && (im->nic[im->nnic] = strdup(iname)) != NULL)
+				im->nnic++;
+		}
+		if (r)
+			pmFreeHighResResult(r);
+	}
+	for (size_t i = 0; i < im->nnic; i++)
+		if (!strcmp(im->nic[i], name))
+			return 1;
+	return 0;
+}
+
+/* The topology object of a stream of metric m and instance inst, by the
+ * rule mcrec's live pcp source follows (pcp_topo_of): the PU, NUMA node,
+ * GPU or NIC (a device, physical_nic) it names, made under the machine the
+ * first time; -1 for the machine, and for archives of several hosts
+ * (another host's cpu3 is not this one's). */
+static int32_t topo_for(imp *im, size_t ai, const imp_metric *m, const char *inst,
+			uint16_t *flags)
+{
+	if (im->multihost)
 		return -1;
-	char *end;
-	long v = strtol(inst + 3, &end, 10);
-	if (*end || v > INT32_MAX)
+	int n;
+	mcz_topo_type t = pcp_topo_of(m->name, inst, &n);
+	if (t == MCZ_TOPO_PU)
+		*flags |= MCZ_SF_PERCPU;
+	if (t == MCZ_TOPO_MACHINE || (t == MCZ_TOPO_NIC && !physical_nic(im, ai, inst)))
 		return -1;
-	int cpu = (int)v;
-	*flags |= MCZ_SF_PERCPU;
-	for (size_t i = 1; i < im->ntopo; i++)
-		if (im->topo[i].os_index == cpu)
-			return (int32_t)i;
-	if (im->ntopo >= sizeof im->topo / sizeof im->topo[0])
-		return -1;
-	char *name = malloc(24);
-	if (!name)
-		return -1;
-	snprintf(name, 24, "PU#%d", cpu);
-	mcz_topo_obj *t = &im->topo[im->ntopo];
-	t->parent = 0;
-	t->type = MCZ_TOPO_PU;
-	t->os_index = cpu;
-	t->size = 0;
-	t->name = name;
-	return (int32_t)im->ntopo++;
+	return pcp_topo_object(im->topo, &im->ntopo, sizeof im->topo / sizeof *im->topo, t, n, inst);
 }
 
 /* A stream's name and instance as one key (FNV-1a over both). */
@@ -292,7 +338,7 @@ static int new_stream(imp *im, size_t ai, imp_metric *m, int inst, uint32_t *id)
 	d.kind = m->k.kind;
 	d.type = m->k.type;
 	d.scale = m->k.scale;
-	d.topo = topo_for(im, instname, &d.flags);
+	d.topo = topo_for(im, ai, m, instname, &d.flags);
 	int rc = mcz_writer_add_stream(im->w, &d, id);
 	if (rc == MCZ_OK)
 		rc = grow_streams(im, (size_t)*id + 1);
@@ -677,6 +723,8 @@ static void imp_free(imp *im)
 	free(im->stream_of);
 	for (size_t i = 1; i < im->ntopo; i++)
 		free((char *)im->topo[i].name);
+	for (size_t i = 0; i < im->nnic; i++)
+		free(im->nic[i]);
 	free(im->streams);
 	free(im->vals);
 	free(im->present);

@@ -226,6 +226,16 @@ void pcp_archive_close_all(pcp_archive *a, size_t n);
  * archive's .index); MCZ_E_IO when libpcp cannot. */
 int pcp_archive_seek(pcp_archive *a, int64_t after_ns);
 
+/* ---- pcp-topo.c: the importer's topology objects -------------------------- */
+/* (the rule, pcp_topo_of(), is declared in pcp.h: mcrec uses it too.) */
+
+/* The object pcp_topo_of() gave (type PU, NUMA, GPU or NIC, with its index
+ * and instance) in objs[0..*n), a table whose root objs[0] is the machine:
+ * found, else added under the root (*n grows; its name is malloc'ed) while
+ * *n < cap.  Its id, or -1 (the table full, no memory). */
+int32_t pcp_topo_object(mcz_topo_obj *objs, size_t *n, size_t cap, mcz_topo_type type, int index,
+			const char *inst);
+
 /* ---- pcp-convert.c --------------------------------------------------------- */
 
 /* Convert local archives (folios expanded) into out_fd when it is >= 0,

@@ -46,7 +46,7 @@
 typedef void pcp_import_progress_fn(void *arg, const char *line, int final);
 
 /* Mirrored field for field by python/mcz/_lib.py (PcpImportOpts): a field
- * added here is added there. */
+ * added here is added there (tests/integration/py-abi.sh checks it). */
 typedef struct pcp_import_opts {
 	const char *metrics;                /* comma-separated globs on metric names; a
 					       plain name also matches its subtree; NULL = all */
@@ -246,6 +246,26 @@ void pcp_metric_kind_of(const struct pmDesc *d, pcp_metric_kind *k);
  * Returns 1 when PCP names the unit, 0 when it does not (counted, or "%"). */
 int pcp_metric_desc_of(const mcz_stream_desc *s, struct pmDesc *d, double *mul, char *why,
 		       size_t whylen);
+
+/* ---- the topology object of an instance (pcp-topo.c) --------------------
+ * Which kind of topology object the stream of a metric's instance belongs
+ * to; the one rule of mcrec's live pcp source and of the importer:
+ *   - "cpuN" -> the PU of OS index N (and the stream is per-CPU,
+ *     MCZ_SF_PERCPU);
+ *   - "nodeN" -> the NUMA node of OS index N;
+ *   - "gpuN", "nvidiaN" -> GPU N;
+ *   - an instance of a network.interface.* or infiniband.* metric -> the
+ *     NIC of that name, but for "lo" (a loopback has no device);
+ *   - anything else, and no instance: the whole machine (MCZ_TOPO_MACHINE).
+ * *index is N, -1 for a NIC or the machine.  Whether the machine has that
+ * object is the caller's to say: mcrec binds to its hwloc objects (an
+ * interface hwloc lists no device for, a virtual one, is the machine's);
+ * the importer makes the object under the machine ("PU#3", "NUMA#1",
+ * "GPU#0", "eth0") for an archive of one host (several hosts' streams
+ * have none), a NIC only for an interface the archive says is a device
+ * (network.interface.virtual 0, where it was logged: of devices a PCP
+ * archive says no more). */
+mcz_topo_type pcp_topo_of(const char *metric, const char *inst, int *index);
 
 /* ---- writing PCP archives (pcp-export.c, mcz export --pcp) --------------
  * A recording r becomes the PCP archive `out` (out.0, out.meta, out.index)

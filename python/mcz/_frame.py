@@ -23,10 +23,9 @@ from ctypes import byref, c_size_t
 
 import numpy as np
 
-from ._lib import LIB
+from ._lib import LIB, MCZ_E_RANGE
 
 _BULK_CACHE = 32 << 20  # the cache of each reader while to_pandas reads
-_E_RANGE = -8
 _DTYPES = {"u64": np.uint64, "i64": np.int64, "f64": np.float64}
 
 
@@ -93,7 +92,7 @@ def _fill(rec, r, js, sids, wins, cols, gaps):
             c = cols[j]
             rc = LIB.mcz_read_into(r, sids[j], w, e, c.ctypes.data + row * c.itemsize,
                                    present.ctypes.data, n, byref(got))
-            if rc == _E_RANGE or (not rc and got.value != n):
+            if rc == MCZ_E_RANGE or (not rc and got.value != n):
                 # every stream has a value or a gap in every row
                 raise rec._rows_error(sids[j], "more" if rc else got.value, w, e,
                                       rec.streams[sids[0]].key, n)

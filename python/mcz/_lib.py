@@ -21,7 +21,23 @@ PCP_SONAME = "libmczpcp.so.1"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# mcz_err
+MCZ_OK = 0
+MCZ_E_IO, MCZ_E_NOMEM, MCZ_E_NOTMCZ, MCZ_E_VERSION, MCZ_E_CORRUPT = -1, -2, -3, -4, -5
+MCZ_E_TRUNCATED, MCZ_E_ARG, MCZ_E_RANGE, MCZ_E_STATE, MCZ_E_NOSPC = -6, -7, -8, -9, -10
+MCZ_E_EMPTY, MCZ_E_ISDIR, MCZ_E_NOTFOUND = -11, -12, -13
+# mcz_kind
+MCZ_COUNTER, MCZ_GAUGE = 0, 1
+# the names of mcz_type's, mcz_topo_type's and mcz_mark_kind's values, by
+# value (MCZ_U64 = 0: "u64", MCZ_TOPO_MACHINE = 0: "machine", ...)
+TYPES = ("u64", "i64", "f64")
+TOPO_TYPES = ("machine", "package", "numa", "l3", "l2", "l1", "core", "pu", "gpu", "nic",
+              "other")
+MARK_KINDS = ("point", "begin", "end", "gap")
+
+
 class StreamDesc(Structure):
+    C_NAME = "mcz_stream_desc"
     _fields_ = [("id", c_uint32), ("name", c_char_p), ("source", c_char_p),
                 ("native", c_char_p), ("unit", c_char_p), ("note", c_char_p),
                 ("instance", c_char_p), ("kind", c_uint8), ("type", c_uint8),
@@ -29,15 +45,18 @@ class StreamDesc(Structure):
 
 
 class TopoObj(Structure):
+    C_NAME = "mcz_topo_obj"
     _fields_ = [("parent", c_int32), ("type", c_uint8), ("os_index", c_int32),
                 ("size", c_uint64), ("name", c_char_p)]
 
 
 class Mark(Structure):
+    C_NAME = "mcz_mark"
     _fields_ = [("t", c_int64), ("kind", c_uint8), ("source", c_uint32), ("text", c_char_p)]
 
 
 class FileInfo(Structure):
+    C_NAME = "mcz_file_info"
     _fields_ = [("version_major", c_uint16), ("version_minor", c_uint16),
                 ("file_bytes", c_uint64), ("nrows", c_uint64), ("nchunks", c_uint64),
                 ("nvalues", c_uint64), ("t_first", c_int64), ("t_last", c_int64),
@@ -47,6 +66,7 @@ class FileInfo(Structure):
 
 
 class Series(Structure):
+    C_NAME = "mcz_series"
     # addresses of int64 t[n], mcz_value v[n] (8-byte unions: read as the
     # stream's type), uint64 delta[n] (counters), uint8 present[n]
     _fields_ = [("n", c_size_t), ("t", c_void_p), ("v", c_void_p), ("delta", c_void_p),
@@ -54,35 +74,44 @@ class Series(Structure):
 
 
 class CheckReport(Structure):
+    C_NAME = "mcz_check_report"
     _fields_ = [("blocks_ok", c_uint64), ("blocks_bad", c_uint64), ("chunks_ok", c_uint64),
                 ("rows_ok", c_uint64), ("valid_bytes", c_uint64), ("file_bytes", c_uint64),
                 ("index_ok", c_int), ("first_problem", c_char * 160)]
 
 
 class CodeObject(Structure):
+    C_NAME = "mcz_code_object"
     _fields_ = [("path", c_char_p), ("build_id", c_char_p), ("note", c_char_p)]
 
 
 class CodeLoc(Structure):
+    C_NAME = "mcz_code_loc"
     _fields_ = [("object", c_uint32), ("offset", c_uint64), ("how", c_uint8),
                 ("function", c_char_p), ("inlined", c_char_p), ("file", c_char_p),
                 ("line", c_uint32)]
 
 
 class CodeHit(Structure):
+    C_NAME = "mcz_code_hit"
     _fields_ = [("loc", c_uint32), ("count", c_uint32)]
 
 
 class Code(Structure):
+    C_NAME = "mcz_code"
     _fields_ = [("event", c_char_p), ("period", c_uint64), ("interval_ns", c_int64),
                 ("note", c_char_p), ("nobjects", c_size_t), ("objects", POINTER(CodeObject)),
                 ("nlocs", c_size_t), ("locs", POINTER(CodeLoc)),
                 ("nintervals", c_size_t), ("t", POINTER(c_int64)), ("first", POINTER(c_size_t)),
                 ("nhits", c_size_t), ("hits", POINTER(CodeHit)),
-                ("ncallers", c_size_t), ("callers", c_void_p)]
+                ("ncallers", c_size_t), ("callers", c_void_p),
+                ("nthreads", c_size_t), ("threads", c_void_p), ("nthits", c_size_t),
+                ("thits", c_void_p), ("nframes", c_size_t), ("frames", c_void_p),
+                ("nstackhits", c_size_t), ("stackhits", c_void_p)]
 
 
 class PcpImportOpts(Structure):
+    C_NAME = "pcp_import_opts"
     _fields_ = [("metrics", c_char_p), ("ssh_options", c_void_p), ("progress", c_void_p),
                 ("progress_arg", c_void_p), ("zstd_level", c_int), ("view", c_int),
                 ("cache_max", c_longlong), ("note", c_char_p), ("notelen", c_size_t),

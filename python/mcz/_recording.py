@@ -61,12 +61,10 @@ Mark = namedtuple("Mark", "time kind source text")
 Mark.__doc__ = """A mark: time (seconds from the start of the recording), kind
 ("point", "begin", "end", "gap"), source (rank or pid, 0 unknown), text."""
 
-_TOPO_TYPES = ("machine", "package", "numa", "l3", "l2", "l1", "core", "pu", "gpu", "nic",
-               "other")
-_MARK_KINDS = ("point", "begin", "end", "gap")
-_TYPES = ("u64", "i64", "f64")
+_TOPO_TYPES, _MARK_KINDS, _TYPES = _lib.TOPO_TYPES, _lib.MARK_KINDS, _lib.TYPES
 _DTYPES = (np.uint64, np.int64, np.float64)
-_E_IO, _E_CORRUPT, _E_ARG, _E_ISDIR, _E_NOTFOUND = -1, -5, -7, -12, -13
+_E_IO, _E_CORRUPT, _E_ARG = _lib.MCZ_E_IO, _lib.MCZ_E_CORRUPT, _lib.MCZ_E_ARG
+_E_ISDIR, _E_NOTFOUND = _lib.MCZ_E_ISDIR, _lib.MCZ_E_NOTFOUND
 # the units of a time given as text, as mcz dump takes them (longest first)
 _UNITS = (("min", 60e9), ("ms", 1e6), ("us", 1e3), ("ns", 1.0), ("m", 60e9), ("s", 1e9),
           ("", 1e9))
@@ -323,8 +321,8 @@ class Recording:
         for i in range(LIB.mcz_stream_count(self._r)):
             d = LIB.mcz_stream(self._r, i).contents
             name, inst, note = _s(d.name), _s(d.instance), _s(d.note)
-            kind = "counter" if d.kind == 0 else "gauge"
-            sem = "counter" if d.kind == 0 else "instant"
+            kind = "counter" if d.kind == _lib.MCZ_COUNTER else "gauge"
+            sem = "counter" if d.kind == _lib.MCZ_COUNTER else "instant"
             if note.startswith("pcp:"):  # the archive's own semantics (pcp-metric.c)
                 for word in ("counter", "instant", "discrete"):
                     if (", %s, " % word) in note or note.startswith("pcp: %s, " % word):
@@ -414,8 +412,8 @@ class Recording:
             rep.valid_bytes == rep.file_bytes
         if at_open and (clean or incomplete):
             return None
-        return Error("%s: DAMAGED: %s" % (_esc(self.path), problem or "damaged chunks"), -5,
-                     self.path)
+        return Error("%s: DAMAGED: %s" % (_esc(self.path), problem or "damaged chunks"),
+                     _E_CORRUPT, self.path)
 
     def _after_read(self, damaged):
         """Raise (strict) or warn when a read met a damaged chunk (damaged:

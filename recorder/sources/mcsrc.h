@@ -147,9 +147,11 @@ void src_nvml_sample(const src_nvml_api *api, void *dev, src_nvml_raw *raw);
 
 /* Kind, type, SI unit and scale of a PCP metric: pcp_metric_kind_of() of
  * format/pcp/pcp.h, the importer's own mapping (mcrec links libmczpcp). */
-/* Topology object of a PCP instance name: "cpu3" -> PU 3, "node1" -> NUMA
- * 1, "gpu0"/"nvidia0" -> GPU 0, an interface name -> its NIC; else the
- * machine (or -1).  `metric` helps decide (network.* -> NIC). */
+/* Topology object of a PCP instance name, by pcp_topo_of() of
+ * format/pcp/pcp.h (the importer's rule too): "cpu3" -> PU 3, "node1" ->
+ * NUMA 1, "gpu0"/"nvidia0" -> GPU 0, an interface of a network.interface.*
+ * or infiniband.* metric -> its NIC; the object among c's, else the
+ * machine (or -1). */
 int32_t src_pcp_desc_topo(const rec_ctx *c, const char *metric, const char *inst);
 
 /* ---- papi ---------------------------------------------------------------- */

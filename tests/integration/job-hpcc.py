@@ -13,9 +13,11 @@ hpcc.0.mcz and hpcc.1.mcz and its log hpccoutf.txt.  The report is
 hpccoutf.txt prints "Current time (EPOCH)" as each section ends, to the
 second: a section runs from the previous such line to its own (its end is
 taken at EPOCH + 0.5).  Which rank computes in a Single* section is read
-from the ranks' code samples (`mcz dump --code --csv`), by object name,
-apart from mcz's own classes: the rank with the most samples outside the
-MPI library and its plugins.
+from the ranks' code samples (`mcz dump --code --csv`): the rank with the
+most samples outside MPI.  A sample is MPI as mcview classes it: by the
+rules `mcview --code-classes` prints (its built-in table, after the user's
+file), matched as mcview matches them, shell patterns on the object's file
+name and the function's name, the first rule that matches deciding.
 
 Where the ranks end a section at different times (on this VM the same
 work runs up to a third slower on one CPU than on the other), the first
@@ -32,13 +34,35 @@ rest of the section (a phase of the same class) after a stall.
 
 Prints a line per check; exits 1 when one fails."""
 import csv, io, json, subprocess, sys
+from fnmatch import fnmatchcase
 
 TOL = 2.0          # s: a boundary within this of hpcc's
 HPL_TOL = 1.0      # s: HPL's solve against its own timer (its matrix's
                    # generation before and the residual check after, 0.5 s
                    # each at N=5000, may join it: they are not counted)
 LONG = 2.0         # s: the sections that must be phases
-MPI_OBJ = ("libmpi", "libopen-pal", "libopen-rte", "mca_", "libpmix", "libevent", "libhwloc")
+
+
+class CodeClasses:
+    """mcview's code classes: `mcview --code-classes`, CLASS OBJECT
+    [FUNCTION] a line, matched on a sample's object file name and function
+    (codeclass.c: the first rule that matches; none: work)."""
+
+    def __init__(self, b):
+        self.rules, self.seen = [], {}
+        for line in run(b + "/mcview", "--code-classes").splitlines():
+            w = line.split()
+            self.rules.append((w[0].lower(), w[1], w[2] if len(w) > 2 else None))
+
+    def of(self, row):
+        key = (row["object"].rsplit("/", 1)[-1], row["function"])
+        if key not in self.seen:
+            self.seen[key] = next((c for c, o, f in self.rules if fnmatchcase(key[0], o) and
+                                   (f is None or fnmatchcase(key[1], f))), "work")
+        return self.seen[key]
+
+    def mpi(self, row):
+        return self.of(row) == "mpi"
 
 
 def hpl_time(path):
@@ -68,13 +92,13 @@ def sections(path):
     return out
 
 
-def work_samples(text, t0, t1, offset):
+def work_samples(text, t0, t1, offset, cc):
     """Samples outside MPI of one rank (text: its code CSV) between dataset
     times t0 and t1."""
     n = 0
     for row in csv.DictReader(io.StringIO(text)):
         t = float(row["time_s"]) + offset
-        if t0 <= t < t1 and not any(k in row["object"].rsplit("/", 1)[-1] for k in MPI_OBJ):
+        if t0 <= t < t1 and not cc.mpi(row):
             n += int(row["samples"])
     return n
 
@@ -82,16 +106,19 @@ def work_samples(text, t0, t1, offset):
 BLAS_OBJ = ("blas", "blis", "mkl")  # where HPL's solve runs: dgemm_, dtrsm_
 
 
-def share_bins(text, offset, objs, width=0.25):
-    """Per bin of `width` s on the dataset axis: (all samples, samples in an
-    object whose file name holds one of objs)."""
+def in_blas(row):
+    return any(x in row["object"].rsplit("/", 1)[-1] for x in BLAS_OBJ)
+
+
+def share_bins(text, offset, hit, width=0.25):
+    """Per bin of `width` s on the dataset axis: (all samples, samples for
+    which hit(row), the row of `mcz dump --code --csv`)."""
     bins = {}
     for row in csv.DictReader(io.StringIO(text)):
         k = int((float(row["time_s"]) + offset) / width)
         a, m = bins.get(k, (0, 0))
         n = int(row["samples"])
-        hit = any(x in row["object"].rsplit("/", 1)[-1] for x in objs)
-        bins[k] = (a + n, m + (n if hit else 0))
+        bins[k] = (a + n, m + (n if hit(row) else 0))
     return bins
 
 
@@ -170,8 +197,10 @@ def main():
     check(len(secs) >= 10, "%d sections in hpccoutf.txt" % len(secs))
     ht = hpl_time(outf)
     bounds = [p["start_s"] for p in ph] + [ph[-1]["start_s"] + ph[-1]["duration_s"]]
-    rbins = [share_bins(csv0, off[0], MPI_OBJ), share_bins(csv1, off[1], MPI_OBJ)]
-    bbins = [share_bins(csv0, off[0], BLAS_OBJ), share_bins(csv1, off[1], BLAS_OBJ)]
+    cc = CodeClasses(b)
+    check(cc.rules, "mcview --code-classes: %d rules class the code samples" % len(cc.rules))
+    rbins = [share_bins(csv0, off[0], cc.mpi), share_bins(csv1, off[1], cc.mpi)]
+    bbins = [share_bins(csv0, off[0], in_blas), share_bins(csv1, off[1], in_blas)]
 
     def edge_ok(x, t):
         """x within TOL of hpcc's t, or of where the first rank to finish began
@@ -317,8 +346,8 @@ def main():
                         q["load_balance"]))
             continue
         if name.startswith("Single"):
-            n0 = work_samples(csv0, a + 0.5, b - 0.5, off[0])
-            n1 = work_samples(csv1, a + 0.5, b - 0.5, off[1])
+            n0 = work_samples(csv0, a + 0.5, b - 0.5, off[0], cc)
+            n1 = work_samples(csv1, a + 0.5, b - 0.5, off[1], cc)
             busy = 0 if n0 > n1 else 1
             check(p["load_balance"] is not None and p["load_balance"] <= 0.6 and
                   p["slowest_rank"] == busy,

@@ -5,6 +5,9 @@
  *   rec-read FILE info        rows, chunks, streams, t_first, t_last, recovered
  *   rec-read FILE streams     id name instance source unit kind flags topo native
  *   rec-read FILE kinds       name|instance|kind|type|unit|scale|note, one per stream
+ *   rec-read FILE topo        name|instance|type|os_index|object|percpu, one per
+ *                             stream: its topology object ("machine|-1|" for none)
+ *                             and its MCZ_SF_PERCPU flag (1 or 0)
  *   rec-read FILE total NAME  sum over instances of NAME: counters' last raw
  *                             value x scale (the count since the start), gauges' max
  *   rec-read FILE marks       t_ns kind source text
@@ -35,7 +38,7 @@ int main(int argc, char **argv)
 	mcz_reader *r;
 	int rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: rec-read FILE info|streams|kinds|total NAME|marks|times|meta KEY\n");
+		fprintf(stderr, "usage: rec-read FILE info|streams|kinds|topo|total NAME|marks|times|meta KEY\n");
 		return 2;
 	}
 	if ((rc = mcz_open(&r, argv[1], 0)) != MCZ_OK)
@@ -63,6 +66,17 @@ int main(int argc, char **argv)
 			printf("%s|%s|%s|%s|%s|%.17g|%s\n", d->name, d->instance,
 			       d->kind == MCZ_COUNTER ? "counter" : "gauge",
 			       d->type < 3 ? type[d->type] : "?", d->unit, d->scale, d->note);
+		}
+	} else if (!strcmp(cmd, "topo")) {
+		static const char *const type[] = {"machine", "package", "numa", "l3", "l2", "l1",
+						   "core", "pu", "gpu", "nic", "other"};
+		for (size_t i = 0; i < ns; i++) {
+			const mcz_stream_desc *d = mcz_stream(r, i);
+			const mcz_topo_obj *o = d->topo >= 0 ? mcz_topo(r, (size_t)d->topo) : NULL;
+			printf("%s|%s|%s|%d|%s|%d\n", d->name, d->instance,
+			       !o ? "machine" : o->type <= MCZ_TOPO_OTHER ? type[o->type] : "?",
+			       o ? o->os_index : -1, o && o->name ? o->name : "",
+			       !!(d->flags & MCZ_SF_PERCPU));
 		}
 	} else if (!strcmp(cmd, "total") && argc > 3) {
 		double total = 0;

@@ -69,6 +69,7 @@ static void usage(FILE *f)
 		"                     the table (exit 2 when nothing can be compared)\n"
 		"  --fail-above PCT   with --compare: print the report and exit 1 when a matched\n"
 		"                     phase is slower by more than PCT %% (and beyond noise)\n"
+		"  --code-classes     print the rules that class code samples (work, mpi, sync)\n"
 		"  -h, --help         this help\n"
 		"  -V, --version      version\n"
 		"\n"
@@ -126,7 +127,24 @@ static int feed_keys(vw_app *a, const char *list)
 
 enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
        O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_CACHESIZE, O_COMPARE, O_FAIL_ABOVE,
-       O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
+       O_CLASSES, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
+
+/* --code-classes: the rules that class code samples, the user's and the
+ * built-in ones, a line each as the file takes them (mcview.1, CODE
+ * CLASSES); what the user's file left out, as a note on stderr. */
+static int print_classes(void)
+{
+	vw_codeclass *cc = vw_codeclass_load();
+	char line[1100];
+	if (!cc)
+		return fail("out of memory");
+	for (size_t i = 0; vw_codeclass_rule(cc, i, line, sizeof line) == 0; i++)
+		printf("%s\n", line);
+	if (vw_codeclass_note(cc)[0])
+		fprintf(stderr, "mcview: note: %s\n", vw_codeclass_note(cc));
+	vw_codeclass_free(cc);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
 
 /* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
 static int mcview_main(int argc, char **argv, const char **sshopt)
@@ -156,6 +174,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"cache-size", required_argument, 0, O_CACHESIZE},
 		{"compare", no_argument, 0, O_COMPARE},
 		{"fail-above", required_argument, 0, O_FAIL_ABOVE},
+		{"code-classes", no_argument, 0, O_CLASSES},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
@@ -243,6 +262,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 					    optarg);
 			break;
 		}
+		case O_CLASSES: return print_classes();
 		case 'q': oo.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;

@@ -93,6 +93,7 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_hos
 {
 	char native[300], note[320], inst[128];
 	pcp_metric_kind mk;
+	int pu;
 
 	m->first = p->n;
 	if (m->mem)
@@ -124,7 +125,7 @@ static int pcp_declare(rec_source *s, pcp_priv *p, const rec_ctx *c, src_pcp_hos
 		d.unit = mk.unit;
 		d.note = note;
 		d.instance = inst;
-		d.flags = m->inst ? MCZ_SF_PERCPU * (strncmp(inst, "cpu", 3) == 0) : 0;
+		d.flags = pcp_topo_of(m->name, inst, &pu) == MCZ_TOPO_PU ? MCZ_SF_PERCPU : 0;
 		/* another host's cpu3 is not our PU 3 */
 		d.topo = strcmp(h->name, "local:") == 0 ? src_pcp_desc_topo(c, m->name, inst) : -1;
 		if (rec_streams_add(out, &d) != 0)

@@ -3,7 +3,9 @@
  * libraries install (Open MPI, MPICH, Intel MPI, UCX, libfabric, verbs
  * providers, PMIx) and on OpenMP runtimes; functions of a statically linked
  * MPI; the user's rules first, with lines that do not parse left out and
- * named; a FIFO in place of the user's file read without blocking.
+ * named; a FIFO in place of the user's file read without blocking; the
+ * rules printed as `mcview --code-classes` prints them, the user's first,
+ * read back as the same rules.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,6 +94,48 @@ static void test_user_rules(void **state)
 	vw_codeclass_free(cc);
 }
 
+/* The rules in effect as text (vw_codeclass_rule), parsed again: the same
+ * lines, the user's before the built-in table's. */
+static void test_rules_text(void **state)
+{
+	(void)state;
+	const char rules[] = "work libmpi.so* my_reduce_kernel\nsync libtbb.so*\nidle x\n";
+	vw_codeclass *cc = vw_codeclass_parse(rules, sizeof rules - 1, "rules");
+	vw_codeclass *dflt = vw_codeclass_parse(NULL, 0, NULL);
+	assert_non_null(cc);
+	assert_non_null(dflt);
+	static char text[1 << 16];
+	char line[1100];
+	size_t n = 0, at = 0;
+	for (; vw_codeclass_rule(cc, n, line, sizeof line) == 0; n++)
+		at += (size_t)snprintf(text + at, sizeof text - at, "%s\n", line);
+	assert_true(at < sizeof text);
+	assert_int_equal(vw_codeclass_rule(cc, 0, line, sizeof line), 0);
+	assert_string_equal(line, "work  libmpi.so*  my_reduce_kernel");
+	assert_int_equal(vw_codeclass_rule(cc, 1, line, sizeof line), 0);
+	assert_string_equal(line, "sync  libtbb.so*");
+	assert_int_equal(vw_codeclass_rule(cc, 2, line, sizeof line), 0);
+	assert_string_equal(line, "mpi   libmpi.so*"); /* the built-in table's first */
+	size_t nd = 0;
+	while (vw_codeclass_rule(dflt, nd, line, sizeof line) == 0)
+		nd++;
+	assert_int_equal(n, 2 + nd);
+	/* read back (the built-in rules once more after them): the same lines */
+	vw_codeclass *again = vw_codeclass_parse(text, at, "printed");
+	assert_non_null(again);
+	assert_string_equal(vw_codeclass_note(again), "");
+	char l2[1100];
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(vw_codeclass_rule(cc, i, line, sizeof line), 0);
+		assert_int_equal(vw_codeclass_rule(again, i, l2, sizeof l2), 0);
+		assert_string_equal(line, l2);
+	}
+	assert_int_equal(vw_codeclass_rule(cc, n, line, sizeof line), -1);
+	vw_codeclass_free(again);
+	vw_codeclass_free(dflt);
+	vw_codeclass_free(cc);
+}
+
 static void test_load(void **state)
 {
 	(void)state;
@@ -146,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_user_rules),
+		cmocka_unit_test(test_rules_text),
 		cmocka_unit_test(test_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* test-pcp.c: unit tests of libmczpcp's pieces — the --metrics filter,
- * archive suffixes and folios, ssh URLs and remote quoting (checked by a real /bin/sh), the hash map — and
+ * archive suffixes and folios, ssh URLs and remote quoting (checked by a real /bin/sh), the hash map,
+ * an instance's topology object (the rule, and the importer's table) — and
  * one real archive from pcp-testsuite imported and read back through
  * format/mcz.h.
  */
@@ -225,6 +226,63 @@ static void test_fetch_stream(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* pcp_topo_of: the rule mcrec and the importer share; pcp_topo_object:
+ * the importer's objects, found again, numbered as mcrec numbers its. */
+static void test_topo(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *metric, *inst;
+		mcz_topo_type type;
+		int index;
+	} cases[] = {
+		{"kernel.percpu.cpu.user", "cpu3", MCZ_TOPO_PU, 3},
+		{"network.softnet.percpu.processed", "cpu1", MCZ_TOPO_PU, 1},
+		{"mem.numa.alloc.hit", "node1", MCZ_TOPO_NUMA, 1},
+		{"nvidia.powerusage", "gpu1", MCZ_TOPO_GPU, 1},
+		{"nvidia.memused", "nvidia0", MCZ_TOPO_GPU, 0},
+		{"network.interface.in.bytes", "eth0", MCZ_TOPO_NIC, -1},
+		{"infiniband.hca.type", "mlx5_0", MCZ_TOPO_NIC, -1},
+		/* the loopback, an ICMP type, odd names, singular metrics: the machine */
+		{"network.interface.in.bytes", "lo", MCZ_TOPO_MACHINE, -1},
+		{"network.icmpmsg.intype", "Type3", MCZ_TOPO_MACHINE, -1},
+		{"kernel.percpu.cpu.user", "cpu3x", MCZ_TOPO_MACHINE, -1},
+		{"kernel.percpu.cpu.user", "cpu", MCZ_TOPO_MACHINE, -1},
+		{"kernel.all.load", "1 minute", MCZ_TOPO_MACHINE, -1},
+		{"mem.util.used", "", MCZ_TOPO_MACHINE, -1},
+		{"mem.util.used", NULL, MCZ_TOPO_MACHINE, -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int n = 7;
+		mcz_topo_type t = pcp_topo_of(cases[i].metric, cases[i].inst, &n);
+		if (t != cases[i].type || n != cases[i].index)
+			fail_msg("%s %s: type %d index %d, want %d %d", cases[i].metric,
+				 cases[i].inst ? cases[i].inst : "(null)", t, n, cases[i].type,
+				 cases[i].index);
+	}
+	mcz_topo_obj objs[5] = {{-1, MCZ_TOPO_MACHINE, -1, 0, "host"}};
+	size_t n = 1;
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_PU, 3, "cpu3"), 1);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_NUMA, 3, "node3"), 2);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_NIC, -1, "eth0"), 3);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_PU, 3, "cpu3"), 1);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_NIC, -1, "ib0"), 4);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_NIC, -1, "eth0"), 3);
+	assert_int_equal(pcp_topo_object(objs, &n, 5, MCZ_TOPO_GPU, 0, "gpu0"), -1); /* full */
+	assert_int_equal(n, 5);
+	assert_string_equal(objs[1].name, "PU#3");
+	assert_int_equal(objs[1].os_index, 3);
+	assert_string_equal(objs[2].name, "NUMA#3");
+	assert_int_equal(objs[2].type, MCZ_TOPO_NUMA);
+	assert_string_equal(objs[3].name, "eth0");
+	assert_int_equal(objs[3].os_index, 0);
+	assert_int_equal(objs[4].os_index, 1);
+	for (size_t i = 1; i < n; i++) {
+		assert_int_equal(objs[i].parent, 0);
+		free((char *)objs[i].name);
+	}
+}
+
 static void test_map(void **state)
 {
 	(void)state;
@@ -353,7 +411,7 @@ int main(void)
 		cmocka_unit_test(test_suffixes),     cmocka_unit_test(test_folio),
 		cmocka_unit_test(test_ssh_parse),    cmocka_unit_test(test_ssh_quote),
 		cmocka_unit_test(test_map),          cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_fetch_stream),
+		cmocka_unit_test(test_fetch_stream), cmocka_unit_test(test_topo),
 		cmocka_unit_test(test_import_real),  cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

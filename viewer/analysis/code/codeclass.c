@@ -94,11 +94,13 @@ static size_t cc_literal(const char *pat)
 	return strcspn(pat, "*?[\\");
 }
 
+/* The classes as the rules name them. */
+static const char *const cc_names[VW_CC_N] = {"work", "mpi", "sync"};
+
 static int cc_class(const char *w)
 {
-	static const char *names[VW_CC_N] = {"work", "mpi", "sync"};
 	for (int k = 0; k < VW_CC_N; k++)
-		if (!strcasecmp(w, names[k]))
+		if (!strcasecmp(w, cc_names[k]))
 			return k;
 	return -1;
 }
@@ -280,6 +282,16 @@ int vw_codeclass_of(const vw_codeclass *cc, const char *path, const char *fn)
 			return r->cls;
 	}
 	return VW_CC_WORK;
+}
+
+int vw_codeclass_rule(const vw_codeclass *cc, size_t i, char *buf, size_t len)
+{
+	if (!cc || i >= cc->n)
+		return -1;
+	const cc_rule *r = &cc->r[i];
+	snprintf(buf, len, "%-5s %s%s%s", cc_names[r->cls], r->obj, r->fn ? "  " : "",
+		 r->fn ? r->fn : "");
+	return 0;
 }
 
 const char *vw_codeclass_note(const vw_codeclass *cc)

@@ -53,6 +53,11 @@ void vw_codeclass_free(vw_codeclass *cc);
 /* The class of code in object `path` (a full path or a file name), in
  * function `fn` ("" or NULL: unknown). */
 int vw_codeclass_of(const vw_codeclass *cc, const char *path, const char *fn);
+/* Rule i of those in effect (the user's first, then the built-in ones), in
+ * the file's syntax ("mpi   libmpi.so*", "sync  *  GOMP_barrier*"), into
+ * buf: what `mcview --code-classes` prints, for scripts and tests that
+ * class samples as mcview does.  -1 past the last rule. */
+int vw_codeclass_rule(const vw_codeclass *cc, size_t i, char *buf, size_t len);
 /* Lines left out, or the user's file unreadable: one line; "" none. */
 const char *vw_codeclass_note(const vw_codeclass *cc);
 /* "work", "MPI", "sync". */
