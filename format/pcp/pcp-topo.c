@@ -20,8 +20,8 @@
 #include "pcp-int.h"
 
 /* "cpu12" -> 12 for prefix "cpu"; -1 when inst is not prefix + digits.
- * Parsed by hand: sscanf took 40 ms of an archive of 149,902 streams
- * (pcp-free-tera), each stream asked once. */
+ * Parsed by hand, not with sscanf: every stream of an archive asks once,
+ * and a wide archive has hundreds of thousands (bench-pcp.sh, speed). */
 static int topo_numbered(const char *inst, const char *prefix)
 {
 	size_t n = strlen(prefix);
