@@ -445,6 +445,13 @@ static int mcrec_sync(void *arg, mcz_writer *w)
 	return rec_sourceset_sync(&r->ss, w, r->t0);
 }
 
+/* Each row on the writer thread: the sources' late values (source.h). */
+static void mcrec_row(void *arg, int64_t t, mcz_value *v, uint8_t *present)
+{
+	struct mcrec_run *r = arg;
+	rec_sourceset_late(&r->ss, v, present, t + r->t0);
+}
+
 static int mcrec_fail(struct mcrec_run *r, int status)
 {
 	if (r->ch.pid > 0) {
@@ -551,6 +558,7 @@ int mcrec_run(const rec_options *o)
 	r.hdr = (struct mcrec_header){r.w, o, &r.ss};
 	rec_spool_attach(r.sp, r.w, mcrec_header, &r.hdr);
 	rec_spool_on_sync(r.sp, mcrec_sync, &r);
+	rec_spool_on_row(r.sp, mcrec_row, &r);
 	mcrec_spool = r.sp;
 	/* The first row before the command runs: every counter's starting
 	 * point (perf counters are still 0 until its exec). */

@@ -58,6 +58,11 @@ void rec_spool_attach(rec_spool *sp, mcz_writer *w, int (*first)(void *arg), voi
  * (the sources' blocks of what they gathered: rec_sourceset_sync).  Set
  * before rec_spool_start. */
 void rec_spool_on_sync(rec_spool *sp, int (*fn)(void *arg, mcz_writer *w), void *arg);
+/* fn(arg, t, v, present) on the writer thread for each row, in order,
+ * before it is written (t: recording time, ns since t0): the sources'
+ * late values (source.h, late). */
+void rec_spool_on_row(rec_spool *sp, void (*fn)(void *arg, int64_t t, mcz_value *v, uint8_t *present),
+		      void *arg);
 /* Start the writer thread (w attached).  It sleeps until a sync is due
  * (REC_SYNC_NS, or flush_ns if shorter; a chunk every flush_ns), the ring
  * or the mark queue is half full, or the stop. */
@@ -258,6 +263,9 @@ void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64
 int64_t rec_sourceset_period(const rec_sourceset *ss, size_t i);
 /* After a tick's row is committed: each recording source's idle(). */
 void rec_sourceset_idle(rec_sourceset *ss);
+/* The writer thread's call for each row (rec_spool_on_row): every
+ * recording source's late values, t_mono the row's time. */
+void rec_sourceset_late(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64_t t_mono);
 /* Before each sync of the file, on the thread that owns w: each recording
  * source's sync() (the code samples since the last).  0, or the first
  * mcz error of a block that could not be written. */

@@ -144,6 +144,13 @@ typedef struct rec_source_ops {
 	 * finish keeps them (code's CODEPART blocks).  0, or the mcz error of
 	 * the block that could not be written.  May be NULL. */
 	int (*sync)(rec_source *s, mcz_writer *w, int64_t t0_mono);
+	/* On the writer thread, for each row in order, before it is written:
+	 * the source's values in it (as read() left them) made final, for a
+	 * value known only after its tick (code.samples counts the samples
+	 * taken before the row's time t_mono, which the drain thread finds in
+	 * the rings later).  May wait a little, never on the sampling thread.
+	 * May be NULL. */
+	void (*late)(rec_source *s, int64_t t_mono, mcz_value *v, uint8_t *present);
 } rec_source_ops;
 
 struct rec_source {

@@ -126,6 +126,15 @@ void rec_sourceset_read(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64
 	}
 }
 
+void rec_sourceset_late(rec_sourceset *ss, mcz_value *v, uint8_t *present, int64_t t_mono)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		rec_source *s = &ss->src[i];
+		if (ss->state[i] == 1 && s->n && s->ops->late)
+			s->ops->late(s, t_mono, v + s->first, present + s->first);
+	}
+}
+
 void rec_sourceset_idle(rec_sourceset *ss)
 {
 	for (size_t i = 0; i < ss->n; i++) {

@@ -66,6 +66,8 @@ struct rec_spool {
 	void *first_arg;
 	int (*on_sync)(void *arg, mcz_writer *w); /* before each flush or sync */
 	void *sync_arg;
+	void (*on_row)(void *arg, int64_t t, mcz_value *v, uint8_t *present); /* each row */
+	void *row_arg;
 	atomic_llong writer_cpu_ns;
 	atomic_int failed, failed_errno;
 	atomic_uint_fast64_t rows, dropped, bytes;
@@ -104,6 +106,13 @@ int rec_spool_new(rec_spool **out, mcz_writer *w, size_t nvals, size_t capacity,
 	}
 	*out = sp;
 	return 0;
+}
+
+void rec_spool_on_row(rec_spool *sp, void (*fn)(void *arg, int64_t t, mcz_value *v, uint8_t *present),
+		      void *arg)
+{
+	sp->on_row = fn;
+	sp->row_arg = arg;
 }
 
 void rec_spool_on_sync(rec_spool *sp, int (*fn)(void *arg, mcz_writer *w), void *arg)
@@ -234,7 +243,9 @@ static size_t spool_drain_rows(rec_spool *sp)
 	for (; tail != head; tail++, n++) {
 		int64_t *t = spool_t(sp, tail);
 		mcz_value *v = (mcz_value *)(t + 1);
-		const uint8_t *present = (const uint8_t *)(v + sp->nvals);
+		uint8_t *present = (uint8_t *)(v + sp->nvals);
+		if (sp->on_row && !atomic_load(&sp->failed))
+			sp->on_row(sp->row_arg, *t, v, present);
 		if (!atomic_load(&sp->failed)) {
 			int rc = mcz_writer_append(sp->w, *t, v, present);
 			if (rc != MCZ_OK)

@@ -256,5 +256,5 @@ static void src_mark_free(rec_source *s)
 
 const rec_source_ops src_mark_ops = {
 	"mark", "", src_mark_probe, src_mark_streams, src_mark_start,
-	src_mark_read, src_mark_stop, src_mark_free, NULL, NULL, NULL,
+	src_mark_read, src_mark_stop, src_mark_free, NULL, NULL, NULL, NULL,
 };

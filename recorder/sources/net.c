@@ -267,5 +267,5 @@ static void src_net_free(rec_source *s)
 }
 
 const rec_source_ops src_net_ops = {
-	"net", "net", src_net_probe, src_net_streams, NULL, src_net_read, NULL, src_net_free, NULL, NULL, NULL,
+	"net", "net", src_net_probe, src_net_streams, NULL, src_net_read, NULL, src_net_free, NULL, NULL, NULL, NULL,
 };

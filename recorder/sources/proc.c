@@ -655,5 +655,5 @@ static void src_proc_free(rec_source *s)
 
 const rec_source_ops src_proc_ops = {
 	"proc", "os", src_proc_probe, src_proc_streams, src_proc_start,
-	src_proc_read, src_proc_stop, src_proc_free, NULL, NULL, NULL,
+	src_proc_read, src_proc_stop, src_proc_free, NULL, NULL, NULL, NULL,
 };

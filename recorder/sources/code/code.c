@@ -53,6 +53,11 @@
 #define CODE_PAGES_DWARF 128
 /* How often the rings are looked at (and drained when they hold records). */
 #define CODE_LOOK_NS 100000000LL
+/* code.samples counts the samples by their own times (code_late): in bins
+ * of CODE_BIN_NS, a ring of CODE_BINS of them from the first bin not yet
+ * written (26 s: the writer thread is never that far behind the drain). */
+#define CODE_BIN_NS 100000LL
+#define CODE_BINS (1 << 18)
 
 typedef struct code_ring {
 	int fd;
@@ -87,6 +92,15 @@ typedef struct code_priv {
 	unsigned stack;    /* --call-graph dwarf: user stack bytes per sample */
 	int pages;         /* data pages of each ring */
 	uint64_t samples;  /* for read(): written by the drain thread */
+	/* code.samples by the samples' times (code_late), the drain thread's
+	 * rounds against the writer thread's rows */
+	pthread_mutex_t cnt_lock;
+	pthread_cond_t cnt_moved; /* a round has counted its samples */
+	uint32_t *bins;           /* samples per CODE_BIN_NS, bin b at b % CODE_BINS */
+	int64_t bin0;             /* the first bin not yet in a written row */
+	uint64_t written;         /* samples before bin0 (and those drained late) */
+	int64_t counted_at;       /* every sample before this time is in the bins */
+	int cnt_done;             /* the rings are closed: nothing more will come */
 	uint8_t *buf;      /* the records of one drain round that wrapped */
 	size_t buflen, bufcap;
 	code_rec *recs;    /* the records of one drain round */
@@ -253,6 +267,8 @@ static int code_streams(rec_source *s, const rec_ctx *c, rec_streams *out)
 	p->prof.unknown_obj = UINT32_MAX;
 	p->prof.keep_fresh = 1;
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutex_init(&p->cnt_lock, NULL);
+	pthread_cond_init(&p->cnt_moved, NULL);
 	p->kick = -1;
 	s->priv = p;
 	char note[200], native[64];
@@ -343,10 +359,32 @@ static int code_rec_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The round's samples into code.samples' bins by their times; every
+ * sample taken before `at` (when the round looked at the rings) is in. */
+static void code_count(code_priv *p, int64_t at)
+{
+	pthread_mutex_lock(&p->cnt_lock);
+	for (size_t i = 0; p->bins && i < p->nrecs; i++) {
+		const uint8_t *r = p->recs[i].at;
+		if (((const struct perf_event_header *)r)->type != PERF_RECORD_SAMPLE)
+			continue;
+		int64_t b = (int64_t)(code_rec_time(r) / CODE_BIN_NS);
+		if (b < p->bin0) /* its row is written: it counts in the next */
+			p->written++;
+		else
+			p->bins[(b < p->bin0 + CODE_BINS ? b : p->bin0 + CODE_BINS - 1) % CODE_BINS]++;
+	}
+	if (at > p->counted_at)
+		p->counted_at = at;
+	pthread_cond_broadcast(&p->cnt_moved);
+	pthread_mutex_unlock(&p->cnt_lock);
+}
+
 /* One round: every ring, records in time order (a mapping seen on one CPU
  * before a sample of it on another), then the rings' tails released. */
 static void code_drain(code_priv *p)
 {
+	int64_t at = src_mcsrc_now_ns();
 	p->buflen = p->nrecs = 0;
 	for (int i = 0; i < p->nrings; i++)
 		code_drain_ring(p, &p->rings[i]);
@@ -355,6 +393,7 @@ static void code_drain(code_priv *p)
 			p->recs[i].at = p->buf + p->recs[i].off;
 	if (p->nrecs) /* qsort with no records may be given a NULL array */
 		qsort(p->recs, p->nrecs, sizeof *p->recs, code_rec_cmp);
+	code_count(p, at);
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->nrecs; i++) {
 		const uint8_t *r = p->recs[i].at;
@@ -492,6 +531,9 @@ static int code_start(rec_source *s, const rec_ctx *c)
 					 "raise kernel.perf_event_mlock_kb (as root)");
 	p->t_start = src_mcsrc_now_ns();
 	p->due = p->t_start + CODE_LOOK_NS;
+	p->bins = calloc(CODE_BINS, sizeof *p->bins); /* without: code.samples as drained */
+	p->bin0 = p->t_start / CODE_BIN_NS;
+	p->counted_at = p->t_start;
 	p->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (pthread_create(&p->thr, NULL, code_thread, p) == 0)
 		p->thr_on = 1;
@@ -527,6 +569,43 @@ static void code_stop(rec_source *s)
 	for (int i = 0; i < p->nrings; i++)
 		munmap(p->rings[i].base, p->rings[i].len), close(p->rings[i].fd);
 	p->nrings = 0;
+	pthread_mutex_lock(&p->cnt_lock);
+	p->cnt_done = 1;
+	pthread_cond_broadcast(&p->cnt_moved);
+	pthread_mutex_unlock(&p->cnt_lock);
+}
+
+/* code.samples of the row at t_mono: the samples taken before it, by
+ * their own times.  read() could give only those drained by then, and
+ * the drain runs at its own times (a ring's watermark, a look every
+ * CODE_LOOK_NS), so a steady rate came out in bursts.  A row newer than
+ * the last round waits for one (kicked now; the writer thread only). */
+static void code_late(rec_source *s, int64_t t_mono, mcz_value *v, uint8_t *present)
+{
+	code_priv *p = s->priv;
+	if (!p || !p->bins || !present[0])
+		return;
+	pthread_mutex_lock(&p->cnt_lock);
+	if (p->counted_at < t_mono && !p->cnt_done) {
+		code_kick(p);
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 2 * CODE_LOOK_NS;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		while (p->counted_at < t_mono && !p->cnt_done &&
+		       pthread_cond_timedwait(&p->cnt_moved, &p->cnt_lock, &until) == 0)
+			;
+	}
+	int64_t end = t_mono / CODE_BIN_NS;
+	for (int64_t b = p->bin0; b < end && b < p->bin0 + CODE_BINS; b++) {
+		p->written += p->bins[b % CODE_BINS];
+		p->bins[b % CODE_BINS] = 0;
+	}
+	if (end > p->bin0)
+		p->bin0 = end;
+	v[0].u = p->written;
+	pthread_mutex_unlock(&p->cnt_lock);
 }
 
 /* After the tick's row, every CODE_LOOK_NS: records waiting in a ring wake
@@ -658,11 +737,13 @@ static void code_free(rec_source *s)
 	code_stop(s);
 	code_prof_free(&p->prof);
 	pthread_mutex_destroy(&p->lock);
-	free(p->rings), free(p->buf), free(p->recs);
+	pthread_mutex_destroy(&p->cnt_lock);
+	pthread_cond_destroy(&p->cnt_moved);
+	free(p->rings), free(p->buf), free(p->recs), free(p->bins);
 	free(p);
 	s->priv = NULL;
 }
 
 const rec_source_ops src_code_ops = {"code", "code", code_probe, code_streams, code_start,
 				     code_read, code_stop, code_free, code_finish, code_idle,
-				     code_sync};
+				     code_sync, code_late};

@@ -321,5 +321,5 @@ static void src_regions_free(rec_source *s)
 
 const rec_source_ops src_regions_ops = {
 	"regions", "", src_regions_probe, src_regions_streams, src_regions_start,
-	NULL, NULL, src_regions_free, src_regions_finish, src_regions_idle, src_regions_sync,
+	NULL, NULL, src_regions_free, src_regions_finish, src_regions_idle, src_regions_sync, NULL,
 };

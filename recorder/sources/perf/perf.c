@@ -558,5 +558,5 @@ static void src_perf_free(rec_source *s)
 
 const rec_source_ops src_perf_ops = {
 	"perf", "core,mem", src_perf_probe, src_perf_streams, src_perf_start,
-	src_perf_read, src_perf_stop, src_perf_free, NULL, NULL, NULL,
+	src_perf_read, src_perf_stop, src_perf_free, NULL, NULL, NULL, NULL,
 };
