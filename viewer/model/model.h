@@ -142,7 +142,7 @@ typedef struct vw_model {
 	struct vw_model_cache *cache;
 	struct vw_chunk_cache *chunks; /* model-chunks.c */
 	struct vw_band_cache *bands;   /* model-band.c: dropped with the rows and caches */
-	/* Redraw budget (model-chunks.c).  While budget_end is set (CLOCK_MONOTONIC
+	/* Redraw budget (model-budget.c).  While budget_end is set (CLOCK_MONOTONIC
 	 * ns), a stream whose columns would need chunks decoded after it is given
 	 * at chunk resolution, or left out (VW_PENDING) where even that needs its
 	 * index read; `refining` then says the screen is not final and the loop
