@@ -554,6 +554,11 @@ static int column_path(const vw_model *m, size_t stream)
 	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
 }
 
+int vw_model_summary_columns(const vw_model *m, size_t stream)
+{
+	return column_path(m, stream) == COL_SUMMARY;
+}
+
 /* 0 exact (or to chunk resolution where that is the path), -1, VW_PENDING,
  * or COARSE: to chunk resolution for want of budget, to be drawn again. */
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
@@ -589,7 +594,6 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 
 void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 {
-	struct vw_chunk_cache *k = cache(m);
 	size_t ns = 0, cap = 0, *ss = NULL;
 	if (n == 0 || m->t1 <= m->t0)
 		return;
@@ -601,9 +605,8 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		 * columns are not kept: model-band.c) */
 		for (size_t j = r->nmembers > 1 ? vw_model_band_done(m, r, n) : 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
-			const last_ent *e = k ? &k->last[st] : NULL;
-			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
-			    column_path(m, st) != COL_SUMMARY || vw_model_needs_fill(m, st, n))
+			if (vw_model_display_cached(m, st, n) || !vw_model_summary_columns(m, st) ||
+			    vw_model_needs_fill(m, st, n))
 				continue; /* kept, or read otherwise: zoomed in past its
 					   * sampling, a stream is drawn from its samples */
 			if (ns == cap) {

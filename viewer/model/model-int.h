@@ -60,6 +60,10 @@ int vw_model_display_columns(vw_model *m, size_t stream, size_t n, vw_bucket *ou
  * otherwise): a group of thousands of members (the ranks of a job) reads
  * them in place. */
 const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n);
+/* Whether the stream's columns of the window are mcz_summary's, as they
+ * are (no samples decoded and kept, no chunk summaries merged): those a
+ * prefetch reads for many streams in one pass. */
+int vw_model_summary_columns(const vw_model *m, size_t stream);
 /* Whether vw_model_fill_gaps would change this stream's n columns. */
 int vw_model_needs_fill(const vw_model *m, size_t stream, size_t n);
 void vw_model_chunks_free(vw_model *m);
