@@ -15,6 +15,12 @@
  * exactly the one combined in one go: the same members in the same order,
  * the same operations.  Without a budget (reports, tests) it is built at
  * once.
+ *
+ * Every row's columns are asked here (vw_model_row_buckets: a stream's
+ * from model-chunks.c, a group's band), and the prefetch before drawing
+ * rows reads the members no band holds yet.  The order of the files is
+ * model-query.c <- model-chunks.c <- model-band.c: each calls only those
+ * to its left, never back.
  */
 #include <math.h>
 #include <stdlib.h>
