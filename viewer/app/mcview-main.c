@@ -343,7 +343,7 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	}
 	/* the Ranks view asked for where there are no ranks: said, not an
 	 * empty screen */
-	if (view_name && !strcmp(view_name, "ranks") && !vw_jobs_applies(m)) {
+	if (view_name && !strcmp(view_name, "ranks") && !vw_model_is_job(m)) {
 		fprintf(stderr, "mcview: --view ranks shows the ranks of a parallel job (rank files "
 			"of one job, or a job file); %s %s\n", m->nfiles == 1 ? "this is" : "these are",
 			m->nfiles == 1 ? "one recording" : "not the ranks of one job");

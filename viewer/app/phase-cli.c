@@ -147,7 +147,7 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	if (!c->report)
 		return 0;
 	/* --brief: a job of every file given, ranks or not (one srun task) */
-	if (vw_jobs_applies(m) || c->report == 3) { /* rank files of a parallel job: the job report */
+	if (vw_model_is_job(m) || c->report == 3) { /* rank files of a parallel job: the job report */
 		int src = c->mode_given ? c->mode
 			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 		vw_jobs *js;

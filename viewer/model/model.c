@@ -234,10 +234,7 @@ static void damaged_status(vw_model *m)
 static int model_build(vw_model *m)
 {
 	set_axis(m);
-	size_t ranked = 0;
-	for (size_t f = 0; f < m->nfiles; f++)
-		ranked += mcz_meta(m->files[f], "rank") != NULL;
-	m->fold_ranks = ranked >= 2;
+	m->fold_ranks = vw_model_is_job(m);
 	/* decoded chunks: the readers' caches share one budget, so that the
 	 * files of a large job do not each keep a reader's default */
 	if (m->nfiles > 8)
@@ -629,6 +626,18 @@ void vw_model_free(vw_model *m)
 	free(m->marks);
 	free(m->kmarks);
 	free(m);
+}
+
+int vw_model_is_job(const vw_model *m)
+{
+	if (!m || m->nfiles < 2)
+		return 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *r = mcz_meta(m->files[f], "rank");
+		if (r && *r)
+			return 1;
+	}
+	return 0;
 }
 
 /* ---- window ---------------------------------------------------------------- */

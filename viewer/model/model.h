@@ -167,7 +167,7 @@ typedef struct vw_model {
 	struct vw_compare *compare;
 	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 	int fold_ranks;             /* rank files: one row per stream name across files
-				       (vw_model_set_fold; on when 2+ files carry a rank) */
+				       (vw_model_set_fold; on for a job: vw_model_is_job) */
 	/* files of several hosts without ranks (PCP archives of a cluster):
 	 * each host's rows under a head row (model-rows.c), folded per host */
 	size_t nhosts;              /* m->nfiles when the rows are by host, else 0 */
@@ -294,6 +294,13 @@ int vw_model_fold_hosts(vw_model *m);
 int vw_model_rows_settle(vw_model *m);
 /* Order the rows by s (vw_sort); the selected row stays selected. */
 void vw_model_set_sort(vw_model *m, int s);
+/* Whether the files are the ranks of a parallel job: two files or more,
+ * one of which carries a rank (its metadata `rank`, as mcrec writes it
+ * under a launcher); the others are the job's too, files without a rank
+ * (the job's report notes them).  The one rule: the rows of a job are
+ * folded at open (fold_ranks), and the analyses take it as a job
+ * (viewer/analysis/jobs/job.h, the Ranks view, the job report). */
+int vw_model_is_job(const vw_model *m);
 /* Rank files: fold (1) every file's streams of one name into one row, or
  * show each file's apart (0); rebuilds the rows.  0, or -1 out of memory. */
 int vw_model_set_fold(vw_model *m, int on);

@@ -772,7 +772,7 @@ static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
 
 static int rk_shown(vw_model *m)
 {
-	return vw_jobs_applies(m);
+	return vw_model_is_job(m);
 }
 
 static const char *const rk_help[] = {

@@ -192,7 +192,7 @@ static void test_job_nested(void **st)
 	vw_open_opts o = {0};
 	o.quiet = 1;
 	assert_int_equal(vw_model_open(&m, p, 2, &o, err, sizeof err), 0);
-	assert_true(vw_jobs_applies(m));
+	assert_true(vw_model_is_job(m));
 	vw_phase_params par = VW_PHASE_PARAMS_INIT;
 	vw_jobs *js;
 	assert_int_equal(vw_jobs_build(m, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);

@@ -12,18 +12,6 @@
 #include "../phases/phase-int.h"
 #include "../code/threads.h"
 
-int vw_jobs_applies(const vw_model *m)
-{
-	if (!m || m->nfiles < 2)
-		return 0;
-	for (size_t f = 0; f < m->nfiles; f++) {
-		const char *r = mcz_meta(m->files[f], "rank");
-		if (r && *r)
-			return 1;
-	}
-	return 0;
-}
-
 const char *vw_file_host(const vw_model *m, size_t file)
 {
 	const char *h = file < m->nfiles ? mcz_meta(m->files[file], "host") : NULL;
@@ -970,7 +958,7 @@ fail:
 
 int vw_jobs_ensure(vw_model *m, char *err, size_t errlen)
 {
-	if (m->jobs || !vw_jobs_applies(m))
+	if (m->jobs || !vw_model_is_job(m))
 		return 0;
 	int src = vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 	const vw_phase_params *p = m->phases ? &m->phases->params : NULL;

@@ -163,10 +163,6 @@ typedef struct vw_jobs {
 	char note[256];     /* "files of 2 jobs given together: shown as separate jobs"; "" */
 } vw_jobs;
 
-/* Whether the model's files are ranks of parallel jobs: more than one file
- * and some file carries a `rank`. */
-int vw_jobs_applies(const struct vw_model *m);
-
 /* The host a file was recorded on (its `host`), "" when it names none. */
 const char *vw_file_host(const struct vw_model *m, size_t file);
 

@@ -130,7 +130,7 @@ static int phase_row_node(const vw_model *m, const vw_row *r)
  * node's rows stay where nothing of the job's own is left to read. */
 static int phase_job_own(vw_model *m, const struct vw_phases *ph)
 {
-	if (ph->params.streams[0] || !vw_jobs_applies(m))
+	if (ph->params.streams[0] || !vw_model_is_job(m))
 		return 0;
 	if (vw_hotcode_regions(m, 1))
 		return 1;
@@ -360,7 +360,7 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	 * takes over the work another did (hpcc's StarDGEMM ending on the
 	 * slower rank, then SingleDGEMM on the other), the job's totals do not
 	 * change; the ranks' waits do. */
-	if (vw_jobs_applies(m) && m->nfiles <= PHASE_RANK_WAITS && !ph->params.streams[0]) {
+	if (vw_model_is_job(m) && m->nfiles <= PHASE_RANK_WAITS && !ph->params.streams[0]) {
 		uint64_t cn[VW_CC_N];
 		uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, cn);
 		for (size_t fi = 0; all && cn[VW_CC_MPI] * 100 >= all && fi < m->nfiles &&
@@ -489,7 +489,7 @@ static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_
  * 0 on a single recording. */
 static double phase_wait_spread(vw_model *m, int64_t t0, int64_t t1)
 {
-	if (!vw_jobs_applies(m) || m->nfiles < 2 || m->nfiles > PHASE_RANK_WAITS)
+	if (!vw_model_is_job(m) || m->nfiles < 2 || m->nfiles > PHASE_RANK_WAITS)
 		return 0;
 	double w[PHASE_RANK_WAITS] = {0}, lo = 1, hi = 0;
 	phase_waits(m, t0, t1, w);
@@ -635,7 +635,7 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
  * one rank waiting half the time in the second). */
 static size_t phase_join_same_mix(vw_model *m, vw_phase_seg *seg, size_t n)
 {
-	if (n < 2 || !vw_jobs_applies(m) || m->nfiles > PHASE_RANK_WAITS)
+	if (n < 2 || !vw_model_is_job(m) || m->nfiles > PHASE_RANK_WAITS)
 		return n;
 	size_t k = 1;
 	for (size_t i = 1; i < n; i++) {

@@ -320,7 +320,7 @@ static void report_desc(vw_model *m, const vw_phase *p, char *buf, size_t len)
 {
 	char err[160];
 	const vw_job *j = NULL;
-	if (vw_jobs_applies(m) && vw_jobs_ensure(m, err, sizeof err) == 0 && m->jobs && m->jobs->n)
+	if (vw_model_is_job(m) && vw_jobs_ensure(m, err, sizeof err) == 0 && m->jobs && m->jobs->n)
 		j = &m->jobs->v[0];
 	int k = j ? vw_job_phase_at(j, p->t0 + (p->t1 - p->t0) / 2) : -1;
 	if (k < 0 || isnan(j->ph[k].load_balance)) {
