@@ -19,6 +19,8 @@
 #include "../model/model.h"
 #include "../analysis/compare/compare.h"
 #include "../views/view.h"
+#include "../analysis/analysis.h"
+#include "../term/term.h"
 
 /* How long a large PCP archive is read before its first screen (ms; the
  * rest is read behind it: model-behind.c). */
@@ -79,6 +81,35 @@ void vw_phase_bg_abandon(vw_phase_bg *b);
  * with --keys. Returns 0, or -1 with a reason in err. */
 struct vw_term_opts;
 int vw_app_run(vw_app *a, const struct vw_term_opts *o, const char *keys, char *err, size_t errlen);
+
+/* mcview's command line, parsed and checked (every refusal one line, as
+ * mcview prints it after "mcview: "), before anything is opened. */
+typedef struct mcview_options {
+	int snap_w, snap_h;         /* --snapshot WxH, 0 none */
+	int view;                   /* --view: its index in vw_views[] (0 the first) */
+	const char *view_name;      /* as given, NULL none */
+	int64_t at, w0, w1;         /* --at T, --window T0,T1 (ns) */
+	int have_at, have_win;
+	const char *filter, *keys;  /* --filter, --keys, NULL none */
+	int color, ascii, blocks, mouse; /* the terminal: --no-color (NO_COLOR), --ascii
+				       (or no UTF-8 locale), --blocks, --no-mouse */
+	vw_theme theme;             /* --theme or MCVIEW_THEME, loaded */
+	int compare;                /* --compare: paths[0] is run A, paths[1] run B */
+	double fail_above;          /* --fail-above PCT, < 0 none */
+	struct vw_phase_cli pc;     /* --phases, --report, --phase-* */
+	vw_open_opts oo;            /* --metrics, --ssh-option, -q, --cache-size */
+	const char **sshopt;        /* oo.ssh_options: the --ssh-option values, NULL-terminated */
+	int classes;                /* --code-classes: print the rules that class code
+				       samples, and nothing else (no option after it
+				       is read, no recording needed) */
+	char **paths;               /* the recordings (into argv) */
+	size_t npaths;
+} mcview_options;
+
+/* 0: run with *o (o->classes: print the code classes only); 1: done
+ * (--help, --version printed on stdout); 2: a refusal, its line in err.  Free *o with mcview_options_free in every case. */
+int mcview_options_parse(int argc, char **argv, mcview_options *o, char *err, size_t errlen);
+void mcview_options_free(mcview_options *o);
 
 /* compare-cli.c: mcview --compare A B.  A and B are comma-separated lists
  * of runs, each file opened as its own model. */

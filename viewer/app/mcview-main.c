@@ -79,13 +79,11 @@ static void usage(FILE *f)
 		"See mcview(1).\n", view_names(), vw_phase_cli_help);
 }
 
-__attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("mcview: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 	return 2;
 }
@@ -117,8 +115,10 @@ static int feed_keys(vw_app *a, const char *list)
 	snprintf(buf, sizeof buf, "%s", list);
 	for (char *save, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		int key = vw_keys_parse(k);
-		if (key < 0 && strcmp(k, "") != 0)
-			return fail("--keys: unknown key '%s'", k);
+		if (key < 0 && strcmp(k, "") != 0) {
+			fprintf(stderr, "mcview: --keys: unknown key '%s'\n", k);
+			return 2;
+		}
 		vw_app_key(a, key);
 	}
 	/* A snapshot after '/' keys: the prompt stays drawn as it would be. */
@@ -136,8 +136,10 @@ static int print_classes(void)
 {
 	vw_codeclass *cc = vw_codeclass_load();
 	char line[1100];
-	if (!cc)
-		return fail("out of memory");
+	if (!cc) {
+		fprintf(stderr, "mcview: out of memory\n");
+		return 2;
+	}
 	for (size_t i = 0; vw_codeclass_rule(cc, i, line, sizeof line) == 0; i++)
 		printf("%s\n", line);
 	if (vw_codeclass_note(cc)[0])
@@ -146,8 +148,13 @@ static int print_classes(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
-static int mcview_main(int argc, char **argv, const char **sshopt)
+void mcview_options_free(mcview_options *o)
+{
+	free(o->sshopt);
+	o->sshopt = NULL;
+}
+
+int mcview_options_parse(int argc, char **argv, mcview_options *o, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
 		{"snapshot", required_argument, 0, O_SNAPSHOT},
@@ -180,49 +187,54 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
 	};
-	int snap_w = 0, snap_h = 0, ascii = 0, blocks = 0, color = 1, mouse = 1, view = 0;
-	int64_t at = 0, w0 = 0, w1 = 0;
-	int have_at = 0, have_win = 0, compare = 0;
-	double fail_above = -1;
-	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
-	const char *view_name = NULL;
-	vw_phase_cli pc = VW_PHASE_CLI_INIT;
+	*o = (mcview_options){.color = 1, .mouse = 1, .fail_above = -1, .pc = VW_PHASE_CLI_INIT};
+	const char *theme = getenv("MCVIEW_THEME");
 	char perr[256];
 	int c;
 	size_t nssh = 0;
-	vw_open_opts oo = {NULL, sshopt, 0, 0, 0};
-	setlocale(LC_ALL, "");
+	/* argc + 1 slots: every --ssh-option value, NULL-terminated */
+	if (!(o->sshopt = calloc((size_t)argc + 1, sizeof *o->sshopt)))
+		return refuse(err, errlen, "out of memory");
+	o->oo = (vw_open_opts){NULL, o->sshopt, 0, 0, 0};
 	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
+	optind = 0; /* from the start, each time (GNU getopt) */
 	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {
 		switch (c) {
 		case O_SNAPSHOT: {
 			char x;
-			if (sscanf(optarg, "%dx%d%c", &snap_w, &snap_h, &x) != 2 || snap_w <= 0 ||
-			    snap_h <= 0 || snap_w > 2000 || snap_h > 1000)
-				return fail("--snapshot wants WxH (e.g. 120x40), not '%s'", optarg);
+			if (sscanf(optarg, "%dx%d%c", &o->snap_w, &o->snap_h, &x) != 2 ||
+			    o->snap_w <= 0 || o->snap_h <= 0 || o->snap_w > 2000 ||
+			    o->snap_h > 1000)
+				return refuse(err, errlen,
+					      "--snapshot wants WxH (e.g. 120x40), not '%s'",
+					      optarg);
 			break;
 		}
-		case O_VIEW: view_name = optarg; break;
+		case O_VIEW: o->view_name = optarg; break;
 		case O_AT:
-			if (parse_time(optarg, &at) != 0)
-				return fail("--at: not a time: '%s' (e.g. 12.5s, 300ms)", optarg);
-			have_at = 1;
+			if (parse_time(optarg, &o->at) != 0)
+				return refuse(err, errlen,
+					      "--at: not a time: '%s' (e.g. 12.5s, 300ms)", optarg);
+			o->have_at = 1;
 			break;
 		case O_WINDOW: {
 			char a[64], b[64];
-			if (sscanf(optarg, "%63[^,],%63s", a, b) != 2 || parse_time(a, &w0) != 0 ||
-			    parse_time(b, &w1) != 0 || w1 <= w0)
-				return fail("--window wants T0,T1 with T0 < T1, not '%s'", optarg);
-			have_win = 1;
+			if (sscanf(optarg, "%63[^,],%63s", a, b) != 2 ||
+			    parse_time(a, &o->w0) != 0 || parse_time(b, &o->w1) != 0 ||
+			    o->w1 <= o->w0)
+				return refuse(err, errlen,
+					      "--window wants T0,T1 with T0 < T1, not '%s'",
+					      optarg);
+			o->have_win = 1;
 			break;
 		}
-		case O_FILTER: filter = optarg; break;
-		case O_KEYS: keys = optarg; break;
+		case O_FILTER: o->filter = optarg; break;
+		case O_KEYS: o->keys = optarg; break;
 		case O_THEME: theme = optarg; break;
-		case O_NOCOLOR: color = 0; break;
-		case O_ASCII: ascii = 1; break;
-		case O_BLOCKS: blocks = 1; break;
-		case O_NOMOUSE: mouse = 0; break;
+		case O_NOCOLOR: o->color = 0; break;
+		case O_ASCII: o->ascii = 1; break;
+		case O_BLOCKS: o->blocks = 1; break;
+		case O_NOMOUSE: o->mouse = 0; break;
 		case O_PHASE0 + VW_CLI_PHASES:
 		case O_PHASE0 + VW_CLI_REPORT:
 		case O_PHASE0 + VW_CLI_PENALTY:
@@ -230,11 +242,11 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		case O_PHASE0 + VW_CLI_STREAMS:
 		case O_PHASE0 + VW_CLI_LEVEL:
 		case O_PHASE0 + VW_CLI_BRIEF:
-			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
-				return fail("%s", perr);
+			if (vw_phase_cli_opt(&o->pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
+				return refuse(err, errlen, "%s", perr);
 			break;
-		case O_METRICS: oo.metrics = optarg; break;
-		case O_SSHOPT: sshopt[nssh++] = optarg; break;
+		case O_METRICS: o->oo.metrics = optarg; break;
+		case O_SSHOPT: o->sshopt[nssh++] = optarg; break;
 		case O_CACHESIZE: {
 			char *end;
 			errno = 0;
@@ -244,88 +256,92 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 			const char *rest = k ? end + 1 : end;
 			if (end == optarg || errno || !(v >= 0 && v < 1e15) || (*end && !k) ||
 			    (*rest && strcmp(rest, "iB") && strcmp(rest, "B")))
-				return fail("--cache-size wants a size (1G, 300M, 300KiB, 0), not '%s'",
-					    optarg);
+				return refuse(err, errlen, "--cache-size wants a size (1G, 300M, "
+					      "300KiB, 0), not '%s'", optarg);
 			for (const char *p = u; k && p <= k; p++)
 				v *= 1024;
-			oo.cache_max = v >= 1 ? (long long)v : -1;
+			o->oo.cache_max = v >= 1 ? (long long)v : -1;
 			break;
 		}
-		case O_COMPARE: compare = 1; break;
+		case O_COMPARE: o->compare = 1; break;
 		case O_FAIL_ABOVE: {
 			char *end;
 			errno = 0;
-			fail_above = strtod(optarg, &end);
+			o->fail_above = strtod(optarg, &end);
 			if (end == optarg || errno || (*end && strcmp(end, "%") != 0) ||
-			    !(fail_above >= 0 && fail_above < 1e6))
-				return fail("--fail-above wants a percentage >= 0 (10, 2.5), not '%s'",
-					    optarg);
+			    !(o->fail_above >= 0 && o->fail_above < 1e6))
+				return refuse(err, errlen, "--fail-above wants a percentage >= 0 "
+					      "(10, 2.5), not '%s'", optarg);
 			break;
 		}
-		case O_CLASSES: return print_classes();
-		case 'q': oo.quiet = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
+		case O_CLASSES: o->classes = 1; return 0; /* the rest is not read */
+		case 'q': o->oo.quiet = 1; break;
+		case 'h': usage(stdout); return 1;
+		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 1;
 		case ':':
-			fprintf(stderr, "mcview: option '%s' needs a value (see --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return refuse(err, errlen, "option '%s' needs a value (see --help)",
+				      argv[optind - 1]);
 		default:
 			if (optopt)
-				fprintf(stderr, "mcview: unknown option '-%c' (see --help)\n", optopt);
-			else
-				fprintf(stderr, "mcview: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
-			return 2;
+				return refuse(err, errlen, "unknown option '-%c' (see --help)",
+					      optopt);
+			return refuse(err, errlen, "unknown option '%s' (see --help)",
+				      argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "mcview: no recording given (mcview FILE.mcz; --help for more)\n");
-		return 2;
-	}
-	if (view_name && (view = vw_views_find(view_name)) < 0)
-		return fail("--view: no view named '%s' (views: %s)", view_name, view_names());
+	if (optind >= argc)
+		return refuse(err, errlen, "no recording given (mcview FILE.mcz; --help for more)");
+	o->paths = argv + optind;
+	o->npaths = (size_t)(argc - optind);
+	if (o->view_name && (o->view = vw_views_find(o->view_name)) < 0)
+		return refuse(err, errlen, "--view: no view named '%s' (views: %s)", o->view_name,
+			      view_names());
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
-		color = 0;
+		o->color = 0;
 	const char *cs = nl_langinfo(CODESET);
 	if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
-		ascii = 1;
-	if (snap_w && (snap_w < VW_MIN_W || snap_h < VW_MIN_H)) {
-		fprintf(stderr, "mcview: --snapshot %dx%d is too small: mcview needs %dx%d\n", snap_w,
-			snap_h, VW_MIN_W, VW_MIN_H);
-		return 2;
-	}
-	vw_theme th;
-	char err[512];
-	if (vw_theme_load(&th, theme && *theme ? theme : "default", err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
-		return 2;
-	}
-	if (fail_above >= 0 && !compare)
-		return fail("--fail-above goes with --compare A B");
+		o->ascii = 1;
+	if (o->snap_w && (o->snap_w < VW_MIN_W || o->snap_h < VW_MIN_H))
+		return refuse(err, errlen, "--snapshot %dx%d is too small: mcview needs %dx%d",
+			      o->snap_w, o->snap_h, VW_MIN_W, VW_MIN_H);
+	char terr[512];
+	if (vw_theme_load(&o->theme, theme && *theme ? theme : "default", terr, sizeof terr) != 0)
+		return refuse(err, errlen, "%s", vw_fmt_safe(terr));
+	if (o->fail_above >= 0 && !o->compare)
+		return refuse(err, errlen, "--fail-above goes with --compare A B");
+	if (o->compare && o->npaths != 2)
+		return refuse(err, errlen, "--compare wants two runs, A B (each FILE or "
+			      "FILE1,FILE2,...), not %zu", o->npaths);
+	if (o->compare && o->pc.mode < 0)
+		return refuse(err, errlen, "--compare needs phases (not --phases off)");
+	return 0;
+}
+
+/* Open, then print the report, one screen, or run the loop. */
+static int mcview_run(mcview_options *o)
+{
+	if (o->classes)
+		return print_classes();
 	/* On the terminal, a large PCP archive's first screen is its start,
 	 * read in about MCVIEW_FIRST_MS (default 30), while the whole is read
 	 * behind it; snapshots, reports and comparisons read it whole. */
-	if (!snap_w && !pc.report && !compare && !keys && isatty(STDIN_FILENO) &&
+	if (!o->snap_w && !o->pc.report && !o->compare && !o->keys && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO)) {
 		const char *fm = getenv("MCVIEW_FIRST_MS");
-		oo.first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
+		o->oo.first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
 	}
 	vw_compare_cli cc = {0};
 	vw_model *m;
-	if (compare) {
-		if (argc - optind != 2)
-			return fail("--compare wants two runs, A B (each FILE or FILE1,FILE2,...), "
-				    "not %d", argc - optind);
-		if (pc.mode < 0)
-			return fail("--compare needs phases (not --phases off)");
-		if (vw_compare_cli_open(&cc, argv[optind], argv[optind + 1], &oo, err,
+	char err[512];
+	if (o->compare) {
+		if (vw_compare_cli_open(&cc, o->paths[0], o->paths[1], &o->oo, err,
 					sizeof err) != 0) {
 			vw_compare_cli_free(&cc);
-			return fail("%s", err);
+			fprintf(stderr, "mcview: %s\n", err);
+			return 2;
 		}
-		if (pc.report || fail_above >= 0) {
-			int r = vw_compare_cli_report(&cc, pc.report == 2, fail_above);
+		if (o->pc.report || o->fail_above >= 0) {
+			int r = vw_compare_cli_report(&cc, o->pc.report == 2, o->fail_above);
 			vw_compare_cli_free(&cc);
 			return r;
 		}
@@ -333,17 +349,17 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		cc.a[0] = NULL;
 		m->compare = &cc.cmp;
 		m->compare_b = cc.b[0];
-		if (!view_name)
-			view = vw_views_find("compare");
-		pc.mode = -1; /* detected already, as the comparison needed */
-	} else if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind),
-				 &oo, err, sizeof err) != 0) {
+		if (!o->view_name)
+			o->view = vw_views_find("compare");
+		o->pc.mode = -1; /* detected already, as the comparison needed */
+	} else if (vw_model_open(&m, (const char *const *)o->paths, o->npaths, &o->oo, err,
+				 sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 1;
 	}
 	/* the Ranks view asked for where there are no ranks: said, not an
 	 * empty screen */
-	if (view_name && !strcmp(view_name, "ranks") && !vw_model_is_job(m)) {
+	if (o->view_name && !strcmp(o->view_name, "ranks") && !vw_model_is_job(m)) {
 		fprintf(stderr, "mcview: --view ranks shows the ranks of a parallel job (rank files "
 			"of one job, or a job file); %s %s\n", m->nfiles == 1 ? "this is" : "these are",
 			m->nfiles == 1 ? "one recording" : "not the ranks of one job");
@@ -352,8 +368,8 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
 	 * file.  On the terminal it runs after the first screen (app-run.c). */
-	int later = !snap_w && !pc.report && pc.mode >= 0;
-	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
+	int later = !o->snap_w && !o->pc.report && o->pc.mode >= 0;
+	int pr = later ? 0 : vw_phase_cli_run(m, &o->pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed; 2: of a file with damaged blocks */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
@@ -362,30 +378,30 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 	}
 	vw_app a;
 	int rc = 0;
-	if (vw_app_init(&a, m, view) != 0) {
+	if (vw_app_init(&a, m, o->view) != 0) {
 		fprintf(stderr, "mcview: out of memory\n");
 		rc = 1;
 		goto out;
 	}
-	if (have_win)
-		vw_model_set_window(m, w0, w1);
-	if (have_at)
-		vw_model_set_cursor(m, at);
-	else if (have_win)
+	if (o->have_win)
+		vw_model_set_window(m, o->w0, o->w1);
+	if (o->have_at)
+		vw_model_set_cursor(m, o->at);
+	else if (o->have_win)
 		vw_model_set_cursor(m, m->t0 + (m->t1 - m->t0) / 2);
-	if (filter)
-		vw_model_set_filter(m, filter);
-	if (snap_w) {
-		vw_canvas *cv = vw_canvas_new(snap_w, snap_h);
+	if (o->filter)
+		vw_model_set_filter(m, o->filter);
+	if (o->snap_w) {
+		vw_canvas *cv = vw_canvas_new(o->snap_w, o->snap_h);
 		if (!cv) {
 			rc = 1;
 			goto out;
 		}
-		cv->ascii = ascii;
-		cv->blocks = blocks;
+		cv->ascii = o->ascii;
+		cv->blocks = o->blocks;
 		/* The first draw lays the screen out (geometry for keys). */
 		vw_frame_draw(&a, cv);
-		if (keys && (rc = feed_keys(&a, keys)) != 0) {
+		if (o->keys && (rc = feed_keys(&a, o->keys)) != 0) {
 			vw_canvas_free(cv);
 			goto out;
 		}
@@ -410,10 +426,13 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		rc = 1;
 		goto out;
 	}
-	a.phases_later = later ? &pc : NULL;
-	vw_term_opts to = {.color = color, .ascii = ascii, .blocks = blocks, .mouse = mouse,
-			   .theme = &th};
-	rc = vw_app_run(&a, &to, keys, err, sizeof err);
+	a.phases_later = later ? &o->pc : NULL;
+	vw_term_opts to = {.color = o->color,
+			   .ascii = o->ascii,
+			   .blocks = o->blocks,
+			   .mouse = o->mouse,
+			   .theme = &o->theme};
+	rc = vw_app_run(&a, &to, o->keys, err, sizeof err);
 	m = a.m; /* the whole archive's model may have taken the start's place */
 	if (rc != 0)
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
@@ -428,10 +447,14 @@ int main(int argc, char **argv)
 {
 	/* a cut recording's code named from this host's binaries */
 	mcz_code_set_symbolizer(rec_code_symbolize);
-	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
-	if (!sshopt)
-		return fail("out of memory");
-	int rc = mcview_main(argc, argv, sshopt);
-	free(sshopt);
+	setlocale(LC_ALL, "");
+	mcview_options o;
+	char err[4096];
+	int rc = mcview_options_parse(argc, argv, &o, err, sizeof err);
+	if (rc == 2)
+		fprintf(stderr, "mcview: %s\n", err);
+	else
+		rc = rc == 1 ? 0 : mcview_run(&o);
+	mcview_options_free(&o);
 	return rc;
 }
