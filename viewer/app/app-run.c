@@ -78,7 +78,7 @@ static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, ch
 			snprintf(m->status, sizeof m->status, "detecting phases...");
 		vw_frame_draw(a, c);
 		vw_term_draw(c);
-		if (vw_phase_cli_run(m, a->phases_later, perr, sizeof perr) < 0) {
+		if (vw_phase_cli_run(a->an, a->phases_later, perr, sizeof perr) < 0) {
 			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
 			m->status_warn = 1;
 		} else if (!had_warning) {
@@ -132,13 +132,15 @@ static int follow_tick(vw_app *a, int64_t now, int64_t *grew, int64_t *detected,
 {
 	vw_model *m = a->m;
 	int rc = vw_model_follow(m);
+	if (rc != 0) /* the readers' data changed: the tables made of it go */
+		vw_an_code_drop(a->an);
 	if (rc == 1) {
 		*grew = now;
 		*stale = 1;
 	}
-	if (*stale && m->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
+	if (*stale && a->an->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
 		char perr[256];
-		if (vw_phases_extend(m, perr, sizeof perr) != 0) {
+		if (vw_phases_extend(a->an, perr, sizeof perr) != 0) {
 			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
 			m->status_warn = 1;
 		}

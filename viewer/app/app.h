@@ -8,7 +8,7 @@
  * nothing of the terminal.
  *
  *     vw_app a;
- *     vw_app_init(&a, model, 0);
+ *     vw_app_init(&a, an, 0);            // an = vw_an_new(model)
  *     vw_app_input(&a, &(vw_input){.act = VW_ACT_ZOOM_IN, .key = '+'});
  *     vw_frame_draw(&a, canvas);         // the whole screen
  *     vw_app_free(&a);
@@ -31,6 +31,8 @@
 
 typedef struct vw_app {
 	vw_model *m;
+	vw_an *an;         /* the analyses of m (an->m == m) */
+	vw_ctx ctx;        /* what the views are given: m, an */
 	void **states;     /* one per view in vw_views[] */
 	int nviews;
 	int help;          /* the help overlay is shown */
@@ -45,11 +47,17 @@ typedef struct vw_app {
 	int live;          /* following a file being written: it grew lately (app-run.c) */
 } vw_app;
 
-int vw_app_init(vw_app *a, vw_model *m, int view);
+/* The app of an's model, in view (an index of vw_views[]).  The caller
+ * keeps a->m and a->an (they change with vw_app_swap) and frees them
+ * after vw_app_free. */
+int vw_app_init(vw_app *a, vw_an *an, int view);
 void vw_app_free(vw_app *a);
 /* Put model n in place of a->m (the whole of archives shown from their
  * start): the view, sort, filter, and a zoomed window with its cursor stay
- * (else the whole is shown as at open); the old model is freed.  0, or -1 (out of memory) with a->m unchanged. */
+ * (else the whole is shown as at open); the old model and what the
+ * analyses kept of it (a->an: phases, jobs, tables, a comparison) are
+ * freed, n's analyses start anew.  0, or -1 (out of memory) with a->m
+ * unchanged. */
 int vw_app_swap(vw_app *a, vw_model *n);
 /* Turn one input into model changes; returns VW_R_* bits (never draws). */
 unsigned vw_app_input(vw_app *a, const vw_input *in);
@@ -114,7 +122,7 @@ void mcview_options_free(mcview_options *o);
 /* compare-cli.c: mcview --compare A B.  A and B are comma-separated lists
  * of runs, each file opened as its own model. */
 typedef struct vw_compare_cli {
-	vw_model **a, **b;
+	vw_an **a, **b;    /* each file's model (an->m) and its phases */
 	size_t na, nb;
 	vw_compare cmp;
 } vw_compare_cli;

@@ -36,7 +36,7 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 	vw_canvas_fill(c, 0, 0, c->w, 1, ' ', VW_C_TITLE, 0);
 	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, " mcview ");
 	for (int i = 0; i < a->nviews; i++) {
-		if (!vw_views_shown(m, i))
+		if (!vw_views_shown(&a->ctx, i))
 			continue;
 		int cur = i == m->view;
 		x += vw_canvas_printf(c, x, 0, c->w - x, cur ? VW_C_SELECT : VW_C_TITLE,
@@ -210,7 +210,7 @@ void vw_frame_draw(vw_app *a, vw_canvas *c)
 	b->blocks = c->blocks;
 	vw_canvas_clear(b);
 	const vw_view *v = vw_views[a->m->view];
-	v->draw(a->m, a->states[a->m->view], b);
+	v->draw(&a->ctx, a->states[a->m->view], b);
 	memcpy(c->cells + c->w, b->cells, (size_t)b->w * (size_t)b->h * sizeof *b->cells);
 	vw_model_damage(a->m); /* what this frame's reads found damaged, said once */
 	tab_bar(a, c);

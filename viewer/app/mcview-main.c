@@ -69,6 +69,7 @@ static int mcview_run(mcview_options *o)
 	}
 	vw_compare_cli cc = {0};
 	vw_model *m;
+	vw_an *an;
 	char err[512];
 	if (o->compare) {
 		if (vw_compare_cli_open(&cc, o->paths[0], o->paths[1], &o->oo, err,
@@ -82,16 +83,21 @@ static int mcview_run(mcview_options *o)
 			vw_compare_cli_free(&cc);
 			return r;
 		}
-		m = cc.a[0]; /* the app frees it: the comparison keeps the others */
+		an = cc.a[0]; /* freed here: the comparison keeps the others */
 		cc.a[0] = NULL;
-		m->compare = &cc.cmp;
-		m->compare_b = cc.b[0];
+		m = an->m;
+		an->compare = &cc.cmp;
+		an->compare_b = cc.b[0]->m;
 		if (!o->view_name)
 			o->view = vw_views_find("compare");
 		o->pc.mode = -1; /* detected already, as the comparison needed */
 	} else if (vw_model_open(&m, (const char *const *)o->paths, o->npaths, &o->oo, err,
 				 sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
+		return 1;
+	} else if (!(an = vw_an_new(m))) {
+		fprintf(stderr, "mcview: out of memory\n");
+		vw_model_free(m);
 		return 1;
 	}
 	/* the Ranks view asked for where there are no ranks: said, not an
@@ -100,22 +106,24 @@ static int mcview_run(mcview_options *o)
 		fprintf(stderr, "mcview: --view ranks shows the ranks of a parallel job (rank files "
 			"of one job, or a job file); %s %s\n", m->nfiles == 1 ? "this is" : "these are",
 			m->nfiles == 1 ? "one recording" : "not the ranks of one job");
+		vw_an_free(an);
 		vw_model_free(m);
 		return 2;
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
 	 * file.  On the terminal it runs after the first screen (app-run.c). */
 	int later = !o->snap_w && !o->pc.report && o->pc.mode >= 0;
-	int pr = later ? 0 : vw_phase_cli_run(m, &o->pc, err, sizeof err);
+	int pr = later ? 0 : vw_phase_cli_run(an, &o->pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed; 2: of a file with damaged blocks */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
+		vw_an_free(an);
 		vw_model_free(m);
 		return pr == 1 ? 0 : 1;
 	}
 	vw_app a;
 	int rc = 0;
-	if (vw_app_init(&a, m, o->view) != 0) {
+	if (vw_app_init(&a, an, o->view) != 0) {
 		fprintf(stderr, "mcview: out of memory\n");
 		rc = 1;
 		goto out;
@@ -171,10 +179,12 @@ static int mcview_run(mcview_options *o)
 			   .theme = &o->theme};
 	rc = vw_app_run(&a, &to, o->keys, err, sizeof err);
 	m = a.m; /* the whole archive's model may have taken the start's place */
+	an = a.an;
 	if (rc != 0)
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 out:
 	vw_app_free(&a);
+	vw_an_free(an);
 	vw_model_free(m);
 	vw_compare_cli_free(&cc);
 	return rc;

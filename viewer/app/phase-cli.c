@@ -120,8 +120,9 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 	}
 }
 
-int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
+int vw_phase_cli_run(vw_an *an, const vw_phase_cli *c, char *err, size_t len)
 {
+	vw_model *m = an->m;
 	if (c->mode < 0) {
 		if (c->report)
 			return cli_err(err, len, "--report needs phases (not --phases off)");
@@ -140,9 +141,9 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	 * --phases says otherwise */
 	int mode = !c->mode_given && c->mode == VW_PHASES_AUTO && vw_phases_app_regions(m)
 			   ? VW_PHASES_MARKS : c->mode;
-	if (vw_phases_detect(m, &c->p, mode, err, len) != 0)
+	if (vw_phases_detect(an, &c->p, mode, err, len) != 0)
 		return -1;
-	if (c->p.streams[0] && m->phases->nused == 0 && mode == VW_PHASES_AUTO)
+	if (c->p.streams[0] && an->phases->nused == 0 && mode == VW_PHASES_AUTO)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;
@@ -151,14 +152,14 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 		int src = c->mode_given ? c->mode
 			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 		vw_jobs *js;
-		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
+		if (vw_jobs_build(an, src, &c->p, &js, err, len) != 0)
 			return -1;
 		int rc = c->report == 3 ? vw_jobs_print_brief(m, js, stdout)
-				        : vw_jobs_print(m, js, stdout, c->report == 2);
+				        : vw_jobs_print(an, js, stdout, c->report == 2);
 		vw_jobs_free(js);
 		if (rc != 0 || fflush(stdout) != 0)
 			return cli_err(err, len, "writing the report: %s", strerror(errno));
-	} else if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
+	} else if (vw_report_print(an, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
 		return cli_err(err, len, "writing the report: %s", strerror(errno));
 	/* the report is of what was readable: a damaged or cut file says so,
 	 * once, where the screen would have shown it in its status line */

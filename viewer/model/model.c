@@ -602,11 +602,6 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
-	if (m->phases_free)
-		m->phases_free(m->phases);
-	if (m->jobs_free)
-		m->jobs_free(m->jobs);
-	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);
@@ -773,8 +768,8 @@ int vw_model_follow(vw_model *m)
 	}
 	if (!changed)
 		return 0;
-	/* the readers' strings and arrays are new: caches and copies go */
-	vw_model_code_drop(m);
+	/* the readers' strings and arrays are new: caches and copies go (and
+	 * the analyses' tables of them: the caller's, vw_an_code_drop) */
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);

@@ -2,7 +2,9 @@
  *
  * A model holds one dataset (one or more opened recordings, or PCP archives
  * converted on open), the shared time window, cursor and selection, the
- * stream rows shown (with per-core groups), the phases, and the status line.
+ * stream rows shown (with per-core groups), and the status line.  What the
+ * analyses make of it (phases, jobs, their tables) is theirs, kept beside
+ * it (viewer/analysis/an.h).
  * It never includes curses and never parses bytes: data comes through
  * format/mcz.h.
  *
@@ -25,8 +27,6 @@
 
 #include "../../format/mcz.h"
 
-struct vw_phases; /* viewer/analysis/phases/phase.h */
-struct vw_jobs;   /* viewer/analysis/jobs/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 struct vw_band_cache;  /* model-band.c: group rows' bands */
@@ -122,12 +122,7 @@ typedef struct vw_model {
 	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
 	size_t row_sel;             /* selected row (timeline) */
 	size_t row_top;             /* first row shown */
-	/* phases (viewer/analysis/phases/phase.h), NULL until detected; the analysis
-	 * that sets them also sets how they are freed (the model knows nothing
-	 * of phases: arrows run analysis -> model) */
-	struct vw_phases *phases;
-	void (*phases_free)(struct vw_phases *);
-	int phase_sel;              /* current phase, -1 none */
+	int phase_sel;              /* current phase of the analyses' (an.h), -1 none */
 	/* status line: a warning (damaged file) or a message */
 	char status[256];
 	int status_warn;
@@ -162,10 +157,6 @@ typedef struct vw_model {
 	double *act;                /* per stream: activity, known for [0, act_next) */
 	size_t act_next;
 	int act_applied;            /* the rows have the scores (folded, ordered) */
-	/* mcview --compare: this model is run A's first file; the comparison
-	 * (viewer/analysis/compare/compare.h) is owned by the app, NULL otherwise */
-	struct vw_compare *compare;
-	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 	int fold_ranks;             /* rank files: one row per stream name across files
 				       (vw_model_set_fold; on for a job: vw_model_is_job) */
 	/* files of several hosts without ranks (PCP archives of a cluster):
@@ -174,25 +165,6 @@ typedef struct vw_model {
 	size_t keep_budget;         /* bytes of per-stream samples and columns kept
 				       (model-chunks.c); 0: 96 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
-	/* rank files of parallel jobs (viewer/analysis/jobs/job.h), NULL until an
-	 * analysis builds them; freed as set by it (as the phases) */
-	struct vw_jobs *jobs;
-	void (*jobs_free)(struct vw_jobs *);
-	/* The hot-code tables an analysis built from the code profile
-	 * (viewer/analysis/code/hotcode.c), and how they are freed: dropped when a
-	 * followed file changes (the profile it points into is the reader's). */
-	void *code_cache;
-	void (*code_cache_free)(void *);
-	/* The call stacks' tables (viewer/analysis/code/stacktab.c: each frame's
-	 * class, names and owner), kept and dropped as the code tables are. */
-	void *stack_cache;
-	void (*stack_cache_free)(void *);
-	/* Which streams count work for the roofline, as the analysis
-	 * classified them once (viewer/analysis/roofline/roofline-work.c: 36,886
-	 * streams matched again for every phase took seconds), freed with
-	 * the streams as the code tables are. */
-	void *roof_cache;
-	void (*roof_cache_free)(void *);
 	/* PCP archives shown from their start (first_ms) while processes read
 	 * the whole of each (model-behind.c); what the model was opened with,
 	 * to open it again then */
@@ -242,7 +214,8 @@ int vw_model_budget_spent(vw_model *m);
  * a window that reached the end of the data grows to the new end (its start
  * stays), one scrolled back stays where it is.  m->live says whether a file
  * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
- * -1 on error. */
+ * -1 on error.  Unless 0, what was computed from the readers' data is
+ * stale: the caller drops the analyses' tables (vw_an_code_drop). */
 int vw_model_follow(vw_model *m);
 
 /* model-behind.c: a model shown from the start of large PCP archives.
@@ -385,9 +358,6 @@ int64_t vw_model_stream_interval(const vw_model *m, size_t stream);
  * reader (NULL when it has none or its block is bad), with
  * its time offset on the dataset axis in *offset. */
 const mcz_code *vw_model_code_at(vw_model *m, size_t i, int64_t *offset);
-/* Drop the analyses' tables of the code profile and of the streams'
- * roofline work (model.c calls it when the streams change, and at free). */
-void vw_model_code_drop(vw_model *m);
 
 /* Mark nearest to t within tol ns, or NULL. */
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);
