@@ -30,23 +30,13 @@
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
 #define VW_FRAME_BUDGET_MS 8
-/* An archive read behind its first screen is asked after this often. */
+/* An archive read behind its first screen is asked after this often
+ * (behind.c: what it has read so far is shown once a second). */
 #define VW_BEHIND_MS 100
-/* ... and what it has read so far shown this often (vw_model_peek). */
-#define VW_PEEK_MS 1000
 /* A local PCP archive (a pmlogger may still write it) is looked at this
  * often, and at most every 4 times its last reading took: its files' sizes
  * and times; when it grew it is read again behind the screen. */
 #define VW_PCP_FOLLOW_MS 2000
-
-/* 1 when the model shows local PCP archives whose growth is followed. */
-static int pcp_followed(const vw_model *m)
-{
-	for (size_t i = 0; m->stamps && i < m->nopen; i++)
-		if (m->stamps[i])
-			return 1;
-	return 0;
-}
 /* A followed file is looked at this often; phases are extended at most this
  * often; "LIVE" goes after the file has not grown for this long. */
 #define VW_FOLLOW_MS 250
@@ -88,41 +78,31 @@ static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, ch
 	}
 }
 
-/* Archives shown from their start: once the whole of each is in the cache,
- * the model is opened again from there and put in place, and its phases
- * detected.  1 when the screen changed. */
-static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before, int64_t *peek_at)
+/* Archives shown from their start: what has been read of them so far,
+ * and once the whole of each is in the cache, the model opened again from
+ * there, put in place, and its phases detected.  1 when the screen
+ * changed. */
+static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before)
 {
-	vw_model *m = a->m;
-	char status[sizeof m->status];
+	vw_model *m = a->m, *n;
+	char status[sizeof m->status], err[256];
 	memcpy(status, m->status, sizeof status);
-	int r = vw_model_behind_poll(m);
-	if (r != 1) {
-		/* what they have read so far, once a second */
-		vw_model *p;
-		if (r == 0 && m->nbehind && now_ms() >= *peek_at) {
-			*peek_at = now_ms() + VW_PEEK_MS;
-			if (vw_model_peek(m, &p) == 1) {
-				if (vw_app_swap(a, p) == 0)
-					return 1;
-				vw_model_behind_give(p, m);
-				vw_model_free(p);
-			}
-		}
-		return memcmp(status, m->status, sizeof status) != 0;
-	}
-	vw_model *n;
-	char err[256];
-	if (vw_model_reopen(m, &n, err, sizeof err) != 0) {
+	unsigned r = vw_behind_tick(a->behind, m, now_ms(), &n, err, sizeof err);
+	if (r & VW_BEHIND_ERROR) {
 		snprintf(m->status, sizeof m->status, "warning: %.200s", err);
 		m->status_warn = 1;
 		return 1;
 	}
-	if (vw_app_swap(a, n) != 0) {
+	if (!(r & VW_BEHIND_MODEL))
+		return memcmp(status, m->status, sizeof status) != 0;
+	int ok = vw_app_swap(a, n) == 0;
+	vw_behind_swapped(a->behind, n, ok);
+	if (!ok) {
 		vw_model_free(n);
-		return 0;
+		return r & VW_BEHIND_PEEK ? memcmp(status, m->status, sizeof status) != 0 : 0;
 	}
-	if (!a->m->nbehind) /* (had the cache lost it, it is read behind again) */
+	/* the whole (had the cache lost it, it is read behind again) */
+	if (!(r & VW_BEHIND_PEEK) && !vw_behind_reading(a->behind))
 		phases_start(a, c, 0, bg, before);
 	return 1;
 }
@@ -178,7 +158,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	char before[sizeof a->m->status];
 	/* phases of an archive's start would be the start's: detected on the
 	 * whole, once it is read (behind_tick) */
-	if (!a->m->nbehind)
+	if (!vw_behind_reading(a->behind))
 		phases_start(a, c, keys != NULL, &bg, before);
 	if (keys) {
 		char buf[1024];
@@ -188,7 +168,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	}
 	int dirty = 1, stale = 0;
 	int64_t grew = now_ms(), detected = grew, looked = grew;
-	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS, peek_at = grew + VW_PEEK_MS;
+	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS;
 	a->live = a->m->live;
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
@@ -207,17 +187,19 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
 		}
-		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before, &peek_at)) {
+		if (vw_behind_reading(a->behind) && !bg && behind_tick(a, c, &bg, before)) {
 			dirty = 1;
-			if (!a->m->nbehind) { /* read: the next look after 4 times as long */
+			/* read: the next look after 4 times as long */
+			if (!vw_behind_reading(a->behind)) {
 				int64_t took = now_ms() - pcp_started;
 				pcp_next = now_ms() + (4 * took > VW_PCP_FOLLOW_MS ? 4 * took
 										: VW_PCP_FOLLOW_MS);
 			}
 		}
-		if (!a->m->nbehind && !bg && now_ms() >= pcp_next && pcp_followed(a->m)) {
+		if (!vw_behind_reading(a->behind) && !bg && now_ms() >= pcp_next &&
+		    vw_behind_followed(a->behind)) {
 			pcp_next = now_ms() + VW_PCP_FOLLOW_MS;
-			if (vw_model_pcp_grew(a->m)) {
+			if (vw_behind_grow(a->behind)) {
 				pcp_started = now_ms();
 				if (!a->m->status_warn)
 					snprintf(a->m->status, sizeof a->m->status,
@@ -235,7 +217,8 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		 * followed file is looked at again after VW_FOLLOW_MS. */
 		/* while phases are detected, looked at every 50 ms */
 		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50
-			   : a->m->nbehind ? VW_BEHIND_MS : pcp_followed(a->m) ? VW_PCP_FOLLOW_MS : -1;
+			   : vw_behind_reading(a->behind) ? VW_BEHIND_MS
+			   : vw_behind_followed(a->behind) ? VW_PCP_FOLLOW_MS : -1;
 		if (!vw_term_read(&in, wait)) {
 			dirty = a->m->refining;
 			continue;

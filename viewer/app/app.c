@@ -63,6 +63,7 @@ int vw_app_swap(vw_app *a, vw_model *n)
 	na.budget_ms = a->budget_ms;
 	na.phases_later = a->phases_later;
 	na.live = a->live;
+	na.behind = a->behind;
 	vw_app_free(a);
 	*a = na;
 	vw_model_set_sort(n, old->sort);
@@ -72,11 +73,6 @@ int vw_app_swap(vw_app *a, vw_model *n)
 		vw_model_set_window(n, old->t0 + shift, old->t1 + shift);
 		vw_model_set_cursor(n, old->cursor + shift);
 	}
-	if (old->grew && !n->status_warn)
-		snprintf(n->status, sizeof n->status,
-			 "following the archive: it grew, its new records are in");
-	else if (!n->nbehind && (!n->status[0] || !strncmp(n->status, "reading the whole", 17)))
-		snprintf(n->status, sizeof n->status, "the whole archive is read");
 	vw_an_free(old_an);
 	vw_model_free(old);
 	return 0;

@@ -23,8 +23,37 @@
 #include "../term/term.h"
 
 /* How long a large PCP archive is read before its first screen (ms; the
- * rest is read behind it: model-behind.c). */
+ * rest is read behind it: behind.c). */
 #define VW_FIRST_MS 30
+
+/* behind.c: PCP archives converted behind the shown model, by processes of
+ * their own; the model is opened through it (vw_model_open_with).
+ * open: the model of paths, as vw_model_open, but a large archive (with
+ * first_ms > 0) shown from what was read of it in about first_ms while a
+ * process converts the whole into the cache; 0 with *b and *m (free both),
+ * or -1 with err.  reading: processes still convert; followed: local
+ * archives whose growth is looked at (vw_behind_grow).
+ * tick: the processes polled (a failure is said in m's status line, the
+ * start stays), what they wrote so far opened once a second; VW_BEHIND_MODEL
+ * with *out, a new model of the paths (the whole, or more of it) to put in
+ * place of m (VW_BEHIND_PEEK: what was read so far, the processes go on),
+ * then say with vw_behind_swapped whether it was (ok: its processes
+ * become the shown model's; not: the caller frees it);
+ * VW_BEHIND_ERROR: opening the whole failed, the reason in err.
+ * grow: the local archives looked at: 1 when one grew since it was read,
+ * and a process now reads it again (the next ticks say when it is done).
+ * free: the processes stopped. */
+typedef struct vw_behind vw_behind;
+enum { VW_BEHIND_MODEL = 1, VW_BEHIND_PEEK = 2, VW_BEHIND_ERROR = 4 };
+int vw_behind_open(vw_behind **b, vw_model **m, const char *const *paths, size_t npaths,
+		   const vw_open_opts *o, int first_ms, char *err, size_t errlen);
+int vw_behind_reading(const vw_behind *b);
+int vw_behind_followed(const vw_behind *b);
+unsigned vw_behind_tick(vw_behind *b, vw_model *m, int64_t now, vw_model **out, char *err,
+			size_t errlen);
+void vw_behind_swapped(vw_behind *b, vw_model *n, int ok);
+int vw_behind_grow(vw_behind *b);
+void vw_behind_free(vw_behind *b);
 
 #define VW_MIN_W 40
 #define VW_MIN_H 12
@@ -45,6 +74,7 @@ typedef struct vw_app {
 	const struct vw_phase_cli *phases_later; /* detect after the first screen
 			    * (app-run.c); an error goes to the status line */
 	int live;          /* following a file being written: it grew lately (app-run.c) */
+	vw_behind *behind; /* the PCP archives' conversions behind m, NULL none (app-run.c) */
 } vw_app;
 
 /* The app of an's model, in view (an index of vw_views[]).  The caller

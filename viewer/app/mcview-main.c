@@ -62,12 +62,14 @@ static int mcview_run(mcview_options *o)
 	/* On the terminal, a large PCP archive's first screen is its start,
 	 * read in about MCVIEW_FIRST_MS (default 30), while the whole is read
 	 * behind it; snapshots, reports and comparisons read it whole. */
+	int first_ms = 0;
 	if (!o->snap_w && !o->pc.report && !o->compare && !o->keys && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO)) {
 		const char *fm = getenv("MCVIEW_FIRST_MS");
-		o->oo.first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
+		first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
 	}
 	vw_compare_cli cc = {0};
+	vw_behind *behind = NULL;
 	vw_model *m;
 	vw_an *an;
 	char err[512];
@@ -91,13 +93,14 @@ static int mcview_run(mcview_options *o)
 		if (!o->view_name)
 			o->view = vw_views_find("compare");
 		o->pc.mode = -1; /* detected already, as the comparison needed */
-	} else if (vw_model_open(&m, (const char *const *)o->paths, o->npaths, &o->oo, err,
-				 sizeof err) != 0) {
+	} else if (vw_behind_open(&behind, &m, (const char *const *)o->paths, o->npaths, &o->oo,
+				  first_ms, err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		return 1;
 	} else if (!(an = vw_an_new(m))) {
 		fprintf(stderr, "mcview: out of memory\n");
 		vw_model_free(m);
+		vw_behind_free(behind);
 		return 1;
 	}
 	/* the Ranks view asked for where there are no ranks: said, not an
@@ -108,6 +111,7 @@ static int mcview_run(mcview_options *o)
 			m->nfiles == 1 ? "one recording" : "not the ranks of one job");
 		vw_an_free(an);
 		vw_model_free(m);
+		vw_behind_free(behind);
 		return 2;
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
@@ -119,6 +123,7 @@ static int mcview_run(mcview_options *o)
 			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 		vw_an_free(an);
 		vw_model_free(m);
+		vw_behind_free(behind);
 		return pr == 1 ? 0 : 1;
 	}
 	vw_app a;
@@ -172,6 +177,7 @@ static int mcview_run(mcview_options *o)
 		goto out;
 	}
 	a.phases_later = later ? &o->pc : NULL;
+	a.behind = behind;
 	vw_term_opts to = {.color = o->color,
 			   .ascii = o->ascii,
 			   .blocks = o->blocks,
@@ -186,6 +192,7 @@ out:
 	vw_app_free(&a);
 	vw_an_free(an);
 	vw_model_free(m);
+	vw_behind_free(behind);
 	vw_compare_cli_free(&cc);
 	return rc;
 }

@@ -156,7 +156,7 @@ int mcview_options_parse(int argc, char **argv, mcview_options *o, char *err, si
 	/* argc + 1 slots: every --ssh-option value, NULL-terminated */
 	if (!(o->sshopt = calloc((size_t)argc + 1, sizeof *o->sshopt)))
 		return refuse(err, errlen, "out of memory");
-	o->oo = (vw_open_opts){NULL, o->sshopt, 0, 0, 0};
+	o->oo = (vw_open_opts){NULL, o->sshopt, 0, 0};
 	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
 	optind = 0; /* from the start, each time (GNU getopt) */
 	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {

@@ -366,14 +366,36 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 	return 0;
 }
 
+void vw_model_pcp_opts(const vw_open_opts *o, pcp_import_opts *po)
+{
+	*po = (pcp_import_opts)PCP_IMPORT_OPTS_INIT;
+	po->metrics = o ? o->metrics : NULL;
+	po->ssh_options = o ? o->ssh_options : NULL;
+	po->progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+	po->view = 1;
+	po->cache_max = o ? o->cache_max : 0;
+}
+
+/* vw_model_open's opener: every archive read whole. */
+static int open_path(void *arg, size_t i, const char *path, const pcp_import_opts *po,
+		     mcz_reader ***rs, char ***names, size_t *k, char *err, size_t errlen)
+{
+	(void)arg, (void)i;
+	/* the first open is the main thread's, before the analyses' threads:
+	 * setenv is safe there */
+	pcp_no_derived();
+	return pcp_open_all(path, po, rs, names, k, err, errlen);
+}
+
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
-	return vw_model_open_from(out, paths, npaths, o, NULL, err, errlen);
+	return vw_model_open_with(out, paths, npaths, o, open_path, NULL, err, errlen);
 }
 
-int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
-		       const vw_open_opts *o, const int *made, char *err, size_t errlen)
+int vw_model_open_with(vw_model **out, const char *const *paths, size_t npaths,
+		       const vw_open_opts *o, vw_model_opener *opener, void *arg, char *err,
+		       size_t errlen)
 {
 	*out = NULL;
 	if (npaths == 0) {
@@ -387,70 +409,18 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 	size_t n = 0, cap = 0;
 	int failed = 0;
 	char warn[256] = "", cnote[256] = "";
-	/* per path: a process converting the whole archive behind its start,
-	 * and the archive's files as the shown conversion read them */
-	int *behind = calloc(npaths, sizeof *behind);
-	char **stamps = calloc(npaths, sizeof *stamps);
-	size_t nbehind = 0;
-	if (!behind || !stamps) {
-		free(behind);
-		free(stamps);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po;
 		vw_model_pcp_opts(o, &po);
-		int pid = 0;
-		po.first_ms = o ? o->first_ms : 0;
-		po.pending = &pid;
 		char note[256] = "";
 		po.note = note;
 		po.notelen = sizeof note;
 		mcz_reader **rs = NULL;
 		char **names = NULL;
 		size_t k = 0;
-		mcz_reader *one = NULL;
-		/* what a process still reading has written so far (made < 0,
-		 * vw_model_peek): the process stays this model's */
-		int peek = made && made[i] < 0 && pcp_pending_peek(-made[i], &one) == MCZ_OK;
-		if (peek) {
-			pid = -made[i];
-			stamps[i] = pcp_archive_stamp(paths[i], &po);
-		} else if (made && made[i] < 0) { /* done meanwhile, or nothing yet */
-			snprintf(err, errlen, "%s: not read further yet", paths[i]);
+		if (opener(arg, i, paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
 			failed = 1;
 			break;
-		}
-		/* the entry a process made for this path, as its files were */
-		if (peek || (made && made[i] > 0 &&
-			     pcp_pending_open(made[i], &one, &stamps[i]) == MCZ_OK)) {
-			rs = malloc(sizeof *rs);
-			names = malloc(sizeof *names);
-			if (rs && names && (names[0] = strdup(paths[i]))) {
-				rs[0] = one;
-				k = 1;
-			} else {
-				mcz_close(one);
-				free(rs);
-				free(names);
-				snprintf(err, errlen, "out of memory");
-				failed = 1;
-				break;
-			}
-		} else {
-			stamps[i] = pcp_archive_stamp(paths[i], &po);
-			/* the first open is the main thread's, before the
-			 * analyses' threads: setenv is safe there */
-			pcp_no_derived();
-			if (pcp_open_all(paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
-				failed = 1;
-				break;
-			}
-		}
-		if (pid > 0) {
-			behind[i] = pid;
-			nbehind++;
 		}
 		if (note[0] && !cnote[0]) /* the cache costs a note, never the view */
 			snprintf(cnote, sizeof cnote, "%s", note);
@@ -510,21 +480,9 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 	free(rd);
 	free(nm);
 	free(imp);
-	if (m) {
-		m->behind = behind;
-		m->nbehind = nbehind;
-		m->stamps = stamps;
-	} else {
-		for (size_t i = 0; i < npaths; i++) {
-			if (!(made && made[i] < 0)) /* a peek's stays the caller's */
-				pcp_pending_stop(behind[i]);
-			free(stamps[i]);
-		}
-		free(behind);
-		free(stamps);
+	if (!m)
 		return -1;
-	}
-	if (vw_model_behind_init(m, paths, npaths, o) != 0 || model_build(m) != 0) {
+	if (model_build(m) != 0) {
 		snprintf(err, errlen, "out of memory");
 		vw_model_free(m);
 		return -1;
@@ -535,7 +493,6 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 	}
 	if (cnote[0] && !m->status[0])
 		snprintf(m->status, sizeof m->status, "note: %s", cnote);
-	vw_model_behind_status(m);
 	*out = m;
 	return 0;
 }
@@ -606,7 +563,6 @@ void vw_model_free(vw_model *m)
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);
 	vw_model_rows_free(m);
-	vw_model_behind_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);
 	if (m->paths)

@@ -95,9 +95,6 @@ typedef struct vw_open_opts {
 	int quiet;                  /* no progress lines */
 	long long cache_max;        /* --cache-size: bytes of converted PCP archives
 				       kept (0 = the default, < 0 = none) */
-	int first_ms;               /* > 0: a large PCP archive is shown from what
-				       was read of it in about this long, while
-				       the whole is read behind (model-behind.c) */
 } vw_open_opts;
 
 typedef struct vw_model {
@@ -165,23 +162,6 @@ typedef struct vw_model {
 	size_t keep_budget;         /* bytes of per-stream samples and columns kept
 				       (model-chunks.c); 0: 96 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
-	/* PCP archives shown from their start (first_ms) while processes read
-	 * the whole of each (model-behind.c); what the model was opened with,
-	 * to open it again then */
-	int *behind;                /* per path: its process id, 0 none */
-	size_t nbehind;             /* processes running */
-	char **open_paths;
-	size_t nopen;
-	vw_open_opts open_opts;
-	char **stamps;              /* per path: a local archive's files as read
-				       (pcp_archive_stamp), NULL otherwise: when
-				       they change (a pmlogger writing), the
-				       archive is read again (vw_model_pcp_grew) */
-	int grew;                   /* the processes read archives that grew */
-	char partial[96];           /* opened from what they wrote so far
-				       (vw_model_peek): "the first 1h 5m of 3h
-				       14m" */
-	long long peeked;           /* the bytes they had written then */
 	/* the kernel running, from a Kokkos program's connector (mcrec's
 	 * regions source): the point marks whose text starts with the file's
 	 * metadata regions.kernel_marks, that prefix cut off ("" = none ran),
@@ -195,6 +175,23 @@ typedef struct vw_model {
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
+/* The importer's options of a model's PCP archives (metrics, ssh, cache,
+ * progress). */
+struct pcp_import_opts;
+void vw_model_pcp_opts(const vw_open_opts *o, struct pcp_import_opts *po);
+/* How vw_model_open_with opens path i (of paths, in order): its readers
+ * and names as pcp_open_all gives them (malloc'd lists of *n, the model's
+ * from then on), read with the model's importer options po (po->note:
+ * where the cache's note goes).  MCZ_OK, or an error with one line in err. */
+typedef int vw_model_opener(void *arg, size_t i, const char *path,
+			    const struct pcp_import_opts *po, mcz_reader ***readers, char ***names,
+			    size_t *n, char *err, size_t errlen);
+/* vw_model_open with each path opened by opener(arg, ...): the app's
+ * conversions behind the screen (viewer/app/) open them so; vw_model_open
+ * reads every archive whole (pcp_open_all). */
+int vw_model_open_with(vw_model **m, const char *const *paths, size_t npaths,
+		       const vw_open_opts *o, vw_model_opener *opener, void *arg, char *err,
+		       size_t errlen);
 /* The model over readers already open (mcz_open_mem: tests, the fuzz
  * target); the model owns them from here on, and closes them on failure
  * too.  names[i] is said in the status line (NULL: "memory").  Such a
@@ -217,24 +214,6 @@ int vw_model_budget_spent(vw_model *m);
  * -1 on error.  Unless 0, what was computed from the readers' data is
  * stale: the caller drops the analyses' tables (vw_an_code_drop). */
 int vw_model_follow(vw_model *m);
-
-/* model-behind.c: a model shown from the start of large PCP archives.
- * vw_model_behind_poll: 1 when every whole archive is ready (open the model
- * again: vw_model_reopen, from the cache), 0 while one is read or there is
- * none; a failure says so in the status line and keeps the start.
- * vw_model_reopen: a new model of the same paths and options, all read. */
-int vw_model_behind_poll(vw_model *m);
-int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen);
-/* Local archives still written: 1 when one grew since it was read, and a
- * process now reads it again into the cache (vw_model_behind_poll says when
- * it is done); 0 otherwise. */
-int vw_model_pcp_grew(vw_model *m);
-/* While they read: a new model of the same paths from what they have
- * written so far, when that reaches later than m (1, in *out, the
- * processes now its own), 0 when it does not, -1 on failure. */
-int vw_model_peek(vw_model *m, vw_model **out);
-/* The processes of from (a model of the same paths) made to's. */
-void vw_model_behind_give(vw_model *from, vw_model *to);
 
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
  * read them: libmcz then skips them as gaps).  vw_model_damage() updates

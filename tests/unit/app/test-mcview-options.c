@@ -72,7 +72,6 @@ static void the_defaults(void **st)
 	assert_null(o.oo.ssh_options[0]);
 	assert_int_equal(o.oo.quiet, 0);
 	assert_int_equal(o.oo.cache_max, 0);
-	assert_int_equal(o.oo.first_ms, 0); /* decided by the run, on a terminal */
 	assert_string_equal(o.theme.name, "default");
 }
 
