@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "../../format/pcp/pcp.h"
-#include "../app/app.h"
+#include "app.h"
 
 /* What the processes have written so far is opened at most this often. */
 #define BEHIND_PEEK_MS 1000
