@@ -169,7 +169,7 @@ static int bench_view(int argc, char **argv)
 			return 1;
 		}
 		vw_an *an = vw_an_new(m);
-		vw_ctx ctx = {m, an};
+		vw_ctx ctx = {.m = m, .an = an};
 		double t0 = bench_wall_ms();
 		view_topology.init(&ctx, &st);
 		view_topology.draw(&ctx, st, c);

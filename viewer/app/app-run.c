@@ -55,25 +55,22 @@ static int64_t now_ms(void)
  * status line to give back when they are found. */
 static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, char *before)
 {
-	int had_warning = a->m->status_warn;
-	memcpy(before, a->m->status, sizeof a->m->status);
+	vw_status *st = &a->status;
+	int had_warning = st->warn;
+	memcpy(before, st->text, sizeof st->text);
 	if (a->phases_later && !keys && vw_phase_bg_start(a, a->phases_later, bg) == 0) {
-		if (!had_warning)
-			snprintf(a->m->status, sizeof a->m->status,
-				 "detecting phases... (keys work meanwhile)");
+		vw_status_detecting(st, 1);
 	} else if (a->phases_later) {
-		vw_model *m = a->m;
 		char perr[256];
-		if (!had_warning)
-			snprintf(m->status, sizeof m->status, "detecting phases...");
+		vw_status_detecting(st, 0);
 		vw_frame_draw(a, c);
 		vw_term_draw(c);
-		if (vw_phase_cli_run(a->an, a->phases_later, perr, sizeof perr) < 0) {
-			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-			m->status_warn = 1;
-		} else if (!had_warning) {
-			memcpy(m->status, before, sizeof m->status);
-		}
+		int rc = vw_phase_cli_run(a->an, a->phases_later, perr, sizeof perr);
+		vw_status_look(st, a->m); /* what the detection found damaged */
+		if (rc < 0)
+			vw_status_failed(st, "phases", perr);
+		else if (!had_warning)
+			vw_status_restore(st, before);
 		vw_frame_draw(a, c);
 	}
 }
@@ -84,23 +81,38 @@ static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, ch
  * changed. */
 static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before)
 {
-	vw_model *m = a->m, *n;
-	char status[sizeof m->status], err[256];
-	memcpy(status, m->status, sizeof status);
-	unsigned r = vw_behind_tick(a->behind, m, now_ms(), &n, err, sizeof err);
+	vw_status *st = &a->status;
+	vw_model *n;
+	char was[sizeof st->text], err[256];
+	memcpy(was, st->text, sizeof was);
+	unsigned r = vw_behind_tick(a->behind, a->m, now_ms(), &n, err, sizeof err);
+	if (r & VW_BEHIND_FAILED)
+		vw_status_behind_failed(st, a->behind, a->m);
 	if (r & VW_BEHIND_ERROR) {
-		snprintf(m->status, sizeof m->status, "warning: %.200s", err);
-		m->status_warn = 1;
+		vw_status_failed(st, "warning", err);
 		return 1;
 	}
-	if (!(r & VW_BEHIND_MODEL))
-		return memcmp(status, m->status, sizeof status) != 0;
-	int ok = vw_app_swap(a, n) == 0;
-	vw_behind_swapped(a->behind, n, ok);
-	if (!ok) {
-		vw_model_free(n);
-		return r & VW_BEHIND_PEEK ? memcmp(status, m->status, sizeof status) != 0 : 0;
+	if (!(r & VW_BEHIND_MODEL)) {
+		vw_status_behind(st, a->behind, a->m); /* how far they have read */
+		return memcmp(was, st->text, sizeof was) != 0;
 	}
+	vw_behind_state was_read;
+	vw_behind_note(a->behind, a->m, &was_read);
+	if (vw_app_swap(a, n) != 0) {
+		vw_behind_swapped(a->behind, 0);
+		vw_model_free(n);
+		if (!(r & VW_BEHIND_PEEK))
+			return 0;
+		vw_status_behind(st, a->behind, a->m);
+		return memcmp(was, st->text, sizeof was) != 0;
+	}
+	vw_behind_swapped(a->behind, 1);
+	/* the new model's words (vw_app_swap), what is read of it behind, and
+	 * that it is in place; what was read so far says only how far */
+	if (r & VW_BEHIND_PEEK)
+		vw_status_clear(st);
+	vw_status_behind(st, a->behind, a->m);
+	vw_status_swapped(st, was_read.grew, vw_behind_reading(a->behind));
 	/* the whole (had the cache lost it, it is read behind again) */
 	if (!(r & VW_BEHIND_PEEK) && !vw_behind_reading(a->behind))
 		phases_start(a, c, 0, bg, before);
@@ -115,15 +127,16 @@ static int follow_tick(vw_app *a, int64_t now, int64_t *grew, int64_t *detected,
 	if (rc != 0) /* the readers' data changed: the tables made of it go */
 		vw_an_code_drop(a->an);
 	if (rc == 1) {
+		vw_status_follow(&a->status, m);
 		*grew = now;
 		*stale = 1;
 	}
 	if (*stale && a->an->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
 		char perr[256];
-		if (vw_phases_extend(a->an, perr, sizeof perr) != 0) {
-			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-			m->status_warn = 1;
-		}
+		int pe = vw_phases_extend(a->an, perr, sizeof perr);
+		vw_status_look(&a->status, m); /* what the detection found damaged */
+		if (pe != 0)
+			vw_status_failed(&a->status, "phases", perr);
 		*detected = now;
 		*stale = 0;
 		rc = 1;
@@ -155,7 +168,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	c->blocks = o->blocks;
 	vw_frame_draw(a, c);
 	vw_phase_bg *bg = NULL;
-	char before[sizeof a->m->status];
+	char before[sizeof a->status.text];
 	/* phases of an archive's start would be the start's: detected on the
 	 * whole, once it is read (behind_tick) */
 	if (!vw_behind_reading(a->behind))
@@ -173,13 +186,12 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
 			char perr[256];
-			vw_model *m = a->m;
-			if (vw_phase_bg_finish(a, bg, perr, sizeof perr) < 0) {
-				snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-				m->status_warn = 1;
-			} else if (!m->status_warn && !strncmp(m->status, "detecting phases", 16)) {
-				memcpy(m->status, before, sizeof before);
-			}
+			int rc = vw_phase_bg_finish(a, bg, perr, sizeof perr);
+			vw_status_look(&a->status, a->m); /* detected here again: what it found */
+			if (rc < 0)
+				vw_status_failed(&a->status, "phases", perr);
+			else if (vw_status_detecting_shown(&a->status))
+				vw_status_restore(&a->status, before);
 			bg = NULL;
 			dirty = 1;
 		}
@@ -201,9 +213,7 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			pcp_next = now_ms() + VW_PCP_FOLLOW_MS;
 			if (vw_behind_grow(a->behind)) {
 				pcp_started = now_ms();
-				if (!a->m->status_warn)
-					snprintf(a->m->status, sizeof a->m->status,
-						 "following the archive: it grew, reading it again...");
+				vw_status_grows(&a->status);
 				dirty = 1;
 			}
 		}

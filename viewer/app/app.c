@@ -21,7 +21,11 @@ int vw_app_init(vw_app *a, vw_an *an, int view)
 	memset(a, 0, sizeof *a);
 	vw_model *m = a->m = an->m;
 	a->an = an;
-	a->ctx = (vw_ctx){m, an};
+	a->ctx = (vw_ctx){.m = m, .an = an};
+	/* what the model's files call for, and what was found damaged
+	 * before the screen (phases detected for a snapshot, a comparison) */
+	vw_status_open(&a->status, m);
+	vw_status_look(&a->status, m);
 	while (vw_views[a->nviews])
 		a->nviews++;
 	a->states = calloc((size_t)a->nviews, sizeof *a->states);
@@ -164,7 +168,11 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	vw_input vin = *in;
 	if (in->act == VW_ACT_MOUSE)
 		vin.mouse_y = in->mouse_y - 1;
+	a->ctx.say[0] = '\0';
 	unsigned r = v->key(&a->ctx, a->states[m->view], &vin);
+	vw_status_look(&a->status, m); /* what a detection the key asked for found damaged */
+	if (r & VW_R_SAY)
+		vw_status_say(&a->status, a->ctx.say);
 	if (r & VW_R_QUIT)
 		a->quit = 1;
 	if (r & VW_R_HELP)

@@ -33,27 +33,68 @@
  * process converts the whole into the cache; 0 with *b and *m (free both),
  * or -1 with err.  reading: processes still convert; followed: local
  * archives whose growth is looked at (vw_behind_grow).
- * tick: the processes polled (a failure is said in m's status line, the
- * start stays), what they wrote so far opened once a second; VW_BEHIND_MODEL
+ * tick: the processes polled (VW_BEHIND_FAILED: one failed, the start
+ * stays), what they wrote so far opened once a second; VW_BEHIND_MODEL
  * with *out, a new model of the paths (the whole, or more of it) to put in
  * place of m (VW_BEHIND_PEEK: what was read so far, the processes go on),
  * then say with vw_behind_swapped whether it was (ok: its processes
  * become the shown model's; not: the caller frees it);
  * VW_BEHIND_ERROR: opening the whole failed, the reason in err.
+ * note: what the status line says of them (status.c words it).
  * grow: the local archives looked at: 1 when one grew since it was read,
  * and a process now reads it again (the next ticks say when it is done).
  * free: the processes stopped. */
 typedef struct vw_behind vw_behind;
-enum { VW_BEHIND_MODEL = 1, VW_BEHIND_PEEK = 2, VW_BEHIND_ERROR = 4 };
+enum { VW_BEHIND_MODEL = 1, VW_BEHIND_PEEK = 2, VW_BEHIND_ERROR = 4, VW_BEHIND_FAILED = 8 };
+typedef struct vw_behind_state {
+	size_t reading;         /* processes still converting */
+	int grew;               /* they read again archives that grew */
+	const char *first;      /* the first path's base name */
+	const char *name;       /* the file shown in part, with partial */
+	const char *partial;    /* what of it is shown: "the first 1m 5s of 13m 0s";
+				   NULL: none is shown in part */
+	int pct;                /* how far the least advanced has read (%), -1 unknown */
+} vw_behind_state;
 int vw_behind_open(vw_behind **b, vw_model **m, const char *const *paths, size_t npaths,
 		   const vw_open_opts *o, int first_ms, char *err, size_t errlen);
 int vw_behind_reading(const vw_behind *b);
 int vw_behind_followed(const vw_behind *b);
-unsigned vw_behind_tick(vw_behind *b, vw_model *m, int64_t now, vw_model **out, char *err,
-			size_t errlen);
-void vw_behind_swapped(vw_behind *b, vw_model *n, int ok);
+unsigned vw_behind_tick(vw_behind *b, const vw_model *m, int64_t now, vw_model **out,
+			char *err, size_t errlen);
+void vw_behind_swapped(vw_behind *b, int ok);
+void vw_behind_note(const vw_behind *b, const vw_model *m, vw_behind_state *s);
 int vw_behind_grow(vw_behind *b);
 void vw_behind_free(vw_behind *b);
+
+/* status.c: the status line, its one owner.  open: what m's warnings say
+ * (a model put on the screen); follow: a followed file grew (its state said
+ * again, the rest cleared); look: the damaged chunks found since the last
+ * look (after anything that may have read chunks: vw_model_damage raises
+ * the count); behind, behind_failed: the conversions' progress, a failure;
+ * grows: a growing archive read again; swapped: a new model of the paths
+ * in place (grew: of archives that grew; reading: conversions go on);
+ * detecting: phases detected (thread: on their own thread), and whether
+ * that is what it still says; failed: "what: err" as a warning; say: a
+ * view's message (VW_R_SAY); clear, restore: the text as it was.  Progress
+ * and "detecting" wait while a warning is shown. */
+typedef struct vw_status {
+	char text[256];
+	int warn;           /* drawn as a warning */
+	size_t damaged;     /* the damaged chunks said (m->warnings.ndamaged then) */
+} vw_status;
+void vw_status_open(vw_status *st, const vw_model *m);
+void vw_status_follow(vw_status *st, const vw_model *m);
+void vw_status_look(vw_status *st, const vw_model *m);
+void vw_status_behind(vw_status *st, const vw_behind *b, const vw_model *m);
+void vw_status_behind_failed(vw_status *st, const vw_behind *b, const vw_model *m);
+void vw_status_grows(vw_status *st);
+void vw_status_swapped(vw_status *st, int grew, int reading);
+void vw_status_detecting(vw_status *st, int thread);
+int vw_status_detecting_shown(const vw_status *st);
+void vw_status_failed(vw_status *st, const char *what, const char *err);
+void vw_status_say(vw_status *st, const char *text);
+void vw_status_clear(vw_status *st);
+void vw_status_restore(vw_status *st, const char *text);
 
 #define VW_MIN_W 40
 #define VW_MIN_H 12
@@ -75,6 +116,7 @@ typedef struct vw_app {
 			    * (app-run.c); an error goes to the status line */
 	int live;          /* following a file being written: it grew lately (app-run.c) */
 	vw_behind *behind; /* the PCP archives' conversions behind m, NULL none (app-run.c) */
+	vw_status status;  /* the status line (status.c) */
 } vw_app;
 
 /* The app of an's model, in view (an index of vw_views[]).  The caller

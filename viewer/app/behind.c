@@ -11,8 +11,9 @@
  *     if (vw_behind_open(&b, &m, paths, n, &opts, first_ms, err, len) != 0) ...
  *     each loop turn, while vw_behind_reading(b):
  *             r = vw_behind_tick(b, m, now_ms, &n, err, len);
- *             if (r & VW_BEHIND_MODEL) vw_behind_swapped(b, n, vw_app_swap(a, n) == 0);
+ *             if (r & VW_BEHIND_MODEL) vw_behind_swapped(b, vw_app_swap(a, n) == 0);
  *     every few seconds, when none reads: vw_behind_grow(b);
+ *     vw_behind_note(b, m, &state);          // for the status line (status.c)
  *     vw_behind_free(b);                     // processes stopped
  */
 #include <stdio.h>
@@ -99,34 +100,20 @@ static const char *partial_of(const vw_behind *b, const behind_set *s, const vw_
 	return NULL;
 }
 
-/* The status line while the archives are read behind m. */
-static void set_status(const vw_behind *b, const behind_set *s, vw_model *m)
+void vw_behind_note(const vw_behind *b, const vw_model *m, vw_behind_state *st)
 {
-	const char *name, *p = s->reading ? partial_of(b, s, m, &name) : NULL;
-	/* an archive that grew since its last open: shown as it was then
-	 * (its cache entry), its new records read behind (not when followed:
-	 * that says so itself) */
-	int added = !p && s->reading && !s->grew && b->n;
-	if ((!p && !added) || m->status_warn)
-		return;
-	int pct = -1; /* the least read of those still reading */
+	const behind_set *s = &b->cur;
+	*st = (vw_behind_state){0};
+	st->reading = s->reading;
+	st->grew = s->grew;
+	st->first = b->n ? base_name(b->paths[0]) : NULL;
+	st->partial = partial_of(b, s, m, &st->name);
+	st->pct = -1; /* the least read of those still reading */
 	for (size_t i = 0; i < b->n && s->pid; i++) {
 		int q = s->pid[i] > 0 ? pcp_pending_progress(s->pid[i]) : -1;
-		if (q >= 0 && (pct < 0 || q < pct))
-			pct = q;
+		if (q >= 0 && (st->pct < 0 || q < st->pct))
+			st->pct = q;
 	}
-	if (added) {
-		snprintf(m->status, sizeof m->status,
-			 "reading what %.80s added since it was last opened: %d%%",
-			 base_name(b->paths[0]), pct < 0 ? 0 : pct);
-		return;
-	}
-	if (pct >= 0)
-		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %d%%, %.80s shown",
-			 name, pct, p);
-	else
-		snprintf(m->status, sizeof m->status, "reading the whole of %.80s: %.80s shown",
-			 name, p);
 }
 
 /* One open of the paths into a set: made[i] > 0 names the process that
@@ -217,7 +204,6 @@ static int try_open(const vw_behind *b, const int *made, vw_model **out, behind_
 		set_free(b, s);
 		return -1;
 	}
-	set_status(b, s, *out);
 	return 0;
 }
 
@@ -264,12 +250,13 @@ int vw_behind_followed(const vw_behind *b)
 }
 
 /* 1 when every whole archive is ready (open the model again, from the
- * cache), 0 while one is read or there is none; a failure says so in the
- * status line and keeps the start. */
-static int behind_poll(vw_behind *b, vw_model *m)
+ * cache), 0 while one is read or there is none; *failed: one failed (the
+ * start stays). */
+static int behind_poll(vw_behind *b, int *failed)
 {
 	behind_set *s = &b->cur;
-	size_t left = 0, failed = 0;
+	size_t left = 0;
+	*failed = 0;
 	for (size_t i = 0; i < b->n && s->pid; i++) {
 		if (s->pid[i] <= 0)
 			continue;
@@ -277,26 +264,13 @@ static int behind_poll(vw_behind *b, vw_model *m)
 		if (r == 0)
 			left++;
 		else if (r < 0) { /* reaped and forgotten by the poll */
-			failed++;
+			*failed = 1;
 			s->pid[i] = 0;
 		}
 	}
-	if (failed && !m->status_warn) {
-		const char *name, *p = partial_of(b, s, m, &name);
-		if (p)
-			snprintf(m->status, sizeof m->status,
-				 "warning: the whole of %.80s could not be read into the cache: "
-				 "%.80s shown", name, p);
-		else
-			snprintf(m->status, sizeof m->status,
-				 "warning: an archive that grew could not be read again");
-		m->status_warn = 1;
-	}
 	s->reading = left;
-	if (left) {
-		set_status(b, s, m); /* how far they have read */
+	if (left)
 		return 0;
-	}
 	/* done: ready when at least one made its entry */
 	for (size_t i = 0; i < b->n && s->pid; i++)
 		if (s->pid[i] > 0)
@@ -356,50 +330,43 @@ static int behind_peek(vw_behind *b, const vw_model *m, vw_model **out)
 	b->next.peeked = bytes;
 	set_give(b, s, &b->next);
 	n->live = 0; /* not followed as a recording: looked at again here */
-	n->status[0] = 0;
-	n->status_warn = 0;
-	set_status(b, &b->next, n);
 	b->next_peek = 1;
 	*out = n;
 	return 1;
 }
 
-unsigned vw_behind_tick(vw_behind *b, vw_model *m, int64_t now, vw_model **out, char *err,
-			size_t errlen)
+unsigned vw_behind_tick(vw_behind *b, const vw_model *m, int64_t now, vw_model **out,
+			char *err, size_t errlen)
 {
 	*out = NULL;
 	if (!b->peek_at)
 		b->peek_at = now + BEHIND_PEEK_MS;
-	int r = behind_poll(b, m);
+	int failed;
+	int r = behind_poll(b, &failed);
+	unsigned said = failed ? VW_BEHIND_FAILED : 0;
 	if (r != 1) {
 		/* what they have read so far, once a second */
 		if (r == 0 && b->cur.reading && now >= b->peek_at) {
 			b->peek_at = now + BEHIND_PEEK_MS;
 			if (behind_peek(b, m, out) == 1)
-				return VW_BEHIND_MODEL | VW_BEHIND_PEEK;
+				return said | VW_BEHIND_MODEL | VW_BEHIND_PEEK;
 		}
-		return 0;
+		return said;
 	}
 	if (try_open(b, b->cur.pid, out, &b->next, err, errlen) != 0)
-		return VW_BEHIND_ERROR;
+		return said | VW_BEHIND_ERROR;
 	b->next_peek = 0;
-	return VW_BEHIND_MODEL;
+	return said | VW_BEHIND_MODEL;
 }
 
-void vw_behind_swapped(vw_behind *b, vw_model *n, int ok)
+void vw_behind_swapped(vw_behind *b, int ok)
 {
-	if (!ok) { /* n is freed: the shown model's processes stay its own */
+	if (!ok) { /* the new model is freed: the shown one's processes stay its own */
 		if (b->next_peek)
 			set_give(b, &b->next, &b->cur);
 		set_free(b, &b->next);
 		return;
 	}
-	if (b->cur.grew && !n->status_warn)
-		snprintf(n->status, sizeof n->status,
-			 "following the archive: it grew, its new records are in");
-	else if (!b->next.reading &&
-		 (!n->status[0] || !strncmp(n->status, "reading the whole", 17)))
-		snprintf(n->status, sizeof n->status, "the whole archive is read");
 	set_free(b, &b->cur);
 	b->cur = b->next;
 	b->next = (behind_set){0};

@@ -133,6 +133,8 @@ static int mcview_run(mcview_options *o)
 		rc = 1;
 		goto out;
 	}
+	a.behind = behind;
+	vw_status_behind(&a.status, behind, m); /* a large archive's start: how far it is read */
 	if (o->have_win)
 		vw_model_set_window(m, o->w0, o->w1);
 	if (o->have_at)
@@ -177,7 +179,6 @@ static int mcview_run(mcview_options *o)
 		goto out;
 	}
 	a.phases_later = later ? &o->pc : NULL;
-	a.behind = behind;
 	vw_term_opts to = {.color = o->color,
 			   .ascii = o->ascii,
 			   .blocks = o->blocks,

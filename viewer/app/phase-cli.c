@@ -22,6 +22,7 @@
 
 #include "../model/model.h"
 #include "../analysis/analysis.h"
+#include "app.h"
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
@@ -130,9 +131,12 @@ int vw_phase_cli_run(vw_an *an, const vw_phase_cli *c, char *err, size_t len)
 	}
 	/* a report of nothing would print a phase "steady" of no data: the
 	 * file holds no row (cut before its first sample, or not readable) */
+	vw_status st;
 	if (c->report && !m->nrows) {
 		vw_model_damage(m);
-		const char *why = m->status_warn ? m->status : "the recording holds no samples";
+		vw_status_open(&st, m);
+		vw_status_look(&st, m);
+		const char *why = st.warn ? st.text : "the recording holds no samples";
 		if (!strncmp(why, "warning: ", 9))
 			why += 9;
 		return cli_err(err, len, "nothing to report: %s", why);
@@ -164,8 +168,10 @@ int vw_phase_cli_run(vw_an *an, const vw_phase_cli *c, char *err, size_t len)
 	/* the report is of what was readable: a damaged or cut file says so,
 	 * once, where the screen would have shown it in its status line */
 	vw_model_damage(m);
-	if (m->status_warn)
-		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(m->status));
+	vw_status_open(&st, m);
+	vw_status_look(&st, m);
+	if (st.warn)
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(st.text));
 	/* blocks left out: the report lacks what they held, and the exit
 	 * status says so as mcz check's does */
 	for (size_t f = 0; f < m->nfiles; f++)

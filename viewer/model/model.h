@@ -2,9 +2,10 @@
  *
  * A model holds one dataset (one or more opened recordings, or PCP archives
  * converted on open), the shared time window, cursor and selection, the
- * stream rows shown (with per-core groups), and the status line.  What the
- * analyses make of it (phases, jobs, their tables) is theirs, kept beside
- * it (viewer/analysis/an.h).
+ * stream rows shown (with per-core groups), and what is wrong with its
+ * files, as data (vw_model_warnings: the app words the status line from
+ * it).  What the analyses make of it (phases, jobs, their tables) is
+ * theirs, kept beside it (viewer/analysis/an.h).
  * It never includes curses and never parses bytes: data comes through
  * format/mcz.h.
  *
@@ -97,6 +98,42 @@ typedef struct vw_open_opts {
 				       kept (0 = the default, < 0 = none) */
 } vw_open_opts;
 
+/* How the first file read by recovery (no index: cut, damaged, or still
+ * being written) stands. */
+enum vw_trouble {
+	VW_TROUBLE_NONE = 0,
+	VW_TROUBLE_EMPTY,      /* it holds nothing this reader understands (no
+				  rows, no streams): trouble_why says what */
+	VW_TROUBLE_INCOMPLETE, /* every block good, only the index missing:
+				  still recording, or its recorder was killed */
+	VW_TROUBLE_BLOCKS,     /* every byte read, trouble_blocks blocks left
+				  out (their CRC failed) */
+	VW_TROUBLE_CUT,        /* damaged: what it holds is shown */
+};
+
+/* What the model found wrong with its files, or worth a note, as data: the
+ * app words the status line from it (viewer/app/status.c). */
+typedef struct vw_model_warnings {
+	int trouble;                /* vw_trouble of file trouble_file */
+	size_t trouble_file;
+	uint64_t trouble_rows;      /* its rows, valid bytes and bytes */
+	uint64_t trouble_valid, trouble_bytes;
+	uint64_t trouble_blocks;    /* VW_TROUBLE_BLOCKS: the blocks left out */
+	char trouble_why[160];      /* VW_TROUBLE_EMPTY: mcz check's first problem,
+				       or "no streams" */
+	const char *import_warning; /* the first PCP archive read in part or with a
+				       workaround: its importer's warning (metadata
+				       import_warning), NULL none */
+	char *left_out;             /* a job file's member that could not be read
+				       (the first): its name, NULL none */
+	int left_out_err;           /* why: an mcz_err, and the detail then */
+	char left_out_detail[160];
+	char cache_note[256];       /* the cache of converted archives' note (it
+				       could not keep them), "" none */
+	size_t ndamaged;            /* damaged chunks found so far (vw_model_damage) */
+	size_t damaged_file;        /* the first file with one, as counted then */
+} vw_model_warnings;
+
 typedef struct vw_model {
 	/* dataset */
 	mcz_reader **files;
@@ -120,14 +157,11 @@ typedef struct vw_model {
 	size_t row_sel;             /* selected row (timeline) */
 	size_t row_top;             /* first row shown */
 	int phase_sel;              /* current phase of the analyses' (an.h), -1 none */
-	/* status line: a warning (damaged file) or a message */
-	char status[256];
-	int status_warn;
+	vw_model_warnings warnings;
 	int view;                   /* index of the current view */
 	/* added by the viewer engineer (extensions; existing fields unchanged) */
 	int64_t *offsets;           /* per file: add to file time to get dataset time */
 	int live;                   /* a file is still being written (no trailer yet) */
-	size_t ndamaged;            /* damaged chunks said in the status line (vw_model_damage) */
 	vw_mark *marks;             /* every file's marks, dataset time, sorted */
 	size_t nmarks;
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
@@ -194,7 +228,7 @@ int vw_model_open_with(vw_model **m, const char *const *paths, size_t npaths,
 		       size_t errlen);
 /* The model over readers already open (mcz_open_mem: tests, the fuzz
  * target); the model owns them from here on, and closes them on failure
- * too.  names[i] is said in the status line (NULL: "memory").  Such a
+ * too.  names[i] names the file (NULL: "memory").  Such a
  * model never writes anything (no phase cache: like an imported file). */
 int vw_model_open_readers(vw_model **m, mcz_reader **files, const char *const *names,
 			  size_t n, char *err, size_t errlen);
@@ -216,9 +250,10 @@ int vw_model_budget_spent(vw_model *m);
 int vw_model_follow(vw_model *m);
 
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
- * read them: libmcz then skips them as gaps).  vw_model_damage() updates
- * the status line the first time and when the count grows, and returns the
- * count; vw_model_damaged_span gives the i-th span on the dataset axis. */
+ * read them: libmcz then skips them as gaps).  vw_model_damage() returns
+ * the count, and when it grew, raises warnings.ndamaged to it (with the
+ * first file that has one: the status line says so once per growth);
+ * vw_model_damaged_span gives the i-th span on the dataset axis. */
 size_t vw_model_damage(vw_model *m);
 int vw_model_damaged_span(const vw_model *m, size_t i, int64_t *t0, int64_t *t1);
 

@@ -181,13 +181,13 @@ static unsigned phases_key(vw_ctx *ctx, void *state, const vw_input *in)
 		char err[128];
 		p.level = !p.level;
 		if (vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err) != 0)
-			snprintf(m->status, sizeof m->status, "%s", err);
+			snprintf(ctx->say, sizeof ctx->say, "%s", err);
 		else
-			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
+			snprintf(ctx->say, sizeof ctx->say, "%s: %zu phase%s",
 				 p.level ? "every region a phase" : "outermost regions",
 				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		s->seen = NULL;
-		return VW_R_REDRAW | VW_R_RECOMPUTE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE | VW_R_SAY;
 	}
 	if ((in->key == '[' || in->key == ']' || in->key == 'c') &&
 	    an->phases->source == VW_PHASES_AUTO) {
@@ -200,16 +200,16 @@ static unsigned phases_key(vw_ctx *ctx, void *state, const vw_input *in)
 		else
 			p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
 		if (vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
-			snprintf(m->status, sizeof m->status, "%s", err);
+			snprintf(ctx->say, sizeof ctx->say, "%s", err);
 		else if (in->key == 'c')
-			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
+			snprintf(ctx->say, sizeof ctx->say, "%s: %zu phase%s",
 				 p.level ? "every step a phase" : "cycles of steps merged",
 				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		else
-			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phase%s", p.penalty,
+			snprintf(ctx->say, sizeof ctx->say, "penalty %.3g: %zu phase%s", p.penalty,
 				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		s->seen = NULL;
-		return VW_R_REDRAW | VW_R_RECOMPUTE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE | VW_R_SAY;
 	}
 	return VW_R_NONE;
 }

@@ -25,11 +25,13 @@
 struct vw_model;
 struct vw_an;
 
-/* What a view is given: the model, and the analyses' state of it (an->m is
- * m: viewer/analysis/an.h). */
+/* What a view is given: the model, the analyses' state of it (an->m is
+ * m: viewer/analysis/an.h), and where key() leaves a message for the
+ * status line, returning VW_R_SAY (the app owns the line). */
 typedef struct vw_ctx {
 	struct vw_model *m;
 	struct vw_an *an;
+	char say[256];
 } vw_ctx;
 
 /* Colour roles; a theme (themes/NAME.theme) maps each to colours. */
@@ -92,6 +94,7 @@ enum vw_result {
 	VW_R_NEXT_VIEW = 1u << 2,
 	VW_R_HELP = 1u << 3,
 	VW_R_RECOMPUTE = 1u << 4, /* model data changed (phases, window): refresh caches */
+	VW_R_SAY = 1u << 5,       /* ctx->say holds a message for the status line */
 };
 
 /* Actions: keys map to these through the table in viewer/keys.c (keys.h), so help,

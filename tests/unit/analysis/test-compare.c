@@ -296,7 +296,7 @@ static void test_view_golden(void **st)
 	snprintf(c.meta[c.nmeta++], sizeof c.meta[0], "interval: 100ms | 50ms");
 	vw_model *m = calloc(1, sizeof *m);
 	vw_an *an = vw_an_new(m);
-	vw_ctx ctx = {m, an};
+	vw_ctx ctx = {.m = m, .an = an};
 	an->compare = &c;
 	m->phase_sel = -1;
 	void *state;

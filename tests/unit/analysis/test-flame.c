@@ -300,7 +300,7 @@ static void test_flame_ranks(void **state)
 /* The flame view drawn at 100x12 after keys (actions, VW_ACT_NONE ends). */
 static char *fl_render(vw_an *an, const vw_action *keys)
 {
-	vw_ctx ctx = {an->m, an};
+	vw_ctx ctx = {.m = an->m, .an = an};
 	void *st;
 	assert_int_equal(view_flame.init(&ctx, &st), 0);
 	vw_canvas *c = vw_canvas_new(100, 12);

@@ -205,7 +205,7 @@ static void test_report_and_view(void **st)
 	write_phased(path, truth, 0, 0);
 	vw_model *m = open_model(path);
 	vw_an *an = vw_an_new(m);
-	vw_ctx ctx = {m, an};
+	vw_ctx ctx = {.m = m, .an = an};
 	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
 	char *txt = report_text(an, 0);
 	/* header, one line per phase, the figures and the missing streams named */

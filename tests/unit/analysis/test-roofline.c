@@ -146,7 +146,7 @@ static void missing(void **st)
 {
 	vw_an *an = open_marks(write_rec("nociel", 1, 0, 0));
 	vw_model *m = an->m;
-	vw_ctx ctx = {m, an};
+	vw_ctx ctx = {.m = m, .an = an};
 	vw_roof_ceil c;
 	vw_roof_ceilings(m, &c);
 	assert_false(c.known);
@@ -185,7 +185,7 @@ static void view_render(void **st)
 {
 	vw_an *an = open_marks(write_rec("view", 1, 0, 1));
 	vw_model *m = an->m;
-	vw_ctx ctx = {m, an};
+	vw_ctx ctx = {.m = m, .an = an};
 	vw_canvas *cv = vw_canvas_new(80, 22);
 	view_roofline.draw(&ctx, NULL, cv);
 	char *txt = vw_canvas_to_text(cv);

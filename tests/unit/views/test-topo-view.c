@@ -170,7 +170,7 @@ static void fx_open(fx *f, const char *path, int w, int h)
 	memset(f, 0, sizeof *f);
 	assert_int_equal(vw_model_open(&f->m, p, 1, NULL, err, sizeof err), 0);
 	assert_non_null(f->an = vw_an_new(f->m));
-	f->ctx = (vw_ctx){f->m, f->an};
+	f->ctx = (vw_ctx){.m = f->m, .an = f->an};
 	assert_int_equal(view_topology.init(&f->ctx, &f->s), 0);
 	f->c = vw_canvas_new(w, h);
 	f->c->ascii = 1;
