@@ -1,6 +1,9 @@
-/* app.h: the door to viewer/app/, mcview itself (main.c, the loop, keys,
- * the frame) — the top of the viewer's layers: it uses the model, the
- * analyses, the views and the terminal, and nothing uses it.
+/* app.h: the door to viewer/app/, mcview itself (its options and main,
+ * the loop, keys, the frame, the status line, the PCP conversions behind
+ * the screen) — the top of the viewer's layers: it uses the model, the
+ * analyses, the views and the terminal, and nothing uses it.  It holds
+ * the model and the analyses' state of it side by side (vw_an), and gives
+ * the views both (vw_ctx).
  *
  * The viewer application — the views' states, the overlays (help,
  * filter prompt) and the screen frame around the current view.  Shared by
