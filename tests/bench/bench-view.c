@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 	const char *const *p = (const char *const *)argv + a1;
 	char err[256];
 	vw_model *m;
+	vw_an *an;
 	double t0 = bench_wall_ms(), c0 = bench_cpu_ms();
 	vw_compare_cli cc = {0};
 	if (compare) {
@@ -89,18 +90,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench-view: --compare A B: %s\n", nfiles != 2 ? "two runs" : err);
 			return 1;
 		}
-		m = cc.a[0]; /* as mcview: the app frees it */
+		an = cc.a[0]; /* as mcview */
 		cc.a[0] = NULL;
-		m->compare = &cc.cmp;
-		m->compare_b = cc.b[0];
+		m = an->m;
+		an->compare = &cc.cmp;
+		an->compare_b = cc.b[0]->m;
 	} else if (vw_model_open(&m, p, nfiles, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "bench-view: %s\n", err);
 		return 1;
-	}
+	} else if (!(an = vw_an_new(m)))
+		return 1;
 	double t_open = bench_wall_ms() - t0;
 	vw_app a;
 	vw_canvas *c = vw_canvas_new(w, h);
-	if (vw_app_init(&a, m, view) != 0 || !c)
+	if (vw_app_init(&a, an, view) != 0 || !c)
 		return 1;
 	a.budget_ms = getenv("BENCH_EXACT") ? 0 : 8;
 	size_t n = sizeof walk / sizeof walk[0], nf = 0, fcap = 64;
@@ -151,7 +154,10 @@ int main(int argc, char **argv)
 	free(frame);
 	free(settle);
 	vw_canvas_free(c);
+	m = a.m;
+	an = a.an;
 	vw_app_free(&a);
+	vw_an_free(an);
 	vw_model_free(m);
 	vw_compare_cli_free(&cc);
 	return 0;

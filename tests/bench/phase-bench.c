@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "../../viewer/model/model.h"
+#include "../../viewer/analysis/an.h"
 #include "../../viewer/analysis/phases/phase.h"
 #include "../unit/phase-synth.h"
 
@@ -423,41 +424,45 @@ static int model_bench(const char *path)
 		return -1;
 	}
 	double topen = wall_now() - t0;
+	vw_an *an = vw_an_new(m);
 	const mcz_file_info *fi = mcz_info(m->files[0]);
 	vw_phase_params par = VW_PHASE_PARAMS_INIT;
 	setenv("MCVIEW_PHASE_CACHE", "0", 1);
 	t0 = wall_now();
 	double c0 = cpu_now();
-	if (vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+	if (vw_phases_detect(an, &par, VW_PHASES_AUTO, err, sizeof err))
 		return -1;
 	double tcold = wall_now() - t0, ccold = cpu_now() - c0;
-	size_t n1 = vw_phases_count(m->phases);
+	size_t n1 = vw_phases_count(an->phases);
 	double tp[3], tm[3];
 	for (int r = 0; r < 3; r++) { /* CPU time: the machine may be shared */
 		par.penalty = 1.5 + r;
 		t0 = cpu_now();
-		vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err);
+		vw_phases_detect(an, &par, VW_PHASES_AUTO, err, sizeof err);
 		tp[r] = cpu_now() - t0;
 		par.penalty = 1;
 		par.min_len = (int64_t)(r + 2) * 1000000000LL;
 		t0 = cpu_now();
-		vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err);
+		vw_phases_detect(an, &par, VW_PHASES_AUTO, err, sizeof err);
 		tm[r] = cpu_now() - t0;
 		par.min_len = 0;
 	}
+	vw_an_free(an);
 	vw_model_free(m);
 	/* with the cache: one detection writes it, the next open reads it */
 	setenv("MCVIEW_PHASE_CACHE", "1", 1);
-	if (vw_model_open(&m, p, 1, &o, err, sizeof err) ||
-	    vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+	if (vw_model_open(&m, p, 1, &o, err, sizeof err) || !(an = vw_an_new(m)) ||
+	    vw_phases_detect(an, &par, VW_PHASES_AUTO, err, sizeof err))
 		return -1;
+	vw_an_free(an);
 	vw_model_free(m);
 	t0 = wall_now();
-	if (vw_model_open(&m, p, 1, &o, err, sizeof err) ||
-	    vw_phases_detect(m, &par, VW_PHASES_AUTO, err, sizeof err))
+	if (vw_model_open(&m, p, 1, &o, err, sizeof err) || !(an = vw_an_new(m)) ||
+	    vw_phases_detect(an, &par, VW_PHASES_AUTO, err, sizeof err))
 		return -1;
 	double tcache = wall_now() - t0;
-	int cached = m->phases->from_cache;
+	int cached = an->phases->from_cache;
+	vw_an_free(an);
 	vw_model_free(m);
 	printf("recording %s: %llu rows x %zu streams (%.0f MB), %zu phases found\n", path,
 	       (unsigned long long)fi->nrows, (size_t)(fi->nvalues / (fi->nrows ? fi->nrows : 1)),

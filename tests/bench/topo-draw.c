@@ -168,33 +168,36 @@ static int bench_view(int argc, char **argv)
 			fprintf(stderr, "topo-draw: %s\n", err);
 			return 1;
 		}
+		vw_an *an = vw_an_new(m);
+		vw_ctx ctx = {.m = m, .an = an};
 		double t0 = bench_wall_ms();
-		view_topology.init(m, &st);
-		view_topology.draw(m, st, c);
+		view_topology.init(&ctx, &st);
+		view_topology.draw(&ctx, st, c);
 		double t1 = bench_wall_ms();
 		vw_input in = {.act = VW_ACT_DOWN};
-		view_topology.key(m, st, &in);
-		view_topology.draw(m, st, c);
+		view_topology.key(&ctx, st, &in);
+		view_topology.draw(&ctx, st, c);
 		/* the window moved: as mcview draws it, within an 8 ms frame budget,
 		 * then frames until the values are all read (settled); then another
 		 * move drawn without budget (exact in one frame) */
 		double t2 = bench_wall_ms(), c2 = bench_cpu_ms();
 		vw_model_zoom(m, 0.5, (m->t0 + m->t1) / 2 + r * 1000000LL);
 		vw_model_budget(m, 8);
-		view_topology.draw(m, st, c);
+		view_topology.draw(&ctx, st, c);
 		double t3 = bench_wall_ms();
 		while (m->refining) {
 			vw_model_budget(m, 8);
-			view_topology.draw(m, st, c);
+			view_topology.draw(&ctx, st, c);
 		}
 		double t4 = bench_wall_ms();
 		moved_cpu[r] = bench_cpu_ms() - c2;
 		vw_model_zoom(m, 0.5, (m->t0 + m->t1) / 2 - r * 1000000LL);
 		vw_model_budget(m, 0);
-		view_topology.draw(m, st, c);
+		view_topology.draw(&ctx, st, c);
 		exact[r] = bench_wall_ms() - t4;
 		first[r] = t1 - t0, same[r] = t2 - t1, moved[r] = t3 - t2, settled[r] = t4 - t2;
 		view_topology.free(st);
+		vw_an_free(an);
 		vw_model_free(m);
 	}
 	printf("%zu %zu %zu %.3f %.3f %.3f %.3f %.3f %.3f\n", t.n, (size_t)(ns / 3), ns,

@@ -62,11 +62,11 @@ static const int fuzz_keys[] = {
 	VW_KEY_SRIGHT, 'z', VW_KEY_END, 'p', VW_KEY_LEFT, VW_KEY_BACKSPACE, '?', '?',
 };
 
-static void fuzz_views(vw_model *m, unsigned pick)
+static void fuzz_views(vw_an *an, unsigned pick)
 {
 	for (int v = 0; vw_views[v]; v++) {
 		vw_app a;
-		if (vw_app_init(&a, m, v) == 0) {
+		if (vw_app_init(&a, an, v) == 0) {
 			fuzz_draw(&a, 80, 24, 0);
 			fuzz_draw(&a, 161, 47, 1);
 			size_t nk = sizeof fuzz_keys / sizeof *fuzz_keys;
@@ -139,15 +139,21 @@ static void fuzz_one(const uint8_t *data, size_t size)
 	const char *name = "fuzz.mcz";
 	if (vw_model_open_readers(&m, &r, &name, 1, err, sizeof err) != 0)
 		return; /* it closed r */
+	vw_an *an = vw_an_new(m);
+	if (!an) {
+		vw_model_free(m);
+		return;
+	}
 	unsigned pick = size ? data[size - 1] : 0;
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
-	if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) == 0)
-		fuzz_sink += vw_phases_count(m->phases);
-	fuzz_views(m, pick);
-	if (vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err) == 0) {
-		fuzz_sink += vw_phases_count(m->phases);
-		fuzz_views(m, ~pick);
+	if (vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err) == 0)
+		fuzz_sink += vw_phases_count(an->phases);
+	fuzz_views(an, pick);
+	if (vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err) == 0) {
+		fuzz_sink += vw_phases_count(an->phases);
+		fuzz_views(an, ~pick);
 	}
+	vw_an_free(an);
 	vw_model_free(m);
 }
 

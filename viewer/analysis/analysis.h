@@ -1,5 +1,6 @@
 /* analysis.h: the door to viewer/analysis/ — what a recording's data means,
- * as pure functions of the model (viewer/model/model.h), without a screen:
+ * as pure functions of the model (viewer/model/model.h), without a screen;
+ * what they keep of a model is its vw_an (an.h), beside it:
  *   - phases: change-point detection, classes, figures and descriptions,
  *     the cache in the file, the phase table as text (phase.h, report.h);
  *   - topology: the machine tree, values per object from the model, the
@@ -25,6 +26,7 @@
 #ifndef VW_ANALYSIS_H
 #define VW_ANALYSIS_H
 
+#include "an.h"
 #include "code/codelabel.h"
 #include "compare/compare.h"
 #include "code/flame.h"

@@ -30,23 +30,13 @@
 
 /* Decoding one frame may do: half a 60 Hz frame, the rest is drawing. */
 #define VW_FRAME_BUDGET_MS 8
-/* An archive read behind its first screen is asked after this often. */
+/* An archive read behind its first screen is asked after this often
+ * (behind.c: what it has read so far is shown once a second). */
 #define VW_BEHIND_MS 100
-/* ... and what it has read so far shown this often (vw_model_peek). */
-#define VW_PEEK_MS 1000
 /* A local PCP archive (a pmlogger may still write it) is looked at this
  * often, and at most every 4 times its last reading took: its files' sizes
  * and times; when it grew it is read again behind the screen. */
 #define VW_PCP_FOLLOW_MS 2000
-
-/* 1 when the model shows local PCP archives whose growth is followed. */
-static int pcp_followed(const vw_model *m)
-{
-	for (size_t i = 0; m->stamps && i < m->nopen; i++)
-		if (m->stamps[i])
-			return 1;
-	return 0;
-}
 /* A followed file is looked at this often; phases are extended at most this
  * often; "LIVE" goes after the file has not grown for this long. */
 #define VW_FOLLOW_MS 250
@@ -65,64 +55,66 @@ static int64_t now_ms(void)
  * status line to give back when they are found. */
 static void phases_start(vw_app *a, vw_canvas *c, int keys, vw_phase_bg **bg, char *before)
 {
-	int had_warning = a->m->status_warn;
-	memcpy(before, a->m->status, sizeof a->m->status);
+	vw_status *st = &a->status;
+	int had_warning = st->warn;
+	memcpy(before, st->text, sizeof st->text);
 	if (a->phases_later && !keys && vw_phase_bg_start(a, a->phases_later, bg) == 0) {
-		if (!had_warning)
-			snprintf(a->m->status, sizeof a->m->status,
-				 "detecting phases... (keys work meanwhile)");
+		vw_status_detecting(st, 1);
 	} else if (a->phases_later) {
-		vw_model *m = a->m;
 		char perr[256];
-		if (!had_warning)
-			snprintf(m->status, sizeof m->status, "detecting phases...");
+		vw_status_detecting(st, 0);
 		vw_frame_draw(a, c);
 		vw_term_draw(c);
-		if (vw_phase_cli_run(m, a->phases_later, perr, sizeof perr) < 0) {
-			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-			m->status_warn = 1;
-		} else if (!had_warning) {
-			memcpy(m->status, before, sizeof m->status);
-		}
+		int rc = vw_phase_cli_run(a->an, a->phases_later, perr, sizeof perr);
+		vw_status_look(st, a->m); /* what the detection found damaged */
+		if (rc < 0)
+			vw_status_failed(st, "phases", perr);
+		else if (!had_warning)
+			vw_status_restore(st, before);
 		vw_frame_draw(a, c);
 	}
 }
 
-/* Archives shown from their start: once the whole of each is in the cache,
- * the model is opened again from there and put in place, and its phases
- * detected.  1 when the screen changed. */
-static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before, int64_t *peek_at)
+/* Archives shown from their start: what has been read of them so far,
+ * and once the whole of each is in the cache, the model opened again from
+ * there, put in place, and its phases detected.  1 when the screen
+ * changed. */
+static int behind_tick(vw_app *a, vw_canvas *c, vw_phase_bg **bg, char *before)
 {
-	vw_model *m = a->m;
-	char status[sizeof m->status];
-	memcpy(status, m->status, sizeof status);
-	int r = vw_model_behind_poll(m);
-	if (r != 1) {
-		/* what they have read so far, once a second */
-		vw_model *p;
-		if (r == 0 && m->nbehind && now_ms() >= *peek_at) {
-			*peek_at = now_ms() + VW_PEEK_MS;
-			if (vw_model_peek(m, &p) == 1) {
-				if (vw_app_swap(a, p) == 0)
-					return 1;
-				vw_model_behind_give(p, m);
-				vw_model_free(p);
-			}
-		}
-		return memcmp(status, m->status, sizeof status) != 0;
-	}
+	vw_status *st = &a->status;
 	vw_model *n;
-	char err[256];
-	if (vw_model_reopen(m, &n, err, sizeof err) != 0) {
-		snprintf(m->status, sizeof m->status, "warning: %.200s", err);
-		m->status_warn = 1;
+	char was[sizeof st->text], err[256];
+	memcpy(was, st->text, sizeof was);
+	unsigned r = vw_behind_tick(a->behind, a->m, now_ms(), &n, err, sizeof err);
+	if (r & VW_BEHIND_FAILED)
+		vw_status_behind_failed(st, a->behind, a->m);
+	if (r & VW_BEHIND_ERROR) {
+		vw_status_failed(st, "warning", err);
 		return 1;
 	}
-	if (vw_app_swap(a, n) != 0) {
-		vw_model_free(n);
-		return 0;
+	if (!(r & VW_BEHIND_MODEL)) {
+		vw_status_behind(st, a->behind, a->m); /* how far they have read */
+		return memcmp(was, st->text, sizeof was) != 0;
 	}
-	if (!a->m->nbehind) /* (had the cache lost it, it is read behind again) */
+	vw_behind_state was_read;
+	vw_behind_note(a->behind, a->m, &was_read);
+	if (vw_app_swap(a, n) != 0) {
+		vw_behind_swapped(a->behind, 0);
+		vw_model_free(n);
+		if (!(r & VW_BEHIND_PEEK))
+			return 0;
+		vw_status_behind(st, a->behind, a->m);
+		return memcmp(was, st->text, sizeof was) != 0;
+	}
+	vw_behind_swapped(a->behind, 1);
+	/* the new model's words (vw_app_swap), what is read of it behind, and
+	 * that it is in place; what was read so far says only how far */
+	if (r & VW_BEHIND_PEEK)
+		vw_status_clear(st);
+	vw_status_behind(st, a->behind, a->m);
+	vw_status_swapped(st, was_read.grew, vw_behind_reading(a->behind));
+	/* the whole (had the cache lost it, it is read behind again) */
+	if (!(r & VW_BEHIND_PEEK) && !vw_behind_reading(a->behind))
 		phases_start(a, c, 0, bg, before);
 	return 1;
 }
@@ -132,16 +124,19 @@ static int follow_tick(vw_app *a, int64_t now, int64_t *grew, int64_t *detected,
 {
 	vw_model *m = a->m;
 	int rc = vw_model_follow(m);
+	if (rc != 0) /* the readers' data changed: the tables made of it go */
+		vw_an_code_drop(a->an);
 	if (rc == 1) {
+		vw_status_follow(&a->status, m);
 		*grew = now;
 		*stale = 1;
 	}
-	if (*stale && m->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
+	if (*stale && a->an->phases && now - *detected >= VW_FOLLOW_PHASES_MS) {
 		char perr[256];
-		if (vw_phases_extend(m, perr, sizeof perr) != 0) {
-			snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-			m->status_warn = 1;
-		}
+		int pe = vw_phases_extend(a->an, perr, sizeof perr);
+		vw_status_look(&a->status, m); /* what the detection found damaged */
+		if (pe != 0)
+			vw_status_failed(&a->status, "phases", perr);
 		*detected = now;
 		*stale = 0;
 		rc = 1;
@@ -173,10 +168,10 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	c->blocks = o->blocks;
 	vw_frame_draw(a, c);
 	vw_phase_bg *bg = NULL;
-	char before[sizeof a->m->status];
+	char before[sizeof a->status.text];
 	/* phases of an archive's start would be the start's: detected on the
 	 * whole, once it is read (behind_tick) */
-	if (!a->m->nbehind)
+	if (!vw_behind_reading(a->behind))
 		phases_start(a, c, keys != NULL, &bg, before);
 	if (keys) {
 		char buf[1024];
@@ -186,18 +181,17 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 	}
 	int dirty = 1, stale = 0;
 	int64_t grew = now_ms(), detected = grew, looked = grew;
-	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS, peek_at = grew + VW_PEEK_MS;
+	int64_t pcp_started = grew, pcp_next = grew + VW_PCP_FOLLOW_MS;
 	a->live = a->m->live;
 	while (!a->quit) {
 		if (bg && vw_phase_bg_done(bg)) {
 			char perr[256];
-			vw_model *m = a->m;
-			if (vw_phase_bg_finish(a, bg, perr, sizeof perr) < 0) {
-				snprintf(m->status, sizeof m->status, "phases: %.200s", perr);
-				m->status_warn = 1;
-			} else if (!m->status_warn && !strncmp(m->status, "detecting phases", 16)) {
-				memcpy(m->status, before, sizeof before);
-			}
+			int rc = vw_phase_bg_finish(a, bg, perr, sizeof perr);
+			vw_status_look(&a->status, a->m); /* detected here again: what it found */
+			if (rc < 0)
+				vw_status_failed(&a->status, "phases", perr);
+			else if (vw_status_detecting_shown(&a->status))
+				vw_status_restore(&a->status, before);
 			bg = NULL;
 			dirty = 1;
 		}
@@ -205,21 +199,21 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 			looked = now_ms();
 			dirty |= follow_tick(a, looked, &grew, &detected, &stale);
 		}
-		if (a->m->nbehind && !bg && behind_tick(a, c, &bg, before, &peek_at)) {
+		if (vw_behind_reading(a->behind) && !bg && behind_tick(a, c, &bg, before)) {
 			dirty = 1;
-			if (!a->m->nbehind) { /* read: the next look after 4 times as long */
+			/* read: the next look after 4 times as long */
+			if (!vw_behind_reading(a->behind)) {
 				int64_t took = now_ms() - pcp_started;
 				pcp_next = now_ms() + (4 * took > VW_PCP_FOLLOW_MS ? 4 * took
 										: VW_PCP_FOLLOW_MS);
 			}
 		}
-		if (!a->m->nbehind && !bg && now_ms() >= pcp_next && pcp_followed(a->m)) {
+		if (!vw_behind_reading(a->behind) && !bg && now_ms() >= pcp_next &&
+		    vw_behind_followed(a->behind)) {
 			pcp_next = now_ms() + VW_PCP_FOLLOW_MS;
-			if (vw_model_pcp_grew(a->m)) {
+			if (vw_behind_grow(a->behind)) {
 				pcp_started = now_ms();
-				if (!a->m->status_warn)
-					snprintf(a->m->status, sizeof a->m->status,
-						 "following the archive: it grew, reading it again...");
+				vw_status_grows(&a->status);
 				dirty = 1;
 			}
 		}
@@ -233,7 +227,8 @@ int vw_app_run(vw_app *a, const vw_term_opts *o, const char *keys, char *err, si
 		 * followed file is looked at again after VW_FOLLOW_MS. */
 		/* while phases are detected, looked at every 50 ms */
 		int wait = a->m->refining ? 0 : a->m->live ? VW_FOLLOW_MS : bg ? 50
-			   : a->m->nbehind ? VW_BEHIND_MS : pcp_followed(a->m) ? VW_PCP_FOLLOW_MS : -1;
+			   : vw_behind_reading(a->behind) ? VW_BEHIND_MS
+			   : vw_behind_followed(a->behind) ? VW_PCP_FOLLOW_MS : -1;
 		if (!vw_term_read(&in, wait)) {
 			dirty = a->m->refining;
 			continue;

@@ -16,19 +16,25 @@
 #include "keys.h"
 #include "../analysis/analysis.h"
 
-int vw_app_init(vw_app *a, vw_model *m, int view)
+int vw_app_init(vw_app *a, vw_an *an, int view)
 {
 	memset(a, 0, sizeof *a);
-	a->m = m;
+	vw_model *m = a->m = an->m;
+	a->an = an;
+	a->ctx = (vw_ctx){.m = m, .an = an};
+	/* what the model's files call for, and what was found damaged
+	 * before the screen (phases detected for a snapshot, a comparison) */
+	vw_status_open(&a->status, m);
+	vw_status_look(&a->status, m);
 	while (vw_views[a->nviews])
 		a->nviews++;
 	a->states = calloc((size_t)a->nviews, sizeof *a->states);
 	if (!a->states)
 		return -1;
 	for (int i = 0; i < a->nviews; i++)
-		if (vw_views[i]->init && vw_views[i]->init(m, &a->states[i]) != 0)
+		if (vw_views[i]->init && vw_views[i]->init(&a->ctx, &a->states[i]) != 0)
 			return -1;
-	m->view = view >= 0 && view < a->nviews && vw_views_shown(m, view) ? view : 0;
+	m->view = view >= 0 && view < a->nviews && vw_views_shown(&a->ctx, view) ? view : 0;
 	return 0;
 }
 
@@ -46,9 +52,12 @@ void vw_app_free(vw_app *a)
 int vw_app_swap(vw_app *a, vw_model *n)
 {
 	vw_model *old = a->m;
+	vw_an *old_an = a->an, *an = vw_an_new(n);
 	vw_app na;
-	if (vw_app_init(&na, n, old->view) != 0) {
-		vw_app_free(&na);
+	if (!an || vw_app_init(&na, an, old->view) != 0) {
+		if (an)
+			vw_app_free(&na);
+		vw_an_free(an);
 		return -1;
 	}
 	na.help = a->help;
@@ -58,6 +67,7 @@ int vw_app_swap(vw_app *a, vw_model *n)
 	na.budget_ms = a->budget_ms;
 	na.phases_later = a->phases_later;
 	na.live = a->live;
+	na.behind = a->behind;
 	vw_app_free(a);
 	*a = na;
 	vw_model_set_sort(n, old->sort);
@@ -67,11 +77,7 @@ int vw_app_swap(vw_app *a, vw_model *n)
 		vw_model_set_window(n, old->t0 + shift, old->t1 + shift);
 		vw_model_set_cursor(n, old->cursor + shift);
 	}
-	if (old->grew && !n->status_warn)
-		snprintf(n->status, sizeof n->status,
-			 "following the archive: it grew, its new records are in");
-	else if (!n->nbehind && (!n->status[0] || !strncmp(n->status, "reading the whole", 17)))
-		snprintf(n->status, sizeof n->status, "the whole archive is read");
+	vw_an_free(old_an);
 	vw_model_free(old);
 	return 0;
 }
@@ -135,8 +141,8 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	switch (in->act) {
 	case VW_ACT_QUIT: a->quit = 1; return VW_R_QUIT;
 	case VW_ACT_HELP: a->help = 1; return VW_R_REDRAW;
-	case VW_ACT_NEXT_VIEW: m->view = vw_views_step(m, m->view, 1); return VW_R_REDRAW;
-	case VW_ACT_PREV_VIEW: m->view = vw_views_step(m, m->view, -1); return VW_R_REDRAW;
+	case VW_ACT_NEXT_VIEW: m->view = vw_views_step(&a->ctx, m->view, 1); return VW_R_REDRAW;
+	case VW_ACT_PREV_VIEW: m->view = vw_views_step(&a->ctx, m->view, -1); return VW_R_REDRAW;
 	case VW_ACT_FLAME: { /* every view */
 		int fl = vw_views_find("flame");
 		if (fl < 0 || fl == m->view)
@@ -146,7 +152,8 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	}
 	case VW_ACT_NEXT_PHASE: /* every view: viewer/phase.h */
 	case VW_ACT_PREV_PHASE:
-		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW : VW_R_NONE;
+		return vw_phases_step(a->an, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW
+										    : VW_R_NONE;
 	case VW_ACT_FILTER: {
 		char *own = vw_app_search(a);
 		a->prompt = 1;
@@ -161,13 +168,17 @@ unsigned vw_app_input(vw_app *a, const vw_input *in)
 	vw_input vin = *in;
 	if (in->act == VW_ACT_MOUSE)
 		vin.mouse_y = in->mouse_y - 1;
-	unsigned r = v->key(m, a->states[m->view], &vin);
+	a->ctx.say[0] = '\0';
+	unsigned r = v->key(&a->ctx, a->states[m->view], &vin);
+	vw_status_look(&a->status, m); /* what a detection the key asked for found damaged */
+	if (r & VW_R_SAY)
+		vw_status_say(&a->status, a->ctx.say);
 	if (r & VW_R_QUIT)
 		a->quit = 1;
 	if (r & VW_R_HELP)
 		a->help = 1;
 	if (r & VW_R_NEXT_VIEW)
-		m->view = vw_views_step(m, m->view, 1);
+		m->view = vw_views_step(&a->ctx, m->view, 1);
 	return r;
 }
 

@@ -16,15 +16,16 @@
 #include "app.h"
 #include "../analysis/analysis.h"
 
-/* Open the comma-separated list of one side, one model per file. */
-static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_model ***out, size_t *n,
+/* Open the comma-separated list of one side, one model per file, each
+ * with its analyses. */
+static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_an ***out, size_t *n,
 			 char *err, size_t len)
 {
 	char *buf = strdup(list);
 	size_t cap = 1;
 	for (const char *p = list; *p; p++)
 		cap += *p == ',';
-	vw_model **v = calloc(cap, sizeof *v);
+	vw_an **v = calloc(cap, sizeof *v);
 	*out = v;
 	*n = 0;
 	if (!buf || !v) {
@@ -36,17 +37,22 @@ static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_model ***o
 	for (char *save, *p = strtok_r(buf, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save)) {
 		const char *paths[1] = {p};
 		char e[384];
-		if (vw_model_open(&v[*n], paths, 1, oo, e, sizeof e) != 0) {
+		vw_model *m;
+		if (vw_model_open(&m, paths, 1, oo, e, sizeof e) != 0) {
 			snprintf(err, len, "%s", e);
 			rc = -1;
-		} else if (v[*n]->nfiles > 1) {
+		} else if (m->nfiles > 1) {
 			/* a job file: its ranks' marks pooled would match rank 0's
 			 * solve with rank 3's, phases of -0.000 s */
 			snprintf(err, len,
 				 "%s holds %zu recordings (a job's ranks): compare one of them "
 				 "(%s:NAME, as mcz info lists them), or see the job with --report",
-				 p, v[*n]->nfiles, p);
-			vw_model_free(v[*n]);
+				 p, m->nfiles, p);
+			vw_model_free(m);
+			rc = -1;
+		} else if (!(v[*n] = vw_an_new(m))) {
+			snprintf(err, len, "out of memory");
+			vw_model_free(m);
 			rc = -1;
 		} else {
 			++*n;
@@ -60,12 +66,20 @@ static int cmp_open_side(const char *list, const vw_open_opts *oo, vw_model ***o
 	return rc;
 }
 
+/* A side's model and its analyses. */
+static void cmp_free_one(vw_an *an)
+{
+	vw_model *m = an ? an->m : NULL;
+	vw_an_free(an);
+	vw_model_free(m);
+}
+
 void vw_compare_cli_free(vw_compare_cli *c)
 {
 	for (size_t i = 0; i < c->na; i++)
-		vw_model_free(c->a[i]);
+		cmp_free_one(c->a[i]);
 	for (size_t i = 0; i < c->nb; i++)
-		vw_model_free(c->b[i]);
+		cmp_free_one(c->b[i]);
 	free(c->a);
 	free(c->b);
 	vw_compare_free(&c->cmp);
@@ -91,8 +105,8 @@ int vw_compare_cli_open(vw_compare_cli *c, const char *a, const char *b, const v
 	 * host against a 3 s run was "-99.9 % faster") */
 	double ta = c->cmp.total_a, tb = c->cmp.total_b;
 	if (ta > 0 && tb > 0 && (ta / tb > 10 || tb / ta > 10)) {
-		const char *ha = mcz_meta(c->a[0]->files[0], "host");
-		const char *hb = mcz_meta(c->b[0]->files[0], "host");
+		const char *ha = mcz_meta(c->a[0]->m->files[0], "host");
+		const char *hb = mcz_meta(c->b[0]->m->files[0], "host");
 		int other = ha && hb && strcmp(ha, hb);
 		snprintf(err, len,
 			 "not comparable: %s runs %.3g s and %s %.3g s (%.0fx)%s%s%s%s: not two runs of "

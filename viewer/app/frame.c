@@ -36,7 +36,7 @@ static void tab_bar(vw_app *a, vw_canvas *c)
 	vw_canvas_fill(c, 0, 0, c->w, 1, ' ', VW_C_TITLE, 0);
 	int x = vw_canvas_text(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, " mcview ");
 	for (int i = 0; i < a->nviews; i++) {
-		if (!vw_views_shown(m, i))
+		if (!vw_views_shown(&a->ctx, i))
 			continue;
 		int cur = i == m->view;
 		x += vw_canvas_printf(c, x, 0, c->w - x, cur ? VW_C_SELECT : VW_C_TITLE,
@@ -93,9 +93,9 @@ static void status_line(vw_app *a, vw_canvas *c)
 		vw_canvas_printf(c, x + 2, y, c->w - x - 2, VW_C_DIM, 0,
 				 "(%zu row%s; Enter keeps, Esc cancels)", m->nrows,
 				 m->nrows == 1 ? "" : "s");
-	} else if (m->status[0]) {
-		vw_canvas_text(c, 0, y, c->w, m->status_warn ? VW_C_WARN : VW_C_STATUS,
-			       m->status_warn ? VW_A_BOLD : 0, m->status);
+	} else if (a->status.text[0]) {
+		vw_canvas_text(c, 0, y, c->w, a->status.warn ? VW_C_WARN : VW_C_STATUS,
+			       a->status.warn ? VW_A_BOLD : 0, a->status.text);
 	} else {
 		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0,
 			       vw_app_search(a)
@@ -210,9 +210,10 @@ void vw_frame_draw(vw_app *a, vw_canvas *c)
 	b->blocks = c->blocks;
 	vw_canvas_clear(b);
 	const vw_view *v = vw_views[a->m->view];
-	v->draw(a->m, a->states[a->m->view], b);
+	v->draw(&a->ctx, a->states[a->m->view], b);
 	memcpy(c->cells + c->w, b->cells, (size_t)b->w * (size_t)b->h * sizeof *b->cells);
 	vw_model_damage(a->m); /* what this frame's reads found damaged, said once */
+	vw_status_look(&a->status, a->m);
 	tab_bar(a, c);
 	if (a->m->refining) /* the next frames sharpen the screen (model.h) */
 		vw_canvas_text(c, c->w - 12, 0, 12, VW_C_DIM, 0, " refining...");

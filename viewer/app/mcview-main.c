@@ -4,13 +4,7 @@
  * non-zero exit, before the terminal is touched), then either prints one
  * rendered screen (--snapshot WxH) or runs the interactive loop (app-run.c).
  */
-#include <ctype.h>
-#include <errno.h>
-#include <getopt.h>
-#include <langinfo.h>
 #include <locale.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,109 +19,21 @@
 #include "../term/term.h"
 #include "../views/view.h"
 
-/* "timeline, phases, topology": the view table's names, for --help and
- * the --view error (so a new view needs no edit here). */
-static const char *view_names(void)
-{
-	static char buf[256];
-	buf[0] = '\0';
-	for (int i = 0; vw_views[i]; i++) {
-		size_t u = strlen(buf);
-		snprintf(buf + u, sizeof buf - u, "%s%s", i ? ", " : "", vw_views[i]->name);
-	}
-	return buf;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: mcview [options] FILE.mcz...\n"
-		"       mcview --compare [options] A.mcz B.mcz\n"
-		"Walk through mcz recordings: every stream on one time axis.\n"
-		"Several files are aligned on wall-clock time.  PCP archives (base name,\n"
-		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
-		"\n"
-		"  --snapshot WxH     print one rendered screen as text and exit\n"
-		"  --view NAME        start in view NAME: %s\n"
-		"  --at T             put the cursor at time T (12.5, 12.5s, 300ms, 2m)\n"
-		"  --window T0,T1     show the window [T0, T1) instead of the whole run\n"
-		"  --filter PATTERN   show only rows whose name contains PATTERN\n"
-		"  --keys K1,K2,...   feed keys before drawing (names as in the help: +,Left,Enter)\n"
-		"  --theme NAME       colour theme (themes/NAME.theme or a path); env MCVIEW_THEME\n"
-		"  --no-color         no colours, only bold/reverse (also NO_COLOR=1)\n"
-		"  --ascii            ASCII glyphs only (automatic outside a UTF-8 locale)\n"
-		"  --blocks           block glyphs instead of braille for sparklines\n"
-		"  --no-mouse         leave the mouse to the terminal\n"
-		"  --metrics PATTERN  PCP archives: only metrics matching these globs (a,b*)\n"
-		"  --ssh-option OPT   ssh:// sources: pass \"-o OPT\" to ssh (repeatable)\n"
-		"  -q, --quiet        no progress line while a PCP archive loads\n"
-		"  --cache-size SIZE  PCP archives: keep at most SIZE (1G, 300M, 0 = none) of\n"
-		"                     converted archives in $XDG_CACHE_HOME/mcz (default 1G)\n"
-		"%s"
-		"  --compare A B      compare two runs phase by phase (A, B: FILE, or repeated\n"
-		"                     runs FILE1,FILE2,...): the Compare view, or with --report\n"
-		"                     the table (exit 2 when nothing can be compared)\n"
-		"  --fail-above PCT   with --compare: print the report and exit 1 when a matched\n"
-		"                     phase is slower by more than PCT %% (and beyond noise)\n"
-		"  --code-classes     print the rules that class code samples (work, mpi, sync)\n"
-		"  -h, --help         this help\n"
-		"  -V, --version      version\n"
-		"\n"
-		"Keys: ? help, q quit, Tab next view, +/- zoom, arrows pan, / filter,\n"
-		"s order the rows (activity, name, source), f the flame graph of the span\n"
-		"(recorded with mcrec --call-graph fp|dwarf).\n"
-		"See mcview(1).\n", view_names(), vw_phase_cli_help);
-}
-
-__attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("mcview: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return 2;
-}
-
-/* "12.5" (seconds), "12.5s", "300ms", "40us", "100ns", "2m", "1h". */
-static int parse_time(const char *s, int64_t *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	/* a finite time an int64 of ns holds (NaN, inf and 1e30 are none) */
-	if (end == s || errno || !(v > -9.2e9 && v < 9.2e9))
-		return -1;
-	static const struct {
-		const char *suf;
-		double mul;
-	} u[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"h", 3600e9}};
-	for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-		if (strcmp(end, u[i].suf) == 0 && fabs(v * u[i].mul) < 9.2e18) {
-			*out = (int64_t)(v * u[i].mul);
-			return 0;
-		}
-	return -1;
-}
-
 static int feed_keys(vw_app *a, const char *list)
 {
 	char buf[1024];
 	snprintf(buf, sizeof buf, "%s", list);
 	for (char *save, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		int key = vw_keys_parse(k);
-		if (key < 0 && strcmp(k, "") != 0)
-			return fail("--keys: unknown key '%s'", k);
+		if (key < 0 && strcmp(k, "") != 0) {
+			fprintf(stderr, "mcview: --keys: unknown key '%s'\n", k);
+			return 2;
+		}
 		vw_app_key(a, key);
 	}
 	/* A snapshot after '/' keys: the prompt stays drawn as it would be. */
 	return 0;
 }
-
-enum { O_SNAPSHOT = 256, O_VIEW, O_AT, O_WINDOW, O_FILTER, O_KEYS, O_THEME, O_NOCOLOR,
-       O_ASCII, O_BLOCKS, O_NOMOUSE, O_METRICS, O_SSHOPT, O_CACHESIZE, O_COMPARE, O_FAIL_ABOVE,
-       O_CLASSES, O_PHASE0 }; /* O_PHASE0 + vw_phase_cli_opt */
 
 /* --code-classes: the rules that class code samples, the user's and the
  * built-in ones, a line each as the file takes them (mcview.1, CODE
@@ -136,8 +42,10 @@ static int print_classes(void)
 {
 	vw_codeclass *cc = vw_codeclass_load();
 	char line[1100];
-	if (!cc)
-		return fail("out of memory");
+	if (!cc) {
+		fprintf(stderr, "mcview: out of memory\n");
+		return 2;
+	}
 	for (size_t i = 0; vw_codeclass_rule(cc, i, line, sizeof line) == 0; i++)
 		printf("%s\n", line);
 	if (vw_codeclass_note(cc)[0])
@@ -146,246 +54,106 @@ static int print_classes(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* sshopt: argc + 1 NULL slots for the --ssh-option values (owned by main). */
-static int mcview_main(int argc, char **argv, const char **sshopt)
+/* Open, then print the report, one screen, or run the loop. */
+static int mcview_run(mcview_options *o)
 {
-	static const struct option lo[] = {
-		{"snapshot", required_argument, 0, O_SNAPSHOT},
-		{"view", required_argument, 0, O_VIEW},
-		{"at", required_argument, 0, O_AT},
-		{"window", required_argument, 0, O_WINDOW},
-		{"filter", required_argument, 0, O_FILTER},
-		{"keys", required_argument, 0, O_KEYS},
-		{"theme", required_argument, 0, O_THEME},
-		{"no-color", no_argument, 0, O_NOCOLOR},
-		{"no-colour", no_argument, 0, O_NOCOLOR},
-		{"ascii", no_argument, 0, O_ASCII},
-		{"blocks", no_argument, 0, O_BLOCKS},
-		{"no-mouse", no_argument, 0, O_NOMOUSE},
-		{"phases", required_argument, 0, O_PHASE0 + VW_CLI_PHASES},
-		{"report", optional_argument, 0, O_PHASE0 + VW_CLI_REPORT},
-		{"brief", no_argument, 0, O_PHASE0 + VW_CLI_BRIEF},
-		{"phase-penalty", required_argument, 0, O_PHASE0 + VW_CLI_PENALTY},
-		{"phase-min", required_argument, 0, O_PHASE0 + VW_CLI_MIN},
-		{"phase-streams", required_argument, 0, O_PHASE0 + VW_CLI_STREAMS},
-		{"phase-level", required_argument, 0, O_PHASE0 + VW_CLI_LEVEL},
-		{"metrics", required_argument, 0, O_METRICS},
-		{"ssh-option", required_argument, 0, O_SSHOPT},
-		{"cache-size", required_argument, 0, O_CACHESIZE},
-		{"compare", no_argument, 0, O_COMPARE},
-		{"fail-above", required_argument, 0, O_FAIL_ABOVE},
-		{"code-classes", no_argument, 0, O_CLASSES},
-		{"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, 'V'},
-		{0, 0, 0, 0},
-	};
-	int snap_w = 0, snap_h = 0, ascii = 0, blocks = 0, color = 1, mouse = 1, view = 0;
-	int64_t at = 0, w0 = 0, w1 = 0;
-	int have_at = 0, have_win = 0, compare = 0;
-	double fail_above = -1;
-	const char *filter = NULL, *keys = NULL, *theme = getenv("MCVIEW_THEME");
-	const char *view_name = NULL;
-	vw_phase_cli pc = VW_PHASE_CLI_INIT;
-	char perr[256];
-	int c;
-	size_t nssh = 0;
-	vw_open_opts oo = {NULL, sshopt, 0, 0, 0};
-	setlocale(LC_ALL, "");
-	opterr = 0; /* one line of our own, as mcrec, not getopt's and the whole usage */
-	while ((c = getopt_long(argc, argv, ":hVq", lo, NULL)) != -1) {
-		switch (c) {
-		case O_SNAPSHOT: {
-			char x;
-			if (sscanf(optarg, "%dx%d%c", &snap_w, &snap_h, &x) != 2 || snap_w <= 0 ||
-			    snap_h <= 0 || snap_w > 2000 || snap_h > 1000)
-				return fail("--snapshot wants WxH (e.g. 120x40), not '%s'", optarg);
-			break;
-		}
-		case O_VIEW: view_name = optarg; break;
-		case O_AT:
-			if (parse_time(optarg, &at) != 0)
-				return fail("--at: not a time: '%s' (e.g. 12.5s, 300ms)", optarg);
-			have_at = 1;
-			break;
-		case O_WINDOW: {
-			char a[64], b[64];
-			if (sscanf(optarg, "%63[^,],%63s", a, b) != 2 || parse_time(a, &w0) != 0 ||
-			    parse_time(b, &w1) != 0 || w1 <= w0)
-				return fail("--window wants T0,T1 with T0 < T1, not '%s'", optarg);
-			have_win = 1;
-			break;
-		}
-		case O_FILTER: filter = optarg; break;
-		case O_KEYS: keys = optarg; break;
-		case O_THEME: theme = optarg; break;
-		case O_NOCOLOR: color = 0; break;
-		case O_ASCII: ascii = 1; break;
-		case O_BLOCKS: blocks = 1; break;
-		case O_NOMOUSE: mouse = 0; break;
-		case O_PHASE0 + VW_CLI_PHASES:
-		case O_PHASE0 + VW_CLI_REPORT:
-		case O_PHASE0 + VW_CLI_PENALTY:
-		case O_PHASE0 + VW_CLI_MIN:
-		case O_PHASE0 + VW_CLI_STREAMS:
-		case O_PHASE0 + VW_CLI_LEVEL:
-		case O_PHASE0 + VW_CLI_BRIEF:
-			if (vw_phase_cli_opt(&pc, c - O_PHASE0, optarg, perr, sizeof perr) != 0)
-				return fail("%s", perr);
-			break;
-		case O_METRICS: oo.metrics = optarg; break;
-		case O_SSHOPT: sshopt[nssh++] = optarg; break;
-		case O_CACHESIZE: {
-			char *end;
-			errno = 0;
-			double v = strtod(optarg, &end);
-			/* sizes as people type them: 300K, 300k, 300KiB, 300KB, 2G */
-			const char *u = "KMGT", *k = *end ? strchr(u, toupper((unsigned char)*end)) : NULL;
-			const char *rest = k ? end + 1 : end;
-			if (end == optarg || errno || !(v >= 0 && v < 1e15) || (*end && !k) ||
-			    (*rest && strcmp(rest, "iB") && strcmp(rest, "B")))
-				return fail("--cache-size wants a size (1G, 300M, 300KiB, 0), not '%s'",
-					    optarg);
-			for (const char *p = u; k && p <= k; p++)
-				v *= 1024;
-			oo.cache_max = v >= 1 ? (long long)v : -1;
-			break;
-		}
-		case O_COMPARE: compare = 1; break;
-		case O_FAIL_ABOVE: {
-			char *end;
-			errno = 0;
-			fail_above = strtod(optarg, &end);
-			if (end == optarg || errno || (*end && strcmp(end, "%") != 0) ||
-			    !(fail_above >= 0 && fail_above < 1e6))
-				return fail("--fail-above wants a percentage >= 0 (10, 2.5), not '%s'",
-					    optarg);
-			break;
-		}
-		case O_CLASSES: return print_classes();
-		case 'q': oo.quiet = 1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("mcview (mcz) format %d.%d\n", MCZ_VERSION_MAJOR, MCZ_VERSION_MINOR); return 0;
-		case ':':
-			fprintf(stderr, "mcview: option '%s' needs a value (see --help)\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			if (optopt)
-				fprintf(stderr, "mcview: unknown option '-%c' (see --help)\n", optopt);
-			else
-				fprintf(stderr, "mcview: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "mcview: no recording given (mcview FILE.mcz; --help for more)\n");
-		return 2;
-	}
-	if (view_name && (view = vw_views_find(view_name)) < 0)
-		return fail("--view: no view named '%s' (views: %s)", view_name, view_names());
-	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
-		color = 0;
-	const char *cs = nl_langinfo(CODESET);
-	if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
-		ascii = 1;
-	if (snap_w && (snap_w < VW_MIN_W || snap_h < VW_MIN_H)) {
-		fprintf(stderr, "mcview: --snapshot %dx%d is too small: mcview needs %dx%d\n", snap_w,
-			snap_h, VW_MIN_W, VW_MIN_H);
-		return 2;
-	}
-	vw_theme th;
-	char err[512];
-	if (vw_theme_load(&th, theme && *theme ? theme : "default", err, sizeof err) != 0) {
-		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
-		return 2;
-	}
-	if (fail_above >= 0 && !compare)
-		return fail("--fail-above goes with --compare A B");
+	if (o->classes)
+		return print_classes();
 	/* On the terminal, a large PCP archive's first screen is its start,
 	 * read in about MCVIEW_FIRST_MS (default 30), while the whole is read
 	 * behind it; snapshots, reports and comparisons read it whole. */
-	if (!snap_w && !pc.report && !compare && !keys && isatty(STDIN_FILENO) &&
+	int first_ms = 0;
+	if (!o->snap_w && !o->pc.report && !o->compare && !o->keys && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO)) {
 		const char *fm = getenv("MCVIEW_FIRST_MS");
-		oo.first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
+		first_ms = fm && *fm ? atoi(fm) : VW_FIRST_MS;
 	}
 	vw_compare_cli cc = {0};
+	vw_behind *behind = NULL;
 	vw_model *m;
-	if (compare) {
-		if (argc - optind != 2)
-			return fail("--compare wants two runs, A B (each FILE or FILE1,FILE2,...), "
-				    "not %d", argc - optind);
-		if (pc.mode < 0)
-			return fail("--compare needs phases (not --phases off)");
-		if (vw_compare_cli_open(&cc, argv[optind], argv[optind + 1], &oo, err,
+	vw_an *an;
+	char err[512];
+	if (o->compare) {
+		if (vw_compare_cli_open(&cc, o->paths[0], o->paths[1], &o->oo, err,
 					sizeof err) != 0) {
 			vw_compare_cli_free(&cc);
-			return fail("%s", err);
+			fprintf(stderr, "mcview: %s\n", err);
+			return 2;
 		}
-		if (pc.report || fail_above >= 0) {
-			int r = vw_compare_cli_report(&cc, pc.report == 2, fail_above);
+		if (o->pc.report || o->fail_above >= 0) {
+			int r = vw_compare_cli_report(&cc, o->pc.report == 2, o->fail_above);
 			vw_compare_cli_free(&cc);
 			return r;
 		}
-		m = cc.a[0]; /* the app frees it: the comparison keeps the others */
+		an = cc.a[0]; /* freed here: the comparison keeps the others */
 		cc.a[0] = NULL;
-		m->compare = &cc.cmp;
-		m->compare_b = cc.b[0];
-		if (!view_name)
-			view = vw_views_find("compare");
-		pc.mode = -1; /* detected already, as the comparison needed */
-	} else if (vw_model_open(&m, (const char *const *)argv + optind, (size_t)(argc - optind),
-				 &oo, err, sizeof err) != 0) {
+		m = an->m;
+		an->compare = &cc.cmp;
+		an->compare_b = cc.b[0]->m;
+		if (!o->view_name)
+			o->view = vw_views_find("compare");
+		o->pc.mode = -1; /* detected already, as the comparison needed */
+	} else if (vw_behind_open(&behind, &m, (const char *const *)o->paths, o->npaths, &o->oo,
+				  first_ms, err, sizeof err) != 0) {
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
+		return 1;
+	} else if (!(an = vw_an_new(m))) {
+		fprintf(stderr, "mcview: out of memory\n");
+		vw_model_free(m);
+		vw_behind_free(behind);
 		return 1;
 	}
 	/* the Ranks view asked for where there are no ranks: said, not an
 	 * empty screen */
-	if (view_name && !strcmp(view_name, "ranks") && !vw_jobs_applies(m)) {
+	if (o->view_name && !strcmp(o->view_name, "ranks") && !vw_model_is_job(m)) {
 		fprintf(stderr, "mcview: --view ranks shows the ranks of a parallel job (rank files "
 			"of one job, or a job file); %s %s\n", m->nfiles == 1 ? "this is" : "these are",
 			m->nfiles == 1 ? "one recording" : "not the ranks of one job");
+		vw_an_free(an);
 		vw_model_free(m);
+		vw_behind_free(behind);
 		return 2;
 	}
 	/* Detection keeps its result in the user's cache folder, never in the
 	 * file.  On the terminal it runs after the first screen (app-run.c). */
-	int later = !snap_w && !pc.report && pc.mode >= 0;
-	int pr = later ? 0 : vw_phase_cli_run(m, &pc, err, sizeof err);
+	int later = !o->snap_w && !o->pc.report && o->pc.mode >= 0;
+	int pr = later ? 0 : vw_phase_cli_run(an, &o->pc, err, sizeof err);
 	if (pr != 0) { /* 1: the report is printed; 2: of a file with damaged blocks */
 		if (pr < 0)
 			fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
+		vw_an_free(an);
 		vw_model_free(m);
+		vw_behind_free(behind);
 		return pr == 1 ? 0 : 1;
 	}
 	vw_app a;
 	int rc = 0;
-	if (vw_app_init(&a, m, view) != 0) {
+	if (vw_app_init(&a, an, o->view) != 0) {
 		fprintf(stderr, "mcview: out of memory\n");
 		rc = 1;
 		goto out;
 	}
-	if (have_win)
-		vw_model_set_window(m, w0, w1);
-	if (have_at)
-		vw_model_set_cursor(m, at);
-	else if (have_win)
+	a.behind = behind;
+	vw_status_behind(&a.status, behind, m); /* a large archive's start: how far it is read */
+	if (o->have_win)
+		vw_model_set_window(m, o->w0, o->w1);
+	if (o->have_at)
+		vw_model_set_cursor(m, o->at);
+	else if (o->have_win)
 		vw_model_set_cursor(m, m->t0 + (m->t1 - m->t0) / 2);
-	if (filter)
-		vw_model_set_filter(m, filter);
-	if (snap_w) {
-		vw_canvas *cv = vw_canvas_new(snap_w, snap_h);
+	if (o->filter)
+		vw_model_set_filter(m, o->filter);
+	if (o->snap_w) {
+		vw_canvas *cv = vw_canvas_new(o->snap_w, o->snap_h);
 		if (!cv) {
 			rc = 1;
 			goto out;
 		}
-		cv->ascii = ascii;
-		cv->blocks = blocks;
+		cv->ascii = o->ascii;
+		cv->blocks = o->blocks;
 		/* The first draw lays the screen out (geometry for keys). */
 		vw_frame_draw(&a, cv);
-		if (keys && (rc = feed_keys(&a, keys)) != 0) {
+		if (o->keys && (rc = feed_keys(&a, o->keys)) != 0) {
 			vw_canvas_free(cv);
 			goto out;
 		}
@@ -410,16 +178,22 @@ static int mcview_main(int argc, char **argv, const char **sshopt)
 		rc = 1;
 		goto out;
 	}
-	a.phases_later = later ? &pc : NULL;
-	vw_term_opts to = {.color = color, .ascii = ascii, .blocks = blocks, .mouse = mouse,
-			   .theme = &th};
-	rc = vw_app_run(&a, &to, keys, err, sizeof err);
+	a.phases_later = later ? &o->pc : NULL;
+	vw_term_opts to = {.color = o->color,
+			   .ascii = o->ascii,
+			   .blocks = o->blocks,
+			   .mouse = o->mouse,
+			   .theme = &o->theme};
+	rc = vw_app_run(&a, &to, o->keys, err, sizeof err);
 	m = a.m; /* the whole archive's model may have taken the start's place */
+	an = a.an;
 	if (rc != 0)
 		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 out:
 	vw_app_free(&a);
+	vw_an_free(an);
 	vw_model_free(m);
+	vw_behind_free(behind);
 	vw_compare_cli_free(&cc);
 	return rc;
 }
@@ -428,10 +202,14 @@ int main(int argc, char **argv)
 {
 	/* a cut recording's code named from this host's binaries */
 	mcz_code_set_symbolizer(rec_code_symbolize);
-	const char **sshopt = calloc((size_t)argc + 1, sizeof *sshopt); /* NULL-terminated */
-	if (!sshopt)
-		return fail("out of memory");
-	int rc = mcview_main(argc, argv, sshopt);
-	free(sshopt);
+	setlocale(LC_ALL, "");
+	mcview_options o;
+	char err[4096];
+	int rc = mcview_options_parse(argc, argv, &o, err, sizeof err);
+	if (rc == 2)
+		fprintf(stderr, "mcview: %s\n", err);
+	else
+		rc = rc == 1 ? 0 : mcview_run(&o);
+	mcview_options_free(&o);
 	return rc;
 }

@@ -32,6 +32,7 @@
 struct vw_phase_bg {
 	pthread_t thread;
 	vw_model *clone;
+	vw_an *clone_an;     /* the clone's analyses: its phases, taken once found */
 	const struct vw_phase_cli *spec;
 	int rc;
 	char err[256];
@@ -41,7 +42,7 @@ struct vw_phase_bg {
 static void *bg_run(void *arg)
 {
 	vw_phase_bg *b = arg;
-	b->rc = vw_phase_cli_run(b->clone, b->spec, b->err, sizeof b->err);
+	b->rc = vw_phase_cli_run(b->clone_an, b->spec, b->err, sizeof b->err);
 	atomic_store(&b->done, 1);
 	return NULL;
 }
@@ -65,7 +66,7 @@ int vw_phase_bg_start(vw_app *a, const struct vw_phase_cli *spec, vw_phase_bg **
 {
 	*out = NULL;
 	vw_model *m = a->m;
-	if (m->live || m->compare || !bg_worth(m))
+	if (m->live || a->an->compare || !bg_worth(m))
 		return -1;
 	vw_phase_bg *b = calloc(1, sizeof *b);
 	char err[256];
@@ -73,9 +74,15 @@ int vw_phase_bg_start(vw_app *a, const struct vw_phase_cli *spec, vw_phase_bg **
 		free(b);
 		return -1;
 	}
+	if (!(b->clone_an = vw_an_new(b->clone))) {
+		vw_model_free(b->clone);
+		free(b);
+		return -1;
+	}
 	b->spec = spec;
 	atomic_init(&b->done, 0);
 	if (pthread_create(&b->thread, NULL, bg_run, b) != 0) {
+		vw_an_free(b->clone_an);
 		vw_model_free(b->clone);
 		free(b);
 		return -1;
@@ -96,11 +103,12 @@ int vw_phase_bg_finish(vw_app *a, vw_phase_bg *b, char *err, size_t len)
 	if (b->rc < 0) {
 		snprintf(err, len, "%s", b->err);
 		rc = -1;
-	} else if (!a->m->phases && vw_phases_adopt(a->m, b->clone) != 0) {
+	} else if (!a->an->phases && vw_phases_adopt(a->an, b->clone_an) != 0) {
 		/* the rows changed meanwhile (ranks folded or not): detected
 		 * again here, as before there was a thread */
-		rc = vw_phase_cli_run(a->m, b->spec, err, len) < 0 ? -1 : 0;
+		rc = vw_phase_cli_run(a->an, b->spec, err, len) < 0 ? -1 : 0;
 	}
+	vw_an_free(b->clone_an);
 	vw_model_free(b->clone);
 	free(b);
 	return rc;

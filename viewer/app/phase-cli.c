@@ -22,6 +22,7 @@
 
 #include "../model/model.h"
 #include "../analysis/analysis.h"
+#include "app.h"
 
 const char vw_phase_cli_help[] =
 	"  --phases MODE      auto (detect, default), marks (the marks are the phases), off\n"
@@ -120,8 +121,9 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
 	}
 }
 
-int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
+int vw_phase_cli_run(vw_an *an, const vw_phase_cli *c, char *err, size_t len)
 {
+	vw_model *m = an->m;
 	if (c->mode < 0) {
 		if (c->report)
 			return cli_err(err, len, "--report needs phases (not --phases off)");
@@ -129,9 +131,12 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	}
 	/* a report of nothing would print a phase "steady" of no data: the
 	 * file holds no row (cut before its first sample, or not readable) */
+	vw_status st;
 	if (c->report && !m->nrows) {
 		vw_model_damage(m);
-		const char *why = m->status_warn ? m->status : "the recording holds no samples";
+		vw_status_open(&st, m);
+		vw_status_look(&st, m);
+		const char *why = st.warn ? st.text : "the recording holds no samples";
 		if (!strncmp(why, "warning: ", 9))
 			why += 9;
 		return cli_err(err, len, "nothing to report: %s", why);
@@ -140,31 +145,33 @@ int vw_phase_cli_run(vw_model *m, const vw_phase_cli *c, char *err, size_t len)
 	 * --phases says otherwise */
 	int mode = !c->mode_given && c->mode == VW_PHASES_AUTO && vw_phases_app_regions(m)
 			   ? VW_PHASES_MARKS : c->mode;
-	if (vw_phases_detect(m, &c->p, mode, err, len) != 0)
+	if (vw_phases_detect(an, &c->p, mode, err, len) != 0)
 		return -1;
-	if (c->p.streams[0] && m->phases->nused == 0 && mode == VW_PHASES_AUTO)
+	if (c->p.streams[0] && an->phases->nused == 0 && mode == VW_PHASES_AUTO)
 		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
 	if (!c->report)
 		return 0;
 	/* --brief: a job of every file given, ranks or not (one srun task) */
-	if (vw_jobs_applies(m) || c->report == 3) { /* rank files of a parallel job: the job report */
+	if (vw_model_is_job(m) || c->report == 3) { /* rank files of a parallel job: the job report */
 		int src = c->mode_given ? c->mode
 			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
 		vw_jobs *js;
-		if (vw_jobs_build(m, src, &c->p, &js, err, len) != 0)
+		if (vw_jobs_build(an, src, &c->p, &js, err, len) != 0)
 			return -1;
 		int rc = c->report == 3 ? vw_jobs_print_brief(m, js, stdout)
-				        : vw_jobs_print(m, js, stdout, c->report == 2);
+				        : vw_jobs_print(an, js, stdout, c->report == 2);
 		vw_jobs_free(js);
 		if (rc != 0 || fflush(stdout) != 0)
 			return cli_err(err, len, "writing the report: %s", strerror(errno));
-	} else if (vw_report_print(m, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
+	} else if (vw_report_print(an, stdout, c->report == 2) != 0 || fflush(stdout) != 0)
 		return cli_err(err, len, "writing the report: %s", strerror(errno));
 	/* the report is of what was readable: a damaged or cut file says so,
 	 * once, where the screen would have shown it in its status line */
 	vw_model_damage(m);
-	if (m->status_warn)
-		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(m->status));
+	vw_status_open(&st, m);
+	vw_status_look(&st, m);
+	if (st.warn)
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(st.text));
 	/* blocks left out: the report lacks what they held, and the exit
 	 * status says so as mcz check's does */
 	for (size_t f = 0; f < m->nfiles; f++)

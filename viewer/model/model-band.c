@@ -15,12 +15,21 @@
  * exactly the one combined in one go: the same members in the same order,
  * the same operations.  Without a budget (reports, tests) it is built at
  * once.
+ *
+ * Every row's columns are asked here (vw_model_row_buckets: a stream's
+ * from model-chunks.c, a group's band), and the prefetch before drawing
+ * rows reads the members no band holds yet.  The order of the files is
+ * model-query.c <- model-chunks.c <- model-band.c: each calls only those
+ * to its left, never back.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model-int.h"
+
+/* Streams the prefetch reads in one call, between looks at the budget. */
+#define PREFETCH_BATCH 32
 
 typedef struct band_ent {
 	const size_t *members;  /* the group's members (identity of the row) */
@@ -281,4 +290,62 @@ size_t vw_model_band_done(const vw_model *m, const vw_row *r, size_t n)
 	if (!e || !same(e, m, r, n))
 		return 0;
 	return e->done ? r->nmembers : e->next;
+}
+
+int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
+{
+	if (row >= m->nrows || n == 0)
+		return -1;
+	const vw_row *r = &m->rows[row];
+	if ((r->constants && r->depth == 0) || r->head)
+		return -1; /* streams of every unit, or a host's row: no band, no value */
+	if (r->nmembers == 1) {
+		int rc = vw_model_display_buckets(m, r->members[0], n, out);
+		if (rc != 0)
+			return rc;
+		vw_model_fill_gaps(m, r->members[0], out, n);
+		return 0;
+	}
+	return vw_model_band_buckets(m, r, n, out);
+}
+
+void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
+{
+	size_t ns = 0, cap = 0, *ss = NULL;
+	if (n == 0 || m->t1 <= m->t0)
+		return;
+	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
+		const vw_row *r = &m->rows[ri];
+		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
+			continue; /* drawn without values, or the band is kept */
+		/* a band's members already combined are not read again (their
+		 * columns are not kept: model-band.c) */
+		for (size_t j = r->nmembers > 1 ? vw_model_band_done(m, r, n) : 0; j < r->nmembers; j++) {
+			size_t st = r->members[j];
+			if (vw_model_display_cached(m, st, n) || !vw_model_summary_columns(m, st) ||
+			    vw_model_needs_fill(m, st, n))
+				continue; /* kept, or read otherwise: zoomed in past its
+					   * sampling, a stream is drawn from its samples */
+			if (ns == cap) {
+				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
+				if (!nss)
+					break;
+				ss = nss;
+			}
+			ss[ns++] = st;
+		}
+	}
+	/* in batches, within the frame's budget: where each stream's window
+	 * must be decoded (a recording of one chunk), 4,096 streams took 140 ms
+	 * in one call; what is left is read by the rows' own columns, which
+	 * ask the budget too */
+	for (size_t i = 0; i < ns; i += PREFETCH_BATCH) {
+		if (i && vw_model_budget_spent(m)) {
+			m->refining = 1;
+			break;
+		}
+		vw_model_streams_buckets(m, ss + i, ns - i < PREFETCH_BATCH ? ns - i : PREFETCH_BATCH,
+					 m->t0, m->t1, n, NULL, NULL);
+	}
+	free(ss);
 }

@@ -28,7 +28,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model-int.h"
 
@@ -37,8 +36,6 @@
  * chunks (a small recording). */
 #define EXACT_CHUNKS 3
 #define DECODE_BUDGET 512
-/* Streams the prefetch reads in one call, between looks at the budget. */
-#define PREFETCH_BATCH 32
 
 /* Raw samples of one stream around the window (deep zoom). */
 typedef struct raw_ent {
@@ -111,32 +108,6 @@ void vw_model_chunks_free(vw_model *m)
 	free(k->pyr);
 	free(k);
 	m->chunks = NULL;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-void vw_model_budget(vw_model *m, int ms)
-{
-	m->budget_end = ms > 0 ? now_ns() + (int64_t)ms * 1000000 : 0;
-	m->refining = 0;
-	m->budget_work = 0;
-}
-
-int vw_model_budget_spent(vw_model *m)
-{
-	/* The first piece of work of a frame is always done: a loaded machine
-	 * could spend the budget on drawing alone, and frames that never get to
-	 * the work would refine forever without progress. */
-	if (!m->budget_work) {
-		m->budget_work = 1;
-		return 0;
-	}
-	return m->budget_end && now_ns() >= m->budget_end;
 }
 
 /* Mean span of a chunk in the stream's file (ns), 0 if one chunk or none. */
@@ -581,6 +552,11 @@ static int column_path(const vw_model *m, size_t stream)
 	return span == 0 || chunks <= EXACT_CHUNKS || !big ? COL_SUMMARY : COL_PYRAMID;
 }
 
+int vw_model_summary_columns(const vw_model *m, size_t stream)
+{
+	return column_path(m, stream) == COL_SUMMARY;
+}
+
 /* 0 exact (or to chunk resolution where that is the path), -1, VW_PENDING,
  * or COARSE: to chunk resolution for want of budget, to be drawn again. */
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
@@ -612,47 +588,4 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	pyramid_columns(m, stream, cb, nc, n, out);
 	return 0;
-}
-
-void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
-{
-	struct vw_chunk_cache *k = cache(m);
-	size_t ns = 0, cap = 0, *ss = NULL;
-	if (n == 0 || m->t1 <= m->t0)
-		return;
-	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
-		const vw_row *r = &m->rows[ri];
-		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
-			continue; /* drawn without values, or the band is kept */
-		/* a band's members already combined are not read again (their
-		 * columns are not kept: model-band.c) */
-		for (size_t j = r->nmembers > 1 ? vw_model_band_done(m, r, n) : 0; j < r->nmembers; j++) {
-			size_t st = r->members[j];
-			const last_ent *e = k ? &k->last[st] : NULL;
-			if ((e && e->b && e->n == n && e->t0 == m->t0 && e->t1 == m->t1) ||
-			    column_path(m, st) != COL_SUMMARY || vw_model_needs_fill(m, st, n))
-				continue; /* kept, or read otherwise: zoomed in past its
-					   * sampling, a stream is drawn from its samples */
-			if (ns == cap) {
-				size_t *nss = realloc(ss, (cap = cap ? 2 * cap : 64) * sizeof *ss);
-				if (!nss)
-					break;
-				ss = nss;
-			}
-			ss[ns++] = st;
-		}
-	}
-	/* in batches, within the frame's budget: where each stream's window
-	 * must be decoded (a recording of one chunk), 4,096 streams took 140 ms
-	 * in one call; what is left is read by the rows' own columns, which
-	 * ask the budget too */
-	for (size_t i = 0; i < ns; i += PREFETCH_BATCH) {
-		if (i && vw_model_budget_spent(m)) {
-			m->refining = 1;
-			break;
-		}
-		vw_model_streams_buckets(m, ss + i, ns - i < PREFETCH_BATCH ? ns - i : PREFETCH_BATCH,
-					 m->t0, m->t1, n, NULL, NULL);
-	}
-	free(ss);
 }

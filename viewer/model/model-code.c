@@ -14,19 +14,3 @@ const mcz_code *vw_model_code_at(vw_model *m, size_t i, int64_t *offset)
 		*offset = m->offsets ? m->offsets[i] : 0;
 	return c;
 }
-
-void vw_model_code_drop(vw_model *m)
-{
-	if (m->code_cache && m->code_cache_free)
-		m->code_cache_free(m->code_cache);
-	m->code_cache = NULL;
-	m->code_cache_free = NULL;
-	if (m->stack_cache && m->stack_cache_free)
-		m->stack_cache_free(m->stack_cache);
-	m->stack_cache = NULL;
-	m->stack_cache_free = NULL;
-	if (m->roof_cache && m->roof_cache_free)
-		m->roof_cache_free(m->roof_cache);
-	m->roof_cache = NULL;
-	m->roof_cache_free = NULL;
-}

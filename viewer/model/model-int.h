@@ -8,22 +8,6 @@
 /* model-rows.c: group streams into rows and derive the visible rows. */
 int vw_model_rows_build(vw_model *m);
 void vw_model_rows_free(vw_model *m);
-/* model-behind.c: the paths and options kept to open again; the status
- * line while archives are read behind; their processes stopped */
-int vw_model_behind_init(vw_model *m, const char *const *paths, size_t npaths,
-			 const vw_open_opts *o);
-void vw_model_behind_status(vw_model *m);
-void vw_model_behind_free(vw_model *m);
-/* The importer's options of a model's PCP archives (metrics, ssh, cache). */
-struct pcp_import_opts;
-void vw_model_pcp_opts(const vw_open_opts *o, struct pcp_import_opts *po);
-/* vw_model_open, where made[i] > 0 names the process (model-behind.c) that
- * converted path i into the cache: its entry is opened, as it was made;
- * made[i] < 0 names one still converting it: what it has written so far
- * is opened, and the process is the new model's (the caller's still on
- * failure). */
-int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
-		       const vw_open_opts *o, const int *made, char *err, size_t errlen);
 
 /* model-activity.c: the next batch of streams' activity (from *next, which
  * moves past them) into act[], from the files' chunk summaries (nothing
@@ -60,6 +44,10 @@ int vw_model_display_columns(vw_model *m, size_t stream, size_t n, vw_bucket *ou
  * otherwise): a group of thousands of members (the ranks of a job) reads
  * them in place. */
 const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n);
+/* Whether the stream's columns of the window are mcz_summary's, as they
+ * are (no samples decoded and kept, no chunk summaries merged): those a
+ * prefetch reads for many streams in one pass. */
+int vw_model_summary_columns(const vw_model *m, size_t stream);
 /* Whether vw_model_fill_gaps would change this stream's n columns. */
 int vw_model_needs_fill(const vw_model *m, size_t stream, size_t n);
 void vw_model_chunks_free(vw_model *m);

@@ -320,23 +320,6 @@ void vw_model_fill_gaps(const vw_model *m, size_t stream, vw_bucket *b, size_t n
 	}
 }
 
-int vw_model_row_buckets(vw_model *m, size_t row, size_t n, vw_bucket *out)
-{
-	if (row >= m->nrows || n == 0)
-		return -1;
-	const vw_row *r = &m->rows[row];
-	if ((r->constants && r->depth == 0) || r->head)
-		return -1; /* streams of every unit, or a host's row: no band, no value */
-	if (r->nmembers == 1) {
-		int rc = vw_model_display_buckets(m, r->members[0], n, out);
-		if (rc != 0)
-			return rc;
-		vw_model_fill_gaps(m, r->members[0], out, n);
-		return 0;
-	}
-	return vw_model_band_buckets(m, r, n, out); /* model-band.c */
-}
-
 /* Index of the covering sample in s for file time ft, or -1 (see model.h). */
 static long covering(const mcz_series *s, int counter, int64_t ft)
 {

@@ -22,12 +22,6 @@
 #include "model.h"
 #include "model-int.h"
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
-}
-
 static int cmp_mark(const void *a, const void *b)
 {
 	const vw_mark *x = a, *y = b;
@@ -172,12 +166,20 @@ static void set_axis(vw_model *m)
 		m->min_width = m->t_max - m->t_min + 1;
 }
 
-static void damaged_status(vw_model *m)
+/* The first file read by recovery (no index) and how it stands, into
+ * m->warnings (the app words it in the status line). */
+static void file_trouble(vw_model *m)
 {
+	vw_model_warnings *w = &m->warnings;
+	w->trouble = VW_TROUBLE_NONE;
 	for (size_t f = 0; f < m->nfiles; f++) {
 		const mcz_file_info *fi = mcz_info(m->files[f]);
 		if (!fi->recovered)
 			continue;
+		w->trouble_file = f;
+		w->trouble_rows = fi->nrows;
+		w->trouble_valid = fi->valid_bytes;
+		w->trouble_bytes = fi->file_bytes;
 		if (!fi->nrows && !mcz_stream_count(m->files[f])) {
 			/* every block may pass its CRC and still hold nothing this
 			 * reader understands (a file of an incompatible dev build):
@@ -186,47 +188,32 @@ static void damaged_status(vw_model *m)
 			if (m->imported[f] || mcz_check(m->paths[f], &rep) != MCZ_OK ||
 			    !rep.first_problem[0])
 				snprintf(rep.first_problem, sizeof rep.first_problem, "no streams");
-			snprintf(m->status, sizeof m->status,
-				 "warning: %s holds nothing readable: %s",
-				 base_name(m->paths[f]), rep.first_problem);
-			m->status_warn = 1;
+			snprintf(w->trouble_why, sizeof w->trouble_why, "%s", rep.first_problem);
+			w->trouble = VW_TROUBLE_EMPTY;
 			return;
 		}
 		if (fi->valid_bytes == fi->file_bytes && !mcz_damaged_blocks(m->files[f], NULL, 0)) {
 			/* every block good, only the index missing: a recording still
 			 * being written (or whose recorder was killed), as mcz check
 			 * says; "damaged" would alarm whoever looks during a run */
-			snprintf(m->status, sizeof m->status,
-				 "%s is incomplete (still recording, or its recorder was killed): "
-				 "showing its %llu rows",
-				 base_name(m->paths[f]), (unsigned long long)fi->nrows);
-			m->status_warn = 1;
+			w->trouble = VW_TROUBLE_INCOMPLETE;
 			return;
 		}
 		/* every byte read, yet blocks left out (a CRC that fails): the
 		 * bytes say nothing, the blocks do */
 		uint64_t bad = mcz_damaged_blocks(m->files[f], NULL, 0);
 		if (bad && fi->valid_bytes == fi->file_bytes) {
-			snprintf(m->status, sizeof m->status,
-				 "warning: %s is damaged: %llu block%s left out (mcz check names "
-				 "them); showing the rest (%llu rows)",
-				 base_name(m->paths[f]), (unsigned long long)bad, bad == 1 ? "" : "s",
-				 (unsigned long long)fi->nrows);
-			m->status_warn = 1;
+			w->trouble_blocks = bad;
+			w->trouble = VW_TROUBLE_BLOCKS;
 			return;
 		}
-		snprintf(m->status, sizeof m->status,
-			 "warning: %s is damaged: showing what it holds (%llu rows, %llu of %llu "
-			 "bytes readable)",
-			 base_name(m->paths[f]), (unsigned long long)fi->nrows,
-			 (unsigned long long)fi->valid_bytes, (unsigned long long)fi->file_bytes);
-		m->status_warn = 1;
+		w->trouble = VW_TROUBLE_CUT;
 		return;
 	}
 }
 
 /* The model over files already open (m->files[0 .. n), m->paths set):
- * the time axis, streams, rows, window and status line. */
+ * the time axis, streams, rows, window and what is wrong with the files. */
 /* The decoded chunk columns all the readers of a model keep (a file
  * alone keeps its reader's default, 8 MB). */
 #define MODEL_DCACHE_ALL (256u << 20)
@@ -234,10 +221,7 @@ static void damaged_status(vw_model *m)
 static int model_build(vw_model *m)
 {
 	set_axis(m);
-	size_t ranked = 0;
-	for (size_t f = 0; f < m->nfiles; f++)
-		ranked += mcz_meta(m->files[f], "rank") != NULL;
-	m->fold_ranks = ranked >= 2;
+	m->fold_ranks = vw_model_is_job(m);
 	/* decoded chunks: the readers' caches share one budget, so that the
 	 * files of a large job do not each keep a reader's default */
 	if (m->nfiles > 8)
@@ -253,14 +237,12 @@ static int model_build(vw_model *m)
 		m->live |= mcz_info(m->files[f])->recovered;
 	/* a PCP archive read only in part, or with a workaround (a cut volume,
 	 * an unusable .index): the importer's note, as mcz import prints it */
-	for (size_t f = 0; f < m->nfiles && !m->status[0]; f++) {
+	for (size_t f = 0; f < m->nfiles && !m->warnings.import_warning; f++) {
 		const char *w = m->imported[f] ? mcz_meta(m->files[f], "import_warning") : NULL;
-		if (w && *w) {
-			snprintf(m->status, sizeof m->status, "warning: %s", w);
-			m->status_warn = 1;
-		}
+		if (w && *w)
+			m->warnings.import_warning = w;
 	}
-	damaged_status(m);
+	file_trouble(m);
 	return 0;
 }
 
@@ -285,11 +267,13 @@ static vw_model *model_alloc(size_t n)
  * place over the job file's bytes and named "job.mcz:run.3.mcz";
  * (*member)[i] says which entries are members (no file of their own:
  * nothing is written into them).  A member that cannot be read (damaged
- * where its own header is) is left out and said in warn, as the rest of a
- * damaged file is shown.  -1 with err set on failure, when every reader
- * given is closed. */
+ * where its own header is) is left out, as the rest of a damaged file is
+ * shown: the first one is named in left (left_out, why) and in warn (the
+ * error when nothing is left).  -1 with err set on failure, when every
+ * reader given is closed. */
 static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned char **member,
-			  char *warn, size_t wlen, char *err, size_t errlen)
+			  vw_model_warnings *left, char *warn, size_t wlen, char *err,
+			  size_t errlen)
 {
 	size_t n = 0;
 	for (size_t j = 0; j < *k; j++) {
@@ -324,10 +308,16 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 			snprintf(n2[o], len, "%s:%s", (*names)[j], mn);
 			int e = mcz_member_open(f, i, 0, &r2[o]);
 			if (e) {
-				if (!warn[0])
+				if (!warn[0]) {
 					snprintf(warn, wlen, "%s left out: %s%s%s", n2[o],
 						 mcz_strerror(e), *mcz_errdetail() ? ": " : "",
 						 mcz_errdetail());
+					left->left_out = strdup(n2[o]);
+					left->left_out_err = e;
+					snprintf(left->left_out_detail,
+						 sizeof left->left_out_detail, "%s",
+						 mcz_errdetail());
+				}
 				free(n2[o]);
 				n2[o] = NULL;
 				continue;
@@ -369,14 +359,36 @@ static int expand_members(mcz_reader ***rs, char ***names, size_t *k, unsigned c
 	return 0;
 }
 
+void vw_model_pcp_opts(const vw_open_opts *o, pcp_import_opts *po)
+{
+	*po = (pcp_import_opts)PCP_IMPORT_OPTS_INIT;
+	po->metrics = o ? o->metrics : NULL;
+	po->ssh_options = o ? o->ssh_options : NULL;
+	po->progress = o && o->quiet ? NULL : pcp_import_progress_tty;
+	po->view = 1;
+	po->cache_max = o ? o->cache_max : 0;
+}
+
+/* vw_model_open's opener: every archive read whole. */
+static int open_path(void *arg, size_t i, const char *path, const pcp_import_opts *po,
+		     mcz_reader ***rs, char ***names, size_t *k, char *err, size_t errlen)
+{
+	(void)arg, (void)i;
+	/* the first open is the main thread's, before the analyses' threads:
+	 * setenv is safe there */
+	pcp_no_derived();
+	return pcp_open_all(path, po, rs, names, k, err, errlen);
+}
+
 int vw_model_open(vw_model **out, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen)
 {
-	return vw_model_open_from(out, paths, npaths, o, NULL, err, errlen);
+	return vw_model_open_with(out, paths, npaths, o, open_path, NULL, err, errlen);
 }
 
-int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
-		       const vw_open_opts *o, const int *made, char *err, size_t errlen)
+int vw_model_open_with(vw_model **out, const char *const *paths, size_t npaths,
+		       const vw_open_opts *o, vw_model_opener *opener, void *arg, char *err,
+		       size_t errlen)
 {
 	*out = NULL;
 	if (npaths == 0) {
@@ -390,77 +402,27 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 	size_t n = 0, cap = 0;
 	int failed = 0;
 	char warn[256] = "", cnote[256] = "";
-	/* per path: a process converting the whole archive behind its start,
-	 * and the archive's files as the shown conversion read them */
-	int *behind = calloc(npaths, sizeof *behind);
-	char **stamps = calloc(npaths, sizeof *stamps);
-	size_t nbehind = 0;
-	if (!behind || !stamps) {
-		free(behind);
-		free(stamps);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	vw_model_warnings left = {0};
 	for (size_t i = 0; i < npaths && !failed; i++) {
 		pcp_import_opts po;
 		vw_model_pcp_opts(o, &po);
-		int pid = 0;
-		po.first_ms = o ? o->first_ms : 0;
-		po.pending = &pid;
 		char note[256] = "";
 		po.note = note;
 		po.notelen = sizeof note;
 		mcz_reader **rs = NULL;
 		char **names = NULL;
 		size_t k = 0;
-		mcz_reader *one = NULL;
-		/* what a process still reading has written so far (made < 0,
-		 * vw_model_peek): the process stays this model's */
-		int peek = made && made[i] < 0 && pcp_pending_peek(-made[i], &one) == MCZ_OK;
-		if (peek) {
-			pid = -made[i];
-			stamps[i] = pcp_archive_stamp(paths[i], &po);
-		} else if (made && made[i] < 0) { /* done meanwhile, or nothing yet */
-			snprintf(err, errlen, "%s: not read further yet", paths[i]);
+		if (opener(arg, i, paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
 			failed = 1;
 			break;
-		}
-		/* the entry a process made for this path, as its files were */
-		if (peek || (made && made[i] > 0 &&
-			     pcp_pending_open(made[i], &one, &stamps[i]) == MCZ_OK)) {
-			rs = malloc(sizeof *rs);
-			names = malloc(sizeof *names);
-			if (rs && names && (names[0] = strdup(paths[i]))) {
-				rs[0] = one;
-				k = 1;
-			} else {
-				mcz_close(one);
-				free(rs);
-				free(names);
-				snprintf(err, errlen, "out of memory");
-				failed = 1;
-				break;
-			}
-		} else {
-			stamps[i] = pcp_archive_stamp(paths[i], &po);
-			/* the first open is the main thread's, before the
-			 * analyses' threads: setenv is safe there */
-			pcp_no_derived();
-			if (pcp_open_all(paths[i], &po, &rs, &names, &k, err, errlen) != MCZ_OK) {
-				failed = 1;
-				break;
-			}
-		}
-		if (pid > 0) {
-			behind[i] = pid;
-			nbehind++;
 		}
 		if (note[0] && !cnote[0]) /* the cache costs a note, never the view */
 			snprintf(cnote, sizeof cnote, "%s", note);
 		/* converted on open, or fetched: no file of its own to write into */
 		int own = !pcp_import_claims(paths[i]) && strncmp(paths[i], "ssh://", 6) != 0;
 		unsigned char *member = NULL;
-		if (expand_members(&rs, &names, &k, &member, warn, sizeof warn, err, errlen) != 0) {
+		if (expand_members(&rs, &names, &k, &member, &left, warn, sizeof warn, err,
+				   errlen) != 0) {
 			failed = 1;
 			break;
 		}
@@ -513,32 +475,17 @@ int vw_model_open_from(vw_model **out, const char *const *paths, size_t npaths,
 	free(rd);
 	free(nm);
 	free(imp);
-	if (m) {
-		m->behind = behind;
-		m->nbehind = nbehind;
-		m->stamps = stamps;
-	} else {
-		for (size_t i = 0; i < npaths; i++) {
-			if (!(made && made[i] < 0)) /* a peek's stays the caller's */
-				pcp_pending_stop(behind[i]);
-			free(stamps[i]);
-		}
-		free(behind);
-		free(stamps);
-		return -1;
-	}
-	if (vw_model_behind_init(m, paths, npaths, o) != 0 || model_build(m) != 0) {
-		snprintf(err, errlen, "out of memory");
+	if (!m || model_build(m) != 0) {
+		if (m)
+			snprintf(err, errlen, "out of memory");
+		free(left.left_out);
 		vw_model_free(m);
 		return -1;
 	}
-	if (warn[0] && !m->status_warn) { /* a job file's member unreadable */
-		snprintf(m->status, sizeof m->status, "warning: %s", warn);
-		m->status_warn = 1;
-	}
-	if (cnote[0] && !m->status[0])
-		snprintf(m->status, sizeof m->status, "note: %s", cnote);
-	vw_model_behind_status(m);
+	m->warnings.left_out = left.left_out; /* a job file's member unreadable */
+	m->warnings.left_out_err = left.left_out_err;
+	memcpy(m->warnings.left_out_detail, left.left_out_detail, sizeof left.left_out_detail);
+	memcpy(m->warnings.cache_note, cnote, sizeof cnote);
 	*out = m;
 	return 0;
 }
@@ -605,16 +552,10 @@ void vw_model_free(vw_model *m)
 {
 	if (!m)
 		return;
-	if (m->phases_free)
-		m->phases_free(m->phases);
-	if (m->jobs_free)
-		m->jobs_free(m->jobs);
-	vw_model_code_drop(m);
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);
 	vw_model_rows_free(m);
-	vw_model_behind_free(m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		mcz_close(m->files[i]);
 	if (m->paths)
@@ -628,7 +569,20 @@ void vw_model_free(vw_model *m)
 	free(m->streams);
 	free(m->marks);
 	free(m->kmarks);
+	free(m->warnings.left_out);
 	free(m);
+}
+
+int vw_model_is_job(const vw_model *m)
+{
+	if (!m || m->nfiles < 2)
+		return 0;
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const char *r = mcz_meta(m->files[f], "rank");
+		if (r && *r)
+			return 1;
+	}
+	return 0;
 }
 
 /* ---- window ---------------------------------------------------------------- */
@@ -764,8 +718,8 @@ int vw_model_follow(vw_model *m)
 	}
 	if (!changed)
 		return 0;
-	/* the readers' strings and arrays are new: caches and copies go */
-	vw_model_code_drop(m);
+	/* the readers' strings and arrays are new: caches and copies go (and
+	 * the analyses' tables of them: the caller's, vw_an_code_drop) */
 	vw_model_cache_free(m);
 	vw_model_chunks_free(m);
 	vw_model_bands_free(m);
@@ -778,10 +732,8 @@ int vw_model_follow(vw_model *m)
 	if (collect(m) != 0 || vw_model_cache_init(m) != 0)
 		return -1;
 	set_axis(m);
-	/* the file's state line ("incomplete: N rows") is said again */
-	m->status[0] = '\0';
-	m->status_warn = 0;
-	damaged_status(m);
+	/* the file's state ("incomplete: N rows") is said again */
+	file_trouble(m);
 	m->live = 0;
 	for (size_t f = 0; f < m->nfiles; f++)
 		m->live |= mcz_info(m->files[f])->recovered;
@@ -801,13 +753,9 @@ size_t vw_model_damage(vw_model *m)
 			first = f;
 		n += k;
 	}
-	if (n > m->ndamaged) {
-		m->ndamaged = n;
-		snprintf(m->status, sizeof m->status,
-			 "warning: %s: %zu damaged chunk%s not shown (x on the time axis); "
-			 "see mcz check",
-			 base_name(m->paths[first]), n, n == 1 ? "" : "s");
-		m->status_warn = 1;
+	if (n > m->warnings.ndamaged) {
+		m->warnings.ndamaged = n;
+		m->warnings.damaged_file = first;
 	}
 	return n;
 }

@@ -2,7 +2,10 @@
  *
  * A model holds one dataset (one or more opened recordings, or PCP archives
  * converted on open), the shared time window, cursor and selection, the
- * stream rows shown (with per-core groups), the phases, and the status line.
+ * stream rows shown (with per-core groups), and what is wrong with its
+ * files, as data (vw_model_warnings: the app words the status line from
+ * it).  What the analyses make of it (phases, jobs, their tables) is
+ * theirs, kept beside it (viewer/analysis/an.h).
  * It never includes curses and never parses bytes: data comes through
  * format/mcz.h.
  *
@@ -25,8 +28,6 @@
 
 #include "../../format/mcz.h"
 
-struct vw_phases; /* viewer/analysis/phases/phase.h */
-struct vw_jobs;   /* viewer/analysis/jobs/job.h */
 struct vw_model_cache; /* model-query.c: per-stream bucket cache */
 struct vw_chunk_cache; /* model-chunks.c: per-chunk summaries */
 struct vw_band_cache;  /* model-band.c: group rows' bands */
@@ -95,10 +96,43 @@ typedef struct vw_open_opts {
 	int quiet;                  /* no progress lines */
 	long long cache_max;        /* --cache-size: bytes of converted PCP archives
 				       kept (0 = the default, < 0 = none) */
-	int first_ms;               /* > 0: a large PCP archive is shown from what
-				       was read of it in about this long, while
-				       the whole is read behind (model-behind.c) */
 } vw_open_opts;
+
+/* How the first file read by recovery (no index: cut, damaged, or still
+ * being written) stands. */
+enum vw_trouble {
+	VW_TROUBLE_NONE = 0,
+	VW_TROUBLE_EMPTY,      /* it holds nothing this reader understands (no
+				  rows, no streams): trouble_why says what */
+	VW_TROUBLE_INCOMPLETE, /* every block good, only the index missing:
+				  still recording, or its recorder was killed */
+	VW_TROUBLE_BLOCKS,     /* every byte read, trouble_blocks blocks left
+				  out (their CRC failed) */
+	VW_TROUBLE_CUT,        /* damaged: what it holds is shown */
+};
+
+/* What the model found wrong with its files, or worth a note, as data: the
+ * app words the status line from it (viewer/app/status.c). */
+typedef struct vw_model_warnings {
+	int trouble;                /* vw_trouble of file trouble_file */
+	size_t trouble_file;
+	uint64_t trouble_rows;      /* its rows, valid bytes and bytes */
+	uint64_t trouble_valid, trouble_bytes;
+	uint64_t trouble_blocks;    /* VW_TROUBLE_BLOCKS: the blocks left out */
+	char trouble_why[160];      /* VW_TROUBLE_EMPTY: mcz check's first problem,
+				       or "no streams" */
+	const char *import_warning; /* the first PCP archive read in part or with a
+				       workaround: its importer's warning (metadata
+				       import_warning), NULL none */
+	char *left_out;             /* a job file's member that could not be read
+				       (the first): its name, NULL none */
+	int left_out_err;           /* why: an mcz_err, and the detail then */
+	char left_out_detail[160];
+	char cache_note[256];       /* the cache of converted archives' note (it
+				       could not keep them), "" none */
+	size_t ndamaged;            /* damaged chunks found so far (vw_model_damage) */
+	size_t damaged_file;        /* the first file with one, as counted then */
+} vw_model_warnings;
 
 typedef struct vw_model {
 	/* dataset */
@@ -122,27 +156,19 @@ typedef struct vw_model {
 	int64_t sel0, sel1;         /* sel1 > sel0 when a range is selected */
 	size_t row_sel;             /* selected row (timeline) */
 	size_t row_top;             /* first row shown */
-	/* phases (viewer/analysis/phases/phase.h), NULL until detected; the analysis
-	 * that sets them also sets how they are freed (the model knows nothing
-	 * of phases: arrows run analysis -> model) */
-	struct vw_phases *phases;
-	void (*phases_free)(struct vw_phases *);
-	int phase_sel;              /* current phase, -1 none */
-	/* status line: a warning (damaged file) or a message */
-	char status[256];
-	int status_warn;
+	int phase_sel;              /* current phase of the analyses' (an.h), -1 none */
+	vw_model_warnings warnings;
 	int view;                   /* index of the current view */
 	/* added by the viewer engineer (extensions; existing fields unchanged) */
 	int64_t *offsets;           /* per file: add to file time to get dataset time */
 	int live;                   /* a file is still being written (no trailer yet) */
-	size_t ndamaged;            /* damaged chunks said in the status line (vw_model_damage) */
 	vw_mark *marks;             /* every file's marks, dataset time, sorted */
 	size_t nmarks;
 	int64_t min_width;          /* narrowest window zoom allows (ns) */
 	struct vw_model_cache *cache;
 	struct vw_chunk_cache *chunks; /* model-chunks.c */
 	struct vw_band_cache *bands;   /* model-band.c: dropped with the rows and caches */
-	/* Redraw budget (model-chunks.c).  While budget_end is set (CLOCK_MONOTONIC
+	/* Redraw budget (model-budget.c).  While budget_end is set (CLOCK_MONOTONIC
 	 * ns), a stream whose columns would need chunks decoded after it is given
 	 * at chunk resolution, or left out (VW_PENDING) where even that needs its
 	 * index read; `refining` then says the screen is not final and the loop
@@ -162,54 +188,14 @@ typedef struct vw_model {
 	double *act;                /* per stream: activity, known for [0, act_next) */
 	size_t act_next;
 	int act_applied;            /* the rows have the scores (folded, ordered) */
-	/* mcview --compare: this model is run A's first file; the comparison
-	 * (viewer/analysis/compare/compare.h) is owned by the app, NULL otherwise */
-	struct vw_compare *compare;
-	struct vw_model *compare_b;  /* run B's first file: the timeline overlays it */
 	int fold_ranks;             /* rank files: one row per stream name across files
-				       (vw_model_set_fold; on when 2+ files carry a rank) */
+				       (vw_model_set_fold; on for a job: vw_model_is_job) */
 	/* files of several hosts without ranks (PCP archives of a cluster):
 	 * each host's rows under a head row (model-rows.c), folded per host */
 	size_t nhosts;              /* m->nfiles when the rows are by host, else 0 */
 	size_t keep_budget;         /* bytes of per-stream samples and columns kept
 				       (model-chunks.c); 0: 96 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
-	/* rank files of parallel jobs (viewer/analysis/jobs/job.h), NULL until an
-	 * analysis builds them; freed as set by it (as the phases) */
-	struct vw_jobs *jobs;
-	void (*jobs_free)(struct vw_jobs *);
-	/* The hot-code tables an analysis built from the code profile
-	 * (viewer/analysis/code/hotcode.c), and how they are freed: dropped when a
-	 * followed file changes (the profile it points into is the reader's). */
-	void *code_cache;
-	void (*code_cache_free)(void *);
-	/* The call stacks' tables (viewer/analysis/code/stacktab.c: each frame's
-	 * class, names and owner), kept and dropped as the code tables are. */
-	void *stack_cache;
-	void (*stack_cache_free)(void *);
-	/* Which streams count work for the roofline, as the analysis
-	 * classified them once (viewer/analysis/roofline/roofline-work.c: 36,886
-	 * streams matched again for every phase took seconds), freed with
-	 * the streams as the code tables are. */
-	void *roof_cache;
-	void (*roof_cache_free)(void *);
-	/* PCP archives shown from their start (first_ms) while processes read
-	 * the whole of each (model-behind.c); what the model was opened with,
-	 * to open it again then */
-	int *behind;                /* per path: its process id, 0 none */
-	size_t nbehind;             /* processes running */
-	char **open_paths;
-	size_t nopen;
-	vw_open_opts open_opts;
-	char **stamps;              /* per path: a local archive's files as read
-				       (pcp_archive_stamp), NULL otherwise: when
-				       they change (a pmlogger writing), the
-				       archive is read again (vw_model_pcp_grew) */
-	int grew;                   /* the processes read archives that grew */
-	char partial[96];           /* opened from what they wrote so far
-				       (vw_model_peek): "the first 1h 5m of 3h
-				       14m" */
-	long long peeked;           /* the bytes they had written then */
 	/* the kernel running, from a Kokkos program's connector (mcrec's
 	 * regions source): the point marks whose text starts with the file's
 	 * metadata regions.kernel_marks, that prefix cut off ("" = none ran),
@@ -223,9 +209,26 @@ typedef struct vw_model {
 
 int vw_model_open(vw_model **m, const char *const *paths, size_t npaths,
 		  const vw_open_opts *o, char *err, size_t errlen);
+/* The importer's options of a model's PCP archives (metrics, ssh, cache,
+ * progress). */
+struct pcp_import_opts;
+void vw_model_pcp_opts(const vw_open_opts *o, struct pcp_import_opts *po);
+/* How vw_model_open_with opens path i (of paths, in order): its readers
+ * and names as pcp_open_all gives them (malloc'd lists of *n, the model's
+ * from then on), read with the model's importer options po (po->note:
+ * where the cache's note goes).  MCZ_OK, or an error with one line in err. */
+typedef int vw_model_opener(void *arg, size_t i, const char *path,
+			    const struct pcp_import_opts *po, mcz_reader ***readers, char ***names,
+			    size_t *n, char *err, size_t errlen);
+/* vw_model_open with each path opened by opener(arg, ...): the app's
+ * conversions behind the screen (viewer/app/) open them so; vw_model_open
+ * reads every archive whole (pcp_open_all). */
+int vw_model_open_with(vw_model **m, const char *const *paths, size_t npaths,
+		       const vw_open_opts *o, vw_model_opener *opener, void *arg, char *err,
+		       size_t errlen);
 /* The model over readers already open (mcz_open_mem: tests, the fuzz
  * target); the model owns them from here on, and closes them on failure
- * too.  names[i] is said in the status line (NULL: "memory").  Such a
+ * too.  names[i] names the file (NULL: "memory").  Such a
  * model never writes anything (no phase cache: like an imported file). */
 int vw_model_open_readers(vw_model **m, mcz_reader **files, const char *const *names,
 			  size_t n, char *err, size_t errlen);
@@ -242,31 +245,15 @@ int vw_model_budget_spent(vw_model *m);
  * a window that reached the end of the data grows to the new end (its start
  * stays), one scrolled back stays where it is.  m->live says whether a file
  * still lacks its trailer.  Returns 1 when there is new data, 0 when none,
- * -1 on error. */
+ * -1 on error.  Unless 0, what was computed from the readers' data is
+ * stale: the caller drops the analyses' tables (vw_an_code_drop). */
 int vw_model_follow(vw_model *m);
 
-/* model-behind.c: a model shown from the start of large PCP archives.
- * vw_model_behind_poll: 1 when every whole archive is ready (open the model
- * again: vw_model_reopen, from the cache), 0 while one is read or there is
- * none; a failure says so in the status line and keeps the start.
- * vw_model_reopen: a new model of the same paths and options, all read. */
-int vw_model_behind_poll(vw_model *m);
-int vw_model_reopen(const vw_model *m, vw_model **out, char *err, size_t errlen);
-/* Local archives still written: 1 when one grew since it was read, and a
- * process now reads it again into the cache (vw_model_behind_poll says when
- * it is done); 0 otherwise. */
-int vw_model_pcp_grew(vw_model *m);
-/* While they read: a new model of the same paths from what they have
- * written so far, when that reaches later than m (1, in *out, the
- * processes now its own), 0 when it does not, -1 on failure. */
-int vw_model_peek(vw_model *m, vw_model **out);
-/* The processes of from (a model of the same paths) made to's. */
-void vw_model_behind_give(vw_model *from, vw_model *to);
-
 /* Damaged chunks met so far (their CRC failed when a draw or an analysis
- * read them: libmcz then skips them as gaps).  vw_model_damage() updates
- * the status line the first time and when the count grows, and returns the
- * count; vw_model_damaged_span gives the i-th span on the dataset axis. */
+ * read them: libmcz then skips them as gaps).  vw_model_damage() returns
+ * the count, and when it grew, raises warnings.ndamaged to it (with the
+ * first file that has one: the status line says so once per growth);
+ * vw_model_damaged_span gives the i-th span on the dataset axis. */
 size_t vw_model_damage(vw_model *m);
 int vw_model_damaged_span(const vw_model *m, size_t i, int64_t *t0, int64_t *t1);
 
@@ -294,6 +281,13 @@ int vw_model_fold_hosts(vw_model *m);
 int vw_model_rows_settle(vw_model *m);
 /* Order the rows by s (vw_sort); the selected row stays selected. */
 void vw_model_set_sort(vw_model *m, int s);
+/* Whether the files are the ranks of a parallel job: two files or more,
+ * one of which carries a rank (its metadata `rank`, as mcrec writes it
+ * under a launcher); the others are the job's too, files without a rank
+ * (the job's report notes them).  The one rule: the rows of a job are
+ * folded at open (fold_ranks), and the analyses take it as a job
+ * (viewer/analysis/jobs/job.h, the Ranks view, the job report). */
+int vw_model_is_job(const vw_model *m);
 /* Rank files: fold (1) every file's streams of one name into one row, or
  * show each file's apart (0); rebuilds the rows.  0, or -1 out of memory. */
 int vw_model_set_fold(vw_model *m, int on);
@@ -378,9 +372,6 @@ int64_t vw_model_stream_interval(const vw_model *m, size_t stream);
  * reader (NULL when it has none or its block is bad), with
  * its time offset on the dataset axis in *offset. */
 const mcz_code *vw_model_code_at(vw_model *m, size_t i, int64_t *offset);
-/* Drop the analyses' tables of the code profile and of the streams'
- * roofline work (model.c calls it when the streams change, and at free). */
-void vw_model_code_drop(vw_model *m);
 
 /* Mark nearest to t within tol ns, or NULL. */
 const vw_mark *vw_model_mark_near(const vw_model *m, int64_t t, int64_t tol);

@@ -6,10 +6,11 @@
 
 #include "draw/draw.h"
 
-void vw_span_of(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
+void vw_span_of(const vw_an *an, int64_t *t0, int64_t *t1, char *what, size_t len)
 {
+	const vw_model *m = an->m;
 	char a[32], b[32], cls[8];
-	const struct vw_phases *ph = m->phases;
+	const struct vw_phases *ph = an->phases;
 	if (ph && m->phase_sel >= 0 && (size_t)m->phase_sel < ph->n) {
 		const vw_phase *p = &ph->v[m->phase_sel];
 		*t0 = p->t0, *t1 = p->t1;

@@ -7,7 +7,7 @@
  * (host, CPU, kernel, interval...) and any run cut short.
  *
  * Up/Down select a phase, Enter zooms the timeline (run A) to it.  Drawing
- * is a pure function of m->compare (viewer/analysis/compare/compare.h) and this
+ * is a pure function of an->compare (viewer/analysis/compare/compare.h) and this
  * view's state; without a comparison the view says how to get one.
  */
 #include <math.h>
@@ -23,9 +23,9 @@ typedef struct compare_state {
 	int top;  /* first line shown */
 } compare_state;
 
-static int compare_init(vw_model *m, void **state)
+static int compare_init(vw_ctx *ctx, void **state)
 {
-	(void)m;
+	(void)ctx;
 	compare_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -38,10 +38,12 @@ static void compare_free(void *state)
 	free(state);
 }
 
-static unsigned compare_key(vw_model *m, void *state, const vw_input *in)
+static unsigned compare_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	compare_state *s = state;
-	const vw_compare *c = m->compare;
+	const vw_compare *c = an->compare;
 	if (!c || !c->nm)
 		return VW_R_NONE;
 	int n = (int)c->nm, line = s->sel;
@@ -57,7 +59,7 @@ static unsigned compare_key(vw_model *m, void *state, const vw_input *in)
 		int64_t t0 = m->t_min + (int64_t)(x->a_start * 1e9);
 		int64_t t1 = t0 + (int64_t)(x->dur_a * 1e9), pad = (t1 - t0) / 20;
 		vw_model_set_window(m, t0 - pad, t1 + pad);
-		int i = vw_phases_find(m->phases, t0);
+		int i = vw_phases_find(an->phases, t0);
 		m->phase_sel = i;
 		vw_model_set_cursor(m, t0);
 		int tl = vw_views_find("timeline");
@@ -77,10 +79,11 @@ static void compare_secs(char *b, size_t len, double s)
 	snprintf(b, len, isfinite(s) ? "%.3fs" : "-", s);
 }
 
-static void compare_draw(vw_model *m, void *state, vw_canvas *c)
+static void compare_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_an *an = ctx->an;
 	compare_state *s = state;
-	const vw_compare *k = m->compare;
+	const vw_compare *k = an->compare;
 	vw_canvas_clear(c);
 	if (!k) {
 		vw_canvas_text(c, 1, 1, c->w - 2, VW_C_DIM, 0,
@@ -155,9 +158,10 @@ static void compare_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 }
 
-static int compare_shown(vw_model *m)
+static int compare_shown(vw_ctx *ctx)
 {
-	return m->compare != NULL;
+	vw_an *an = ctx->an;
+	return an->compare != NULL;
 }
 
 static const char *const compare_help[] = {

@@ -47,9 +47,9 @@ typedef struct fl_state {
 	int drawn;                  /* x0, x1 are the tree's as built */
 } fl_state;
 
-static int fl_init(vw_model *m, void **state)
+static int fl_init(vw_ctx *ctx, void **state)
 {
-	(void)m;
+	(void)ctx;
 	fl_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -75,9 +75,9 @@ static char *fl_search(void *state)
 
 /* The span (span.c's), the whole run as every sample, as the folded
  * export gives it without --from and --to. */
-static void fl_range(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len)
+static void fl_range(const vw_an *an, int64_t *t0, int64_t *t1, char *what, size_t len)
 {
-	vw_span_of(m, t0, t1, what, len);
+	vw_span_of(an, t0, t1, what, len);
 	if (!strcmp(what, "whole run"))
 		*t0 = INT64_MIN, *t1 = INT64_MAX;
 }
@@ -109,9 +109,9 @@ static uint32_t fl_find(const vw_flame *fl, const uint32_t *path, size_t n)
 }
 
 /* The tree of the current span and rank, built again when they change. */
-static int fl_update(vw_model *m, fl_state *s, int64_t t0, int64_t t1)
+static int fl_update(vw_an *an, fl_state *s, int64_t t0, int64_t t1)
 {
-	const void *code = vw_stacktab_get(m);
+	const void *code = vw_stacktab_get(an);
 	if (!code)
 		return -1;
 	if (s->built && s->t0 == t0 && s->t1 == t1 && s->code == code)
@@ -121,7 +121,7 @@ static int fl_update(vw_model *m, fl_state *s, int64_t t0, int64_t t1)
 	size_t nzoom = s->built ? fl_path(&s->fl, s->zoom, pzoom) : 0;
 	vw_flame_free(&s->fl);
 	s->built = 0;
-	if (vw_flame_build(m, s->file, SIZE_MAX, t0, t1, &s->fl))
+	if (vw_flame_build(an, s->file, SIZE_MAX, t0, t1, &s->fl))
 		return -1;
 	if (s->nxy < s->fl.n) {
 		free(s->mark), free(s->x0), free(s->x1);
@@ -146,9 +146,9 @@ static int fl_update(vw_model *m, fl_state *s, int64_t t0, int64_t t1)
 }
 
 /* The next file with stacks after file (SIZE_MAX: every file, first). */
-static size_t fl_next_file(vw_model *m, size_t file)
+static size_t fl_next_file(vw_an *an, size_t file)
 {
-	const vw_stacktab *st = vw_stacktab_get(m);
+	const vw_stacktab *st = vw_stacktab_get(an);
 	size_t from = file == SIZE_MAX ? 0 : file + 1;
 	for (size_t f = from; st && f < st->nfiles; f++)
 		if (st->f[f].c)
@@ -156,11 +156,13 @@ static size_t fl_next_file(vw_model *m, size_t file)
 	return SIZE_MAX;
 }
 
-static unsigned fl_key(vw_model *m, void *state, const vw_input *in)
+static unsigned fl_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	fl_state *s = state;
 	if (in->key == 'r') { /* the ranks one after another, then all */
-		s->file = fl_next_file(m, s->file);
+		s->file = fl_next_file(an, s->file);
 		s->code = NULL; /* built again, the selection kept */
 		return VW_R_REDRAW;
 	}
@@ -245,11 +247,13 @@ static const char *fl_s(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-static void fl_draw(vw_model *m, void *state, vw_canvas *c)
+static void fl_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	fl_state *s = state;
 	vw_canvas_clear(c);
-	if (!vw_stacktab_has(m)) {
+	if (!vw_stacktab_has(an)) {
 		vw_canvas_text(c, 1, 1, c->w - 2, VW_C_DIM, 0,
 			       "no call stacks in this recording: record them with "
 			       "mcrec --call-graph fp|dwarf -- ./app");
@@ -257,8 +261,8 @@ static void fl_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	int64_t t0, t1;
 	char what[128], who[48] = "all ranks";
-	fl_range(m, &t0, &t1, what, sizeof what);
-	if (fl_update(m, s, t0, t1)) {
+	fl_range(an, &t0, &t1, what, sizeof what);
+	if (fl_update(an, s, t0, t1)) {
 		vw_canvas_text(c, 1, 1, c->w - 2, VW_C_ERROR, 0, "flame graph: out of memory");
 		return;
 	}
@@ -325,9 +329,10 @@ static void fl_draw(vw_model *m, void *state, vw_canvas *c)
 
 /* In the tab bar where the files hold a code profile; f opens it anyway
  * (to say how to record stacks). */
-static int fl_shown(vw_model *m)
+static int fl_shown(vw_ctx *ctx)
 {
-	return vw_hotcode_has(m);
+	vw_an *an = ctx->an;
+	return vw_hotcode_has(an);
 }
 
 static const char *const fl_help[] = {

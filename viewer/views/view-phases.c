@@ -37,7 +37,7 @@ typedef struct phases_state {
 	size_t norder;
 } phases_state;
 
-static int phases_init(vw_model *m, void **state)
+static int phases_init(vw_ctx *ctx, void **state)
 {
 	phases_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -59,15 +59,16 @@ static void phases_free(void *state)
 }
 
 /* The extra column's values, recomputed when the phases or the row change. */
-static void phases_extra(vw_model *m, phases_state *s)
+static void phases_extra(vw_an *an, phases_state *s)
 {
-	size_t n = vw_phases_count(m->phases);
-	if (s->seen == m->phases && s->nextra == n)
+	vw_model *m = an->m;
+	size_t n = vw_phases_count(an->phases);
+	if (s->seen == an->phases && s->nextra == n)
 		return;
 	free(s->extra);
 	s->extra = NULL;
 	s->nextra = 0;
-	s->seen = m->phases;
+	s->seen = an->phases;
 	if (s->extra_row < 0 || (size_t)s->extra_row >= m->ngroups || !n)
 		return;
 	s->extra = malloc(n * sizeof *s->extra);
@@ -78,7 +79,7 @@ static void phases_extra(vw_model *m, phases_state *s)
 	for (size_t i = 0; i < n; i++) {
 		double sum = NAN;
 		for (size_t k = 0; k < r->nmembers; k++) {
-			double v = vw_phases_stream_mean(m, i, r->members[k]);
+			double v = vw_phases_stream_mean(an, i, r->members[k]);
 			if (!isnan(v))
 				sum = isnan(sum) ? v : sum + v;
 		}
@@ -87,13 +88,13 @@ static void phases_extra(vw_model *m, phases_state *s)
 }
 
 static phases_state *sort_state;
-static vw_model *sort_model;
+static vw_an *sort_an;
 
 static int phases_cmp(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b;
-	double x = vw_report_sortval(sort_model, i, sort_state->sort, sort_state->extra);
-	double y = vw_report_sortval(sort_model, j, sort_state->sort, sort_state->extra);
+	double x = vw_report_sortval(sort_an, i, sort_state->sort, sort_state->extra);
+	double y = vw_report_sortval(sort_an, j, sort_state->sort, sort_state->extra);
 	int asc = sort_state->sort == VW_PCOL_START || sort_state->sort == VW_PCOL_CLASS;
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1; /* missing values last */
@@ -102,9 +103,9 @@ static int phases_cmp(const void *a, const void *b)
 	return i - j;
 }
 
-static void phases_order(vw_model *m, phases_state *s)
+static void phases_order(vw_an *an, phases_state *s)
 {
-	size_t n = vw_phases_count(m->phases);
+	size_t n = vw_phases_count(an->phases);
 	if (s->norder != n) {
 		free(s->order);
 		s->order = malloc((n + 1) * sizeof *s->order);
@@ -113,7 +114,7 @@ static void phases_order(vw_model *m, phases_state *s)
 	for (size_t i = 0; i < s->norder; i++)
 		s->order[i] = (int)i;
 	sort_state = s; /* qsort has no context argument; draw is single-threaded */
-	sort_model = m;
+	sort_an = an;
 	qsort(s->order, s->norder, sizeof *s->order, phases_cmp);
 }
 
@@ -125,14 +126,16 @@ static int phases_line_of(const phases_state *s, int phase)
 	return -1;
 }
 
-static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
+static unsigned phases_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	phases_state *s = state;
-	int n = (int)vw_phases_count(m->phases);
+	int n = (int)vw_phases_count(an->phases);
 	if (!n)
 		return VW_R_NONE;
-	phases_extra(m, s);
-	phases_order(m, s);
+	phases_extra(an, s);
+	phases_order(an, s);
 	int line = m->phase_sel >= 0 ? phases_line_of(s, m->phase_sel) : -1;
 	switch (in->act) {
 	case VW_ACT_UP:
@@ -146,15 +149,15 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 			   : in->act == VW_ACT_HOME ? -n : n;
 		line = line < 0 ? (step > 0 ? 0 : n - 1) : line + step;
 		line = line < 0 ? 0 : line >= n ? n - 1 : line;
-		vw_phases_select(m, s->order[line]);
+		vw_phases_select(an, s->order[line]);
 		return VW_R_REDRAW;
 	}
 	case VW_ACT_NEXT_PHASE:
 	case VW_ACT_PREV_PHASE:
-		return vw_phases_step(m, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW
+		return vw_phases_step(an, in->act == VW_ACT_NEXT_PHASE ? 1 : -1) ? VW_R_REDRAW
 										 : VW_R_NONE;
 	case VW_ACT_SORT:
-		s->sort = vw_report_next_col(m, s->sort, s->extra != NULL);
+		s->sort = vw_report_next_col(an, s->sort, s->extra != NULL);
 		return VW_R_REDRAW;
 	case VW_ACT_METRIC:
 		s->extra_row = s->extra_row + 1 < (int)m->ngroups ? s->extra_row + 1 : -1;
@@ -163,7 +166,7 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 			s->sort = VW_PCOL_START;
 		return VW_R_REDRAW;
 	case VW_ACT_ENTER: {
-		vw_phases_zoom(m, m->phase_sel >= 0 ? m->phase_sel : 0);
+		vw_phases_zoom(an, m->phase_sel >= 0 ? m->phase_sel : 0);
 		int tl = vw_views_find("timeline");
 		if (tl >= 0)
 			m->view = tl;
@@ -172,80 +175,82 @@ static unsigned phases_key(vw_model *m, void *state, const vw_input *in)
 	default:
 		break;
 	}
-	if (in->key == 'c' && m->phases->source == VW_PHASES_MARKS) {
+	if (in->key == 'c' && an->phases->source == VW_PHASES_MARKS) {
 		/* nested regions: the outermost, or every region */
-		vw_phase_params p = m->phases->params;
+		vw_phase_params p = an->phases->params;
 		char err[128];
 		p.level = !p.level;
-		if (vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err) != 0)
-			snprintf(m->status, sizeof m->status, "%s", err);
+		if (vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err) != 0)
+			snprintf(ctx->say, sizeof ctx->say, "%s", err);
 		else
-			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
+			snprintf(ctx->say, sizeof ctx->say, "%s: %zu phase%s",
 				 p.level ? "every region a phase" : "outermost regions",
-				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
+				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		s->seen = NULL;
-		return VW_R_REDRAW | VW_R_RECOMPUTE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE | VW_R_SAY;
 	}
 	if ((in->key == '[' || in->key == ']' || in->key == 'c') &&
-	    m->phases->source == VW_PHASES_AUTO) {
+	    an->phases->source == VW_PHASES_AUTO) {
 		/* fewer / more boundaries, or cycles of steps merged or cut:
 		 * re-detection on the kept coarse level */
-		vw_phase_params p = m->phases->params;
+		vw_phase_params p = an->phases->params;
 		char err[128];
 		if (in->key == 'c')
 			p.level = !p.level;
 		else
 			p.penalty *= in->key == ']' ? 1.5 : 1 / 1.5;
-		if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
-			snprintf(m->status, sizeof m->status, "%s", err);
+		if (vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err) != 0)
+			snprintf(ctx->say, sizeof ctx->say, "%s", err);
 		else if (in->key == 'c')
-			snprintf(m->status, sizeof m->status, "%s: %zu phase%s",
+			snprintf(ctx->say, sizeof ctx->say, "%s: %zu phase%s",
 				 p.level ? "every step a phase" : "cycles of steps merged",
-				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
+				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		else
-			snprintf(m->status, sizeof m->status, "penalty %.3g: %zu phase%s", p.penalty,
-				 vw_phases_count(m->phases), vw_phases_count(m->phases) == 1 ? "" : "s");
+			snprintf(ctx->say, sizeof ctx->say, "penalty %.3g: %zu phase%s", p.penalty,
+				 vw_phases_count(an->phases), vw_phases_count(an->phases) == 1 ? "" : "s");
 		s->seen = NULL;
-		return VW_R_REDRAW | VW_R_RECOMPUTE;
+		return VW_R_REDRAW | VW_R_RECOMPUTE | VW_R_SAY;
 	}
 	return VW_R_NONE;
 }
 
 /* "MPI 33 %: a 18 %, b 9 %, …" per waiting class of [t0, t1) at line y,
  * at most max lines (call stacks: waitowner.h); how many were drawn. */
-static int phases_waiting(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, int y, int max)
+static int phases_waiting(vw_canvas *c, vw_an *an, int64_t t0, int64_t t1, int y, int max)
 {
 	vw_waiting w;
-	if (max <= 0 || vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, t0, t1, &w))
+	if (max <= 0 || vw_waitowner_of(an, SIZE_MAX, SIZE_MAX, t0, t1, &w))
 		return 0;
 	int n = 0;
 	for (int k = VW_CC_WORK + 1; k < VW_CC_N && n < max; k++) {
 		char line[400];
-		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
+		if (vw_waitowner_line(an, &w, k, 3, c->ascii, line, sizeof line))
 			vw_canvas_printf(c, 0, y + n++, c->w, VW_C_LABEL, 0, "waiting in %s", line);
 	}
 	vw_waitowner_free(&w);
 	return n;
 }
 
-static void phases_draw(vw_model *m, void *state, vw_canvas *c)
+static void phases_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	phases_state *s = state;
 	vw_canvas_clear(c);
-	size_t n = vw_phases_count(m->phases);
+	size_t n = vw_phases_count(an->phases);
 	if (!n) {
 		vw_canvas_text(c, 1, 1, c->w - 2, VW_C_DIM, 0,
-			       m->phases ? "no phases: the recording holds no samples"
+			       an->phases ? "no phases: the recording holds no samples"
 					 : "phases not detected (mcview --phases auto|marks)");
 		return;
 	}
-	phases_extra(m, s);
-	phases_order(m, s);
+	phases_extra(an, s);
+	phases_order(an, s);
 	vw_report_table t;
-	vw_report_layout(m, s->extra_row >= 0 ? m->groups[s->extra_row].label : NULL, s->extra,
+	vw_report_layout(an, s->extra_row >= 0 ? m->groups[s->extra_row].label : NULL, s->extra,
 			 c->w, &t);
 	char title[256];
-	vw_report_title(m, title, sizeof title);
+	vw_report_title(an, title, sizeof title);
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD, "%s", title);
 	int x = 0, y = 1;
 	if (t.missing[0]) { /* above the header, which stays on top of its rows */
@@ -265,10 +270,10 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 	/* the hot-code panel of the selected phase (or the run) below, when
 	 * the table leaves room for it */
 	int panel = 0;
-	if (vw_hotcode_has(m) && c->h - y - (int)n >= 5) {
+	if (vw_hotcode_has(an) && c->h - y - (int)n >= 5) {
 		panel = c->h - y - (int)n - 1;
 		panel = panel > 8 ? 8 : panel;
-		const vw_phase *p = m->phase_sel >= 0 ? vw_phases_at(m->phases, (size_t)m->phase_sel) : NULL;
+		const vw_phase *p = m->phase_sel >= 0 ? vw_phases_at(an->phases, (size_t)m->phase_sel) : NULL;
 		char ptitle[64], cls[8];
 		if (p)
 			snprintf(ptitle, sizeof ptitle, "code of phase %zu (class %s)",
@@ -277,8 +282,8 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 			snprintf(ptitle, sizeof ptitle, "code of the run");
 		int64_t t0 = p ? p->t0 : m->t_min, t1 = p ? p->t1 : m->t_max + 1;
 		/* with call stacks: who waits, a line per class, above the panel */
-		int wl = phases_waiting(c, m, t0, t1, c->h - panel, panel - 3);
-		vw_code_row_panel(c, m, t0, t1, ptitle, 0, c->h - panel + wl, c->w, panel - wl);
+		int wl = phases_waiting(c, an, t0, t1, c->h - panel, panel - 3);
+		vw_code_row_panel(c, an, t0, t1, ptitle, 0, c->h - panel + wl, c->w, panel - wl);
 	}
 	int rows = c->h - y - (panel ? panel + 1 : 0);
 	int sel = m->phase_sel >= 0 ? phases_line_of(s, m->phase_sel) : -1;
@@ -296,10 +301,10 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 		x = 0;
 		for (int k = 0; k < t.ncols; k++) {
 			char cell[160];
-			vw_report_cell(m, &t, k, (size_t)i, cell, sizeof cell);
+			vw_report_cell(an, &t, k, (size_t)i, cell, sizeof cell);
 			int r = role;
 			if (t.col[k] == VW_PCOL_CLASS && !on)
-				r = VW_C_PHASE0 + vw_phases_color(m->phases->v[i].cls);
+				r = VW_C_PHASE0 + vw_phases_color(an->phases->v[i].cls);
 			vw_canvas_printf(c, x, y, t.width[k], r, attr, "%*s",
 					 t.right[k] ? t.width[k] : -t.width[k], cell);
 			x += t.width[k] + 1;
@@ -307,27 +312,28 @@ static void phases_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 }
 
-void view_phases_band(vw_model *m, vw_canvas *c, int x, int y, int w)
+void view_phases_band(vw_an *an, vw_canvas *c, int x, int y, int w)
 {
-	size_t n = vw_phases_count(m->phases);
+	vw_model *m = an->m;
+	size_t n = vw_phases_count(an->phases);
 	if (!n || w <= 0)
 		return;
 	double span = (double)(m->t1 - m->t0);
 	for (int col = 0; col < w; col++) {
 		int64_t a = m->t0 + (int64_t)(span * col / w);
 		int64_t b = m->t0 + (int64_t)(span * (col + 1) / w);
-		int i = vw_phases_find(m->phases, b - 1); /* a boundary inside: the new phase */
+		int i = vw_phases_find(an->phases, b - 1); /* a boundary inside: the new phase */
 		if (i < 0)
-			i = vw_phases_find(m->phases, a);
+			i = vw_phases_find(an->phases, a);
 		if (i < 0)
 			continue;
-		vw_canvas_put(c, x + col, y, ' ', VW_C_PHASE0 + vw_phases_color(m->phases->v[i].cls),
+		vw_canvas_put(c, x + col, y, ' ', VW_C_PHASE0 + vw_phases_color(an->phases->v[i].cls),
 			      i == m->phase_sel ? VW_A_BOLD | VW_A_UNDERLINE : 0);
 	}
 	/* each phase's letter in the middle of its part of the band, away from
 	 * the marks that sit at its ends */
 	for (size_t i = 0; i < n; i++) {
-		const vw_phase *p = &m->phases->v[i];
+		const vw_phase *p = &an->phases->v[i];
 		if (p->t1 <= m->t0 || p->t0 >= m->t1)
 			continue;
 		int64_t t0 = p->t0 > m->t0 ? p->t0 : m->t0, t1 = p->t1 < m->t1 ? p->t1 : m->t1;

@@ -20,7 +20,7 @@
  *     last line   readout
  *
  * Zoom, pan and the cursor are the model's, shared with the timeline.  The
- * figures come from viewer/analysis/jobs/job.h (m->jobs); values from the model.
+ * figures come from viewer/analysis/jobs/job.h (an->jobs); values from the model.
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,9 +64,9 @@ typedef struct rk_state {
 	int plot_x, plot_w;
 } rk_state;
 
-static int rk_init(vw_model *m, void **state)
+static int rk_init(vw_ctx *ctx, void **state)
 {
-	(void)m;
+	(void)ctx;
 	rk_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -85,8 +85,9 @@ static void rk_free(void *state)
 
 /* Stream names to colour by: every name of the first rank's streams but
  * marks, core.task_clock first (busy CPUs). */
-static void rk_names(vw_model *m, rk_state *s)
+static void rk_names(vw_an *an, rk_state *s)
 {
+	vw_model *m = an->m;
 	if (s->nnames || !m->nfiles)
 		return;
 	for (size_t i = 0; i < m->nstreams && s->nnames < RK_MAXNAMES; i++) {
@@ -105,12 +106,12 @@ static void rk_names(vw_model *m, rk_state *s)
 			s->names[0] = s->names[k];
 			s->names[k] = t;
 		}
-	if (vw_hotcode_has(m)) { /* the hot function first, then the streams */
+	if (vw_hotcode_has(an)) { /* the hot function first, then the streams */
 		if (s->nnames >= RK_MAXNAMES - 1)
 			s->nnames = RK_MAXNAMES - 2;
 		memmove(s->names + 2, s->names, (size_t)s->nnames * sizeof *s->names);
 		uint64_t n[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n);
+		uint64_t all = vw_hotcode_file_classes(an, SIZE_MAX, m->t_min, m->t_max + 1, n);
 		int waits = all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
 		s->names[waits ? 1 : 0] = rk_code;
 		s->names[waits ? 0 : 1] = rk_doing;
@@ -118,9 +119,9 @@ static void rk_names(vw_model *m, rk_state *s)
 	}
 }
 
-static const vw_job *rk_job(vw_model *m, size_t j)
+static const vw_job *rk_job(vw_an *an, size_t j)
 {
-	return m->jobs && j < m->jobs->n ? &m->jobs->v[j] : NULL;
+	return an->jobs && j < an->jobs->n ? &an->jobs->v[j] : NULL;
 }
 
 /* What a row's ranks did per column: st[k] the class that held most of
@@ -128,10 +129,11 @@ static const vw_job *rk_job(vw_model *m, size_t j)
  * the CPU (the column's time the samples do not cover: asleep, or the CPU
  * taken by another process), share[k] the MPI and sync share of the
  * samples.  0, or -1 without a profile. */
-static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, int *st,
+static int rk_row_doing(vw_an *an, rk_state *s, const rk_row *row, size_t n, int *st,
 			double *share)
 {
-	const vw_job *jb = rk_job(m, row->job);
+	vw_model *m = an->m;
+	const vw_job *jb = rk_job(an, row->job);
 	uint32_t *one = malloc(n * VW_CC_N * sizeof *one);
 	double *sum = calloc(n * VW_CC_N, sizeof *sum), expect = 0;
 	int rc = -1;
@@ -141,7 +143,7 @@ static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, i
 	for (size_t q = 0; q < row->n; q++) {
 		size_t f = jb->ranks[s->order[row->first + q]].file;
 		double per = vw_hotcode_file_period(m, f);
-		if (per <= 0 || vw_hotcode_file_class_columns(m, f, m->t0, m->t1, n, one))
+		if (per <= 0 || vw_hotcode_file_class_columns(an, f, m->t0, m->t1, n, one))
 			continue;
 		for (size_t k = 0; k < n * VW_CC_N; k++)
 			sum[k] += one[k] * per; /* CPU seconds */
@@ -150,7 +152,7 @@ static int rk_row_doing(vw_model *m, rk_state *s, const rk_row *row, size_t n, i
 	}
 	/* columns narrower than the profile's intervals hold an interval or
 	 * none: compare with the interval's worth of time */
-	double iv = (double)vw_hotcode_interval(m) / 1e9;
+	double iv = (double)vw_hotcode_interval(an) / 1e9;
 	if (iv > colw)
 		expect *= iv / colw;
 	for (size_t k = 0; k < n; k++) {
@@ -166,10 +168,10 @@ out:
 }
 
 /* The share of the top function of a rank file over [t0, t1); NaN none. */
-static double rk_code_share(vw_model *m, size_t file, int64_t t0, int64_t t1)
+static double rk_code_share(vw_an *an, size_t file, int64_t t0, int64_t t1)
 {
 	vw_hot h;
-	return t1 > t0 && vw_hotcode_file_top(m, file, t0, t1, &h, 1, NULL) ? h.share : NAN;
+	return t1 > t0 && vw_hotcode_file_top(an, file, t0, t1, &h, 1, NULL) ? h.share : NAN;
 }
 
 static int rk_cmp_time(const void *a, const void *b)
@@ -217,11 +219,12 @@ static double rk_mean(vw_model *m, size_t file, const char *name, int64_t t0, in
 }
 
 /* Rows for the current mode and order; the cursor's phase gives the times. */
-static int rk_rows(vw_model *m, rk_state *s)
+static int rk_rows(vw_an *an, rk_state *s)
 {
+	vw_model *m = an->m;
 	size_t total = 0;
-	for (size_t j = 0; j < m->jobs->n; j++)
-		total += m->jobs->v[j].nranks;
+	for (size_t j = 0; j < an->jobs->n; j++)
+		total += an->jobs->v[j].nranks;
 	free(s->rows);
 	free(s->order);
 	s->rows = calloc(total ? total : 1, sizeof *s->rows);
@@ -230,8 +233,8 @@ static int rk_rows(vw_model *m, rk_state *s)
 		return -1;
 	s->nrows = 0;
 	size_t base = 0;
-	for (size_t j = 0; j < m->jobs->n; j++) {
-		const vw_job *jb = &m->jobs->v[j];
+	for (size_t j = 0; j < an->jobs->n; j++) {
+		const vw_job *jb = &an->jobs->v[j];
 		size_t *ord = s->order + base;
 		for (size_t r = 0; r < jb->nranks; r++)
 			ord[r] = r;
@@ -257,7 +260,7 @@ static int rk_rows(vw_model *m, rk_state *s)
 					sum += c->time_s, n++;
 				double v = s->sort != RK_SORT_VALUE ? NAN
 					   : s->names[s->metric] == rk_code
-						   ? rk_code_share(m, jb->ranks[ord[q]].file, c->t0, c->t1)
+						   ? rk_code_share(an, jb->ranks[ord[q]].file, c->t0, c->t1)
 						   : rk_mean(m, jb->ranks[ord[q]].file, s->names[s->metric],
 							     c->t0, c->t1);
 				if (!isnan(v))
@@ -305,10 +308,11 @@ static void rk_values(vw_model *m, size_t file, const char *name, size_t n, doub
 }
 
 /* A row's values: its rank's, or its host's ranks' mean. */
-static void rk_row_values(vw_model *m, rk_state *s, const rk_row *row, size_t n, double *out,
+static void rk_row_values(vw_an *an, rk_state *s, const rk_row *row, size_t n, double *out,
 			  double *one, vw_bucket *tmp)
 {
-	const vw_job *jb = rk_job(m, row->job);
+	vw_model *m = an->m;
+	const vw_job *jb = rk_job(an, row->job);
 	for (size_t k = 0; k < n; k++)
 		out[k] = NAN;
 	size_t *cnt = calloc(n ? n : 1, sizeof *cnt);
@@ -331,18 +335,19 @@ static void rk_row_values(vw_model *m, rk_state *s, const rk_row *row, size_t n,
 
 /* A row's hot function per column (-1 none) and its share: its rank's,
  * or the one most of its host's ranks ran (ties: the hotter over the run). */
-static void rk_row_code(vw_model *m, rk_state *s, const rk_row *row, size_t n, int *fn,
+static void rk_row_code(vw_an *an, rk_state *s, const rk_row *row, size_t n, int *fn,
 			double *sh)
 {
-	const vw_job *jb = rk_job(m, row->job);
+	vw_model *m = an->m;
+	const vw_job *jb = rk_job(an, row->job);
 	if (row->n == 1) {
-		vw_hotcode_file_columns(m, jb->ranks[s->order[row->first]].file, m->t0, m->t1, n, fn,
+		vw_hotcode_file_columns(an, jb->ranks[s->order[row->first]].file, m->t0, m->t1, n, fn,
 					sh);
 		/* columns narrower than the profile's intervals: the empty ones
 		 * between two that hold an interval, fewer than an interval
 		 * spans, take the next one (an interval counts at its middle) */
 		double colw = (double)(m->t1 - m->t0) / (double)n;
-		size_t maxrun = (size_t)((double)vw_hotcode_interval(m) / colw);
+		size_t maxrun = (size_t)((double)vw_hotcode_interval(an) / colw);
 		for (size_t k = 1; k < n;) {
 			size_t e = k;
 			while (e < n && fn[e] < 0)
@@ -354,7 +359,7 @@ static void rk_row_code(vw_model *m, rk_state *s, const rk_row *row, size_t n, i
 		}
 		return;
 	}
-	size_t nf = vw_hotcode_nfunctions(m);
+	size_t nf = vw_hotcode_nfunctions(an);
 	int *one = malloc(n * sizeof *one);
 	size_t *votes = calloc(n * (nf + 1), sizeof *votes);
 	for (size_t k = 0; k < n; k++)
@@ -365,7 +370,7 @@ static void rk_row_code(vw_model *m, rk_state *s, const rk_row *row, size_t n, i
 	}
 	for (size_t q = 0; q < row->n; q++) {
 		const vw_job_rank *rk = &jb->ranks[s->order[row->first + q]];
-		vw_hotcode_file_columns(m, rk->file, m->t0, m->t1, n, one, NULL);
+		vw_hotcode_file_columns(an, rk->file, m->t0, m->t1, n, one, NULL);
 		for (size_t k = 0; k < n; k++)
 			if (one[k] >= 0 && (size_t)one[k] < nf)
 				votes[k * (nf + 1) + (size_t)one[k]]++;
@@ -396,14 +401,14 @@ static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, cha
 
 /* With call stacks: where the rank's MPI and sync time in the phase
  * comes from, after the readout's x cells ("| MPI 33 %: a 18 %, …"). */
-static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell *cl, int x)
+static void rk_waiting(vw_canvas *c, vw_an *an, size_t file, const vw_job_cell *cl, int x)
 {
 	vw_waiting w;
-	if (cl->t1 <= cl->t0 || vw_waitowner_of(m, file, SIZE_MAX, cl->t0, cl->t1, &w))
+	if (cl->t1 <= cl->t0 || vw_waitowner_of(an, file, SIZE_MAX, cl->t0, cl->t1, &w))
 		return;
 	for (int k = VW_CC_WORK + 1; k < VW_CC_N && x < c->w; k++) {
 		char line[400];
-		if (vw_waitowner_line(m, &w, k, 3, c->ascii, line, sizeof line))
+		if (vw_waitowner_line(an, &w, k, 3, c->ascii, line, sizeof line))
 			x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | %s", line);
 	}
 	vw_waitowner_free(&w);
@@ -411,7 +416,7 @@ static void rk_waiting(vw_canvas *c, vw_model *m, size_t file, const vw_job_cell
 
 /* "A = f, B = g, C = h" for every letter in fn[0..n) (-1: none), in letter
  * order, within w columns: names cut, then "+2 more" for the last ones. */
-static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *out, size_t len)
+static void rk_code_legend(vw_an *an, const int *fn, size_t n, int w, char *out, size_t len)
 {
 	int seen[52] = {0}, max = -1;
 	for (size_t i = 0; i < n; i++)
@@ -422,7 +427,7 @@ static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *ou
 		total = 0;
 		for (int f = 0; f <= max; f++)
 			if (seen[f])
-				total += 6 + (int)strnlen(vw_hotcode_brief(m, (size_t)f), (size_t)cut);
+				total += 6 + (int)strnlen(vw_hotcode_brief(an, (size_t)f), (size_t)cut);
 		if (total <= w)
 			break;
 	}
@@ -436,7 +441,8 @@ static void rk_code_legend(vw_model *m, const int *fn, size_t n, int w, char *ou
 			continue;
 		char item[64];
 		int k = snprintf(item, sizeof item, "%s%c = %.*s", u ? ", " : "",
-				 vw_hotcode_letter((size_t)f), cut, vw_hotcode_brief(m, (size_t)f));
+				 vw_hotcode_letter((size_t)f), cut,
+				 vw_hotcode_brief(an, (size_t)f));
 		if ((int)u + k + (left > 1 ? 10 : 0) > w) {
 			snprintf(out + u, len - u, "%s+%d more", u ? ", " : "", left);
 			return;
@@ -465,8 +471,9 @@ typedef struct rk_frame {
 
 /* The values of the rows shown (f->val, f->fns) and their common scale;
  * -1 when memory runs out. */
-static int rk_frame_values(vw_model *m, rk_state *s, rk_frame *f)
+static int rk_frame_values(vw_an *an, rk_state *s, rk_frame *f)
 {
+	vw_model *m = an->m;
 	size_t n = f->n, rows = (size_t)(f->nshow > 0 ? f->nshow : 1);
 	f->val = malloc(rows * n * sizeof *f->val);
 	f->fns = f->code || f->doing ? malloc(rows * n * sizeof *f->fns) : NULL;
@@ -478,11 +485,11 @@ static int rk_frame_values(vw_model *m, rk_state *s, rk_frame *f)
 		const rk_row *row = &s->rows[s->top + r];
 		double *v = f->val + (size_t)r * n;
 		if (f->doing) /* fns: the class, val: the share of waiting */
-			rk_row_doing(m, s, row, n, f->fns + (size_t)r * n, v);
+			rk_row_doing(an, s, row, n, f->fns + (size_t)r * n, v);
 		else if (f->code) /* val: the function's share there */
-			rk_row_code(m, s, row, n, f->fns + (size_t)r * n, v);
+			rk_row_code(an, s, row, n, f->fns + (size_t)r * n, v);
 		else {
-			rk_row_values(m, s, row, n, v, one, tmp);
+			rk_row_values(an, s, row, n, v, one, tmp);
 			for (size_t k = 0; k < n; k++)
 				if (v[k] > f->hi)
 					f->hi = v[k];
@@ -501,12 +508,13 @@ static int rk_frame_values(vw_model *m, rk_state *s, rk_frame *f)
 
 /* Line 0, the title: what the rows are, sorted how, coloured by what and
  * its scale or legend; line 1, the time ruler. */
-static void rk_draw_title(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c)
+static void rk_draw_title(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *c)
 {
+	vw_model *m = an->m;
 	char hib[512];
 	vw_fmt_si(hib, sizeof hib, f->hi, f->unit);
 	if (f->code) /* the letters the rows draw, as on the timeline's code row */
-		rk_code_legend(m, f->fns, (size_t)(f->nshow > 0 ? f->nshow : 0) * f->n, c->w / 2, hib,
+		rk_code_legend(an, f->fns, (size_t)(f->nshow > 0 ? f->nshow : 0) * f->n, c->w / 2, hib,
 			       sizeof hib);
 	if (f->doing)
 		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
@@ -519,7 +527,7 @@ static void rk_draw_title(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas
 			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
 										 : "value in phase",
 			 s->names[s->metric], hib, f->jsel->id[0] ? f->jsel->id : "-",
-			 m->jobs->n > 1 ? " (of several)" : "");
+			 an->jobs->n > 1 ? " (of several)" : "");
 	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
 }
 
@@ -579,11 +587,12 @@ static void rk_draw_cell(const rk_frame *f, vw_canvas *c, int x, int px, int y, 
 
 /* The rows shown, from line y0: label (marked when slow in the phase at
  * the cursor), then a cell per column. */
-static void rk_draw_rows(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int y0)
+static void rk_draw_rows(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *c, int y0)
 {
+	vw_model *m = an->m;
 	for (int r = 0; r < f->nshow; r++) {
 		const rk_row *row = &s->rows[s->top + r];
-		const vw_job *jb = rk_job(m, row->job);
+		const vw_job *jb = rk_job(an, row->job);
 		int y = y0 + r, on = s->top + r == s->sel;
 		char lab[32];
 		rk_label(jb, s, row, lab, sizeof lab);
@@ -609,7 +618,7 @@ static const vw_job_cell *rk_sel_cell(const rk_state *s, const rk_frame *f, cons
 
 /* The readout's tail when colouring by work and waiting: the class at the
  * cursor, the share of waiting, and the rank's figures in the phase. */
-static void rk_readout_doing(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
+static void rk_readout_doing(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
 			     const char *tb, int at, double v)
 {
 	const rk_row *row = &s->rows[s->sel];
@@ -632,31 +641,32 @@ static void rk_readout_doing(vw_model *m, rk_state *s, const rk_frame *f, vw_can
 	if (!isnan(cl->taken_s) && cl->taken_s >= 0.005)
 		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
 				      ", taken by others %.3fs", cl->taken_s);
-	rk_waiting(c, m, f->jsel->ranks[s->order[row->first]].file, cl, x);
+	rk_waiting(c, an, f->jsel->ranks[s->order[row->first]].file, cl, x);
 }
 
 /* The readout's tail when colouring by hot function: the function at the
  * cursor and the rank's top function in the phase. */
-static void rk_readout_code(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
+static void rk_readout_code(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *c, int x,
 			    const char *tb, int at)
 {
 	const rk_row *row = &s->rows[s->sel];
 	int fn = at >= 0 ? f->fns[at] : -1;
 	x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s code %s", tb,
-			      fn >= 0 ? vw_hotcode_brief(m, (size_t)fn) : "-");
+			      fn >= 0 ? vw_hotcode_brief(an, (size_t)fn) : "-");
 	vw_hot h;
 	const vw_job_cell *cl = rk_sel_cell(s, f, row);
 	if (cl && cl->t1 > cl->t0 &&
-	    vw_hotcode_file_top(m, f->jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1, &h, 1,
-				NULL))
+	    vw_hotcode_file_top(an, f->jsel->ranks[s->order[row->first]].file, cl->t0, cl->t1, &h,
+				1, NULL))
 		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, " | phase top %s %.0f%%",
-				 vw_hotcode_brief(m, h.fn), 100 * h.share);
+				 vw_hotcode_brief(an, h.fn), 100 * h.share);
 }
 
 /* The last line: the selected row at the cursor, its phase's figures, and
  * what the colouring says there. */
-static void rk_draw_readout(vw_model *m, rk_state *s, const rk_frame *f, vw_canvas *c)
+static void rk_draw_readout(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *c)
 {
+	vw_model *m = an->m;
 	const rk_row *row = &s->rows[s->sel];
 	char lab[32], vb[32], tb[32];
 	rk_label(f->jsel, s, row, lab, sizeof lab);
@@ -678,26 +688,28 @@ static void rk_draw_readout(vw_model *m, rk_state *s, const rk_frame *f, vw_canv
 				      row->phase_s, p->load_balance, p->comm_eff, p->slowest_rank);
 	}
 	if (f->doing)
-		rk_readout_doing(m, s, f, c, x, tb, at, v);
+		rk_readout_doing(an, s, f, c, x, tb, at, v);
 	else if (f->code)
-		rk_readout_code(m, s, f, c, x, tb, at);
+		rk_readout_code(an, s, f, c, x, tb, at);
 	else
 		vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0, "%s %s %s", tb,
 				 s->names[s->metric], vb);
 }
 
-static void rk_draw(vw_model *m, void *state, vw_canvas *c)
+static void rk_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	rk_state *s = state;
 	vw_canvas_clear(c);
-	if (vw_jobs_ensure(m, s->err, sizeof s->err) != 0 || !m->jobs || !m->jobs->n) {
+	if (vw_jobs_ensure(an, s->err, sizeof s->err) != 0 || !an->jobs || !an->jobs->n) {
 		vw_canvas_text(c, 1, 1, c->w - 2, s->err[0] ? VW_C_ERROR : VW_C_DIM, 0,
 			       s->err[0] ? s->err : "no job: open the rank files together, "
 						    "mcview run.*.mcz");
 		return;
 	}
-	rk_names(m, s);
-	if (!s->nnames || rk_rows(m, s) != 0 || c->w < RK_LABEL + 8 || c->h < 6) {
+	rk_names(an, s);
+	if (!s->nnames || rk_rows(an, s) != 0 || c->w < RK_LABEL + 8 || c->h < 6) {
 		vw_canvas_text(c, 0, 0, c->w, VW_C_DIM, 0, "ranks: nothing to draw");
 		return;
 	}
@@ -705,7 +717,7 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	s->plot_w = c->w - s->plot_x;
 	if (s->sel >= (int)s->nrows)
 		s->sel = (int)s->nrows - 1;
-	rk_frame f = {.jsel = rk_job(m, s->rows[s->sel].job), .n = (size_t)s->plot_w};
+	rk_frame f = {.jsel = rk_job(an, s->rows[s->sel].job), .n = (size_t)s->plot_w};
 	/* the report's notes (ranks missing, cut, off their CPU) on the line
 	 * above the readout, where the screen has room for them */
 	int note = f.jsel->notes[0] && c->h >= 8;
@@ -721,18 +733,20 @@ static void rk_draw(vw_model *m, void *state, vw_canvas *c)
 	f.doing = s->names[s->metric] == rk_doing;
 	f.cur_col = vw_model_time_col(m, m->cursor, s->plot_w);
 	f.cph = vw_job_phase_at(f.jsel, m->cursor);
-	if (rk_frame_values(m, s, &f) == 0) {
-		rk_draw_title(m, s, &f, c);
+	if (rk_frame_values(an, s, &f) == 0) {
+		rk_draw_title(an, s, &f, c);
 		rk_draw_phases(m, s, &f, c);
-		rk_draw_rows(m, s, &f, c, y0);
-		rk_draw_readout(m, s, &f, c);
+		rk_draw_rows(an, s, &f, c, y0);
+		rk_draw_readout(an, s, &f, c);
 	}
 	free(f.fns);
 	free(f.val);
 }
 
-static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
+static unsigned rk_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	rk_state *s = state;
 	switch (in->act) {
 	case VW_ACT_UP: s->sel = s->sel > 0 ? s->sel - 1 : 0; break;
@@ -756,7 +770,7 @@ static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
 	case VW_ACT_METRIC: s->metric = s->nnames ? (s->metric + 1) % s->nnames : 0; break;
 	case VW_ACT_LAYOUT: s->by_host = !s->by_host; s->sel = s->top = 0; break;
 	case VW_ACT_ENTER: { /* zoom to the cursor's job phase */
-		const vw_job *jb = s->nrows ? rk_job(m, s->rows[s->sel].job) : NULL;
+		const vw_job *jb = s->nrows ? rk_job(an, s->rows[s->sel].job) : NULL;
 		int ph = jb ? vw_job_phase_at(jb, m->cursor) : -1;
 		if (ph < 0)
 			return VW_R_NONE;
@@ -770,9 +784,10 @@ static unsigned rk_key(vw_model *m, void *state, const vw_input *in)
 	return VW_R_REDRAW;
 }
 
-static int rk_shown(vw_model *m)
+static int rk_shown(vw_ctx *ctx)
 {
-	return vw_jobs_applies(m);
+	vw_model *m = ctx->m;
+	return vw_model_is_job(m);
 }
 
 static const char *const rk_help[] = {

@@ -20,35 +20,38 @@
 #include "../analysis/analysis.h"
 #include "view.h"
 
-static int roofline_init(vw_model *m, void **state)
+static int roofline_init(vw_ctx *ctx, void **state)
 {
 	*state = NULL;
 	return 0;
 }
 
-static int roofline_current(vw_model *m)
+static int roofline_current(vw_an *an)
 {
+	vw_model *m = an->m;
 	if (m->phase_sel >= 0)
 		return m->phase_sel;
-	return m->phases ? vw_phases_find(m->phases, m->cursor) : -1;
+	return an->phases ? vw_phases_find(an->phases, m->cursor) : -1;
 }
 
-static unsigned roofline_key(vw_model *m, void *state, const vw_input *in)
+static unsigned roofline_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
-	if (!vw_phases_count(m->phases))
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
+	if (!vw_phases_count(an->phases))
 		return VW_R_NONE;
 	switch (in->act) {
 	case VW_ACT_UP:
 	case VW_ACT_LEFT:
 	case VW_ACT_PREV_PHASE:
-		return vw_phases_step(m, -1) ? VW_R_REDRAW : VW_R_NONE;
+		return vw_phases_step(an, -1) ? VW_R_REDRAW : VW_R_NONE;
 	case VW_ACT_DOWN:
 	case VW_ACT_RIGHT:
 	case VW_ACT_NEXT_PHASE:
-		return vw_phases_step(m, 1) ? VW_R_REDRAW : VW_R_NONE;
+		return vw_phases_step(an, 1) ? VW_R_REDRAW : VW_R_NONE;
 	case VW_ACT_ENTER: {
-		int i = roofline_current(m);
-		vw_phases_zoom(m, i >= 0 ? i : 0);
+		int i = roofline_current(an);
+		vw_phases_zoom(an, i >= 0 ? i : 0);
 		int tl = vw_views_find("timeline");
 		if (tl >= 0)
 			m->view = tl;
@@ -111,14 +114,15 @@ static void roofline_labels(vw_logplot *p, const vw_roof_ceil *rc, double xmin, 
 }
 
 /* The readout of phase i under the chart, rows y to y + 2. */
-static void roofline_readout(vw_model *m, vw_canvas *c, int y, int i, const vw_roof_ceil *rc)
+static void roofline_readout(vw_an *an, vw_canvas *c, int y, int i, const vw_roof_ceil *rc)
 {
+	vw_model *m = an->m;
 	char a[32], b[32], name[8], line[320];
 	if (i < 0) {
 		vw_canvas_text(c, 0, y, c->w, VW_C_DIM, 0, "no phase at the cursor (n/p select one)");
 		return;
 	}
-	const vw_phase *ph = vw_phases_at(m->phases, (size_t)i);
+	const vw_phase *ph = vw_phases_at(an->phases, (size_t)i);
 	vw_roof_point pt;
 	vw_roof_place(rc, &ph->st, &pt);
 	vw_phase_class_name(ph->cls, name, sizeof name);
@@ -147,10 +151,12 @@ static void roofline_readout(vw_model *m, vw_canvas *c, int y, int i, const vw_r
 	vw_canvas_text(c, 0, y + 2, c->w, VW_C_DIM, 0, line);
 }
 
-static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
+static void roofline_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	vw_canvas_clear(c);
-	size_t n = vw_phases_count(m->phases);
+	size_t n = vw_phases_count(an->phases);
 	vw_roof_ceil rc;
 	vw_roof_ceilings(m, &rc);
 	char a[32], b[32], work[200];
@@ -168,7 +174,7 @@ static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
 	}
 	if (!n) {
 		vw_canvas_text(c, 1, 2, c->w - 2, VW_C_DIM, 0,
-			       m->phases ? "no phases: the recording holds no samples"
+			       an->phases ? "no phases: the recording holds no samples"
 					 : "phases not detected (mcview --phases auto|marks)");
 		return;
 	}
@@ -177,7 +183,7 @@ static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
 	int npts = 0;
 	for (size_t i = 0; i < n; i++) {
 		vw_roof_point pt;
-		vw_roof_place(&rc, &vw_phases_at(m->phases, i)->st, &pt);
+		vw_roof_place(&rc, &vw_phases_at(an->phases, i)->st, &pt);
 		if (!(pt.intensity > 0) || !(pt.gflops > 0))
 			continue;
 		npts++;
@@ -206,10 +212,10 @@ static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
 		roofline_labels(&p, &rc, xmin, ymin);
 	}
 	vw_logplot_axes(&p, "flop/byte", NULL);
-	int cur = roofline_current(m);
+	int cur = roofline_current(an);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
-			const vw_phase *ph = vw_phases_at(m->phases, i);
+			const vw_phase *ph = vw_phases_at(an->phases, i);
 			vw_roof_point pt;
 			int cx, cy, on = (int)i == cur;
 			if (on != pass)
@@ -225,11 +231,11 @@ static void roofline_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_logplot_free(&p);
 	int ry = by + bh + 2;
 	if (npts) {
-		roofline_readout(m, c, ry, cur, &rc);
+		roofline_readout(an, c, ry, cur, &rc);
 		return;
 	}
 	/* nothing to place: say what the recording lacks, one item a line */
-	vw_roof_work_missing(m, work, sizeof work);
+	vw_roof_work_missing(an, work, sizeof work);
 	vw_canvas_text(c, 0, ry, c->w, VW_C_WARN, VW_A_BOLD, "no roofline points:");
 	char *semi = strstr(work, "; ");
 	if (semi)

@@ -67,9 +67,9 @@ typedef struct tl_state {
 	size_t nover, over_next;
 } tl_state;
 
-static int tl_init(vw_model *m, void **state)
+static int tl_init(vw_ctx *ctx, void **state)
 {
-	(void)m;
+	(void)ctx;
 	tl_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -129,16 +129,17 @@ static int label_width(const vw_model *m, int w, int ascii)
 	return lw > w / 4 ? (w / 4 > 10 ? w / 4 : 10) : lw;
 }
 
-static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
+static void geometry(vw_an *an, tl_state *s, int w, int h, int ascii)
 {
+	vw_model *m = an->m;
 	int vw = w >= 60 ? 12 : 11;
 	s->plot_x = label_width(m, w, ascii);
 	s->plot_w = w - s->plot_x - vw - 1;
 	/* the code row and its legend, when there is a profile and room */
-	s->code_y = h >= 10 && vw_hotcode_has(m) ? 2 : 0;
+	s->code_y = h >= 10 && vw_hotcode_has(an) ? 2 : 0;
 	if (s->code_y && s->waits < 0) {
-		s->waits = vw_wait_row_wanted(m);
-		s->wait_label = vw_wait_row_label(m); /* one pass over the profile, as waits */
+		s->waits = vw_wait_row_wanted(an);
+		s->wait_label = vw_wait_row_label(an); /* one pass over the profile, as waits */
 	}
 	s->wait_y = s->code_y && h >= 12 && s->waits > 0 ? 4 : 0;
 	s->wait_n = s->wait_y ? vw_wait_rows(m) : 0;
@@ -150,7 +151,7 @@ static void geometry(vw_model *m, tl_state *s, int w, int h, int ascii)
 	s->kernel_y = h >= 12 && vw_kernels_has(m) ? s->rows_y : 0;
 	s->rows_y += s->kernel_y ? 2 : 0;
 	int avail = h - 1 - s->rows_y;
-	int per = m->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
+	int per = an->compare_b ? 2 : 1; /* compare: each row, then run B's under it */
 	s->row_h = m->nrows ? avail / (per * (int)m->nrows) : 1;
 	s->row_h = s->row_h < 1 ? 1 : s->row_h > 3 ? 3 : s->row_h;
 	s->pitch = per * s->row_h;
@@ -219,11 +220,12 @@ static double row_value(vw_model *m, tl_state *s, const vw_canvas *c, size_t ri,
 	return s->b[col].mean;
 }
 
-static void draw_marks(vw_model *m, const tl_state *s, vw_canvas *c, int y)
+static void draw_marks(vw_an *an, const tl_state *s, vw_canvas *c, int y)
 {
+	vw_model *m = an->m;
 	int px = s->plot_x, pw = s->plot_w;
-	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, m->phases ? "phases" : m->nmarks ? "marks" : "");
-	view_phases_band(m, c, px, y, s->plot_w); /* viewer/phase.h */
+	vw_canvas_text(c, 0, y, px - 1, VW_C_DIM, 0, an->phases ? "phases" : m->nmarks ? "marks" : "");
+	view_phases_band(an, c, px, y, s->plot_w); /* viewer/phase.h */
 	if (m->sel1 > m->sel0) {
 		int a = vw_model_time_col(m, m->sel0, pw), b = vw_model_time_col(m, m->sel1 - 1, pw);
 		for (int x = a < 0 ? 0 : a; x <= b && x < pw; x++)
@@ -302,10 +304,11 @@ static int draw_label(vw_canvas *c, int x, int y, int w, int role, int attr, con
  * row ri's scale [lo, hi]: each column shows what B did where A's work at
  * that column was done (the phase-wise warp, vw_compare_warp): B's values
  * over a finer grid, then gathered per column.  A row B lacks says so. */
-static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, size_t nb,
+static void draw_overlay(vw_an *an, tl_state *s, vw_canvas *c, size_t ri, int y, size_t nb,
 			 double lo, double hi)
 {
-	vw_model *b = m->compare_b;
+	vw_model *m = an->m;
+	vw_model *b = an->compare_b;
 	const vw_row *r = &m->rows[ri];
 	int role = VW_C_SERIES0 + (int)((r->group + 4) % 8);
 	vw_canvas_text(c, 2 * r->depth + 2, y, s->plot_x - 3 - 2 * r->depth, VW_C_DIM, 0,
@@ -349,7 +352,7 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		return;
 	}
 	/* B's span where A's window was done: warped ends, seconds from each start */
-	const vw_compare *k = m->compare;
+	const vw_compare *k = an->compare;
 	double a0 = (m->t0 - m->t_min) * 1e-9, a1 = (m->t1 - m->t_min) * 1e-9;
 	double b0 = vw_compare_warp(k, a0), b1 = vw_compare_warp(k, a1);
 	if (!(b1 > b0))
@@ -442,8 +445,9 @@ static void draw_overlay(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int 
 		s->over[slot].nb = 0;
 }
 
-static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
+static void draw_row(vw_an *an, tl_state *s, vw_canvas *c, size_t ri, int y, int w)
 {
+	vw_model *m = an->m;
 	const vw_row *r = &m->rows[ri];
 	int sel = ri == m->row_sel;
 	int role = VW_C_SERIES0 + (int)(r->group % 8);
@@ -504,8 +508,8 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 		double lo, hi;
 		row_range(s, nb, &lo, &hi);
 		vw_spark_draw(c, s->plot_x, y, s->plot_w, s->row_h, s->b, nb, lo, hi, role);
-		if (m->compare_b && m->compare)
-			draw_overlay(m, s, c, ri, y + s->row_h, nb, lo, hi);
+		if (an->compare_b && an->compare)
+			draw_overlay(an, s, c, ri, y + s->row_h, nb, lo, hi);
 	} else if (rc == VW_PENDING) {
 		vw_canvas_text(c, s->plot_x, y, s->plot_w, VW_C_DIM, 0, "reading...");
 	}
@@ -529,8 +533,9 @@ static void draw_row(vw_model *m, tl_state *s, vw_canvas *c, size_t ri, int y, i
 }
 
 /* The bottom line: cursor time, the selected row at the cursor, a mark. */
-static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
+static void draw_readout(vw_an *an, tl_state *s, vw_canvas *c, int y)
 {
+	vw_model *m = an->m;
 	char t[32], a[48], b[48], d[48], unit[32], line[512];
 	int64_t step = (m->t1 - m->t0) / (s->plot_w > 0 ? s->plot_w : 1);
 	int n = snprintf(line, sizeof line, "%s", vw_fmt_time(t, sizeof t, m->cursor, step / 10));
@@ -566,7 +571,7 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 		}
 	}
 	char code[160];
-	if (s->code_y && n < (int)sizeof line && vw_code_row_at(m, m->cursor, code, sizeof code) == 0)
+	if (s->code_y && n < (int)sizeof line && vw_code_row_at(an, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  code: %s", code);
 	if (s->kernel_y && n < (int)sizeof line && vw_kernel_row_at(m, m->cursor, code, sizeof code) == 0)
 		n += snprintf(line + n, sizeof line - (size_t)n, "  kernel: %s", code);
@@ -576,7 +581,7 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	for (int g = 0, said = 0; g < s->wait_n && n < (int)sizeof line; g++) {
 		int row = s->wait_all ? -1 : g;
 		const char *host = row < 0 ? "" : vw_wait_row_host(m, row);
-		if (vw_wait_row_at(m, row, m->cursor, code, sizeof code) == 0) {
+		if (vw_wait_row_at(an, row, m->cursor, code, sizeof code) == 0) {
 			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s%s%.16s %s",
 				      said ? "" : "  ", said ? "" : wl, *host ? " " : "",
 				      vw_fmt_safe(host), code);
@@ -596,12 +601,14 @@ static void draw_readout(vw_model *m, tl_state *s, vw_canvas *c, int y)
 	vw_canvas_text(c, 0, y, c->w, VW_C_STATUS, 0, line);
 }
 
-static void tl_draw(vw_model *m, void *state, vw_canvas *c)
+static void tl_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	tl_state *s = state;
 	int w = c->w, h = c->h;
 	vw_model_rows_settle(m); /* a large recording's rows take their order */
-	geometry(m, s, w, h, c->ascii);
+	geometry(an, s, w, h, c->ascii);
 	if (s->plot_w < 4 || h < 4)
 		return;
 	char lab[64];
@@ -615,17 +622,17 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < s->plot_w; x++)
 			vw_canvas_put(c, s->plot_x + x, 0, c->ascii ? 'x' : 0x00d7, VW_C_WARN, VW_A_BOLD);
 	}
-	draw_marks(m, s, c, 1);
+	draw_marks(an, s, c, 1);
 	if (s->code_y) {
 		vw_canvas_text(c, 0, s->code_y, s->plot_x - 1, VW_C_LABEL, 0, "code");
-		vw_code_row_draw(c, m, s->plot_x, s->code_y, s->plot_w);
-		vw_code_row_legend(c, m, s->plot_x, s->code_y + 1, w - s->plot_x, s->plot_w);
+		vw_code_row_draw(c, an, s->plot_x, s->code_y, s->plot_w);
+		vw_code_row_legend(c, an, s->plot_x, s->code_y + 1, w - s->plot_x, s->plot_w);
 		for (int g = 0; g < s->wait_n; g++) {
 			int row = s->wait_all ? -1 : g;
 			const char *host = row < 0 ? "" : vw_fmt_safe(vw_wait_row_host(m, row));
 			vw_canvas_printf(c, 0, s->wait_y + g, s->plot_x - 1, VW_C_LABEL, 0, "%s %%%s%s",
 					 s->wait_label ? s->wait_label : "MPI", *host ? " " : "", host);
-			vw_wait_row_draw(c, m, row, s->plot_x, s->wait_y + g, s->plot_w);
+			vw_wait_row_draw(c, an, row, s->plot_x, s->wait_y + g, s->plot_w);
 		}
 		int cx = vw_model_time_col(m, m->cursor, s->plot_w);
 		if (cx >= 0 && cx < s->plot_w) {
@@ -648,8 +655,8 @@ static void tl_draw(vw_model *m, void *state, vw_canvas *c)
 	vw_model_rows_prefetch(m, m->row_top, (size_t)(s->nvis > 0 ? s->nvis : 0),
 			       vw_spark_buckets(c, s->plot_w));
 	for (int i = 0; i < s->nvis && m->row_top + (size_t)i < m->nrows; i++)
-		draw_row(m, s, c, m->row_top + (size_t)i, s->rows_y + i * s->pitch, w);
-	draw_readout(m, s, c, h - 1);
+		draw_row(an, s, c, m->row_top + (size_t)i, s->rows_y + i * s->pitch, w);
+	draw_readout(an, s, c, h - 1);
 }
 
 static int64_t col_step(const vw_model *m, const tl_state *s)
@@ -720,8 +727,9 @@ static unsigned tl_mouse(vw_model *m, tl_state *s, const vw_input *in)
 	return VW_R_NONE;
 }
 
-static unsigned tl_key(vw_model *m, void *state, const vw_input *in)
+static unsigned tl_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
 	tl_state *s = state;
 	int64_t w = m->t1 - m->t0;
 	switch (in->act) {

@@ -68,8 +68,9 @@ static size_t tv_default_metric(const topo_metrics *ms)
 	return 0;
 }
 
-static int tv_init(vw_model *m, void **state)
+static int tv_init(vw_ctx *ctx, void **state)
 {
+	vw_model *m = ctx->m;
 	tv_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -261,8 +262,10 @@ static void tv_draw_message(vw_canvas *c, const char *msg)
 	}
 }
 
-static void tv_draw(vw_model *m, void *state, vw_canvas *c)
+static void tv_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 {
+	vw_model *m = ctx->m;
+	vw_an *an = ctx->an;
 	tv_state *s = state;
 	char range[96];
 	int64_t t0, t1;
@@ -272,7 +275,7 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 		tv_draw_message(c, s->why);
 		return;
 	}
-	vw_span_of(m, &t0, &t1, range, sizeof range);
+	vw_span_of(an, &t0, &t1, range, sizeof range);
 	s->updating = 0;
 	tv_values(m, s, t0, t1);
 	tv_layout(s);
@@ -337,8 +340,9 @@ static void tv_draw(vw_model *m, void *state, vw_canvas *c)
 		       "+/- time  ? help");
 }
 
-static unsigned tv_key(vw_model *m, void *state, const vw_input *in)
+static unsigned tv_key(vw_ctx *ctx, void *state, const vw_input *in)
 {
+	vw_model *m = ctx->m;
 	tv_state *s = state;
 	int wrap = s->drawn_shape == TOPO_SUNBURST;
 	int32_t to = -1;

@@ -10,7 +10,7 @@
  * (vw_canvas_to_text) and compare it.
  *
  *     vw_canvas *c = vw_canvas_new(120, 40);
- *     view_timeline.draw(m, c);
+ *     view_timeline.draw(&ctx, state, c);
  *     char *txt = vw_canvas_to_text(c);   // UTF-8 lines, '\n' separated
  *
  * key() turns an action into a change of the model and returns a mask of
@@ -23,6 +23,16 @@
 #include <stdint.h>
 
 struct vw_model;
+struct vw_an;
+
+/* What a view is given: the model, the analyses' state of it (an->m is
+ * m: viewer/analysis/an.h), and where key() leaves a message for the
+ * status line, returning VW_R_SAY (the app owns the line). */
+typedef struct vw_ctx {
+	struct vw_model *m;
+	struct vw_an *an;
+	char say[256];
+} vw_ctx;
 
 /* Colour roles; a theme (themes/NAME.theme) maps each to colours. */
 typedef enum vw_role {
@@ -84,6 +94,7 @@ enum vw_result {
 	VW_R_NEXT_VIEW = 1u << 2,
 	VW_R_HELP = 1u << 3,
 	VW_R_RECOMPUTE = 1u << 4, /* model data changed (phases, window): refresh caches */
+	VW_R_SAY = 1u << 5,       /* ctx->say holds a message for the status line */
 };
 
 /* Actions: keys map to these through the table in viewer/keys.c (keys.h), so help,
@@ -148,16 +159,16 @@ typedef struct vw_input {
 typedef struct vw_view {
 	const char *name;  /* "timeline", "phases", "topology", "roofline", "ranks" */
 	const char *title; /* shown in the tab bar */
-	int (*init)(struct vw_model *m, void **state);
+	int (*init)(vw_ctx *ctx, void **state);
 	void (*free)(void *state);
 	void (*resize)(void *state, int w, int h);
-	unsigned (*key)(struct vw_model *m, void *state, const vw_input *in);
-	void (*draw)(struct vw_model *m, void *state, vw_canvas *c);
+	unsigned (*key)(vw_ctx *ctx, void *state, const vw_input *in);
+	void (*draw)(vw_ctx *ctx, void *state, vw_canvas *c);
 	/* One line per binding for the help screen: "n/p  next/previous phase". */
 	const char *const *help;
 	/* NULL, or whether the view has something to show for this model (the
 	 * Compare view only with --compare): Tab and the tab bar skip it. */
-	int (*shown)(struct vw_model *m);
+	int (*shown)(vw_ctx *ctx);
 	/* NULL, or the view's own '/' search pattern (a buffer of
 	 * VW_SEARCH_LEN bytes, "" none): the prompt edits it instead of the
 	 * rows' filter (the flame graph's search). */
@@ -173,9 +184,9 @@ extern const vw_view view_timeline, view_phases, view_topology, view_roofline, v
 extern const vw_view *const vw_views[];
 /* The view named name (or a unique prefix of it), or -1. */
 int vw_views_find(const char *name);
-/* The view dir (+1 / -1) steps from view i that is shown for m (Tab). */
-int vw_views_step(struct vw_model *m, int i, int dir);
-/* View i is shown for m. */
-int vw_views_shown(struct vw_model *m, int i);
+/* The view dir (+1 / -1) steps from view i that is shown for ctx (Tab). */
+int vw_views_step(vw_ctx *ctx, int i, int dir);
+/* View i is shown for ctx. */
+int vw_views_shown(vw_ctx *ctx, int i);
 
 #endif

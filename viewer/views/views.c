@@ -29,19 +29,19 @@ int vw_views_find(const char *name)
 	return found < 0 ? -1 : found;
 }
 
-int vw_views_shown(struct vw_model *m, int i)
+int vw_views_shown(vw_ctx *ctx, int i)
 {
-	return !vw_views[i]->shown || vw_views[i]->shown(m);
+	return !vw_views[i]->shown || vw_views[i]->shown(ctx);
 }
 
-int vw_views_step(struct vw_model *m, int i, int dir)
+int vw_views_step(vw_ctx *ctx, int i, int dir)
 {
 	int n = 0;
 	while (vw_views[n])
 		n++;
 	for (int k = 1; k <= n; k++) {
 		int j = ((i + dir * k) % n + n) % n;
-		if (vw_views_shown(m, j))
+		if (vw_views_shown(ctx, j))
 			return j;
 	}
 	return i;

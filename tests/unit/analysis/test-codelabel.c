@@ -86,22 +86,24 @@ static void test_names(void **state)
 {
 	(void)state;
 	vw_model *m = cn_model();
-	assert_int_equal(vw_hotcode_nfunctions(m), 3);
-	assert_string_equal(vw_hotcode_name(m, 0), "hpcc (no symbols)");
-	assert_string_equal(vw_hotcode_brief(m, 0), "hpcc (no symbols)");
-	assert_string_equal(vw_hotcode_name(m, 1), "qmc::Walker<double>::branch(long) const");
-	assert_string_equal(vw_hotcode_brief(m, 1), "qmc::Walker<double>::branch");
-	assert_string_equal(vw_hotcode_name(m, 2), "[anon] (no symbols)");
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_hotcode_nfunctions(an), 3);
+	assert_string_equal(vw_hotcode_name(an, 0), "hpcc (no symbols)");
+	assert_string_equal(vw_hotcode_brief(an, 0), "hpcc (no symbols)");
+	assert_string_equal(vw_hotcode_name(an, 1), "qmc::Walker<double>::branch(long) const");
+	assert_string_equal(vw_hotcode_brief(an, 1), "qmc::Walker<double>::branch");
+	assert_string_equal(vw_hotcode_name(an, 2), "[anon] (no symbols)");
 	vw_hot h[4];
 	uint64_t total;
-	assert_int_equal(vw_hotcode_top(m, 0, CN_N * CN_IV, h, 4, &total), 3);
+	assert_int_equal(vw_hotcode_top(an, 0, CN_N * CN_IV, h, 4, &total), 3);
 	assert_int_equal(h[0].samples, 70 * CN_N);
 	assert_int_equal(total, 100 * CN_N);
 	/* the detector's regions stay apart: hpcc's two offsets are two */
-	size_t nr = vw_hotcode_regions(m, 16), hpcc = 0;
+	size_t nr = vw_hotcode_regions(an, 16), hpcc = 0;
 	for (size_t r = 0; r < nr; r++)
-		hpcc += !strncmp(vw_hotcode_region_name(m, r), "code:hpcc+0x", 12);
+		hpcc += !strncmp(vw_hotcode_region_name(an, r), "code:hpcc+0x", 12);
 	assert_int_equal(hpcc, 2);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(cn_path);
 }

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "../../../viewer/model/model.h"
+#include "../../../viewer/analysis/an.h"
 #include "../../../viewer/analysis/compare/compare.h"
 #include "../../../viewer/views/view.h"
 #include "../golden.h"
@@ -294,28 +295,31 @@ static void test_view_golden(void **st)
 	snprintf(c.names[1], sizeof c.names[1], "b.mcz");
 	snprintf(c.meta[c.nmeta++], sizeof c.meta[0], "interval: 100ms | 50ms");
 	vw_model *m = calloc(1, sizeof *m);
-	m->compare = &c;
+	vw_an *an = vw_an_new(m);
+	vw_ctx ctx = {.m = m, .an = an};
+	an->compare = &c;
 	m->phase_sel = -1;
 	void *state;
-	assert_int_equal(view_compare.init(m, &state), 0);
+	assert_int_equal(view_compare.init(&ctx, &state), 0);
 	vw_canvas *cv = vw_canvas_new(100, 16);
-	view_compare.draw(m, state, cv);
+	view_compare.draw(&ctx, state, cv);
 	golden("compare-100x16", cv);
 	/* one down: the second line selected; ASCII bars */
 	vw_input in = {.act = VW_ACT_DOWN};
-	assert_int_equal(view_compare.key(m, state, &in), VW_R_REDRAW);
+	assert_int_equal(view_compare.key(&ctx, state, &in), VW_R_REDRAW);
 	cv->ascii = 1;
-	view_compare.draw(m, state, cv);
+	view_compare.draw(&ctx, state, cv);
 	golden("compare-100x16-ascii-down", cv);
 	/* without a comparison: how to get one */
-	m->compare = NULL;
-	assert_false(view_compare.shown(m));
-	view_compare.draw(m, state, cv);
+	an->compare = NULL;
+	assert_false(view_compare.shown(&ctx));
+	view_compare.draw(&ctx, state, cv);
 	char *txt = vw_canvas_to_text(cv);
 	assert_non_null(strstr(txt, "mcview --compare A.mcz B.mcz"));
 	free(txt);
 	vw_canvas_free(cv);
 	view_compare.free(state);
+	vw_an_free(an);
 	free(m);
 	vw_compare_free(&c);
 }

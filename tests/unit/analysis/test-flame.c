@@ -123,11 +123,11 @@ static vw_model *fl_model(size_t nfiles)
 }
 
 /* The owner of rank k of class cls is named name with n samples. */
-static void owner_is(vw_model *m, const vw_waiting *w, int cls, size_t k, const char *name,
+static void owner_is(vw_an *an, const vw_waiting *w, int cls, size_t k, const char *name,
 		     uint64_t n)
 {
 	assert_true(k < w->cls[cls].nowners);
-	assert_string_equal(vw_waitowner_name(m, &w->cls[cls].owners[k]), name);
+	assert_string_equal(vw_waitowner_name(an, &w->cls[cls].owners[k]), name);
 	assert_int_equal(w->cls[cls].owners[k].samples, n);
 }
 
@@ -135,32 +135,33 @@ static void test_waitowner(void **state)
 {
 	(void)state;
 	vw_model *m = fl_model(1);
-	assert_true(vw_stacktab_has(m));
+	vw_an *an = vw_an_new(m);
+	assert_true(vw_stacktab_has(an));
 	vw_waiting w;
 	/* interval 0 (middle at 0.5 s): 71 samples */
-	assert_int_equal(vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, 0, FL_IV, &w), 0);
+	assert_int_equal(vw_waitowner_of(an, SIZE_MAX, SIZE_MAX, 0, FL_IV, &w), 0);
 	assert_int_equal(w.total, 71);
 	assert_int_equal(w.cls[VW_CC_MPI].samples, 12);
 	assert_int_equal(w.cls[VW_CC_MPI].nowners, 3);
-	owner_is(m, &w, VW_CC_MPI, 0, "caller_a", 9);
-	owner_is(m, &w, VW_CC_MPI, 1, "caller_b", 2); /* through libc: libc is no owner */
-	owner_is(m, &w, VW_CC_MPI, 2, "[no application frame]", 1);
+	owner_is(an, &w, VW_CC_MPI, 0, "caller_a", 9);
+	owner_is(an, &w, VW_CC_MPI, 1, "caller_b", 2); /* through libc: libc is no owner */
+	owner_is(an, &w, VW_CC_MPI, 2, "[no application frame]", 1);
 	assert_true(w.cls[VW_CC_MPI].owners[0].share == 9.0 / 71);
 	assert_true(w.cls[VW_CC_MPI].share == 12.0 / 71);
 	assert_int_equal(w.cls[VW_CC_SYNC].samples, 4);
-	owner_is(m, &w, VW_CC_SYNC, 0, "ns::Comm::reverse_comm", 4);
+	owner_is(an, &w, VW_CC_SYNC, 0, "ns::Comm::reverse_comm", 4);
 	char line[256];
-	assert_true(vw_waitowner_line(m, &w, VW_CC_MPI, 2, 0, line, sizeof line));
+	assert_true(vw_waitowner_line(an, &w, VW_CC_MPI, 2, 0, line, sizeof line));
 	assert_string_equal(line, "MPI 17 %: caller_a 13 %, caller_b 2.8 %, \u2026");
-	assert_true(vw_waitowner_line(m, &w, VW_CC_MPI, 2, 1, line, sizeof line));
+	assert_true(vw_waitowner_line(an, &w, VW_CC_MPI, 2, 1, line, sizeof line));
 	assert_string_equal(line, "MPI 17 %: caller_a 13 %, caller_b 2.8 %, ...");
-	assert_true(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
+	assert_true(vw_waitowner_line(an, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
 	assert_string_equal(line, "sync 5.6 %: ns::Comm::reverse_comm 5.6 %");
-	assert_false(vw_waitowner_line(m, &w, VW_CC_WORK, 3, 0, line, sizeof line));
+	assert_false(vw_waitowner_line(an, &w, VW_CC_WORK, 3, 0, line, sizeof line));
 	char *js = NULL;
 	size_t jl = 0;
 	FILE *f = open_memstream(&js, &jl);
-	vw_waitowner_json(m, &w, 2, f);
+	vw_waitowner_json(an, &w, 2, f);
 	fclose(f);
 	assert_string_equal(js, "{\"MPI\": {\"samples\": 12, \"share\": 0.169014, \"owners\": ["
 				"{\"name\": \"caller_a\", \"samples\": 9, \"share\": 0.126761}, "
@@ -170,19 +171,20 @@ static void test_waitowner(void **state)
 	free(js);
 	vw_waitowner_free(&w);
 	/* thread 1 alone: 18 samples, 3 in MPI from caller_a */
-	assert_int_equal(vw_waitowner_of(m, 0, 1, 0, FL_IV, &w), 0);
+	assert_int_equal(vw_waitowner_of(an, 0, 1, 0, FL_IV, &w), 0);
 	assert_int_equal(w.total, 18);
 	assert_int_equal(w.cls[VW_CC_MPI].samples, 3);
-	owner_is(m, &w, VW_CC_MPI, 0, "caller_a", 3);
+	owner_is(an, &w, VW_CC_MPI, 0, "caller_a", 3);
 	assert_int_equal(w.cls[VW_CC_SYNC].samples, 0);
-	assert_false(vw_waitowner_line(m, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
+	assert_false(vw_waitowner_line(an, &w, VW_CC_SYNC, 3, 0, line, sizeof line));
 	assert_string_equal(line, "");
 	vw_waitowner_free(&w);
 	/* interval 1: no waiting */
-	assert_int_equal(vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, FL_IV, 2 * FL_IV, &w), 0);
+	assert_int_equal(vw_waitowner_of(an, SIZE_MAX, SIZE_MAX, FL_IV, 2 * FL_IV, &w), 0);
 	assert_int_equal(w.total, 40);
 	assert_int_equal(w.cls[VW_CC_MPI].samples + w.cls[VW_CC_SYNC].samples, 0);
 	vw_waitowner_free(&w);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(fl_path);
 }
@@ -201,8 +203,9 @@ static void test_flame_tree(void **state)
 {
 	(void)state;
 	vw_model *m = fl_model(1);
+	vw_an *an = vw_an_new(m);
 	vw_flame fl;
-	assert_int_equal(vw_flame_build(m, SIZE_MAX, SIZE_MAX, 0, 2 * FL_IV, &fl), 0);
+	assert_int_equal(vw_flame_build(an, SIZE_MAX, SIZE_MAX, 0, 2 * FL_IV, &fl), 0);
 	assert_int_equal(fl.v[0].total, 111);
 	assert_string_equal(vw_flame_name(&fl, 0), "all");
 	uint32_t mn = child(&fl, 0, "main"), cut = child(&fl, 0, "MPI_Barrier");
@@ -257,13 +260,14 @@ static void test_flame_tree(void **state)
 	assert_int_equal(vw_flame_child_named(&fl, mn, fl.v[a].name), a);
 	vw_flame_free(&fl);
 	/* one thread, one span */
-	assert_int_equal(vw_flame_build(m, 0, 1, 0, FL_IV, &fl), 0);
+	assert_int_equal(vw_flame_build(an, 0, 1, 0, FL_IV, &fl), 0);
 	assert_int_equal(fl.v[0].total, 18);
 	vw_flame_free(&fl);
-	assert_int_equal(vw_flame_build(m, SIZE_MAX, SIZE_MAX, 5 * FL_IV, 6 * FL_IV, &fl), 0);
+	assert_int_equal(vw_flame_build(an, SIZE_MAX, SIZE_MAX, 5 * FL_IV, 6 * FL_IV, &fl), 0);
 	assert_int_equal(fl.v[0].total, 0);
 	assert_int_equal(fl.n, 1);
 	vw_flame_free(&fl);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(fl_path);
 }
@@ -273,35 +277,38 @@ static void test_flame_ranks(void **state)
 {
 	(void)state;
 	vw_model *m = fl_model(2);
+	vw_an *an = vw_an_new(m);
 	vw_flame fl;
-	assert_int_equal(vw_flame_build(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), 0);
+	assert_int_equal(vw_flame_build(an, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), 0);
 	assert_int_equal(fl.v[0].total, 222);
 	uint32_t mn = child(&fl, 0, "main"), a = child(&fl, mn, "caller_a");
 	assert_int_equal(fl.v[a].total, 168);
 	vw_flame_free(&fl);
-	assert_int_equal(vw_flame_build(m, 1, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), 0);
+	assert_int_equal(vw_flame_build(an, 1, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), 0);
 	assert_int_equal(fl.v[0].total, 111);
 	vw_flame_free(&fl);
 	vw_waiting w;
-	assert_int_equal(vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &w), 0);
+	assert_int_equal(vw_waitowner_of(an, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &w), 0);
 	assert_int_equal(w.total, 222);
-	owner_is(m, &w, VW_CC_MPI, 0, "caller_a", 18);
+	owner_is(an, &w, VW_CC_MPI, 0, "caller_a", 18);
 	vw_waitowner_free(&w);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(fl_path);
 }
 
 /* The flame view drawn at 100x12 after keys (actions, VW_ACT_NONE ends). */
-static char *fl_render(vw_model *m, const vw_action *keys)
+static char *fl_render(vw_an *an, const vw_action *keys)
 {
+	vw_ctx ctx = {.m = an->m, .an = an};
 	void *st;
-	assert_int_equal(view_flame.init(m, &st), 0);
+	assert_int_equal(view_flame.init(&ctx, &st), 0);
 	vw_canvas *c = vw_canvas_new(100, 12);
-	view_flame.draw(m, st, c);
+	view_flame.draw(&ctx, st, c);
 	for (size_t i = 0; keys && keys[i] != VW_ACT_NONE; i++) {
 		vw_input in = {.act = keys[i]};
-		view_flame.key(m, st, &in);
-		view_flame.draw(m, st, c);
+		view_flame.key(&ctx, st, &in);
+		view_flame.draw(&ctx, st, c);
 	}
 	char *txt = vw_canvas_to_text(c);
 	vw_canvas_free(c);
@@ -315,7 +322,8 @@ static void test_flame_view(void **state)
 {
 	(void)state;
 	vw_model *m = fl_model(1);
-	char *txt = fl_render(m, NULL);
+	vw_an *an = vw_an_new(m);
+	char *txt = fl_render(an, NULL);
 	assert_non_null(strstr(txt, "flame graph of whole run, all threads: 111 samples"));
 	assert_non_null(strstr(txt, "\nall "));
 	assert_non_null(strstr(txt, "\nmain "));
@@ -324,11 +332,12 @@ static void test_flame_view(void **state)
 	assert_non_null(strstr(txt, "all  total 100.0 % (111 samples)  self 0.0 % (0)"));
 	free(txt);
 	static const vw_action keys[] = {VW_ACT_DOWN, VW_ACT_DOWN, VW_ACT_ENTER, VW_ACT_NONE};
-	txt = fl_render(m, keys);
+	txt = fl_render(an, keys);
 	assert_non_null(strstr(txt, "caller_a  total 75.7 % (84 samples)  self 0.0 % (0)"));
 	assert_null(strstr(txt, "caller_b"));
 	assert_non_null(strstr(txt, "\nhelper "));
 	free(txt);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(fl_path);
 }
@@ -363,16 +372,18 @@ static void test_no_stacks(void **state)
 	vw_open_opts oo = {0};
 	oo.quiet = 1;
 	assert_int_equal(vw_model_open(&m, paths, 1, &oo, err, sizeof err), 0);
-	assert_false(vw_stacktab_has(m));
+	vw_an *an = vw_an_new(m);
+	assert_false(vw_stacktab_has(an));
 	vw_waiting wt;
-	assert_int_equal(vw_waitowner_of(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &wt), -1);
+	assert_int_equal(vw_waitowner_of(an, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &wt), -1);
 	vw_flame fl;
-	assert_int_equal(vw_flame_build(m, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), -1);
+	assert_int_equal(vw_flame_build(an, SIZE_MAX, SIZE_MAX, INT64_MIN, INT64_MAX, &fl), -1);
 	/* the view says how to record them, in one line */
-	char *txt = fl_render(m, NULL);
+	char *txt = fl_render(an, NULL);
 	assert_non_null(strstr(txt, "no call stacks in this recording: record them with mcrec "
 				    "--call-graph fp|dwarf -- ./app"));
 	free(txt);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(path);
 }

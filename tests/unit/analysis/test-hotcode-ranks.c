@@ -103,20 +103,21 @@ static void test_file_top_and_columns(void **state)
 {
 	(void)state;
 	vw_model *m = hr_model();
-	assert_int_equal(vw_hotcode_nfunctions(m), 2);
-	assert_string_equal(vw_hotcode_name(m, 0), "alpha"); /* 210 of 240 samples x 100 */
-	assert_string_equal(vw_hotcode_name(m, 1), "beta");
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_hotcode_nfunctions(an), 2);
+	assert_string_equal(vw_hotcode_name(an, 0), "alpha"); /* 210 of 240 samples x 100 */
+	assert_string_equal(vw_hotcode_name(an, 1), "beta");
 	int64_t half = m->t_min + (m->t_max - m->t_min) / 2;
 	for (size_t f = 0; f < HR_RANKS; f++) {
 		int64_t off = m->offsets[f];
 		vw_hot h[2];
 		uint64_t total;
 		/* first half: alpha everywhere */
-		assert_int_equal(vw_hotcode_file_top(m, f, off, off + HR_N / 2 * HR_IV, h, 2, &total), 1);
+		assert_int_equal(vw_hotcode_file_top(an, f, off, off + HR_N / 2 * HR_IV, h, 2, &total), 1);
 		assert_int_equal(h[0].fn, 0);
 		assert_int_equal(total, HR_N / 2 * 100);
 		/* second half: beta on rank 2 alone, all of its samples */
-		assert_int_equal(vw_hotcode_file_top(m, f, off + HR_N / 2 * HR_IV, off + HR_N * HR_IV, h, 2,
+		assert_int_equal(vw_hotcode_file_top(an, f, off + HR_N / 2 * HR_IV, off + HR_N * HR_IV, h, 2,
 						     &total), 1);
 		assert_int_equal(h[0].fn, f == 2 ? 1 : 0);
 		assert_true(h[0].share == 1.0);
@@ -124,7 +125,7 @@ static void test_file_top_and_columns(void **state)
 		/* columns of the run: rank 2 turns to beta in the middle */
 		int fn[20];
 		double sh[20];
-		assert_int_equal(vw_hotcode_file_columns(m, f, m->t_min, m->t_max, 20, fn, sh), 0);
+		assert_int_equal(vw_hotcode_file_columns(an, f, m->t_min, m->t_max, 20, fn, sh), 0);
 		for (int i = 0; i < 20; i++) {
 			int64_t mid = m->t_min + (m->t_max - m->t_min) * (2 * i + 1) / 40;
 			if (mid < half - 2 * HR_IV || mid > half + 2 * HR_IV)
@@ -133,10 +134,11 @@ static void test_file_top_and_columns(void **state)
 	}
 	/* the job's top list is unchanged: both, alpha first */
 	vw_hot h[2];
-	assert_int_equal(vw_hotcode_top(m, m->t_min, m->t_max + HR_IV, h, 2, NULL), 2);
+	assert_int_equal(vw_hotcode_top(an, m->t_min, m->t_max + HR_IV, h, 2, NULL), 2);
 	assert_int_equal(h[0].fn, 0);
 	/* no such file */
-	assert_int_equal(vw_hotcode_file_top(m, HR_RANKS, m->t_min, m->t_max, h, 2, NULL), 0);
+	assert_int_equal(vw_hotcode_file_top(an, HR_RANKS, m->t_min, m->t_max, h, 2, NULL), 0);
+	vw_an_free(an);
 	vw_model_free(m);
 	hr_unlink();
 }
@@ -148,10 +150,11 @@ static void test_ranks_view_code(void **state)
 {
 	(void)state;
 	vw_model *m = hr_model();
+	vw_an *an = vw_an_new(m);
 	int v = vw_views_find("ranks");
 	assert_true(v >= 0);
 	vw_app a;
-	assert_int_equal(vw_app_init(&a, m, v), 0);
+	assert_int_equal(vw_app_init(&a, an, v), 0);
 	vw_canvas *c = vw_canvas_new(140, 14);
 	assert_non_null(c);
 	vw_model_set_cursor(m, m->t_min + (m->t_max - m->t_min) * 3 / 4);
@@ -187,6 +190,7 @@ static void test_ranks_view_code(void **state)
 	free(t);
 	vw_canvas_free(c);
 	vw_app_free(&a);
+	vw_an_free(an);
 	vw_model_free(m);
 	hr_unlink();
 }

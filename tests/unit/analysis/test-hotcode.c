@@ -86,40 +86,42 @@ static void test_top_and_columns(void **state)
 {
 	(void)state;
 	vw_model *m = hc_model();
-	assert_true(vw_hotcode_has(m));
-	assert_int_equal(vw_hotcode_nfunctions(m), 2);
+	vw_an *an = vw_an_new(m);
+	assert_true(vw_hotcode_has(an));
+	assert_int_equal(vw_hotcode_nfunctions(an), 2);
 	vw_hot h[4];
 	uint64_t total;
-	size_t n = vw_hotcode_top(m, 0, 3000000000LL, h, 4, &total);
+	size_t n = vw_hotcode_top(an, 0, 3000000000LL, h, 4, &total);
 	assert_int_equal(n, 1);
 	assert_int_equal(total, 3000);
-	assert_string_equal(vw_hotcode_name(m, h[0].fn), "alpha");
+	assert_string_equal(vw_hotcode_name(an, h[0].fn), "alpha");
 	assert_true(h[0].share == 1.0);
 	assert_string_equal(h[0].file, "src/app.c");
 	assert_int_equal(h[0].line, 10);
 	assert_string_equal(h[0].inlined, "main");
-	n = vw_hotcode_top(m, 2500000000LL, 3500000000LL, h, 4, &total);
+	n = vw_hotcode_top(an, 2500000000LL, 3500000000LL, h, 4, &total);
 	assert_int_equal(n, 2); /* half and half */
 	assert_true(h[0].share == 0.5 && h[1].share == 0.5);
 	int fn[6];
 	double sh[6];
 	vw_model_set_window(m, 0, 6000000000LL);
-	assert_int_equal(vw_hotcode_columns(m, 0, 6000000000LL, 6, fn, sh), 0);
+	assert_int_equal(vw_hotcode_columns(an, 0, 6000000000LL, 6, fn, sh), 0);
 	for (int i = 0; i < 6; i++) {
-		assert_string_equal(vw_hotcode_name(m, (size_t)fn[i]), i < 3 ? "alpha" : "beta");
+		assert_string_equal(vw_hotcode_name(an, (size_t)fn[i]), i < 3 ? "alpha" : "beta");
 		assert_true(sh[i] == 1.0);
 	}
-	assert_int_equal(vw_hotcode_columns(m, 6000000000LL, 7000000000LL, 2, fn, NULL), 0);
+	assert_int_equal(vw_hotcode_columns(an, 6000000000LL, 7000000000LL, 2, fn, NULL), 0);
 	assert_int_equal(fn[0], -1); /* no code ran after the end */
 	/* callers over the run: beta from alpha 1500, from beta 1200 */
-	size_t beta = strcmp(vw_hotcode_name(m, 0), "beta") ? 1 : 0;
+	size_t beta = strcmp(vw_hotcode_name(an, 0), "beta") ? 1 : 0;
 	vw_hot c[4];
-	assert_int_equal(vw_hotcode_callers(m, beta, c, 4), 2);
-	assert_string_equal(vw_hotcode_name(m, c[0].fn), "alpha");
+	assert_int_equal(vw_hotcode_callers(an, beta, c, 4), 2);
+	assert_string_equal(vw_hotcode_name(an, c[0].fn), "alpha");
 	assert_true(c[0].samples == 1500 && c[1].samples == 1200);
 	assert_true(c[0].share > 0.555 && c[0].share < 0.556);
-	assert_int_equal(vw_hotcode_callers(m, 1 - beta, c, 4), 1);
+	assert_int_equal(vw_hotcode_callers(an, 1 - beta, c, 4), 1);
 	assert_true(c[0].share == 1.0);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(hc_path);
 }
@@ -128,34 +130,36 @@ static void test_regions_and_phases(void **state)
 {
 	(void)state;
 	vw_model *m = hc_model();
+	vw_an *an = vw_an_new(m);
 	/* regions: the DWARF places by function, the others by 256-byte region */
-	size_t nr = vw_hotcode_regions(m, 8);
+	size_t nr = vw_hotcode_regions(an, 8);
 	assert_int_equal(nr, 4);
 	double r[6];
 	size_t alpha = 99;
 	for (size_t k = 0; k < nr; k++)
-		if (!strcmp(vw_hotcode_region_name(m, k), "code:alpha"))
+		if (!strcmp(vw_hotcode_region_name(an, k), "code:alpha"))
 			alpha = k;
 	assert_true(alpha < nr);
-	assert_int_equal(vw_hotcode_region_rate(m, alpha, 0, 6000000000LL, 6, r), 0);
+	assert_int_equal(vw_hotcode_region_rate(an, alpha, 0, 6000000000LL, 6, r), 0);
 	for (int i = 0; i < 6; i++) /* 90 of 100 samples a 100 ms interval at 1 kHz: 0.9 threads */
 		assert_true(i < 3 ? r[i] > 0.89 && r[i] < 0.91 : r[i] == 0);
 	/* no counter differs: the code alone cuts the run at 3 s */
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
 	char err[256];
 	setenv("MCVIEW_PHASE_CACHE", "0", 1);
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), 2);
-	int64_t b = vw_phases_at(m->phases, 1)->t0;
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), 2);
+	int64_t b = vw_phases_at(an->phases, 1)->t0;
 	assert_true(b >= 2900000000LL && b <= 3100000000LL);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(vw_report_print(m, f, 1), 0);
+	assert_int_equal(vw_report_print(an, f, 1), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"code\":[{\"function\":\"alpha\",\"share\":1,\"samples\":"));
 	assert_non_null(strstr(buf, "\"file\":\"src/app.c\",\"line\":20,\"brief\":\"beta\"}"));
 	free(buf);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(hc_path);
 }
@@ -166,11 +170,13 @@ static void test_work_overlap(void **state)
 {
 	(void)state;
 	vw_model *m = hc_model();
+	vw_an *an = vw_an_new(m);
 	const int64_t s = 1000000000LL;
-	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 3 * s, 0, s + s / 2) - 1) < 1e-9);
-	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 3 * s, 3 * s, 6 * s)) < 1e-9);
-	assert_true(fabs(vw_hotcode_work_overlap(m, 0, 6 * s, 0, 3 * s) - 0.5) < 1e-9);
-	assert_true(vw_hotcode_work_overlap(m, 0, 3 * s, 100 * s, 101 * s) < 0);
+	assert_true(fabs(vw_hotcode_work_overlap(an, 0, 3 * s, 0, s + s / 2) - 1) < 1e-9);
+	assert_true(fabs(vw_hotcode_work_overlap(an, 0, 3 * s, 3 * s, 6 * s)) < 1e-9);
+	assert_true(fabs(vw_hotcode_work_overlap(an, 0, 6 * s, 0, 3 * s) - 0.5) < 1e-9);
+	assert_true(vw_hotcode_work_overlap(an, 0, 3 * s, 100 * s, 101 * s) < 0);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(hc_path);
 }
@@ -214,12 +220,14 @@ static void test_two_files(void **state)
 	vw_open_opts oo = {0};
 	oo.quiet = 1;
 	assert_int_equal(vw_model_open(&m, paths, 2, &oo, err, sizeof err), 0);
-	assert_int_equal(vw_hotcode_nfunctions(m), 2);
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_hotcode_nfunctions(an), 2);
 	vw_hot h[4];
 	uint64_t total;
-	assert_int_equal(vw_hotcode_top(m, m->t_min, m->t_max + HC_IV, h, 4, &total), 2);
+	assert_int_equal(vw_hotcode_top(an, m->t_min, m->t_max + HC_IV, h, 4, &total), 2);
 	assert_int_equal(total, 2 * 6000);
 	assert_true(h[0].share == 0.5);
+	vw_an_free(an);
 	vw_model_free(m);
 	unlink(second);
 	unlink(hc_path);

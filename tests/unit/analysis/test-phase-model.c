@@ -25,6 +25,7 @@
 
 #include "../../../format/mcz.h"
 #include "../../../viewer/model/model.h"
+#include "../../../viewer/analysis/an.h"
 #include "../../../viewer/analysis/phases/phase.h"
 #include "../../../viewer/analysis/phases/report.h"
 #include "../../../viewer/views/view.h"
@@ -111,10 +112,11 @@ static void test_truth(void **st)
 	snprintf(path, sizeof path, "%s/phased.mcz", dir);
 	write_phased(path, truth, 0, 0);
 	vw_model *m = open_model(path);
+	vw_an *an = vw_an_new(m);
 	char err[256];
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	const struct vw_phases *ph = m->phases;
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	const struct vw_phases *ph = an->phases;
 	assert_int_equal(vw_phases_count(ph), NPH);
 	assert_false(ph->from_cache);
 	for (int i = 1; i < NPH; i++) /* every boundary within 2 sampling intervals */
@@ -142,35 +144,37 @@ static void test_truth(void **st)
 	assert_true(ph->v[1].mark_dt <= 2 * DT);
 	/* n / p from the cursor, Enter's zoom */
 	m->cursor = ph->v[1].t0 + 5 * DT;
-	assert_int_equal(vw_phases_step(m, 1), 1);
+	assert_int_equal(vw_phases_step(an, 1), 1);
 	assert_int_equal(m->phase_sel, 2);
 	assert_int_equal(m->cursor, ph->v[2].t0);
-	assert_int_equal(vw_phases_step(m, -1), 1);
+	assert_int_equal(vw_phases_step(an, -1), 1);
 	assert_int_equal(m->phase_sel, 1);
-	vw_phases_zoom(m, 3);
+	vw_phases_zoom(an, 3);
 	assert_true(m->t0 <= ph->v[3].t0 && m->t1 >= ph->v[3].t1);
 	assert_true(m->t1 - m->t0 < (ph->v[3].t1 - ph->v[3].t0) * 12 / 10);
 	assert_int_equal(vw_phases_find(ph, ph->v[3].t0), 3);
 	assert_int_equal(vw_phases_find(ph, ph->v[3].t0 - 1), 2);
+	vw_an_free(an);
 	vw_model_free(m);
 
 	/* the second open reads the file's cache; other parameters detect again */
 	m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_true(m->phases->from_cache);
-	assert_int_equal(vw_phases_count(m->phases), NPH);
-	assert_int_equal(m->phases->v[3].t0, ph == NULL ? 0 : m->phases->v[3].t0);
+	an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(an->phases->from_cache);
+	assert_int_equal(vw_phases_count(an->phases), NPH);
+	assert_int_equal(an->phases->v[3].t0, ph == NULL ? 0 : an->phases->v[3].t0);
 	p.max_phases = 2;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_false(m->phases->from_cache);
-	assert_int_equal(vw_phases_count(m->phases), 2);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_false(an->phases->from_cache);
+	assert_int_equal(vw_phases_count(an->phases), 2);
 	p.max_phases = 0;
 	p.penalty = 1.5; /* re-detection on the kept coarse level */
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), NPH);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), NPH);
 	/* marks as phases: labels, classes by label */
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_MARKS, err, sizeof err), 0);
-	ph = m->phases;
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_MARKS, err, sizeof err), 0);
+	ph = an->phases;
 	assert_int_equal(vw_phases_count(ph), NPH);
 	assert_string_equal(ph->v[1].label, "gemm");
 	assert_int_equal(ph->v[1].t0, truth[1]);
@@ -178,16 +182,17 @@ static void test_truth(void **st)
 	assert_int_equal(ph->v[4].t1, m->t_max + 1);
 	assert_int_equal(ph->v[0].cls, ph->v[2].cls);
 	assert_int_not_equal(ph->v[0].cls, ph->v[4].cls);
+	vw_an_free(an);
 	vw_model_free(m);
 }
 
-static char *report_text(vw_model *m, int json)
+static char *report_text(vw_an *an, int json)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(vw_report_print(m, f, json), 0);
+	assert_int_equal(vw_report_print(an, f, json), 0);
 	fclose(f);
 	return buf;
 }
@@ -199,8 +204,10 @@ static void test_report_and_view(void **st)
 	snprintf(path, sizeof path, "%s/report.mcz", dir);
 	write_phased(path, truth, 0, 0);
 	vw_model *m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	char *txt = report_text(m, 0);
+	vw_an *an = vw_an_new(m);
+	vw_ctx ctx = {.m = m, .an = an};
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	char *txt = report_text(an, 0);
 	/* header, one line per phase, the figures and the missing streams named */
 	assert_non_null(strstr(txt, "5 phases, 3 classes (auto: 5 streams, penalty 1)"));
 	assert_non_null(strstr(txt, "(no gpu.power, net.rx_bytes in this recording)"));
@@ -211,7 +218,7 @@ static void test_report_and_view(void **st)
 	assert_non_null(strstr(txt, "\nB       1.495s   1.200s   1.21 GB    599 MB  2.01  1.50 GB/s  2.00 gemm +0ms"));
 	assert_non_null(strstr(txt, "C       5.495s   1.295s"));
 	free(txt);
-	char *js = report_text(m, 1);
+	char *js = report_text(an, 1);
 	assert_non_null(strstr(js, "\"source\":\"auto\""));
 	assert_non_null(strstr(js, "{\"index\":4,\"class\":\"C\""));
 	assert_non_null(strstr(js, "\"gpu_W\":null"));
@@ -220,9 +227,9 @@ static void test_report_and_view(void **st)
 	/* the view: title, header, the five phases; sorting by duration puts
 	 * the longest (the second triad, 1.8 s) first */
 	void *state;
-	assert_int_equal(view_phases.init(m, &state), 0);
+	assert_int_equal(view_phases.init(&ctx, &state), 0);
 	vw_canvas *c = vw_canvas_new(120, 12);
-	view_phases.draw(m, state, c);
+	view_phases.draw(&ctx, state, c);
 	char *scr = vw_canvas_to_text(c);
 	assert_non_null(strstr(scr, "5 phases, 3 classes"));
 	assert_non_null(strstr(scr, "start\xe2\x96\xbe"));
@@ -232,30 +239,30 @@ static void test_report_and_view(void **st)
 	free(scr);
 	/* a sub-second time keeps its unit in its column of 8 cells: "625.0ms",
 	 * not "625.000ms" cut to "625.000m" */
-	int64_t t1 = m->phases->v[1].t1;
-	m->phases->v[1].t1 = m->phases->v[1].t0 + 625000000;
+	int64_t t1 = an->phases->v[1].t1;
+	an->phases->v[1].t1 = an->phases->v[1].t0 + 625000000;
 	vw_report_table tb;
-	vw_report_layout(m, NULL, NULL, 120, &tb);
+	vw_report_layout(an, NULL, NULL, 120, &tb);
 	int seen = 0;
 	for (int k = 0; k < tb.ncols; k++) {
 		char cell[64];
 		if (tb.col[k] != VW_PCOL_DUR)
 			continue;
-		vw_report_cell(m, &tb, k, 1, cell, sizeof cell);
+		vw_report_cell(an, &tb, k, 1, cell, sizeof cell);
 		assert_string_equal(cell, "625.0ms");
 		assert_true((int)strlen(cell) <= tb.width[k]);
 		seen = 1;
 	}
 	assert_true(seen);
-	m->phases->v[1].t1 = t1;
+	an->phases->v[1].t1 = t1;
 	vw_input in = {.act = VW_ACT_SORT};
-	view_phases.key(m, state, &in); /* start -> duration */
+	view_phases.key(&ctx, state, &in); /* start -> duration */
 	in.act = VW_ACT_DOWN;
-	view_phases.key(m, state, &in);
+	view_phases.key(&ctx, state, &in);
 	assert_int_equal(m->phase_sel, 2);
 	in.act = VW_ACT_ENTER;
-	assert_true(view_phases.key(m, state, &in) & VW_R_REDRAW);
-	assert_true(m->t0 <= m->phases->v[2].t0 && m->t1 >= m->phases->v[2].t1);
+	assert_true(view_phases.key(&ctx, state, &in) & VW_R_REDRAW);
+	assert_true(m->t0 <= an->phases->v[2].t0 && m->t1 >= an->phases->v[2].t1);
 	assert_int_equal(m->view, 0); /* back to the timeline */
 	/* '[' asks for more phases (a lower penalty), as its help line says */
 	const char *hl = NULL;
@@ -265,10 +272,11 @@ static void test_report_and_view(void **st)
 	assert_non_null(hl);
 	assert_non_null(strstr(hl, "more / fewer"));
 	vw_input br = {.key = '['};
-	view_phases.key(m, state, &br);
-	assert_true(m->phases->params.penalty < 1);
+	view_phases.key(&ctx, state, &br);
+	assert_true(an->phases->params.penalty < 1);
 	view_phases.free(state);
 	vw_canvas_free(c);
+	vw_an_free(an);
 	vw_model_free(m);
 }
 
@@ -305,10 +313,12 @@ static void test_desc_group_mean(void **st)
 	}
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	vw_model *m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), 2);
-	assert_non_null(strstr(m->phases->v[0].desc, "high hinv.cpu.clock (2): 3.00 GHz"));
-	assert_non_null(strstr(m->phases->v[1].desc, "low hinv.cpu.clock (2): 1.00 GHz"));
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), 2);
+	assert_non_null(strstr(an->phases->v[0].desc, "high hinv.cpu.clock (2): 3.00 GHz"));
+	assert_non_null(strstr(an->phases->v[1].desc, "low hinv.cpu.clock (2): 1.00 GHz"));
+	vw_an_free(an);
 	vw_model_free(m);
 }
 
@@ -331,16 +341,19 @@ static void test_clone_thread_adopt(void **st)
 	uint64_t seed = rng;
 	write_phased(path, truth, 0, 0);
 	vw_model *ref = open_model(path);
-	assert_int_equal(vw_phases_detect(ref, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	vw_an *ran = vw_an_new(ref);
+	assert_int_equal(vw_phases_detect(ran, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
 	unlink(path); /* the same recording, without the phase cache: the thread detects */
 	rng = seed;
 	write_phased(path, truth, 0, 0);
 	vw_model *m = open_model(path), *c;
+	vw_an *an = vw_an_new(m);
 	assert_int_equal(vw_model_clone(m, &c, err, sizeof err), 0);
 	assert_int_equal(c->nstreams, m->nstreams);
 	assert_int_equal(c->ngroups, m->ngroups);
+	vw_an *can = vw_an_new(c);
 	pthread_t th;
-	assert_int_equal(pthread_create(&th, NULL, detect_on, c), 0);
+	assert_int_equal(pthread_create(&th, NULL, detect_on, can), 0);
 	vw_bucket b[200];
 	double sum = 0;
 	for (int k = 0; k < 50; k++) /* the model drawn meanwhile */
@@ -351,28 +364,31 @@ static void test_clone_thread_adopt(void **st)
 	assert_int_equal(pthread_join(th, &rc), 0);
 	assert_int_equal((intptr_t)rc, 0);
 	assert_true(sum > 0);
-	assert_null(m->phases);
-	assert_int_equal(vw_phases_adopt(m, c), 0);
-	assert_null(c->phases);
+	assert_null(an->phases);
+	assert_int_equal(vw_phases_adopt(an, can), 0);
+	assert_null(can->phases);
+	vw_an_free(can);
 	vw_model_free(c);
-	assert_int_equal(vw_phases_count(m->phases), vw_phases_count(ref->phases));
-	for (size_t i = 0; i < vw_phases_count(m->phases); i++) {
-		assert_int_equal(m->phases->v[i].t0, ref->phases->v[i].t0);
-		assert_int_equal(m->phases->v[i].t1, ref->phases->v[i].t1);
-		assert_int_equal(m->phases->v[i].cls, ref->phases->v[i].cls);
-		assert_string_equal(m->phases->v[i].desc, ref->phases->v[i].desc);
+	assert_int_equal(vw_phases_count(an->phases), vw_phases_count(ran->phases));
+	for (size_t i = 0; i < vw_phases_count(an->phases); i++) {
+		assert_int_equal(an->phases->v[i].t0, ran->phases->v[i].t0);
+		assert_int_equal(an->phases->v[i].t1, ran->phases->v[i].t1);
+		assert_int_equal(an->phases->v[i].cls, ran->phases->v[i].cls);
+		assert_string_equal(an->phases->v[i].desc, ran->phases->v[i].desc);
 	}
 	/* again with another penalty: the kept detector reads m now */
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
 	p.penalty = 4;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_true(vw_phases_count(m->phases) >= 1);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(vw_phases_count(an->phases) >= 1);
 	/* a clone whose rows are not the model's (ranks folded in one) is refused */
 	assert_int_equal(vw_model_clone(m, &c, err, sizeof err), 0);
-	assert_int_equal(vw_phases_detect(c, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	can = vw_an_new(c);
+	assert_int_equal(vw_phases_detect(can, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
 	c->fold_ranks = !m->fold_ranks;
-	assert_int_equal(vw_phases_adopt(m, c), -1);
-	assert_non_null(c->phases);
+	assert_int_equal(vw_phases_adopt(an, can), -1);
+	assert_non_null(can->phases);
+	vw_an_free(can);
 	vw_model_free(c);
 	/* a reader's clone outlives it */
 	mcz_reader *r, *rc2;
@@ -385,7 +401,9 @@ static void test_clone_thread_adopt(void **st)
 	assert_int_equal(x.n, 680);
 	mcz_series_free(&x);
 	mcz_close(rc2);
+	vw_an_free(an);
 	vw_model_free(m);
+	vw_an_free(ran);
 	vw_model_free(ref);
 }
 
@@ -404,11 +422,13 @@ static void test_degenerate(void **st)
 	mcz_writer_append(w, 1000, &v, NULL);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	vw_model *m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), 1);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_MARKS, err, sizeof err), -1);
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), 1);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_MARKS, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no marks"));
-	assert_non_null(m->phases); /* the previous phases stay */
+	assert_non_null(an->phases); /* the previous phases stay */
+	vw_an_free(an);
 	vw_model_free(m);
 
 	/* constant streams: one phase, described without a crash */
@@ -419,10 +439,12 @@ static void test_degenerate(void **st)
 		mcz_writer_append(w, i * DT, &v, NULL);
 	assert_int_equal(mcz_writer_close(w), MCZ_OK);
 	m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), 1);
-	assert_int_equal(m->phases->v[0].t0, m->t_min);
-	assert_int_equal(m->phases->v[0].t1, m->t_max + 1);
+	an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), 1);
+	assert_int_equal(an->phases->v[0].t0, m->t_min);
+	assert_int_equal(an->phases->v[0].t1, m->t_max + 1);
+	vw_an_free(an);
 	vw_model_free(m);
 
 	/* NaN every 7th value of a gauge and a gap of 15 samples: the same phases */
@@ -430,10 +452,12 @@ static void test_degenerate(void **st)
 	snprintf(path, sizeof path, "%s/holes.mcz", dir);
 	write_phased(path, truth, 7, 1);
 	m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_int_equal(vw_phases_count(m->phases), NPH);
+	an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_int_equal(vw_phases_count(an->phases), NPH);
 	for (int i = 1; i < NPH; i++)
-		assert_true(llabs(m->phases->v[i].t0 - truth[i]) <= 2 * DT);
+		assert_true(llabs(an->phases->v[i].t0 - truth[i]) <= 2 * DT);
+	vw_an_free(an);
 	vw_model_free(m);
 
 	/* a file without its trailer (a recorder still writing it, or killed):
@@ -444,8 +468,10 @@ static void test_degenerate(void **st)
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(truncate(path, sb.st_size - 40), 0);
 	m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_true(vw_phases_count(m->phases) >= NPH - 1);
+	an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, NULL, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(vw_phases_count(an->phases) >= NPH - 1);
+	vw_an_free(an);
 	vw_model_free(m);
 	struct stat sa;
 	assert_int_equal(stat(path, &sa), 0);
@@ -480,19 +506,23 @@ static void test_cache_outside(void **st)
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
 	for (int pass = 0; pass < 2; pass++) {
 		vw_model *m = open_model(path);
-		assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-		assert_int_equal(m->phases->from_cache, pass);
-		assert_int_equal(vw_phases_count(m->phases), NPH);
+		vw_an *an = vw_an_new(m);
+		assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+		assert_int_equal(an->phases->from_cache, pass);
+		assert_int_equal(vw_phases_count(an->phases), NPH);
+		vw_an_free(an);
 		vw_model_free(m);
 		assert_true(file_sum(path) == sum);
 	}
 	/* an older file's own block: read when the folder has nothing */
 	vw_model *m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	vw_an *an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
 	vw_phase_cache_key(m, &p, VW_PHASES_AUTO, key, sizeof key);
 	unsigned char *buf;
 	size_t len;
-	assert_int_equal(vw_phase_cache_encode(m->phases, key, &buf, &len), 0);
+	assert_int_equal(vw_phase_cache_encode(an->phases, key, &buf, &len), 0);
+	vw_an_free(an);
 	vw_model_free(m);
 	assert_int_equal(mcz_append_aux(path, "phases", buf, len), MCZ_OK);
 	free(buf);
@@ -500,9 +530,11 @@ static void test_cache_outside(void **st)
 	snprintf(cache, sizeof cache, "%s/cache2", dir);
 	setenv("XDG_CACHE_HOME", cache, 1);
 	m = open_model(path);
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err), 0);
-	assert_true(m->phases->from_cache);
-	assert_int_equal(vw_phases_count(m->phases), NPH);
+	an = vw_an_new(m);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err), 0);
+	assert_true(an->phases->from_cache);
+	assert_int_equal(vw_phases_count(an->phases), NPH);
+	vw_an_free(an);
 	vw_model_free(m);
 	assert_true(file_sum(path) == sum);
 	unsetenv("XDG_CACHE_HOME");

@@ -42,7 +42,9 @@ static char *write_rec(const char *name, int hw, int app, int ceil)
 	return path;
 }
 
-static vw_model *open_marks(const char *path)
+/* The recording at path with its phases from marks: its analyses (an->m
+ * the model); close_marks frees both. */
+static vw_an *open_marks(const char *path)
 {
 	vw_model *m;
 	char err[256];
@@ -50,16 +52,25 @@ static vw_model *open_marks(const char *path)
 	vw_open_opts oo = {0};
 	oo.quiet = 1;
 	assert_int_equal(vw_model_open(&m, paths, 1, &oo, err, sizeof err), 0);
+	vw_an *an = vw_an_new(m);
+	assert_non_null(an);
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err), 0);
-	return m;
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err), 0);
+	return an;
 }
 
-static const vw_phase *phase_named(vw_model *m, const char *label)
+static void close_marks(vw_an *an)
 {
-	for (size_t i = 0; i < vw_phases_count(m->phases); i++)
-		if (!strcmp(vw_phases_at(m->phases, i)->label, label))
-			return vw_phases_at(m->phases, i);
+	vw_model *m = an->m;
+	vw_an_free(an);
+	vw_model_free(m);
+}
+
+static const vw_phase *phase_named(vw_an *an, const char *label)
+{
+	for (size_t i = 0; i < vw_phases_count(an->phases); i++)
+		if (!strcmp(vw_phases_at(an->phases, i)->label, label))
+			return vw_phases_at(an->phases, i);
 	fail_msg("no phase %s", label);
 	return NULL;
 }
@@ -73,7 +84,8 @@ static void near(double got, double want, double rel)
 /* FP events and CAS counts (the PMU path, synthetic) win over app.*. */
 static void hardware_counts(void **st)
 {
-	vw_model *m = open_marks(write_rec("hw", 1, 1, 1));
+	vw_an *an = open_marks(write_rec("hw", 1, 1, 1));
+	vw_model *m = an->m;
 	vw_roof_ceil c;
 	vw_roof_ceilings(m, &c);
 	assert_true(c.known);
@@ -82,7 +94,7 @@ static void hardware_counts(void **st)
 	assert_string_equal(c.simd, "avx512");
 
 	vw_roof_point pt;
-	const vw_phase *s = phase_named(m, "stream");
+	const vw_phase *s = phase_named(an, "stream");
 	vw_roof_place(&c, &s->st, &pt);
 	double flops = 4 * roof_fx_r256[0] + roof_fx_rscalar[0], bytes = 64 * (roof_fx_rcas_rd[0] + roof_fx_rcas_wr[0]);
 	near(pt.intensity, flops / bytes, 0.01);
@@ -93,7 +105,7 @@ static void hardware_counts(void **st)
 	assert_string_equal(pt.flops_prov, "hardware FP events");
 	assert_string_equal(pt.bytes_prov, "memory-controller events (perfevent)");
 
-	const vw_phase *k = phase_named(m, "compute");
+	const vw_phase *k = phase_named(an, "compute");
 	vw_roof_place(&c, &k->st, &pt);
 	near(pt.intensity, 4 * roof_fx_r256[1] / (64 * roof_fx_rcas_rd[1]), 0.01);
 	near(pt.gflops, 20, 0.01);
@@ -104,40 +116,43 @@ static void hardware_counts(void **st)
 	/* the report: columns and JSON keys */
 	char buf[1 << 14];
 	FILE *f = fmemopen(buf, sizeof buf, "w");
-	assert_int_equal(vw_report_print(m, f, 1), 0);
+	assert_int_equal(vw_report_print(an, f, 1), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"bound\":\"memory\""));
 	assert_non_null(strstr(buf, "\"bound\":\"compute\""));
 	assert_non_null(strstr(buf, "\"attainable_gflops\":100,"));
 	assert_non_null(strstr(buf, "\"flops_source\":\"hardware FP events\""));
-	vw_model_free(m);
+	close_marks(an);
 }
 
 /* Only the application's counts: used, and said so. */
 static void app_counts(void **st)
 {
-	vw_model *m = open_marks(write_rec("app", 0, 1, 1));
+	vw_an *an = open_marks(write_rec("app", 0, 1, 1));
+	vw_model *m = an->m;
 	vw_roof_ceil c;
 	vw_roof_ceilings(m, &c);
 	vw_roof_point pt;
-	vw_roof_place(&c, &phase_named(m, "stream")->st, &pt);
+	vw_roof_place(&c, &phase_named(an, "stream")->st, &pt);
 	near(pt.intensity, 1, 0.01);
 	near(pt.gflops, 7, 0.01);
 	assert_int_equal(pt.bound, VW_BOUND_MEMORY);
 	assert_string_equal(pt.flops_prov, "app.flops (mcmark_count)");
-	vw_model_free(m);
+	close_marks(an);
 }
 
 /* No ceilings, no counts: null figures with the reasons. */
 static void missing(void **st)
 {
-	vw_model *m = open_marks(write_rec("nociel", 1, 0, 0));
+	vw_an *an = open_marks(write_rec("nociel", 1, 0, 0));
+	vw_model *m = an->m;
+	vw_ctx ctx = {.m = m, .an = an};
 	vw_roof_ceil c;
 	vw_roof_ceilings(m, &c);
 	assert_false(c.known);
 	assert_string_equal(c.why, "no ceilings: run mcrec --calibrate");
 	vw_roof_point pt;
-	vw_roof_place(&c, &phase_named(m, "stream")->st, &pt);
+	vw_roof_place(&c, &phase_named(an, "stream")->st, &pt);
 	assert_true(pt.intensity > 0);
 	assert_true(isnan(pt.attainable) && isnan(pt.pct));
 	assert_int_equal(pt.bound, VW_BOUND_UNKNOWN);
@@ -145,31 +160,34 @@ static void missing(void **st)
 	assert_string_equal(pt.why, "no ceilings: run mcrec --calibrate");
 	char view[1 << 15];
 	vw_canvas *cv = vw_canvas_new(80, 22);
-	view_roofline.draw(m, NULL, cv);
+	view_roofline.draw(&ctx, NULL, cv);
 	char *txt = vw_canvas_to_text(cv);
 	snprintf(view, sizeof view, "%s", txt);
 	free(txt);
 	vw_canvas_free(cv);
 	assert_non_null(strstr(view, "Roofline: no ceilings: run mcrec --calibrate"));
-	vw_model_free(m);
+	close_marks(an);
 
-	m = open_marks(write_rec("none", 0, 0, 1));
+	an = open_marks(write_rec("none", 0, 0, 1));
+	m = an->m;
 	char buf[256];
-	vw_roof_work_missing(m, buf, sizeof buf);
+	vw_roof_work_missing(an, buf, sizeof buf);
 	assert_string_equal(buf, "no FP operation counts (FP events or app.flops); "
 				 "no memory byte counts (memory counters or app.bytes)");
-	vw_roof_place(&c, &phase_named(m, "stream")->st, &pt);
+	vw_roof_place(&c, &phase_named(an, "stream")->st, &pt);
 	assert_true(isnan(pt.intensity) && isnan(pt.gflops));
 	assert_string_equal(pt.why, "no FP operation counts");
-	vw_model_free(m);
+	close_marks(an);
 }
 
 /* The roofline view at 80x22 (the body of an 80x24 screen), hardware counts. */
 static void view_render(void **st)
 {
-	vw_model *m = open_marks(write_rec("view", 1, 0, 1));
+	vw_an *an = open_marks(write_rec("view", 1, 0, 1));
+	vw_model *m = an->m;
+	vw_ctx ctx = {.m = m, .an = an};
 	vw_canvas *cv = vw_canvas_new(80, 22);
-	view_roofline.draw(m, NULL, cv);
+	view_roofline.draw(&ctx, NULL, cv);
 	char *txt = vw_canvas_to_text(cv);
 	assert_non_null(strstr(txt, "Roofline: 2 phases; ceilings 10.0 GB/s, 100 GFLOP/s (avx512)"));
 	assert_non_null(strstr(txt, "100 GFLOP/s avx512 FMA"));
@@ -180,13 +198,13 @@ static void view_render(void **st)
 	free(txt);
 	/* ASCII: the roofs as '/' and '-' */
 	cv->ascii = 1;
-	view_roofline.draw(m, NULL, cv);
+	view_roofline.draw(&ctx, NULL, cv);
 	txt = vw_canvas_to_text(cv);
 	assert_non_null(strstr(txt, "//"));
 	assert_non_null(strstr(txt, "---"));
 	free(txt);
 	vw_canvas_free(cv);
-	vw_model_free(m);
+	close_marks(an);
 }
 
 static void work_names(void **st)

@@ -375,8 +375,9 @@ static void timeline_text(void **st)
 {
 	(void)st;
 	vw_model *m = open_path(path);
+	vw_an *an = vw_an_new(m);
 	vw_app a;
-	assert_int_equal(vw_app_init(&a, m, 0), 0);
+	assert_int_equal(vw_app_init(&a, an, 0), 0);
 	vw_canvas *c = vw_canvas_new(120, 30);
 	vw_model_set_cursor(m, 400000000LL);
 	vw_frame_draw(&a, c);
@@ -416,6 +417,7 @@ static void timeline_text(void **st)
 	free(t);
 	vw_canvas_free(c);
 	vw_app_free(&a);
+	vw_an_free(an);
 	vw_model_free(m);
 }
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../../viewer/model/model.h"
+#include "../../../viewer/app/app.h"
 #include "../view-fixture.h"
 
 static char path[64], path2[64];
@@ -34,6 +35,15 @@ static int teardown(void **st)
 	unlink(path);
 	unlink(path2);
 	return 0;
+}
+
+/* The status line a model's warnings make (viewer/app/status.c). */
+static vw_status said(const vw_model *m)
+{
+	vw_status st;
+	vw_status_open(&st, m);
+	vw_status_look(&st, m);
+	return st;
 }
 
 static vw_model *open1(void)
@@ -63,7 +73,7 @@ static void rows_and_groups(void **st)
 	assert_int_equal(m->nmarks, 3);
 	assert_string_equal(m->marks[0].text, "phase:memory");
 	assert_int_equal(m->marks[2].t, 850 * FX_DT);
-	assert_string_equal(m->status, "");
+	assert_string_equal(said(m).text, "");
 	/* expand the group: its members appear under it */
 	vw_model_toggle_group(m, 2);
 	assert_int_equal(m->nrows, 8);
@@ -351,8 +361,8 @@ static void bad_files(void **st)
 	assert_int_equal(system(cmd), 0);
 	p[0] = bad;
 	assert_int_equal(vw_model_open(&m, p, 1, NULL, err, sizeof err), 0);
-	assert_true(m->status_warn);
-	assert_non_null(strstr(m->status, "damaged"));
+	assert_true(said(m).warn);
+	assert_non_null(strstr(said(m).text, "damaged"));
 	assert_true(m->t_max < 999 * FX_DT);
 	assert_int_equal(m->nstreams, 7);
 	vw_model_free(m);
@@ -534,7 +544,7 @@ static void open_readers_from_memory(void **st)
 	assert_int_equal(m->t_max, ref->t_max);
 	for (size_t i = 0; i < m->nrows; i++)
 		assert_string_equal(m->rows[i].label, ref->rows[i].label);
-	assert_string_equal(m->status, ref->status);
+	assert_string_equal(said(m).text, said(ref).text);
 	vw_model_free(m);
 	vw_model_free(ref);
 	/* no reader: an error, nothing leaked */

@@ -100,11 +100,12 @@ static vw_model *open_run(const char *name, int ends, int kokkos)
 static void test_phases_nested(void **st)
 {
 	vw_model *m = open_run("nested.mcz", 1, 1);
+	vw_an *an = vw_an_new(m);
 	char err[256];
 	assert_int_equal(vw_phases_app_regions(m), 1);
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err), 0);
-	const struct vw_phases *ph = m->phases;
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err), 0);
+	const struct vw_phases *ph = an->phases;
 	/* the outermost: before, assemble, solve, after */
 	assert_int_equal(vw_phases_count(ph), 4);
 	assert_string_equal(ph->v[1].label, "assemble");
@@ -114,29 +115,32 @@ static void test_phases_nested(void **st)
 	assert_int_equal(ph->v[2].t0, 12 * DT);
 	assert_int_equal(ph->v[2].t1, 25 * DT);
 	p.level = 1; /* every region */
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err), 0);
-	ph = m->phases;
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err), 0);
+	ph = an->phases;
 	assert_int_equal(vw_phases_count(ph), 5);
 	assert_string_equal(ph->v[2].label, "boundary");
 	assert_int_equal(ph->v[2].t0, 9 * DT);
 	assert_int_equal(ph->v[1].t1, 9 * DT);
+	vw_an_free(an);
 	vw_model_free(m);
 }
 
 static void test_phases_begin_only(void **st)
 {
 	vw_model *m = open_run("begins.mcz", 0, 0);
+	vw_an *an = vw_an_new(m);
 	char err[256];
 	assert_int_equal(vw_phases_app_regions(m), 0); /* mcmark.h's: not the default */
 	vw_phase_params p = VW_PHASE_PARAMS_INIT;
-	assert_int_equal(vw_phases_detect(m, &p, VW_PHASES_MARKS, err, sizeof err), 0);
+	assert_int_equal(vw_phases_detect(an, &p, VW_PHASES_MARKS, err, sizeof err), 0);
 	/* each begin cuts the run, as before: before, assemble, boundary, solve */
-	assert_int_equal(vw_phases_count(m->phases), 4);
-	assert_string_equal(m->phases->v[2].label, "boundary");
-	assert_int_equal(m->phases->v[3].t1, m->t_max + 1);
+	assert_int_equal(vw_phases_count(an->phases), 4);
+	assert_string_equal(an->phases->v[2].label, "boundary");
+	assert_int_equal(an->phases->v[3].t1, m->t_max + 1);
 	/* without regions.kernel_marks, the kernel marks are marks */
 	assert_int_equal(m->nkmarks, 0);
 	assert_false(vw_kernels_has(m));
+	vw_an_free(an);
 	vw_model_free(m);
 }
 
@@ -192,10 +196,11 @@ static void test_job_nested(void **st)
 	vw_open_opts o = {0};
 	o.quiet = 1;
 	assert_int_equal(vw_model_open(&m, p, 2, &o, err, sizeof err), 0);
-	assert_true(vw_jobs_applies(m));
+	vw_an *an = vw_an_new(m);
+	assert_true(vw_model_is_job(m));
 	vw_phase_params par = VW_PHASE_PARAMS_INIT;
 	vw_jobs *js;
-	assert_int_equal(vw_jobs_build(m, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
+	assert_int_equal(vw_jobs_build(an, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
 	assert_int_equal(js->n, 1);
 	size_t named = 0;
 	for (size_t k = 0; k < js->v[0].nph; k++)
@@ -206,12 +211,13 @@ static void test_job_nested(void **st)
 	assert_int_equal(named, 2); /* assemble, solve */
 	vw_jobs_free(js);
 	par.level = 1;
-	assert_int_equal(vw_jobs_build(m, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
+	assert_int_equal(vw_jobs_build(an, VW_PHASES_MARKS, &par, &js, err, sizeof err), 0);
 	int boundary = 0;
 	for (size_t k = 0; k < js->v[0].nph; k++)
 		boundary += !strcmp(js->v[0].ph[k].label, "boundary");
 	assert_int_equal(boundary, 1);
 	vw_jobs_free(js);
+	vw_an_free(an);
 	vw_model_free(m);
 }
 

@@ -30,6 +30,7 @@
 
 #include "../../../recorder/topo/topology.h"
 #include "../../../viewer/model/model.h"
+#include "../../../viewer/analysis/an.h"
 #include "../../../viewer/analysis/phases/phase.h"
 #include "../../../viewer/analysis/topology/topo-metric.h"
 #include "../../../viewer/views/view.h"
@@ -155,6 +156,8 @@ static int teardown(void **st)
 
 typedef struct fx {
 	vw_model *m;
+	vw_an *an;
+	vw_ctx ctx;
 	void *s;
 	vw_canvas *c;
 	char *txt;
@@ -166,7 +169,9 @@ static void fx_open(fx *f, const char *path, int w, int h)
 	const char *p[1] = {path};
 	memset(f, 0, sizeof *f);
 	assert_int_equal(vw_model_open(&f->m, p, 1, NULL, err, sizeof err), 0);
-	assert_int_equal(view_topology.init(f->m, &f->s), 0);
+	assert_non_null(f->an = vw_an_new(f->m));
+	f->ctx = (vw_ctx){.m = f->m, .an = f->an};
+	assert_int_equal(view_topology.init(&f->ctx, &f->s), 0);
 	f->c = vw_canvas_new(w, h);
 	f->c->ascii = 1;
 }
@@ -174,7 +179,7 @@ static void fx_open(fx *f, const char *path, int w, int h)
 static const char *fx_draw(fx *f)
 {
 	free(f->txt);
-	view_topology.draw(f->m, f->s, f->c);
+	view_topology.draw(&f->ctx, f->s, f->c);
 	f->txt = vw_canvas_to_text(f->c);
 	return f->txt;
 }
@@ -182,7 +187,7 @@ static const char *fx_draw(fx *f)
 static unsigned fx_act(fx *f, vw_action act, int key)
 {
 	vw_input in = {.act = act, .key = key};
-	return view_topology.key(f->m, f->s, &in);
+	return view_topology.key(&f->ctx, f->s, &in);
 }
 
 static void fx_close(fx *f)
@@ -190,6 +195,7 @@ static void fx_close(fx *f)
 	free(f->txt);
 	view_topology.free(f->s);
 	vw_canvas_free(f->c);
+	vw_an_free(f->an);
 	vw_model_free(f->m);
 }
 
@@ -356,15 +362,15 @@ static void test_view_draw_and_keys(void **st)
 		vw_input click = {.act = VW_ACT_MOUSE, .mouse_button = 1};
 		int cw = 120 - 40 - 1, ch = 40 - 3; /* the chart box left of the panel */
 		click.mouse_x = cw / 2 + 1, click.mouse_y = 1 + 1;
-		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		assert_true(view_topology.key(&f.ctx, f.s, &click) & VW_R_REDRAW);
 		fx_draw(&f);
 		expect(&f, "PU#0  ");
 		click.mouse_x = cw / 2, click.mouse_y = 1 + ch / 2;
-		assert_true(view_topology.key(f.m, f.s, &click) & VW_R_REDRAW);
+		assert_true(view_topology.key(&f.ctx, f.s, &click) & VW_R_REDRAW);
 		fx_draw(&f);
 		expect(&f, "Machine (32 GiB)  ");
 		click.mouse_x = 0, click.mouse_y = 1; /* a corner: nothing there */
-		assert_int_equal(view_topology.key(f.m, f.s, &click), VW_R_NONE);
+		assert_int_equal(view_topology.key(&f.ctx, f.s, &click), VW_R_NONE);
 	}
 	/* m: next metric */
 	fx_act(&f, VW_ACT_METRIC, 'm');
@@ -458,7 +464,7 @@ static void test_phase_range(void **st)
 			 {.t0 = mid + DT, .t1 = f.m->t_max + 1, .cls = 1}};
 	snprintf(v[1].label, sizeof v[1].label, "busy");
 	struct vw_phases ph = {.v = v, .n = 2, .nclasses = 2};
-	f.m->phases = &ph;
+	f.an->phases = &ph;
 	f.m->phase_sel = 1;
 	for (int k = 0; k < 5; k++)
 		fx_act(&f, VW_ACT_DOWN, 0);
@@ -477,7 +483,7 @@ static void test_phase_range(void **st)
 	assert_int_equal(f.m->phase_sel, -1);
 	fx_draw(&f);
 	expect(&f, "over whole run");
-	f.m->phases = NULL;
+	f.an->phases = NULL;
 	fx_close(&f);
 }
 

@@ -48,6 +48,7 @@ static int teardown(void **st)
 
 typedef struct fx {
 	vw_model *m;
+	vw_an *an;
 	vw_app a;
 	vw_canvas *c;
 } fx;
@@ -57,7 +58,8 @@ static void fx_open(fx *f, int w, int h)
 	char err[256];
 	const char *p[1] = {path};
 	assert_int_equal(vw_model_open(&f->m, p, 1, NULL, err, sizeof err), 0);
-	assert_int_equal(vw_app_init(&f->a, f->m, 0), 0);
+	assert_non_null(f->an = vw_an_new(f->m));
+	assert_int_equal(vw_app_init(&f->a, f->an, 0), 0);
 	f->c = vw_canvas_new(w, h);
 	vw_frame_draw(&f->a, f->c); /* lays out, as the first screen does */
 }
@@ -66,6 +68,7 @@ static void fx_close(fx *f)
 {
 	vw_canvas_free(f->c);
 	vw_app_free(&f->a);
+	vw_an_free(f->an);
 	vw_model_free(f->m);
 }
 

@@ -160,10 +160,10 @@ static int fl_finish(vw_flame *fl)
 	return 0;
 }
 
-int vw_flame_build(vw_model *m, size_t file, size_t thread, int64_t t0, int64_t t1, vw_flame *fl)
+int vw_flame_build(vw_an *an, size_t file, size_t thread, int64_t t0, int64_t t1, vw_flame *fl)
 {
 	memset(fl, 0, sizeof *fl);
-	const vw_stacktab *st = vw_stacktab_get(m);
+	const vw_stacktab *st = vw_stacktab_get(an);
 	if (!st)
 		return -1;
 	fl_build b = {fl, 256, {NULL, 0}};

@@ -7,7 +7,7 @@
  * node fills it (zoom), and which nodes a search matches.
  *
  *     vw_flame fl;
- *     if (vw_flame_build(m, SIZE_MAX, SIZE_MAX, m->t0, m->t1, &fl) == 0) {
+ *     if (vw_flame_build(an, SIZE_MAX, SIZE_MAX, m->t0, m->t1, &fl) == 0) {
  *         for (uint32_t c = fl.v[0].child; c != VW_FLAME_NONE; c = fl.v[c].next)
  *             printf("%s %.1f%%\n", vw_flame_name(&fl, c),
  *                    100.0 * fl.v[c].total / fl.v[0].total);
@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 
 #define VW_FLAME_NONE UINT32_MAX
 
@@ -46,7 +47,7 @@ typedef struct vw_flame {
  * file's threads, SIZE_MAX all).  0, or -1 when no file holds call
  * stacks or out of memory (*fl zeroed).  A span without samples gives a
  * root alone, total 0. */
-int vw_flame_build(vw_model *m, size_t file, size_t thread, int64_t t0, int64_t t1, vw_flame *fl);
+int vw_flame_build(vw_an *an, size_t file, size_t thread, int64_t t0, int64_t t1, vw_flame *fl);
 void vw_flame_free(vw_flame *fl);
 /* Node k's name ("all" for the root). */
 const char *vw_flame_name(const vw_flame *fl, uint32_t k);

@@ -360,10 +360,11 @@ static int hc_classes(hc_tab *t)
 }
 
 /* The tables, built on first use; NULL without a profile. */
-static hc_tab *hc_get(vw_model *m)
+static hc_tab *hc_get(vw_an *an)
 {
-	if (m->code_cache && m->code_cache_free == hc_free)
-		return m->code_cache;
+	vw_model *m = an->m;
+	if (an->code_cache && an->code_cache_free == hc_free)
+		return an->code_cache;
 	hc_tab *t = calloc(1, sizeof *t);
 	uint64_t *lt = NULL;
 	if (!t || hc_merge(m, t))
@@ -378,10 +379,10 @@ static hc_tab *hc_get(vw_model *m)
 		if (t->cls[i] != VW_CC_WORK)
 			t->fn_cls[t->fn.of_loc[i]] = t->cls[i];
 	free(lt);
-	if (m->code_cache && m->code_cache_free) /* the code tables only */
-		m->code_cache_free(m->code_cache);
-	m->code_cache = t;
-	m->code_cache_free = hc_free;
+	if (an->code_cache && an->code_cache_free) /* the code tables only */
+		an->code_cache_free(an->code_cache);
+	an->code_cache = t;
+	an->code_cache_free = hc_free;
 	return t;
 fail:
 	free(lt);
@@ -389,32 +390,32 @@ fail:
 	return NULL;
 }
 
-int vw_hotcode_has(vw_model *m)
+int vw_hotcode_has(vw_an *an)
 {
-	return hc_get(m) != NULL;
+	return hc_get(an) != NULL;
 }
 
-size_t vw_hotcode_nfunctions(vw_model *m)
+size_t vw_hotcode_nfunctions(vw_an *an)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t ? t->fn.n : 0;
 }
 
-const char *vw_hotcode_name(vw_model *m, size_t fn)
+const char *vw_hotcode_name(vw_an *an, size_t fn)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t && fn < t->fn.n ? t->fn.name[fn] : "?";
 }
 
-const char *vw_hotcode_brief(vw_model *m, size_t fn)
+const char *vw_hotcode_brief(vw_an *an, size_t fn)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t && fn < t->fn.n ? t->fn.brief[fn] : "?";
 }
 
-int64_t vw_hotcode_interval(vw_model *m)
+int64_t vw_hotcode_interval(vw_an *an)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t ? t->interval_ns : 0;
 }
 
@@ -483,12 +484,12 @@ static int hc_by_samples(const void *a, const void *b)
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-static size_t hc_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+static size_t hc_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		     uint64_t *total)
 {
 	if (total)
 		*total = 0;
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	if (!t || t1 <= t0)
 		return 0;
 	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc);
@@ -531,32 +532,32 @@ out:
 	return k;
 }
 
-size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+size_t vw_hotcode_top(vw_an *an, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		      uint64_t *total)
 {
-	return hc_top(m, SIZE_MAX, t0, t1, out, max, total);
+	return hc_top(an, SIZE_MAX, t0, t1, out, max, total);
 }
 
-size_t vw_hotcode_file_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out,
+size_t vw_hotcode_file_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out,
 			   size_t max, uint64_t *total)
 {
-	return hc_top(m, file, t0, t1, out, max, total);
+	return hc_top(an, file, t0, t1, out, max, total);
 }
 
-double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1)
+double vw_hotcode_threads(vw_an *an, int64_t t0, int64_t t1)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	uint64_t total = 0;
 	vw_hot h;
-	if (!t || t1 <= t0 || !vw_hotcode_top(m, t0, t1, &h, 1, &total))
+	if (!t || t1 <= t0 || !vw_hotcode_top(an, t0, t1, &h, 1, &total))
 		return 0;
 	return (double)total / ((double)(t1 - t0) * 1e-9 * t->hz);
 }
 
-static int hc_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fnout,
+static int hc_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, int *fnout,
 		      double *share)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	for (size_t i = 0; i < n; i++) {
 		fnout[i] = -1;
 		if (share)
@@ -618,20 +619,20 @@ static int hc_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n
 	return 0;
 }
 
-int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share)
+int vw_hotcode_columns(vw_an *an, int64_t t0, int64_t t1, size_t n, int *fn, double *share)
 {
-	return hc_columns(m, SIZE_MAX, t0, t1, n, fn, share);
+	return hc_columns(an, SIZE_MAX, t0, t1, n, fn, share);
 }
 
-int vw_hotcode_file_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
+int vw_hotcode_file_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
 			    double *share)
 {
-	return hc_columns(m, file, t0, t1, n, fn, share);
+	return hc_columns(an, file, t0, t1, n, fn, share);
 }
 
-size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)
+size_t vw_hotcode_callers(vw_an *an, size_t fn, vw_hot *out, size_t max)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	if (!t || fn >= t->fn.n || !t->nedges)
 		return 0;
 	vw_hot *c = calloc(t->fn.n + 1, sizeof *c);
@@ -657,9 +658,9 @@ size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max)
 	return k;
 }
 
-size_t vw_hotcode_regions(vw_model *m, size_t max)
+size_t vw_hotcode_regions(vw_an *an, size_t max)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	if (!t)
 		return 0;
 	/* a region with under 1 % of the samples cannot mark a phase */
@@ -672,19 +673,19 @@ size_t vw_hotcode_regions(vw_model *m, size_t max)
 	return k;
 }
 
-const char *vw_hotcode_region_name(vw_model *m, size_t r)
+const char *vw_hotcode_region_name(vw_an *an, size_t r)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t && r < t->reg.n ? t->reg.name[r] : "code:?";
 }
 
 /* Samples per second over [a, b) in n buckets, in threads, of file's
  * locations (SIZE_MAX: every file's) in region key (by_class 0) or of
  * class key (by_class 1); out zeroed first.  0, or -1 without a profile. */
-static int hc_rate(vw_model *m, size_t file, int by_class, uint32_t key, int64_t a, int64_t b,
+static int hc_rate(vw_an *an, size_t file, int by_class, uint32_t key, int64_t a, int64_t b,
 		   size_t n, double *out)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	for (size_t i = 0; i < n; i++)
 		out[i] = 0;
 	if (!t || key >= (by_class ? (uint32_t)VW_CC_N : t->reg.n) || b <= a || !n)
@@ -707,9 +708,9 @@ static int hc_rate(vw_model *m, size_t file, int by_class, uint32_t key, int64_t
 	return 0;
 }
 
-int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out)
+int vw_hotcode_region_rate(vw_an *an, size_t r, int64_t a, int64_t b, size_t n, double *out)
 {
-	return hc_rate(m, SIZE_MAX, 0, r > UINT32_MAX ? UINT32_MAX : (uint32_t)r, a, b, n, out);
+	return hc_rate(an, SIZE_MAX, 0, r > UINT32_MAX ? UINT32_MAX : (uint32_t)r, a, b, n, out);
 }
 
 /* ---- work, MPI and sync (codeclass.h) ------------------------------------------ */
@@ -720,10 +721,10 @@ double vw_hotcode_file_period(vw_model *m, size_t file)
 	return c && c->nhits ? (double)(c->period ? c->period : 1000000) / 1e9 : 0;
 }
 
-uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t1,
+uint64_t vw_hotcode_file_classes(vw_an *an, size_t file, int64_t t0, int64_t t1,
 				 uint64_t n[VW_CC_N])
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	uint64_t all = 0;
 	for (int k = 0; k < VW_CC_N; k++)
 		n[k] = 0;
@@ -738,10 +739,11 @@ uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t
 	return all;
 }
 
-size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1, uint64_t *n,
+size_t vw_hotcode_file_threads(vw_an *an, size_t file, int64_t t0, int64_t t1, uint64_t *n,
 			       size_t max)
 {
-	hc_tab *t = hc_get(m);
+	vw_model *m = an->m;
+	hc_tab *t = hc_get(an);
 	int64_t off = 0;
 	const mcz_code *c = t && file < t->nfiles && t->fbase[file] != UINT32_MAX
 				    ? vw_model_code_at(m, file, &off)
@@ -769,10 +771,10 @@ size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1,
 	return nt;
 }
 
-int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,
+int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	memset(cnt, 0, n * VW_CC_N * sizeof *cnt);
 	if (!t || t1 <= t0 || !n)
 		return t ? 0 : -1;
@@ -813,10 +815,10 @@ static uint64_t hc_work_keys(hc_tab *t, int64_t t0, int64_t t1, uint64_t *fk, ui
 	return all;
 }
 
-int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
+int vw_hotcode_top_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len,
 			double *share)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	buf[0] = '\0';
 	*share = 0;
 	if (!t || t1 <= t0)
@@ -855,9 +857,9 @@ static int hc_region_obj_cmp(const void *x, const void *y, void *tab)
 	return c ? c : (la > lb) - (la < lb);
 }
 
-double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+double vw_hotcode_work_overlap(vw_an *an, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	if (!t || a1 <= a0 || b1 <= b0)
 		return -1;
 	size_t nf = t->fn.n, nr = t->reg.n;
@@ -893,28 +895,28 @@ double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, 
 	return ov;
 }
 
-void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
+void vw_hotcode_busy_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len)
 {
 	double share;
-	if (vw_hotcode_threads(m, t0, t1) < 0.2 ||
-	    vw_hotcode_top_code(m, t0, t1, buf, len, &share) || share < 0.2)
+	if (vw_hotcode_threads(an, t0, t1) < 0.2 ||
+	    vw_hotcode_top_code(an, t0, t1, buf, len, &share) || share < 0.2)
 		buf[0] = '\0';
 }
 
-int vw_hotcode_file_class_rate(vw_model *m, size_t file, int cls, int64_t a, int64_t b, size_t n,
+int vw_hotcode_file_class_rate(vw_an *an, size_t file, int cls, int64_t a, int64_t b, size_t n,
 			       double *out)
 {
-	return hc_rate(m, file, 1, cls < 0 ? UINT32_MAX : (uint32_t)cls, a, b, n, out);
+	return hc_rate(an, file, 1, cls < 0 ? UINT32_MAX : (uint32_t)cls, a, b, n, out);
 }
 
-int vw_hotcode_fn_class(vw_model *m, size_t fn)
+int vw_hotcode_fn_class(vw_an *an, size_t fn)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t && fn < t->fn.n ? t->fn_cls[fn] : VW_CC_WORK;
 }
 
-const char *vw_hotcode_class_note(vw_model *m)
+const char *vw_hotcode_class_note(vw_an *an)
 {
-	hc_tab *t = hc_get(m);
+	hc_tab *t = hc_get(an);
 	return t ? t->cls_note : "";
 }

@@ -8,11 +8,12 @@
  *
  *     vw_hot top[5];
  *     uint64_t total;
- *     size_t n = vw_hotcode_top(m, p->t0, p->t1, top, 5, &total);
+ *     size_t n = vw_hotcode_top(an, p->t0, p->t1, top, 5, &total);
  *     for (size_t i = 0; i < n; i++)
- *         printf("%s %.0f%%\n", vw_hotcode_name(m, top[i].fn), 100 * top[i].share);
+ *         printf("%s %.0f%%\n", vw_hotcode_name(an, top[i].fn), 100 * top[i].share);
  *
- * The tables are built on first use and kept in the model (m->code_cache).
+ * The tables are built on first use and kept beside the model
+ * (an->code_cache, viewer/analysis/an.h).
  */
 #ifndef VW_HOTCODE_H
 #define VW_HOTCODE_H
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "codeclass.h"
 
 /* One function of the top list of a span. */
@@ -39,56 +41,56 @@ typedef struct vw_hot {
  * saturates, never wraps. */
 int64_t vw_hotcode_mid(const mcz_code *c, size_t i, int64_t off);
 /* 1 when the dataset has a code profile with samples. */
-int vw_hotcode_has(vw_model *m);
+int vw_hotcode_has(vw_an *an);
 /* Functions over the whole run (ranked by samples). */
-size_t vw_hotcode_nfunctions(vw_model *m);
+size_t vw_hotcode_nfunctions(vw_an *an);
 /* Name of function fn as `perf report` gives it, for the readout and
  * JSON: "compute_kernel", "LAMMPS_NS::PairLJCut::compute(int, int)"
  * (demangled, clones folded), or "app (no symbols)" for all of an
  * object's code without symbols. */
-const char *vw_hotcode_name(vw_model *m, size_t fn);
+const char *vw_hotcode_name(vw_an *an, size_t fn);
 /* The same without return type and parameters, for narrow columns:
  * "LAMMPS_NS::PairLJCut::compute". */
-const char *vw_hotcode_brief(vw_model *m, size_t fn);
+const char *vw_hotcode_brief(vw_an *an, size_t fn);
 /* Length of the profile's intervals (ns); 0 without a profile. */
-int64_t vw_hotcode_interval(vw_model *m);
+int64_t vw_hotcode_interval(vw_an *an);
 /* The letter of function fn on the code row: 'A'.. 'Z', then 'a'..'z', then '*'. */
 char vw_hotcode_letter(size_t fn);
 
 /* The top functions of [t0, t1) (an interval counts where its middle
  * lies), at most max, by samples; *total (may be NULL) gets every sample
  * of the span.  Returns how many. */
-size_t vw_hotcode_top(vw_model *m, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+size_t vw_hotcode_top(vw_an *an, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		      uint64_t *total);
 /* How many threads ran code over [t0, t1) on average: its samples over
  * the span's length times the sampling rate (0 without a profile). */
-double vw_hotcode_threads(vw_model *m, int64_t t0, int64_t t1);
+double vw_hotcode_threads(vw_an *an, int64_t t0, int64_t t1);
 /* [t0, t1) in n columns: fn[i] the hottest function of column i (-1: no
  * sample), share[i] its share there (share may be NULL).  0, or -1 when
  * there is no profile. */
-int vw_hotcode_columns(vw_model *m, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
+int vw_hotcode_columns(vw_an *an, int64_t t0, int64_t t1, size_t n, int *fn, double *share);
 
 /* The same for one file of the dataset (a rank of a job): its samples
  * only, its functions named and ranked as the whole dataset's (the same
  * letter on every rank).  A file without a profile has none. */
-size_t vw_hotcode_file_top(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_hot *out,
+size_t vw_hotcode_file_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out,
 			   size_t max, uint64_t *total);
-int vw_hotcode_file_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
+int vw_hotcode_file_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
 			    double *share);
 
 /* The functions that called fn (recorded with callchains: mcrec
  * --call-graph fp) over the whole run, by samples, at most max; share is
  * of fn's samples with a known caller.  0 without callchains. */
-size_t vw_hotcode_callers(vw_model *m, size_t fn, vw_hot *out, size_t max);
+size_t vw_hotcode_callers(vw_an *an, size_t fn, vw_hot *out, size_t max);
 
 /* For phase detection: code regions ranked by samples (at most max are
  * worth a series); *names their labels ("code:compute_kernel"). */
-size_t vw_hotcode_regions(vw_model *m, size_t max);
-const char *vw_hotcode_region_name(vw_model *m, size_t region);
+size_t vw_hotcode_regions(vw_an *an, size_t max);
+const char *vw_hotcode_region_name(vw_an *an, size_t region);
 /* Samples per second of region r over [a, b) in n buckets, divided by the
  * sampling rate (so 1.0 = one thread always there): 0 where nothing of it
  * ran, including idle buckets. */
-int vw_hotcode_region_rate(vw_model *m, size_t r, int64_t a, int64_t b, size_t n, double *out);
+int vw_hotcode_region_rate(vw_an *an, size_t r, int64_t a, int64_t b, size_t n, double *out);
 
 /* What the code was doing (codeclass.h: work, MPI, sync), for a job's
  * ranks.  CPU seconds one sample of file's profile stands for (0: none). */
@@ -99,39 +101,39 @@ double vw_hotcode_file_period(vw_model *m, size_t file);
  * + class] for its first max threads (in the order they were first
  * sampled); returns how many threads it filled, 0 when the file's profile
  * is not split by thread (recorded before format 1.6). */
-size_t vw_hotcode_file_threads(vw_model *m, size_t file, int64_t t0, int64_t t1, uint64_t *n,
+size_t vw_hotcode_file_threads(vw_an *an, size_t file, int64_t t0, int64_t t1, uint64_t *n,
 			       size_t max);
-uint64_t vw_hotcode_file_classes(vw_model *m, size_t file, int64_t t0, int64_t t1,
+uint64_t vw_hotcode_file_classes(vw_an *an, size_t file, int64_t t0, int64_t t1,
 				 uint64_t n[VW_CC_N]);
 /* The same in n columns: cnt[col * VW_CC_N + class] samples.  0, or -1
  * without a profile. */
-int vw_hotcode_file_class_columns(vw_model *m, size_t file, int64_t t0, int64_t t1, size_t n,
+int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt);
 /* What ran most in [t0, t1) among the work (not MPI, not sync), as an
  * identity for comparing spans: a named function's name, or where no
  * symbol names the code its region ("code:app+0x1400", finer than the
  * names people read for stripped code); *share its share of the work
  * samples.  0, or -1 when no work ran there. */
-int vw_hotcode_top_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len,
+int vw_hotcode_top_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len,
 			double *share);
 /* The same for a phase that is busy, into buf: code ran a fifth of a
  * thread or more over [t0, t1) and what ran most has a fifth of the work
  * samples; "" otherwise (idle: a few samples name a function by chance;
  * no profile; no code stands out). */
-void vw_hotcode_busy_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len);
+void vw_hotcode_busy_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len);
 /* How alike the work of two spans is: the overlap of their work samples'
  * shares over the same keys (named functions; code without symbols by its
  * object, as the reports name it), from 0 (nothing in common) to 1 (the
  * same mix); -1 when either span has no work samples or there is no
  * profile. */
-double vw_hotcode_work_overlap(vw_model *m, int64_t a0, int64_t a1, int64_t b0, int64_t b1);
+double vw_hotcode_work_overlap(vw_an *an, int64_t a0, int64_t a1, int64_t b0, int64_t b1);
 /* For phase detection on a job: the rate of class cls in file's samples
  * (one rank) over [a, b) in n buckets, in threads, as region rates. */
-int vw_hotcode_file_class_rate(vw_model *m, size_t file, int cls, int64_t a, int64_t b, size_t n,
+int vw_hotcode_file_class_rate(vw_an *an, size_t file, int cls, int64_t a, int64_t b, size_t n,
 			       double *out);
 /* The class of function fn (ranked as vw_hotcode_name's). */
-int vw_hotcode_fn_class(vw_model *m, size_t fn);
+int vw_hotcode_fn_class(vw_an *an, size_t fn);
 /* The code classes' note (a user rules file with lines left out); "" none. */
-const char *vw_hotcode_class_note(vw_model *m);
+const char *vw_hotcode_class_note(vw_an *an);
 
 #endif

@@ -148,11 +148,12 @@ static void stk_none_free(void *p)
 }
 static char stk_none;
 
-const vw_stacktab *vw_stacktab_get(vw_model *m)
+const vw_stacktab *vw_stacktab_get(vw_an *an)
 {
-	if (m->stack_cache && m->stack_cache_free == stk_free)
-		return m->stack_cache;
-	if (m->stack_cache == &stk_none && m->stack_cache_free == stk_none_free)
+	vw_model *m = an->m;
+	if (an->stack_cache && an->stack_cache_free == stk_free)
+		return an->stack_cache;
+	if (an->stack_cache == &stk_none && an->stack_cache_free == stk_none_free)
 		return NULL;
 	vw_stacktab *t = calloc(1, sizeof *t);
 	vw_codeclass *cc = vw_codeclass_load();
@@ -174,17 +175,17 @@ const vw_stacktab *vw_stacktab_get(vw_model *m)
 	if (!any) {
 		vw_codeclass_free(cc);
 		stk_free(t);
-		if (m->stack_cache && m->stack_cache_free)
-			m->stack_cache_free(m->stack_cache);
-		m->stack_cache = &stk_none;
-		m->stack_cache_free = stk_none_free;
+		if (an->stack_cache && an->stack_cache_free)
+			an->stack_cache_free(an->stack_cache);
+		an->stack_cache = &stk_none;
+		an->stack_cache_free = stk_none_free;
 		return NULL;
 	}
 	vw_codeclass_free(cc);
-	if (m->stack_cache && m->stack_cache_free)
-		m->stack_cache_free(m->stack_cache);
-	m->stack_cache = t;
-	m->stack_cache_free = stk_free;
+	if (an->stack_cache && an->stack_cache_free)
+		an->stack_cache_free(an->stack_cache);
+	an->stack_cache = t;
+	an->stack_cache_free = stk_free;
 	return t;
 fail:
 	vw_codeclass_free(cc);
@@ -192,9 +193,9 @@ fail:
 	return NULL;
 }
 
-int vw_stacktab_has(vw_model *m)
+int vw_stacktab_has(vw_an *an)
 {
-	return vw_stacktab_get(m) != NULL;
+	return vw_stacktab_get(an) != NULL;
 }
 
 /* The first stack hit whose interval's middle is at or after at. */

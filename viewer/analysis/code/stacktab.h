@@ -4,7 +4,7 @@
  * application frame that owns it, each location's frames as names, and
  * which stack hits fall in a span.
  *
- *     const vw_stacktab *st = vw_stacktab_get(m);   // NULL: no stacks
+ *     const vw_stacktab *st = vw_stacktab_get(an);  // NULL: no stacks
  *     size_t a, b;
  *     vw_stacktab_span(st, file, t0, t1, &a, &b);    // hits [a, b) of file
  *     const mcz_code *c = st->f[file].c;
@@ -23,7 +23,8 @@
  * that is not a runtime the application waits through (libc, libpthread,
  * the dynamic loader, the vDSO, the kernel, unknown code).  A sample
  * waiting in MPI or OpenMP is charged to its leaf's owner.  The tables
- * live in the model (m->stack_cache) until the code tables are dropped.
+ * live beside the model (an->stack_cache) until the code tables are
+ * dropped.
  */
 #ifndef VW_STACKTAB_H
 #define VW_STACKTAB_H
@@ -32,6 +33,7 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 
 #define VW_STK_NONE UINT32_MAX
 
@@ -56,9 +58,9 @@ typedef struct vw_stacktab {
 } vw_stacktab;
 
 /* The tables (built on first use); NULL when no file holds call stacks. */
-const vw_stacktab *vw_stacktab_get(vw_model *m);
+const vw_stacktab *vw_stacktab_get(vw_an *an);
 /* 1 when some file of the dataset holds call stacks with samples. */
-int vw_stacktab_has(vw_model *m);
+int vw_stacktab_has(vw_an *an);
 /* The stack hits of file whose interval's middle lies in [t0, t1):
  * stackhits[*a .. *b) (empty without stacks). */
 void vw_stacktab_span(const vw_stacktab *st, size_t file, int64_t t0, int64_t t1, size_t *a,

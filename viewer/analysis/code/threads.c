@@ -43,13 +43,14 @@ static void thr_figures(vw_threads *out, double umax)
 	}
 }
 
-int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *out)
+int vw_threads_of(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_threads *out)
 {
+	vw_model *m = an->m;
 	memset(out, 0, sizeof *out);
 	out->load_balance = out->comm_eff = out->par_eff = out->sync_share = NAN;
 	double per = vw_hotcode_file_period(m, file);
 	uint64_t *n = calloc(VW_THREADS_MAX * VW_CC_N, sizeof *n);
-	size_t nt = n && per > 0 ? vw_hotcode_file_threads(m, file, t0, t1, n, VW_THREADS_MAX) : 0;
+	size_t nt = n && per > 0 ? vw_hotcode_file_threads(an, file, t0, t1, n, VW_THREADS_MAX) : 0;
 	if (!nt) {
 		free(n);
 		return -1;

@@ -6,7 +6,7 @@
  * split by thread (recorded with format 1.6 on); threads.c.
  *
  *     vw_threads th;
- *     if (vw_threads_of(m, file, t0, t1, &th) == 0 && th.n > 1)
+ *     if (vw_threads_of(an, file, t0, t1, &th) == 0 && th.n > 1)
  *         printf("%zu threads, load balance %.2f\n", th.n, th.load_balance);
  */
 #ifndef VW_THREADS_H
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 
 /* The threads a figure is made of: at most this many per process. */
 #define VW_THREADS_MAX 256
@@ -38,7 +39,7 @@ typedef struct vw_threads {
 
 /* The threads of file over [t0, t1).  0, or -1 when its profile is not
  * split by thread (or it has none). */
-int vw_threads_of(vw_model *m, size_t file, int64_t t0, int64_t t1, vw_threads *out);
+int vw_threads_of(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_threads *out);
 /* The same figures for the whole run, exact, from the OpenMP runtime's
  * own callbacks (mcrec's OMPT tool, recorder/connect/ompt-connect.c: the
  * metadata ompt.*): each thread's useful time (in parallel regions less its

@@ -22,17 +22,17 @@ static int wo_cmp(const void *x, const void *y)
 	return strcmp(vw_stacktab_name(wo_st, a->name), vw_stacktab_name(wo_st, b->name));
 }
 
-int vw_waitowner_of(vw_model *m, size_t file, size_t thread, int64_t t0, int64_t t1,
+int vw_waitowner_of(vw_an *an, size_t file, size_t thread, int64_t t0, int64_t t1,
 		    vw_waiting *w)
 {
-	return vw_waitowner_set(m, NULL, file, thread, t0, t1, w);
+	return vw_waitowner_set(an, NULL, file, thread, t0, t1, w);
 }
 
-int vw_waitowner_set(vw_model *m, const uint8_t *use, size_t file, size_t thread, int64_t t0,
+int vw_waitowner_set(vw_an *an, const uint8_t *use, size_t file, size_t thread, int64_t t0,
 		     int64_t t1, vw_waiting *w)
 {
 	memset(w, 0, sizeof *w);
-	const vw_stacktab *st = vw_stacktab_get(m);
+	const vw_stacktab *st = vw_stacktab_get(an);
 	if (!st)
 		return -1;
 	size_t nn = st->nnames + 1; /* per name id, and the last: no caller */
@@ -95,9 +95,9 @@ void vw_waitowner_free(vw_waiting *w)
 	memset(w, 0, sizeof *w);
 }
 
-const char *vw_waitowner_name(vw_model *m, const vw_wait_owner *o)
+const char *vw_waitowner_name(vw_an *an, const vw_wait_owner *o)
 {
-	const vw_stacktab *st = vw_stacktab_get(m);
+	const vw_stacktab *st = vw_stacktab_get(an);
 	return !st || o->name == VW_STK_NONE ? "[no application frame]" : vw_stacktab_name(st, o->name);
 }
 
@@ -108,7 +108,7 @@ static void wo_pct(char *buf, size_t len, double share)
 	snprintf(buf, len, p < 9.95 ? "%.1f %%" : "%.0f %%", p);
 }
 
-int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, int ascii, char *buf,
+int vw_waitowner_line(vw_an *an, const vw_waiting *w, int cls, size_t top, int ascii, char *buf,
 		      size_t len)
 {
 	buf[0] = 0;
@@ -121,14 +121,14 @@ int vw_waitowner_line(vw_model *m, const vw_waiting *w, int cls, size_t top, int
 	for (size_t i = 0; i < c->nowners && i < top && at < len; i++) {
 		wo_pct(p, sizeof p, c->owners[i].share);
 		at += (size_t)snprintf(buf + at, len - at, "%s %s %s", i ? "," : "",
-				       vw_waitowner_name(m, &c->owners[i]), p);
+				       vw_waitowner_name(an, &c->owners[i]), p);
 	}
 	if (c->nowners > top && at < len)
 		snprintf(buf + at, len - at, ascii ? ", ..." : ", \u2026");
 	return 1;
 }
 
-void vw_waitowner_json(vw_model *m, const vw_waiting *w, size_t max, FILE *f)
+void vw_waitowner_json(vw_an *an, const vw_waiting *w, size_t max, FILE *f)
 {
 	fputc('{', f);
 	int first = 1;
@@ -142,7 +142,7 @@ void vw_waitowner_json(vw_model *m, const vw_waiting *w, size_t max, FILE *f)
 		first = 0;
 		for (size_t i = 0; i < c->nowners && i < max; i++) {
 			fputs(i ? ", {\"name\": " : "{\"name\": ", f);
-			vw_fmt_json_str(f, vw_waitowner_name(m, &c->owners[i]));
+			vw_fmt_json_str(f, vw_waitowner_name(an, &c->owners[i]));
 			fprintf(f, ", \"samples\": %llu, \"share\": %.6g}",
 				(unsigned long long)c->owners[i].samples, c->owners[i].share);
 		}

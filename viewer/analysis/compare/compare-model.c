@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "compare.h"
 #include "../fmt.h"
 #include "../code/hotcode.h"
@@ -21,9 +22,10 @@ static double cmp_add(double x, double y)
 	return isnan(y) ? x : x + y;
 }
 
-int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
+int vw_compare_run_of(vw_an *an, vw_cmp_run *run, vw_cmp_phase **v)
 {
-	const struct vw_phases *ph = m->phases;
+	vw_model *m = an->m;
+	const struct vw_phases *ph = an->phases;
 	size_t n = vw_phases_count(ph);
 	*v = calloc(n ? n : 1, sizeof **v);
 	if (!*v)
@@ -60,7 +62,7 @@ int vw_compare_run_of(vw_model *m, vw_cmp_run *run, vw_cmp_phase **v)
 		c->fig[VW_CMP_NET] = cmp_add(p->st.net_rx_bps, p->st.net_tx_bps);
 		snprintf(c->mark, sizeof c->mark, "%s", p->label);
 		if (!run->marked)
-			vw_hotcode_busy_code(m, p->t0, p->t1, c->code, sizeof c->code);
+			vw_hotcode_busy_code(an, p->t0, p->t1, c->code, sizeof c->code);
 	}
 	if (!run->marked)
 		n = vw_compare_coalesce(*v, n);
@@ -97,12 +99,12 @@ static int cmp_has_regions(const vw_model *m)
 	return 0;
 }
 
-static void cmp_names(char *buf, size_t len, vw_model **v, size_t n)
+static void cmp_names(char *buf, size_t len, vw_an **v, size_t n)
 {
 	size_t u = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && u < len; i++) {
-		const char *p = v[i]->nfiles ? v[i]->paths[0] : "?";
+		const char *p = v[i]->m->nfiles ? v[i]->m->paths[0] : "?";
 		const char *b = strrchr(p, '/');
 		int w = snprintf(buf + u, len - u, "%s%s", i ? "," : "", b && b[1] ? b + 1 : p);
 		u += w > 0 ? (size_t)w : 0;
@@ -142,50 +144,51 @@ static const char *cmp_meta(const vw_model *m, const char *key, char *buf, size_
 	return v && *v ? v : "?";
 }
 
-static void cmp_meta_diff(vw_compare *c, vw_model **a, size_t na, vw_model **b, size_t nb)
+static void cmp_meta_diff(vw_compare *c, vw_an **a, size_t na, vw_an **b, size_t nb)
 {
 	static const char *const keys[] = {"host", "cpu_model", "kernel", "recorder", "version",
 					   "interval"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 		char first[96], x[96];
-		snprintf(first, sizeof first, "%s", cmp_meta(a[0], keys[k], x, sizeof x));
+		snprintf(first, sizeof first, "%s", cmp_meta(a[0]->m, keys[k], x, sizeof x));
 		int differ = 0;
 		for (size_t i = 0; i < na + nb && !differ; i++) {
-			vw_model *m = i < na ? a[i] : b[i - na];
+			vw_model *m = (i < na ? a[i] : b[i - na])->m;
 			differ = strcmp(first, cmp_meta(m, keys[k], x, sizeof x)) != 0;
 		}
 		if (!differ || c->nmeta == sizeof c->meta / sizeof c->meta[0])
 			continue;
 		char bv[96];
-		snprintf(bv, sizeof bv, "%s", cmp_meta(b[0], keys[k], x, sizeof x));
+		snprintf(bv, sizeof bv, "%s", cmp_meta(b[0]->m, keys[k], x, sizeof x));
 		snprintf(c->meta[c->nmeta++], sizeof c->meta[0], "%s: %.60s | %.60s", keys[k], first,
 			 bv);
 	}
 }
 
-static void cmp_warn(char *buf, size_t len, vw_model **v, size_t n)
+static void cmp_warn(char *buf, size_t len, vw_an **v, size_t n)
 {
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		for (size_t f = 0; f < v[i]->nfiles; f++) {
-			const mcz_file_info *fi = mcz_info(v[i]->files[f]);
+	for (size_t i = 0; i < n; i++) {
+		const vw_model *m = v[i]->m;
+		for (size_t f = 0; f < m->nfiles; f++) {
+			const mcz_file_info *fi = mcz_info(m->files[f]);
 			if (fi->recovered || fi->nparts) {
-				const char *p = strrchr(v[i]->paths[f], '/');
+				const char *p = strrchr(m->paths[f], '/');
 				snprintf(buf, len, "%s: cut short (recovered up to %.1f s)",
-					 p ? p + 1 : v[i]->paths[f],
-					 (v[i]->t_max - v[i]->t_min) * 1e-9);
+					 p ? p + 1 : m->paths[f], (m->t_max - m->t_min) * 1e-9);
 				return;
 			}
 		}
+	}
 }
 
-int vw_compare_models(vw_model **a, size_t na, vw_model **b, size_t nb, vw_compare *out,
+int vw_compare_models(vw_an **a, size_t na, vw_an **b, size_t nb, vw_compare *out,
 		      char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
 	int marks = 1;
 	for (size_t i = 0; i < na + nb; i++)
-		marks &= cmp_has_regions(i < na ? a[i] : b[i - na]);
+		marks &= cmp_has_regions((i < na ? a[i] : b[i - na])->m);
 	vw_cmp_run *runs = calloc(na + nb, sizeof *runs);
 	vw_cmp_phase **v = calloc(na + nb, sizeof *v);
 	int rc = -1;
@@ -194,19 +197,20 @@ int vw_compare_models(vw_model **a, size_t na, vw_model **b, size_t nb, vw_compa
 		goto out;
 	}
 	for (size_t i = 0; i < na + nb; i++) {
-		vw_model *m = i < na ? a[i] : b[i - na];
+		vw_an *an = i < na ? a[i] : b[i - na];
+		vw_model *m = an->m;
 		vw_phase_params p = VW_PHASE_PARAMS_INIT;
 		char e[256];
-		if (vw_phases_detect(m, &p, marks ? VW_PHASES_MARKS : VW_PHASES_AUTO, e, sizeof e)) {
+		if (vw_phases_detect(an, &p, marks ? VW_PHASES_MARKS : VW_PHASES_AUTO, e, sizeof e)) {
 			snprintf(err, errlen, "%s: %s", m->paths[0], e);
 			goto out;
 		}
-		if (vw_phases_count(m->phases) == 0) {
+		if (vw_phases_count(an->phases) == 0) {
 			snprintf(err, errlen, "%s: no phases (no samples in this recording)",
 				 m->paths[0]);
 			goto out;
 		}
-		if (vw_compare_run_of(m, &runs[i], &v[i])) {
+		if (vw_compare_run_of(an, &runs[i], &v[i])) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}

@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 struct vw_model;
+struct vw_an;
 
 enum vw_cmp_fig {
 	VW_CMP_IPC,   /* instructions per cycle */
@@ -148,14 +149,14 @@ size_t vw_compare_slower(const vw_compare *c, double pct, char *buf, size_t len)
 
 /* ---- on models (compare-model.c) --------------------------------------------------- */
 
-/* The phases of a model whose phases are detected (m->phases), as a run;
+/* The phases of a model whose phases are detected (an->phases), as a run;
  * *v is malloc'd. 0, or -1 out of memory. */
-int vw_compare_run_of(struct vw_model *m, vw_cmp_run *run, vw_cmp_phase **v);
+int vw_compare_run_of(struct vw_an *an, vw_cmp_run *run, vw_cmp_phase **v);
 /* Detect the phases of every model (marks when every model has begin/end
  * marks, else detected, with the default parameters) and compare; fills
  * names, meta (the differences of host, CPU, kernel, recorder, format
  * version, interval), warn.  0, or -1 with a one-line reason in err. */
-int vw_compare_models(struct vw_model **a, size_t na, struct vw_model **b, size_t nb,
+int vw_compare_models(struct vw_an **a, size_t na, struct vw_an **b, size_t nb,
 		      vw_compare *out, char *err, size_t errlen);
 /* How the phases were matched: "marks" (by their text), "detected; by
  * figures and hottest code" (both runs have code samples), "detected; by

@@ -26,7 +26,7 @@ static const char *job_useful_from(const vw_job *j)
 	       : j->useful_from == VW_USEFUL_CPU ? "cpu time" : "mixed";
 }
 
-static void job_phase_json(vw_model *m, const vw_job *j, const vw_job_phase *p,
+static void job_phase_json(vw_an *an, const vw_job *j, const vw_job_phase *p,
 			   const vw_job_cell *cell, FILE *f)
 {
 	char cls[8];
@@ -67,7 +67,7 @@ static void job_phase_json(vw_model *m, const vw_job *j, const vw_job_phase *p,
 	job_num(f, "thread_load_balance", p->thread_lb, 1);
 	fprintf(f, "\"code\": ");
 	vw_fmt_json_str(f, p->code);
-	vw_wait_report_json(m, j, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
+	vw_wait_report_json(an, j, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
 	fprintf(f, ", \"per_rank\": [");
 	for (size_t r = 0; r < j->nranks; r++) {
 		const vw_job_cell *c = &cell[r];
@@ -83,13 +83,13 @@ static void job_phase_json(vw_model *m, const vw_job *j, const vw_job_phase *p,
 		job_num(f, "thread_load_balance", c->thread_lb, 1);
 		job_num(f, "threads", c->threads, 0);
 		if (c->t1 > c->t0)
-			vw_wait_report_json(m, j, j->ranks[r].file, c->t0, c->t1, f);
+			vw_wait_report_json(an, j, j->ranks[r].file, c->t0, c->t1, f);
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}");
 }
 
-static void job_print_json(vw_model *m, const vw_job *j, FILE *f)
+static void job_print_json(vw_an *an, const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
 	fprintf(f, "{\"job\": ");
@@ -108,10 +108,10 @@ static void job_print_json(vw_model *m, const vw_job *j, FILE *f)
 	fprintf(f, "}, \"phases\": [");
 	for (size_t k = 0; k < j->nph; k++) {
 		fprintf(f, "%s\n  ", k ? "," : "");
-		job_phase_json(m, j, &j->ph[k], &j->cell[k * j->nranks], f);
+		job_phase_json(an, j, &j->ph[k], &j->cell[k * j->nranks], f);
 	}
 	fprintf(f, "],\n \"run\": ");
-	job_phase_json(m, j, &j->run, j->run_cell, f);
+	job_phase_json(an, j, &j->run, j->run_cell, f);
 	fprintf(f, ",\n \"contention\": {");
 	job_num(f, "from_s", j->taken_from_s, 1);
 	job_num(f, "to_s", j->taken_to_s, 1);
@@ -229,7 +229,7 @@ static void job_taken_text(const vw_job *j, FILE *f)
 	fprintf(f, ": left out of comm_eff and load_bal\n");
 }
 
-static void job_print_text(vw_model *m, const vw_job *j, FILE *f)
+static void job_print_text(vw_an *an, const vw_job *j, FILE *f)
 {
 	size_t nh = j->nhosts;
 	const char *h0 = vw_fmt_safe(nh ? j->hosts[0] : ""), *h1 = vw_fmt_safe(nh ? j->hosts[nh - 1] : "");
@@ -283,13 +283,13 @@ static void job_print_text(vw_model *m, const vw_job *j, FILE *f)
 	job_phase_text(&j->run, f);
 	/* where the waiting comes from (with call stacks): the run, then the
 	 * phases where a class waits for 1 % of the samples or more */
-	if (vw_wait_report_text(m, j, j->run.t0, j->run.t1, 0, "waiting, the whole run", f))
+	if (vw_wait_report_text(an, j, j->run.t0, j->run.t1, 0, "waiting, the whole run", f))
 		for (size_t k = 0; k < j->nph; k++) {
 			char cls[8], pre[96];
 			const vw_job_phase *p = &j->ph[k];
 			snprintf(pre, sizeof pre, "waiting in %s", p->label[0] ? vw_fmt_safe(p->label)
 					: vw_phase_class_name(p->cls, cls, sizeof cls));
-			vw_wait_report_text(m, j, p->t0, p->t1, 0.01, pre, f);
+			vw_wait_report_text(an, j, p->t0, p->t1, 0.01, pre, f);
 		}
 	if (j->notes[0])
 		fprintf(f, "note: %s\n", vw_fmt_safe(j->notes));
@@ -314,7 +314,7 @@ static void job_print_text(vw_model *m, const vw_job *j, FILE *f)
 		   "MPI as shares of its code samples (mpi_s is time)\n");
 }
 
-int vw_jobs_print(vw_model *m, const vw_jobs *js, FILE *f, int json)
+int vw_jobs_print(vw_an *an, const vw_jobs *js, FILE *f, int json)
 {
 	if (json) {
 		fprintf(f, "{\"note\": ");
@@ -322,7 +322,7 @@ int vw_jobs_print(vw_model *m, const vw_jobs *js, FILE *f, int json)
 		fprintf(f, ", \"jobs\": [");
 		for (size_t i = 0; i < js->n; i++) {
 			fprintf(f, "%s\n", i ? "," : "");
-			job_print_json(m, &js->v[i], f);
+			job_print_json(an, &js->v[i], f);
 		}
 		fprintf(f, "]}\n");
 	} else {
@@ -331,7 +331,7 @@ int vw_jobs_print(vw_model *m, const vw_jobs *js, FILE *f, int json)
 		for (size_t i = 0; i < js->n; i++) {
 			if (i)
 				fputc('\n', f);
-			job_print_text(m, &js->v[i], f);
+			job_print_text(an, &js->v[i], f);
 		}
 	}
 	return ferror(f) ? -1 : 0;

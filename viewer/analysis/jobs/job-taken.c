@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "../code/hotcode.h"
 
 /* The busy CPU seconds of the host of `file` over [t0, t1) from its
@@ -93,8 +94,9 @@ void job_taken_phase(vw_model *m, const vw_job *j, vw_job_cell *c, int64_t t0, i
 	}
 }
 
-void vw_job_taken_files(vw_model *m, int64_t t0, int64_t t1, double *share, size_t n)
+void vw_job_taken_files(vw_an *an, int64_t t0, int64_t t1, double *share, size_t n)
 {
+	vw_model *m = an->m;
 	double span = (double)(t1 - t0) / 1e9;
 	for (size_t f = 0; f < n; f++)
 		share[f] = 0;
@@ -117,7 +119,7 @@ void vw_job_taken_files(vw_model *m, int64_t t0, int64_t t1, double *share, size
 			done[g] = 2;
 			uint64_t cn[VW_CC_N];
 			double per = vw_hotcode_file_period(m, g);
-			double cpu = per * (double)vw_hotcode_file_classes(m, g, t0, t1, cn);
+			double cpu = per * (double)vw_hotcode_file_classes(an, g, t0, t1, cn);
 			known &= per > 0 && cpu <= span * 1.02;
 			off[g] = cpu < span ? span - cpu : 0;
 			job += cpu, offs += off[g];

@@ -8,21 +8,10 @@
 #include <string.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "../code/hotcode.h"
 #include "../phases/phase-int.h"
 #include "../code/threads.h"
-
-int vw_jobs_applies(const vw_model *m)
-{
-	if (!m || m->nfiles < 2)
-		return 0;
-	for (size_t f = 0; f < m->nfiles; f++) {
-		const char *r = mcz_meta(m->files[f], "rank");
-		if (r && *r)
-			return 1;
-	}
-	return 0;
-}
 
 const char *vw_file_host(const vw_model *m, size_t file)
 {
@@ -229,9 +218,10 @@ static void job_cell_off(vw_job_cell *c, double cpu)
  * short bursts has few samples but an exact CPU time.  Where the rank's
  * data is damaged the figures are unknown (NaN), and the rank and phase
  * are added to damlist. */
-static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c,
+static void job_cell_fill(vw_an *an, const vw_job *j, size_t r, vw_job_cell *c,
 			  const char *phase, char *damlist, size_t len)
 {
+	vw_model *m = an->m;
 	size_t file = j->ranks[r].file;
 	double per = vw_hotcode_file_period(m, file);
 	c->mpi_s = c->sync_s = c->off_s = c->cpu_s = c->taken_s = NAN;
@@ -250,7 +240,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 	c->cpu_s = cpu;
 	if (per > 0) {
 		uint64_t n[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(m, file, c->t0, c->t1, n);
+		uint64_t all = vw_hotcode_file_classes(an, file, c->t0, c->t1, n);
 		double span = (double)(c->t1 - c->t0) / 1e9, sampled = (double)all * per;
 		/* no sample in a short span: its CPU time is all we know */
 		double scale = isnan(cpu) ? per : all ? cpu / (double)all : 0;
@@ -260,7 +250,7 @@ static void job_cell_fill(vw_model *m, const vw_job *j, size_t r, vw_job_cell *c
 		/* the threads that ran, where the profile is split by thread;
 		 * else as many as its CPU time fills the span */
 		vw_threads tt;
-		int split = vw_threads_of(m, file, c->t0, c->t1, &tt) == 0;
+		int split = vw_threads_of(an, file, c->t0, c->t1, &tt) == 0;
 		double th = split ? (double)tt.n : round((isnan(cpu) ? sampled : cpu) / span);
 		if (split) { /* thread 0 is the main thread, the one that calls MPI */
 			c->outside_mpi_s = span - tt.mpi_s[0] > 0 ? span - tt.mpi_s[0] : 0;
@@ -309,8 +299,9 @@ static int job_cmp_t0(const void *a, const void *b)
 
 /* Job phases from each rank's own marks, matched by (label, occurrence); of
  * nested regions the outermost, unless fine (--phase-level fine). */
-static int job_from_marks(vw_model *m, vw_job *j, int fine)
+static int job_from_marks(vw_an *an, vw_job *j, int fine)
 {
+	vw_model *m = an->m;
 	job_key *keys = NULL;
 	job_hit *hits = NULL;
 	size_t nkeys = 0, capk = 0, nhits = 0, caph = 0;
@@ -433,7 +424,7 @@ static int job_from_marks(vw_model *m, vw_job *j, int fine)
 		vw_job_cell *c = &j->cell[pos[x->ph] * j->nranks + x->rank];
 		c->t0 = x->t0;
 		c->t1 = x->t1;
-		job_cell_fill(m, j, x->rank, c, keys[x->ph].label, damlist, sizeof damlist);
+		job_cell_fill(an, j, x->rank, c, keys[x->ph].label, damlist, sizeof damlist);
 		if (x->cut) { /* its true length is unknown: left out of the figures */
 			size_t at = strlen(cutlist);
 			if (at + 64 < sizeof cutlist)
@@ -470,9 +461,9 @@ out:
 /* Job phases = the phases detected on the whole model; each rank's time in
  * a phase is its useful time there (the phase's length is the same for
  * every rank). */
-static int job_from_auto(vw_model *m, vw_job *j)
+static int job_from_auto(vw_an *an, vw_job *j)
 {
-	size_t n = vw_phases_count(m->phases);
+	size_t n = vw_phases_count(an->phases);
 	j->nph = n;
 	j->ph = calloc(n ? n : 1, sizeof *j->ph);
 	j->cell = calloc((n ? n : 1) * j->nranks, sizeof *j->cell);
@@ -480,7 +471,7 @@ static int job_from_auto(vw_model *m, vw_job *j)
 		return -1;
 	char damlist[160] = "";
 	for (size_t k = 0; k < n; k++) {
-		const vw_phase *p = vw_phases_at(m->phases, k);
+		const vw_phase *p = vw_phases_at(an->phases, k);
 		vw_job_phase *q = &j->ph[k];
 		char name[32];
 		snprintf(q->label, sizeof q->label, "%s", p->label);
@@ -491,7 +482,7 @@ static int job_from_auto(vw_model *m, vw_job *j)
 			vw_job_cell *c = &j->cell[k * j->nranks + r];
 			c->t0 = p->t0 > rk->t_first ? p->t0 : rk->t_first;
 			c->t1 = p->t1 < rk->t_last + 1 ? p->t1 : rk->t_last + 1;
-			job_cell_fill(m, j, r, c, name, damlist, sizeof damlist);
+			job_cell_fill(an, j, r, c, name, damlist, sizeof damlist);
 			c->time_s = c->useful_s;
 		}
 	}
@@ -617,19 +608,19 @@ static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, 
 
 /* What ran in [t0, t1), over every rank: the top work functions and the
  * share of MPI and sync, "dgemm_ 62%, MPI 35%". */
-static void job_code(vw_model *m, int64_t t0, int64_t t1, char *buf, size_t len)
+static void job_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len)
 {
 	vw_hot top[8];
 	uint64_t n[VW_CC_N], total = 0;
-	size_t k = vw_hotcode_top(m, t0, t1, top, 8, &total), at = 0, nw = 0;
+	size_t k = vw_hotcode_top(an, t0, t1, top, 8, &total), at = 0, nw = 0;
 	buf[0] = '\0';
-	if (!k || !vw_hotcode_file_classes(m, SIZE_MAX, t0, t1, n))
+	if (!k || !vw_hotcode_file_classes(an, SIZE_MAX, t0, t1, n))
 		return;
 	for (size_t i = 0; i < k && nw < 2; i++) {
-		if (vw_hotcode_fn_class(m, top[i].fn) != VW_CC_WORK || (nw && top[i].share < 0.05))
+		if (vw_hotcode_fn_class(an, top[i].fn) != VW_CC_WORK || (nw && top[i].share < 0.05))
 			continue;
 		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", nw ? ", " : "",
-				 vw_hotcode_brief(m, top[i].fn), 100 * top[i].share);
+				 vw_hotcode_brief(an, top[i].fn), 100 * top[i].share);
 		if (w < 0 || at + (size_t)w >= len)
 			break;
 		at += (size_t)w;
@@ -706,8 +697,9 @@ static int job_code_lost(vw_model *m, size_t file)
 
 /* The figures of every phase, and of the whole run: each rank from its
  * first sample to its last. */
-static int job_stats(vw_model *m, vw_job *j)
+static int job_stats(vw_an *an, vw_job *j)
 {
+	vw_model *m = an->m;
 	vw_job_load *hl = calloc(j->nhosts ? j->nhosts : 1, sizeof *hl);
 	j->load = calloc(j->nhosts ? j->nhosts : 1, sizeof *j->load);
 	j->run_cell = calloc(j->nranks ? j->nranks : 1, sizeof *j->run_cell);
@@ -722,7 +714,7 @@ static int job_stats(vw_model *m, vw_job *j)
 		job_span(j, c, &t0, &t1);
 		job_taken_phase(m, j, c, t0, t1, hl);
 		job_figures(j, &j->ph[k], c, j->source == VW_PHASES_MARKS);
-		job_code(m, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
+		job_code(an, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
 		/* when others took the CPUs: the phases where they took 5 % of
 		 * the ranks' time or more */
 		const vw_job_phase *p = &j->ph[k];
@@ -741,7 +733,7 @@ static int job_stats(vw_model *m, vw_job *j)
 		vw_job_cell *c = &j->run_cell[r];
 		c->t0 = j->ranks[r].t_first;
 		c->t1 = j->ranks[r].t_last + 1;
-		job_cell_fill(m, j, r, c, "the whole run", damlist, sizeof damlist);
+		job_cell_fill(an, j, r, c, "the whole run", damlist, sizeof damlist);
 		c->time_s = c->useful_s;
 		ncode += c->from_code;
 		j->code_lost += !c->from_code && job_code_lost(m, j->ranks[r].file);
@@ -752,11 +744,11 @@ static int job_stats(vw_model *m, vw_job *j)
 	job_span(j, j->run_cell, &t0, &t1);
 	job_taken_phase(m, j, j->run_cell, t0, t1, j->load);
 	job_figures(j, &j->run, j->run_cell, 0);
-	job_code(m, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
+	job_code(an, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
 	snprintf(j->run.label, sizeof j->run.label, "(whole run)");
 	j->run.cls = -1;
 	j->useful_from = ncode == j->nranks ? VW_USEFUL_CODE : ncode ? VW_USEFUL_MIXED : VW_USEFUL_CPU;
-	const char *cn = ncode ? vw_hotcode_class_note(m) : ""; /* the user's rules left out */
+	const char *cn = ncode ? vw_hotcode_class_note(an) : ""; /* the user's rules left out */
 	if (cn[0]) {
 		char buf[300];
 		snprintf(buf, sizeof buf, "code classes: %s", cn);
@@ -906,17 +898,18 @@ void vw_jobs_free(vw_jobs *js)
 	free(js);
 }
 
-int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **out, char *err,
+int vw_jobs_build(vw_an *an, int source, const vw_phase_params *p, vw_jobs **out, char *err,
 		  size_t errlen)
 {
+	vw_model *m = an->m;
 	*out = NULL;
 	vw_jobs *js = calloc(1, sizeof *js);
 	size_t *grp = malloc(m->nfiles * sizeof *grp), *files = malloc(m->nfiles * sizeof *files);
 	if (!js || !grp || !files)
 		goto oom;
-	if (source == VW_PHASES_AUTO && (!m->phases || m->phases->source != VW_PHASES_AUTO)) {
+	if (source == VW_PHASES_AUTO && (!an->phases || an->phases->source != VW_PHASES_AUTO)) {
 		vw_phase_params dp = VW_PHASE_PARAMS_INIT;
-		if (vw_phases_detect(m, p ? p : &dp, VW_PHASES_AUTO, err, errlen) != 0)
+		if (vw_phases_detect(an, p ? p : &dp, VW_PHASES_AUTO, err, errlen) != 0)
 			goto fail;
 	}
 	/* jobs in order of their first file */
@@ -950,8 +943,8 @@ int vw_jobs_build(vw_model *m, int source, const vw_phase_params *p, vw_jobs **o
 		snprintf(j->id, sizeof j->id, "%s", id ? id : "");
 		j->source = source;
 		if (job_ranks(m, j, files, nf) ||
-		    (source == VW_PHASES_MARKS ? job_from_marks(m, j, p && p->level) : job_from_auto(m, j)) ||
-		    job_hosts(j) || job_stats(m, j))
+		    (source == VW_PHASES_MARKS ? job_from_marks(an, j, p && p->level) : job_from_auto(an, j)) ||
+		    job_hosts(j) || job_stats(an, j))
 			goto oom;
 		job_ended(m, j);
 	}
@@ -968,15 +961,15 @@ fail:
 	return -1;
 }
 
-int vw_jobs_ensure(vw_model *m, char *err, size_t errlen)
+int vw_jobs_ensure(vw_an *an, char *err, size_t errlen)
 {
-	if (m->jobs || !vw_jobs_applies(m))
+	vw_model *m = an->m;
+	if (an->jobs || !vw_model_is_job(m))
 		return 0;
 	int src = vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
-	const vw_phase_params *p = m->phases ? &m->phases->params : NULL;
-	if (vw_jobs_build(m, src, p, &m->jobs, err, errlen) != 0)
+	const vw_phase_params *p = an->phases ? &an->phases->params : NULL;
+	if (vw_jobs_build(an, src, p, &an->jobs, err, errlen) != 0)
 		return -1;
-	m->jobs_free = vw_jobs_free;
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * for each phase how the ranks spent their time in it.
  *
  *     vw_jobs *js;
- *     if (vw_jobs_build(m, VW_PHASES_MARKS, &params, &js, err, sizeof err) == 0) {
+ *     if (vw_jobs_build(an, VW_PHASES_MARKS, &params, &js, err, sizeof err) == 0) {
  *             const vw_job *j = &js->v[0];
  *             for (size_t p = 0; p < j->nph; p++)
  *                     printf("%s: slowest rank %d, load balance %.2f\n", j->ph[p].label,
@@ -57,6 +57,7 @@
 #include <stdio.h>
 
 struct vw_model;
+struct vw_an;
 struct vw_phase_params;
 
 typedef struct vw_job_rank {
@@ -163,25 +164,21 @@ typedef struct vw_jobs {
 	char note[256];     /* "files of 2 jobs given together: shown as separate jobs"; "" */
 } vw_jobs;
 
-/* Whether the model's files are ranks of parallel jobs: more than one file
- * and some file carries a `rank`. */
-int vw_jobs_applies(const struct vw_model *m);
-
 /* The host a file was recorded on (its `host`), "" when it names none. */
 const char *vw_file_host(const struct vw_model *m, size_t file);
 
-/* Build the jobs of m.  source VW_PHASES_MARKS cuts by marks (ranks
- * without marks have no cells); VW_PHASES_AUTO uses m->phases, detecting
- * them with p first when m has none.  0, or -1 with a one-line reason in
+/* Build the jobs of an's model.  source VW_PHASES_MARKS cuts by marks
+ * (ranks without marks have no cells); VW_PHASES_AUTO uses an->phases,
+ * detecting them with p first when there are none.  0, or -1 with a one-line reason in
  * err. */
-int vw_jobs_build(struct vw_model *m, int source, const struct vw_phase_params *p,
+int vw_jobs_build(struct vw_an *an, int source, const struct vw_phase_params *p,
 		  vw_jobs **out, char *err, size_t errlen);
 void vw_jobs_free(vw_jobs *js);
 
-/* m->jobs for the views: built once (marks when every file has some,
- * else the detected phases), freed with the model.  0 (m->jobs set, or
- * m is not a job), or -1 with a reason in err. */
-int vw_jobs_ensure(struct vw_model *m, char *err, size_t errlen);
+/* an->jobs for the views: built once (marks when every file has some,
+ * else the detected phases), freed with an.  0 (an->jobs set, or the
+ * model is not a job), or -1 with a reason in err. */
+int vw_jobs_ensure(struct vw_an *an, char *err, size_t errlen);
 /* The job phase of job j containing t, or -1. */
 int vw_job_phase_at(const vw_job *j, int64_t t);
 
@@ -193,7 +190,7 @@ int vw_jobs_any_marked(const struct vw_model *m);
 /* For the first n files of m (n <= nfiles), the share of [t0, t1) other
  * processes had each file's CPU (job-taken.c), from the files' code
  * samples: 0 where unknown (no profile, no os.cpu.busy, several threads). */
-void vw_job_taken_files(struct vw_model *m, int64_t t0, int64_t t1, double *share, size_t n);
+void vw_job_taken_files(struct vw_an *an, int64_t t0, int64_t t1, double *share, size_t n);
 
 /* The job report (`mcview --report` on rank files): per job a line of what
  * it is, a table of its phases and the notes; json = 1 gives one object
@@ -213,7 +210,7 @@ void vw_job_taken_files(struct vw_model *m, int64_t t0, int64_t t1, double *shar
  * there also have "waiting" (waitowner.h: the MPI and sync samples by the
  * application function that waited), and the text report a line per
  * waiting class.  0, or -1 on a write error. */
-int vw_jobs_print(struct vw_model *m, const vw_jobs *js, FILE *f, int json);
+int vw_jobs_print(struct vw_an *an, const vw_jobs *js, FILE *f, int json);
 
 /* The job's own summary (`mcview --report --brief`, job-brief.c): a few
  * lines for the end of a batch job's output, every figure one of the

@@ -25,6 +25,7 @@
 
 #include "../fmt.h"
 #include "../../model/model.h"
+#include "../an.h"
 #include "phase.h"
 #include "../roofline/roofline.h"
 #include "../code/threads.h"
@@ -38,8 +39,9 @@ static void add(double *acc, double v)
 	*acc = isnan(*acc) ? v : *acc + v;
 }
 
-void vw_phase_stats_compute(vw_model *m, vw_phase *ph)
+void vw_phase_stats_compute(vw_an *an, vw_phase *ph)
 {
+	vw_model *m = an->m;
 	vw_phase_stats *s = &ph->st;
 	double ins = NAN, cyc = NAN, busy = NAN, dur = (double)(ph->t1 - ph->t0) * 1e-9;
 	s->read_bps = s->write_bps = s->gpu_w = s->net_rx_bps = s->net_tx_bps = s->cpus = NAN;
@@ -79,7 +81,7 @@ void vw_phase_stats_compute(vw_model *m, vw_phase *ph)
 	s->ins_rate = ins;
 	if (isnan(s->cpus))
 		s->cpus = busy; /* the machine's, when the command's own is not recorded */
-	vw_roof_work_rates(m, ph->t0, ph->t1, &s->flops_ps, &s->bytes_ps, &s->flops_prov,
+	vw_roof_work_rates(an, ph->t0, ph->t1, &s->flops_ps, &s->bytes_ps, &s->flops_prov,
 			   &s->bytes_prov);
 }
 
@@ -215,8 +217,9 @@ static int distinct_row(vw_model *m, const double *mean, size_t n, size_t i, cha
 	return found;
 }
 
-void vw_phase_describe(vw_model *m, vw_phase *v, size_t n)
+void vw_phase_describe(vw_an *an, vw_phase *v, size_t n)
 {
+	vw_model *m = an->m;
 	double peak[R_COUNT] = {0}, lv[R_COUNT];
 	double *gm = NULL; /* group_means, when a phase first needs them */
 	int any = 0, have_gm = 0;
@@ -277,7 +280,7 @@ void vw_phase_describe(vw_model *m, vw_phase *v, size_t n)
 	for (size_t i = 0; m->nfiles == 1 && i < n; i++) {
 		vw_threads th;
 		char note[160], rest[sizeof v[i].desc];
-		if (vw_threads_of(m, 0, v[i].t0, v[i].t1, &th) || !vw_threads_note(&th, note, sizeof note))
+		if (vw_threads_of(an, 0, v[i].t0, v[i].t1, &th) || !vw_threads_note(&th, note, sizeof note))
 			continue;
 		snprintf(rest, sizeof rest, "%s", v[i].desc);
 		/* cut to fit, as every description is */

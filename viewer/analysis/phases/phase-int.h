@@ -62,8 +62,9 @@ int vw_phase_prep_fill(double *y, size_t n);
  * (ph->prep, ph->fine), detect with ph->params into ph->v, or take the
  * marks as phases; 0 or -1 (out of memory). */
 struct vw_model;
-int vw_phase_model_prepare(struct vw_model *m, struct vw_phases *ph);
-int vw_phase_model_run(struct vw_model *m, struct vw_phases *ph);
+struct vw_an;
+int vw_phase_model_prepare(struct vw_an *an, struct vw_phases *ph);
+int vw_phase_model_run(struct vw_an *an, struct vw_phases *ph);
 int vw_phase_model_marks(struct vw_model *m, struct vw_phases *ph);
 /* The same on any marks (sorted by t) over samples [t_min, t_max] taken
  * every dt ns: the job analysis cuts each rank by its own marks. */
@@ -79,7 +80,7 @@ size_t vw_phase_marks_outer(struct vw_mark *marks, size_t nmarks);
 void vw_phase_model_fine_free(void *fine);
 /* The refinement context reads model m from now on (phases adopted from a
  * clone of m: the same files, streams and groups). */
-void vw_phase_model_fine_rebind(void *fine, struct vw_model *m);
+void vw_phase_model_fine_rebind(void *fine, struct vw_an *an);
 /* Sampling interval of the dataset, ns. */
 int64_t vw_phase_model_interval(const struct vw_model *m);
 

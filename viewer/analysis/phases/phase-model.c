@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "../code/hotcode.h"
 #include "../jobs/job.h"
 #include "phase-int.h"
@@ -39,7 +40,8 @@
 #define PHASE_DECODE_BUDGET 100000
 
 typedef struct phase_fine_ctx {
-	vw_model *m;
+	vw_an *an;
+	vw_model *m;         /* an->m */
 	size_t d;
 	size_t *rows;        /* detector stream j = sum of m->groups[rows[j]]'s members
 				(indexes: the model may move its arrays) */
@@ -67,10 +69,12 @@ void vw_phase_model_fine_free(void *fine)
 	free(f);
 }
 
-void vw_phase_model_fine_rebind(void *fine, vw_model *m)
+void vw_phase_model_fine_rebind(void *fine, vw_an *an)
 {
-	if (fine)
-		((phase_fine_ctx *)fine)->m = m;
+	if (fine) {
+		((phase_fine_ctx *)fine)->an = an;
+		((phase_fine_ctx *)fine)->m = an->m;
+	}
 }
 
 /* ---- which streams ------------------------------------------------------------ */
@@ -128,11 +132,12 @@ static int phase_row_node(const vw_model *m, const vw_row *r)
  * load alone makes no boundary (issue 42: stress-ng beside LAMMPS moved
  * os.cpu.busy and os.ctxt_switches and cut the MD loop in three).  The
  * node's rows stay where nothing of the job's own is left to read. */
-static int phase_job_own(vw_model *m, const struct vw_phases *ph)
+static int phase_job_own(vw_an *an, const struct vw_phases *ph)
 {
-	if (ph->params.streams[0] || !vw_jobs_applies(m))
+	vw_model *m = an->m;
+	if (ph->params.streams[0] || !vw_model_is_job(m))
 		return 0;
-	if (vw_hotcode_regions(m, 1))
+	if (vw_hotcode_regions(an, 1))
 		return 1;
 	for (size_t g = 0; g < m->ngroups; g++)
 		if (phase_row_default(m, &m->groups[g]) && !phase_row_node(m, &m->groups[g]))
@@ -189,9 +194,9 @@ static int phase_row_values(phase_fine_ctx *f, const vw_row *r, int64_t a, int64
 static int phase_values(phase_fine_ctx *f, size_t j, int64_t a, int64_t b, size_t n, double *out)
 {
 	if (f->creg[j])
-		return vw_hotcode_region_rate(f->m, f->creg[j] - 1, a, b, n, out);
+		return vw_hotcode_region_rate(f->an, f->creg[j] - 1, a, b, n, out);
 	if (f->crank[j])
-		return vw_hotcode_file_class_rate(f->m, f->crank[j] - 1, VW_CC_MPI, a, b, n, out);
+		return vw_hotcode_file_class_rate(f->an, f->crank[j] - 1, VW_CC_MPI, a, b, n, out);
 	return phase_row_values(f, &f->m->groups[f->rows[j]], a, b, n, out);
 }
 
@@ -312,12 +317,14 @@ static size_t phase_chunk_bucket(const vw_model *m, const phase_fine_ctx *f)
 }
 
 /* Build the coarse level and the detector. */
-int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
+int vw_phase_model_prepare(vw_an *an, struct vw_phases *ph)
 {
+	vw_model *m = an->m;
 	phase_fine_ctx *f = calloc(1, sizeof *f);
 	if (!f)
 		return -1;
 	ph->fine = f;
+	f->an = an;
 	f->m = m;
 	size_t cap = m->ngroups + PHASE_CODE_REGIONS + PHASE_RANK_WAITS + 1;
 	f->rows = calloc(cap, sizeof *f->rows);
@@ -331,7 +338,7 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	size_t npick = ph->params.streams[0]
 			       ? 0
 			       : phase_pick_pcp(m, phase_row_default, f->rows, PHASE_MAX_STREAMS);
-	int own = !npick && phase_job_own(m, ph);
+	int own = !npick && phase_job_own(an, ph);
 	for (size_t g = 0; g < m->ngroups && f->d < PHASE_MAX_STREAMS; g++) {
 		if (npick ? g >= npick : !phase_row_wanted(m, &m->groups[g], ph->params.streams))
 			continue;
@@ -346,9 +353,9 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	}
 	/* Where the code ran: busy phases that run different code look alike
 	 * to the counters of a machine without a PMU (issue 16). */
-	size_t nreg = vw_hotcode_regions(m, PHASE_CODE_REGIONS);
+	size_t nreg = vw_hotcode_regions(an, PHASE_CODE_REGIONS);
 	for (size_t r = 0; r < nreg && f->d < PHASE_MAX_STREAMS; r++) {
-		const char *name = vw_hotcode_region_name(m, r);
+		const char *name = vw_hotcode_region_name(an, r);
 		if (ph->params.streams[0] && !phase_listed(ph->params.streams, name))
 			continue;
 		f->creg[f->d++] = r + 1;
@@ -360,9 +367,9 @@ int vw_phase_model_prepare(vw_model *m, struct vw_phases *ph)
 	 * takes over the work another did (hpcc's StarDGEMM ending on the
 	 * slower rank, then SingleDGEMM on the other), the job's totals do not
 	 * change; the ranks' waits do. */
-	if (vw_jobs_applies(m) && m->nfiles <= PHASE_RANK_WAITS && !ph->params.streams[0]) {
+	if (vw_model_is_job(m) && m->nfiles <= PHASE_RANK_WAITS && !ph->params.streams[0]) {
 		uint64_t cn[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, cn);
+		uint64_t all = vw_hotcode_file_classes(an, SIZE_MAX, m->t_min, m->t_max + 1, cn);
 		for (size_t fi = 0; all && cn[VW_CC_MPI] * 100 >= all && fi < m->nfiles &&
 				    f->d < PHASE_MAX_STREAMS + PHASE_RANK_WAITS;
 		     fi++) {
@@ -419,8 +426,9 @@ out:
  * outside them look alike there (seven stress-ng stressors in a row).  A
  * class whose busy phases ran different hottest functions is split, one
  * class per function; classes renumbered in order of first appearance. */
-static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
+static int phase_split_by_code(vw_an *an, vw_phase_seg *seg, size_t n)
 {
+	vw_model *m = an->m;
 	typedef char code_t[96];
 	code_t *code = malloc((n + 1) * sizeof *code), *kc = malloc((n + 1) * sizeof *kc);
 	int *key = malloc((n + 1) * sizeof *key), nk = 0;
@@ -429,7 +437,7 @@ static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		vw_hotcode_busy_code(m, i ? seg[i].start : m->t_min, i + 1 < n ? seg[i].end : m->t_max + 1,
+		vw_hotcode_busy_code(an, i ? seg[i].start : m->t_min, i + 1 < n ? seg[i].end : m->t_max + 1,
 			       code[i], sizeof code[i]);
 	/* key k = (class, code) pairs in order of first appearance; a phase
 	 * without code (idle) takes its class's first pair */
@@ -452,11 +460,12 @@ static int phase_split_by_code(vw_model *m, vw_phase_seg *seg, size_t n)
 
 /* Per rank of a job, the share of its samples in [t0, t1) spent in MPI or
  * sync; 0 where a rank has none. */
-static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
+static void phase_waits(vw_an *an, int64_t t0, int64_t t1, double *w)
 {
+	vw_model *m = an->m;
 	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
 		uint64_t n[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(m, fi, t0, t1, n);
+		uint64_t all = vw_hotcode_file_classes(an, fi, t0, t1, n);
 		w[fi] = all ? (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) / (double)all : 0;
 	}
 }
@@ -470,12 +479,13 @@ static void phase_waits(vw_model *m, int64_t t0, int64_t t1, double *w)
  * rank, which waits for the busier one anyway, 55 % alone and 71 % (not
  * 55 + 53) with half of each CPU taken. */
 #define PHASE_TAKEN_APART 0.1
-static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
+static int phase_taken_apart(vw_an *an, const vw_phase_seg *a, const vw_phase_seg *b)
 {
+	vw_model *m = an->m;
 	size_t nf = m->nfiles < PHASE_RANK_WAITS ? m->nfiles : PHASE_RANK_WAITS;
 	double ta[PHASE_RANK_WAITS], tb[PHASE_RANK_WAITS];
-	vw_job_taken_files(m, a->start, a->end, ta, nf);
-	vw_job_taken_files(m, b->start, b->end, tb, nf);
+	vw_job_taken_files(an, a->start, a->end, ta, nf);
+	vw_job_taken_files(an, b->start, b->end, tb, nf);
 	for (size_t fi = 0; fi < nf; fi++)
 		if (fabs(ta[fi] - tb[fi]) >= PHASE_TAKEN_APART)
 			return 1;
@@ -487,12 +497,13 @@ static int phase_taken_apart(vw_model *m, const vw_phase_seg *a, const vw_phase_
  * SingleRandomAccess_LCG, one rank computing while the other waits: about
  * 1; the section before it, both ranks updating the table: under 0.2);
  * 0 on a single recording. */
-static double phase_wait_spread(vw_model *m, int64_t t0, int64_t t1)
+static double phase_wait_spread(vw_an *an, int64_t t0, int64_t t1)
 {
-	if (!vw_jobs_applies(m) || m->nfiles < 2 || m->nfiles > PHASE_RANK_WAITS)
+	vw_model *m = an->m;
+	if (!vw_model_is_job(m) || m->nfiles < 2 || m->nfiles > PHASE_RANK_WAITS)
 		return 0;
 	double w[PHASE_RANK_WAITS] = {0}, lo = 1, hi = 0;
-	phase_waits(m, t0, t1, w);
+	phase_waits(an, t0, t1, w);
 	for (size_t fi = 0; fi < m->nfiles; fi++)
 		lo = w[fi] < lo ? w[fi] : lo, hi = w[fi] > hi ? w[fi] : hi;
 	return hi - lo;
@@ -503,12 +514,12 @@ static double phase_wait_spread(vw_model *m, int64_t t0, int64_t t1)
  * (hpcc's StarRandomAccess, both ranks updating, then 0.6 s of
  * SingleRandomAccess, one rank computing while the other waits) is even
  * enough on the whole (0.35) but not in its second half (0.68). */
-static double phase_wait_spread_peak(vw_model *m, int64_t t0, int64_t t1)
+static double phase_wait_spread_peak(vw_an *an, int64_t t0, int64_t t1)
 {
-	double peak = phase_wait_spread(m, t0, t1);
+	double peak = phase_wait_spread(an, t0, t1);
 	for (int parts = 2; parts <= 3; parts++)
 		for (int k = 0; k < parts; k++) {
-			double s = phase_wait_spread(m, t0 + (t1 - t0) * k / parts,
+			double s = phase_wait_spread(an, t0 + (t1 - t0) * k / parts,
 						     t0 + (t1 - t0) * (k + 1) / parts);
 			peak = s > peak ? s : peak;
 		}
@@ -524,7 +535,7 @@ static double phase_wait_spread_peak(vw_model *m, int64_t t0, int64_t t1)
  * differing by PHASE_SPREAD_APART or more: the same code run by one rank
  * while the others wait is another section). */
 #define PHASE_SPREAD_APART 0.5
-static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
+static size_t phase_absorb_same_code(vw_an *an, vw_phase_seg *seg, size_t n)
 {
 	if (n < 2)
 		return n;
@@ -534,19 +545,19 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 	if (!code)
 		return n; /* the finer cut is still right */
 	for (size_t i = 0; i < n; i++)
-		vw_hotcode_busy_code(m, seg[i].start, seg[i].end, code[i], sizeof code[i]);
+		vw_hotcode_busy_code(an, seg[i].start, seg[i].end, code[i], sizeof code[i]);
 	for (int again = 1; again;) {
 		again = 0;
 		for (size_t i = 0; i < n && !again; i++) {
 			int64_t len = seg[i].end - seg[i].start;
 			if (!code[i][0] || 40 * len > run)
 				continue;
-			double sp = phase_wait_spread(m, seg[i].start, seg[i].end);
+			double sp = phase_wait_spread(an, seg[i].start, seg[i].end);
 			int l = i > 0 && !strcmp(code[i - 1], code[i]) &&
-				fabs(phase_wait_spread(m, seg[i - 1].start, seg[i - 1].end) - sp) <
+				fabs(phase_wait_spread(an, seg[i - 1].start, seg[i - 1].end) - sp) <
 					PHASE_SPREAD_APART;
 			int r = i + 1 < n && !strcmp(code[i + 1], code[i]) &&
-				fabs(phase_wait_spread(m, seg[i + 1].start, seg[i + 1].end) - sp) <
+				fabs(phase_wait_spread(an, seg[i + 1].start, seg[i + 1].end) - sp) <
 					PHASE_SPREAD_APART;
 			if (!l && !r)
 				continue;
@@ -602,20 +613,21 @@ static size_t phase_absorb_same_code(vw_model *m, vw_phase_seg *seg, size_t n)
 #define PHASE_MIX_CODE 0.6
 #define PHASE_MIX_MEAN 0.15
 #define PHASE_MIX_RANK 0.35
-static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_seg *b)
+static int phase_mix_alike(vw_an *an, const vw_phase_seg *a, const vw_phase_seg *b)
 {
-	if (vw_hotcode_work_overlap(m, a->start, a->end, b->start, b->end) < PHASE_MIX_CODE)
+	vw_model *m = an->m;
+	if (vw_hotcode_work_overlap(an, a->start, a->end, b->start, b->end) < PHASE_MIX_CODE)
 		return 0;
-	if (fabs(phase_wait_spread_peak(m, b->start, b->end) -
-		 phase_wait_spread(m, a->start, a->end)) >= PHASE_SPREAD_APART ||
-	    fabs(phase_wait_spread_peak(m, a->start, a->end) -
-		 phase_wait_spread(m, b->start, b->end)) >= PHASE_SPREAD_APART)
+	if (fabs(phase_wait_spread_peak(an, b->start, b->end) -
+		 phase_wait_spread(an, a->start, a->end)) >= PHASE_SPREAD_APART ||
+	    fabs(phase_wait_spread_peak(an, a->start, a->end) -
+		 phase_wait_spread(an, b->start, b->end)) >= PHASE_SPREAD_APART)
 		return 0;
-	if (phase_taken_apart(m, a, b))
+	if (phase_taken_apart(an, a, b))
 		return 1;
 	double wa[PHASE_RANK_WAITS] = {0}, wb[PHASE_RANK_WAITS] = {0};
-	phase_waits(m, a->start, a->end, wa);
-	phase_waits(m, b->start, b->end, wb);
+	phase_waits(an, a->start, a->end, wa);
+	phase_waits(an, b->start, b->end, wb);
 	double ma = 0, mb = 0;
 	for (size_t fi = 0; fi < m->nfiles && fi < PHASE_RANK_WAITS; fi++) {
 		if (fabs(wa[fi] - wb[fi]) > PHASE_MIX_RANK)
@@ -633,14 +645,15 @@ static int phase_mix_alike(vw_model *m, const vw_phase_seg *a, const vw_phase_se
  * node gets busy for a while); what a rank computes and how long it waits
  * tell the sections apart (hpcc's StarDGEMM and SingleDGEMM: both dgemm_,
  * one rank waiting half the time in the second). */
-static size_t phase_join_same_mix(vw_model *m, vw_phase_seg *seg, size_t n)
+static size_t phase_join_same_mix(vw_an *an, vw_phase_seg *seg, size_t n)
 {
-	if (n < 2 || !vw_jobs_applies(m) || m->nfiles > PHASE_RANK_WAITS)
+	vw_model *m = an->m;
+	if (n < 2 || !vw_model_is_job(m) || m->nfiles > PHASE_RANK_WAITS)
 		return n;
 	size_t k = 1;
 	for (size_t i = 1; i < n; i++) {
 		vw_phase_seg *p = &seg[k - 1];
-		if (phase_mix_alike(m, p, &seg[i])) {
+		if (phase_mix_alike(an, p, &seg[i])) {
 			if (seg[i].end - seg[i].start > p->end - p->start)
 				p->cls = seg[i].cls;
 			p->end = seg[i].end;
@@ -651,20 +664,21 @@ static size_t phase_join_same_mix(vw_model *m, vw_phase_seg *seg, size_t n)
 	return k;
 }
 
-int vw_phase_model_run(vw_model *m, struct vw_phases *ph)
+int vw_phase_model_run(vw_an *an, struct vw_phases *ph)
 {
+	vw_model *m = an->m;
 	vw_phase_seg *seg;
 	size_t n;
 	if (vw_phase_run(ph->prep, &ph->params, &seg, &n))
 		return -1;
-	if (phase_split_by_code(m, seg, n)) {
+	if (phase_split_by_code(an, seg, n)) {
 		free(seg);
 		return -1;
 	}
 	if (ph->params.level == 0) {
-		n = phase_absorb_same_code(m, seg, n);
+		n = phase_absorb_same_code(an, seg, n);
 		n = vw_phase_cycles(seg, n);
-		n = phase_join_same_mix(m, seg, n);
+		n = phase_join_same_mix(an, seg, n);
 	}
 	free(ph->v);
 	ph->v = calloc(n + 1, sizeof *ph->v);

@@ -26,9 +26,9 @@
  * Model layer:
  *
  *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
- *     vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err);  // sets m->phases
- *     for (size_t i = 0; i < vw_phases_count(m->phases); i++)
- *             puts(vw_phases_at(m->phases, i)->desc);
+ *     vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err); // sets an->phases
+ *     for (size_t i = 0; i < vw_phases_count(an->phases); i++)
+ *             puts(vw_phases_at(an->phases, i)->desc);
  *
  * Method (why it is fast when phases are few and long): the streams are
  * reduced to at most `coarse` buckets (8192 by default) of bucket means,
@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 struct vw_model;
+struct vw_an;
 
 struct vw_canvas;
 
@@ -204,22 +205,22 @@ int vw_phase_pick_is_pcp(const struct vw_model *m);
  * NULL (the default choice, or --phase-streams). */
 const char *vw_phase_pick_basis(const struct vw_model *m, const struct vw_phases *ph);
 
-/* Detect (or take from marks) the phases of m; replaces m->phases, sets
- * m->phase_sel to -1.  Uses the file's cache when the parameters match and
+/* Detect (or take from marks) the phases of an's model m; replaces
+ * an->phases, sets m->phase_sel to -1.  Uses the file's cache when the parameters match and
  * writes it after a detection (single writable file; failure to write is
  * not an error).  Returns 0, or -1 with a one-line reason in err. */
-int vw_phases_detect(struct vw_model *m, const vw_phase_params *p, int source, char *err,
+int vw_phases_detect(struct vw_an *an, const vw_phase_params *p, int source, char *err,
 		     size_t errlen);
 void vw_phases_free(struct vw_phases *ph);
-/* Take the phases detected on `from`, a clone of m (vw_model_clone: the
- * same files, streams and groups), as m's: 0, or -1 (nothing taken) when
- * from has none or its rows are not m's (ranks folded in one, not the
- * other). */
-int vw_phases_adopt(struct vw_model *m, struct vw_model *from);
+/* Take the phases detected on `from`, the analyses of a clone of an's
+ * model (vw_model_clone: the same files, streams and groups), as an's: 0,
+ * or -1 (nothing taken) when from has none or its rows are not an's model's
+ * (ranks folded in one, not the other). */
+int vw_phases_adopt(struct vw_an *an, struct vw_an *from);
 /* The recording grew (a file being written): detect again, keeping every
  * phase that had ended as it was, so that old boundaries never move; only
  * the last, open phase may be cut.  0, or -1 with a reason in err. */
-int vw_phases_extend(struct vw_model *m, char *err, size_t errlen);
+int vw_phases_extend(struct vw_an *an, char *err, size_t errlen);
 
 size_t vw_phases_count(const struct vw_phases *ph);           /* 0 for NULL */
 const vw_phase *vw_phases_at(const struct vw_phases *ph, size_t i);
@@ -234,14 +235,14 @@ int vw_phases_color(int cls);
 int vw_phases_app_regions(const struct vw_model *m);
 
 /* Select phase i (clamped) and put the cursor at its start; for n/p. */
-void vw_phases_select(struct vw_model *m, int i);
+void vw_phases_select(struct vw_an *an, int i);
 /* n/p from any view: next/previous phase after/before the selected one (or
  * the cursor when none is).  Returns 1 if the selection moved. */
-int vw_phases_step(struct vw_model *m, int dir);
+int vw_phases_step(struct vw_an *an, int dir);
 /* Zoom the window to phase i with a small margin either side. */
-void vw_phases_zoom(struct vw_model *m, int i);
+void vw_phases_zoom(struct vw_an *an, int i);
 /* Mean of any stream over phase i, display units (NaN if none). */
-double vw_phases_stream_mean(struct vw_model *m, size_t i, size_t stream);
+double vw_phases_stream_mean(struct vw_an *an, size_t i, size_t stream);
 
 /* phase-cli.c: mcview's phase options (--phases, --report, --phase-*), and
  * what to do with them once the model is open. */
@@ -273,17 +274,17 @@ int vw_phase_cli_opt(vw_phase_cli *c, int opt, const char *arg, char *err, size_
  * print it to stdout and return 1 (the program exits 0), or 2 when a file
  * had damaged blocks left out (exits 1); 0 = go on to the screen; -1 =
  * error, one line in err. */
-int vw_phase_cli_run(struct vw_model *m, const vw_phase_cli *c, char *err, size_t len);
+int vw_phase_cli_run(struct vw_an *an, const vw_phase_cli *c, char *err, size_t len);
 
 /* view-phases.c: the phases as a band of class colours over w cells at
  * (x, y) for the current window, each phase's letter in its middle, the
  * selected phase underlined (the timeline draws it above its rows). */
-void view_phases_band(struct vw_model *m, struct vw_canvas *c, int x, int y, int w);
+void view_phases_band(struct vw_an *an, struct vw_canvas *c, int x, int y, int w);
 
 /* phase-desc.c: the figures of phase i, then the descriptions of all phases
  * (a description compares a phase with the others of the run). */
-void vw_phase_stats_compute(struct vw_model *m, vw_phase *ph);
-void vw_phase_describe(struct vw_model *m, vw_phase *v, size_t n);
+void vw_phase_stats_compute(struct vw_an *an, vw_phase *ph);
+void vw_phase_describe(struct vw_an *an, vw_phase *v, size_t n);
 
 /* phase-cache.c: the "phases" aux block.  The key names everything the
  * result depends on (parameters, source, streams, time range). */

@@ -6,9 +6,9 @@
  * format/cache/cachedir.c, never in the recording).
  *
  *     vw_phase_params p = VW_PHASE_PARAMS_INIT;
- *     if (vw_phases_detect(m, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
- *     vw_phases_step(m, +1);              // n
- *     vw_phases_zoom(m, m->phase_sel);    // Enter
+ *     if (vw_phases_detect(an, &p, VW_PHASES_AUTO, err, sizeof err) != 0) ...
+ *     vw_phases_step(an, +1);             // n
+ *     vw_phases_zoom(an, m->phase_sel);   // Enter
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "phase-int.h"
 
 static int phase_err(char *err, size_t len, const char *msg)
@@ -36,18 +37,16 @@ void vw_phases_free(struct vw_phases *ph)
 	free(ph);
 }
 
-int vw_phases_adopt(vw_model *m, vw_model *from)
+int vw_phases_adopt(vw_an *an, vw_an *from)
 {
-	if (!from->phases || from->fold_ranks != m->fold_ranks || from->nstreams != m->nstreams ||
-	    from->ngroups != m->ngroups)
+	vw_model *m = an->m, *fm = from->m;
+	if (!from->phases || fm->fold_ranks != m->fold_ranks || fm->nstreams != m->nstreams ||
+	    fm->ngroups != m->ngroups)
 		return -1;
-	if (m->phases_free)
-		m->phases_free(m->phases);
-	m->phases = from->phases;
-	m->phases_free = from->phases_free;
+	vw_phases_free(an->phases);
+	an->phases = from->phases;
 	from->phases = NULL;
-	from->phases_free = NULL;
-	vw_phase_model_fine_rebind(m->phases->fine, m);
+	vw_phase_model_fine_rebind(an->phases->fine, an);
 	m->phase_sel = -1;
 	return 0;
 }
@@ -97,8 +96,9 @@ int vw_phases_app_regions(const vw_model *m)
  * outside a phase says nothing of it), figures (those of an unchanged
  * phase of the previous detection, old[0..nold), are kept: re-detection is
  * then mostly the detector's few milliseconds), descriptions. */
-static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *old, size_t nold)
+static void phase_finish_all(vw_an *an, struct vw_phases *ph, const vw_phase *old, size_t nold)
 {
+	vw_model *m = an->m;
 	for (size_t i = 0, o = 0; i < ph->n; i++) {
 		vw_phase *p = &ph->v[i];
 		p->mark_dt = INT64_MAX;
@@ -113,9 +113,9 @@ static void phase_finish_all(vw_model *m, struct vw_phases *ph, const vw_phase *
 		if (o < nold && old[o].t0 == p->t0 && old[o].t1 == p->t1)
 			p->st = old[o].st;
 		else
-			vw_phase_stats_compute(m, p);
+			vw_phase_stats_compute(an, p);
 	}
-	vw_phase_describe(m, ph->v, ph->n);
+	vw_phase_describe(an, ph->v, ph->n);
 }
 
 /* The phases of one file under one set of parameters live in the user's
@@ -182,12 +182,13 @@ static void phase_cache_store(vw_model *m, struct vw_phases *ph, const char *key
 	}
 }
 
-int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *err, size_t errlen)
+int vw_phases_detect(vw_an *an, const vw_phase_params *p, int source, char *err, size_t errlen)
 {
+	vw_model *m = an->m;
 	vw_phase_params par = VW_PHASE_PARAMS_INIT;
 	if (p)
 		par = *p;
-	struct vw_phases *ph = m->phases;
+	struct vw_phases *ph = an->phases;
 	par.streams[sizeof par.streams - 1] = '\0';
 	int reuse = ph && ph->prep && source == VW_PHASES_AUTO && ph->source == VW_PHASES_AUTO &&
 		    !strcmp(ph->params.streams, par.streams);
@@ -213,9 +214,9 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 	} else if (!reuse && phase_cache_load(m, ph, key) == 0) {
 		ph->from_cache = 1;
 	} else if (!reuse) {
-		rc = vw_phase_model_prepare(m, ph);
+		rc = vw_phase_model_prepare(an, ph);
 		if (rc == 0)
-			rc = vw_phase_model_run(m, ph);
+			rc = vw_phase_model_run(an, ph);
 		if (rc == 0)
 			phase_cache_store(m, ph, key);
 	} else { /* a parameter changed: the file's cache stays for the options given */
@@ -224,20 +225,19 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
 			memcpy(old, ph->v, ph->n * sizeof *old);
 			nold = ph->n;
 		}
-		rc = vw_phase_model_run(m, ph);
+		rc = vw_phase_model_run(an, ph);
 	}
 	if (rc) {
 		free(old);
-		if (ph != m->phases)
+		if (ph != an->phases)
 			vw_phases_free(ph);
 		return phase_err(err, errlen, "out of memory detecting phases");
 	}
-	phase_finish_all(m, ph, old, nold);
+	phase_finish_all(an, ph, old, nold);
 	free(old);
-	if (ph != m->phases)
-		vw_phases_free(m->phases);
-	m->phases = ph;
-	m->phases_free = vw_phases_free;
+	if (ph != an->phases)
+		vw_phases_free(an->phases);
+	an->phases = ph;
 	m->phase_sel = -1;
 	return 0;
 }
@@ -247,9 +247,10 @@ int vw_phases_detect(vw_model *m, const vw_phase_params *p, int source, char *er
  * as it was — its boundaries, class and figures — and take the new
  * detection only from the start of the last, still open, phase on.  So old
  * boundaries never jump as data arrives; the open phase may be cut. */
-int vw_phases_extend(vw_model *m, char *err, size_t errlen)
+int vw_phases_extend(vw_an *an, char *err, size_t errlen)
 {
-	struct vw_phases *cur = m->phases;
+	vw_model *m = an->m;
+	struct vw_phases *cur = an->phases;
 	if (!cur || cur->n == 0)
 		return 0;
 	vw_phase_params par = cur->params;
@@ -263,12 +264,12 @@ int vw_phases_extend(vw_model *m, char *err, size_t errlen)
 	int sel = m->phase_sel;
 	/* a fresh detection: the kept coarse level describes the shorter run */
 	vw_phases_free(cur);
-	m->phases = NULL;
-	if (vw_phases_detect(m, &par, source, err, errlen) != 0) {
+	an->phases = NULL;
+	if (vw_phases_detect(an, &par, source, err, errlen) != 0) {
 		free(old);
 		return -1;
 	}
-	struct vw_phases *ph = m->phases;
+	struct vw_phases *ph = an->phases;
 	size_t first = 0;
 	while (first < ph->n && ph->v[first].t1 <= cut)
 		first++;
@@ -283,7 +284,7 @@ int vw_phases_extend(vw_model *m, char *err, size_t errlen)
 	if (first < ph->n && v[keep].t0 != cut) {
 		v[keep].t0 = cut;
 		v[keep].gain = old[keep].gain;
-		vw_phase_stats_compute(m, &v[keep]);
+		vw_phase_stats_compute(an, &v[keep]);
 	}
 	int ncls = 0;
 	for (size_t i = 0; i < n; i++)
@@ -293,7 +294,7 @@ int vw_phases_extend(vw_model *m, char *err, size_t errlen)
 	ph->v = v;
 	ph->n = n;
 	ph->nclasses = ncls;
-	vw_phase_describe(m, ph->v, ph->n);
+	vw_phase_describe(an, ph->v, ph->n);
 	m->phase_sel = sel < (int)n ? sel : -1;
 	free(old);
 	return 0;
@@ -301,14 +302,15 @@ int vw_phases_extend(vw_model *m, char *err, size_t errlen)
 
 /* ---- navigation ------------------------------------------------------------------- */
 
-void vw_phases_select(vw_model *m, int i)
+void vw_phases_select(vw_an *an, int i)
 {
-	size_t n = vw_phases_count(m->phases);
+	vw_model *m = an->m;
+	size_t n = vw_phases_count(an->phases);
 	if (!n)
 		return;
 	i = i < 0 ? 0 : (size_t)i >= n ? (int)n - 1 : i;
 	m->phase_sel = i;
-	const vw_phase *p = &m->phases->v[i];
+	const vw_phase *p = &an->phases->v[i];
 	if (p->t0 < m->t0 || p->t0 >= m->t1) { /* bring it into the window, same width */
 		int64_t w = m->t1 - m->t0;
 		vw_model_set_window(m, p->t0 - w / 10, p->t0 - w / 10 + w);
@@ -316,29 +318,31 @@ void vw_phases_select(vw_model *m, int i)
 	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0 >= m->t1 ? m->t1 - 1 : p->t0;
 }
 
-int vw_phases_step(vw_model *m, int dir)
+int vw_phases_step(vw_an *an, int dir)
 {
-	size_t n = vw_phases_count(m->phases);
+	vw_model *m = an->m;
+	size_t n = vw_phases_count(an->phases);
 	if (!n)
 		return 0;
 	int cur = m->phase_sel;
 	if (cur < 0) {
-		cur = vw_phases_find(m->phases, m->cursor);
+		cur = vw_phases_find(an->phases, m->cursor);
 		if (cur < 0)
 			cur = dir > 0 ? -1 : (int)n;
-		else if (dir < 0 && m->phases->v[cur].t0 < m->cursor)
+		else if (dir < 0 && an->phases->v[cur].t0 < m->cursor)
 			cur++; /* p: the start of the phase the cursor is in */
 	}
 	int next = cur + (dir > 0 ? 1 : -1);
 	if (next < 0 || (size_t)next >= n)
 		return 0;
-	vw_phases_select(m, next);
+	vw_phases_select(an, next);
 	return 1;
 }
 
-void vw_phases_zoom(vw_model *m, int i)
+void vw_phases_zoom(vw_an *an, int i)
 {
-	const vw_phase *p = vw_phases_at(m->phases, i < 0 ? 0 : (size_t)i);
+	vw_model *m = an->m;
+	const vw_phase *p = vw_phases_at(an->phases, i < 0 ? 0 : (size_t)i);
 	if (!p)
 		return;
 	int64_t margin = (p->t1 - p->t0) / 20;
@@ -347,9 +351,10 @@ void vw_phases_zoom(vw_model *m, int i)
 	m->cursor = p->t0 < m->t0 ? m->t0 : p->t0;
 }
 
-double vw_phases_stream_mean(vw_model *m, size_t i, size_t stream)
+double vw_phases_stream_mean(vw_an *an, size_t i, size_t stream)
 {
-	const vw_phase *p = vw_phases_at(m->phases, i);
+	vw_model *m = an->m;
+	const vw_phase *p = vw_phases_at(an->phases, i);
 	vw_bucket b;
 	if (!p || vw_model_stream_buckets(m, stream, p->t0, p->t1, 1, &b) != 0 || !b.count)
 		return NAN;

@@ -20,6 +20,7 @@
 #include "../jobs/job.h"
 #include "../code/waitowner.h"
 #include "../../model/model.h"
+#include "../an.h"
 #include "phase.h"
 #include "kernels.h"
 #include "../code/threads.h"
@@ -63,9 +64,10 @@ static void report_roof(vw_model *m, const vw_phase *p, vw_roof_point *pt)
 	vw_roof_place(&c, &p->st, pt);
 }
 
-static double report_value(vw_model *m, size_t i, int col, const double *extra)
+static double report_value(vw_an *an, size_t i, int col, const double *extra)
 {
-	const vw_phase *p = vw_phases_at(m->phases, i);
+	vw_model *m = an->m;
+	const vw_phase *p = vw_phases_at(an->phases, i);
 	if (!p)
 		return NAN;
 	const vw_phase_stats *s = &p->st;
@@ -91,40 +93,41 @@ static double report_value(vw_model *m, size_t i, int col, const double *extra)
 	case VW_PCOL_EXTRA: return extra ? extra[i] : NAN;
 	case VW_PCOL_CODE: {
 		vw_hot h;
-		return vw_hotcode_top(m, p->t0, p->t1, &h, 1, NULL) ? h.share : NAN;
+		return vw_hotcode_top(an, p->t0, p->t1, &h, 1, NULL) ? h.share : NAN;
 	}
 	default: return NAN;
 	}
 }
 
-double vw_report_sortval(vw_model *m, int i, int col, const double *extra)
+double vw_report_sortval(vw_an *an, int i, int col, const double *extra)
 {
-	return report_value(m, (size_t)i, col, extra);
+	return report_value(an, (size_t)i, col, extra);
 }
 
-static int report_has(vw_model *m, int col, int has_extra)
+static int report_has(vw_an *an, int col, int has_extra)
 {
-	size_t n = vw_phases_count(m->phases);
+	vw_model *m = an->m;
+	size_t n = vw_phases_count(an->phases);
 	if (col == VW_PCOL_MARK)
 		return m->nmarks > 0;
 	if (col == VW_PCOL_EXTRA)
 		return has_extra;
 	if (col == VW_PCOL_CODE)
-		return vw_hotcode_has(m);
+		return vw_hotcode_has(an);
 	if (col <= VW_PCOL_DUR || col == VW_PCOL_DESC)
 		return 1;
 	for (size_t i = 0; i < n; i++)
-		if (!isnan(report_value(m, i, col, NULL)))
+		if (!isnan(report_value(an, i, col, NULL)))
 			return 1;
 	return 0;
 }
 
-int vw_report_next_col(vw_model *m, int col, int has_extra)
+int vw_report_next_col(vw_an *an, int col, int has_extra)
 {
 	for (int k = 1; k <= VW_PCOL_COUNT; k++) {
 		int c = (col + k) % VW_PCOL_COUNT;
 		if (c != VW_PCOL_MARK && c != VW_PCOL_DESC &&
-		    report_has(m, c, has_extra))
+		    report_has(an, c, has_extra))
 			return c;
 	}
 	return VW_PCOL_START;
@@ -139,15 +142,16 @@ static int report_stream(const vw_model *m, const char *name)
 	return 0;
 }
 
-void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, int width,
+void vw_report_layout(vw_an *an, const char *extra_name, const double *extra, int width,
 		      vw_report_table *t)
 {
+	vw_model *m = an->m;
 	memset(t, 0, sizeof *t);
 	t->extra = extra;
 	snprintf(t->extra_name, sizeof t->extra_name, "%s", extra_name ? extra_name : "");
 	int shown[VW_PCOL_COUNT] = {0};
 	for (int c = 0; c < VW_PCOL_COUNT; c++)
-		shown[c] = report_has(m, c, extra != NULL);
+		shown[c] = report_has(an, c, extra != NULL);
 	static const char *const names[] = {"mem.read_bytes", "mem.write_bytes", "gpu.power",
 					    "net.rx_bytes", "core.instructions"};
 	static const int cols[] = {VW_PCOL_READ, VW_PCOL_WRITE, VW_PCOL_GPU, VW_PCOL_NET,
@@ -161,7 +165,7 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 		}
 	if (at && at < sizeof t->missing)
 		snprintf(t->missing + at, sizeof t->missing - at, " in this recording)");
-	vw_report_roof_line(m, t->roof, sizeof t->roof);
+	vw_report_roof_line(an, t->roof, sizeof t->roof);
 	/* narrow screen: drop the least wanted columns until the description has 16 cells */
 	for (int prio = 5; width > 0 && prio > 0; prio--) {
 		int used = 0;
@@ -191,15 +195,16 @@ void vw_report_layout(vw_model *m, const char *extra_name, const double *extra, 
 	}
 }
 
-void vw_report_roof_line(vw_model *m, char *buf, size_t len)
+void vw_report_roof_line(vw_an *an, char *buf, size_t len)
 {
+	vw_model *m = an->m;
 	vw_roof_ceil c;
 	char work[200], a[32], b[32];
 	vw_roof_ceilings(m, &c);
-	vw_roof_work_missing(m, work, sizeof work);
+	vw_roof_work_missing(an, work, sizeof work);
 	const char *fp = NULL, *bp = NULL;
-	for (size_t i = 0; i < vw_phases_count(m->phases) && !(fp && bp); i++) {
-		const vw_phase_stats *s = &vw_phases_at(m->phases, i)->st;
+	for (size_t i = 0; i < vw_phases_count(an->phases) && !(fp && bp); i++) {
+		const vw_phase_stats *s = &vw_phases_at(an->phases, i)->st;
 		fp = fp ? fp : s->flops_prov;
 		bp = bp ? bp : s->bytes_prov;
 	}
@@ -224,10 +229,11 @@ const char *vw_report_head(const vw_report_table *t, int k)
 	return t->col[k] == VW_PCOL_EXTRA ? t->extra_name : report_cols[t->col[k]].head;
 }
 
-static void report_mark(vw_model *m, size_t i, char *buf, size_t len)
+static void report_mark(vw_an *an, size_t i, char *buf, size_t len)
 {
-	const vw_phase *p = &m->phases->v[i];
-	if (m->phases->source == VW_PHASES_MARKS) {
+	vw_model *m = an->m;
+	const vw_phase *p = &an->phases->v[i];
+	if (an->phases->source == VW_PHASES_MARKS) {
 		snprintf(buf, len, "%s", p->label[0] ? p->label : "-");
 		return;
 	}
@@ -257,15 +263,15 @@ static void json_num(FILE *f, double v)
 }
 
 /* "stream_kernel 97% main 3%": the phase's hottest functions; "-" none. */
-static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
+static void report_code(vw_an *an, const vw_phase *p, char *buf, size_t len)
 {
 	vw_hot h[2];
 	uint64_t total;
-	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 2, &total), at = 0;
+	size_t n = vw_hotcode_top(an, p->t0, p->t1, h, 2, &total), at = 0;
 	buf[0] = '\0';
 	/* a phase where code ran less than 5 % of one thread's time is idle:
 	 * its few samples (at its edges) would name a function wrongly */
-	if (n && vw_hotcode_threads(m, p->t0, p->t1) < 0.05) {
+	if (n && vw_hotcode_threads(an, p->t0, p->t1) < 0.05) {
 		snprintf(buf, len, "- (%llu samples)", (unsigned long long)total);
 		return;
 	}
@@ -273,7 +279,7 @@ static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
 		if (k && h[k].share < 0.05)
 			break;
 		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", k ? " " : "",
-				 vw_hotcode_brief(m, h[k].fn), 100 * h[k].share);
+				 vw_hotcode_brief(an, h[k].fn), 100 * h[k].share);
 		at += w > 0 ? (size_t)w : 0;
 	}
 	if (!n)
@@ -282,14 +288,14 @@ static void report_code(vw_model *m, const vw_phase *p, char *buf, size_t len)
 
 /* Each phase's "code": its top functions, by share (an empty list
  * without samples). */
-static void report_json_code(vw_model *m, const vw_phase *p, FILE *f)
+static void report_json_code(vw_an *an, const vw_phase *p, FILE *f)
 {
 	vw_hot h[5];
-	size_t n = vw_hotcode_top(m, p->t0, p->t1, h, 5, NULL);
+	size_t n = vw_hotcode_top(an, p->t0, p->t1, h, 5, NULL);
 	fputs(",\"code\":[", f);
 	for (size_t k = 0; k < n; k++) {
 		fputs(k ? ",{\"function\":" : "{\"function\":", f);
-		vw_fmt_json_str(f, vw_hotcode_name(m, h[k].fn));
+		vw_fmt_json_str(f, vw_hotcode_name(an, h[k].fn));
 		fputs(",\"share\":", f);
 		json_num(f, h[k].share);
 		fputs(",\"samples\":", f);
@@ -297,7 +303,7 @@ static void report_json_code(vw_model *m, const vw_phase *p, FILE *f)
 		fputs(",\"file\":", f);
 		vw_fmt_json_str(f, h[k].file);
 		fprintf(f, ",\"line\":%u,\"brief\":", h[k].line);
-		vw_fmt_json_str(f, vw_hotcode_brief(m, h[k].fn));
+		vw_fmt_json_str(f, vw_hotcode_brief(an, h[k].fn));
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -316,12 +322,14 @@ static void report_time(char *buf, size_t len, int64_t ns, int width)
 /* A phase's description; of a parallel job's phase, what the job analysis
  * found leads it ("balance 0.73, slowest r0, MPI 33%"): that, not the
  * network rate, is what holds a job's phase back. */
-static void report_desc(vw_model *m, const vw_phase *p, char *buf, size_t len)
+static void report_desc(vw_an *an, const vw_phase *p, char *buf, size_t len)
 {
+	vw_model *m = an->m;
 	char err[160];
 	const vw_job *j = NULL;
-	if (vw_jobs_applies(m) && vw_jobs_ensure(m, err, sizeof err) == 0 && m->jobs && m->jobs->n)
-		j = &m->jobs->v[0];
+	if (vw_model_is_job(m) && vw_jobs_ensure(an, err, sizeof err) == 0 && an->jobs &&
+	    an->jobs->n)
+		j = &an->jobs->v[0];
 	int k = j ? vw_job_phase_at(j, p->t0 + (p->t1 - p->t0) / 2) : -1;
 	if (k < 0 || isnan(j->ph[k].load_balance)) {
 		snprintf(buf, len, "%s", p->desc);
@@ -337,11 +345,12 @@ static void report_desc(vw_model *m, const vw_phase *p, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "; %s", p->desc);
 }
 
-void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
+void vw_report_cell(vw_an *an, const vw_report_table *t, int k, size_t i, char *buf, size_t len)
 {
-	const vw_phase *p = vw_phases_at(m->phases, i);
+	vw_model *m = an->m;
+	const vw_phase *p = vw_phases_at(an->phases, i);
 	int col = t->col[k];
-	double v = report_value(m, i, col, t->extra);
+	double v = report_value(an, i, col, t->extra);
 	char u[24];
 	buf[0] = '\0';
 	if (!p)
@@ -377,16 +386,16 @@ void vw_report_cell(vw_model *m, const vw_report_table *t, int k, size_t i, char
 		vw_fmt_si(buf, len, v, u);
 		break;
 	}
-	case VW_PCOL_CODE: report_code(m, p, buf, len); break;
-	case VW_PCOL_MARK: report_mark(m, i, buf, len); break;
-	case VW_PCOL_DESC: report_desc(m, p, buf, len); break;
+	case VW_PCOL_CODE: report_code(an, p, buf, len); break;
+	case VW_PCOL_MARK: report_mark(an, i, buf, len); break;
+	case VW_PCOL_DESC: report_desc(an, p, buf, len); break;
 	default: break;
 	}
 }
 
-void vw_report_title(vw_model *m, char *buf, size_t len)
+void vw_report_title(vw_an *an, char *buf, size_t len)
 {
-	const struct vw_phases *ph = m->phases;
+	const struct vw_phases *ph = an->phases;
 	if (!ph) {
 		snprintf(buf, len, "no phases");
 		return;
@@ -441,10 +450,11 @@ static void report_json_thread_figures(const vw_threads *th, const char *key, co
 	fputc('}', f);
 }
 
-static void report_json_threads(vw_model *m, int64_t t0, int64_t t1, FILE *f)
+static void report_json_threads(vw_an *an, int64_t t0, int64_t t1, FILE *f)
 {
+	vw_model *m = an->m;
 	vw_threads th;
-	if (m->nfiles != 1 || vw_threads_of(m, 0, t0, t1, &th))
+	if (m->nfiles != 1 || vw_threads_of(an, 0, t0, t1, &th))
 		fputs(",\"threads\":null", f);
 	else
 		report_json_thread_figures(&th, "threads", "samples", f);
@@ -481,9 +491,10 @@ static void report_json_kernels(vw_model *m, FILE *f)
 	fputc(']', f);
 }
 
-static void report_json(vw_model *m, FILE *f)
+static void report_json(vw_an *an, FILE *f)
 {
-	const struct vw_phases *ph = m->phases;
+	vw_model *m = an->m;
+	const struct vw_phases *ph = an->phases;
 	fputs("{\"files\":[", f);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		fputs(i ? "," : "", f);
@@ -499,7 +510,7 @@ static void report_json(vw_model *m, FILE *f)
 	vw_roof_ceil rc;
 	char rl[400];
 	vw_roof_ceilings(m, &rc);
-	vw_report_roof_line(m, rl, sizeof rl);
+	vw_report_roof_line(an, rl, sizeof rl);
 	fputs(",\"roofline\":{\"bw_Bps\":", f);
 	json_num(f, rc.bw);
 	json_kv_num(f, "bw_read_Bps", rc.bw_read);
@@ -516,7 +527,7 @@ static void report_json(vw_model *m, FILE *f)
 	vw_fmt_json_str(f, hint);
 	fputs(",\"phases\":[", f);
 	vw_report_table t;
-	vw_report_layout(m, NULL, NULL, 0, &t);
+	vw_report_layout(an, NULL, NULL, 0, &t);
 	for (size_t i = 0; i < ph->n; i++) {
 		const vw_phase *p = &ph->v[i];
 		char cls[8], mk[96];
@@ -527,7 +538,7 @@ static void report_json(vw_model *m, FILE *f)
 		json_num(f, (double)(p->t1 - m->t_min) * 1e-9);
 		for (int c = VW_PCOL_DUR; c <= VW_PCOL_ROOF; c++) {
 			fprintf(f, ",\"%s\":", report_cols[c].json);
-			json_num(f, report_value(m, i, c, NULL));
+			json_num(f, report_value(an, i, c, NULL));
 		}
 		vw_roof_point pt;
 		report_roof(m, p, &pt);
@@ -540,38 +551,39 @@ static void report_json(vw_model *m, FILE *f)
 		json_kv_num(f, "net_tx_Bps", p->st.net_tx_bps);
 		fputs(",\"boundary_strength\":", f);
 		json_num(f, p->gain);
-		report_mark(m, i, mk, sizeof mk);
+		report_mark(an, i, mk, sizeof mk);
 		fputs(",\"mark\":", f);
 		vw_fmt_json_str(f, mk);
 		fputs(",\"description\":", f);
 		vw_fmt_json_str(f, p->desc);
-		report_json_code(m, p, f);
-		report_json_threads(m, p->t0, p->t1, f);
-		vw_wait_report_json(m, NULL, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
+		report_json_code(an, p, f);
+		report_json_threads(an, p->t0, p->t1, f);
+		vw_wait_report_json(an, NULL, SIZE_MAX, p->t0, p->t1, f); /* with call stacks */
 		fputc('}', f);
 	}
 	fputs("\n]", f);
-	report_json_threads(m, m->t_min, m->t_max + 1, f);
+	report_json_threads(an, m->t_min, m->t_max + 1, f);
 	report_json_threads_ompt(m, f);
 	report_json_kernels(m, f);
-	vw_wait_report_json(m, NULL, SIZE_MAX, INT64_MIN, INT64_MAX, f); /* every sample */
+	vw_wait_report_json(an, NULL, SIZE_MAX, INT64_MIN, INT64_MAX, f); /* every sample */
 	fputs("}\n", f);
 }
 
 /* Why a phase's roofline figures are missing, where it is not the reason
  * the "# roofline:" line gives for all: "# roofline: no FP operations
  * counted in this phase: phases 1, 6, 7". */
-static void report_roof_notes(vw_model *m, FILE *f)
+static void report_roof_notes(vw_an *an, FILE *f)
 {
+	vw_model *m = an->m;
 	vw_roof_ceil c;
 	vw_roof_ceilings(m, &c);
-	size_t n = vw_phases_count(m->phases);
+	size_t n = vw_phases_count(an->phases);
 	char *seen = calloc(n ? n : 1, 1);
 	if (!seen)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		vw_roof_point pi;
-		vw_roof_place(&c, &vw_phases_at(m->phases, i)->st, &pi);
+		vw_roof_place(&c, &vw_phases_at(an->phases, i)->st, &pi);
 		if (seen[i] || !pi.why[0] || !strcmp(pi.why, c.why) || !strncmp(pi.why, "no FP operation counts", 22) ||
 		    !strncmp(pi.why, "no memory byte counts", 21))
 			continue; /* none, or said for the whole recording */
@@ -579,7 +591,7 @@ static void report_roof_notes(vw_model *m, FILE *f)
 		int at = snprintf(list, sizeof list, "%zu", i + 1), more = 0;
 		for (size_t j = i + 1; j < n; j++) {
 			vw_roof_point pj;
-			vw_roof_place(&c, &vw_phases_at(m->phases, j)->st, &pj);
+			vw_roof_place(&c, &vw_phases_at(an->phases, j)->st, &pj);
 			if (strcmp(pj.why, pi.why))
 				continue;
 			seen[j] = 1, more = 1;
@@ -591,30 +603,31 @@ static void report_roof_notes(vw_model *m, FILE *f)
 	free(seen);
 }
 
-int vw_report_print(vw_model *m, FILE *f, int json)
+int vw_report_print(vw_an *an, FILE *f, int json)
 {
-	if (!m->phases)
+	vw_model *m = an->m;
+	if (!an->phases)
 		return -1;
 	if (json) {
-		report_json(m, f);
+		report_json(an, f);
 		return ferror(f) ? -1 : 0;
 	}
 	char title[256], cell[160];
-	vw_report_title(m, title, sizeof title);
+	vw_report_title(an, title, sizeof title);
 	if (m->nfiles > 1)
 		fprintf(f, "# %s and %zu more file%s: %s\n", vw_fmt_safe(m->paths[0]), m->nfiles - 1,
 			m->nfiles > 2 ? "s" : "", title);
 	else
 		fprintf(f, "# %s: %s\n", m->nfiles ? vw_fmt_safe(m->paths[0]) : "", title);
-	if (m->phases->source == VW_PHASES_AUTO) {
-		const char *basis = vw_phase_pick_basis(m, m->phases);
+	if (an->phases->source == VW_PHASES_AUTO) {
+		const char *basis = vw_phase_pick_basis(m, an->phases);
 		if (basis)
 			fprintf(f, "# streams chosen: %s\n", basis);
 		fprintf(f, "# streams: %s\n",
-			m->phases->used[0] ? vw_fmt_safe(m->phases->used) : "(none)");
+			an->phases->used[0] ? vw_fmt_safe(an->phases->used) : "(none)");
 	}
 	vw_report_table t;
-	vw_report_layout(m, NULL, NULL, 0, &t);
+	vw_report_layout(an, NULL, NULL, 0, &t);
 	if (t.missing[0])
 		fprintf(f, "# %s\n", vw_fmt_safe(t.missing));
 	if (t.roof[0])
@@ -623,7 +636,7 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	if (vw_codelabel_hint(m, hint, sizeof hint))
 		fprintf(f, "# %s\n", vw_fmt_safe(hint));
 	vw_threads th;
-	if (m->nfiles == 1 && vw_threads_of(m, 0, m->t_min, m->t_max + 1, &th) == 0 && th.n > 1)
+	if (m->nfiles == 1 && vw_threads_of(an, 0, m->t_min, m->t_max + 1, &th) == 0 && th.n > 1)
 	{
 		char mpi[48] = ""; /* said only where MPI ran */
 		if (th.mpi_sum_s > 0)
@@ -644,8 +657,8 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 	/* no screen to fit: each column as wide as its widest cell, so a mark
 	 * longer than its column does not push the next one out of line */
 	for (int k = 0; k + 1 < t.ncols; k++)
-		for (size_t i = 0; i < m->phases->n; i++) {
-			vw_report_cell(m, &t, k, i, cell, sizeof cell);
+		for (size_t i = 0; i < an->phases->n; i++) {
+			vw_report_cell(an, &t, k, i, cell, sizeof cell);
 			int w = (int)strlen(vw_fmt_safe(cell));
 			t.width[k] = w > t.width[k] ? w : t.width[k];
 		}
@@ -653,22 +666,22 @@ int vw_report_print(vw_model *m, FILE *f, int json)
 		fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k],
 			vw_report_head(&t, k));
 	fputc('\n', f);
-	for (size_t i = 0; i < m->phases->n; i++) {
+	for (size_t i = 0; i < an->phases->n; i++) {
 		for (int k = 0; k < t.ncols; k++) {
-			vw_report_cell(m, &t, k, i, cell, sizeof cell);
+			vw_report_cell(an, &t, k, i, cell, sizeof cell);
 			fprintf(f, "%s%*s", k ? " " : "", t.right[k] ? t.width[k] : -t.width[k],
 				vw_fmt_safe(cell));
 		}
 		fputc('\n', f);
 	}
-	report_roof_notes(m, f);
+	report_roof_notes(an, f);
 	/* where the waiting comes from (with call stacks): the run, then the
 	 * phases where a class waits for 1 % of the samples or more */
-	if (vw_wait_report_text(m, NULL, INT64_MIN, INT64_MAX, 0, "# waiting, the whole run", f))
-		for (size_t i = 0; i < m->phases->n; i++) {
+	if (vw_wait_report_text(an, NULL, INT64_MIN, INT64_MAX, 0, "# waiting, the whole run", f))
+		for (size_t i = 0; i < an->phases->n; i++) {
 			char pre[48];
 			snprintf(pre, sizeof pre, "# waiting in phase %zu", i + 1);
-			vw_wait_report_text(m, NULL, m->phases->v[i].t0, m->phases->v[i].t1, 0.01, pre, f);
+			vw_wait_report_text(an, NULL, an->phases->v[i].t0, an->phases->v[i].t1, 0.01, pre, f);
 		}
 	return ferror(f) ? -1 : 0;
 }

@@ -2,10 +2,10 @@
  * (view-phases.c) and `mcview --report` (text or JSON for scripts and CI).
  *
  *     vw_report_table t;
- *     vw_report_layout(m, NULL, NULL, 120, &t);   // columns that fit 120 cells
+ *     vw_report_layout(an, NULL, NULL, 120, &t);   // columns that fit 120 cells
  *     for (int k = 0; k < t.ncols; k++) printf("%*s ", t.width[k], vw_report_head(&t, k));
- *     vw_report_cell(m, &t, k, phase, buf, sizeof buf);
- *     vw_report_print(m, stdout, 0);               // the whole report
+ *     vw_report_cell(an, &t, k, phase, buf, sizeof buf);
+ *     vw_report_print(an, stdout, 0);               // the whole report
  */
 #ifndef VW_REPORT_H
 #define VW_REPORT_H
@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct vw_model;
+struct vw_an;
 
 enum vw_phase_col {
 	VW_PCOL_CLASS,
@@ -50,23 +51,23 @@ typedef struct vw_report_table {
 } vw_report_table;
 
 /* Columns with a value in some phase, fitted to width cells (<= 0: no limit). */
-void vw_report_layout(struct vw_model *m, const char *extra_name, const double *extra, int width,
+void vw_report_layout(struct vw_an *an, const char *extra_name, const double *extra, int width,
 		      vw_report_table *t);
 const char *vw_report_head(const vw_report_table *t, int k);
 /* Text of column k for phase i ("-" where there is no value). */
-void vw_report_cell(struct vw_model *m, const vw_report_table *t, int k, size_t i, char *buf,
+void vw_report_cell(struct vw_an *an, const vw_report_table *t, int k, size_t i, char *buf,
 		    size_t len);
 /* Value that column col sorts phase i by (NaN: none). */
-double vw_report_sortval(struct vw_model *m, int i, int col, const double *extra);
+double vw_report_sortval(struct vw_an *an, int i, int col, const double *extra);
 /* The column after col that sorting may use (cycles back to start). */
-int vw_report_next_col(struct vw_model *m, int col, int has_extra);
+int vw_report_next_col(struct vw_an *an, int col, int has_extra);
 /* "roofline: ceilings 12 GB/s (triad, all cores), ...; flops from ..., bytes
  * from ..." or why there is no roofline ("no ceilings: run mcrec --calibrate"). */
-void vw_report_roof_line(struct vw_model *m, char *buf, size_t len);
+void vw_report_roof_line(struct vw_an *an, char *buf, size_t len);
 /* "7 phases, 3 classes (auto: 12 streams, penalty 1)" */
-void vw_report_title(struct vw_model *m, char *buf, size_t len);
+void vw_report_title(struct vw_an *an, char *buf, size_t len);
 /* The report: a text table (json = 0) or one JSON object (json = 1).
  * Returns 0, or -1 on a write error. */
-int vw_report_print(struct vw_model *m, FILE *f, int json);
+int vw_report_print(struct vw_an *an, FILE *f, int json);
 
 #endif

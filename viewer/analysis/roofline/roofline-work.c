@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../../model/model.h"
+#include "../an.h"
 #include "roofline.h"
 
 static const char prov_hw_fp[] = "hardware FP events";
@@ -131,11 +132,12 @@ typedef struct roof_cls {
 	const char *pv;
 } roof_cls;
 
-/* Every stream's class, matched once per model (m->roof_cache). */
-static const roof_cls *roof_classes(vw_model *m)
+/* Every stream's class, matched once per model (an->roof_cache). */
+static const roof_cls *roof_classes(vw_an *an)
 {
-	if (m->roof_cache)
-		return m->roof_cache;
+	vw_model *m = an->m;
+	if (an->roof_cache)
+		return an->roof_cache;
 	roof_cls *c = malloc((m->nstreams ? m->nstreams : 1) * sizeof *c);
 	if (!c)
 		return NULL;
@@ -148,15 +150,16 @@ static const roof_cls *roof_classes(vw_model *m)
 		if (e->kind != VW_ROOF_NONE && e->pv == prov_hw_mem && (d->flags & MCZ_SF_ESTIMATED))
 			e->pv = prov_est_mem;
 	}
-	m->roof_cache = c;
-	m->roof_cache_free = free;
+	an->roof_cache = c;
+	an->roof_cache_free = free;
 	return c;
 }
 
 /* Stream i as a work count (kind, weight, rank, provenance), or VW_ROOF_NONE. */
-static int roof_stream(vw_model *m, size_t i, double *w, int *rank, const char **pv)
+static int roof_stream(vw_an *an, size_t i, double *w, int *rank, const char **pv)
 {
-	const roof_cls *c = roof_classes(m);
+	vw_model *m = an->m;
+	const roof_cls *c = roof_classes(an);
 	if (!c || c[i].kind == VW_ROOF_NONE || roof_unused(m, i, c[i].rank))
 		return VW_ROOF_NONE;
 	*w = c[i].w;
@@ -165,9 +168,10 @@ static int roof_stream(vw_model *m, size_t i, double *w, int *rank, const char *
 	return c[i].kind;
 }
 
-void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, double *bytes_ps,
+void vw_roof_work_rates(vw_an *an, int64_t t0, int64_t t1, double *flops_ps, double *bytes_ps,
 			const char **flops_prov, const char **bytes_prov)
 {
+	vw_model *m = an->m;
 	double sum[3] = {NAN, NAN, NAN};
 	int best[3] = {0, 0, 0};
 	const char *prov[3] = {NULL, NULL, NULL};
@@ -175,7 +179,7 @@ void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, d
 		double w;
 		int rank;
 		const char *pv;
-		int k = roof_stream(m, i, &w, &rank, &pv);
+		int k = roof_stream(an, i, &w, &rank, &pv);
 		if (k == VW_ROOF_NONE || rank < best[k])
 			continue;
 		int64_t iv = vw_model_interval(m, i), a = t0, e = t1, ts;
@@ -204,14 +208,15 @@ void vw_roof_work_rates(vw_model *m, int64_t t0, int64_t t1, double *flops_ps, d
 	*bytes_prov = prov[VW_ROOF_BYTES];
 }
 
-void vw_roof_work_missing(vw_model *m, char *buf, size_t len)
+void vw_roof_work_missing(vw_an *an, char *buf, size_t len)
 {
+	vw_model *m = an->m;
 	int has[3] = {0, 0, 0};
 	for (size_t i = 0; i < m->nstreams; i++) {
 		double w;
 		int rank;
 		const char *pv;
-		has[roof_stream(m, i, &w, &rank, &pv)] = 1;
+		has[roof_stream(an, i, &w, &rank, &pv)] = 1;
 	}
 	snprintf(buf, len, "%s%s%s",
 		 has[VW_ROOF_FLOPS] ? "" : "no FP operation counts (FP events or app.flops)",

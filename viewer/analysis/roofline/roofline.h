@@ -6,7 +6,7 @@
  *     vw_roof_ceil c;
  *     vw_roof_ceilings(m, &c);                 // from the recording's metadata
  *     if (!c.known) puts(c.why);               // "no ceilings: run mcrec --calibrate"
- *     const vw_phase *p = vw_phases_at(m->phases, i);
+ *     const vw_phase *p = vw_phases_at(an->phases, i);
  *     vw_roof_point pt;
  *     vw_roof_place(&c, &p->st, &pt);          // pt.intensity, pt.gflops, pt.bound ...
  *
@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 struct vw_model;
+struct vw_an;
 struct vw_phase_stats;
 
 /* ---- work streams (roofline-work.c) ------------------------------------------ */
@@ -51,13 +52,13 @@ int vw_roof_work_match(const char *name, const char *native, double *weight, int
  * its last piece ended (an application reports work once done), and a
  * boundary a sample or two off the truth (detection, or marks snapped to
  * the start of the run) mixes the neighbour's work into both ends. */
-void vw_roof_work_rates(struct vw_model *m, int64_t t0, int64_t t1, double *flops_ps,
+void vw_roof_work_rates(struct vw_an *an, int64_t t0, int64_t t1, double *flops_ps,
 			double *bytes_ps, const char **flops_prov, const char **bytes_prov);
 
 /* What the recording lacks for a roofline ("" when nothing): "no FP
  * operation counts (FP events or app.flops)", "no memory byte counts
  * (memory counters or app.bytes)", or both separated by "; ". */
-void vw_roof_work_missing(struct vw_model *m, char *buf, size_t len);
+void vw_roof_work_missing(struct vw_an *an, char *buf, size_t len);
 
 /* ---- ceilings (roofline-ceil.c) -------------------------------------------- */
 

@@ -19,13 +19,14 @@ static int code_row_role(size_t fn)
 	return VW_C_SERIES0 + (int)(fn % 8);
 }
 
-int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
+int vw_code_row_draw(vw_canvas *c, vw_an *an, int x, int y, int w)
 {
-	if (w <= 0 || !vw_hotcode_has(m))
+	vw_model *m = an->m;
+	if (w <= 0 || !vw_hotcode_has(an))
 		return -1;
 	int *fn = malloc((size_t)w * sizeof *fn);
 	double *sh = malloc((size_t)w * sizeof *sh);
-	if (!fn || !sh || vw_hotcode_columns(m, m->t0, m->t1, (size_t)w, fn, sh)) {
+	if (!fn || !sh || vw_hotcode_columns(an, m->t0, m->t1, (size_t)w, fn, sh)) {
 		free(fn), free(sh);
 		return -1;
 	}
@@ -45,10 +46,11 @@ int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w)
  * functions on top in some column, by their share of the window; when
  * they do not all fit in w, the names are cut, then the last that do not
  * fit are counted ("+2 more: the Phases view lists them"). */
-void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw)
+void vw_code_row_legend(vw_canvas *c, vw_an *an, int x, int y, int w, int pw)
 {
+	vw_model *m = an->m;
 	vw_hot top[64];
-	size_t n = vw_hotcode_top(m, m->t0, m->t1, top, 64, NULL);
+	size_t n = vw_hotcode_top(an, m->t0, m->t1, top, 64, NULL);
 	if (!n) {
 		vw_canvas_text(c, x, y, w, VW_C_DIM, 0, "no code ran in this window");
 		return;
@@ -56,7 +58,7 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw)
 	/* the letters drawn: those on top in a column */
 	int *fn = pw > 0 ? malloc((size_t)pw * sizeof *fn) : NULL;
 	size_t drawn = 0;
-	if (fn && vw_hotcode_columns(m, m->t0, m->t1, (size_t)pw, fn, NULL) == 0) {
+	if (fn && vw_hotcode_columns(an, m->t0, m->t1, (size_t)pw, fn, NULL) == 0) {
 		for (size_t k = 0; k < n; k++) {
 			int on = 0;
 			for (int i = 0; i < pw && !on; i++)
@@ -75,14 +77,14 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw)
 		int need = 0;
 		for (size_t k = 0; k < drawn; k++)
 			need += snprintf(item, sizeof item, "%c %.*s %.0f%%", vw_hotcode_letter(top[k].fn),
-					 cut, vw_hotcode_brief(m, top[k].fn), 100 * top[k].share) + 2;
+					 cut, vw_hotcode_brief(an, top[k].fn), 100 * top[k].share) + 2;
 		if (need <= w)
 			break;
 	}
 	int at = x;
 	for (size_t k = 0; k < drawn; k++) {
 		int len = snprintf(item, sizeof item, "%c %.*s %.0f%%", vw_hotcode_letter(top[k].fn),
-				   cut, vw_hotcode_brief(m, top[k].fn), 100 * top[k].share);
+				   cut, vw_hotcode_brief(an, top[k].fn), 100 * top[k].share);
 		/* room for this one, and for the count of those after it */
 		int after = k + 1 < drawn ? (int)strlen("  +99 more") : 0;
 		if (at + len + after > x + w) {
@@ -98,9 +100,9 @@ void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw)
 	}
 }
 
-int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
+int vw_code_row_at(vw_an *an, int64_t t, char *buf, size_t len)
 {
-	int64_t iv = vw_hotcode_interval(m);
+	int64_t iv = vw_hotcode_interval(an);
 	vw_hot h;
 	uint64_t total;
 	buf[0] = '\0';
@@ -109,26 +111,26 @@ int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len)
 	int64_t a, b;
 	if (__builtin_sub_overflow(t, iv / 2, &a) || __builtin_add_overflow(t, iv - iv / 2, &b))
 		return -1;
-	if (!vw_hotcode_top(m, a, b, &h, 1, &total))
+	if (!vw_hotcode_top(an, a, b, &h, 1, &total))
 		return -1;
 	const char *base = strrchr(h.file, '/');
 	base = base ? base + 1 : h.file;
 	if (h.file[0])
-		snprintf(buf, len, "%s %.0f%% (%s:%u)", vw_hotcode_name(m, h.fn), 100 * h.share, base,
+		snprintf(buf, len, "%s %.0f%% (%s:%u)", vw_hotcode_name(an, h.fn), 100 * h.share, base,
 			 h.line);
 	else
-		snprintf(buf, len, "%s %.0f%%", vw_hotcode_name(m, h.fn), 100 * h.share);
+		snprintf(buf, len, "%s %.0f%%", vw_hotcode_name(an, h.fn), 100 * h.share);
 	return 0;
 }
 
-int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
+int vw_code_row_panel(vw_canvas *c, vw_an *an, int64_t t0, int64_t t1, const char *title,
 		       int x, int y, int w, int h)
 {
-	if (h < 2 || w < 20 || !vw_hotcode_has(m))
+	if (h < 2 || w < 20 || !vw_hotcode_has(an))
 		return 0;
 	vw_hot top[16];
 	uint64_t total;
-	size_t n = vw_hotcode_top(m, t0, t1, top, (size_t)(h - 1 < 16 ? h - 1 : 16), &total);
+	size_t n = vw_hotcode_top(an, t0, t1, top, (size_t)(h - 1 < 16 ? h - 1 : 16), &total);
 	vw_canvas_printf(c, x, y, w, VW_C_AXIS, VW_A_BOLD, "%s: %llu samples%s", title,
 			 (unsigned long long)total, n ? "" : " (no code ran)");
 	for (size_t k = 0; k < n; k++) {
@@ -139,13 +141,13 @@ int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const c
 			snprintf(where, sizeof where, "%s:%u", base, top[k].line);
 		vw_hot caller;
 		char from[160] = "";
-		if (vw_hotcode_callers(m, top[k].fn, &caller, 1))
+		if (vw_hotcode_callers(an, top[k].fn, &caller, 1))
 			snprintf(from, sizeof from, "  called from %s (%.0f%%)",
-				 vw_hotcode_brief(m, caller.fn), 100 * caller.share);
+				 vw_hotcode_brief(an, caller.fn), 100 * caller.share);
 		char chain[200];
 		vw_codelabel_chain(top[k].inlined, chain, sizeof chain);
 		snprintf(line, sizeof line, "%c %-28s %5.1f%% %8llu  %-24s%s%s%s",
-			 vw_hotcode_letter(top[k].fn), vw_hotcode_brief(m, top[k].fn), 100 * top[k].share,
+			 vw_hotcode_letter(top[k].fn), vw_hotcode_brief(an, top[k].fn), 100 * top[k].share,
 			 (unsigned long long)top[k].samples, where, chain[0] ? " inlined into " : "",
 			 chain, from);
 		vw_canvas_text(c, x, y + 1 + (int)k, w, code_row_role(top[k].fn), 0, line);

@@ -30,14 +30,14 @@ void vw_spark_draw(vw_canvas *c, int x, int y, int w, int h, const vw_bucket *b,
 /* span.c: the span a view summarises — the selected phase, else the
  * selected range, else the window — and its name ("phase 2 (B) 1s-3s",
  * "selection 1s-2s", "window 0s-5s", "whole run"). */
-void vw_span_of(const vw_model *m, int64_t *t0, int64_t *t1, char *what, size_t len);
+void vw_span_of(const vw_an *an, int64_t *t0, int64_t *t1, char *what, size_t len);
 
 /* wait-row.c: the timeline's "MPI %" rows.  Whether the dataset waits in
  * MPI or OpenMP runtimes for 1 % of its code samples or more (the row is
  * then worth its line); the waiting share of each of w columns as a
  * sparkline at (x, y): 0, or -1 without a code profile; the share at time
  * t ("35%"): 0, or -1 where no code ran. */
-int vw_wait_row_wanted(vw_model *m);
+int vw_wait_row_wanted(vw_an *an);
 #define VW_WAIT_ROWS 4 /* hosts with a row each, at most */
 /* How many "MPI %" rows: one per host for a job on 2 to VW_WAIT_ROWS
  * hosts, else 1; row g's host ("" for the job's one row).  Row -1 is the
@@ -45,22 +45,22 @@ int vw_wait_row_wanted(vw_model *m);
 int vw_wait_rows(vw_model *m);
 /* The rows' name for the waiting they show: "MPI", "sync" (an OpenMP
  * runtime's, no MPI ran) or "wait" (both). */
-const char *vw_wait_row_label(vw_model *m);
+const char *vw_wait_row_label(vw_an *an);
 const char *vw_wait_row_host(vw_model *m, int g);
-int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w);
-int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len);
+int vw_wait_row_draw(vw_canvas *c, vw_an *an, int g, int x, int y, int w);
+int vw_wait_row_at(vw_an *an, int g, int64_t t, char *buf, size_t len);
 
 /* code-row.c: the timeline's code row.  The hottest function of each of w
  * columns over the window as its letter in its colour (A = hottest over
  * the run), at (x, y); returns 0, or -1 without a code profile. */
-int vw_code_row_draw(vw_canvas *c, vw_model *m, int x, int y, int w);
+int vw_code_row_draw(vw_canvas *c, vw_an *an, int x, int y, int w);
 /* The legend of the code row (of pw columns) on one line of w: "A
  * compute_kernel 61%  B main 20%", every letter the row draws, hottest
  * first; names cut to fit, then "+2 more" for those that do not. */
-void vw_code_row_legend(vw_canvas *c, vw_model *m, int x, int y, int w, int pw);
+void vw_code_row_legend(vw_canvas *c, vw_an *an, int x, int y, int w, int pw);
 /* "compute_kernel 99% (code-phases.c:27)": the hottest function at time t
  * (the profile's interval around it); 0, or -1 when none ran there. */
-int vw_code_row_at(vw_model *m, int64_t t, char *buf, size_t len);
+int vw_code_row_at(vw_an *an, int64_t t, char *buf, size_t len);
 
 /* kernel-row.c: the timeline's kernel row, a Kokkos program's kernels (the
  * model's kernel marks).  The label that ran longest in each of w columns
@@ -74,7 +74,7 @@ int vw_kernel_row_at(vw_model *m, int64_t t, char *buf, size_t len);
 /* The hot-code panel: title on line y, then the top functions of [t0, t1)
  * one per line (share, samples, file:line, what it is inlined into) on the
  * h - 1 lines below; nothing without a code profile.  Returns lines used. */
-int vw_code_row_panel(vw_canvas *c, vw_model *m, int64_t t0, int64_t t1, const char *title,
+int vw_code_row_panel(vw_canvas *c, vw_an *an, int64_t t0, int64_t t1, const char *title,
 		       int x, int y, int w, int h);
 
 /* A time ruler over [t0, t1) on w cells at (x, y): tick marks at round

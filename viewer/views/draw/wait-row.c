@@ -16,19 +16,22 @@
 
 #include "draw.h"
 
-int vw_wait_row_wanted(vw_model *m)
+int vw_wait_row_wanted(vw_an *an)
 {
+	vw_model *m = an->m;
 	uint64_t n[VW_CC_N];
-	if (!vw_hotcode_has(m))
+	if (!vw_hotcode_has(an))
 		return 0;
-	uint64_t all = vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n);
+	uint64_t all = vw_hotcode_file_classes(an, SIZE_MAX, m->t_min, m->t_max + 1, n);
 	return all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
 }
 
-const char *vw_wait_row_label(vw_model *m)
+const char *vw_wait_row_label(vw_an *an)
 {
+	vw_model *m = an->m;
 	uint64_t n[VW_CC_N];
-	if (!vw_hotcode_has(m) || !vw_hotcode_file_classes(m, SIZE_MAX, m->t_min, m->t_max + 1, n))
+	if (!vw_hotcode_has(an) ||
+	    !vw_hotcode_file_classes(an, SIZE_MAX, m->t_min, m->t_max + 1, n))
 		return "MPI";
 	/* what the waiting is: MPI where only MPI ran, sync where only a
 	 * thread runtime (OpenMP) waited, wait where both did */
@@ -109,15 +112,16 @@ const char *vw_wait_row_host(vw_model *m, int g)
 
 /* The waiting share (%) of row g over [t0, t1) in nb buckets; NaN where no
  * sample. */
-static int wait_row_shares(vw_model *m, int g, int64_t t0, int64_t t1, size_t nb, vw_bucket *b)
+static int wait_row_shares(vw_an *an, int g, int64_t t0, int64_t t1, size_t nb, vw_bucket *b)
 {
+	vw_model *m = an->m;
 	size_t first = wait_group_file(m, g);
 	uint32_t *cnt = malloc(nb * VW_CC_N * sizeof *cnt), *one = NULL;
 	int rc = -1;
 	if (!cnt)
 		goto out;
 	if (first == SIZE_MAX) {
-		if (vw_hotcode_file_class_columns(m, SIZE_MAX, t0, t1, nb, cnt))
+		if (vw_hotcode_file_class_columns(an, SIZE_MAX, t0, t1, nb, cnt))
 			goto out;
 	} else { /* the host's ranks, summed */
 		memset(cnt, 0, nb * VW_CC_N * sizeof *cnt);
@@ -126,7 +130,7 @@ static int wait_row_shares(vw_model *m, int g, int64_t t0, int64_t t1, size_t nb
 		const size_t *grp = wait_host_groups(m);
 		for (size_t f = first; grp && f < m->nfiles; f++)
 			if (grp[f] == first &&
-			    !vw_hotcode_file_class_columns(m, f, t0, t1, nb, one))
+			    !vw_hotcode_file_class_columns(an, f, t0, t1, nb, one))
 				for (size_t k = 0; k < nb * VW_CC_N; k++)
 					cnt[k] += one[k];
 	}
@@ -143,11 +147,12 @@ out:
 	return rc;
 }
 
-int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w)
+int vw_wait_row_draw(vw_canvas *c, vw_an *an, int g, int x, int y, int w)
 {
+	vw_model *m = an->m;
 	size_t nb = vw_spark_buckets(c, w);
 	vw_bucket *b = malloc((nb ? nb : 1) * sizeof *b);
-	if (!b || w <= 0 || wait_row_shares(m, g, m->t0, m->t1, nb, b)) {
+	if (!b || w <= 0 || wait_row_shares(an, g, m->t0, m->t1, nb, b)) {
 		free(b);
 		return -1;
 	}
@@ -156,13 +161,13 @@ int vw_wait_row_draw(vw_canvas *c, vw_model *m, int g, int x, int y, int w)
 	return 0;
 }
 
-int vw_wait_row_at(vw_model *m, int g, int64_t t, char *buf, size_t len)
+int vw_wait_row_at(vw_an *an, int g, int64_t t, char *buf, size_t len)
 {
-	int64_t iv = vw_hotcode_interval(m);
+	int64_t iv = vw_hotcode_interval(an);
 	vw_bucket b;
 	buf[0] = '\0';
 	if (iv <= 0 || iv > 1000000000000LL ||
-	    wait_row_shares(m, g, t - iv / 2, t + iv - iv / 2, 1, &b) || !b.count)
+	    wait_row_shares(an, g, t - iv / 2, t + iv - iv / 2, 1, &b) || !b.count)
 		return -1;
 	snprintf(buf, len, "%.0f%%", b.mean);
 	return 0;
