@@ -585,6 +585,12 @@ int vw_model_is_job(const vw_model *m)
 	return 0;
 }
 
+const char *vw_model_file_host(const vw_model *m, size_t file)
+{
+	const char *h = file < m->nfiles ? mcz_meta(m->files[file], "host") : NULL;
+	return h ? h : "";
+}
+
 /* ---- window ---------------------------------------------------------------- */
 
 void vw_model_set_cursor(vw_model *m, int64_t t)

@@ -288,6 +288,8 @@ void vw_model_set_sort(vw_model *m, int s);
  * folded at open (fold_ranks), and the analyses take it as a job
  * (viewer/analysis/jobs/job.h, the Ranks view, the job report). */
 int vw_model_is_job(const vw_model *m);
+/* The host a file was recorded on (its `host`), "" when it names none. */
+const char *vw_model_file_host(const vw_model *m, size_t file);
 /* Rank files: fold (1) every file's streams of one name into one row, or
  * show each file's apart (0); rebuilds the rows.  0, or -1 out of memory. */
 int vw_model_set_fold(vw_model *m, int on);

@@ -110,11 +110,11 @@ void vw_job_taken_files(vw_an *an, int64_t t0, int64_t t1, double *share, size_t
 		/* the files of f's host: their CPU time from the code samples
 		 * (one thread each; a rank of more threads makes the host's
 		 * shares unknown) */
-		const char *host = vw_file_host(m, f);
+		const char *host = vw_model_file_host(m, f);
 		double job = 0, offs = 0;
 		int known = 1;
 		for (size_t g = f; g < n; g++) {
-			if (done[g] || strcmp(vw_file_host(m, g), host))
+			if (done[g] || strcmp(vw_model_file_host(m, g), host))
 				continue;
 			done[g] = 2;
 			uint64_t cn[VW_CC_N];

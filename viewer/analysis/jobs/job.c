@@ -13,12 +13,6 @@
 #include "../phases/phase-int.h"
 #include "../code/threads.h"
 
-const char *vw_file_host(const vw_model *m, size_t file)
-{
-	const char *h = file < m->nfiles ? mcz_meta(m->files[file], "host") : NULL;
-	return h ? h : "";
-}
-
 /* The recorder's own marks: its exit mark ("exited with status 0"), a
  * point mark whose text is the file's `exit` metadata, and the signal that
  * ended it ("ended by SIGTERM at ...", mcrec's endsig.c).  They end the

@@ -164,8 +164,6 @@ typedef struct vw_jobs {
 	char note[256];     /* "files of 2 jobs given together: shown as separate jobs"; "" */
 } vw_jobs;
 
-/* The host a file was recorded on (its `host`), "" when it names none. */
-const char *vw_file_host(const struct vw_model *m, size_t file);
 
 /* Build the jobs of an's model.  source VW_PHASES_MARKS cuts by marks
  * (ranks without marks have no cells); VW_PHASES_AUTO uses an->phases,

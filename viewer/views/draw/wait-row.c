@@ -63,9 +63,9 @@ static const size_t *wait_host_groups(vw_model *m)
 		return NULL;
 	int nh = 0; /* past VW_WAIT_ROWS hosts the job has one row: groups no longer matter */
 	for (size_t f = 0; f < m->nfiles; f++) {
-		const char *h = vw_file_host(m, f);
+		const char *h = vw_model_file_host(m, f);
 		int k = 0;
-		while (k < nh && k <= VW_WAIT_ROWS && strcmp(vw_file_host(m, heads[k]), h))
+		while (k < nh && k <= VW_WAIT_ROWS && strcmp(vw_model_file_host(m, heads[k]), h))
 			k++;
 		if (k == nh && nh <= VW_WAIT_ROWS)
 			heads[nh++] = f;
@@ -74,8 +74,8 @@ static const size_t *wait_host_groups(vw_model *m)
 	/* the rows in the order of their hosts' names, node2 before node10
 	 * (the files come in the shell's order, node000 node003 node001...) */
 	for (int i = 1; i < nh; i++)
-		for (int j = i; j > 0 && strverscmp(vw_file_host(m, heads[j - 1]),
-						    vw_file_host(m, heads[j])) > 0; j--) {
+		for (int j = i; j > 0 && strverscmp(vw_model_file_host(m, heads[j - 1]),
+						    vw_model_file_host(m, heads[j])) > 0; j--) {
 			size_t t = heads[j];
 			heads[j] = heads[j - 1];
 			heads[j - 1] = t;
@@ -107,7 +107,7 @@ static size_t wait_group_file(vw_model *m, int g)
 const char *vw_wait_row_host(vw_model *m, int g)
 {
 	size_t f = wait_group_file(m, g);
-	return f == SIZE_MAX ? "" : vw_file_host(m, f);
+	return f == SIZE_MAX ? "" : vw_model_file_host(m, f);
 }
 
 /* The waiting share (%) of row g over [t0, t1) in nb buckets; NaN where no
