@@ -4,7 +4,7 @@
  * The activity score is read from the file's summaries alone: each file is
  * cut into at most 64 buckets, each wider than its chunks, so that the
  * index's per-chunk min/max/sum/count answer (mcz_summary_multi, nothing
- * decoded).  Loading those summaries costs about 0.3 us each: a small
+ * decoded).  Loading those summaries is the cost, one per chunk: a small
  * recording is scored when it opens; a large one (a 10^9-value recording
  * has a million) over its first frames, in batches of a few ms
  * (model-rows.c), so that opening it stays instant.  A stream whose
@@ -38,7 +38,7 @@
 #define ACT_BUCKETS 64
 /* Streams asked of mcz_summary_multi at once (bounds the buckets held),
  * and about how many chunk summaries a batch reads: loading them is what
- * costs (about 0.3 us each), so a batch is a few ms. */
+ * costs, and a batch stays within a frame's budget (bench-view.sh). */
 #define ACT_BATCH 2048
 #define ACT_ENTRIES 32768
 /* What a stream costs beyond its chunk summaries, in summaries; what a

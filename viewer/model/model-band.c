@@ -336,9 +336,9 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		}
 	}
 	/* in batches, within the frame's budget: where each stream's window
-	 * must be decoded (a recording of one chunk), 4,096 streams took 140 ms
-	 * in one call; what is left is read by the rows' own columns, which
-	 * ask the budget too */
+	 * must be decoded (a recording of one chunk), thousands of streams in
+	 * one call outlast many frames; what is left is read by the rows' own
+	 * columns, which ask the budget too */
 	for (size_t i = 0; i < ns; i += PREFETCH_BATCH) {
 		if (i && vw_model_budget_spent(m)) {
 			m->refining = 1;

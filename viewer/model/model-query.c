@@ -206,7 +206,7 @@ int vw_model_streams_buckets(vw_model *m, const size_t *streams, size_t ns, int6
 	free(done);
 	if (!out && !ok)
 		return 0; /* a prefetch: the cache is filled (copying every stream out
-			   * of it again cost a wide archive ~50 ms a frame) */
+			   * of it again would cost a wide archive much of a frame) */
 	/* from the cache now; what missed it (a failed query) tries alone and fails
 	 * as vw_model_stream_buckets fails */
 	int rc = 0;
