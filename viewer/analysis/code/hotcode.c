@@ -38,20 +38,21 @@ typedef struct hc_group {
 	uint32_t *of_loc;  /* per location: its group's rank */
 } hc_group;
 
-/* A hit of the merged profile: a location of the merged table. */
-typedef struct hc_hit {
-	uint32_t loc, count;
-} hc_hit;
+/* A hit of the merged profile: a location of the merged table (a file's
+ * own hits have the same form, their locations from the file's base). */
+typedef mcz_code_hit hc_hit;
 
 typedef struct hc_tab {
 	size_t nlocs;                /* every file's locations, one table */
 	const mcz_code_loc **loc;
 	const mcz_code **own;        /* the profile each comes from (its objects) */
-	size_t niv;                  /* every file's intervals, by middle */
+	/* every file's intervals by middle, in one table: built when a query
+	 * of every file's first asks (hc_timed); a query of one file walks
+	 * that file's own profile */
+	int timed;                   /* 1 built, -1 could not be */
+	size_t niv;
 	int64_t *mid;                /* per interval: its middle on the dataset axis */
 	size_t nfiles;
-	size_t *byf;                 /* interval indexes by file, each file's in time order */
-	size_t *ffirst;              /* nfiles + 1: file f's are byf[ffirst[f] .. ffirst[f + 1]) */
 	size_t *first;               /* niv + 1: hits of interval i */
 	hc_hit *hits;
 	mcz_code_edge *edges;        /* every file's callers, merged locations */
@@ -82,7 +83,7 @@ static void hc_free(void *p)
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
-	free(t->byf), free(t->ffirst), free(t->cls), free(t->fn_cls), free(t->fbase);
+	free(t->cls), free(t->fn_cls), free(t->fbase);
 	free(t);
 }
 
@@ -259,14 +260,16 @@ static size_t *hc_merge_order(const hc_ent *e, size_t n)
 	return ord;
 }
 
+/* Every file's locations and callers merged into t, each file's from
+ * t->fbase[file]. */
 static int hc_merge(vw_model *m, hc_tab *t)
 {
-	size_t nl = 0, ni = 0, nh = 0, ne = 0;
+	size_t nl = 0, nh = 0, ne = 0;
 	for (size_t f = 0; f < m->nfiles; f++) {
 		const mcz_code *c = vw_model_code_at(m, f, NULL);
 		if (!c || !c->nhits)
 			continue;
-		nl += c->nlocs, ni += c->nintervals, nh += c->nhits, ne += c->ncallers;
+		nl += c->nlocs, nh += c->nhits, ne += c->ncallers;
 		if (!t->hz) {
 			t->hz = c->period ? 1e9 / (double)c->period : 1000.0;
 			t->interval_ns = c->interval_ns;
@@ -278,23 +281,12 @@ static int hc_merge(vw_model *m, hc_tab *t)
 		return -1;
 	t->loc = malloc(nl * sizeof *t->loc);
 	t->own = malloc(nl * sizeof *t->own);
-	hc_ent *e = malloc(ni * sizeof *e);
-	t->mid = malloc(ni * sizeof *t->mid);
-	t->first = malloc((ni + 1) * sizeof *t->first);
-	t->hits = malloc(nh * sizeof *t->hits);
 	t->edges = malloc((ne + 1) * sizeof *t->edges);
-	t->byf = malloc((ni + 1) * sizeof *t->byf);
-	t->ffirst = calloc(m->nfiles + 2, sizeof *t->ffirst);
 	t->fbase = malloc((m->nfiles + 1) * sizeof *t->fbase);
-	if (!t->loc || !t->own || !e || !t->mid || !t->first || !t->hits || !t->edges || !t->byf ||
-	    !t->ffirst || !t->fbase) {
-		free(e);
+	if (!t->loc || !t->own || !t->edges || !t->fbase)
 		return -1;
-	}
-	size_t k = 0;
 	for (size_t f = 0; f < m->nfiles; f++) {
-		int64_t off = 0;
-		const mcz_code *c = vw_model_code_at(m, f, &off);
+		const mcz_code *c = vw_model_code_at(m, f, NULL);
 		t->fbase[f] = UINT32_MAX;
 		if (!c || !c->nhits)
 			continue;
@@ -304,12 +296,42 @@ static int hc_merge(vw_model *m, hc_tab *t)
 			t->loc[t->nlocs] = &c->locs[l];
 			t->own[t->nlocs++] = c;
 		}
-		for (size_t i = 0; i < c->nintervals; i++)
-			e[k++] = (hc_ent){vw_hotcode_mid(c, i, off), c, i, base, f};
 		for (size_t x = 0; x < c->ncallers; x++)
 			t->edges[t->nedges++] = (mcz_code_edge){base + c->callers[x].loc,
 								base + c->callers[x].caller,
 								c->callers[x].count};
+	}
+	t->nfiles = m->nfiles;
+	return 0;
+}
+
+/* Every file's intervals in one table by middle (t->mid, first, hits),
+ * for the queries of every file's at once; 0, or -1 out of memory. */
+static int hc_timed(vw_model *m, hc_tab *t)
+{
+	if (t->timed)
+		return t->timed > 0 ? 0 : -1;
+	t->timed = -1;
+	size_t ni = 0, nh = 0;
+	for (size_t f = 0; f < t->nfiles && f < m->nfiles; f++) {
+		const mcz_code *c = t->fbase[f] != UINT32_MAX ? vw_model_code_at(m, f, NULL) : NULL;
+		if (c)
+			ni += c->nintervals, nh += c->nhits;
+	}
+	hc_ent *e = malloc((ni + 1) * sizeof *e);
+	t->mid = malloc((ni + 1) * sizeof *t->mid);
+	t->first = malloc((ni + 1) * sizeof *t->first);
+	t->hits = malloc((nh + 1) * sizeof *t->hits);
+	if (!e || !t->mid || !t->first || !t->hits) {
+		free(e);
+		return -1;
+	}
+	size_t k = 0;
+	for (size_t f = 0; f < t->nfiles && f < m->nfiles; f++) {
+		int64_t off = 0;
+		const mcz_code *c = t->fbase[f] != UINT32_MAX ? vw_model_code_at(m, f, &off) : NULL;
+		for (size_t i = 0; c && i < c->nintervals; i++)
+			e[k++] = (hc_ent){vw_hotcode_mid(c, i, off), c, i, t->fbase[f], f};
 	}
 	size_t *ord = hc_merge_order(e, k);
 	if (!ord) {
@@ -327,16 +349,9 @@ static int hc_merge(vw_model *m, hc_tab *t)
 	}
 	t->first[k] = h;
 	t->niv = k;
-	t->nfiles = m->nfiles;
-	/* by file, each file's in time order: counted, then placed */
-	for (size_t i = 0; i < k; i++)
-		t->ffirst[e[ord[i]].file + 2]++;
-	for (size_t f = 0; f < m->nfiles; f++)
-		t->ffirst[f + 2] += t->ffirst[f + 1];
-	for (size_t i = 0; i < k; i++)
-		t->byf[t->ffirst[e[ord[i]].file + 1]++] = i;
 	free(ord);
 	free(e);
+	t->timed = 1;
 	return 0;
 }
 
@@ -371,8 +386,11 @@ static hc_tab *hc_get(vw_an *an)
 		goto fail;
 	if (!(lt = calloc(t->nlocs + 1, sizeof *lt)))
 		goto fail;
-	for (size_t h = 0; h < t->first[t->niv]; h++)
-		lt[t->hits[h].loc] += t->hits[h].count;
+	for (size_t f = 0; f < t->nfiles; f++) {
+		const mcz_code *c = t->fbase[f] != UINT32_MAX ? vw_model_code_at(an->m, f, NULL) : NULL;
+		for (size_t h = 0; c && h < c->nhits; h++)
+			lt[t->fbase[f] + c->hits[h].loc] += c->hits[h].count;
+	}
 	if (hc_classes(t) || hc_group_build(t, lt, 0, &t->fn) || hc_group_build(t, lt, 1, &t->reg))
 		goto fail;
 	for (size_t i = 0; i < t->nlocs; i++) /* a name is of one class: MPI's own wins */
@@ -438,42 +456,65 @@ static size_t hc_first(const hc_tab *t, int64_t at)
 	return lo;
 }
 
-/* The intervals a query walks: every file's (idx NULL: positions are
- * intervals) or one file's (idx: its intervals), positions [at, end) in
- * time order. */
+/* The intervals a query walks, in time order: every file's, in the
+ * merged table (built on first use, hc_timed), or one file's, in its own
+ * profile (no merged table: a job's per-rank figures never build it). */
 typedef struct hc_walk {
-	const size_t *idx;
-	size_t at, end;
+	const hc_tab *t;
+	const mcz_code *c; /* one file's profile, or NULL: every file's */
+	int64_t off;       /* its offset on the dataset axis */
+	uint32_t base;     /* its first location in t (every file's: 0) */
+	size_t at, end;    /* positions: c's intervals, or the merged table's */
 } hc_walk;
 
 /* The walk of file's intervals (file SIZE_MAX: every file's) from the
- * first whose middle is at or after t0. */
-static hc_walk hc_walk_from(const hc_tab *t, size_t file, int64_t t0)
+ * first whose middle is at or after t0; an empty walk without them. */
+static hc_walk hc_walk_from(vw_an *an, hc_tab *t, size_t file, int64_t t0)
 {
-	if (file == SIZE_MAX)
-		return (hc_walk){NULL, hc_first(t, t0), t->niv};
-	if (!t->ffirst || file >= t->nfiles)
-		return (hc_walk){NULL, 0, 0};
-	hc_walk w = {t->byf, t->ffirst[file], t->ffirst[file + 1]};
-	size_t hi = w.end;
-	while (w.at < hi) {
-		size_t mid = (w.at + hi) / 2;
-		if (t->mid[t->byf[mid]] < t0)
-			w.at = mid + 1;
+	hc_walk w = {t, NULL, 0, 0, 0, 0};
+	if (file == SIZE_MAX) {
+		if (hc_timed(an->m, t) == 0)
+			w.at = hc_first(t, t0), w.end = t->niv;
+		return w;
+	}
+	if (file >= t->nfiles || t->fbase[file] == UINT32_MAX)
+		return w;
+	w.c = vw_model_code_at(an->m, file, &w.off);
+	if (!w.c)
+		return w;
+	w.base = t->fbase[file];
+	size_t lo = 0, hi = w.c->nintervals;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (vw_hotcode_mid(w.c, mid, w.off) < t0)
+			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	w.at = lo, w.end = w.c->nintervals;
 	return w;
 }
 
-/* The interval at the walk's position, or SIZE_MAX past its end or at or
- * after t1. */
-static size_t hc_walk_at(const hc_tab *t, const hc_walk *w, int64_t t1)
+/* The walk's next interval if its middle is before t1: its middle, its
+ * hits (locations from w->base) and how many; 0 past its end or at t1. */
+static int hc_walk_next(hc_walk *w, int64_t t1, int64_t *mid, const hc_hit **hits, size_t *nh)
 {
 	if (w->at >= w->end)
-		return SIZE_MAX;
-	size_t i = w->idx ? w->idx[w->at] : w->at;
-	return t->mid[i] < t1 ? i : SIZE_MAX;
+		return 0;
+	size_t i = w->at;
+	int64_t m = w->c ? vw_hotcode_mid(w->c, i, w->off) : w->t->mid[i];
+	if (m >= t1)
+		return 0;
+	*mid = m;
+	if (w->c) {
+		*hits = w->c->hits + w->c->first[i];
+		*nh = w->c->first[i + 1] - w->c->first[i];
+	} else {
+		*hits = w->t->hits + w->t->first[i];
+		*nh = w->t->first[i + 1] - w->t->first[i];
+	}
+	w->at++;
+	return 1;
 }
 
 static int hc_by_samples(const void *a, const void *b)
@@ -484,27 +525,34 @@ static int hc_by_samples(const void *a, const void *b)
 	return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-static size_t hc_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out, size_t max,
-		     uint64_t *total)
+/* The samples of walk w up to t1 added to lc (per location) and cls (per
+ * class, may be NULL); their number. */
+static uint64_t hc_count(const hc_tab *t, hc_walk *w, int64_t t1, uint64_t *lc, uint64_t *cls)
 {
-	if (total)
-		*total = 0;
-	hc_tab *t = hc_get(an);
-	if (!t || t1 <= t0)
-		return 0;
-	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
+	uint64_t all = 0;
+	while (hc_walk_next(w, t1, &mid, &hs, &nh))
+		for (size_t h = 0; h < nh; h++) {
+			uint32_t l = w->base + hs[h].loc;
+			lc[l] += hs[h].count;
+			if (cls)
+				cls[t->cls[l]] += hs[h].count;
+			all += hs[h].count;
+		}
+	return all;
+}
+
+/* The functions of the samples per location lc (all of them), ranked, the
+ * first max into out; how many. */
+static size_t hc_rank(const hc_tab *t, const uint64_t *lc, uint64_t all, vw_hot *out, size_t max)
+{
 	vw_hot *fn = calloc(t->fn.n + 1, sizeof *fn);
 	uint32_t *best = calloc(t->fn.n + 1, sizeof *best);
 	size_t k = 0;
-	uint64_t all = 0;
-	if (!lc || !fn || !best)
+	if (!fn || !best)
 		goto out;
-	hc_walk w = hc_walk_from(t, file, t0);
-	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
-			lc[t->hits[h].loc] += t->hits[h].count;
-			all += t->hits[h].count;
-		}
 	for (size_t l = 0; l < t->nlocs; l++) {
 		if (!lc[l])
 			continue;
@@ -525,10 +573,51 @@ static size_t hc_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out
 		qsort(fn, k, sizeof *fn, hc_by_samples);
 	k = k < max ? k : max;
 	memcpy(out, fn, k * sizeof *out);
+out:
+	free(fn), free(best);
+	return k;
+}
+
+static size_t hc_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out, size_t max,
+		     uint64_t *total)
+{
+	if (total)
+		*total = 0;
+	hc_tab *t = hc_get(an);
+	if (!t || t1 <= t0)
+		return 0;
+	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc);
+	if (!lc)
+		return 0;
+	hc_walk w = hc_walk_from(an, t, file, t0);
+	uint64_t all = hc_count(t, &w, t1, lc, NULL);
+	size_t k = hc_rank(t, lc, all, out, max);
 	if (total)
 		*total = all;
-out:
-	free(lc), free(fn), free(best);
+	free(lc);
+	return k;
+}
+
+size_t vw_hotcode_spans_top(vw_an *an, const vw_hot_span *sp, size_t nsp, vw_hot *out,
+			    size_t max, uint64_t *total, uint64_t *cls)
+{
+	*total = 0;
+	if (cls)
+		memset(cls, 0, VW_CC_N * sizeof *cls);
+	hc_tab *t = hc_get(an);
+	uint64_t *lc = t ? calloc(t->nlocs + 1, sizeof *lc) : NULL;
+	if (!lc)
+		return 0;
+	uint64_t all = 0;
+	for (size_t i = 0; i < nsp; i++) {
+		if (sp[i].t1 <= sp[i].t0 || sp[i].file == SIZE_MAX)
+			continue;
+		hc_walk w = hc_walk_from(an, t, sp[i].file, sp[i].t0);
+		all += hc_count(t, &w, sp[i].t1, lc, cls);
+	}
+	size_t k = hc_rank(t, lc, all, out, max);
+	*total = all;
+	free(lc);
 	return k;
 }
 
@@ -572,18 +661,21 @@ static int hc_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, 
 		return -1;
 	}
 	double w = (double)(t1 - t0) / (double)n;
-	hc_walk wk = hc_walk_from(t, file, t0);
+	hc_walk wk = hc_walk_from(an, t, file, t0);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
 	for (size_t col = 0; col < n; col++) {
 		int64_t b = col + 1 == n ? t1 : t0 + (int64_t)((double)(col + 1) * w);
 		size_t nt = 0;
 		uint64_t all = 0;
-		for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++)
-			for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
-				uint32_t f = t->fn.of_loc[t->hits[h].loc];
+		while (hc_walk_next(&wk, b, &mid, &hs, &nh))
+			for (size_t h = 0; h < nh; h++) {
+				uint32_t f = t->fn.of_loc[wk.base + hs[h].loc];
 				if (!cnt[f])
 					touched[nt++] = f;
-				cnt[f] += t->hits[h].count;
-				all += t->hits[h].count;
+				cnt[f] += hs[h].count;
+				all += hs[h].count;
 			}
 		uint32_t top = 0;
 		uint64_t tc = 0;
@@ -691,14 +783,17 @@ static int hc_rate(vw_an *an, size_t file, int by_class, uint32_t key, int64_t a
 	if (!t || key >= (by_class ? (uint32_t)VW_CC_N : t->reg.n) || b <= a || !n)
 		return -1;
 	double w = (double)(b - a) / (double)n;
-	hc_walk wk = hc_walk_from(t, file, a);
-	for (size_t i; (i = hc_walk_at(t, &wk, b)) != SIZE_MAX; wk.at++) {
-		size_t col = (size_t)(((double)t->mid[i] - (double)a) / w);
+	hc_walk wk = hc_walk_from(an, t, file, a);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
+	while (hc_walk_next(&wk, b, &mid, &hs, &nh)) {
+		size_t col = (size_t)(((double)mid - (double)a) / w);
 		col = col < n ? col : n - 1;
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
-			uint32_t l = t->hits[h].loc;
+		for (size_t h = 0; h < nh; h++) {
+			uint32_t l = wk.base + hs[h].loc;
 			if ((by_class ? t->cls[l] : t->reg.of_loc[l]) == key)
-				out[col] += t->hits[h].count;
+				out[col] += hs[h].count;
 		}
 	}
 	/* per second of the bucket, in threads: samples / (seconds x hz) */
@@ -730,11 +825,14 @@ uint64_t vw_hotcode_file_classes(vw_an *an, size_t file, int64_t t0, int64_t t1,
 		n[k] = 0;
 	if (!t || t1 <= t0)
 		return 0;
-	hc_walk w = hc_walk_from(t, file, t0);
-	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++) {
-			n[t->cls[t->hits[h].loc]] += t->hits[h].count;
-			all += t->hits[h].count;
+	hc_walk w = hc_walk_from(an, t, file, t0);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
+	while (hc_walk_next(&w, t1, &mid, &hs, &nh))
+		for (size_t h = 0; h < nh; h++) {
+			n[t->cls[w.base + hs[h].loc]] += hs[h].count;
+			all += hs[h].count;
 		}
 	return all;
 }
@@ -779,12 +877,15 @@ int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1
 	if (!t || t1 <= t0 || !n)
 		return t ? 0 : -1;
 	double w = (double)(t1 - t0) / (double)n;
-	hc_walk wk = hc_walk_from(t, file, t0);
-	for (size_t i; (i = hc_walk_at(t, &wk, t1)) != SIZE_MAX; wk.at++) {
-		size_t col = (size_t)(((double)t->mid[i] - (double)t0) / w);
+	hc_walk wk = hc_walk_from(an, t, file, t0);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
+	while (hc_walk_next(&wk, t1, &mid, &hs, &nh)) {
+		size_t col = (size_t)(((double)mid - (double)t0) / w);
 		col = col < n ? col : n - 1;
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
-			cnt[col * VW_CC_N + t->cls[t->hits[h].loc]] += t->hits[h].count;
+		for (size_t h = 0; h < nh; h++)
+			cnt[col * VW_CC_N + t->cls[wk.base + hs[h].loc]] += hs[h].count;
 	}
 	return 0;
 }
@@ -792,16 +893,20 @@ int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1
 /* The work samples of [t0, t1) per key: fk[function] for a named
  * function, rk[region] for code no symbol names (regions name DWARF
  * functions; else 256-byte blocks).  The total, or 0. */
-static uint64_t hc_work_keys(hc_tab *t, int64_t t0, int64_t t1, uint64_t *fk, uint64_t *rk)
+static uint64_t hc_work_keys(vw_an *an, hc_tab *t, int64_t t0, int64_t t1, uint64_t *fk,
+			     uint64_t *rk)
 {
 	uint64_t *lc = calloc(t->nlocs + 1, sizeof *lc), all = 0;
 	if (!lc)
 		return 0;
-	hc_walk w = hc_walk_from(t, SIZE_MAX, t0);
-	for (size_t i; (i = hc_walk_at(t, &w, t1)) != SIZE_MAX; w.at++)
-		for (size_t h = t->first[i]; h < t->first[i + 1]; h++)
-			if (t->cls[t->hits[h].loc] == VW_CC_WORK)
-				lc[t->hits[h].loc] += t->hits[h].count;
+	hc_walk w = hc_walk_from(an, t, SIZE_MAX, t0);
+	int64_t mid;
+	const hc_hit *hs;
+	size_t nh;
+	while (hc_walk_next(&w, t1, &mid, &hs, &nh))
+		for (size_t h = 0; h < nh; h++)
+			if (t->cls[hs[h].loc] == VW_CC_WORK)
+				lc[hs[h].loc] += hs[h].count;
 	for (size_t l = 0; l < t->nlocs; l++) {
 		if (!lc[l])
 			continue;
@@ -824,7 +929,7 @@ int vw_hotcode_top_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len
 	if (!t || t1 <= t0)
 		return -1;
 	uint64_t *fk = calloc(t->fn.n + 1, sizeof *fk), *rk = calloc(t->reg.n + 1, sizeof *rk);
-	uint64_t all = fk && rk ? hc_work_keys(t, t0, t1, fk, rk) : 0, best = 0;
+	uint64_t all = fk && rk ? hc_work_keys(an, t, t0, t1, fk, rk) : 0, best = 0;
 	for (size_t f = 0; all && f < t->fn.n; f++)
 		if (fk[f] > best) {
 			best = fk[f];
@@ -867,8 +972,8 @@ double vw_hotcode_work_overlap(vw_an *an, int64_t a0, int64_t a1, int64_t b0, in
 	size_t *ord = malloc((nr + 1) * sizeof *ord);
 	double ov = -1;
 	if (ka && kb && ord) {
-		uint64_t na = hc_work_keys(t, a0, a1, ka, ka + nf + 1);
-		uint64_t nb = hc_work_keys(t, b0, b1, kb, kb + nf + 1);
+		uint64_t na = hc_work_keys(an, t, a0, a1, ka, ka + nf + 1);
+		uint64_t nb = hc_work_keys(an, t, b0, b1, kb, kb + nf + 1);
 		if (na && nb) {
 			ov = 0;
 			for (size_t k = 0; k < nf; k++)

@@ -77,6 +77,17 @@ size_t vw_hotcode_file_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_ho
 			   size_t max, uint64_t *total);
 int vw_hotcode_file_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
 			    double *share);
+/* One file's span, [t0, t1) of file: a rank's own time in a phase. */
+typedef struct vw_hot_span {
+	size_t file;
+	int64_t t0, t1;
+} vw_hot_span;
+/* The top functions as vw_hotcode_top gives them, over spans of files,
+ * each of its own file (a job's phase: each rank in its own region);
+ * *total the samples, and (cls not NULL) the samples per class of
+ * codeclass.h, cls[VW_CC_N]. */
+size_t vw_hotcode_spans_top(vw_an *an, const vw_hot_span *sp, size_t nsp, vw_hot *out,
+			    size_t max, uint64_t *total, uint64_t *cls);
 
 /* The functions that called fn (recorded with callchains: mcrec
  * --call-graph fp) over the whole run, by samples, at most max; share is
