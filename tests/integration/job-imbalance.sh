@@ -180,3 +180,32 @@ PY
 "$MCVIEW" --report "$T"/h/run.*.mcz | grep -q '^hosts: phases start from -7\.[0-9] ms (node000) to +7\.[0-9] ms (node003)' ||
 	fail "text report: $("$MCVIEW" --report "$T"/h/run.*.mcz | grep '^hosts')"
 ok "4 hosts, clocks 5 ms apart: $(grep -o '"host_offset_ms": {[^}]*}' "$T/h.json")"
+
+# ---- the code column and mpi_s tell the same: each rank in its own region --
+# 16 ranks that poll while they wait (gen-job --code), rank 5 given 1.5x
+# the work in phase 2: the others wait for it at the barrier after their
+# own region ends.  Inside every rank's region no time is in MPI (mpi_s
+# 0), so the phase's code column says no MPI either; the waiting is the
+# whole run's, where both say it.  The column read the job phase's whole
+# span over every rank, barrier included: "solve_kernel 77%, MPI 23%"
+# beside mpi_s 0.000 on 16,384 ranks.
+"$B/tests/tools/gen-job" -d "$T/c" --ranks 16 --phases 3 --phase-s 2 --slow 5:2:1.5 --code ||
+	fail "gen-job --code"
+"$MCVIEW" --report=json "$T"/c/run.*.mcz >"$T/c.json" || fail "report on the code job"
+python3 - "$T/c.json" <<'PY' || fail "code column against mpi_s: $(grep -o '"code": "[^"]*"' "$T/c.json" | tr '\n' ' ')"
+import json, re, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+def mpi_share(code):
+    m = re.search(r"MPI (\d+)%", code)
+    return int(m.group(1)) / 100 if m else 0.0
+for p in j["phases"] + [j["run"]]:
+    useful, mpi = p["useful_mean_s"], p["mpi_mean_s"]
+    want = mpi / (useful + mpi) if useful + mpi > 0 else 0
+    got = mpi_share(p["code"])
+    # the column rounds to whole percents and leaves out shares under 2 %
+    assert abs(got - want) <= 0.021, (p["label"], p["code"], useful, mpi)
+slow = j["phases"][1]
+assert slow["slowest_rank"] == 5 and mpi_share(slow["code"]) == 0, slow["code"]
+assert mpi_share(j["run"]["code"]) > 0.05, j["run"]["code"]
+PY
+ok "code column = mpi_s share in every phase and the run: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(" | ".join("%s %s" % (p["label"], p["code"]) for p in j["phases"] + [j["run"]]))' "$T/c.json")"

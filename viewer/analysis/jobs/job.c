@@ -600,15 +600,23 @@ static void job_figures(const vw_job *j, vw_job_phase *p, const vw_job_cell *c, 
 		p->slowest_rank = j->ranks[p->slowest].rank;
 }
 
-/* What ran in [t0, t1), over every rank: the top work functions and the
- * share of MPI and sync, "dgemm_ 62%, MPI 35%". */
-static void job_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len)
+/* What ran in a job phase, every rank in its own span of it (cells c,
+ * one a rank), as the phase's figures count it: the top work functions
+ * and the share of MPI and sync, "dgemm_ 62%, MPI 35%". */
+static void job_code(vw_an *an, const vw_job *j, const vw_job_cell *c, char *buf, size_t len)
 {
 	vw_hot top[8];
 	uint64_t n[VW_CC_N], total = 0;
-	size_t k = vw_hotcode_top(an, t0, t1, top, 8, &total), at = 0, nw = 0;
+	size_t at = 0, nw = 0, k = 0;
 	buf[0] = '\0';
-	if (!k || !vw_hotcode_file_classes(an, SIZE_MAX, t0, t1, n))
+	vw_hot_span *sp = malloc((j->nranks + 1) * sizeof *sp);
+	if (sp) {
+		for (size_t r = 0; r < j->nranks; r++)
+			sp[r] = (vw_hot_span){j->ranks[r].file, c[r].t0, c[r].t1};
+		k = vw_hotcode_spans_top(an, sp, j->nranks, top, 8, &total, n);
+		free(sp);
+	}
+	if (!k || !total)
 		return;
 	for (size_t i = 0; i < k && nw < 2; i++) {
 		if (vw_hotcode_fn_class(an, top[i].fn) != VW_CC_WORK || (nw && top[i].share < 0.05))
@@ -620,12 +628,12 @@ static void job_code(vw_an *an, int64_t t0, int64_t t1, char *buf, size_t len)
 		at += (size_t)w;
 		nw++;
 	}
-	for (int c = VW_CC_MPI; c < VW_CC_N; c++) {
-		double sh = (double)n[c] / (double)total;
+	for (int cl = VW_CC_MPI; cl < VW_CC_N; cl++) {
+		double sh = (double)n[cl] / (double)total;
 		if (sh < 0.02)
 			continue;
 		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", at ? ", " : "",
-				 vw_codeclass_name(c), 100 * sh);
+				 vw_codeclass_name(cl), 100 * sh);
 		if (w < 0 || at + (size_t)w >= len)
 			break;
 		at += (size_t)w;
@@ -708,7 +716,7 @@ static int job_stats(vw_an *an, vw_job *j)
 		job_span(j, c, &t0, &t1);
 		job_taken_phase(m, j, c, t0, t1, hl);
 		job_figures(j, &j->ph[k], c, j->source == VW_PHASES_MARKS);
-		job_code(an, j->ph[k].t0, j->ph[k].t1, j->ph[k].code, sizeof j->ph[k].code);
+		job_code(an, j, c, j->ph[k].code, sizeof j->ph[k].code);
 		/* when others took the CPUs: the phases where they took 5 % of
 		 * the ranks' time or more */
 		const vw_job_phase *p = &j->ph[k];
@@ -738,7 +746,7 @@ static int job_stats(vw_an *an, vw_job *j)
 	job_span(j, j->run_cell, &t0, &t1);
 	job_taken_phase(m, j, j->run_cell, t0, t1, j->load);
 	job_figures(j, &j->run, j->run_cell, 0);
-	job_code(an, j->run.t0, j->run.t1, j->run.code, sizeof j->run.code);
+	job_code(an, j, j->run_cell, j->run.code, sizeof j->run.code);
 	snprintf(j->run.label, sizeof j->run.label, "(whole run)");
 	j->run.cls = -1;
 	j->useful_from = ncode == j->nranks ? VW_USEFUL_CODE : ncode ? VW_USEFUL_MIXED : VW_USEFUL_CPU;
@@ -805,6 +813,7 @@ static int job_hosts(vw_job *j)
 			slot[k] = ++j->nhosts;
 		}
 		hof[r] = slot[k] - 1;
+		j->ranks[r].host_ix = hof[r];
 	}
 	/* per phase: each host's median start minus the job's, the job's
 	 * median taken once; per[h * nph + k] */
