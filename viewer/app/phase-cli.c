@@ -145,16 +145,20 @@ int vw_phase_cli_run(vw_an *an, const vw_phase_cli *c, char *err, size_t len)
 	 * --phases says otherwise */
 	int mode = !c->mode_given && c->mode == VW_PHASES_AUTO && vw_phases_app_regions(m)
 			   ? VW_PHASES_MARKS : c->mode;
-	if (vw_phases_detect(an, &c->p, mode, err, len) != 0)
-		return -1;
-	if (c->p.streams[0] && an->phases->nused == 0 && mode == VW_PHASES_AUTO)
-		return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
+	/* --brief: a job of every file given, ranks or not (one srun task) */
+	int job = c->report && (vw_model_is_job(m) || c->report == 3);
+	int src = c->mode_given ? c->mode : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+	/* a job's report from its ranks' marks reads no phases of the whole
+	 * dataset: each rank is cut by its own (vw_jobs_build) */
+	if (!(job && src == VW_PHASES_MARKS)) {
+		if (vw_phases_detect(an, &c->p, mode, err, len) != 0)
+			return -1;
+		if (c->p.streams[0] && an->phases->nused == 0 && mode == VW_PHASES_AUTO)
+			return cli_err(err, len, "--phase-streams: no row matches '%s'", c->p.streams);
+	}
 	if (!c->report)
 		return 0;
-	/* --brief: a job of every file given, ranks or not (one srun task) */
-	if (vw_model_is_job(m) || c->report == 3) { /* rank files of a parallel job: the job report */
-		int src = c->mode_given ? c->mode
-			  : vw_jobs_any_marked(m) ? VW_PHASES_MARKS : VW_PHASES_AUTO;
+	if (job) { /* rank files of a parallel job: the job report */
 		vw_jobs *js;
 		if (vw_jobs_build(an, src, &c->p, &js, err, len) != 0)
 			return -1;
