@@ -55,25 +55,40 @@ static double job_taken_busy(vw_model *m, size_t file, int64_t t0, int64_t t1, i
 void job_taken_phase(vw_model *m, const vw_job *j, vw_job_cell *c, int64_t t0, int64_t t1,
 		     vw_job_load *hl)
 {
+	/* per host, in one pass over the ranks: the job's CPU time there,
+	 * the ranks' time off CPU, whether both are known, its first rank */
+	size_t nh = j->nhosts;
+	double *job_h = calloc(nh + 1, sizeof *job_h), *off_h = calloc(nh + 1, sizeof *off_h);
+	size_t *first_h = malloc((nh + 1) * sizeof *first_h);
+	char *known_h = malloc(nh + 1);
 	for (size_t r = 0; r < j->nranks; r++)
 		c[r].taken_s = NAN;
-	for (size_t h = 0; h < j->nhosts; h++) {
+	for (size_t h = 0; h < nh; h++) {
+		memset(&hl[h], 0, sizeof hl[h]);
+		hl[h].busy_s = NAN;
+	}
+	if (!job_h || !off_h || !first_h || !known_h) {
+		free(job_h), free(off_h), free(first_h), free(known_h);
+		return;
+	}
+	for (size_t h = 0; h < nh; h++)
+		first_h[h] = SIZE_MAX, known_h[h] = 1;
+	for (size_t r = 0; r < j->nranks; r++) {
+		size_t h = j->ranks[r].host_ix;
+		if (h >= nh || c[r].t1 <= c[r].t0)
+			continue;
+		if (first_h[h] == SIZE_MAX)
+			first_h[h] = r;
+		/* a rank of several threads: its time off CPU is unknown */
+		known_h[h] &= !isnan(c[r].cpu_s) && !isnan(c[r].off_s);
+		job_h[h] += isnan(c[r].cpu_s) ? 0 : c[r].cpu_s;
+		off_h[h] += isnan(c[r].off_s) ? 0 : c[r].off_s;
+	}
+	for (size_t h = 0; h < nh; h++) {
 		vw_job_load *l = &hl[h];
-		memset(l, 0, sizeof *l);
-		l->busy_s = NAN;
-		double job = 0, off = 0;
-		int known = 1;
-		size_t first = SIZE_MAX;
-		for (size_t r = 0; r < j->nranks; r++) {
-			if (strcmp(j->ranks[r].host, j->hosts[h]) || c[r].t1 <= c[r].t0)
-				continue;
-			if (first == SIZE_MAX)
-				first = r;
-			/* a rank of several threads: its time off CPU is unknown */
-			known &= !isnan(c[r].cpu_s) && !isnan(c[r].off_s);
-			job += isnan(c[r].cpu_s) ? 0 : c[r].cpu_s;
-			off += isnan(c[r].off_s) ? 0 : c[r].off_s;
-		}
+		double job = job_h[h], off = off_h[h];
+		int known = known_h[h];
+		size_t first = first_h[h];
 		if (first == SIZE_MAX)
 			continue;
 		double span = (double)(t1 - t0) / 1e9;
@@ -88,10 +103,14 @@ void job_taken_phase(vw_model *m, const vw_job *j, vw_job_cell *c, int64_t t0, i
 		double taken = off - (idle > 0 ? idle : 0);
 		taken = taken < l->others_s ? taken : l->others_s;
 		l->taken_s = taken > 0 ? taken : 0;
-		for (size_t r = 0; r < j->nranks; r++)
-			if (!strcmp(j->ranks[r].host, j->hosts[h]) && c[r].t1 > c[r].t0)
-				c[r].taken_s = off > 0 ? c[r].off_s * l->taken_s / off : 0;
 	}
+	/* each rank's share of its host's taken time */
+	for (size_t r = 0; r < j->nranks; r++) {
+		size_t h = j->ranks[r].host_ix;
+		if (h < nh && c[r].t1 > c[r].t0 && !isnan(hl[h].busy_s) && known_h[h])
+			c[r].taken_s = off_h[h] > 0 ? c[r].off_s * hl[h].taken_s / off_h[h] : 0;
+	}
+	free(job_h), free(off_h), free(first_h), free(known_h);
 }
 
 void vw_job_taken_files(vw_an *an, int64_t t0, int64_t t1, double *share, size_t n)

@@ -64,6 +64,7 @@ typedef struct vw_job_rank {
 	size_t file;        /* index into m->files */
 	int rank;           /* the file's `rank`; -1 when it has none */
 	const char *host;   /* the file's `host` ("" if none); owned by its reader */
+	size_t host_ix;     /* its index in the job's hosts */
 	int64_t t_first, t_last; /* the file's samples on the dataset axis */
 } vw_job_rank;
 
