@@ -561,9 +561,12 @@ static void code_stop(rec_source *s)
 		pthread_join(p->thr, NULL);
 		p->thr_on = 0;
 	}
+	/* under cnt_lock: the writer thread kicks from code_late */
+	pthread_mutex_lock(&p->cnt_lock);
 	if (p->kick >= 0)
 		close(p->kick);
 	p->kick = -1;
+	pthread_mutex_unlock(&p->cnt_lock);
 	if (p->nrings)
 		code_drain(p); /* what came after the thread's last round */
 	for (int i = 0; i < p->nrings; i++)
