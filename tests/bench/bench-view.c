@@ -19,7 +19,8 @@
  * first frame is timed with the key's handling (what the user waits for
  * before the screen answers); "settle" is from the key to the exact screen.
  * BENCH_EXACT=1: no budget, every frame exact (the time a frame would take
- * without refinement).  Prints one line:
+ * without refinement).  BENCH_STEPS=N: only the walk's first N steps (0: the
+ * first screen alone, what a profile of opening looks at).  Prints one line:
  *   open_ms first_ms first_exact_ms steps frame_p50 frame_p95 frame_p99
  *   frame_max settle_p50 settle_p99 settle_max frames peak_rss_mb cpu_ms
  */
@@ -47,6 +48,8 @@ static const char *const walk[] = {
 
 static double pct(double *v, size_t n, int p)
 {
+	if (n == 0)
+		return 0;
 	qsort(v, n, sizeof *v, bench_cmp_double);
 	return v[(n * (size_t)p + 99) / 100 - 1];
 }
@@ -107,6 +110,8 @@ int main(int argc, char **argv)
 		return 1;
 	a.budget_ms = getenv("BENCH_EXACT") ? 0 : 8;
 	size_t n = sizeof walk / sizeof walk[0], nf = 0, fcap = 64;
+	if (getenv("BENCH_STEPS") && strtoul(getenv("BENCH_STEPS"), NULL, 10) < n)
+		n = strtoul(getenv("BENCH_STEPS"), NULL, 10);
 	double *frame = malloc(fcap * sizeof *frame), *settle = calloc(n, sizeof *settle);
 	if (!frame || !settle)
 		return 1;
