@@ -356,6 +356,14 @@ void mcz_codec_put_col(mcz_codec_ctx *cx, mcz_buf *out, const mcz_stream_desc *d
 		       const int64_t *t, const mcz_value *v, const uint8_t *present, size_t n,
 		       mcz_codec_prev *prev, mcz_bucket *sum);
 int mcz_codec_get_time(mcz_codec_ctx *cx, const uint8_t *p, size_t len, int64_t *t, size_t n);
+/* A gauge column whose summaries need no decoding: EMPTY (no value), or
+ * CONST (one value, in the rows its bitmap says or in every row).  1 with
+ * the value in *v0 and *bm the bitmap of present rows (bit i of byte i/8;
+ * NULL: every row; valid until the next call on cx), and *empty set for
+ * an EMPTY column; 0 for any other column, or one with a fault (decoding
+ * it names the fault). */
+int mcz_codec_col_const(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+			size_t n, mcz_value *v0, const uint8_t **bm, int *empty);
 /* Decode a column of n rows: v, present (both n), delta (n, may be NULL).
  * For counters, first_dt (ns from the previous present sample to the first
  * present one, 0 if none) is returned through *first_dt when non-NULL. */

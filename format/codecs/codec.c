@@ -683,6 +683,45 @@ static size_t codec_unpack_bits(const uint8_t *bm, size_t n, uint8_t *present)
 	return m;
 }
 
+int mcz_codec_col_const(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+			size_t n, mcz_value *v0, const uint8_t **bm, int *empty)
+{
+	/* the codec and flags bytes come first, uncompressed: most columns
+	 * are told apart without opening them */
+	*bm = NULL;
+	*empty = 0;
+	if (d->kind == MCZ_COUNTER || n == 0 || len < 2 ||
+	    (p[0] != MCZ_CODEC_CONST && p[0] != MCZ_CODEC_EMPTY))
+		return 0;
+	uint8_t codec, flags;
+	const uint8_t *raw = NULL;
+	size_t rl = 0, nb = (n + 7) / 8;
+	if (codec_open(cx, p, len, nb + 32 + 10 * n, &codec, &flags, &raw, &rl))
+		return 0;
+	if (codec == MCZ_CODEC_EMPTY)
+		return (*empty = rl == 0 && flags == 0);
+	if (!codec_allowed(d, codec))
+		return 0;
+	mcz_cur c = mcz_cur_make(raw, rl);
+	if (flags & MCZ_COL_BITMAP) {
+		/* as mcz_codec_get_col checks it: no bit past the last row, and
+		 * at least one set */
+		const uint8_t *b = mcz_cur_bytes(&c, nb);
+		int any = 0;
+		for (size_t i = 0; b && i < nb && !any; i++)
+			any = b[i] != 0;
+		if (!b || !any || (n % 8 && b[nb - 1] >> (n % 8)))
+			return 0;
+		*bm = b;
+	}
+	v0->u = mcz_cur_uv(&c);
+	if (c.err || mcz_cur_left(&c)) {
+		*bm = NULL;
+		return 0;
+	}
+	return 1;
+}
+
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
 		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
 {

@@ -306,23 +306,150 @@ int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 	return 0;
 }
 
-void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size_t i,
-		       int64_t prev_t, mcz_bucket *b)
+/* The summary of stream s over one decoded chunk c, into b (initialised):
+ * SPEC.md "Summaries" (mcz_bucket_add's rule), a loop per kind and type so
+ * that the per-sample work is a compare and an add.  Times increase within
+ * a chunk: first and last are the first and last present rows'. */
+static void query_chunk_sum(const mcz_reader *r, uint32_t s, const reader_col *c, mcz_bucket *b)
 {
 	const mcz_stream_desc *d = &r->streams[s];
-	double x;
-	if (d->kind == MCZ_COUNTER) {
-		int64_t dt = prev_t == INT64_MIN ? c->first_dt : c->t[i] - prev_t;
-		x = mcz_counter_rate(c->delta[i], dt);
-		mcz_bucket_add(b, x, c->t[i]);
-		b->sum += mcz_counter_step(c->delta[i]);
+	size_t i0 = reader_next_present(c->present, 0, c->n);
+	if (i0 >= c->n)
 		return;
+	double lo = INFINITY, hi = -INFINITY, sum = 0;
+	uint64_t count = 0;
+	size_t last = i0;
+	if (d->kind == MCZ_COUNTER) {
+		int64_t prev = INT64_MIN;
+		for (size_t i = i0; i < c->n; i++) {
+			if (!c->present[i])
+				continue;
+			int64_t dt = prev == INT64_MIN ? c->first_dt : c->t[i] - prev;
+			double x = mcz_counter_rate(c->delta[i], dt);
+			count++;
+			last = i;
+			sum += mcz_counter_step(c->delta[i]);
+			prev = c->t[i];
+			if (x == x) {
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
+		}
+	} else if (d->type == MCZ_U64 || d->type == MCZ_I64) {
+		int sgn = d->type == MCZ_I64;
+		for (size_t i = i0; i < c->n; i++) {
+			if (!c->present[i])
+				continue;
+			double x = sgn ? (double)c->v[i].i : (double)c->v[i].u;
+			count++;
+			last = i;
+			sum += x;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+	} else {
+		for (size_t i = i0; i < c->n; i++) {
+			if (!c->present[i])
+				continue;
+			double x = c->v[i].f;
+			count++;
+			last = i;
+			if (x == x) {
+				sum += x;
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
+		}
 	}
-	x = d->type == MCZ_U64 ? (double)c->v[i].u : d->type == MCZ_I64 ? (double)c->v[i].i
-									: c->v[i].f;
-	mcz_bucket_add(b, x, c->t[i]);
-	if (!isnan(x))
-		b->sum += x;
+	b->first = c->t[i0];
+	b->last = c->t[last];
+	b->count = count;
+	b->sum = sum;
+	b->min = lo <= hi ? lo : NAN;
+	b->max = lo <= hi ? hi : NAN;
+}
+
+/* Chunk ci's column of stream s when its summaries need no decoding
+ * (mcz_codec_col_const): 2 when it holds no value, 1 when it is one value
+ * x in the rows of bitmap *bm (NULL: every row) of chunk entry *ch, 0 when
+ * it must be decoded (any other column, or a fault the decoder will name).
+ * *ch and *bm are valid until the next query. */
+static int query_const_col(mcz_reader *r, size_t ci, uint32_t s, const mcz_dcache_ent **ch,
+			   double *x, const uint8_t **bm)
+{
+	mcz_dcache_ent *e;
+	const uint8_t *cp;
+	size_t cl;
+	mcz_value v0;
+	int empty;
+	if (query_chunk(r, ci, &e))
+		return 0;
+	e->pin = 1; /* a run decompressed below must not evict it */
+	int rc = query_col_resolved(r, ci, e, 1 + s, &cp, &cl);
+	e->pin = 0;
+	*ch = e;
+	if (!rc && cl == 0)
+		return 2; /* a stream added after this chunk */
+	const mcz_stream_desc *d = &r->streams[s];
+	if (rc || mcz_codec_col_const(&r->cx, cp, cl, d, e->n, &v0, bm, &empty) != 1)
+		return 0;
+	if (empty)
+		return 2;
+	*x = d->type == MCZ_U64 ? (double)v0.u : d->type == MCZ_I64 ? (double)v0.i : v0.f;
+	return 1;
+}
+
+/* Row i of a chunk of n rows after row i (or the first, i = SIZE_MAX) that
+ * bitmap bm holds (NULL: every row); n when none. */
+static size_t query_bm_next(const uint8_t *bm, size_t i, size_t n)
+{
+	i = i == SIZE_MAX ? 0 : i + 1;
+	if (!bm || i >= n)
+		return i < n ? i : n;
+	size_t byte = i / 8;
+	unsigned w = bm[byte] & (0xffu << (i % 8));
+	while (!w) {
+		if (++byte >= (n + 7) / 8)
+			return n;
+		w = bm[byte];
+	}
+	return 8 * byte + (size_t)__builtin_ctz(w);
+}
+
+/* Chunk ci's summary of stream s when its column needs no decoding: 1 and
+ * b filled (left as initialised when it holds no value), else 0. */
+static int query_const_sum(mcz_reader *r, size_t ci, uint32_t s, mcz_bucket *b)
+{
+	const mcz_dcache_ent *ch;
+	const uint8_t *bm;
+	double x;
+	int k = query_const_col(r, ci, s, &ch, &x, &bm);
+	if (k != 1)
+		return k == 2;
+	size_t n = ch->n, i0 = query_bm_next(bm, SIZE_MAX, n), i1 = n - 1, count = n;
+	if (bm) {
+		count = 0;
+		for (size_t i = 0; i < (n + 7) / 8; i++)
+			if (bm[i]) {
+				count += (size_t)__builtin_popcount(bm[i]);
+				i1 = 8 * i + 31 - (size_t)__builtin_clz(bm[i]);
+			}
+	}
+	b->first = ch->t[i0];
+	b->last = ch->t[i1];
+	b->count = count;
+	b->min = b->max = x; /* NaN stays NaN: no min or max */
+	b->sum = 0;
+	if (x != x)
+		return 1;
+	/* the sum as the writer adds it, sample by sample; for an integer
+	 * whose sums are exact in a double, the product is the same number */
+	if (fabs(x) * (double)count < 9007199254740992.0 && x == floor(x))
+		b->sum = x * (double)count;
+	else
+		for (size_t i = 0; i < count; i++)
+			b->sum += x;
+	return 1;
 }
 
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
@@ -356,6 +483,8 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
 				reader_col c;
+				if (query_const_sum(r, ci, s, &b[ci]))
+					continue;
 				if ((rc = mcz_query_col(r, ci, s, &c))) {
 					if (query_damaged(r, ci, rc)) {
 						rc = 0; /* no summary: a gap */
@@ -363,12 +492,7 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 					}
 					break;
 				}
-				int64_t prev = INT64_MIN;
-				for (size_t i = reader_next_present(c.present, 0, c.n); i < c.n;
-				     i = reader_next_present(c.present, i + 1, c.n)) {
-					mcz_query_sample(r, s, &c, i, prev, &b[ci]);
-					prev = c.t[i];
-				}
+				query_chunk_sum(r, s, &c, &b[ci]);
 			}
 		}
 		if (rc) {
@@ -513,7 +637,7 @@ static size_t query_bucket(int64_t t, int64_t t0, int64_t t1, size_t n)
 		return 0;
 	uint64_t span = (uint64_t)t1 - (uint64_t)t0, at = (uint64_t)t - (uint64_t)t0;
 	uint64_t k;
-	if (span < (1ull << 40) && n < (1u << 23)) /* no overflow: 64-bit division */
+	if (span <= UINT64_MAX / n) /* no overflow: 64-bit division */
 		k = at * n / span;
 	else
 		k = (uint64_t)((unsigned __int128)at * n / span);
@@ -536,11 +660,30 @@ static uint64_t query_bucket_end(size_t k, int64_t t0, int64_t t1, size_t n)
 	uint64_t span = (uint64_t)t1 - (uint64_t)t0;
 	if (k + 1 >= n)
 		return UINT64_MAX;
+	if (span <= (UINT64_MAX - n) / n) /* no overflow: 64-bit division */
+		return ((k + 1) * span + n - 1) / n;
 	return (uint64_t)(((unsigned __int128)(k + 1) * span + n - 1) / n);
 }
 
-/* Stream s's samples of a decoded chunk into its buckets o[n]: the
- * arithmetic of mcz_query_sample, kind by kind, in the same order. */
+/* Sample time t (in [t0, t1), times in order) enters its bucket of o[n]:
+ * the bucket being added to (*b, its sums in *acc while its samples come)
+ * is written back when t is past its end, and t's bucket taken up. */
+static inline void query_bucket_enter(int64_t t, int64_t t0, int64_t t1, size_t n, mcz_bucket *o,
+				      mcz_bucket **b, mcz_bucket *acc, uint64_t *end)
+{
+	uint64_t at = (uint64_t)t - (uint64_t)t0;
+	if (*b && at < *end)
+		return;
+	if (*b)
+		**b = *acc;
+	size_t k = query_bucket(t, t0, t1, n);
+	*b = &o[k];
+	*acc = **b;
+	*end = query_bucket_end(k, t0, t1, n);
+}
+
+/* Stream s's samples of a decoded chunk in [t0, t1) into its buckets
+ * o[n]: the arithmetic of mcz_bucket_add, kind by kind, in time order. */
 static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_col *c,
 				int64_t t0, int64_t t1, size_t n, mcz_bucket *o)
 {
@@ -549,38 +692,75 @@ static void query_chunk_buckets(const mcz_reader *r, uint32_t s, const reader_co
 	int64_t prev = INT64_MIN;
 	mcz_bucket *b = NULL, acc; /* acc: bucket *b while its samples come */
 	uint64_t end = 0;
-	for (size_t i = reader_next_present(c->present, 0, c->n); i < c->n;
+	/* the rows from t0 on (times increase within a chunk); a counter's
+	 * first one there has its interval from the present row before it */
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->t[mid] < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; counter && i-- > 0;)
+		if (c->present[i]) {
+			prev = c->t[i];
+			break;
+		}
+	for (size_t i = reader_next_present(c->present, lo, c->n); i < c->n;
 	     i = reader_next_present(c->present, i + 1, c->n)) {
 		int64_t t = c->t[i];
-		if (t >= t0 && t < t1) {
-			uint64_t at = (uint64_t)t - (uint64_t)t0;
-			if (!b || at >= end) {
-				if (b)
-					*b = acc;
-				size_t k = query_bucket(t, t0, t1, n);
-				b = &o[k];
-				acc = *b;
-				end = query_bucket_end(k, t0, t1, n);
-			}
-			double x;
-			if (counter) {
-				int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
-				x = mcz_counter_rate(c->delta[i], dt);
-				mcz_bucket_add(&acc, x, t);
-				acc.sum += mcz_counter_step(c->delta[i]);
-			} else {
-				x = type == MCZ_U64   ? (double)c->v[i].u
-				    : type == MCZ_I64 ? (double)c->v[i].i
-						      : c->v[i].f;
-				mcz_bucket_add(&acc, x, t);
-				if (!isnan(x))
-					acc.sum += x;
-			}
+		if (t >= t1)
+			break;
+		query_bucket_enter(t, t0, t1, n, o, &b, &acc, &end);
+		double x;
+		if (counter) {
+			int64_t dt = prev == INT64_MIN ? c->first_dt : t - prev;
+			x = mcz_counter_rate(c->delta[i], dt);
+			mcz_bucket_add(&acc, x, t);
+			acc.sum += mcz_counter_step(c->delta[i]);
+		} else {
+			x = type == MCZ_U64   ? (double)c->v[i].u
+			    : type == MCZ_I64 ? (double)c->v[i].i
+					      : c->v[i].f;
+			mcz_bucket_add(&acc, x, t);
+			if (!isnan(x))
+				acc.sum += x;
 		}
 		prev = t;
 	}
 	if (b)
 		*b = acc;
+}
+
+/* Stream s's samples of chunk ci into its buckets o[n] when its column
+ * needs no decoding (one value, or none): query_chunk_buckets' arithmetic
+ * on the rows the bitmap holds.  1 when done, 0 when it must be decoded. */
+static int query_const_buckets(mcz_reader *r, size_t ci, uint32_t s, int64_t t0, int64_t t1,
+			       size_t n, mcz_bucket *o)
+{
+	const mcz_dcache_ent *ch;
+	const uint8_t *bm;
+	double x;
+	int k = query_const_col(r, ci, s, &ch, &x, &bm);
+	if (k != 1)
+		return k == 2;
+	mcz_bucket *b = NULL, acc;
+	uint64_t end = 0;
+	for (size_t i = query_bm_next(bm, SIZE_MAX, ch->n); i < ch->n; i = query_bm_next(bm, i, ch->n)) {
+		int64_t t = ch->t[i];
+		if (t < t0)
+			continue;
+		if (t >= t1)
+			break; /* times increase within a chunk */
+		query_bucket_enter(t, t0, t1, n, o, &b, &acc, &end);
+		mcz_bucket_add(&acc, x, t);
+		if (x == x)
+			acc.sum += x;
+	}
+	if (b)
+		*b = acc;
+	return 1;
 }
 
 int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t t0, int64_t t1,
@@ -591,8 +771,10 @@ int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t
 	for (size_t j = 0; j < ns; j++)
 		if (streams[j] >= r->nstreams)
 			return MCZ_E_RANGE;
+	mcz_bucket empty;
+	mcz_bucket_init(&empty);
 	for (size_t b = 0; b < ns * n; b++)
-		mcz_bucket_init(&out[b]);
+		out[b] = empty;
 	if (ns == 0)
 		return 0;
 	const mcz_bucket **sums = malloc(ns * sizeof *sums);
@@ -618,6 +800,8 @@ int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t
 				continue;
 			if (narrow)
 				mcz_bucket_merge(&o[query_bucket(cs->first, t0, t1, n)], cs);
+			else if (query_const_buckets(r, ci, streams[j], t0, t1, n, o))
+				continue;
 			else if (!(rc = mcz_query_col(r, ci, streams[j], &c)))
 				query_chunk_buckets(r, streams[j], &c, t0, t1, n, o);
 			else if (query_damaged(r, ci, rc))

@@ -207,9 +207,6 @@ int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c);
  * across further queries). */
 int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s);
 /* mcz_query_sums and mcz_query_col_bytes are in mcz.h (mcz info uses them). */
-/* Bucket of one decoded sample i of c for stream s. */
-void mcz_query_sample(const mcz_reader *r, uint32_t s, const reader_col *c, size_t i,
-		       int64_t prev_t, mcz_bucket *b);
 
 
 #endif
