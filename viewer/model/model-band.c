@@ -178,6 +178,8 @@ static int add_member(vw_model *m, band_ent *e, size_t st, vw_bucket *tmp)
 {
 	size_t n = e->n;
 	const vw_bucket *src = vw_model_display_cached(m, st, n);
+	if (!src && vw_model_window_empty(m, st))
+		return 1; /* no value in the window: its columns would all be empty */
 	if (!src || vw_model_needs_fill(m, st, n)) {
 		/* The first piece of a frame's work is the member's own (its
 		 * columns may ask the budget too); each member after it asks. */
@@ -314,6 +316,10 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 	size_t ns = 0, cap = 0, *ss = NULL;
 	if (n == 0 || m->t1 <= m->t0)
 		return;
+	/* how a stream's columns are read is the same for every stream of a
+	 * file (model-chunks.c): asked once per file met, not per member */
+	size_t last_file = SIZE_MAX;
+	int last_summary = 0;
 	for (size_t ri = first; ri < m->nrows && ri - first < count; ri++) {
 		const vw_row *r = &m->rows[ri];
 		if ((r->constants && r->depth == 0) || (r->nmembers > 1 && vw_model_band_ready(m, r, n)))
@@ -322,8 +328,12 @@ void vw_model_rows_prefetch(vw_model *m, size_t first, size_t count, size_t n)
 		 * columns are not kept: model-band.c) */
 		for (size_t j = r->nmembers > 1 ? vw_model_band_done(m, r, n) : 0; j < r->nmembers; j++) {
 			size_t st = r->members[j];
-			if (vw_model_display_cached(m, st, n) || !vw_model_summary_columns(m, st) ||
-			    vw_model_needs_fill(m, st, n))
+			if (m->streams[st].file_index != last_file) {
+				last_file = m->streams[st].file_index;
+				last_summary = vw_model_summary_columns(m, st);
+			}
+			if (!last_summary || vw_model_display_cached(m, st, n) ||
+			    vw_model_needs_fill(m, st, n) || vw_model_window_empty(m, st))
 				continue; /* kept, or read otherwise: zoomed in past its
 					   * sampling, a stream is drawn from its samples */
 			if (ns == cap) {

@@ -8,9 +8,8 @@
  * takes the summaries of the chunks its time overlaps, merged through a
  * pyramid (level k merges 2^k chunks) in O(log chunks): the envelope is
  * exact to chunk resolution and nothing is decoded.  A stream's per-chunk
- * summaries are read once (one mcz_summary over the whole file with buckets
- * a little wider than a chunk and narrower than the chunks' spacing, which
- * the index answers) and kept.
+ * summaries are read once (mcz_query_sums: the index's, or computed by the
+ * reader where the file holds none) and kept.
  * When the window holds only a few chunks, columns are exact: on a small
  * recording from mcz_summary, on a large one from raw samples (mcz_read)
  * kept around the window, so pans and zooms near it decode nothing again.
@@ -190,21 +189,16 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 		return NULL;
 	if (!k->per[stream]) {
 		const vw_stream *s = &m->streams[stream];
-		const mcz_file_info *fi = mcz_info(s->file);
-		/* Buckets wider than a chunk (so the index answers) and narrower
-		 * than the spacing of chunks (so each holds one): chunks of r rows
-		 * span r - 1 intervals and start r intervals apart. */
-		double r = (double)fi->nrows / (double)fi->nchunks;
-		double iv = (double)vw_model_interval(m, stream);
-		double width = r >= 2 && iv > 0 ? (r - 0.5) * iv : (double)chunk_span(m, stream) * 1.05;
-		size_t nb = (size_t)((double)(fi->t_last + 1 - fi->t_first) / width);
-		if (nb == 0)
-			nb = 1;
-		mcz_bucket *b = malloc(nb * sizeof *b);
-		if (!b || mcz_summary(s->file, s->id, fi->t_first, fi->t_last + 1, nb, b) != MCZ_OK) {
+		/* the file's own summary of each chunk: from its index, or
+		 * computed once by the reader where the index holds none */
+		const mcz_bucket *cs;
+		size_t nb = mcz_info(s->file)->nchunks;
+		mcz_bucket *b = malloc((nb ? nb : 1) * sizeof *b);
+		if (!b || mcz_query_sums(s->file, s->id, &cs) != MCZ_OK) {
 			free(b);
 			return NULL;
 		}
+		memcpy(b, cs, nb * sizeof *b);
 		/* Keep the non-empty ones: searches over them are then monotone. */
 		size_t j = 0;
 		for (size_t i = 0; i < nb; i++)
@@ -487,6 +481,17 @@ int vw_model_draw_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, si
 	m->t0 = w0;
 	m->t1 = w1;
 	return rc;
+}
+
+int vw_model_window_empty(vw_model *m, size_t stream)
+{
+	size_t nc;
+	const mcz_bucket *cb = chunk_sums(m, stream, &nc);
+	if (!cb)
+		return 0;
+	int64_t off = m->offsets[m->streams[stream].file_index];
+	size_t i = search(cb, nc, m->t0 - off, 0);
+	return i == nc || cb[i].first >= m->t1 - off;
 }
 
 const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)

@@ -154,7 +154,9 @@ int vw_model_stream_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, 
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		vw_model_bucket_convert(s->desc, &c->raw[i], &out[i]);
-	cache_keep(c, e, t0, t1, n, out);
+	/* a group's member: its band is kept, not its columns (model-band.c) */
+	if (!m->band_member)
+		cache_keep(c, e, t0, t1, n, out);
 	return 0;
 }
 
