@@ -43,9 +43,28 @@ static int rk_init(vw_ctx *ctx, void **state)
 static void rk_free(void *state)
 {
 	rk_state *s = state;
+	rk_accs_free(s);
 	free(s->rows);
 	free(s->order);
+	free(s->open);
 	free(s);
+}
+
+/* Whether the job waits in MPI or OpenMP for 1 % of its code samples or
+ * more: over every rank file up to 256 of them, else over 256 spread
+ * evenly across the files (walking 16,384 profiles for it took seconds
+ * before the first frame). */
+static int rk_job_waits(vw_an *an)
+{
+	vw_model *m = an->m;
+	uint64_t wait = 0, all = 0;
+	size_t nf = m->nfiles, take = nf < 256 ? nf : 256;
+	for (size_t i = 0; i < take; i++) {
+		uint64_t n[VW_CC_N] = {0};
+		all += vw_hotcode_file_classes(an, i * nf / take, m->t_min, m->t_max + 1, n);
+		wait += n[VW_CC_MPI] + n[VW_CC_SYNC];
+	}
+	return all && (double)wait >= 0.01 * (double)all;
 }
 
 /* Stream names to colour by: every name of the first rank's streams but
@@ -75,9 +94,7 @@ static void rk_names(vw_an *an, rk_state *s)
 		if (s->nnames >= RK_MAXNAMES - 1)
 			s->nnames = RK_MAXNAMES - 2;
 		memmove(s->names + 2, s->names, (size_t)s->nnames * sizeof *s->names);
-		uint64_t n[VW_CC_N];
-		uint64_t all = vw_hotcode_file_classes(an, SIZE_MAX, m->t_min, m->t_max + 1, n);
-		int waits = all && (double)(n[VW_CC_MPI] + n[VW_CC_SYNC]) >= 0.01 * (double)all;
+		int waits = rk_job_waits(an);
 		s->names[waits ? 1 : 0] = rk_code;
 		s->names[waits ? 0 : 1] = rk_doing;
 		s->nnames += 2;
@@ -87,12 +104,22 @@ static void rk_names(vw_an *an, rk_state *s)
 static void rk_label(const vw_job *jb, const rk_state *s, const rk_row *row, char *b, size_t len)
 {
 	const vw_job_rank *rk = &jb->ranks[s->order[row->first]];
-	if (s->by_host)
-		snprintf(b, len, "%.8s x%zu", rk->host[0] ? rk->host : "?", row->n);
-	else if (rk->rank >= 0)
-		snprintf(b, len, "r%d %.8s", rk->rank, rk->host);
+	char id[16];
+	if (rk->rank >= 0)
+		snprintf(id, sizeof id, "r%d", rk->rank);
 	else
-		snprintf(b, len, "f%zu %.8s", rk->file, rk->host);
+		snprintf(id, sizeof id, "f%zu", rk->file);
+	if (row->kind == RK_ROW_HOST)
+		snprintf(b, len, "%.8s x%zu", rk->host[0] ? rk->host : "?", row->n);
+	else if (row->kind == RK_ROW_GROUP) /* its ranks, the slowest one's useful time */
+		snprintf(b, len, "%s%zu %.4gs", rk_group_open(s, row->group) ? "-" : "+", row->n,
+			 row->hi_s);
+	else if (row->tag)
+		snprintf(b, len, "%s %s", id, row->tag == RK_TAG_SLOWEST ? "slowest" : "fastest");
+	else if (row->kind == RK_ROW_MEMBER)
+		snprintf(b, len, " %s %.7s", id, rk->host);
+	else
+		snprintf(b, len, "%s %.8s", id, rk->host);
 }
 
 /* With call stacks: where the rank's MPI and sync time in the phase
@@ -173,26 +200,18 @@ static int rk_frame_values(vw_an *an, rk_state *s, rk_frame *f)
 	size_t n = f->n, rows = (size_t)(f->nshow > 0 ? f->nshow : 1);
 	f->val = malloc(rows * n * sizeof *f->val);
 	f->fns = f->code || f->doing ? malloc(rows * n * sizeof *f->fns) : NULL;
-	double *one = malloc(n * sizeof *one);
-	vw_bucket *tmp = malloc(n * sizeof *tmp);
-	int rc = !f->val || !one || !tmp || ((f->code || f->doing) && !f->fns) ? -1 : 0;
+	int rc = !f->val || ((f->code || f->doing) && !f->fns) ? -1 : 0;
+	int mode = f->doing ? RK_MODE_DOING : f->code ? RK_MODE_CODE : RK_MODE_VALUES;
 	f->hi = 0;
-	for (int r = 0; r < f->nshow && !rc; r++) {
-		const rk_row *row = &s->rows[s->top + r];
+	for (int r = 0; r < f->nshow && rc >= 0; r++) {
 		double *v = f->val + (size_t)r * n;
-		if (f->doing) /* fns: the class, val: the share of waiting */
-			rk_row_doing(an, s, row, n, f->fns + (size_t)r * n, v);
-		else if (f->code) /* val: the function's share there */
-			rk_row_code(an, s, row, n, f->fns + (size_t)r * n, v);
-		else {
-			rk_row_values(an, s, row, n, v, one, tmp);
-			for (size_t k = 0; k < n; k++)
-				if (v[k] > f->hi)
-					f->hi = v[k];
-		}
+		int *fn = f->fns ? f->fns + (size_t)r * n : NULL;
+		if (rk_row_columns(an, s, (size_t)(s->top + r), n, mode, v, fn) < 0)
+			rc = -1;
+		for (size_t k = 0; mode == RK_MODE_VALUES && k < n; k++)
+			if (v[k] > f->hi)
+				f->hi = v[k];
 	}
-	free(one);
-	free(tmp);
 	/* the unit of the colouring stream, from the first rank that has it */
 	for (size_t i = 0; i < m->nstreams && !rc; i++)
 		if (!strcmp(m->streams[i].desc->name, s->names[s->metric])) {
@@ -200,6 +219,11 @@ static int rk_frame_values(vw_an *an, rk_state *s, rk_frame *f)
 			break;
 		}
 	return rc;
+}
+
+static const char *rk_sort_name(int sort)
+{
+	return sort == RK_SORT_RANK ? "rank" : sort == RK_SORT_TIME ? "time in phase" : "value in phase";
 }
 
 /* Line 0, the title: what the rows are, sorted how, coloured by what and
@@ -214,15 +238,21 @@ static void rk_draw_title(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas *
 			       sizeof hib);
 	if (f->doing)
 		snprintf(hib, sizeof hib, c->ascii ? "# m s ." : "\u2588 \u2592 \u2591 \u00b7");
+	char what[96];
+	if (s->layout == RK_BY_GROUP) /* slowest first, in quantiles */
+		snprintf(what, sizeof what, "%zu %s in %zu groups, by useful time %s",
+			 f->jsel->nranks, f->jsel->nranks == 1 ? "rank" : "ranks", s->ngroup,
+			 f->cph >= 0 ? "in phase" : "over the run");
+	else if (s->layout == RK_BY_HOST)
+		snprintf(what, sizeof what, "%zu %s, by %s", s->nrows,
+			 s->nrows == 1 ? "host" : "hosts", rk_sort_name(s->sort));
+	else
+		snprintf(what, sizeof what, "%zu %s, by %s", f->jsel->nranks,
+			 f->jsel->nranks == 1 ? "rank" : "ranks", rk_sort_name(s->sort));
 	vw_canvas_printf(c, 0, 0, c->w, VW_C_TITLE, VW_A_BOLD,
-			 f->code || f->doing ? "%zu %s, by %s | colour %s (%s) | job %s%s"
-					     : "%zu %s, by %s | colour %s (max %s) | job %s%s",
-			 s->by_host ? s->nrows : f->jsel->nranks,
-			 s->by_host ? (s->nrows == 1 ? "host" : "hosts")
-				    : (f->jsel->nranks == 1 ? "rank" : "ranks"),
-			 s->sort == RK_SORT_RANK ? "rank" : s->sort == RK_SORT_TIME ? "time in phase"
-										 : "value in phase",
-			 s->names[s->metric], hib, f->jsel->id[0] ? f->jsel->id : "-",
+			 f->code || f->doing ? "%s | colour %s (%s) | job %s%s"
+					     : "%s | colour %s (max %s) | job %s%s",
+			 what, s->names[s->metric], hib, f->jsel->id[0] ? f->jsel->id : "-",
 			 an->jobs->n > 1 ? " (of several)" : "");
 	vw_ruler_draw(c, s->plot_x, 1, s->plot_w, m->t0, m->t1);
 }
@@ -375,6 +405,9 @@ static void rk_draw_readout(vw_an *an, rk_state *s, const rk_frame *f, vw_canvas
 	vw_fmt_si(vb, sizeof vb, v, f->unit);
 	vw_fmt_time(tb, sizeof tb, m->cursor - m->t_min, 0);
 	int x = vw_canvas_printf(c, 0, c->h - 1, c->w, VW_C_STATUS, VW_A_BOLD, "%s ", lab);
+	if (row->kind == RK_ROW_GROUP && !isnan(row->lo_s))
+		x += vw_canvas_printf(c, x, c->h - 1, c->w - x, VW_C_STATUS, 0,
+				      "(%zu ranks, useful %.3f-%.3fs) ", row->n, row->lo_s, row->hi_s);
 	if (f->cph >= 0) {
 		const vw_job_phase *p = &f->jsel->ph[f->cph];
 		char cls[8];
@@ -405,6 +438,16 @@ static void rk_draw(vw_ctx *ctx, void *state, vw_canvas *c)
 		return;
 	}
 	rk_names(an, s);
+	/* more ranks than rows on the screen: groups by default, as many as
+	 * fit between the slowest and the fastest rank */
+	size_t total = 0;
+	for (size_t j = 0; j < an->jobs->n; j++)
+		total += an->jobs->v[j].nranks;
+	if (!s->layout_set) {
+		s->layout = total > (size_t)(c->h > 5 ? c->h - 5 : 1) ? RK_BY_GROUP : RK_BY_RANK;
+		s->layout_set = 1;
+	}
+	s->gwant = c->h - 7 < 1 ? 1 : c->h - 7 > 64 ? 64 : c->h - 7;
 	if (!s->nnames || rk_rows(an, s) != 0 || c->w < RK_LABEL + 8 || c->h < 6) {
 		vw_canvas_text(c, 0, 0, c->w, VW_C_DIM, 0, "ranks: nothing to draw");
 		return;
@@ -464,9 +507,28 @@ static unsigned rk_key(vw_ctx *ctx, void *state, const vw_input *in)
 	}
 	case VW_ACT_SORT: s->sort = (s->sort + 1) % RK_SORT_COUNT; break;
 	case VW_ACT_METRIC: s->metric = s->nnames ? (s->metric + 1) % s->nnames : 0; break;
-	case VW_ACT_LAYOUT: s->by_host = !s->by_host; s->sel = s->top = 0; break;
-	case VW_ACT_ENTER: { /* zoom to the cursor's job phase */
-		const vw_job *jb = s->nrows ? rk_job(an, s->rows[s->sel].job) : NULL;
+	case VW_ACT_LAYOUT: /* ranks, hosts, groups */
+		s->layout = (s->layout + 1) % RK_LAYOUTS;
+		s->layout_set = 1;
+		s->sel = s->top = 0;
+		break;
+	case VW_ACT_ENTER: { /* a group opened or closed; else zoom to the cursor's job phase */
+		const rk_row *row = s->nrows && s->sel < (int)s->nrows ? &s->rows[s->sel] : NULL;
+		if (row && row->kind == RK_ROW_GROUP) {
+			size_t g = row->group;
+			if (g >= s->nopen) {
+				uint8_t *o = realloc(s->open, s->ngroup > g ? s->ngroup : g + 1);
+				if (!o)
+					return VW_R_NONE;
+				memset(o + s->nopen, 0, (s->ngroup > g ? s->ngroup : g + 1) - s->nopen);
+				s->open = o;
+				s->nopen = s->ngroup > g ? s->ngroup : g + 1;
+			}
+			s->open[g] = !s->open[g];
+			s->open_version++;
+			break;
+		}
+		const vw_job *jb = row ? rk_job(an, row->job) : NULL;
 		int ph = jb ? vw_job_phase_at(jb, m->cursor) : -1;
 		if (ph < 0)
 			return VW_R_NONE;
@@ -490,14 +552,18 @@ static const char *const rk_help[] = {
 	"Up/Down j/k      select a rank (a host with L)",
 	"Left/Right , .   pan; move the cursor one column",
 	"+ - 0            zoom in/out around the cursor; the whole run",
-	"Enter            zoom to the job phase under the cursor",
+	"Enter            zoom to the job phase under the cursor (a rank's row)",
 	"s                order: rank number, time in the cursor's phase, or the",
 	"                 colouring stream's mean over it (largest first)",
 	"m                colour by the next stream (where the files hold a code",
 	"                 profile: what each rank did, \u2588 work \u2592 MPI \u2591 sync",
 	"                 \u00b7 off CPU (its own colour), first when the job waits in MPI; the hot",
 	"                 function; then busy CPUs)",
-	"L                one row per rank / per host (mean of its ranks)",
+	"L                a row per rank, per host (its ranks' mean), or groups:",
+	"                 the slowest and the fastest rank, between them groups of",
+	"                 ranks of similar useful time (+N: N ranks, the slowest one's",
+	"                 time); the default with more ranks than rows",
+	"Enter            on a group: open it (its ranks under it) or close it",
 	"\u25b2                more than 10 % over the mean time in the phase",
 	"readout          the rank's time in the cursor's phase; LB load balance",
 	"                 (mean / max useful time), CE communication efficiency",
