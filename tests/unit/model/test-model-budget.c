@@ -6,7 +6,9 @@
  * too; the next frames finish the work, and without a budget every answer
  * is exact.  The samples kept for deep zoom stay within m->keep_budget:
  * streams read long ago give theirs back, and are read again, to the same
- * columns, when drawn again.
+ * columns, when drawn again.  On a wide window each column merges the
+ * summaries of every chunk its time overlaps, through the pyramid, at any
+ * column count: the same figures as merging them one by one.
  *
  * The recording: 200 counters (enough that the model does not decode every
  * chunk of a wide window), 4000 rows every 10 ms in chunks of 64 rows; the
@@ -215,12 +217,62 @@ static void kept_samples_within_budget(void **st)
 	vw_model_free(m);
 }
 
+/* Wide window, no budget: each column is the merge of the chunks its time
+ * overlaps (chunk resolution), min and max as the pyramid keeps them (as
+ * floats), the count exact, the mean within rounding of the sums' order. */
+static void pyramid_columns_merge_their_chunks(void **st)
+{
+	(void)st;
+	vw_model *m = open_model();
+	const mcz_bucket *cs;
+	size_t nc = mcz_info(m->files[0])->nchunks;
+	assert_true(nc > 32);
+	static const size_t widths[] = {7, 60, 113, 250};
+	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+		for (size_t s = 0; s < NS; s += 37) {
+			size_t n = widths[w];
+			vw_bucket b[250];
+			vw_model_budget(m, 0);
+			assert_int_equal(stream_row(m, s, n, b), 0);
+			assert_int_equal(mcz_query_sums(m->files[0], m->streams[s].id, &cs), MCZ_OK);
+			double colw = (double)(m->t1 - m->t0) / (double)n;
+			int64_t off = m->offsets[0];
+			for (size_t i = 0; i < n; i++) {
+				int64_t a = m->t0 + (int64_t)((double)i * colw) - off;
+				int64_t e = m->t0 + (int64_t)((double)(i + 1) * colw) - off;
+				double lo = NAN, hi = NAN, sum = 0;
+				uint64_t count = 0;
+				int64_t first = 0, last = 0;
+				for (size_t c = 0; c < nc; c++) {
+					if (cs[c].last < a || cs[c].first >= e)
+						continue;
+					float mn = (float)cs[c].min, mx = (float)cs[c].max;
+					lo = isnan(lo) || mn < lo ? mn : lo;
+					hi = isnan(hi) || mx > hi ? mx : hi;
+					sum += cs[c].sum;
+					first = count ? first : cs[c].first;
+					last = cs[c].last;
+					count += cs[c].count;
+				}
+				assert_int_equal(b[i].count, count);
+				if (!count)
+					continue;
+				assert_true(b[i].min == lo && b[i].max == hi);
+				double mean = sum * (double)(count - 1) /
+					      ((double)count * (double)(last - first) * 1e-9);
+				assert_true(fabs(b[i].mean - mean) <= 1e-9 * fabs(mean));
+			}
+		}
+	vw_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wide_window_pending_then_exact),
 		cmocka_unit_test(deep_zoom_coarse_then_exact),
 		cmocka_unit_test(kept_samples_within_budget),
+		cmocka_unit_test(pyramid_columns_merge_their_chunks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
