@@ -13,7 +13,8 @@
 
 #include "internal.h"
 
-static _Thread_local char error_detail[256];
+/* room for a line that quotes a path or two */
+static _Thread_local char error_detail[1024];
 
 const char *mcz_strerror(int err)
 {

@@ -781,6 +781,26 @@ int mcz_cachedir_load(const char *name, void **data, size_t *len);
 /* A regular file's identity as text: device, inode, size, mtime (ns). */
 int mcz_cachedir_identity(const char *path, char *id, size_t len);
 
+/* ---- the recordings a user named on a command line (inpaths.c) ---------- */
+
+enum mcz_inpaths_flags {
+	/* a folder without .mcz files but with PCP archives stays one word (the
+	 * viewer opens a folder of archives), instead of being refused */
+	MCZ_INPATHS_PCP_DIR = 1u << 0,
+};
+/* The words given, each folder replaced by its .mcz files (in name order,
+ * digit runs compared as numbers: run.2.mcz before run.10.mcz) and each
+ * @FILE by the paths FILE lists, one a line ('#' comments, blank lines
+ * skipped; @- standard input; a folder or @list listed is expanded too);
+ * any other word as it is.  *paths: *n strings then NULL, freed with
+ * mcz_inpaths_free.  A folder with no .mcz file is MCZ_E_NOTFOUND (and
+ * names how a PCP archive in it opens), a list that cannot be read
+ * MCZ_E_IO, a list naming itself MCZ_E_ARG; mcz_errdetail() is then the
+ * whole line, starting with the path. */
+int mcz_inpaths_expand(const char *const *words, size_t nwords, unsigned flags, char ***paths,
+		       size_t *n);
+void mcz_inpaths_free(char **paths);
+
 /* ---- where a program writes what a user named (outpath.c) --------------- */
 
 /* An output path: `write` is the name to write (a new temporary beside the

@@ -134,7 +134,7 @@ const char *tool_common_usage(const char *cmd)
 		       "                            or with a suffix: 1500ms, 20us, 7ns)\n"
 		       "  dump FILE --code [--csv|--json]  the code profile (mcrec's code source)\n"
 		       "  import [-o FILE] ARCHIVE  convert a PCP archive (mcz help import)\n"
-		       "  merge FILE... -o JOB      a parallel job's rank files into one job file\n"
+		       "  merge FILE|DIR... -o JOB  a parallel job's rank files into one job file\n"
 		       "  split JOB [-o DIR] [-f]   a job file back into its rank files\n"
 		       "  export --pcp DIR/NAME FILE  write a PCP archive (mcz help export)\n"
 		       "  help [COMMAND]            this text, or a command's\n"
@@ -168,15 +168,18 @@ const char *tool_common_usage(const char *cmd)
 		       "read them (inlined functions as frames; a job file: its ranks added up,\n"
 		       "or rank R's).\n";
 	if (!strcmp(cmd, "merge"))
-		return "usage: mcz merge FILE... -o JOB.mcz [-q]\n"
+		return "usage: mcz merge FILE|DIR|@LIST... -o JOB.mcz [-q]\n"
 		       "Write the recordings of a parallel job (mcrec -o run.%r.mcz under mpirun)\n"
 		       "into one job file, each kept byte for byte with its rank, host, clock,\n"
 		       "marks and code profile; mcview JOB.mcz shows the job as it shows the\n"
-		       "rank files.  Members are ordered by job and rank; a job file given is\n"
-		       "taken member by member.  Notes (one line each, on stderr): ranks of\n"
-		       "several jobs, a rank twice, ranks missing, a recording without its\n"
-		       "index; every recording is kept as it is.  An earlier JOB.mcz is kept as\n"
-		       "JOB.mcz.old.  mcz split gives the rank files back.\n"
+		       "rank files.  A folder DIR gives its .mcz files, @LIST the paths LIST\n"
+		       "names one a line ('#' comments; @- standard input): a job of more ranks\n"
+		       "than a command line holds; one input is open at a time.  Members are\n"
+		       "ordered by job and rank; a job file given is taken member by member.\n"
+		       "Notes (one line each, on stderr): ranks of several jobs, a rank twice,\n"
+		       "ranks missing, a recording without its index; every recording is kept\n"
+		       "as it is.  An earlier JOB.mcz is kept as JOB.mcz.old.  mcz split gives\n"
+		       "the rank files back.\n"
 		       "  -o, --output JOB.mcz   the job file to write (required)\n"
 		       "  -q, --quiet            no notes and no summary\n";
 	if (!strcmp(cmd, "split"))

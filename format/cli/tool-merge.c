@@ -7,43 +7,31 @@
  * laptop want; mcview reads the ranks inside it as it reads the rank files.
  * What the files say about their job is checked and said in one line each
  * (ranks of several jobs, a rank twice, ranks missing, a recording cut by a
- * crash), never silently fixed: every input is kept as it is.  The job file
- * is written beside its name and renamed into place, so a failed merge
- * leaves nothing half-written; an older file of that name is kept as
- * NAME.old, as mcrec does.
+ * crash), never silently fixed: every input is kept as it is.
+ *
+ * A FILE may be a folder (its .mcz files) or @LIST (the paths it lists):
+ * format/container/inpaths.c.  Each input is opened, what the merge needs
+ * is kept (rank, job, nranks, index state, clock, a job file's member
+ * names and where their bytes are), and it is closed before the next, so
+ * that 65,536 ranks are merged with one file open and mapped at a time;
+ * the job file is then written from them in order (tool-merge-out.c).
+ * Every step is linear or n log n in the inputs: a file given twice found
+ * by sorting identities, names made unique by hashing
+ * (tool-merge-names.c).
  *
  *     mcz merge run.*.mcz -o job.mcz
+ *     mcz merge ranks/ -o job.mcz
  *     mcz split job.mcz -o ranks/
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "tool-merge.h"
 #include "tool.h"
-
-/* One recording to merge: a file, or a member of a job file given. */
-typedef struct merge_in {
-	mcz_reader *r;       /* the recording (a member's reader, or the file's) */
-	const char *name;    /* its name in the job file */
-	char *own_name;      /* name made unique ("run.1.mcz#2"), else NULL */
-	const char *path;    /* as given (with ":NAME" for a member) */
-	char *own_path;
-	uint64_t dev, ino;   /* a file given: to take it once */
-	const void *bytes;   /* its bytes */
-	size_t len;
-	int member;          /* 1: a member of a job file given; 2: a member named JOB:NAME
-				(files[]'s reader); 0: a file, bytes our mapping */
-	long rank;           /* -1: none in its metadata */
-	const char *job;     /* "" none */
-	size_t order;        /* as given */
-} merge_in;
 
 static int merge_cmp(const void *a, const void *b)
 {
@@ -64,25 +52,6 @@ static const char *merge_base(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* The bytes of a file given, mapped (the reader keeps its mapping to
- * itself): written into the job file from the page cache, never copied
- * into memory, so merging 1,024 ranks holds none of them whole. */
-static const void *merge_map(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p = NULL;
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-		*len = (size_t)st.st_size;
-		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED)
-			p = NULL;
-	}
-	if (fd >= 0)
-		close(fd);
-	return p;
-}
-
 /* Say, one line each, what the set of recordings looks like as a job. */
 static void merge_notes(const merge_in *in, size_t n)
 {
@@ -94,8 +63,8 @@ static void merge_notes(const merge_in *in, size_t n)
 		for (size_t i = 0, k = 0; i < n; i = k) {
 			for (k = i; k < n && !strcmp(in[k].job, in[i].job); k++)
 				;
-			fprintf(stderr, "%s %s (%zu)", i ? "," : "", *in[i].job ? in[i].job : "no job id",
-				k - i);
+			fprintf(stderr, "%s %s (%zu)", i ? "," : "",
+				*in[i].job ? in[i].job : "no job id", k - i);
 		}
 		fprintf(stderr, "; merged together, mcview shows them as separate jobs\n");
 	}
@@ -106,8 +75,7 @@ static void merge_notes(const merge_in *in, size_t n)
 					"mcz merge: note: rank %ld twice (%s and %s): both kept\n",
 					in[k].rank, in[k - 1].name, in[k].name);
 		/* ranks missing: against nranks where the files say it */
-		const char *sz = mcz_meta(in[i].r, "nranks");
-		long size = sz ? strtol(sz, NULL, 10) : 0;
+		long size = in[i].nranks;
 		if (size <= 0 || size > 1 << 24)
 			continue;
 		size_t missing = 0;
@@ -125,99 +93,181 @@ static void merge_notes(const merge_in *in, size_t n)
 				"mcz merge: note: %zu of %ld ranks missing%s%s (first: rank %ld)\n",
 				missing, size, *in[i].job ? " in job " : "", in[i].job, first);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const mcz_file_info *fi = mcz_info(in[i].r);
-		if (fi->recovered)
+	for (size_t i = 0; i < n; i++)
+		if (in[i].recovered)
 			fprintf(stderr,
 				"mcz merge: note: %s has no index (its recorder was killed, or it "
 				"is damaged): kept as it is, %" PRIu64 " rows readable\n",
-				in[i].name, fi->nrows);
-	}
+				in[i].name, in[i].nrows);
 }
 
-/* Write the job file to a new name beside out, then rename it into place
- * (an earlier regular file kept as out.old); a device is written into and
- * never renamed; a folder or a pipe (the writer seeks) is refused
- * (format/container/outpath.c). */
-static int merge_write(const merge_in *in, size_t n, const char *out, int quiet)
+/* A path given: what it is, found before any is opened. */
+typedef struct merge_given {
+	uint64_t dev, ino, size;
+	size_t i;  /* its place in the order given */
+	int have;  /* stat found it (not so for JOB.mcz:NAME) */
+	int twice; /* the same file as one given before it: taken once */
+} merge_given;
+
+static int merge_given_cmp(const void *a, const void *b)
 {
-	mcz_outpath op;
-	int rc = mcz_outpath_begin(&op, out);
-	if (rc) {
-		fprintf(stderr, "mcz merge: %s: %s\n", tool_common_esc(out), mcz_errdetail());
-		return 1;
-	}
-	int64_t epoch = 0;
+	const merge_given *x = a, *y = b;
+	if (x->have != y->have)
+		return x->have ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int merge_given_order(const void *a, const void *b)
+{
+	const merge_given *x = a, *y = b;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The same file twice (run.*.mcz run.1.mcz, job.mcz job.mcz, a link to
+ * it): by identity, sorted, each after the first marked twice. */
+static merge_given *merge_identities(char *const *paths, size_t n)
+{
+	merge_given *g = calloc(n ? n : 1, sizeof *g);
+	if (!g)
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		int64_t e = mcz_info(in[i].r)->wall_epoch_ns;
-		if (e && (!epoch || e < epoch))
-			epoch = e;
+		struct stat st;
+		g[i].i = i;
+		if ((g[i].have = stat(paths[i], &st) == 0)) {
+			g[i].dev = (uint64_t)st.st_dev;
+			g[i].ino = (uint64_t)st.st_ino;
+			g[i].size = (uint64_t)st.st_size;
+		}
 	}
-	mcz_write_opts wo = MCZ_WRITE_OPTS_INIT;
-	wo.wall_epoch_ns = epoch;
-	mcz_writer *w;
-	rc = mcz_writer_open(&w, op.write, &wo);
-	if (rc) {
-		/* the temporary name is ours: dropped from the detail */
-		const char *d = mcz_errdetail();
-		size_t tl = strlen(op.write);
-		if (!strncmp(d, op.write, tl) && !strncmp(d + tl, ": ", 2))
-			d += tl + 2;
-		fprintf(stderr, "mcz merge: %s: %s\n", out, *d ? d : mcz_strerror(rc));
-		mcz_outpath_abort(&op);
+	qsort(g, n, sizeof *g, merge_given_cmp);
+	for (size_t i = 1; i < n; i++)
+		g[i].twice = g[i].have && g[i - 1].have && g[i].dev == g[i - 1].dev &&
+			     g[i].ino == g[i - 1].ino;
+	qsort(g, n, sizeof *g, merge_given_order);
+	return g;
+}
+
+/* What the merge needs of the recording r reads, into e. */
+static int merge_keep(merge_in *e, const mcz_reader *r)
+{
+	const char *rk = mcz_meta(r, "rank"), *jb = mcz_meta(r, "job"), *sz = mcz_meta(r, "nranks");
+	char *end = NULL;
+	e->rank = rk ? strtol(rk, &end, 10) : -1;
+	if (rk && (end == rk || *end || e->rank < 0))
+		e->rank = -1;
+	e->nranks = sz ? strtol(sz, NULL, 10) : 0;
+	const mcz_file_info *fi = mcz_info(r);
+	e->recovered = fi->recovered;
+	e->nrows = fi->nrows;
+	e->wall_epoch_ns = fi->wall_epoch_ns;
+	return (e->job = strdup(jb ? jb : "")) ? 0 : 1;
+}
+
+/* Room for k more in *in. */
+static int merge_room(merge_in **in, size_t n, size_t *cap, size_t k)
+{
+	if (n + k <= *cap)
+		return 0;
+	size_t nc = (n + k) * 2;
+	merge_in *m2 = realloc(*in, nc * sizeof *m2);
+	if (!m2)
 		return 1;
-	}
-	char buf[32];
-	snprintf(buf, sizeof buf, "%zu", n);
-	rc = mcz_writer_meta(w, "members", buf);
-	if (!rc && n && !strcmp(in[0].job, in[n - 1].job) && *in[0].job)
-		rc = mcz_writer_meta(w, "job", in[0].job);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = mcz_writer_member(w, in[i].name, in[i].bytes, in[i].len);
-	int rc2 = mcz_writer_close(w);
-	rc = rc ? rc : rc2;
-	if (rc) {
-		tool_common_error("merge", out, rc);
-		mcz_outpath_abort(&op);
-		return 1;
-	}
-	if ((rc = mcz_outpath_commit(&op, 1)) != MCZ_OK) {
-		fprintf(stderr, "mcz merge: %s: %s\n", out, mcz_errdetail());
-		return 1;
-	}
-	if (op.kept_old && !quiet)
-		fprintf(stderr, "mcz merge: kept the earlier %s as %s.old\n", out, out);
+	*in = m2;
+	*cap = nc;
 	return 0;
 }
 
-/* Names are unique in a job file (mcz split writes them back, and
- * "job.mcz:NAME" names one): of recordings of one name (dir1/run.1.mcz and
- * dir2/run.1.mcz), the later ones become NAME#2, NAME#3..., the first
- * number no recording given is named already, each said in a note. */
-static int merge_unique_names(merge_in *in, size_t n, int quiet)
+/* The recordings of path (g: what it is) appended to in: the file, a job
+ * file's members, or the member JOB.mcz:NAME names; opened and closed. */
+static int merge_read(const char *path, const merge_given *g, merge_in **in, size_t *n, size_t *cap)
 {
-	for (size_t i = 0; i < n; i++) {
-		int taken = 0;
-		for (size_t j = 0; j < i && !taken; j++)
-			taken = !strcmp(in[j].name, in[i].name);
-		if (!taken)
-			continue;
-		size_t len = strlen(in[i].name) + 16;
-		char *own = malloc(len);
-		if (!own)
-			return 1;
-		for (unsigned k = 2; taken; k++) {
-			snprintf(own, len, "%s#%u", in[i].name, k);
-			taken = 0;
-			for (size_t j = 0; j < n && !taken; j++)
-				taken = j != i && !strcmp(in[j].name, own);
-		}
-		if (!quiet)
-			fprintf(stderr, "mcz merge: note: %s is a second recording named %s: kept as %s\n",
-				tool_common_esc(in[i].path), tool_common_esc(in[i].name),
-				tool_common_esc(own));
-		in[i].name = in[i].own_name = own;
+	mcz_reader *f;
+	if (tool_common_open("merge", path, 0, &f))
+		return 1;
+	size_t k = mcz_member_count(f);
+	int job_file = k > 0, status = 0;
+	const void *bytes;
+	size_t len;
+	if (merge_room(in, *n, cap, job_file ? k : 1)) {
+		mcz_close(f);
+		return 1;
 	}
+	for (size_t j = 0; j < (job_file ? k : 1) && !status; j++) {
+		merge_in *e = &(*in)[*n];
+		memset(e, 0, sizeof *e);
+		e->order = *n;
+		e->from = path;
+		e->dev = g->dev;
+		e->ino = g->ino;
+		if (job_file) { /* a job file given: its members, not itself */
+			mcz_reader *m;
+			int rc = mcz_member_open(f, j, 0, &m);
+			if (rc) {
+				fprintf(stderr, "mcz merge: %s: member %s: %s\n", path,
+					mcz_member_name(f, j), mcz_strerror(rc));
+				status = 1;
+				break;
+			}
+			status = merge_keep(e, m);
+			mcz_close(m);
+			const char *mn = mcz_member_name(f, j);
+			size_t pl = strlen(path) + strlen(mn) + 2;
+			if (!status && (e->own_path = malloc(pl)) && (e->own_member = strdup(mn))) {
+				snprintf(e->own_path, pl, "%s:%s", path, mn);
+				e->path = e->own_path;
+				e->name = e->own_member;
+				status = mcz_member_span(f, j, &e->off, &e->len) != MCZ_OK;
+			} else
+				status = 1;
+		} else if (mcz_member_self(f, &bytes, &len)) { /* JOB.mcz:NAME */
+			e->self = 1;
+			e->path = path;
+			e->len = len;
+			status = merge_keep(e, f) ||
+				 !(e->own_member = strdup(mcz_member_self(f, &bytes, &len)));
+			e->name = e->own_member;
+		} else {
+			e->name = merge_base(path);
+			e->path = path;
+			e->len = g->size;
+			status = merge_keep(e, f);
+		}
+		if (!status)
+			(*n)++;
+		else { /* e is not counted: its strings freed here */
+			free(e->own_member);
+			free(e->own_path);
+			free(e->job);
+		}
+	}
+	mcz_close(f);
+	return status;
+}
+
+static int merge_summary(const merge_in *in, size_t n, const char *out)
+{
+	struct stat st;
+	char b[32];
+	tool_common_bytes(b, sizeof b, stat(out, &st) == 0 ? (uint64_t)st.st_size : 0);
+	long lo = -1, hi = -1;
+	size_t ranked = 0;
+	for (size_t i = 0; i < n; i++)
+		if (in[i].rank >= 0) {
+			ranked++;
+			lo = lo < 0 || in[i].rank < lo ? in[i].rank : lo;
+			hi = in[i].rank > hi ? in[i].rank : hi;
+		}
+	const char *rec = n == 1 ? "recording" : "recordings";
+	if (ranked && lo == hi)
+		printf("%s: %zu %s (rank %ld), %s\n", out, n, rec, lo, b);
+	else if (ranked)
+		printf("%s: %zu %s (ranks %ld-%ld), %s\n", out, n, rec, lo, hi, b);
+	else
+		printf("%s: %zu %s, %s\n", out, n, rec, b);
 	return 0;
 }
 
@@ -225,9 +275,9 @@ int tool_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	int quiet = 0;
-	const char **paths = calloc((size_t)argc, sizeof *paths);
-	size_t np = 0;
-	if (!paths)
+	const char **words = calloc((size_t)argc, sizeof *words);
+	size_t nw = 0;
+	if (!words)
 		return 1;
 	for (int i = 1; i < argc; i++) {
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
@@ -237,153 +287,69 @@ int tool_merge(int argc, char **argv)
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
 			quiet = 1;
 		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			free(paths);
-			return tool_common_usage_error("merge", "%s needs the job file's name", argv[i]);
+			free(words);
+			return tool_common_usage_error("merge", "%s needs the job file's name",
+						       argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			free(paths);
+			free(words);
 			return tool_common_usage_error("merge", "unknown option '%s'", argv[i]);
 		} else
-			paths[np++] = argv[i];
+			words[nw++] = argv[i];
 	}
-	if (!out || np == 0) {
-		free(paths);
-		return tool_common_usage_error("merge", !np ? "no recordings to merge"
-							    : "no job file to write: give -o JOB.mcz");
+	if (!out || nw == 0) {
+		free(words);
+		return tool_common_usage_error("merge",
+					       !nw ? "no recordings to merge"
+						   : "no job file to write: give -o JOB.mcz");
+	}
+	/* folders and @lists: the paths they name */
+	char **paths;
+	size_t np;
+	int rc = mcz_inpaths_expand(words, nw, 0, &paths, &np);
+	free(words);
+	if (rc) {
+		fprintf(stderr, "mcz merge: %s\n", tool_common_esc(mcz_errdetail()));
+		return 1;
 	}
 	struct stat ost;
 	int out_exists = stat(out, &ost) == 0;
-	mcz_reader **files = calloc(np, sizeof *files);
-	struct stat *given = calloc(np, sizeof *given); /* each file's identity */
+	merge_given *given = merge_identities(paths, np);
 	merge_in *in = NULL;
 	size_t n = 0, cap = 0;
-	int status = files && given ? 0 : 1;
+	int status = given ? 0 : 1;
 	for (size_t i = 0; i < np && !status; i++) {
-		struct stat st;
-		int have = stat(paths[i], &st) == 0;
-		if (out_exists && have && st.st_dev == ost.st_dev && st.st_ino == ost.st_ino) {
-			fprintf(stderr, "mcz merge: %s is one of the files to merge; give another -o\n",
+		const merge_given *g = &given[i];
+		if (out_exists && g->have && g->dev == (uint64_t)ost.st_dev &&
+		    g->ino == (uint64_t)ost.st_ino) {
+			fprintf(stderr,
+				"mcz merge: %s is one of the files to merge; give another -o\n",
 				out);
 			status = 1;
-			break;
-		}
-		/* the same file twice (run.*.mcz run.1.mcz, job.mcz job.mcz, a
-		 * link to it): taken once, by its identity */
-		int again = 0;
-		for (size_t j = 0; j < i && have && !again; j++)
-			again = files[j] && given[j].st_dev == st.st_dev && given[j].st_ino == st.st_ino;
-		if (again) {
+		} else if (g->twice) {
 			if (!quiet)
 				fprintf(stderr, "mcz merge: note: %s given twice: taken once\n",
 					tool_common_esc(paths[i]));
-			continue;
-		}
-		if (have)
-			given[i] = st;
-		if (tool_common_open("merge", paths[i], 0, &files[i])) {
-			status = 1;
-			break;
-		}
-		mcz_reader *f = files[i];
-		size_t k = mcz_member_count(f);
-		int job_file = k > 0;
-		if (!job_file)
-			k = 1;
-		if (n + k > cap) {
-			size_t nc = (n + k) * 2;
-			merge_in *m2 = realloc(in, nc * sizeof *m2);
-			if (!m2) {
-				status = 1;
-				break;
-			}
-			in = m2;
-			cap = nc;
-		}
-		for (size_t j = 0; j < k && !status; j++) {
-			merge_in *e = &in[n];
-			memset(e, 0, sizeof *e);
-			e->order = n;
-			if (job_file) { /* a job file given: its members, not itself */
-				int rc = mcz_member_open(f, j, 0, &e->r);
-				if (rc) {
-					fprintf(stderr, "mcz merge: %s: member %s: %s\n", paths[i],
-						mcz_member_name(f, j), mcz_strerror(rc));
-					status = 1;
-					break;
-				}
-				e->member = 1;
-				e->name = mcz_member_name(f, j);
-				size_t pl = strlen(paths[i]) + strlen(e->name) + 2;
-				if ((e->own_path = malloc(pl)))
-					snprintf(e->own_path, pl, "%s:%s", paths[i], e->name);
-				e->path = e->own_path ? e->own_path : paths[i];
-				e->bytes = mcz_member_bytes(f, j, &e->len);
-			} else if (mcz_member_self(f, &e->bytes, &e->len)) { /* JOB.mcz:NAME */
-				e->r = f;
-				e->name = mcz_member_self(f, &e->bytes, &e->len);
-				e->path = paths[i];
-				e->member = 2; /* its reader is files[i]'s, its bytes the job file's */
-			} else {
-				e->r = f;
-				e->name = merge_base(paths[i]);
-				e->path = paths[i];
-				e->dev = (uint64_t)st.st_dev;
-				e->ino = (uint64_t)st.st_ino;
-				if (!(e->bytes = merge_map(paths[i], &e->len))) {
-					fprintf(stderr, "mcz merge: %s: %s\n", paths[i], strerror(errno));
-					status = 1;
-					break;
-				}
-			}
-			const char *rk = mcz_meta(e->r, "rank"), *jb = mcz_meta(e->r, "job");
-			char *end = NULL;
-			e->rank = rk ? strtol(rk, &end, 10) : -1;
-			if (rk && (end == rk || *end || e->rank < 0))
-				e->rank = -1;
-			e->job = jb ? jb : "";
-			n++;
-		}
+		} else
+			status = merge_read(paths[i], g, &in, &n, &cap);
 	}
 	if (!status)
-		status = merge_unique_names(in, n, quiet);
+		status = tool_merge_names_unique(in, n, quiet);
 	if (!status) {
 		qsort(in, n, sizeof *in, merge_cmp);
 		if (!quiet)
 			merge_notes(in, n);
-		status = merge_write(in, n, out, quiet);
+		status = tool_merge_out_write(in, n, out, quiet);
 	}
-	if (!status && !quiet) {
-		struct stat st;
-		char b[32];
-		tool_common_bytes(b, sizeof b, stat(out, &st) == 0 ? (uint64_t)st.st_size : 0);
-		long lo = -1, hi = -1;
-		size_t ranked = 0;
-		for (size_t i = 0; i < n; i++)
-			if (in[i].rank >= 0) {
-				ranked++;
-				lo = lo < 0 || in[i].rank < lo ? in[i].rank : lo;
-				hi = in[i].rank > hi ? in[i].rank : hi;
-			}
-		const char *rec = n == 1 ? "recording" : "recordings";
-		if (ranked && lo == hi)
-			printf("%s: %zu %s (rank %ld), %s\n", out, n, rec, lo, b);
-		else if (ranked)
-			printf("%s: %zu %s (ranks %ld-%ld), %s\n", out, n, rec, lo, hi, b);
-		else
-			printf("%s: %zu %s, %s\n", out, n, rec, b);
-	}
+	if (!status && !quiet)
+		merge_summary(in, n, out);
 	for (size_t i = 0; i < n; i++) {
 		free(in[i].own_name);
+		free(in[i].own_member);
 		free(in[i].own_path);
-		if (in[i].member == 1)
-			mcz_close(in[i].r);
-		else if (!in[i].member) /* the file's own reader is closed with files[] */
-			munmap((void *)in[i].bytes, in[i].len);
+		free(in[i].job);
 	}
-	for (size_t i = 0; files && i < np; i++)
-		mcz_close(files[i]);
-	free(files);
-	free(given);
 	free(in);
-	free(paths);
+	free(given);
+	mcz_inpaths_free(paths);
 	return status;
 }

@@ -10,8 +10,9 @@
  * under each row of A.
  *
  * Opens the files as mcview does (vw_model_open; several: the rank files
- * of a job), starts in view NAME (default the timeline), draws the first screen, then
- * times a scripted walk on a W x H screen (200 x 60): zooms in and out
+ * of a job; a folder or @LIST: the recordings it names), starts in view
+ * NAME (default the timeline), draws the first screen, then times a
+ * scripted walk on a W x H screen (200 x 60): zooms in and out
  * around the cursor and the mouse, pans, page pans, cursor moves, a group
  * opened, a filter typed, a reset.  As in mcview's loop, a frame may decode
  * for 8 ms (vw_app.budget_ms) and then draws what it has, and frames are
@@ -83,6 +84,14 @@ int main(int argc, char **argv)
 		nfiles = 1;
 	}
 	const char *const *p = (const char *const *)argv + a1;
+	char **own = NULL; /* folders and @lists expanded, as mcview does */
+	if (!compare &&
+	    mcz_inpaths_expand(p, nfiles, MCZ_INPATHS_PCP_DIR, &own, &nfiles) != MCZ_OK) {
+		fprintf(stderr, "bench-view: %s\n", mcz_errdetail());
+		return 1;
+	}
+	if (own)
+		p = (const char *const *)own;
 	char err[256];
 	vw_model *m;
 	vw_an *an;
@@ -165,5 +174,6 @@ int main(int argc, char **argv)
 	vw_an_free(an);
 	vw_model_free(m);
 	vw_compare_cli_free(&cc);
+	mcz_inpaths_free(own);
 	return 0;
 }

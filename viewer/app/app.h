@@ -185,13 +185,20 @@ typedef struct mcview_options {
 	int classes;                /* --code-classes: print the rules that class code
 				       samples, and nothing else (no option after it
 				       is read, no recording needed) */
-	char **paths;               /* the recordings (into argv) */
+	char **paths;               /* the recordings (into argv, or own_paths) */
 	size_t npaths;
+	char **own_paths;           /* paths with folders and @lists expanded
+				       (mcview_options_paths), NULL before */
 } mcview_options;
 
 /* 0: run with *o (o->classes: print the code classes only); 1: done
  * (--help, --version printed on stdout); 2: a refusal, its line in err.  Free *o with mcview_options_free in every case. */
 int mcview_options_parse(int argc, char **argv, mcview_options *o, char *err, size_t errlen);
+/* o->paths with each folder and @LIST replaced by the recordings it names
+ * (mcz_inpaths_expand; --compare's runs are left as they are), before any
+ * is opened: 0; 1 when a folder or list cannot be read (its line in err);
+ * 2 when they are more recordings than this system maps at once. */
+int mcview_options_paths(mcview_options *o, char *err, size_t errlen);
 void mcview_options_free(mcview_options *o);
 
 /* compare-cli.c: mcview --compare A B.  A and B are comma-separated lists

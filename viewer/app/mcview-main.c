@@ -206,10 +206,12 @@ int main(int argc, char **argv)
 	mcview_options o;
 	char err[4096];
 	int rc = mcview_options_parse(argc, argv, &o, err, sizeof err);
-	if (rc == 2)
-		fprintf(stderr, "mcview: %s\n", err);
-	else
-		rc = rc == 1 ? 0 : mcview_run(&o);
+	if (rc == 1) /* --help, --version */
+		rc = 0;
+	else if (rc == 0 && (rc = mcview_options_paths(&o, err, sizeof err)) == 0)
+		rc = mcview_run(&o);
+	else /* the paths name what the user typed: escaped */
+		fprintf(stderr, "mcview: %s\n", vw_fmt_safe(err));
 	mcview_options_free(&o);
 	return rc;
 }

@@ -1,12 +1,18 @@
 /* mcview-options.c: mcview's command line — the options parsed into an
- * mcview_options (app.h) and checked, every refusal one line for main to
- * print after "mcview: ", before anything is opened; and --help's text.
- * mcview-main.c runs what they say.
+ * mcview_options (app.h) and checked, the recordings' folders and @lists
+ * expanded and their number held to what the system maps, every refusal
+ * one line for main to print after "mcview: ", before anything is opened;
+ * and --help's text.  mcview-main.c runs what they say.
  *
  *     mcview_options o;
  *     char err[4096];
  *     int rc = mcview_options_parse(argc, argv, &o, err, sizeof err);
- *     if (rc == 0) ... run; if (rc == 2) fprintf(stderr, "mcview: %s\n", err);
+ *     if (rc == 1)                     // --help, --version: printed
+ *             rc = 0;
+ *     else if (rc == 0 && (rc = mcview_options_paths(&o, err, sizeof err)) == 0)
+ *             ... run;
+ *     else
+ *             fprintf(stderr, "mcview: %s\n", err);
  *     mcview_options_free(&o);
  */
 #include <ctype.h>
@@ -37,11 +43,14 @@ static const char *view_names(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mcview [options] FILE.mcz...\n"
+		"usage: mcview [options] FILE.mcz|DIR|@LIST...\n"
 		"       mcview --compare [options] A.mcz B.mcz\n"
 		"Walk through mcz recordings: every stream on one time axis.\n"
-		"Several files are aligned on wall-clock time.  PCP archives (base name,\n"
-		"volume, .meta, folio) and ssh://[user@]host[:port]/path open as recordings.\n"
+		"Several files are aligned on wall-clock time.  A folder DIR gives its .mcz\n"
+		"files, @LIST the paths LIST names one a line (the rank files of a job too\n"
+		"many for a command line; beyond vm.max_map_count, mcz merge them first).\n"
+		"PCP archives (base name, volume, .meta, folio, a folder of them) and\n"
+		"ssh://[user@]host[:port]/path open as recordings.\n"
 		"\n"
 		"  --snapshot WxH     print one rendered screen as text and exit\n"
 		"  --view NAME        start in view NAME: %s\n"
@@ -113,6 +122,64 @@ void mcview_options_free(mcview_options *o)
 {
 	free(o->sshopt);
 	o->sshopt = NULL;
+	mcz_inpaths_free(o->own_paths);
+	o->own_paths = NULL;
+}
+
+/* Maps the program needs of its own, beyond one a recording: its libraries,
+ * its threads' stacks, malloc's arenas and large blocks.  A report had 137
+ * mapped at its most, on a job file of 65,536 ranks as on 4,096 rank files
+ * (4,233); this leaves room for the terminal and the analyses' threads on
+ * a machine of many CPUs. */
+#define OPTIONS_OWN_MAPS 1024
+
+/* "65,536" */
+static const char *options_grouped(char *buf, size_t len, size_t v)
+{
+	char digits[32];
+	int n = snprintf(digits, sizeof digits, "%zu", v), u = 0;
+	for (int i = 0; i < n && (size_t)u + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[u++] = ',';
+		buf[u++] = digits[i];
+	}
+	buf[u] = '\0';
+	return buf;
+}
+
+int mcview_options_paths(mcview_options *o, char *err, size_t errlen)
+{
+	if (o->compare || o->classes)
+		return 0;
+	char **p;
+	size_t n;
+	if (mcz_inpaths_expand((const char *const *)o->paths, o->npaths, MCZ_INPATHS_PCP_DIR, &p,
+			       &n) != MCZ_OK) {
+		snprintf(err, errlen, "%s", mcz_errdetail());
+		return 1;
+	}
+	const char *given = o->npaths == 1 ? o->paths[0] : "DIR";
+	o->own_paths = o->paths = p;
+	o->npaths = n;
+	/* Each file is mapped whole while it is shown (a job file's members
+	 * share its one mapping): more than Linux maps for a process
+	 * (vm.max_map_count) would fail half-way through opening them. */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	long max = 0;
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 0;
+		fclose(f);
+	}
+	if (max > 0 && n + OPTIONS_OWN_MAPS > (size_t)max) {
+		char b[32];
+		return refuse(err, errlen,
+			      "%s recordings are more than this system maps at once "
+			      "(vm.max_map_count %ld): merge them first, mcz merge %s -o job.mcz, "
+			      "and open job.mcz",
+			      options_grouped(b, sizeof b, n), max, given);
+	}
+	return 0;
 }
 
 int mcview_options_parse(int argc, char **argv, mcview_options *o, char *err, size_t errlen)
