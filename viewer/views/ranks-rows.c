@@ -284,7 +284,7 @@ int rk_rows(vw_an *an, rk_state *s)
 	free(s->order);
 	rk_accs_free(s);
 	s->rows_version++;
-	s->rows_key = key;
+	s->rows_key = 0; /* until they are made */
 	/* groups opened: at most every rank a row, plus the groups */
 	s->rows = calloc(2 * total + 2, sizeof *s->rows);
 	s->order = calloc(total ? total : 1, sizeof *s->order);
@@ -328,6 +328,7 @@ int rk_rows(vw_an *an, rk_state *s)
 		qsort(s->rows, s->nrows, sizeof *s->rows, rk_cmp_time);
 	else if (s->layout != RK_BY_GROUP && s->sort == RK_SORT_VALUE)
 		qsort(s->rows, s->nrows, sizeof *s->rows, rk_cmp_value);
+	s->rows_key = key;
 	return 0;
 }
 
