@@ -42,6 +42,13 @@ typedef struct hc_group {
  * own hits have the same form, their locations from the file's base). */
 typedef mcz_code_hit hc_hit;
 
+/* Class columns last given for a window (vw_hotcode_file_class_columns). */
+typedef struct hc_cls_memo {
+	int64_t t0, t1;
+	size_t n;
+	uint32_t *cnt;
+} hc_cls_memo;
+
 typedef struct hc_tab {
 	size_t nlocs;                /* every file's locations, one table */
 	const mcz_code_loc **loc;
@@ -64,6 +71,26 @@ typedef struct hc_tab {
 	uint32_t *fbase;             /* per file: its first location in loc, UINT32_MAX none */
 	uint8_t *fn_cls;             /* per function: its class */
 	char cls_note[256];          /* the rules' note ("" none) */
+	/* The last answers over every file, kept: the code row, its legend
+	 * and the job's waiting row ask the same window on every frame, and
+	 * a frame that refines the timeline's bands asks again (1,024 ranks'
+	 * profiles walked three times a frame left no budget for the bands). */
+	struct {
+		int64_t t0, t1;
+		size_t n;
+		int *fn;
+		double *share;
+	} last_cols;
+	hc_cls_memo last_cls;        /* every file's */
+	hc_cls_memo *last_fcls;      /* per file (nfcls of them), made on first use */
+	size_t nfcls;
+	struct {
+		int64_t t0, t1;
+		size_t max, k;
+		uint64_t total;
+		vw_hot *out;
+	} last_top[4];
+	unsigned next_top;
 } hc_tab;
 
 static void hc_group_free(hc_group *g)
@@ -84,6 +111,12 @@ static void hc_free(void *p)
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
 	free(t->cls), free(t->fn_cls), free(t->fbase);
+	free(t->last_cols.fn), free(t->last_cols.share), free(t->last_cls.cnt);
+	for (size_t f = 0; t->last_fcls && f < t->nfcls; f++)
+		free(t->last_fcls[f].cnt);
+	free(t->last_fcls);
+	for (size_t i = 0; i < sizeof t->last_top / sizeof t->last_top[0]; i++)
+		free(t->last_top[i].out);
 	free(t);
 }
 
@@ -624,7 +657,32 @@ size_t vw_hotcode_spans_top(vw_an *an, const vw_hot_span *sp, size_t nsp, vw_hot
 size_t vw_hotcode_top(vw_an *an, int64_t t0, int64_t t1, vw_hot *out, size_t max,
 		      uint64_t *total)
 {
-	return hc_top(an, SIZE_MAX, t0, t1, out, max, total);
+	/* the same spans are asked on every frame (the code row's legend,
+	 * the readout): the last few answers kept */
+	hc_tab *t = hc_get(an);
+	size_t nk = t ? sizeof t->last_top / sizeof t->last_top[0] : 0;
+	for (size_t i = 0; i < nk; i++)
+		if (t->last_top[i].out && t->last_top[i].t0 == t0 && t->last_top[i].t1 == t1 &&
+		    t->last_top[i].max == max) {
+			memcpy(out, t->last_top[i].out, t->last_top[i].k * sizeof *out);
+			if (total)
+				*total = t->last_top[i].total;
+			return t->last_top[i].k;
+		}
+	uint64_t all = 0;
+	size_t k = hc_top(an, SIZE_MAX, t0, t1, out, max, &all);
+	if (total)
+		*total = all;
+	vw_hot *keep = nk && k ? malloc(k * sizeof *keep) : NULL;
+	if (keep) {
+		unsigned i = t->next_top++ % nk;
+		free(t->last_top[i].out);
+		memcpy(keep, out, k * sizeof *keep);
+		t->last_top[i].out = keep;
+		t->last_top[i].t0 = t0, t->last_top[i].t1 = t1;
+		t->last_top[i].max = max, t->last_top[i].k = k, t->last_top[i].total = all;
+	}
+	return k;
 }
 
 size_t vw_hotcode_file_top(vw_an *an, size_t file, int64_t t0, int64_t t1, vw_hot *out,
@@ -713,7 +771,29 @@ static int hc_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, 
 
 int vw_hotcode_columns(vw_an *an, int64_t t0, int64_t t1, size_t n, int *fn, double *share)
 {
-	return hc_columns(an, SIZE_MAX, t0, t1, n, fn, share);
+	hc_tab *t = hc_get(an);
+	if (t && n && t->last_cols.fn && t->last_cols.t0 == t0 && t->last_cols.t1 == t1 &&
+	    t->last_cols.n == n) {
+		memcpy(fn, t->last_cols.fn, n * sizeof *fn);
+		if (share)
+			memcpy(share, t->last_cols.share, n * sizeof *share);
+		return 0;
+	}
+	double *sh = t && n ? malloc(n * sizeof *sh) : NULL;
+	int rc = hc_columns(an, SIZE_MAX, t0, t1, n, fn, sh ? sh : share);
+	if (sh && share)
+		memcpy(share, sh, n * sizeof *share);
+	int *keep = !rc && sh ? malloc(n * sizeof *keep) : NULL;
+	if (keep) {
+		memcpy(keep, fn, n * sizeof *keep);
+		free(t->last_cols.fn), free(t->last_cols.share);
+		t->last_cols.fn = keep;
+		t->last_cols.share = sh;
+		t->last_cols.t0 = t0, t->last_cols.t1 = t1, t->last_cols.n = n;
+	} else {
+		free(sh);
+	}
+	return rc;
 }
 
 int vw_hotcode_file_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n, int *fn,
@@ -876,6 +956,17 @@ int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1
 	memset(cnt, 0, n * VW_CC_N * sizeof *cnt);
 	if (!t || t1 <= t0 || !n)
 		return t ? 0 : -1;
+	int all = file == SIZE_MAX;
+	if (!all && !t->last_fcls && an->m->nfiles &&
+	    (t->last_fcls = calloc(an->m->nfiles, sizeof *t->last_fcls)))
+		t->nfcls = an->m->nfiles;
+	/* one column is a readout's (another window every frame): not kept,
+	 * so that it does not push out the row's columns */
+	hc_cls_memo *last = n < 2 ? NULL : all ? &t->last_cls : file < t->nfcls ? &t->last_fcls[file] : NULL;
+	if (last && last->cnt && last->t0 == t0 && last->t1 == t1 && last->n == n) {
+		memcpy(cnt, last->cnt, n * VW_CC_N * sizeof *cnt);
+		return 0;
+	}
 	double w = (double)(t1 - t0) / (double)n;
 	hc_walk wk = hc_walk_from(an, t, file, t0);
 	int64_t mid;
@@ -886,6 +977,12 @@ int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1
 		col = col < n ? col : n - 1;
 		for (size_t h = 0; h < nh; h++)
 			cnt[col * VW_CC_N + t->cls[wk.base + hs[h].loc]] += hs[h].count;
+	}
+	uint32_t *keep = last ? realloc(last->cnt, n * VW_CC_N * sizeof *keep) : NULL;
+	if (keep) {
+		memcpy(keep, cnt, n * VW_CC_N * sizeof *keep);
+		last->cnt = keep;
+		last->t0 = t0, last->t1 = t1, last->n = n;
 	}
 	return 0;
 }
