@@ -512,6 +512,11 @@ int vw_model_draw_buckets(vw_model *m, size_t stream, int64_t t0, int64_t t1, si
 
 int vw_model_window_empty(vw_model *m, size_t stream)
 {
+	/* only from the chunk summaries already read (the first screen's
+	 * pyramid reads them): reading them here would be work outside the
+	 * frame's budget */
+	if (!m->chunks || !m->chunks->per[stream])
+		return 0;
 	size_t nc;
 	const mcz_bucket *cb = chunk_sums(m, stream, &nc);
 	if (!cb)

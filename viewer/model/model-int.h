@@ -50,8 +50,8 @@ const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n);
  * stream of one file (it depends on the file's chunks and the window). */
 int vw_model_summary_columns(const vw_model *m, size_t stream);
 /* Whether the stream holds no sample in the window, by its chunks'
- * summaries (1; 0 when it does, or cannot tell): a group's member that
- * adds nothing to the band, read no further. */
+ * summaries once read (1; 0 when it does, or they are not read yet): a
+ * group's member that adds nothing to the band, read no further. */
 int vw_model_window_empty(vw_model *m, size_t stream);
 /* Whether vw_model_fill_gaps would change this stream's n columns. */
 int vw_model_needs_fill(const vw_model *m, size_t stream, size_t n);
