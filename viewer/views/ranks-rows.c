@@ -51,6 +51,23 @@ void rk_accs_free(rk_state *s)
 	s->nacc = 0;
 }
 
+void rk_accs_trim(rk_state *s, size_t top, size_t nshow)
+{
+	/* scrolling through 16,384 ranks would keep every row's sums: past
+	 * a few screens' worth, those of the rows not shown go */
+	size_t held = 0;
+	for (size_t i = 0; s->acc && i < s->nacc; i++)
+		held += s->acc[i].sum != NULL;
+	if (held <= 4 * nshow + 64)
+		return;
+	for (size_t i = 0; i < s->nacc; i++)
+		if (i < top || i >= top + nshow) {
+			free(s->acc[i].sum);
+			free(s->acc[i].cnt);
+			s->acc[i] = (rk_acc){0};
+		}
+}
+
 /* Row ri's sums, started over when the window, the columns, the colouring
  * or the rows changed; NULL out of memory. */
 static rk_acc *acc_of(vw_an *an, rk_state *s, size_t ri, size_t n)

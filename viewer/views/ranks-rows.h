@@ -89,5 +89,7 @@ int rk_group_open(const rk_state *s, size_t g);
 int rk_row_columns(vw_an *an, rk_state *s, size_t ri, size_t n, int mode, double *val, int *fns);
 /* Drop the rows' sums (freeing the view, or rows made again). */
 void rk_accs_free(rk_state *s);
+/* Drop those of the rows outside [top, top + nshow) when many are held. */
+void rk_accs_trim(rk_state *s, size_t top, size_t nshow);
 
 #endif

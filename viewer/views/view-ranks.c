@@ -203,6 +203,7 @@ static int rk_frame_values(vw_an *an, rk_state *s, rk_frame *f)
 	int rc = !f->val || ((f->code || f->doing) && !f->fns) ? -1 : 0;
 	int mode = f->doing ? RK_MODE_DOING : f->code ? RK_MODE_CODE : RK_MODE_VALUES;
 	f->hi = 0;
+	rk_accs_trim(s, (size_t)s->top, (size_t)(f->nshow > 0 ? f->nshow : 0));
 	for (int r = 0; r < f->nshow && rc >= 0; r++) {
 		double *v = f->val + (size_t)r * n;
 		int *fn = f->fns ? f->fns + (size_t)r * n : NULL;
