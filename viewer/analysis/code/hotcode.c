@@ -949,6 +949,14 @@ size_t vw_hotcode_file_threads(vw_an *an, size_t file, int64_t t0, int64_t t1, u
 	return nt;
 }
 
+int vw_hotcode_file_class_kept(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n)
+{
+	hc_tab *t = hc_get(an);
+	const hc_cls_memo *last = !t || n < 2 ? NULL : file == SIZE_MAX ? &t->last_cls
+						     : file < t->nfcls ? &t->last_fcls[file] : NULL;
+	return last && last->cnt && last->t0 == t0 && last->t1 == t1 && last->n == n;
+}
+
 int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt)
 {

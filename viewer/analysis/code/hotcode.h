@@ -118,6 +118,9 @@ uint64_t vw_hotcode_file_classes(vw_an *an, size_t file, int64_t t0, int64_t t1,
 				 uint64_t n[VW_CC_N]);
 /* The same in n columns: cnt[col * VW_CC_N + class] samples.  0, or -1
  * without a profile. */
+/* Whether that answer for one file is at hand (kept from the last ask of
+ * the same window): no profile to walk, within any frame's budget. */
+int vw_hotcode_file_class_kept(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n);
 int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt);
 /* What ran most in [t0, t1) among the work (not MPI, not sync), as an

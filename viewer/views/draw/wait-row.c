@@ -128,11 +128,20 @@ static int wait_row_shares(vw_an *an, int g, int64_t t0, int64_t t1, size_t nb, 
 		if (!(one = malloc(nb * VW_CC_N * sizeof *one)))
 			goto out;
 		const size_t *grp = wait_host_groups(m);
-		for (size_t f = first; grp && f < m->nfiles; f++)
-			if (grp[f] == first &&
-			    !vw_hotcode_file_class_columns(an, f, t0, t1, nb, one))
+		for (size_t f = first; grp && f < m->nfiles; f++) {
+			if (grp[f] != first)
+				continue;
+			/* a file not walked for this window yet waits for the next
+			 * frame once the budget is spent (the row sharpens) */
+			if (nb > 1 && !vw_hotcode_file_class_kept(an, f, t0, t1, nb) &&
+			    vw_model_budget_spent(m)) {
+				m->refining = 1;
+				continue;
+			}
+			if (!vw_hotcode_file_class_columns(an, f, t0, t1, nb, one))
 				for (size_t k = 0; k < nb * VW_CC_N; k++)
 					cnt[k] += one[k];
+		}
 	}
 	for (size_t k = 0; k < nb; k++) {
 		const uint32_t *q = cnt + k * VW_CC_N;
