@@ -148,7 +148,7 @@ static int inpaths_dir(const char *dir, unsigned flags, inpaths *out)
 			rc = mcz_error_set(MCZ_E_NOTFOUND, "%s: no .mcz file in this folder", dir);
 	}
 	free(pcp);
-	if (rc == MCZ_OK)
+	if (rc == MCZ_OK && names.n > 1)
 		qsort(names.v, names.n, sizeof *names.v, inpaths_cmp);
 	for (size_t i = 0; i < names.n; i++) {
 		if (rc == MCZ_OK)

@@ -33,8 +33,14 @@ busy=$(awk '$2 > 5 { b++ } END { print b + 0 }' "$T/rows")
 [ "$busy" -ge 10 ] || fail "the command ran in only $busy rows: $(head -5 "$T/rows" | tr '\n' ' ')"
 # at most one row in 20 off: a row's edge falls between the read of the
 # CPU time and a sample's time (on a loaded machine: 8 of 458 rows, each
-# by a few samples, the next row making up for it)
-[ $((good * 20)) -ge $((n * 19)) ] ||
+# by a few samples, the next row making up for it).  Under ASan+UBSan on
+# 2 cores the drain runs slower and more edges fall between: 91 of 96
+# rows measured, the 5 others off by 4 to 11 samples, each made up by the
+# next row: one row in 10 there (the bursts this guards against are off
+# in every other row).
+per=20
+[[ $B == *-san ]] && per=10
+[ $((good * per)) -ge $((n * (per - 1))) ] ||
 	fail "$good of $n rows have code.samples = CPU ms: $(awk '{ printf "%d/%.0f ", $1, $2 }' "$T/rows" | head -c 400)"
 ok "$good of $n rows: code.samples delta = the command's CPU ms ($(awk 'NR == 5 { printf "%d/%.0f", $1, $2 }' "$T/rows") at row 5)"
 
