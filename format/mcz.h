@@ -415,7 +415,8 @@ uint64_t mcz_damaged_blocks(const mcz_reader *r, char *problem, size_t len);
 int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1);
 
 /* Level-0 summaries of stream s, one per chunk (loaded from the index or
- * computed on first use; owned by the reader). */
+ * computed on first use; owned by the reader, and kept at the same address
+ * until mcz_reader_refresh or mcz_close: the viewer holds on to them). */
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
 /* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
  * time column): what each stream costs on disk. */

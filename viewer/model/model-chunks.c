@@ -55,8 +55,8 @@ typedef struct raw_ent {
  * Level 0 is the chunk summaries themselves; levels >= 1 are compact, and
  * only those from PYR_STORED on are kept: the two below are merged from
  * the chunk summaries when asked (at most 4 each), so that a stream's
- * pyramid takes 6 bytes a chunk, not 24 (a 10^10-value recording's 256
- * streams of 38,147 chunks: 59 MB, not 235). */
+ * pyramid takes 6 bytes a chunk, not 24: at 10^10 values the pyramids of
+ * every stream must fit the viewer's memory beside the summaries. */
 #define PYR_STORED 3
 typedef struct pnode {
 	float min, max; /* NaN when empty */
@@ -210,8 +210,7 @@ static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
 		/* Searches want the non-empty ones: the reader's own array when
 		 * every chunk holds the stream (it stays while the file does not
 		 * change, and the cache goes when it does: vw_model_follow), a
-		 * copy of them otherwise; a 10^9-value recording's 256 streams
-		 * took 48 MB twice. */
+		 * copy of them otherwise, so that they are not held twice. */
 		if (!empty) {
 			k->per[stream] = (mcz_bucket *)cs;
 			k->own[stream] = 0;

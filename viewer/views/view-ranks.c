@@ -52,8 +52,8 @@ static void rk_free(void *state)
 
 /* Whether the job waits in MPI or OpenMP for 1 % of its code samples or
  * more: over every rank file up to 256 of them, else over 256 spread
- * evenly across the files (walking 16,384 profiles for it took seconds
- * before the first frame). */
+ * evenly across the files, so that choosing the first colouring does not
+ * walk every rank's profile before the first frame. */
 static int rk_job_waits(vw_an *an)
 {
 	vw_model *m = an->m;

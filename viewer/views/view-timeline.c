@@ -249,8 +249,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* The value of rank q (0-based, ascending) among v[0..n): the k = n - q
  * highest kept in a small sorted array, as q is near the top (a row's 98th
- * percentile of 300 columns: the 7th highest); a sort of every column on
- * every frame of every row was a tenth of a wide archive's redraw. */
+ * percentile of 300 columns: the 7th highest), in one pass: it is asked
+ * for every row on every frame, where a sort costs a row's columns times
+ * their logarithm. */
 static double rank_from_top(const double *v, size_t n, size_t q)
 {
 	size_t k = n - q, have = 0;

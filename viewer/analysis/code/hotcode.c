@@ -73,8 +73,8 @@ typedef struct hc_tab {
 	char cls_note[256];          /* the rules' note ("" none) */
 	/* The last answers over every file, kept: the code row, its legend
 	 * and the job's waiting row ask the same window on every frame, and
-	 * a frame that refines the timeline's bands asks again (1,024 ranks'
-	 * profiles walked three times a frame left no budget for the bands). */
+	 * a frame that refines the timeline's bands asks again; walking every
+	 * rank's profile each time would leave the bands no budget. */
 	struct {
 		int64_t t0, t1;
 		size_t n;
