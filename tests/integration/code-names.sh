@@ -104,8 +104,14 @@ c = []
 while True: c.append(s.accept()[0])' >"$T/silent.port" &
 SPID=$!
 cleanup_hooks+=("kill $SPID 2>/dev/null")
-sleep 0.5
+# the port is known once the server listens: a fixed sleep was too short
+# beside the sanitizer builds, and an empty port made the URL fail at once
+for i in $(seq 100); do
+	[ -s "$T/silent.port" ] && break
+	sleep 0.1
+done
 SP=$(cat "$T/silent.port")
+[ -n "$SP" ] || fail "silent server: no port after 10 s"
 rm -rf "$DEBUGINFOD_CACHE_PATH"
 t0=$(date +%s)
 DEBUGINFOD_URLS=http://127.0.0.1:$SP "$MCREC" -o "$T/q.mcz" -- "$T/cxx-a" "$PH" >/dev/null 2>"$T/q.err" || fail "mcrec silent server"
