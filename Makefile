@@ -271,7 +271,7 @@ SUBMAKE = $(MAKE) --no-print-directory \
 	$(if $(findstring -j,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
 
 check: deps
-	$(Q)$(SUBMAKE) all units
+	+$(Q)$(SUBMAKE) all units
 	$(Q)MCZ_BUILD=$(B) tests/run.sh
 
 bench: deps all $(BENCHES) $(TOOLS)
@@ -320,7 +320,7 @@ deps-build:
 	$(Q)scripts/install-deps.sh build
 
 demo: deps
-	$(Q)$(SUBMAKE) all
+	+$(Q)$(SUBMAKE) all
 	$(Q)scripts/demo.sh
 
 install: all
