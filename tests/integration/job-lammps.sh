@@ -33,7 +33,7 @@ ROOT=
 rec=$(realpath "$MCREC")
 
 # an LJ liquid filling x in [0, 18) of a [0, 24) box cut in two along x
-lammps_melt_cut 24 18 12 3000 >"$T/in.lj"
+lammps_melt_cut 24 18 12 1500 >"$T/in.lj"
 
 # run NAME: LAMMPS under mcrec, its log in $T/NAME.log, the report's JSON
 run() {
@@ -50,8 +50,8 @@ line=$(python3 "$CMP" "$T/quiet.log" "$T/quiet.json") || fail "alone: $line"
 ok "alone: $line"
 nq=$(nphases "$T/quiet.json")
 
-# a hog that comes and goes: the loop alone takes ~7 s
-(sleep 2.5 && exec stress-ng --cpu 1 --timeout 3 -q) &
+# a hog that comes and goes: the loop alone takes 4-7 s
+(sleep 2 && exec stress-ng --cpu 1 --timeout 2 -q) &
 hog=$!
 cleanup_hooks+=("kill $hog 2>/dev/null; wait $hog 2>/dev/null")
 run mid
