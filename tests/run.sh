@@ -87,6 +87,22 @@ par_collect() {
 	done
 	par_n=0
 }
+# Shell tests that measure no time (they say so: "# mcz-test: parallel")
+# run side by side with the unit tests and fuzz replays; then, one at a
+# time, those that time what they run.  Those that mostly wait a minute
+# (for Slurm's time limit, a silent server) say "# mcz-test: first": they
+# start first, so that the rest fill the cores while they wait, and the
+# part side by side takes about its work over the jobs, not the longest
+# test started last.  (lib-*.sh are the tests' libraries, sourced, not tests.)
+shell_tests() {
+	local t
+	for t in tests/integration/*.sh tests/e2e/*.sh; do
+		[ -f "$t" ] && [[ ${t##*/} != lib-* ]] && echo "$t"
+	done
+}
+for t in $(shell_tests); do
+	grep -q '^# mcz-test: first' "$t" && run_par "${t#tests/}" 600 bash "$t"
+done
 for t in "$B"/tests/test-*; do
 	[ -x "$t" ] && run_par "unit/$(basename "$t")" 300 "$t"
 done
@@ -95,17 +111,9 @@ for t in "$B"/tests/replay-*; do
 	n=${t##*/replay-}
 	run_par "fuzz-replay/$n" 300 "$t" tests/fuzz/corpus-"$n"
 done
-# Shell tests that measure no time (they say so: "# mcz-test: parallel")
-# side by side too; then, one at a time, those that time what they run.
-# (lib-*.sh are the tests' libraries, sourced, not tests.)
-shell_tests() {
-	local t
-	for t in tests/integration/*.sh tests/e2e/*.sh; do
-		[ -f "$t" ] && [[ ${t##*/} != lib-* ]] && echo "$t"
-	done
-}
 for t in $(shell_tests); do
-	grep -q '^# mcz-test: parallel' "$t" && run_par "${t#tests/}" 600 bash "$t"
+	grep -q '^# mcz-test: parallel' "$t" && ! grep -q '^# mcz-test: first' "$t" &&
+		run_par "${t#tests/}" 600 bash "$t"
 done
 par_collect
 for t in $(shell_tests); do

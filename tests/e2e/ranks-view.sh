@@ -14,6 +14,8 @@
 # `m` then goes to core.task_clock.  On a recorded hpcc run where a rank
 # lost its CPU for 1.2 s, the readout gives each rank's time off its CPU
 # in the cursor's phase, and the report's note is shown above it.
+# mcz-test: parallel (the slowest rank by CPU time: it holds on a loaded
+# machine, as its 4 ranks already share 2 CPUs)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

@@ -4,6 +4,7 @@
 # FILE.out (not over the screen), the view stays after the command ends until
 # q, and mcrec then exits with the command's status and says where the
 # output is.
+# mcz-test: parallel (it waits for the screen, times nothing)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib-tmux.sh

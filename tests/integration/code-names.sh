@@ -15,6 +15,7 @@
 # with libstdc++: its demangler is loaded when a name needs it.
 # mcz-test: parallel (names only; its one time bound, the silent server's 25 s
 # against a 5 s timeout, holds beside another test)
+# mcz-test: first
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/rec-common.inc

@@ -15,6 +15,7 @@
 # made.
 # mcz-test: parallel (the load balance is of CPU time; the MPI shares are
 # compared only where other processes did not take the CPUs)
+# mcz-test: first
 set -u
 . "$(dirname "$0")/tmp-common.inc"
 command -v cp2k.psmp >/dev/null || { echo "cp2k not installed (apt install cp2k)"; exit 77; }

@@ -36,6 +36,7 @@
 # mcz-test: parallel (its minute is mostly waiting for Slurm's time limit; its
 # checks held with the machine loaded by two other builds: the load balance is
 # of CPU time, the last code within a second of the signal)
+# mcz-test: first
 set -u
 . "$(dirname "$0")/rec-common.inc"
 . "$(dirname "$0")/slurm-common.inc"

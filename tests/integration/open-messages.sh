@@ -13,6 +13,7 @@
 #    recording");
 #  - mcview --bogus printed getopt's line and the whole usage;
 #  - mcz import of a plain file said "No such file or directory".
+# mcz-test: parallel (messages only)
 set -u
 cd "$(dirname "$0")/../.."
 B=${MCZ_BIN:-build}

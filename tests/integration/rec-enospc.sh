@@ -16,6 +16,7 @@
 #     is printed, nothing said of the cache, the file byte for byte as it
 #     was; with room, the phase cache is in the folder, the file still as
 #     it was (readers never write into a recording).
+# mcz-test: parallel (the disks fill by the bytes written, not by the time)
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MCZ=$B/mcz

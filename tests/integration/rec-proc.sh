@@ -5,6 +5,7 @@
 # moves into its parent's when it is reaped), os.cpu.busy is a percentage;
 # and the tree again through the /proc scan that kernels without the
 # children files need (MCREC_PROC_SCAN=1).
+# mcz-test: parallel (sizes and counts of its own process tree)
 set -u
 . "$(dirname "$0")/rec-common.inc"
 MB=200
