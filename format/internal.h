@@ -369,6 +369,14 @@ int mcz_codec_col_const(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const m
  * present one, 0 if none) is returned through *first_dt when non-NULL. */
 int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
 		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt);
+/* Decode only the present rows of a column of n rows: *m of them (0: the
+ * column is EMPTY), their times *pt, values *x (mcz_value's bits) and, for
+ * a counter, deltas *dl, in cx's scratch (valid until cx is used again):
+ * a chunk's summary needs no more, and spreading a sparse column over its
+ * rows cost most of computing the summaries of a wide PCP archive. */
+int mcz_codec_get_present(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+			  const int64_t *t, size_t n, size_t *m, const int64_t **pt,
+			  const uint64_t **x, const uint64_t **dl, int64_t *first_dt);
 
 /* ---- pack.c: packings of u64 sequences --------------------------------- */
 enum { MCZ_PACK_VARINT = 0, MCZ_PACK_SHUFFLE = 1 };

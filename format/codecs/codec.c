@@ -722,64 +722,112 @@ int mcz_codec_col_const(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const m
 	return 1;
 }
 
-int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
-		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
+/* The present rows of a column of n rows decoded: *m of them (0: EMPTY),
+ * their times *pt, values *x (mcz_value's bits) and a counter's deltas
+ * *dl, and the bitmap *bm (NULL: every row).  With v given and every row
+ * present, into v[n] and delta[n] (or scratch for a counter's deltas when
+ * delta is NULL); otherwise into cx's scratch, valid until cx is used
+ * again.  present[n] is filled when given. */
+static int codec_present_values(mcz_codec_ctx *cx, const uint8_t *p, size_t len,
+				const mcz_stream_desc *d, const int64_t *t, size_t n, mcz_value *v,
+				uint64_t *delta, uint8_t *present, size_t *m, const uint8_t **bm,
+				const int64_t **pt, const uint64_t **x, const uint64_t **dl,
+				int64_t *first_dt)
 {
-	/* every row of v, delta and present is written below: on success the
-	 * absent rows read 0 (the content after an error is unspecified) */
-	if (first_dt)
-		*first_dt = 0;
+	*m = 0;
+	*bm = NULL;
+	*first_dt = 0;
 	uint8_t codec = MCZ_CODEC_EMPTY, flags = 0;
 	const uint8_t *raw = NULL;
 	size_t rl = 0, nb = (n + 7) / 8;
 	int rc = len ? codec_open(cx, p, len, nb + 32 + 10 * n, &codec, &flags, &raw, &rl) : 0;
 	if (rc)
 		return rc;
-	if (codec == MCZ_CODEC_EMPTY) { /* or len 0: stream absent from this chunk */
+	if (codec == MCZ_CODEC_EMPTY) /* or len 0: stream absent from this chunk */
+		return rl == 0 && flags == 0 ? 0 : MCZ_E_CORRUPT;
+	if (!codec_allowed(d, codec))
+		return MCZ_E_CORRUPT;
+	mcz_cur c = mcz_cur_make(raw, rl);
+	size_t k = n;
+	if (flags & MCZ_COL_BITMAP) {
+		if (!(*bm = mcz_cur_bytes(&c, nb)))
+			return MCZ_E_CORRUPT;
+		if (present) {
+			k = codec_unpack_bits(*bm, n, present);
+		} else {
+			k = 0;
+			for (size_t i = 0; i < nb; i++)
+				k += (size_t)__builtin_popcount((*bm)[i]);
+		}
+		/* "Bits of the bitmap past the last row must be zero; a bitmap with
+		 * no bit set is invalid (such a column is EMPTY)." */
+		if ((n % 8 && (*bm)[nb - 1] >> (n % 8)) || k == 0)
+			return MCZ_E_CORRUPT;
+	} else if (present) {
+		memset(present, 1, n);
+	}
+	/* Every row present and v given: values and deltas are decoded in
+	 * place, else into scratch (xs values, ds deltas, g the present rows'
+	 * times). */
+	int direct = k == n && v;
+	if (mcz_codec_scratch(cx, direct ? k : 3 * k))
+		return MCZ_E_NOMEM;
+	uint64_t *xs = direct ? &v[0].u : cx->x;
+	uint64_t *ds = direct ? (delta ? delta : cx->x) : cx->x + k;
+	const int64_t *g = t;
+	if (k < n) { /* the present rows, from the bitmap's set bits */
+		int64_t *gt = (int64_t *)(cx->x + 2 * k);
+		for (size_t i = 0, j = 0; i < nb; i++)
+			for (unsigned b = (*bm)[i]; b; b &= b - 1)
+				gt[j++] = t[8 * i + (size_t)__builtin_ctz(b)];
+		g = gt;
+	}
+	if (codec_values(cx, d, &c, codec, k, g, xs, ds, first_dt) || c.err || mcz_cur_left(&c))
+		return MCZ_E_CORRUPT;
+	*m = k;
+	*pt = g;
+	*x = xs;
+	*dl = ds;
+	return 0;
+}
+
+int mcz_codec_get_present(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+			  const int64_t *t, size_t n, size_t *m, const int64_t **pt,
+			  const uint64_t **x, const uint64_t **dl, int64_t *first_dt)
+{
+	const uint8_t *bm;
+	int64_t fdt;
+	int rc = codec_present_values(cx, p, len, d, t, n, NULL, NULL, NULL, m, &bm, pt, x, dl, &fdt);
+	if (first_dt)
+		*first_dt = rc ? 0 : fdt;
+	return rc;
+}
+
+int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz_stream_desc *d,
+		      const int64_t *t, size_t n, mcz_value *v, uint64_t *delta, uint8_t *present, int64_t *first_dt)
+{
+	/* every row of v, delta and present is written below: on success the
+	 * absent rows read 0 (the content after an error is unspecified) */
+	size_t m;
+	const uint8_t *bm;
+	const int64_t *pt;
+	const uint64_t *x, *dl;
+	int64_t fdt;
+	int rc = codec_present_values(cx, p, len, d, t, n, v, delta, present, &m, &bm, &pt, &x, &dl,
+				      &fdt);
+	if (first_dt)
+		*first_dt = rc ? 0 : fdt;
+	if (rc)
+		return rc;
+	int counter = d->kind == MCZ_COUNTER;
+	if (m == 0) { /* EMPTY */
 		memset(present, 0, n);
 		memset(v, 0, n * sizeof *v);
 		if (delta)
 			memset(delta, 0, n * sizeof *delta);
-		return rl == 0 && flags == 0 ? 0 : MCZ_E_CORRUPT;
+		return 0;
 	}
-	if (!codec_allowed(d, codec))
-		return MCZ_E_CORRUPT;
-	mcz_cur c = mcz_cur_make(raw, rl);
-	size_t m = n;
-	const uint8_t *bm = NULL;
-	if (flags & MCZ_COL_BITMAP) {
-		if (!(bm = mcz_cur_bytes(&c, nb)))
-			return MCZ_E_CORRUPT;
-		m = codec_unpack_bits(bm, n, present);
-		/* "Bits of the bitmap past the last row must be zero; a bitmap with
-		 * no bit set is invalid (such a column is EMPTY)." */
-		if ((n % 8 && bm[nb - 1] >> (n % 8)) || m == 0)
-			return MCZ_E_CORRUPT;
-	} else {
-		memset(present, 1, n);
-	}
-	/* Every row present: values and deltas are decoded in place, else into
-	 * scratch (x values, dl deltas, pt the present rows' times) and spread
-	 * over the rows after. */
-	int counter = d->kind == MCZ_COUNTER, direct = m == n;
-	if (mcz_codec_scratch(cx, direct ? m : 3 * m))
-		return MCZ_E_NOMEM;
-	uint64_t *x = direct ? &v[0].u : cx->x;
-	uint64_t *dl = direct ? (delta ? delta : cx->x) : cx->x + m;
-	const int64_t *pt = t;
-	int64_t fdt = 0;
-	if (!direct) { /* the present rows, from the bitmap's set bits */
-		int64_t *g = (int64_t *)(cx->x + 2 * m);
-		for (size_t i = 0, j = 0; i < nb; i++)
-			for (unsigned b = bm[i]; b; b &= b - 1)
-				g[j++] = t[8 * i + (size_t)__builtin_ctz(b)];
-		pt = g;
-	}
-	if (codec_values(cx, d, &c, codec, m, pt, x, dl, &fdt) || c.err || mcz_cur_left(&c))
-		return MCZ_E_CORRUPT;
-	if (first_dt)
-		*first_dt = fdt;
-	if (direct) {
+	if (m == n) { /* decoded in place */
 		if (delta && !counter)
 			memset(delta, 0, n * sizeof *delta);
 		return 0;
@@ -787,7 +835,7 @@ int mcz_codec_get_col(mcz_codec_ctx *cx, const uint8_t *p, size_t len, const mcz
 	memset(v, 0, n * sizeof *v);
 	if (delta)
 		memset(delta, 0, n * sizeof *delta);
-	for (size_t i = 0, j = 0; i < nb; i++)
+	for (size_t i = 0, j = 0; i < (n + 7) / 8; i++)
 		for (unsigned b = bm[i]; b; b &= b - 1, j++) {
 			size_t r = 8 * i + (size_t)__builtin_ctz(b);
 			v[r].u = x[j];

@@ -306,67 +306,82 @@ int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s)
 	return 0;
 }
 
-/* The summary of stream s over one decoded chunk c, into b (initialised):
- * SPEC.md "Summaries" (mcz_bucket_add's rule), a loop per kind and type so
- * that the per-sample work is a compare and an add.  Times increase within
- * a chunk: first and last are the first and last present rows'. */
-static void query_chunk_sum(const mcz_reader *r, uint32_t s, const reader_col *c, mcz_bucket *b)
+/* The summary of stream s over its m present samples of a chunk (times pt,
+ * values x as mcz_value's bits, a counter's deltas dl), into b
+ * (initialised): SPEC.md "Summaries" (mcz_bucket_add's rule), a loop per
+ * kind and type so that the per-sample work is a compare and an add.
+ * Times increase within a chunk: first and last are pt[0] and pt[m - 1]. */
+static void query_chunk_sum(const mcz_reader *r, uint32_t s, size_t m, const int64_t *pt,
+			    const uint64_t *x, const uint64_t *dl, int64_t first_dt, mcz_bucket *b)
 {
 	const mcz_stream_desc *d = &r->streams[s];
-	size_t i0 = reader_next_present(c->present, 0, c->n);
-	if (i0 >= c->n)
+	if (m == 0)
 		return;
 	double lo = INFINITY, hi = -INFINITY, sum = 0;
-	uint64_t count = 0;
-	size_t last = i0;
 	if (d->kind == MCZ_COUNTER) {
-		int64_t prev = INT64_MIN;
-		for (size_t i = i0; i < c->n; i++) {
-			if (!c->present[i])
-				continue;
-			int64_t dt = prev == INT64_MIN ? c->first_dt : c->t[i] - prev;
-			double x = mcz_counter_rate(c->delta[i], dt);
-			count++;
-			last = i;
-			sum += mcz_counter_step(c->delta[i]);
-			prev = c->t[i];
-			if (x == x) {
-				lo = x < lo ? x : lo;
-				hi = x > hi ? x : hi;
+		for (size_t j = 0; j < m; j++) {
+			int64_t dt = j ? pt[j] - pt[j - 1] : first_dt;
+			double v = mcz_counter_rate(dl[j], dt);
+			sum += mcz_counter_step(dl[j]);
+			if (v == v) {
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
 			}
 		}
 	} else if (d->type == MCZ_U64 || d->type == MCZ_I64) {
 		int sgn = d->type == MCZ_I64;
-		for (size_t i = i0; i < c->n; i++) {
-			if (!c->present[i])
-				continue;
-			double x = sgn ? (double)c->v[i].i : (double)c->v[i].u;
-			count++;
-			last = i;
-			sum += x;
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+		for (size_t j = 0; j < m; j++) {
+			double v = sgn ? (double)(int64_t)x[j] : (double)x[j];
+			sum += v;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
 		}
 	} else {
-		for (size_t i = i0; i < c->n; i++) {
-			if (!c->present[i])
-				continue;
-			double x = c->v[i].f;
-			count++;
-			last = i;
-			if (x == x) {
-				sum += x;
-				lo = x < lo ? x : lo;
-				hi = x > hi ? x : hi;
+		for (size_t j = 0; j < m; j++) {
+			double v;
+			memcpy(&v, &x[j], sizeof v);
+			if (v == v) {
+				sum += v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
 			}
 		}
 	}
-	b->first = c->t[i0];
-	b->last = c->t[last];
-	b->count = count;
+	b->first = pt[0];
+	b->last = pt[m - 1];
+	b->count = m;
 	b->sum = sum;
 	b->min = lo <= hi ? lo : NAN;
 	b->max = lo <= hi ? hi : NAN;
+}
+
+/* Chunk ci's summary of stream s from its present samples alone, decoded
+ * into the reader's scratch, not kept: the summaries are computed once, and
+ * a decoded column spread over the chunk's rows and cached (most absent in
+ * a wide PCP archive) cost three times the decoding. */
+static int query_present_sum(mcz_reader *r, size_t ci, uint32_t s, mcz_bucket *b)
+{
+	mcz_dcache_ent *ch;
+	int rc = query_chunk(r, ci, &ch);
+	if (rc)
+		return rc;
+	const uint8_t *cp;
+	size_t cl, m;
+	const int64_t *pt;
+	const uint64_t *x, *dl;
+	int64_t fdt;
+	ch->pin = 1; /* the chunk's entry stays while its runs come in */
+	rc = query_col_resolved(r, ci, ch, 1 + s, &cp, &cl);
+	if (!rc)
+		rc = mcz_codec_get_present(&r->cx, cp, cl, &r->streams[s], ch->t, ch->n, &m, &pt, &x,
+					   &dl, &fdt);
+	ch->pin = 0;
+	if (rc)
+		return mcz_error_set(rc, "chunk at offset %llu: %s",
+				     (unsigned long long)r->ix.chunks[ci].off,
+				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+	query_chunk_sum(r, s, m, pt, x, dl, fdt, b);
+	return 0;
 }
 
 /* Chunk ci's column of stream s when its summaries need no decoding
@@ -482,17 +497,16 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 				mcz_bucket_init(&b[ci]);
 				if (r->ix.chunks[ci].nstreams <= s)
 					continue;
-				reader_col c;
 				if (query_const_sum(r, ci, s, &b[ci]))
 					continue;
-				if ((rc = mcz_query_col(r, ci, s, &c))) {
+				if ((rc = query_present_sum(r, ci, s, &b[ci]))) {
+					mcz_bucket_init(&b[ci]);
 					if (query_damaged(r, ci, rc)) {
 						rc = 0; /* no summary: a gap */
 						continue;
 					}
 					break;
 				}
-				query_chunk_sum(r, s, &c, &b[ci]);
 			}
 		}
 		if (rc) {
