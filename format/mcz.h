@@ -416,8 +416,20 @@ int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1);
 
 /* Level-0 summaries of stream s, one per chunk (loaded from the index or
  * computed on first use; owned by the reader, and kept at the same address
- * until mcz_reader_refresh or mcz_close: the viewer holds on to them). */
+ * until mcz_query_sums_release of s, mcz_reader_refresh or mcz_close). */
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
+/* Give back stream s's level-0 summaries where the file has an index
+ * (info->recovered 0): the next mcz_query_sums loads them from it again.
+ * At 10^10 values they take 470 MB for 256 streams, more than a viewer
+ * that keeps its own compact copy should hold twice.  A recovered file's
+ * were computed from every chunk's samples, too dear to compute twice:
+ * they are kept. */
+void mcz_query_sums_release(mcz_reader *r, uint32_t s);
+/* Chunk ci's first and last row times and its rows (MCZ_E_RANGE past the
+ * last chunk): a stream whose level-0 summaries have these in every chunk
+ * was read at every row. */
+int mcz_chunk_span(const mcz_reader *r, size_t ci, int64_t *t_first, int64_t *t_last,
+		   uint64_t *nrows);
 /* Bytes of stream s's column summed over every chunk (s = UINT32_MAX: the
  * time column): what each stream costs on disk. */
 int mcz_query_col_bytes(const mcz_reader *r, uint32_t s, uint64_t *bytes);

@@ -24,6 +24,10 @@
 
 #include "reader.h"
 
+/* Index groups from this size on leave the resident set once decompressed
+ * (reader_drop_pages). */
+#define QUERY_DROP_BYTES (64u << 10)
+
 static int query_cols_reserve(reader_cols *c, size_t n)
 {
 	if (n <= c->cap)
@@ -486,8 +490,16 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			return MCZ_E_NOMEM;
 		r->ix.sums[s] = NULL;
 		int rc = 0;
-		if (r->secs)
+		if (r->secs) {
+			size_t g = r->ix.cached_group;
 			rc = mcz_index_load(&r->ix, &r->secs[s], &r->cx, b);
+			/* a large group just decompressed (it stays so in cx) is
+			 * not read again soon: its pages out of the resident set
+			 * (100 MB of index at 10^10 values); a small one is not
+			 * worth the system call */
+			if (r->ix.cached_group != g && r->secs[s].clen >= QUERY_DROP_BYTES)
+				reader_drop_pages(r, r->secs[s].p, r->secs[s].clen);
+		}
 		/* recovered, or the index's short chunks (INDEX flags bit 1):
 		 * summaries computed from the samples */
 		if (!r->secs || r->ix.unsummed) {
@@ -518,6 +530,25 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			r->sums_n[s] = r->ix.nchunks;
 	}
 	*sums = r->ix.sums[s];
+	return 0;
+}
+
+void mcz_query_sums_release(mcz_reader *r, uint32_t s)
+{
+	if (!r->secs || s >= r->ix.nstreams)
+		return;
+	free(r->ix.sums[s]);
+	r->ix.sums[s] = NULL;
+}
+
+int mcz_chunk_span(const mcz_reader *r, size_t ci, int64_t *t_first, int64_t *t_last,
+		   uint64_t *nrows)
+{
+	if (ci >= r->ix.nchunks)
+		return MCZ_E_RANGE;
+	*t_first = r->ix.chunks[ci].t_first;
+	*t_last = r->ix.chunks[ci].t_last;
+	*nrows = r->ix.chunks[ci].nrows;
 	return 0;
 }
 
@@ -794,10 +825,24 @@ int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t
 	const mcz_bucket **sums = malloc(ns * sizeof *sums);
 	if (!sums)
 		return MCZ_E_NOMEM;
-	int rc = 0;
-	for (size_t j = 0; j < ns && !rc; j++)
-		rc = mcz_query_sums(r, streams[j], &sums[j]);
 	__int128 width = ((__int128)t1 - t0) / (__int128)n;
+	/* The summaries answer for the chunks narrower than a bucket; where
+	 * none is, every chunk of the window is decoded, an empty column to no
+	 * sample: a stream's summaries not read yet are not read for it (a
+	 * viewer that gave them back, zoomed in on a 10^10-value file, would
+	 * read every chunk's again at each frame). */
+	int want = 0;
+	for (size_t ci = query_first_chunk(r, t0); !want && ci < r->ix.nchunks &&
+						  r->ix.chunks[ci].t_first < t1; ci++) {
+		const mcz_index_chunk *k = &r->ix.chunks[ci];
+		want = k->t_first >= t0 && k->t_last < t1 && (__int128)k->t_last - k->t_first < width;
+	}
+	int rc = 0;
+	for (size_t j = 0; j < ns && !rc; j++) {
+		sums[j] = NULL;
+		if (want || (streams[j] < r->ix.nstreams && r->ix.sums[streams[j]]))
+			rc = mcz_query_sums(r, streams[j], &sums[j]);
+	}
 	/* chunk by chunk, then stream by stream: a chunk's timestamps and
 	 * directory are decoded once for all the streams, each bucket sees its
 	 * chunks in the same order as a query of its stream alone */
@@ -807,10 +852,10 @@ int mcz_summary_multi(mcz_reader *r, const uint32_t *streams, size_t ns, int64_t
 		int inside = k->t_first >= t0 && k->t_last < t1;
 		int narrow = inside && (__int128)k->t_last - k->t_first < width;
 		for (size_t j = 0; j < ns && !rc; j++) {
-			const mcz_bucket *cs = &sums[j][ci];
+			const mcz_bucket *cs = sums[j] ? &sums[j][ci] : NULL;
 			mcz_bucket *o = out + j * n;
 			reader_col c;
-			if (cs->count == 0)
+			if (cs && cs->count == 0)
 				continue;
 			if (narrow)
 				mcz_bucket_merge(&o[query_bucket(cs->first, t0, t1, n)], cs);

@@ -715,6 +715,21 @@ void mcz_close(mcz_reader *r)
 	mcz_close(owner);
 }
 
+void reader_drop_pages(const mcz_reader *r, const uint8_t *p, size_t len)
+{
+	while (r->owner)
+		r = r->owner; /* a job member's bytes are its file's */
+	const uint8_t *m = r->map;
+	if (!m || len == 0 || p < m || p + len > m + r->map_len)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p & ~(page - 1), b = ((uintptr_t)(p + len) + page - 1) & ~(page - 1);
+	if (b > (uintptr_t)(m + r->map_len))
+		b = (uintptr_t)(m + r->map_len);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 const mcz_file_info *mcz_info(const mcz_reader *r)
 {
 	return &r->info;

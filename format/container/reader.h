@@ -207,6 +207,11 @@ int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c);
  * across further queries). */
 int mcz_query_decode(mcz_reader *r, size_t ci, uint32_t s);
 /* mcz_query_sums and mcz_query_col_bytes are in mcz.h (mcz info uses them). */
+/* reader.c: the pages of the file's mapping under [p, p + len) leave this
+ * process's resident set (MADV_DONTNEED of a shared read-only mapping: the
+ * page cache keeps them, a later read faults them in again); nothing for
+ * bytes not in a mapping (mcz_open_mem). */
+void reader_drop_pages(const mcz_reader *r, const uint8_t *p, size_t len);
 
 
 #endif

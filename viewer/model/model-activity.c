@@ -169,6 +169,11 @@ int vw_model_activity_step(vw_model *m, double *act, size_t *next)
 	else if (fi->nrows > 0)
 		for (size_t j = s; j < e; j++)
 			act[j] = ACT_MIN; /* unknown (no memory, a damaged chunk): not folded */
+	/* in a large file the reader gives back the summaries it read for
+	 * this batch (the model keeps its own copies of those it draws) */
+	if (ids && vw_model_sums_large(m, r))
+		for (size_t j = s; j < e; j++)
+			mcz_query_sums_release(r, ids[j - s]);
 	free(raw);
 	free(ids);
 	*next = e;

@@ -9,7 +9,10 @@
  * pyramid (level k merges 2^k chunks) in O(log chunks): the envelope is
  * exact to chunk resolution and nothing is decoded.  A stream's per-chunk
  * summaries are read once (mcz_query_sums: the index's, or computed by the
- * reader where the file holds none) and kept.
+ * reader where the file holds none) and kept: where every stream's would
+ * take more than m->sums_large (10^10 values: 470 MB), the model keeps its
+ * own compact copy, the reader none (a stream read at every row: 16 bytes
+ * a chunk, its times and counts the file's chunks').
  * When the window holds only a few chunks, columns are exact: on a small
  * recording from mcz_summary, on a large one from raw samples (mcz_read)
  * kept around the window, so pans and zooms near it decode nothing again.
@@ -64,6 +67,45 @@ typedef struct pnode {
 	uint32_t count;
 } pnode;
 
+/* A chunk's summary of a stream read at every row, in a large file: the
+ * pyramid's node without its count (min and max as floats, as the pyramid
+ * merges them), its count, first and last time the chunk's own (ctimes). */
+typedef struct cnode {
+	float min, max;
+	double sum;
+} cnode;
+
+/* A file's chunks, for its streams read at every row. */
+typedef struct ctimes {
+	int64_t *first, *last;
+	uint32_t *count;
+	size_t n;          /* 0: not read */
+} ctimes;
+
+/* A stream's level 0 as the model holds it: the file's summaries (or a
+ * copy of them), or compact ones with their file's chunk times. */
+typedef struct lvl0 {
+	const mcz_bucket *b; /* or NULL */
+	const cnode *c;
+	const ctimes *t;
+	size_t n;            /* non-empty chunks */
+} lvl0;
+
+static int64_t l0_first(const lvl0 *L, size_t i)
+{
+	return L->b ? L->b[i].first : L->t->first[i];
+}
+
+static int64_t l0_last(const lvl0 *L, size_t i)
+{
+	return L->b ? L->b[i].last : L->t->last[i];
+}
+
+static uint64_t l0_count(const lvl0 *L, size_t i)
+{
+	return L->b ? L->b[i].count : L->t->count[i];
+}
+
 typedef struct pyramid {
 	pnode *node;       /* levels 1.. concatenated */
 	size_t lvl_off[48], lvl_n[48];
@@ -81,6 +123,9 @@ typedef struct last_ent {
 struct vw_chunk_cache {
 	mcz_bucket **per;  /* per stream: summaries about one chunk each, or NULL */
 	uint8_t *own;      /* per stream: per[] is a copy (else the reader's own array) */
+	cnode **cn;        /* per stream: compact summaries (per[] NULL then), or NULL */
+	ctimes *ct;        /* per file: its chunks' times, for compact summaries */
+	size_t sums_bytes; /* in per[] copies and cn[] */
 	size_t *n;
 	raw_ent *raw;      /* per stream */
 	pyramid *pyr;      /* per stream */
@@ -101,10 +146,18 @@ void vw_model_chunks_free(vw_model *m)
 	for (size_t i = 0; i < m->nstreams; i++) {
 		if (k->own[i])
 			free(k->per[i]);
+		free(k->cn[i]);
 		mcz_series_free(&k->raw[i].s);
 		free(k->pyr[i].node);
 		free(k->last[i].b);
 	}
+	for (size_t f = 0; f < m->nfiles; f++) {
+		free(k->ct[f].first);
+		free(k->ct[f].last);
+		free(k->ct[f].count);
+	}
+	free(k->ct);
+	free(k->cn);
 	free(k->last);
 	free(k->used);
 	free(k->mb);
@@ -136,7 +189,9 @@ static struct vw_chunk_cache *cache(vw_model *m)
 		    !(k->raw = calloc(m->nstreams, sizeof *k->raw)) ||
 		    !(k->pyr = calloc(m->nstreams, sizeof *k->pyr)) ||
 		    !(k->last = calloc(m->nstreams, sizeof *k->last)) ||
-		    !(k->used = calloc(m->nstreams ? m->nstreams : 1, 1))) {
+		    !(k->used = calloc(m->nstreams ? m->nstreams : 1, 1)) ||
+		    !(k->cn = calloc(m->nstreams ? m->nstreams : 1, sizeof *k->cn)) ||
+		    !(k->ct = calloc(m->nfiles ? m->nfiles : 1, sizeof *k->ct))) {
 			if (k) {
 				free(k->per);
 				free(k->own);
@@ -144,6 +199,8 @@ static struct vw_chunk_cache *cache(vw_model *m)
 				free(k->raw);
 				free(k->pyr);
 				free(k->last);
+				free(k->used);
+				free(k->cn);
 			}
 			free(k);
 			return NULL;
@@ -192,80 +249,134 @@ size_t vw_model_kept_bytes(const vw_model *m)
 	return m->chunks ? m->chunks->kept : 0;
 }
 
-static const mcz_bucket *chunk_sums(vw_model *m, size_t stream, size_t *n)
+size_t vw_model_sums_bytes(const vw_model *m)
+{
+	return m->chunks ? m->chunks->sums_bytes : 0;
+}
+
+/* File f's chunk times (read once); NULL out of memory. */
+static const ctimes *file_times(vw_model *m, size_t f)
+{
+	ctimes *t = &m->chunks->ct[f];
+	if (t->n)
+		return t;
+	const mcz_reader *r = m->files[f];
+	size_t nc = mcz_info(r)->nchunks;
+	if (!(t->first = malloc(nc * sizeof *t->first)) || !(t->last = malloc(nc * sizeof *t->last)) ||
+	    !(t->count = malloc(nc * sizeof *t->count))) {
+		free(t->first), free(t->last), free(t->count);
+		*t = (ctimes){0};
+		return NULL;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		uint64_t rows = 0;
+		if (mcz_chunk_span(r, i, &t->first[i], &t->last[i], &rows) != MCZ_OK)
+			t->first[i] = t->last[i] = 0;
+		t->count[i] = (uint32_t)rows;
+	}
+	t->n = nc;
+	return t;
+}
+
+/* Did the stream of summaries cs (nc chunks, none empty) have a sample at
+ * every row of every chunk of file f? */
+static int every_row(vw_model *m, size_t f, const mcz_bucket *cs, size_t nc)
+{
+	const ctimes *t = file_times(m, f);
+	if (!t || t->n != nc)
+		return 0;
+	for (size_t i = 0; i < nc; i++)
+		if (cs[i].count != t->count[i] || cs[i].first != t->first[i] || cs[i].last != t->last[i])
+			return 0;
+	return 1;
+}
+
+/* The stream's chunk summaries into *L: 0, or -1 (no memory, a failed read). */
+static int chunk_sums(vw_model *m, size_t stream, lvl0 *L)
 {
 	struct vw_chunk_cache *k = cache(m);
 	if (!k)
-		return NULL;
-	if (!k->per[stream]) {
-		const vw_stream *s = &m->streams[stream];
+		return -1;
+	const vw_stream *s = &m->streams[stream];
+	if (!k->per[stream] && !k->cn[stream]) {
 		/* the file's own summary of each chunk: from its index, or
 		 * computed once by the reader where the index holds none */
 		const mcz_bucket *cs;
 		size_t nb = mcz_info(s->file)->nchunks, empty = 0;
+		int large = vw_model_sums_large(m, s->file);
 		if (mcz_query_sums(s->file, s->id, &cs) != MCZ_OK)
-			return NULL;
+			return -1;
 		for (size_t i = 0; i < nb; i++)
 			empty += cs[i].count == 0;
 		/* Searches want the non-empty ones: the reader's own array when
 		 * every chunk holds the stream (it stays while the file does not
 		 * change, and the cache goes when it does: vw_model_follow), a
-		 * copy of them otherwise, so that they are not held twice. */
-		if (!empty) {
+		 * copy of them otherwise, so that they are not held twice.  In a
+		 * large file, a copy always, compact where the stream was read
+		 * at every row, and the reader gives its own back. */
+		if (large && !empty && nb && every_row(m, s->file_index, cs, nb)) {
+			cnode *c = malloc(nb * sizeof *c);
+			if (!c)
+				return -1;
+			for (size_t i = 0; i < nb; i++)
+				c[i] = (cnode){(float)cs[i].min, (float)cs[i].max, cs[i].sum};
+			k->cn[stream] = c;
+			k->sums_bytes += nb * sizeof *c;
+		} else if (!empty && !large) {
 			k->per[stream] = (mcz_bucket *)cs;
 			k->own[stream] = 0;
 		} else {
 			mcz_bucket *b = malloc((nb - empty ? nb - empty : 1) * sizeof *b);
 			if (!b)
-				return NULL;
+				return -1;
 			size_t j = 0;
 			for (size_t i = 0; i < nb; i++)
 				if (cs[i].count)
 					b[j++] = cs[i];
 			k->per[stream] = b;
 			k->own[stream] = 1;
+			k->sums_bytes += (nb - empty) * sizeof *b;
 		}
 		k->n[stream] = nb - empty;
+		if (large)
+			mcz_query_sums_release(s->file, s->id);
 	}
-	*n = k->n[stream];
-	return k->per[stream];
+	*L = (lvl0){k->per[stream], k->cn[stream], &k->ct[s->file_index], k->n[stream]};
+	return 0;
 }
 
 /* Merge the chunk summaries overlapping [a, b) (file time) into *out;
  * *from is where to start looking (columns come in time order) and is moved
  * to the first summary that may overlap the next column. */
-static void merge_range(const mcz_bucket *cb, size_t n, size_t *from, int64_t a, int64_t b,
-			mcz_bucket *out)
+static void merge_range(const lvl0 *L, size_t *from, int64_t a, int64_t b, mcz_bucket *out)
 {
-	size_t i = *from;
-	while (i < n && (cb[i].count == 0 || cb[i].last < a))
+	size_t i = *from, n = L->n;
+	while (i < n && l0_last(L, i) < a)
 		i++;
 	*from = i;
 	*out = (mcz_bucket){NAN, NAN, 0, 0, 0, 0};
-	for (; i < n && (cb[i].count == 0 || cb[i].first < b); i++) {
-		const mcz_bucket *c = &cb[i];
-		if (c->count == 0)
-			continue;
+	for (; i < n && l0_first(L, i) < b; i++) {
+		double mn = L->b ? L->b[i].min : L->c[i].min, mx = L->b ? L->b[i].max : L->c[i].max;
 		if (out->count == 0)
-			out->first = c->first;
-		if (!isnan(c->min) && (isnan(out->min) || c->min < out->min))
-			out->min = c->min;
-		if (!isnan(c->max) && (isnan(out->max) || c->max > out->max))
-			out->max = c->max;
-		out->sum += c->sum;
-		out->count += c->count;
-		out->last = c->last;
+			out->first = l0_first(L, i);
+		if (!isnan(mn) && (isnan(out->min) || mn < out->min))
+			out->min = mn;
+		if (!isnan(mx) && (isnan(out->max) || mx > out->max))
+			out->max = mx;
+		out->sum += L->b ? L->b[i].sum : L->c[i].sum;
+		out->count += l0_count(L, i);
+		out->last = l0_last(L, i);
 	}
 }
 
 /* Index of the first summary whose last (by_first: first) sample is at or
  * after t; the summaries are non-empty and in time order. */
-static size_t search(const mcz_bucket *cb, size_t n, int64_t t, int by_first)
+static size_t search(const lvl0 *L, int64_t t, int by_first)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = L->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if ((by_first ? cb[mid].first : cb[mid].last) < t)
+		if ((by_first ? l0_first(L, mid) : l0_last(L, mid)) < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -379,27 +490,30 @@ static void pnode_add(pnode *o, float mn, float mx, double sum, uint32_t count)
 
 /* Node i of level k (0: chunk i), as the pyramid holds it or merged from
  * its two children below PYR_STORED, in the same order either way. */
-static pnode pyramid_node(const pyramid *p, const mcz_bucket *cb, size_t nc, int k, size_t i)
+static pnode pyramid_node(const pyramid *p, const lvl0 *L, int k, size_t i)
 {
 	pnode o = {NAN, NAN, 0, 0};
 	if (k == 0) {
-		if (i < nc)
-			pnode_add(&o, (float)cb[i].min, (float)cb[i].max, cb[i].sum,
-				  (uint32_t)cb[i].count);
+		if (i < L->n && L->b)
+			pnode_add(&o, (float)L->b[i].min, (float)L->b[i].max, L->b[i].sum,
+				  (uint32_t)L->b[i].count);
+		else if (i < L->n)
+			pnode_add(&o, L->c[i].min, L->c[i].max, L->c[i].sum, L->t->count[i]);
 		return o;
 	}
 	if (k >= PYR_STORED)
 		return i < p->lvl_n[k - 1] ? p->node[p->lvl_off[k - 1] + i] : o;
 	for (size_t c = 2 * i; c < 2 * i + 2; c++) {
-		pnode q = pyramid_node(p, cb, nc, k - 1, c);
+		pnode q = pyramid_node(p, L, k - 1, c);
 		pnode_add(&o, q.min, q.max, q.sum, q.count);
 	}
 	return o;
 }
 
-static const pyramid *pyramid_of(vw_model *m, size_t stream, const mcz_bucket *cb, size_t nc)
+static const pyramid *pyramid_of(vw_model *m, size_t stream, const lvl0 *L)
 {
 	pyramid *p = &m->chunks->pyr[stream];
+	size_t nc = L->n;
 	if (p->node || nc < 2)
 		return p->node ? p : NULL;
 	/* lvl_n[k - 1], lvl_off[k - 1]: level k's nodes and where they are
@@ -421,7 +535,7 @@ static const pyramid *pyramid_of(vw_model *m, size_t stream, const mcz_bucket *c
 			pnode *o = &p->node[p->lvl_off[k - 1] + i];
 			*o = (pnode){NAN, NAN, 0, 0};
 			for (size_t c = 2 * i; c < 2 * i + 2; c++) {
-				pnode q = pyramid_node(p, cb, nc, k - 1, c);
+				pnode q = pyramid_node(p, L, k - 1, c);
 				pnode_add(o, q.min, q.max, q.sum, q.count);
 			}
 		}
@@ -429,19 +543,18 @@ static const pyramid *pyramid_of(vw_model *m, size_t stream, const mcz_bucket *c
 }
 
 /* Merge chunks [lo, hi) through the pyramid (bottom-up segment tree). */
-static void pyramid_merge(const pyramid *p, const mcz_bucket *cb, size_t nc, size_t lo, size_t hi,
-			  mcz_bucket *out)
+static void pyramid_merge(const pyramid *p, const lvl0 *L, size_t lo, size_t hi, mcz_bucket *out)
 {
 	pnode acc = {NAN, NAN, 0, 0};
 	for (int k = 0; lo < hi; k++) {
 		if (lo & 1) {
-			pnode q = pyramid_node(p, cb, nc, k, lo);
+			pnode q = pyramid_node(p, L, k, lo);
 			pnode_add(&acc, q.min, q.max, q.sum, q.count);
 			lo++;
 		}
 		if (hi & 1) {
 			hi--;
-			pnode q = pyramid_node(p, cb, nc, k, hi);
+			pnode q = pyramid_node(p, L, k, hi);
 			pnode_add(&acc, q.min, q.max, q.sum, q.count);
 		}
 		lo >>= 1;
@@ -454,37 +567,36 @@ static void pyramid_merge(const pyramid *p, const mcz_bucket *cb, size_t nc, siz
 }
 
 /* Columns from the pyramid: each takes every chunk its time overlaps. */
-static void pyramid_columns(vw_model *m, size_t stream, const mcz_bucket *cb, size_t nc,
-			    size_t n, vw_bucket *out)
+static void pyramid_columns(vw_model *m, size_t stream, const lvl0 *L, size_t n, vw_bucket *out)
 {
 	const vw_stream *s = &m->streams[stream];
-	const pyramid *p = pyramid_of(m, stream, cb, nc);
+	const pyramid *p = pyramid_of(m, stream, L);
 	int64_t off = m->offsets[s->file_index];
 	double colw = (double)(m->t1 - m->t0) / (double)n;
-	size_t lo = search(cb, nc, m->t0 - off, 0), hi = 0;
+	size_t nc = L->n, lo = search(L, m->t0 - off, 0), hi = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = m->t0 + (int64_t)((double)i * colw) - off;
 		int64_t b = m->t0 + (int64_t)((double)(i + 1) * colw) - off;
 		/* Columns come in time order: both ends only move forward. */
-		while (lo < nc && cb[lo].last < a)
+		while (lo < nc && l0_last(L, lo) < a)
 			lo++;
 		if (hi < lo)
 			hi = lo;
-		while (hi < nc && cb[hi].first < b)
+		while (hi < nc && l0_first(L, hi) < b)
 			hi++;
 		mcz_bucket mb = {NAN, NAN, 0, 0, 0, 0};
 		if (lo < hi) {
 			if (p)
-				pyramid_merge(p, cb, nc, lo, hi, &mb);
+				pyramid_merge(p, L, lo, hi, &mb);
 			else
-				merge_range(cb, nc, &lo, a, b, &mb);
+				merge_range(L, &lo, a, b, &mb);
 			size_t f = lo, l = hi - 1;
-			while (f < hi && cb[f].count == 0)
+			while (f < hi && l0_count(L, f) == 0)
 				f++;
-			while (l > f && cb[l].count == 0)
+			while (l > f && l0_count(L, l) == 0)
 				l--;
-			mb.first = f < hi ? cb[f].first : 0;
-			mb.last = f < hi ? cb[l].last : 0;
+			mb.first = f < hi ? l0_first(L, f) : 0;
+			mb.last = f < hi ? l0_last(L, l) : 0;
 		}
 		vw_model_bucket_convert(s->desc, &mb, &out[i]);
 	}
@@ -514,15 +626,14 @@ int vw_model_window_empty(vw_model *m, size_t stream)
 	/* only from the chunk summaries already read (the first screen's
 	 * pyramid reads them): reading them here would be work outside the
 	 * frame's budget */
-	if (!m->chunks || !m->chunks->per[stream])
+	if (!m->chunks || (!m->chunks->per[stream] && !m->chunks->cn[stream]))
 		return 0;
-	size_t nc;
-	const mcz_bucket *cb = chunk_sums(m, stream, &nc);
-	if (!cb)
+	lvl0 L;
+	if (chunk_sums(m, stream, &L) != 0)
 		return 0;
 	int64_t off = m->offsets[m->streams[stream].file_index];
-	size_t i = search(cb, nc, m->t0 - off, 0);
-	return i == nc || cb[i].first >= m->t1 - off;
+	size_t i = search(&L, m->t0 - off, 0);
+	return i == L.n || l0_first(&L, i) >= m->t1 - off;
 }
 
 const vw_bucket *vw_model_display_cached(vw_model *m, size_t stream, size_t n)
@@ -597,16 +708,16 @@ int vw_model_summary_columns(const vw_model *m, size_t stream)
  * or COARSE: to chunk resolution for want of budget, to be drawn again. */
 static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 {
-	size_t nc;
-	const mcz_bucket *cb;
+	lvl0 L;
 	int path = column_path(m, stream);
 	struct vw_chunk_cache *k = cache(m);
 	if (path == COL_RAW && k && !raw_ready(m, stream) && vw_model_budget_spent(m)) {
 		m->refining = 1;
-		if (!k->per[stream])
+		if (!k->per[stream] && !k->cn[stream])
 			return VW_PENDING;
-		cb = chunk_sums(m, stream, &nc);
-		pyramid_columns(m, stream, cb, nc, n, out);
+		if (chunk_sums(m, stream, &L) != 0)
+			return -1;
+		pyramid_columns(m, stream, &L, n, out);
 		return COARSE;
 	}
 	/* a member of a group whose band is kept: its columns once, from the
@@ -616,12 +727,13 @@ static int columns(vw_model *m, size_t stream, size_t n, vw_bucket *out)
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
 	if (path == COL_RAW && raw_buckets(m, stream, n, out) == 0)
 		return 0;
-	if (path == COL_PYRAMID && k && !k->per[stream] && vw_model_budget_spent(m)) {
+	if (path == COL_PYRAMID && k && !k->per[stream] && !k->cn[stream] &&
+	    vw_model_budget_spent(m)) {
 		m->refining = 1;
 		return VW_PENDING;
 	}
-	if (path != COL_PYRAMID || !(cb = chunk_sums(m, stream, &nc)))
+	if (path != COL_PYRAMID || chunk_sums(m, stream, &L) != 0)
 		return vw_model_stream_buckets(m, stream, m->t0, m->t1, n, out);
-	pyramid_columns(m, stream, cb, nc, n, out);
+	pyramid_columns(m, stream, &L, n, out);
 	return 0;
 }

@@ -23,6 +23,12 @@ void vw_model_stream_cache_drop(vw_model *m, size_t stream);
 /* Bytes of raw samples and last columns kept (model-chunks.c), within
  * m->keep_budget (or 96 MiB) but for the stream last read. */
 size_t vw_model_kept_bytes(const vw_model *m);
+/* Would every stream's chunk summaries of r take more than m->sums_large
+ * (or 128 MiB)?  Then the model keeps its own copies (model-chunks.c:
+ * compact where a stream was read at every row, vw_model_sums_bytes of
+ * them) and the reader gives its own back. */
+int vw_model_sums_large(const vw_model *m, const mcz_reader *r);
+size_t vw_model_sums_bytes(const vw_model *m);
 void vw_model_cache_free(vw_model *m);
 
 /* model-query.c: *p holds at least n items of size bytes (*cap of them);

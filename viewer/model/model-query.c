@@ -252,6 +252,18 @@ int64_t vw_model_interval(const vw_model *m, size_t stream)
 	return fi->nrows > 1 ? (fi->t_last - fi->t_first) / (int64_t)(fi->nrows - 1) : 0;
 }
 
+/* Every stream's chunk summaries past this many bytes: the model keeps
+ * compact copies of them (model-chunks.c), the reader none. */
+#define SUMS_LARGE (128u << 20)
+
+int vw_model_sums_large(const vw_model *m, const mcz_reader *r)
+{
+	const mcz_file_info *fi = mcz_info(r);
+	size_t large = m->sums_large ? m->sums_large : SUMS_LARGE;
+	return !fi->recovered &&
+	       (double)fi->nchunks * (double)mcz_stream_count(r) * sizeof(mcz_bucket) > (double)large;
+}
+
 int64_t vw_model_stream_interval(const vw_model *m, size_t stream)
 {
 	if (stream >= m->nstreams)
@@ -272,6 +284,10 @@ int64_t vw_model_stream_interval(const vw_model *m, size_t stream)
 		if (own > per)
 			per = own;
 	}
+	/* the summaries that answered, given back in a large file (the
+	 * model keeps its own copy of those it draws) */
+	if (vw_model_sums_large(m, s->file))
+		mcz_query_sums_release(s->file, s->id);
 	if (e) {
 		e->per = per;
 		e->per_rows = fi->nrows;

@@ -195,6 +195,9 @@ typedef struct vw_model {
 	size_t nhosts;              /* m->nfiles when the rows are by host, else 0 */
 	size_t keep_budget;         /* bytes of per-stream samples and columns kept
 				       (model-chunks.c); 0: 96 MiB */
+	size_t sums_large;          /* bytes of every stream's chunk summaries past
+				       which the model keeps compact copies
+				       (model-chunks.c); 0: 128 MiB */
 	unsigned char *host_folded; /* per file: its host's rows hidden */
 	/* the kernel running, from a Kokkos program's connector (mcrec's
 	 * regions source): the point marks whose text starts with the file's

@@ -310,6 +310,45 @@ static void test_multi_brute(void **state)
 	mcz_close(r);
 }
 
+/* Summaries given back (mcz_query_sums_release) between queries change no
+ * result: loaded again, they are the same, bit for bit, and a window that
+ * decodes every chunk it touches answers without them.  mcz_chunk_span
+ * gives each chunk's times and rows: the file's rows in all. */
+static void test_multi_release(void **state)
+{
+	(void)state;
+	mt_file f;
+	mt_write(&f, 7, 4000, 64);
+	mcz_reader *rm, *rs;
+	assert_int_equal(mcz_open(&rm, mt_path, 0), MCZ_OK);
+	assert_int_equal(mcz_open(&rs, mt_path, 0), MCZ_OK);
+	for (int round = 0; round < 8; round++) {
+		for (uint32_t s = 0; s < f.nstreams; s++)
+			if (mt_rand() % 2)
+				mcz_query_sums_release(rs, s);
+		mt_compare(&f, rm, rs, 10);
+	}
+	size_t nc = mcz_info(rm)->nchunks;
+	for (uint32_t s = 0; s < f.nstreams; s++) {
+		const mcz_bucket *a, *b;
+		assert_int_equal(mcz_query_sums(rm, s, &a), MCZ_OK);
+		mcz_query_sums_release(rs, s);
+		assert_int_equal(mcz_query_sums(rs, s, &b), MCZ_OK);
+		assert_memory_equal(a, b, nc * sizeof *a);
+	}
+	int64_t t0, t1;
+	uint64_t rows, all = 0;
+	for (size_t ci = 0; ci < nc; ci++) {
+		assert_int_equal(mcz_chunk_span(rm, ci, &t0, &t1, &rows), MCZ_OK);
+		assert_true(t0 <= t1 && rows > 0);
+		all += rows;
+	}
+	assert_int_equal(all, mcz_info(rm)->nrows);
+	assert_int_equal(mcz_chunk_span(rm, nc, &t0, &t1, &rows), MCZ_E_RANGE);
+	mcz_close(rm);
+	mcz_close(rs);
+}
+
 static void test_multi_args(void **state)
 {
 	(void)state;
@@ -344,7 +383,7 @@ int main(void)
 		cmocka_unit_test(test_multi_small_chunks), cmocka_unit_test(test_multi_no_cache),
 		cmocka_unit_test(test_multi_many_streams), cmocka_unit_test(test_multi_recovered),
 		cmocka_unit_test(test_read_cache),         cmocka_unit_test(test_multi_brute),
-		cmocka_unit_test(test_multi_args),
+		cmocka_unit_test(test_multi_args),         cmocka_unit_test(test_multi_release),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	unlink(mt_path);

@@ -6,7 +6,9 @@
  * too; the next frames finish the work, and without a budget every answer
  * is exact.  The samples kept for deep zoom stay within m->keep_budget:
  * streams read long ago give theirs back, and are read again, to the same
- * columns, when drawn again.  On a wide window each column merges the
+ * columns, when drawn again.  Where every stream's chunk summaries would
+ * take more than m->sums_large, the model's compact copies draw the same
+ * columns.  On a wide window each column merges the
  * summaries of every chunk its time overlaps, through the pyramid, at any
  * column count: the same figures as merging them one by one.
  *
@@ -217,6 +219,42 @@ static void kept_samples_within_budget(void **st)
 	vw_model_free(m);
 }
 
+/* Where every stream's chunk summaries would take more than m->sums_large,
+ * the model keeps compact copies of those of streams read at every row (16
+ * bytes a chunk, not the reader's 48), and draws the same columns. */
+static void compact_sums_same_columns(void **st)
+{
+	(void)st;
+	vw_model *m = open_model();
+	static vw_bucket ref[2][NS][120], b[120];
+	/* two wide windows (a redraw of the same window copies the columns
+	 * kept: it reads no summaries) */
+	int64_t w[2][2] = {{m->t0, m->t1}, {m->t0 + (m->t1 - m->t0) / 4, m->t1 - (m->t1 - m->t0) / 3}};
+	size_t nc = mcz_info(m->files[0])->nchunks;
+	assert_false(vw_model_sums_large(m, m->files[0]));
+	for (int v = 0; v < 2; v++) {
+		vw_model_set_window(m, w[v][0], w[v][1]);
+		vw_model_budget(m, 0);
+		for (size_t s = 0; s < NS; s++)
+			assert_int_equal(stream_row(m, s, 120, ref[v][s]), 0);
+	}
+	assert_int_equal(vw_model_sums_bytes(m), 0); /* the reader's own */
+	vw_model_free(m);
+	m = open_model();
+	m->sums_large = 1;
+	assert_true(vw_model_sums_large(m, m->files[0]));
+	for (int v = 0; v < 2; v++) {
+		vw_model_set_window(m, w[v][0], w[v][1]);
+		vw_model_budget(m, 0);
+		for (size_t s = 0; s < NS; s++) {
+			assert_int_equal(stream_row(m, s, 120, b), 0);
+			assert_memory_equal(b, ref[v][s], sizeof b);
+		}
+	}
+	assert_int_equal(vw_model_sums_bytes(m), NS * nc * 16);
+	vw_model_free(m);
+}
+
 /* Wide window, no budget: each column is the merge of the chunks its time
  * overlaps (chunk resolution), min and max as the pyramid keeps them (as
  * floats), the count exact, the mean within rounding of the sums' order. */
@@ -272,6 +310,7 @@ int main(void)
 		cmocka_unit_test(wide_window_pending_then_exact),
 		cmocka_unit_test(deep_zoom_coarse_then_exact),
 		cmocka_unit_test(kept_samples_within_budget),
+		cmocka_unit_test(compact_sums_same_columns),
 		cmocka_unit_test(pyramid_columns_merge_their_chunks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
