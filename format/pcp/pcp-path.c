@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../mcz.h"
 #include "pcp-int.h"
@@ -166,31 +168,34 @@ int pcp_path_folio_parse(const char *text, size_t len, const char *dir, char ***
 int pcp_path_folio(const char *path, const char *join_dir, char ***archives, size_t *n, char *err,
 		   size_t errlen)
 {
+	/* one open and read of 8 bytes for a file that is no folio, without
+	 * stdio's buffer: a job of 16,384 rank files asks it of each (it was
+	 * a tenth of the job report) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
 	char head[8];
-	if (fread(head, 1, 8, f) != 8 || memcmp(head, "PCPFolio", 8) != 0) {
-		fclose(f);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || pread(fd, head, 8, 0) != 8 ||
+	    memcmp(head, "PCPFolio", 8) != 0) {
+		close(fd);
 		return 0;
 	}
 	if (st.st_size > FOLIO_MAX) {
-		fclose(f);
+		close(fd);
 		snprintf(err, errlen, "%s: PCP folio larger than 1 MiB", path);
 		return MCZ_E_CORRUPT;
 	}
-	size_t len = (size_t)st.st_size;
+	size_t len = (size_t)st.st_size, got = 0;
 	char *text = malloc(len + 1);
 	if (!text) {
-		fclose(f);
+		close(fd);
 		return MCZ_E_NOMEM;
 	}
-	rewind(f);
-	len = fread(text, 1, len, f);
-	fclose(f);
+	for (ssize_t k; got < len && (k = pread(fd, text + got, len - got, (off_t)got)) > 0;)
+		got += (size_t)k;
+	close(fd);
+	len = got;
 	char *dir, *base;
 	int rc = pcp_path_split(path, &dir, &base);
 	if (rc == MCZ_OK) {
