@@ -143,6 +143,43 @@ static void test_file_top_and_columns(void **state)
 	hr_unlink();
 }
 
+/* The class columns over every rank (from the merged table's checkpoints)
+ * are the sums of each rank's own (walked), column by column, for windows
+ * inside, across and past the run and any number of columns. */
+static void test_class_columns_all_ranks(void **state)
+{
+	(void)state;
+	vw_model *m = hr_model();
+	vw_an *an = vw_an_new(m);
+	int64_t span = m->t_max - m->t_min;
+	const int64_t win[][2] = {{m->t_min, m->t_max}, {m->t_min - span / 3, m->t_max + span / 5},
+				  {m->t_min + span / 7, m->t_min + span / 2 + 3}, {m->t_min + 1, m->t_min + 2},
+				  {m->t_min + span / 3, m->t_min + span / 3 + HR_IV * 3 / 2}};
+	static const size_t ncols[] = {1, 2, 7, 20, 59, 199, 240, 500};
+	static uint32_t all[500 * VW_CC_N], one[500 * VW_CC_N], sum[500 * VW_CC_N];
+	for (size_t w = 0; w < sizeof win / sizeof win[0]; w++)
+		for (size_t k = 0; k < sizeof ncols / sizeof ncols[0]; k++) {
+			size_t n = ncols[k];
+			assert_int_equal(vw_hotcode_file_class_columns(an, SIZE_MAX, win[w][0], win[w][1], n, all), 0);
+			memset(sum, 0, sizeof sum);
+			for (size_t f = 0; f < HR_RANKS; f++) {
+				assert_int_equal(vw_hotcode_file_class_columns(an, f, win[w][0], win[w][1], n, one), 0);
+				for (size_t i = 0; i < n * VW_CC_N; i++)
+					sum[i] += one[i];
+			}
+			assert_memory_equal(all, sum, n * VW_CC_N * sizeof *all);
+		}
+	/* the whole run: every sample, once */
+	assert_int_equal(vw_hotcode_file_class_columns(an, SIZE_MAX, m->t_min, m->t_max + HR_IV, 3, all), 0);
+	uint64_t total = 0;
+	for (size_t i = 0; i < 3 * VW_CC_N; i++)
+		total += all[i];
+	assert_int_equal(total, HR_RANKS * HR_N * 100);
+	vw_an_free(an);
+	vw_model_free(m);
+	hr_unlink();
+}
+
 /* The Ranks view: colour by the hot function by default; rank 2's row
  * turns from A to B, the others stay A; the readout names the function
  * and the rank's top one in the cursor's phase. */
@@ -199,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_top_and_columns),
+		cmocka_unit_test(test_class_columns_all_ranks),
 		cmocka_unit_test(test_ranks_view_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

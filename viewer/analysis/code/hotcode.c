@@ -42,6 +42,10 @@ typedef struct hc_group {
  * own hits have the same form, their locations from the file's base). */
 typedef mcz_code_hit hc_hit;
 
+/* Intervals of the merged table between two class checkpoints (hc_tab.ck):
+ * a column's edge walks at most this many. */
+#define HC_CK 64
+
 /* Class columns last given for a window (vw_hotcode_file_class_columns). */
 typedef struct hc_cls_memo {
 	int64_t t0, t1;
@@ -82,6 +86,10 @@ typedef struct hc_tab {
 		double *share;
 	} last_cols;
 	hc_cls_memo last_cls;        /* every file's */
+	/* every file's class counts before interval k * HC_CK of the merged
+	 * table (ck[k * VW_CC_N + class]), so that a window's class columns
+	 * over every rank need not walk every interval in it */
+	uint64_t *ck;
 	hc_cls_memo *last_fcls;      /* per file (nfcls of them), made on first use */
 	size_t nfcls;
 	struct {
@@ -110,7 +118,7 @@ static void hc_free(void *p)
 	hc_group_free(&t->fn);
 	hc_group_free(&t->reg);
 	free(t->loc), free(t->own), free(t->mid), free(t->first), free(t->hits), free(t->edges);
-	free(t->cls), free(t->fn_cls), free(t->fbase);
+	free(t->cls), free(t->fn_cls), free(t->fbase), free(t->ck);
 	free(t->last_cols.fn), free(t->last_cols.share), free(t->last_cls.cnt);
 	for (size_t f = 0; t->last_fcls && f < t->nfcls; f++)
 		free(t->last_fcls[f].cnt);
@@ -957,6 +965,69 @@ int vw_hotcode_file_class_kept(vw_an *an, size_t file, int64_t t0, int64_t t1, s
 	return last && last->cnt && last->t0 == t0 && last->t1 == t1 && last->n == n;
 }
 
+/* Every file's class counts of the merged table's intervals [0, i) into
+ * out[VW_CC_N]: the checkpoint before i, and the intervals after it. */
+static void hc_cls_before(const hc_tab *t, size_t i, uint64_t *out)
+{
+	size_t k = i / HC_CK;
+	memcpy(out, t->ck + k * VW_CC_N, VW_CC_N * sizeof *out);
+	for (size_t j = k * HC_CK; j < i; j++)
+		for (size_t h = t->first[j]; h < t->first[j + 1]; h++)
+			out[t->cls[t->hits[h].loc]] += t->hits[h].count;
+}
+
+/* The checkpoints of every file's class counts (one pass over the hits);
+ * 0, or -1 without them. */
+static int hc_cls_checkpoints(vw_model *m, hc_tab *t)
+{
+	if (t->ck)
+		return 0;
+	if (hc_timed(m, t) != 0 || !(t->ck = calloc((t->niv / HC_CK + 1) * VW_CC_N, sizeof *t->ck)))
+		return -1;
+	uint64_t run[VW_CC_N] = {0};
+	for (size_t j = 0; j < t->niv; j++) {
+		if (j % HC_CK == 0)
+			memcpy(t->ck + j / HC_CK * VW_CC_N, run, sizeof run);
+		for (size_t h = t->first[j]; h < t->first[j + 1]; h++)
+			run[t->cls[t->hits[h].loc]] += t->hits[h].count;
+	}
+	if (t->niv % HC_CK == 0)
+		memcpy(t->ck + t->niv / HC_CK * VW_CC_N, run, sizeof run);
+	return 0;
+}
+
+/* Every file's class columns from the checkpoints: each column's counts
+ * are the difference of the counts before its first and past its last
+ * interval, the intervals placed in columns by their middles as a walk
+ * places them (the same arithmetic, monotone in the middle). */
+static void hc_cls_columns_all(const hc_tab *t, int64_t t0, int64_t t1, size_t n, uint32_t *cnt)
+{
+	double w = (double)(t1 - t0) / (double)n;
+	size_t at = hc_first(t, t0), end = hc_first(t, t1);
+	uint64_t prev[VW_CC_N], cur[VW_CC_N];
+	hc_cls_before(t, at, prev);
+	for (size_t col = 0; col < n && at < end; col++) {
+		/* the first interval of a later column */
+		size_t lo = at, hi = end;
+		while (col + 1 < n && lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			size_t c = (size_t)(((double)t->mid[mid] - (double)t0) / w);
+			if (c <= col)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t past = col + 1 < n ? lo : end;
+		if (past == at)
+			continue;
+		hc_cls_before(t, past, cur);
+		for (int k = 0; k < VW_CC_N; k++)
+			cnt[col * VW_CC_N + k] = (uint32_t)(cur[k] - prev[k]);
+		memcpy(prev, cur, sizeof prev);
+		at = past;
+	}
+}
+
 int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1, size_t n,
 				  uint32_t *cnt)
 {
@@ -975,16 +1046,20 @@ int vw_hotcode_file_class_columns(vw_an *an, size_t file, int64_t t0, int64_t t1
 		memcpy(cnt, last->cnt, n * VW_CC_N * sizeof *cnt);
 		return 0;
 	}
-	double w = (double)(t1 - t0) / (double)n;
-	hc_walk wk = hc_walk_from(an, t, file, t0);
-	int64_t mid;
-	const hc_hit *hs;
-	size_t nh;
-	while (hc_walk_next(&wk, t1, &mid, &hs, &nh)) {
-		size_t col = (size_t)(((double)mid - (double)t0) / w);
-		col = col < n ? col : n - 1;
-		for (size_t h = 0; h < nh; h++)
-			cnt[col * VW_CC_N + t->cls[wk.base + hs[h].loc]] += hs[h].count;
+	if (all && hc_cls_checkpoints(an->m, t) == 0) {
+		hc_cls_columns_all(t, t0, t1, n, cnt);
+	} else {
+		double w = (double)(t1 - t0) / (double)n;
+		hc_walk wk = hc_walk_from(an, t, file, t0);
+		int64_t mid;
+		const hc_hit *hs;
+		size_t nh;
+		while (hc_walk_next(&wk, t1, &mid, &hs, &nh)) {
+			size_t col = (size_t)(((double)mid - (double)t0) / w);
+			col = col < n ? col : n - 1;
+			for (size_t h = 0; h < nh; h++)
+				cnt[col * VW_CC_N + t->cls[wk.base + hs[h].loc]] += hs[h].count;
+		}
 	}
 	uint32_t *keep = last ? realloc(last->cnt, n * VW_CC_N * sizeof *keep) : NULL;
 	if (keep) {
