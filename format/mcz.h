@@ -420,8 +420,8 @@ int mcz_damaged_span(const mcz_reader *r, size_t i, int64_t *t0, int64_t *t1);
 int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums);
 /* Give back stream s's level-0 summaries where the file has an index
  * (info->recovered 0): the next mcz_query_sums loads them from it again.
- * At 10^10 values they take 470 MB for 256 streams, more than a viewer
- * that keeps its own compact copy should hold twice.  A recovered file's
+ * A viewer that keeps its own compact copy need not hold them twice (at
+ * 10^10 values they would not fit its memory).  A recovered file's
  * were computed from every chunk's samples, too dear to compute twice:
  * they are kept. */
 void mcz_query_sums_release(mcz_reader *r, uint32_t s);

@@ -28,6 +28,13 @@
  * (reader_drop_pages). */
 #define QUERY_DROP_BYTES (64u << 10)
 
+/* rc, said of chunk ci's column (a failed decode or no memory). */
+static int query_col_error(const mcz_reader *r, size_t ci, int rc)
+{
+	return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)r->ix.chunks[ci].off,
+			     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+}
+
 static int query_cols_reserve(reader_cols *c, size_t n)
 {
 	if (n <= c->cap)
@@ -128,8 +135,7 @@ static int query_chunk(mcz_reader *r, size_t ci, mcz_dcache_ent **out)
 			mcz_dcache_drop(&r->dc, e);
 		if (rc == MCZ_E_CORRUPT)
 			query_mark_damaged(r, ci);
-		return mcz_error_set(rc, "chunk at offset %llu: %s", (unsigned long long)k->off,
-				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+		return query_col_error(r, ci, rc);
 	}
 	*out = e;
 	return 0;
@@ -276,9 +282,7 @@ int mcz_query_col(mcz_reader *r, size_t ci, uint32_t s, reader_col *c)
 		if (rc) {
 			if (e)
 				mcz_dcache_drop(&r->dc, e);
-			return mcz_error_set(rc, "chunk at offset %llu: %s",
-					     (unsigned long long)r->ix.chunks[ci].off,
-					     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+			return query_col_error(r, ci, rc);
 		}
 	}
 	c->n = n;
@@ -361,8 +365,8 @@ static void query_chunk_sum(const mcz_reader *r, uint32_t s, size_t m, const int
 
 /* Chunk ci's summary of stream s from its present samples alone, decoded
  * into the reader's scratch, not kept: the summaries are computed once, and
- * a decoded column spread over the chunk's rows and cached (most absent in
- * a wide PCP archive) cost three times the decoding. */
+ * spreading a sparse column over the chunk's rows and caching it costs
+ * more than decoding it. */
 static int query_present_sum(mcz_reader *r, size_t ci, uint32_t s, mcz_bucket *b)
 {
 	mcz_dcache_ent *ch;
@@ -381,9 +385,7 @@ static int query_present_sum(mcz_reader *r, size_t ci, uint32_t s, mcz_bucket *b
 					   &dl, &fdt);
 	ch->pin = 0;
 	if (rc)
-		return mcz_error_set(rc, "chunk at offset %llu: %s",
-				     (unsigned long long)r->ix.chunks[ci].off,
-				     rc == MCZ_E_NOMEM ? "out of memory" : "bad column data");
+		return query_col_error(r, ci, rc);
 	query_chunk_sum(r, s, m, pt, x, dl, fdt, b);
 	return 0;
 }
@@ -494,9 +496,9 @@ int mcz_query_sums(mcz_reader *r, uint32_t s, const mcz_bucket **sums)
 			size_t g = r->ix.cached_group;
 			rc = mcz_index_load(&r->ix, &r->secs[s], &r->cx, b);
 			/* a large group just decompressed (it stays so in cx) is
-			 * not read again soon: its pages out of the resident set
-			 * (100 MB of index at 10^10 values); a small one is not
-			 * worth the system call */
+			 * not read again soon: its pages out of the resident set,
+			 * so that a viewer's memory does not grow with the index;
+			 * a small one is not worth the system call */
 			if (r->ix.cached_group != g && r->secs[s].clen >= QUERY_DROP_BYTES)
 				reader_drop_pages(r, r->secs[s].p, r->secs[s].clen);
 		}

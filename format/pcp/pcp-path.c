@@ -169,8 +169,7 @@ int pcp_path_folio(const char *path, const char *join_dir, char ***archives, siz
 		   size_t errlen)
 {
 	/* one open and read of 8 bytes for a file that is no folio, without
-	 * stdio's buffer: a job of 16,384 rank files asks it of each (it was
-	 * a tenth of the job report) */
+	 * stdio's buffer: a job of thousands of rank files asks it of each */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;

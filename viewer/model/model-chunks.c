@@ -10,7 +10,7 @@
  * exact to chunk resolution and nothing is decoded.  A stream's per-chunk
  * summaries are read once (mcz_query_sums: the index's, or computed by the
  * reader where the file holds none) and kept: where every stream's would
- * take more than m->sums_large (10^10 values: 470 MB), the model keeps its
+ * take more than m->sums_large, the model keeps its
  * own compact copy, the reader none (a stream read at every row: 16 bytes
  * a chunk, its times and counts the file's chunks').
  * When the window holds only a few chunks, columns are exact: on a small
